@@ -1,0 +1,25 @@
+// Shared types of the pure core. Nothing here touches the DOM or React.
+
+/** Time units a latency value can be recorded or displayed in. */
+export type Unit = "ns" | "us" | "ms" | "s";
+
+export const UNITS: readonly Unit[] = ["ns", "us", "ms", "s"];
+
+/** Nanoseconds per unit: converting between units is a ratio of these. */
+export const NANOS_PER_UNIT: Record<Unit, number> = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
+
+/** Factor that turns a value recorded in `from` into `to`. */
+export function unitFactor(from: Unit, to: Unit): number {
+  return NANOS_PER_UNIT[from] / NANOS_PER_UNIT[to];
+}
+
+/**
+ * A problem met while reading input. Errors are values: a parser returns what it could read
+ * plus a list of these, so one bad line never takes down the rest of a file.
+ */
+export interface LoadProblem {
+  file: string;
+  /** 1-based line number, or null when the problem is not tied to a line. */
+  line: number | null;
+  reason: string;
+}
