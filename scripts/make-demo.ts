@@ -1,0 +1,48 @@
+// Writes the demo data the app opens with: "System A", which stalls for hundreds of ms every
+// so often, and "System B", which does not, each at several throughputs. Interval logs in
+// HdrHistogram's format, written with hdr-histogram-js's log writer (values in ns, the
+// Interval_Max column in ms as jHiccup writes it). Run: npm run demo
+import { mkdirSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { HistogramLogWriter } from "hdr-histogram-js";
+import { simulateQueue, type SimConfig, type Stall } from "./lib/queue-sim";
+
+const OUT = resolve(import.meta.dirname, "../public/demo");
+const START_MS = Date.UTC(2026, 10, 1, 9, 0, 0);
+const SECONDS = 60;
+
+function stallsA(seed: number): Stall[] {
+  // A pause of 250–650 ms every ~12 s, like an old-generation collection.
+  const out: Stall[] = [];
+  for (let t = 4 + (seed % 5); t < SECONDS; t += 12) out.push({ at: t + 0.37, duration: 0.25 + ((t * 7 + seed) % 5) * 0.1 });
+  return out;
+}
+
+function writeLog(name: string, c: SimConfig): void {
+  let text = "";
+  const w = new HistogramLogWriter((s: string) => {
+    text += s;
+  });
+  w.outputComment(`[Demo data written by hdr-spectrum's scripts/make-demo.ts: ${name}]`);
+  w.outputLogFormatVersion();
+  w.outputStartTime(START_MS);
+  w.outputLegend();
+  for (const iv of simulateQueue(c)) {
+    // Column in ms for ns values: ratio 1e6, as jHiccup and cassandra-stress write it.
+    w.outputIntervalHistogram(iv.histogram, iv.start, iv.start + iv.length, 1e6);
+  }
+  writeFileSync(resolve(OUT, name), text);
+}
+
+mkdirSync(OUT, { recursive: true });
+const files: string[] = [];
+const rates = [2000, 4000, 8000];
+rates.forEach((rate, i) => {
+  const a = `sysA_${rate / 1000}k.response.hlog`;
+  writeLog(a, { rate, seconds: SECONDS, medianServiceSec: 80e-6, sigma: 0.5, stalls: stallsA(i), seed: 11 + i });
+  const b = `sysB_${rate / 1000}k.response.hlog`;
+  writeLog(b, { rate, seconds: SECONDS, medianServiceSec: 40e-6, sigma: 0.5, stalls: [], seed: 101 + i });
+  files.push(a, b);
+});
+writeFileSync(resolve(OUT, "manifest.json"), `${JSON.stringify({ files }, null, 2)}\n`);
+console.log(`wrote ${files.length} logs to ${OUT}`);

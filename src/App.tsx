@@ -1,0 +1,261 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { PercentilePlot, type PlotSeries } from "./charts/percentile-plot/PercentilePlot";
+import { formatBytes, formatCount, UNIT_LABEL } from "./core/format";
+import { UNITS, unitFactor, type LoadProblem, type Unit } from "./core/types";
+import { EngineClient } from "./engine/client";
+import type { FileOutcome, Progress } from "./engine/protocol";
+import type { SeriesView, TimeRange } from "./engine/store";
+import { colorOf, dashOf } from "./ui/colors";
+import { LoadErrors } from "./ui/LoadErrors";
+import { PercentileTable } from "./ui/PercentileTable";
+import { SeriesList, type SeriesRow } from "./ui/SeriesList";
+import { useElementWidth } from "./ui/use-element-width";
+import { RangeInputs } from "./ui/RangeInputs";
+import { downloadText } from "./ui/download";
+
+const engine = new EngineClient();
+// Effects run twice under React's StrictMode in development: load the demo once.
+let demoRequested = false;
+
+export function App() {
+  const [views, setViews] = useState<SeriesView[]>([]);
+  const [hidden, setHidden] = useState<Set<string>>(new Set());
+  const [unit, setUnit] = useState<Unit>("ms");
+  const [yLog, setYLog] = useState(false);
+  const [range, setRange] = useState<TimeRange>({ start: null, end: null });
+  const [problems, setProblems] = useState<LoadProblem[]>([]);
+  const [pending, setPending] = useState(0);
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const [pasteText, setPasteText] = useState("");
+  const rangeRef = useRef(range);
+  rangeRef.current = range;
+  const pasteCount = useRef(0);
+  const [plotBox, plotWidth] = useElementWidth<HTMLDivElement>();
+
+  /** Runs an engine task, refreshes the views, and only then clears the busy flag (one render). */
+  const run = useCallback(async (task: () => Promise<FileOutcome[] | null | void>) => {
+    setPending((n) => n + 1);
+    try {
+      const outcomes = await task();
+      const next = await engine.views(rangeRef.current);
+      setViews(next);
+      if (outcomes) {
+        const found = outcomes.flatMap((o) => o.problems);
+        if (found.length > 0) setProblems((p) => [...p, ...found]);
+      }
+    } catch (e) {
+      setProblems((p) => [...p, { file: "(app)", line: null, reason: e instanceof Error ? e.message : String(e) }]);
+    } finally {
+      setProgress(null);
+      setPending((n) => n - 1);
+    }
+  }, []);
+
+  const loadFiles = useCallback((files: File[]) => {
+    if (files.length === 0) return;
+    void run(() => engine.load(files, setProgress));
+  }, [run]);
+
+  const loadText = useCallback((text: string, name?: string) => {
+    if (!text.trim()) return;
+    pasteCount.current += 1;
+    const n = name ?? `pasted-${pasteCount.current}.txt`;
+    void run(() => engine.loadText(n, text));
+  }, [run]);
+
+  // The first screen is the demo: System A vs System B at several throughputs.
+  useEffect(() => {
+    const params = new URLSearchParams(window.location.search);
+    if (params.get("demo") === "0" || demoRequested) return;
+    demoRequested = true;
+    void run(async () => {
+      const res = await fetch("demo/manifest.json");
+      if (!res.ok) return null;
+      const manifest = (await res.json()) as { files: string[] };
+      const files = await Promise.all(
+        manifest.files.map(async (f) => new File([await (await fetch(`demo/${f}`)).blob()], f)),
+      );
+      return engine.load(files);
+    });
+  }, [run]);
+
+  // Range changes re-query the engine.
+  const firstRange = useRef(true);
+  useEffect(() => {
+    if (firstRange.current) {
+      firstRange.current = false;
+      return;
+    }
+    void run(async () => null);
+  }, [range, run]);
+
+  // Paste anywhere (outside form fields) loads the pasted text.
+  useEffect(() => {
+    const onPaste = (e: ClipboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
+      const files = Array.from(e.clipboardData?.files ?? []);
+      if (files.length > 0) {
+        e.preventDefault();
+        loadFiles(files);
+        return;
+      }
+      const text = e.clipboardData?.getData("text/plain") ?? "";
+      if (text.trim()) {
+        e.preventDefault();
+        loadText(text);
+      }
+    };
+    window.addEventListener("paste", onPaste);
+    return () => window.removeEventListener("paste", onPaste);
+  }, [loadFiles, loadText]);
+
+  const rows: SeriesRow[] = useMemo(
+    () => views.map((v, i) => ({ view: v, color: colorOf(i), dash: dashOf(i), visible: !hidden.has(v.id) })),
+    [views, hidden],
+  );
+  const visibleRows = rows.filter((r) => r.visible);
+
+  const plotSeries: PlotSeries[] = useMemo(
+    () =>
+      visibleRows.map((r) => {
+        const f = unitFactor(r.view.recordedUnit, unit);
+        const sp = r.view.spectrum;
+        return {
+          id: r.view.id,
+          name: r.view.name,
+          color: r.color,
+          dash: r.dash,
+          values: sp.values.map((v) => v * f),
+          cumulative: sp.cumulative,
+          totalCount: sp.totalCount,
+          max: sp.max * f,
+          min: sp.min * f,
+        };
+      }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [rows, unit],
+  );
+
+  const toggle = (id: string) =>
+    setHidden((h) => {
+      const n = new Set(h);
+      if (n.has(id)) n.delete(id);
+      else n.add(id);
+      return n;
+    });
+
+  const exportSeries = (id: string) => {
+    const v = views.find((x) => x.id === id);
+    if (!v) return;
+    void engine.exportHgrm(id, rangeRef.current, unit).then((text) => downloadText(`${v.name}.hgrm`, text));
+  };
+
+  const busy = pending > 0;
+  const hasIntervals = views.some((v) => v.intervalCount > 0);
+
+  return (
+    <div
+      data-testid="app"
+      data-busy={busy ? "true" : "false"}
+      className={dragging ? "app dragging" : "app"}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (e.currentTarget === e.target) setDragging(false);
+      }}
+      onDrop={(e) => {
+        e.preventDefault();
+        setDragging(false);
+        const files = Array.from(e.dataTransfer.files);
+        if (files.length > 0) loadFiles(files);
+        else loadText(e.dataTransfer.getData("text/plain"));
+      }}
+    >
+      <header className="toolbar">
+        <h1>HdrHistogram spectrum</h1>
+        <label className="file-button">
+          Open files…
+          <input
+            type="file"
+            multiple
+            data-testid="file-input"
+            onChange={(e) => {
+              loadFiles(Array.from(e.target.files ?? []));
+              e.target.value = "";
+            }}
+          />
+        </label>
+        <label>
+          Unit{" "}
+          <select data-testid="unit-select" value={unit} onChange={(e) => setUnit(e.target.value as Unit)}>
+            {UNITS.map((u) => (
+              <option key={u} value={u}>
+                {UNIT_LABEL[u]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <input type="checkbox" data-testid="y-log" checked={yLog} onChange={(e) => setYLog(e.target.checked)} /> log latency axis
+        </label>
+        {hasIntervals ? <RangeInputs range={range} onChange={setRange} /> : null}
+        <button type="button" data-testid="clear" onClick={() => void run(async () => { await engine.clear(); setHidden(new Set()); setProblems([]); return null; })}>
+          Clear all
+        </button>
+        {busy ? (
+          <span className="progress" role="status" data-testid="progress">
+            {progress ? `Reading ${progress.file}: ${formatBytes(progress.bytes)} of ${formatBytes(progress.totalBytes)}, ${formatCount(progress.intervals)} intervals` : "Working…"}
+          </span>
+        ) : null}
+      </header>
+      <LoadErrors problems={problems} onDismiss={() => setProblems([])} />
+      <main className="main">
+        <section className="chart-panel" ref={plotBox}>
+          {visibleRows.length > 0 ? (
+            <PercentilePlot series={plotSeries} unit={unit} yLog={yLog} width={Math.max(320, plotWidth)} height={440} />
+          ) : (
+            <div className="drop-hint" data-testid="percentile-plot" data-empty="true">
+              Drop HdrHistogram logs (.hlog), percentile files (.hgrm) or wrk2 output here, or paste text.
+            </div>
+          )}
+          <PercentileTable rows={visibleRows} unit={unit} />
+        </section>
+        <aside className="side-panel">
+          <h2>Series</h2>
+          <SeriesList
+            rows={rows}
+            onToggle={toggle}
+            onExport={exportSeries}
+            onRemove={(id) => void run(async () => { await engine.remove(id); return null; })}
+            onUnit={(id, u) => void run(async () => { await engine.setUnit(id, u); return null; })}
+          />
+          <details className="paste">
+            <summary>Paste data</summary>
+            <textarea
+              data-testid="paste-input"
+              value={pasteText}
+              onChange={(e) => setPasteText(e.target.value)}
+              rows={6}
+              placeholder="Paste an .hlog, .hgrm or wrk2 output"
+              aria-label="Text to load"
+            />
+            <button
+              type="button"
+              data-testid="paste-load"
+              onClick={() => {
+                loadText(pasteText);
+                setPasteText("");
+              }}
+            >
+              Load pasted text
+            </button>
+          </details>
+        </aside>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { bucketAt, inverseTail, makeXScale, percentileLabel, stepPoints, xDomainEnd, xTicks } from "./layout";
+
+describe("percentile axis", () => {
+  it("labels decades of 1/(1-p) as percentiles", () => {
+    expect([0, 1, 2, 3, 4, 5].map(percentileLabel)).toEqual(["0%", "90%", "99%", "99.9%", "99.99%", "99.999%"]);
+  });
+  it("reaches the decade holding the last point below 100% (1/(1-p) = N)", () => {
+    expect(xDomainEnd([{ values: [], cumulative: [], totalCount: 48761 }])).toBe(100000);
+    expect(xDomainEnd([{ values: [], cumulative: [], totalCount: 100000 }])).toBe(100000);
+    expect(xDomainEnd([{ values: [], cumulative: [], totalCount: 10 }])).toBe(1000);
+    expect(xTicks(100000).map((t) => t.label)).toEqual(["0%", "90%", "99%", "99.9%", "99.99%", "99.999%"]);
+  });
+  it("inverseTail caps at 100%", () => {
+    expect(inverseTail(0.99, 1e6)).toBeCloseTo(100, 9);
+    expect(inverseTail(1, 1e6)).toBe(1e6);
+  });
+});
+
+describe("step curve", () => {
+  // Four values 10, 20, 30, 40 once each: bucket i covers percentiles (i/4, (i+1)/4].
+  const c = { values: [10, 20, 30, 40], cumulative: [1, 2, 3, 4], totalCount: 4 };
+  const x = makeXScale(1000, { width: 1000, height: 100 });
+  const y = (v: number) => v;
+
+  it("draws each bucket as a run to its cumulative percentile, the last one to the end", () => {
+    const pts = stepPoints(c, x, y, 1000);
+    expect(pts.length).toBe(8);
+    expect(pts[1]![0]).toBeCloseTo(x(1 / (1 - 0.25)), 6);
+    expect(pts[3]![0]).toBeCloseTo(x(2), 6);
+    expect(pts[7]![0]).toBeCloseTo(x(1000), 6);
+    expect(pts.map((p) => p[1])).toEqual([10, 10, 20, 20, 30, 30, 40, 40]);
+  });
+
+  it("hover finds the bucket holding the percentile", () => {
+    expect(bucketAt(c, 1)).toMatchObject({ value: 10, countAtOrBelow: 1 });
+    expect(bucketAt(c, 1 / (1 - 0.5))).toMatchObject({ value: 20, countAtOrBelow: 2 });
+    expect(bucketAt(c, 1 / (1 - 0.51))).toMatchObject({ value: 30 });
+    expect(bucketAt(c, 1e6)).toMatchObject({ value: 40, countAtOrBelow: 4 });
+  });
+
+  it("merges sub-pixel runs keeping the highest value (never hides a spike)", () => {
+    const n = 5000;
+    const values = Array.from({ length: n }, (_, i) => i + 1);
+    const cumulative = values.map((_, i) => i + 1);
+    const pts = stepPoints({ values, cumulative, totalCount: n }, x, y, 10000);
+    expect(pts.length).toBeLessThan(2 * 1000);
+    expect(Math.max(...pts.map((p) => p[1]))).toBe(n);
+  });
+});

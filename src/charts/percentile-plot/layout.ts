@@ -1,0 +1,111 @@
+// Pure layout of the percentile-distribution plot: scales, ticks and step paths.
+// x is 1/(1-p) on a log scale, so 90%, 99%, 99.9% … are evenly spaced and the tail gets the
+// room it deserves; y is latency. Nothing here touches the DOM.
+import { scaleLinear, scaleLog, type ScaleContinuousNumeric } from "d3";
+
+export interface CurveInput {
+  /** Highest equivalent value of each non-empty bucket, in the display unit, ascending. */
+  values: ArrayLike<number>;
+  /** Cumulative count up to and including each bucket. */
+  cumulative: ArrayLike<number>;
+  totalCount: number;
+}
+
+export interface Size {
+  width: number;
+  height: number;
+}
+
+export const MARGIN = { top: 16, right: 56, bottom: 44, left: 72 };
+
+/** 1/(1-p) for a fraction p; capped where p reaches 1. */
+export function inverseTail(p: number, cap: number): number {
+  return p >= 1 ? cap : Math.min(cap, 1 / (1 - p));
+}
+
+/** Label of an x tick at 1/(1-p) = 10^k: 0%, 90%, 99%, 99.9% … */
+export function percentileLabel(decade: number): string {
+  if (decade === 0) return "0%";
+  return `${(100 - 100 / 10 ** decade).toFixed(Math.max(0, decade - 2))}%`;
+}
+
+/**
+ * x domain end: the decade that holds the last finite point of every curve. The last bucket
+ * below 100% of a series of N values sits at 1/(1-p) ≤ N, so 10^ceil(log10 N) covers it.
+ * At least 99.9% so a small run still shows where the tail would be.
+ */
+export function xDomainEnd(curves: readonly CurveInput[]): number {
+  let n = 1000;
+  for (const c of curves) n = Math.max(n, c.totalCount);
+  return 10 ** Math.ceil(Math.log10(n) - 1e-9);
+}
+
+export function xTicks(end: number): { value: number; label: string }[] {
+  const top = Math.round(Math.log10(end));
+  const out: { value: number; label: string }[] = [];
+  for (let k = 0; k <= top; k++) out.push({ value: 10 ** k, label: percentileLabel(k) });
+  return out;
+}
+
+export function makeXScale(end: number, size: Size) {
+  return scaleLog().domain([1, end]).range([MARGIN.left, size.width - MARGIN.right]);
+}
+
+export function makeYScale(maxValue: number, minValue: number, log: boolean, size: Size): ScaleContinuousNumeric<number, number> {
+  const range = [size.height - MARGIN.bottom, MARGIN.top];
+  if (log) {
+    const lo = minValue > 0 ? minValue : 1e-3;
+    const hi = Math.max(maxValue, lo * 10);
+    return scaleLog().domain([lo / 1.2, hi * 1.2]).range(range).nice();
+  }
+  return scaleLinear().domain([0, maxValue > 0 ? maxValue * 1.05 : 1]).range(range).nice();
+}
+
+/**
+ * Points of the step curve: bucket i holds the percentiles in (cum[i-1]/N, cum[i]/N] and its
+ * value is v[i]: a horizontal run at v[i], then a vertical rise to v[i+1]. The last bucket
+ * reaches 100%, which is at infinity on this axis: it is drawn to the domain's end.
+ * Runs narrower than a pixel are merged keeping their highest value (the envelope), so a
+ * curve with many buckets stays light without hiding a spike.
+ */
+export function stepPoints(c: CurveInput, x: (v: number) => number, y: (v: number) => number, xEnd: number): [number, number][] {
+  const n = c.values.length;
+  const total = c.totalCount;
+  const pts: [number, number][] = [];
+  if (n === 0 || total <= 0) return pts;
+  let prevX = x(1);
+  let lastPx = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const py = y(c.values[i]!);
+    const endX = i === n - 1 ? x(xEnd) : x(inverseTail(c.cumulative[i]! / total, xEnd));
+    if (pts.length > 0 && endX - lastPx < 0.5 && i !== n - 1) {
+      // Same pixel column: keep the highest value (smallest py) of the merged runs.
+      const last = pts[pts.length - 1]!;
+      last[0] = endX;
+      last[1] = Math.min(last[1], py);
+      const prev = pts[pts.length - 2];
+      if (prev) prev[1] = last[1];
+      continue;
+    }
+    pts.push([prevX, py], [endX, py]);
+    prevX = endX;
+    lastPx = endX;
+  }
+  return pts;
+}
+
+/** What the hover shows at a given 1/(1-p): the bucket holding that percentile. */
+export function bucketAt(c: CurveInput, inv: number): { percentile: number; value: number; countAtOrBelow: number } | null {
+  const n = c.values.length;
+  if (n === 0 || c.totalCount <= 0) return null;
+  const p = inv <= 1 ? 0 : 1 - 1 / inv;
+  const target = p * c.totalCount;
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (c.cumulative[mid]! >= target) hi = mid;
+    else lo = mid + 1;
+  }
+  return { percentile: p * 100, value: c.values[lo]!, countAtOrBelow: c.cumulative[lo]! };
+}

@@ -1,0 +1,34 @@
+// Number formatting for people: values keep their precision (HdrHistogram's 3 significant
+// digits are real), no exponent notation, unit always stated.
+import type { Unit } from "./types";
+
+export const UNIT_LABEL: Record<Unit, string> = { ns: "ns", us: "µs", ms: "ms", s: "s" };
+
+/** A latency in a unit, with about 4 significant digits and no trailing noise. */
+export function formatNumber(v: number): string {
+  if (!Number.isFinite(v)) return String(v);
+  if (v === 0) return "0";
+  const a = Math.abs(v);
+  const decimals = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 ? 3 : Math.min(9, 3 - Math.floor(Math.log10(a)));
+  return v.toFixed(decimals).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
+}
+
+export function formatValue(v: number, unit: Unit): string {
+  return `${formatNumber(v)} ${UNIT_LABEL[unit]}`;
+}
+
+/** Percentile as people write it: 50%, 99.9%, 99.999%, max for 100. */
+export function formatPercentile(p: number): string {
+  if (p >= 100) return "max";
+  return `${p}%`;
+}
+
+export function formatCount(n: number): string {
+  return Math.round(n).toLocaleString("en-US");
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { bucketsOf, maxOf, mergeAll, newHistogram, valueAtPercentile } from "./histogram";
+
+/** The exact percentile of known samples: the smallest value with at least p% of samples at or below it. */
+function exactPercentile(sorted: number[], p: number): number {
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1]!;
+}
+
+describe("histogram of known samples", () => {
+  it("values 1..10000 once each: percentiles within 0.1% of the exact ones", () => {
+    const h = newHistogram(3);
+    const sorted: number[] = [];
+    for (let v = 1; v <= 10000; v++) {
+      h.recordValue(v);
+      sorted.push(v);
+    }
+    for (const p of [50, 90, 99, 99.9, 99.99]) {
+      const got = valueAtPercentile(h, p);
+      const exact = exactPercentile(sorted, p);
+      expect(got).toBeGreaterThanOrEqual(exact);
+      expect(got).toBeLessThanOrEqual(exact * 1.001 + 1);
+    }
+    // 10000 lies in a bucket of width 8 (8192..16383): its highest equivalent is 10007.
+    expect(maxOf(h)).toBe(10007);
+    expect(valueAtPercentile(h, 100)).toBe(10007);
+    expect(h.totalCount).toBe(10000);
+  });
+
+  it("property: percentiles bracket the exact sample percentile at 3 significant digits", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 1e9 }), { minLength: 1, maxLength: 300 }), fc.double({ min: 0.1, max: 100, noNaN: true }), (vals, p) => {
+        const h = newHistogram(3);
+        for (const v of vals) h.recordValue(v);
+        const sorted = [...vals].sort((a, b) => a - b);
+        const exact = exactPercentile(sorted, p);
+        const got = valueAtPercentile(h, p);
+        expect(got).toBeGreaterThanOrEqual(exact);
+        expect(got).toBeLessThanOrEqual(exact * 1.001 + 1);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("counts do not wrap at 2^31 (64-bit counters)", () => {
+    const h = newHistogram(3);
+    h.recordValueWithCount(1000, 3_000_000_000);
+    h.recordValueWithCount(2000, 3_000_000_000);
+    expect(h.totalCount).toBe(6_000_000_000);
+    expect(valueAtPercentile(h, 50)).toBe(1000);
+    const m = mergeAll([h, h]);
+    expect(m.totalCount).toBe(12_000_000_000);
+  });
+});
+
+describe("merge", () => {
+  const arbHist = fc.array(fc.tuple(fc.integer({ min: 1, max: 1e8 }), fc.integer({ min: 1, max: 1000 })), { maxLength: 40 });
+  const build = (pairs: [number, number][]) => {
+    const h = newHistogram(3);
+    for (const [v, c] of pairs) h.recordValueWithCount(v, c);
+    return h;
+  };
+  const shape = (h: ReturnType<typeof newHistogram>) => {
+    const b = bucketsOf(h);
+    return { v: Array.from(b.values), c: Array.from(b.cumulative), n: b.totalCount, max: maxOf(h) };
+  };
+
+  it("preserves counts, and order does not matter (commutative, associative)", () => {
+    fc.assert(
+      fc.property(arbHist, arbHist, arbHist, (a, b, c) => {
+        const [ha, hb, hc] = [build(a), build(b), build(c)];
+        const abc = mergeAll([ha, hb, hc]);
+        expect(abc.totalCount).toBe(ha.totalCount + hb.totalCount + hc.totalCount);
+        expect(shape(mergeAll([hc, ha, hb]))).toEqual(shape(abc));
+        expect(shape(mergeAll([mergeAll([ha, hb]), hc]))).toEqual(shape(mergeAll([ha, mergeAll([hb, hc])])));
+        // Merging equals recording every sample into one histogram.
+        expect(shape(build([...a, ...b, ...c]))).toEqual(shape(abc));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("percentiles never decrease with p", () => {
+    fc.assert(
+      fc.property(arbHist.filter((x) => x.length > 0), (a) => {
+        const h = build(a);
+        let prev = 0;
+        for (const p of [0, 1, 10, 50, 90, 99, 99.9, 99.99, 99.999, 100]) {
+          const v = valueAtPercentile(h, p);
+          expect(v).toBeGreaterThanOrEqual(prev);
+          prev = v;
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+});

@@ -1,0 +1,101 @@
+// A narrow, typed view of hdr-histogram-js: the library is the reference for histogram math
+// (percentiles, equivalent-value ranges, merging). Everything that reads a histogram goes
+// through here, so the places where we depend on library internals are in one file.
+import { build, type Histogram } from "hdr-histogram-js";
+
+/** The library's JsHistogram methods that exist at runtime but are not in its public typings. */
+interface JsInternals {
+  countsArrayIndex(value: number): number;
+  valueFromIndex(index: number): number;
+  getCountAtIndex(index: number): number;
+  highestEquivalentValue(value: number): number;
+  lowestEquivalentValue(value: number): number;
+  countsArrayLength: number;
+  lowestDiscernibleValue: number;
+}
+
+export type { Histogram };
+
+function internals(h: Histogram): JsInternals {
+  return h as unknown as JsInternals;
+}
+
+/**
+ * A histogram with 64-bit (float64) counters. The library's default is 32-bit counters,
+ * which wrap silently on long logs (2^31 counts is a few hours at 200k ops/s).
+ */
+export function newHistogram(numberOfSignificantValueDigits = 3, lowestDiscernibleValue = 1): Histogram {
+  return build({
+    bitBucketSize: 64,
+    autoResize: true,
+    lowestDiscernibleValue,
+    highestTrackableValue: 2,
+    numberOfSignificantValueDigits: numberOfSignificantValueDigits as 1 | 2 | 3 | 4 | 5,
+  });
+}
+
+/**
+ * The max as HdrHistogram Java reports it (getMaxValue): the highest value equivalent to the
+ * largest recorded value. The library's `maxValue` field is sometimes the raw recorded value
+ * and sometimes already the highest equivalent (after decode), so normalise here.
+ */
+export function maxOf(h: Histogram): number {
+  if (h.totalCount === 0 || h.maxValue === 0) return 0;
+  return internals(h).highestEquivalentValue(h.maxValue);
+}
+
+/** Value at percentile (0..100), Java semantics; 100 gives the max. */
+export function valueAtPercentile(h: Histogram, percentile: number): number {
+  if (h.totalCount === 0) return 0;
+  if (percentile >= 100) return maxOf(h);
+  return h.getValueAtPercentile(percentile);
+}
+
+/**
+ * Non-empty buckets in ascending order: the exact shape of the distribution.
+ * values[i] is the highest value equivalent to bucket i (what HdrHistogram prints),
+ * cumulative[i] the count of all values up to and including bucket i.
+ */
+export interface Buckets {
+  values: Float64Array;
+  cumulative: Float64Array;
+  totalCount: number;
+}
+
+export function bucketsOf(h: Histogram): Buckets {
+  const js = internals(h);
+  const total = h.totalCount;
+  if (total === 0) return { values: new Float64Array(0), cumulative: new Float64Array(0), totalCount: 0 };
+  const last = Math.min(js.countsArrayIndex(h.maxValue), js.countsArrayLength - 1);
+  const values: number[] = [];
+  const cumulative: number[] = [];
+  let running = 0;
+  for (let i = 0; i <= last; i++) {
+    const c = js.getCountAtIndex(i);
+    if (c > 0) {
+      running += c;
+      values.push(js.highestEquivalentValue(js.valueFromIndex(i)));
+      cumulative.push(running);
+    }
+  }
+  return { values: Float64Array.from(values), cumulative: Float64Array.from(cumulative), totalCount: total };
+}
+
+/** A new histogram holding the sum of the given ones (merging is the only honest way to combine). */
+export function mergeAll(hs: readonly Histogram[]): Histogram {
+  const first = hs[0];
+  const out = first
+    ? newHistogram(first.numberOfSignificantValueDigits, internals(first).lowestDiscernibleValue)
+    : newHistogram();
+  for (const h of hs) out.add(h);
+  return out;
+}
+
+/** The highest value equivalent to `value` at the histogram's resolution. */
+export function highestEquivalent(h: Histogram, value: number): number {
+  return internals(h).highestEquivalentValue(value);
+}
+
+export function lowestDiscernibleValueOf(h: Histogram): number {
+  return internals(h).lowestDiscernibleValue;
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { LineSplitter, MAX_LINE_CHARS, splitLines } from "./lines";
+
+function splitInChunks(text: string, cuts: number[]): string[] {
+  const out: string[] = [];
+  const s = new LineSplitter({ line: (t) => out.push(t), overlong: () => out.push("<overlong>") });
+  let last = 0;
+  for (const c of [...cuts].sort((a, b) => a - b)) {
+    s.push(text.slice(last, c));
+    last = c;
+  }
+  s.push(text.slice(last));
+  s.end();
+  return out;
+}
+
+describe("LineSplitter", () => {
+  it("handles LF, CRLF and lone CR, and a last line without a break", () => {
+    expect(splitLines("a\nb\r\nc\rd")).toEqual(["a", "b", "c", "d"]);
+    expect(splitLines("a\n\nb\n")).toEqual(["a", "", "b"]);
+  });
+
+  it("gives the same lines whatever the chunk boundaries (including a split CRLF)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.stringMatching(/^[a-z ,.]{0,12}$/), { maxLength: 12 }),
+        fc.constantFrom("\n", "\r\n", "\r"),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (lines, br, rawCuts) => {
+          const text = lines.join(br);
+          const cuts = rawCuts.map((c) => (text.length ? c % (text.length + 1) : 0));
+          const expected = splitLines(text);
+          expect(splitInChunks(text, cuts)).toEqual(expected);
+          // Reference: a plain regex split (a trailing empty piece is not a line).
+          const ref = text === "" ? [] : text.split(/\r\n|\r|\n/);
+          if (ref.length && ref[ref.length - 1] === "") ref.pop();
+          expect(expected).toEqual(ref);
+        },
+      ),
+    );
+  });
+
+  it("reports an overlong line instead of accumulating it", () => {
+    const big = "x".repeat(MAX_LINE_CHARS + 10);
+    const lens: number[] = [];
+    const got: string[] = [];
+    const s = new LineSplitter({ line: (t) => got.push(t), overlong: (_n, len) => lens.push(len) });
+    for (let i = 0; i < big.length; i += 65536) s.push(big.slice(i, i + 65536));
+    s.push("\nok\n");
+    s.end();
+    expect(lens).toEqual([MAX_LINE_CHARS + 10]);
+    expect(got).toEqual(["ok"]);
+  });
+});

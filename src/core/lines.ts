@@ -1,0 +1,79 @@
+// Splits streamed text into lines without ever joining the whole input: each chunk is cut at
+// line breaks and only the unfinished tail is carried over. Handles \n, \r\n and lone \r,
+// including a \r\n pair split across two chunks.
+
+/** Longest line we accept; a longer one is reported, not accumulated (10 MB single-line files). */
+export const MAX_LINE_CHARS = 4 * 1024 * 1024;
+
+export interface LineSink {
+  line(text: string, lineNo: number): void;
+  /** A line longer than MAX_LINE_CHARS: its content was dropped. */
+  overlong(lineNo: number, length: number): void;
+}
+
+export class LineSplitter {
+  private tail = "";
+  private tailOverflow = 0; // characters dropped from an overlong line so far
+  private lineNo = 0;
+  private pendingCR = false;
+
+  constructor(private readonly sink: LineSink) {}
+
+  push(chunk: string): void {
+    let start = 0;
+    if (this.pendingCR && chunk.startsWith("\n")) start = 1; // the \n of a split \r\n
+    this.pendingCR = false;
+    const n = chunk.length;
+    for (let i = start; i < n; i++) {
+      const c = chunk.charCodeAt(i);
+      if (c === 10 || c === 13) {
+        this.emit(chunk.slice(start, i));
+        if (c === 13) {
+          if (i + 1 < n) {
+            if (chunk.charCodeAt(i + 1) === 10) i++;
+          } else this.pendingCR = true;
+        }
+        start = i + 1;
+      }
+    }
+    if (start < n) this.append(chunk.slice(start));
+  }
+
+  end(): void {
+    if (this.tail !== "" || this.tailOverflow > 0) this.emit("");
+  }
+
+  get linesRead(): number {
+    return this.lineNo;
+  }
+
+  private append(piece: string): void {
+    if (this.tailOverflow > 0 || this.tail.length + piece.length > MAX_LINE_CHARS) {
+      this.tailOverflow += piece.length;
+      return;
+    }
+    this.tail += piece;
+  }
+
+  private emit(lastPiece: string): void {
+    this.lineNo++;
+    if (this.tailOverflow > 0 || this.tail.length + lastPiece.length > MAX_LINE_CHARS) {
+      this.sink.overlong(this.lineNo, this.tail.length + this.tailOverflow + lastPiece.length);
+      this.tail = "";
+      this.tailOverflow = 0;
+      return;
+    }
+    const text = this.tail === "" ? lastPiece : this.tail + lastPiece;
+    this.tail = "";
+    this.sink.line(text, this.lineNo);
+  }
+}
+
+/** Convenience for tests and small inputs. */
+export function splitLines(text: string): string[] {
+  const out: string[] = [];
+  const s = new LineSplitter({ line: (t) => out.push(t), overlong: () => out.push("") });
+  s.push(text);
+  s.end();
+  return out;
+}

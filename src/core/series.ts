@@ -1,0 +1,96 @@
+// The loaded-data model: a series is one (file, tag) pair with all its intervals merged.
+// Intervals are kept compact: their payloads as the log's own base64 text (decoded again only
+// for a time-range query) and their summaries in columnar typed arrays.
+import type { Histogram } from "./histogram";
+import type { Unit } from "./types";
+
+/** Growable columnar table of per-interval summaries. */
+export class IntervalTable {
+  n = 0;
+  /** Seconds since the log's StartTime (the meaning of HistogramLogProcessor's -start/-end). */
+  offsets = new Float64Array(64);
+  lengths = new Float64Array(64);
+  /** Max decoded from the histogram (highest equivalent value), in the recorded unit. */
+  maxes = new Float64Array(64);
+  counts = new Float64Array(64);
+  /** The log's Interval_Max column, unit unstated: used only to infer the unit. */
+  maxColumn = new Float64Array(64);
+  payloads: string[] = [];
+
+  push(offset: number, length: number, max: number, count: number, maxColumn: number, payload: string): void {
+    if (this.n === this.offsets.length) this.grow();
+    const i = this.n++;
+    this.offsets[i] = offset;
+    this.lengths[i] = length;
+    this.maxes[i] = max;
+    this.counts[i] = count;
+    this.maxColumn[i] = maxColumn;
+    this.payloads.push(payload);
+  }
+
+  private grow(): void {
+    const size = this.offsets.length * 2;
+    const g = (a: Float64Array) => {
+      const b = new Float64Array(size);
+      b.set(a);
+      return b;
+    };
+    this.offsets = g(this.offsets);
+    this.lengths = g(this.lengths);
+    this.maxes = g(this.maxes);
+    this.counts = g(this.counts);
+    this.maxColumn = g(this.maxColumn);
+  }
+}
+
+export type UnitSource = "interval-max" | "default" | "format" | "user";
+
+export interface SeriesModel {
+  id: string;
+  name: string;
+  /** File name it came from. */
+  source: string;
+  /** Tag from the log, "" when untagged. */
+  tag: string;
+  recordedUnit: Unit;
+  unitSource: UnitSource;
+  /** All intervals merged (or the whole file for formats without intervals). */
+  histogram: Histogram;
+  intervals: IntervalTable | null;
+  /** Log StartTime in seconds since epoch, when known. */
+  startTime: number | null;
+  /** What kind of input: "hlog", "hgrm", "wrk2", … */
+  format: string;
+}
+
+/**
+ * A log does not say its unit. The Interval_Max column is the interval's max divided by a
+ * ratio (jHiccup and cassandra-stress write ns values with the column in ms: ratio 1e6;
+ * hdr-histogram-js's writer defaults to 1e3). Taking the column to be in ms, the ratio between
+ * the decoded max and the column names the recorded unit. Uses the largest maxima, where the
+ * column's rounding to 3 decimals matters least.
+ */
+export function inferUnitFromIntervalMax(t: IntervalTable): Unit | null {
+  let best = -1;
+  for (let i = 0; i < t.n; i++) {
+    if (t.maxColumn[i]! > 0 && t.maxes[i]! > 0 && (best < 0 || t.maxColumn[i]! > t.maxColumn[best]!)) best = i;
+  }
+  if (best < 0) return null;
+  const ratio = t.maxes[best]! / t.maxColumn[best]!;
+  const decades = Math.log10(ratio);
+  const k = Math.round(decades / 3) * 3;
+  // Allow for the histogram's resolution and the column's rounding, not for other ratios.
+  if (Math.abs(decades - k) > 0.35) return null;
+  switch (k) {
+    case 6:
+      return "ns";
+    case 3:
+      return "us";
+    case 0:
+      return "ms";
+    case -3:
+      return "s";
+    default:
+      return null;
+  }
+}

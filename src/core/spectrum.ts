@@ -1,0 +1,39 @@
+// What the charts and the table need from one histogram: plot-ready arrays and the headline
+// percentiles. Computed from the (merged) histogram only: nothing here averages percentiles.
+import { bucketsOf, maxOf, valueAtPercentile, type Histogram } from "./histogram";
+
+/** The table's percentiles; 100 is the max, always shown. */
+export const TABLE_PERCENTILES = [50, 90, 99, 99.9, 99.99, 99.999, 100] as const;
+
+export interface Spectrum {
+  totalCount: number;
+  /** Highest equivalent of the largest recorded value, in the recorded unit. */
+  max: number;
+  /** Smallest recorded value's lowest equivalent. */
+  min: number;
+  /** TABLE_PERCENTILES → value, in the recorded unit. */
+  percentiles: Record<string, number>;
+  /** Non-empty buckets: values (highest equivalent) and cumulative counts. */
+  values: Float64Array;
+  cumulative: Float64Array;
+  /** Details only: never headline numbers (latency is not normally distributed). */
+  mean: number;
+  stdDeviation: number;
+}
+
+export function spectrumOf(h: Histogram): Spectrum {
+  const b = bucketsOf(h);
+  const percentiles: Record<string, number> = {};
+  for (const p of TABLE_PERCENTILES) percentiles[String(p)] = valueAtPercentile(h, p);
+  const empty = h.totalCount === 0;
+  return {
+    totalCount: h.totalCount,
+    max: maxOf(h),
+    min: empty ? 0 : h.minNonZeroValue,
+    percentiles,
+    values: b.values,
+    cumulative: b.cumulative,
+    mean: empty ? 0 : h.mean,
+    stdDeviation: empty ? 0 : h.stdDeviation,
+  };
+}

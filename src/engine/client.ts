@@ -1,0 +1,56 @@
+// Typed Promise API over the engine worker, for the UI.
+import type { Unit } from "../core/types";
+import type { Envelope, FileOutcome, Progress, Reply, Request } from "./protocol";
+import type { SeriesView, TimeRange } from "./store";
+
+export class EngineClient {
+  private readonly worker: Worker;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; progress?: (p: Progress) => void }>();
+
+  constructor() {
+    this.worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+    this.worker.onmessage = (ev: MessageEvent<Reply>) => {
+      const r = ev.data;
+      const p = this.pending.get(r.reqId);
+      if (!p) return;
+      if (r.type === "progress") p.progress?.(r.progress);
+      else {
+        this.pending.delete(r.reqId);
+        if (r.type === "done") p.resolve(r.result);
+        else p.reject(new Error(r.message));
+      }
+    };
+  }
+
+  private call<T>(request: Request, progress?: (p: Progress) => void): Promise<T> {
+    const reqId = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(reqId, { resolve: resolve as (v: unknown) => void, reject, progress });
+      const env: Envelope = { reqId, request };
+      this.worker.postMessage(env);
+    });
+  }
+
+  load(files: File[], progress?: (p: Progress) => void): Promise<FileOutcome[]> {
+    return this.call({ kind: "load", files }, progress);
+  }
+  loadText(name: string, text: string): Promise<FileOutcome[]> {
+    return this.call({ kind: "loadText", name, text });
+  }
+  views(range: TimeRange): Promise<SeriesView[]> {
+    return this.call({ kind: "views", range });
+  }
+  exportHgrm(id: string, range: TimeRange, unit: Unit): Promise<string> {
+    return this.call({ kind: "export", id, range, unit });
+  }
+  remove(id: string): Promise<null> {
+    return this.call({ kind: "remove", id });
+  }
+  clear(): Promise<null> {
+    return this.call({ kind: "clear" });
+  }
+  setUnit(id: string, unit: Unit): Promise<null> {
+    return this.call({ kind: "setUnit", id, unit });
+  }
+}

@@ -1,0 +1,60 @@
+// Answers one request against a Store. Shared by the worker and by tests.
+import type { FileOutcome, Progress, Request, ResultOf } from "./protocol";
+import type { Store } from "./store";
+
+/** Reads a File as a stream of text chunks: a big log is never one string. */
+async function* fileChunks(file: File, onBytes: (n: number) => void): AsyncGenerator<string> {
+  const reader = file.stream().getReader();
+  const decoder = new TextDecoder("utf-8");
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    onBytes(bytes);
+    yield decoder.decode(value, { stream: true });
+  }
+  const rest = decoder.decode();
+  if (rest) yield rest;
+}
+
+export async function handle(store: Store, req: Request, progress: (p: Progress) => void): Promise<ResultOf[Request["kind"]]> {
+  switch (req.kind) {
+    case "load": {
+      const out: FileOutcome[] = [];
+      for (const file of req.files) {
+        let bytes = 0;
+        let intervals = 0;
+        const r = await store.load(
+          file.name,
+          fileChunks(file, (b) => {
+            bytes = b;
+          }),
+          (p) => {
+            intervals = p.intervals;
+            progress({ file: file.name, bytes, totalBytes: file.size, intervals });
+          },
+        );
+        out.push({ file: file.name, ...r });
+      }
+      return out;
+    }
+    case "loadText": {
+      const r = await store.load(req.name, [req.text]);
+      return [{ file: req.name, ...r }];
+    }
+    case "views":
+      return store.views(req.range);
+    case "export":
+      return store.exportHgrm(req.id, req.range, req.unit);
+    case "remove":
+      store.remove(req.id);
+      return null;
+    case "clear":
+      store.clear();
+      return null;
+    case "setUnit":
+      store.setRecordedUnit(req.id, req.unit);
+      return null;
+  }
+}

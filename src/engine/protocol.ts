@@ -1,0 +1,40 @@
+// Typed messages between the UI and the engine worker.
+import type { Unit } from "../core/types";
+import type { LoadOutcome, SeriesView, TimeRange } from "./store";
+
+export type Request =
+  | { kind: "load"; files: File[] }
+  | { kind: "loadText"; name: string; text: string }
+  | { kind: "views"; range: TimeRange }
+  | { kind: "export"; id: string; range: TimeRange; unit: Unit }
+  | { kind: "remove"; id: string }
+  | { kind: "clear" }
+  | { kind: "setUnit"; id: string; unit: Unit };
+
+export interface ResultOf {
+  load: FileOutcome[];
+  loadText: FileOutcome[];
+  views: SeriesView[];
+  export: string;
+  remove: null;
+  clear: null;
+  setUnit: null;
+}
+
+export interface FileOutcome extends LoadOutcome {
+  file: string;
+}
+
+export interface Progress {
+  file: string;
+  bytes: number;
+  totalBytes: number;
+  intervals: number;
+}
+
+export type Envelope = { reqId: number; request: Request };
+
+export type Reply =
+  | { reqId: number; type: "done"; result: unknown }
+  | { reqId: number; type: "error"; message: string }
+  | { reqId: number; type: "progress"; progress: Progress };

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { HlogReader, detectHlog } from "./hlog";
+
+function readAll(text: string, file = "t.hlog") {
+  const r = new HlogReader(file);
+  const out = text.split(/\r\n|\r|\n/).map((l, i) => r.readLine(l, i + 1)).filter((x) => x !== null);
+  return { r, out };
+}
+
+describe("HlogReader", () => {
+  it("reads tags, comma or space separated fields, CRLF and trailing white space", () => {
+    const { r, out } = readAll(
+      '#[StartTime: 1441812279.474 (seconds since epoch), Wed Sep 09 08:24:39 PDT 2015]\r\n"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"\r\n0.127,1.007,2.769,HISTFAAAAEV4\r\nTag=A,0.127,1.007,2.769,HISTFAAAAEV4   \r\n1.5 1.0 0.5 HISTFAAAAEV4\n',
+    );
+    expect(out.map((i) => [i.tag, i.rawStart, i.length, i.maxColumn, i.line])).toEqual([
+      ["", 0.127, 1.007, 2.769, 3],
+      ["A", 0.127, 1.007, 2.769, 4],
+      ["", 1.5, 1.0, 0.5, 5],
+    ]);
+    expect(r.header.startTime).toBe(1441812279.474);
+    expect(r.problems).toEqual([]);
+  });
+
+  it("treats timestamps more than a year before StartTime as relative (Java's rule)", () => {
+    const { r } = readAll("#[StartTime: 1441812279.474 (seconds since epoch)]\n0.127,1.0,1.0,HISTFAAA\n");
+    expect(r.baseTime()).toBe(1441812279.474);
+    expect(r.offsetOf(5.127)).toBeCloseTo(5.127, 9);
+  });
+
+  it("treats timestamps near StartTime as absolute", () => {
+    const { r } = readAll("#[StartTime: 1527510686.000 (seconds since epoch)]\nTag=x,1527510686.313,40.807,0.000,HISTFAAA\n");
+    expect(r.baseTime()).toBe(0);
+    expect(r.offsetOf(1527510686.313)).toBeCloseTo(0.313, 6);
+  });
+
+  it("uses an explicit BaseTime", () => {
+    const { r } = readAll("#[StartTime: 1000000000.000 (seconds since epoch)]\n#[BaseTime: 999999990.000 (seconds since epoch)]\n12.5,1,1,HISTFAAA\n");
+    expect(r.baseTime()).toBe(999999990);
+    expect(r.offsetOf(12.5)).toBeCloseTo(2.5, 9);
+  });
+
+  it("without a StartTime line, the first interval starts the log", () => {
+    const { r } = readAll("3.5,1,1,HISTFAAA\n4.5,1,1,HISTFAAA\n");
+    expect(r.startTime()).toBe(3.5);
+    expect(r.offsetOf(4.5)).toBeCloseTo(1, 9);
+  });
+
+  it("reports bad lines with line number and reason, and keeps reading", () => {
+    const { r, out } = readAll("0.1,1,1,HISTFAAA\n0.2,1,1\nabc,1,1,HISTFAAA\n0.3,1,1,DHISTwAAA\n0.4,1,1,hello\n0.5,1,1,HISTFAAA\n", "bad.hlog");
+    expect(out.length).toBe(2);
+    expect(r.skippedLines).toBe(4);
+    expect(r.problems.map((p) => p.line)).toEqual([2, 3, 4, 5]);
+    expect(r.problems[0]!.reason).toMatch(/truncated/);
+    expect(r.problems[1]!.reason).toMatch(/not a number/);
+    expect(r.problems[2]!.reason).toMatch(/DoubleHistogram.*not supported/);
+    expect(r.problems[3]!.reason).toMatch(/HIST/);
+    expect(r.problems.every((p) => p.file === "bad.hlog")).toBe(true);
+  });
+
+  it("detects logs by name, header or data line", () => {
+    expect(detectHlog("x.hlog", "")).toBe(true);
+    expect(detectHlog("x.txt", "#[Histogram log format version 1.2]\n")).toBe(true);
+    expect(detectHlog("x.txt", "0.127,1.007,2.769,HISTFAAAAEV42pNpmSzMwMC\n")).toBe(true);
+    expect(detectHlog("x.txt", "Value Percentile TotalCount\n")).toBe(false);
+  });
+});

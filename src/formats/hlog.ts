@@ -1,0 +1,152 @@
+// HdrHistogram interval log (.hlog) line reader, for log format versions 1.01 to 1.3.
+// Follows HdrHistogram Java's HistogramLogReader/HistogramLogScanner: header comments
+// `#[StartTime: …]` and `#[BaseTime: …]`, a legend line starting with `"StartTimestamp"`,
+// then one interval a line: `[Tag=NAME,]start,length,max,payload`, fields split on commas
+// or spaces. The reader is stateful and takes one line at a time so that a big file can be
+// streamed through it without ever being one string.
+import type { LoadProblem } from "../core/types";
+
+export interface HlogInterval {
+  /** Tag of the line, "" when untagged. */
+  tag: string;
+  /** Start of the interval in seconds as written in the log (relative or absolute). */
+  rawStart: number;
+  /** Interval length in seconds. Format 1.01's legend says "EndTimestamp" but it holds the length. */
+  length: number;
+  /** The Interval_Max column: a rounded copy of the interval's max, in an unstated unit. */
+  maxColumn: number;
+  /** The base64 histogram payload. */
+  payload: string;
+  /** 1-based line number in the file. */
+  line: number;
+}
+
+export interface HlogHeader {
+  startTime: number | null; // seconds since epoch, from #[StartTime:
+  baseTime: number | null; // seconds since epoch, from #[BaseTime:
+  formatVersion: string | null;
+}
+
+const YEAR_SECONDS = 365 * 24 * 3600;
+
+/** Does this look like an interval log? By name first, then by content. */
+export function detectHlog(name: string, head: string): boolean {
+  if (/\.(hlog|histogram|hiccup)(\.txt)?$/i.test(name)) return true;
+  if (/^#\[(Histogram log format version|StartTime:|BaseTime:)/m.test(head)) return true;
+  if (/^"StartTimestamp"/m.test(head)) return true;
+  // Headerless logs: a data line whose last field is a histogram payload.
+  return /^(Tag=[^,\s]*,)?[\d.]+[,\s]+[\d.]+[,\s]+[\d.]+[,\s]+D?HIST[A-Za-z0-9+/]/m.test(head);
+}
+
+export class HlogReader {
+  readonly header: HlogHeader = { startTime: null, baseTime: null, formatVersion: null };
+  readonly problems: LoadProblem[] = [];
+  /** Lines that held something but could not be read. */
+  skippedLines = 0;
+  private inferredBase: number | null = null;
+  private firstStart: number | null = null;
+
+  constructor(private readonly file: string) {}
+
+  /** Reads one line (without its line break). Returns the interval it holds, if any. */
+  readLine(raw: string, lineNo: number): HlogInterval | null {
+    const line = raw.trim();
+    if (line === "") return null;
+    if (line.startsWith("#")) {
+      this.readComment(line);
+      return null;
+    }
+    if (line.startsWith('"StartTimestamp"') || line.startsWith("StartTimestamp")) return null;
+    return this.readData(line, lineNo);
+  }
+
+  private readComment(line: string): void {
+    const start = /^#\[StartTime:\s*([-+\d.eE]+)/.exec(line);
+    if (start) {
+      this.header.startTime = Number(start[1]);
+      return;
+    }
+    const base = /^#\[BaseTime:\s*([-+\d.eE]+)/.exec(line);
+    if (base) {
+      this.header.baseTime = Number(base[1]);
+      return;
+    }
+    const version = /^#\[Histogram log format version ([\d.]+)/.exec(line);
+    if (version) this.header.formatVersion = version[1] ?? null;
+  }
+
+  private fail(lineNo: number, reason: string): null {
+    this.skippedLines++;
+    // Keep the list readable: a file of garbage reports its first problems, then a count.
+    if (this.problems.length < 20) this.problems.push({ file: this.file, line: lineNo, reason });
+    return null;
+  }
+
+  private readData(line: string, lineNo: number): HlogInterval | null {
+    let rest = line;
+    let tag = "";
+    if (rest.startsWith("Tag=")) {
+      const cut = rest.search(/[,\s]/);
+      if (cut < 0) return this.fail(lineNo, "a Tag= field with nothing after it");
+      tag = rest.slice(4, cut);
+      rest = rest.slice(cut + 1).trimStart();
+    }
+    const fields = rest.split(/[,\s]+/).filter((f) => f !== "");
+    if (fields.length < 4) {
+      return this.fail(lineNo, `expected 4 fields (start, length, max, histogram), found ${fields.length}: the line may be truncated`);
+    }
+    if (fields.length > 4) return this.fail(lineNo, `expected 4 fields (start, length, max, histogram), found ${fields.length}`);
+    const [startText, lengthText, maxText, payload] = fields as [string, string, string, string];
+    const rawStart = Number(startText);
+    const length = Number(lengthText);
+    const maxColumn = Number(maxText);
+    if (!Number.isFinite(rawStart)) return this.fail(lineNo, `start timestamp "${clip(startText)}" is not a number`);
+    if (!Number.isFinite(length) || length < 0) return this.fail(lineNo, `interval length "${clip(lengthText)}" is not a non-negative number`);
+    if (!Number.isFinite(maxColumn)) return this.fail(lineNo, `Interval_Max "${clip(maxText)}" is not a number`);
+    if (payload.startsWith("DHIST")) return this.fail(lineNo, "DoubleHistogram payloads are not supported yet");
+    if (!payload.startsWith("HIST")) return this.fail(lineNo, `the histogram field does not start with HIST (found "${clip(payload)}")`);
+    if (this.firstStart === null) this.firstStart = rawStart;
+    return { tag, rawStart, length, maxColumn, payload, line: lineNo };
+  }
+
+  /** Used by callers that report skipped lines once the file has been read. */
+  noteProblem(lineNo: number | null, reason: string): void {
+    if (lineNo !== null) this.skippedLines++;
+    if (this.problems.length < 20) this.problems.push({ file: this.file, line: lineNo, reason });
+  }
+
+  /**
+   * The time base that turns a raw timestamp into an absolute one, as HdrHistogram Java's
+   * reader infers it: an explicit BaseTime wins; otherwise timestamps more than a year before
+   * StartTime are relative to StartTime, anything else is absolute.
+   */
+  baseTime(): number {
+    if (this.header.baseTime !== null) return this.header.baseTime;
+    if (this.inferredBase !== null) return this.inferredBase;
+    const start = this.startTime();
+    const first = this.firstStart ?? 0;
+    this.inferredBase = start !== null && first < start - YEAR_SECONDS ? start : 0;
+    return this.inferredBase;
+  }
+
+  /**
+   * StartTime in seconds since epoch. Without a StartTime line, Java uses the first interval's
+   * absolute timestamp; a headerless relative log then starts at 0.
+   */
+  startTime(): number | null {
+    if (this.header.startTime !== null) return this.header.startTime;
+    if (this.firstStart === null) return null;
+    return (this.header.baseTime ?? 0) + this.firstStart;
+  }
+
+  /** Seconds since StartTime for a raw timestamp (what HistogramLogProcessor's -start/-end compare with). */
+  offsetOf(rawStart: number): number {
+    const start = this.startTime() ?? 0;
+    // base - start first: when the log is relative (base = start) this is exact.
+    return rawStart + (this.baseTime() - start);
+  }
+}
+
+function clip(s: string): string {
+  return s.length > 24 ? `${s.slice(0, 24)}…` : s;
+}

@@ -1,0 +1,82 @@
+// The numbers people quote. Also the plot's text alternative. Values shown in the display unit;
+// data-raw keeps the exact value in the series' recorded unit for tests and tools.
+import { formatCount, formatNumber, formatPercentile, UNIT_LABEL } from "../core/format";
+import { TABLE_PERCENTILES } from "../core/spectrum";
+import { unitFactor, type Unit } from "../core/types";
+import type { SeriesRow } from "./SeriesList";
+
+export function PercentileTable({ rows, unit }: { rows: SeriesRow[]; unit: Unit }) {
+  if (rows.length === 0) return null;
+  return (
+    <div className="table-wrap">
+      <table data-testid="percentile-table" className="percentile-table">
+        <caption>Latency at percentile ({UNIT_LABEL[unit]}); max is the largest value recorded</caption>
+        <thead>
+          <tr>
+            <th scope="col">Series</th>
+            {TABLE_PERCENTILES.map((p) => (
+              <th scope="col" key={p}>
+                {formatPercentile(p)}
+              </th>
+            ))}
+            <th scope="col">Count</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ view: v, color }) => {
+            const f = unitFactor(v.recordedUnit, unit);
+            return (
+              <tr key={v.id}>
+                <th scope="row">
+                  <span className="dot" style={{ background: color }} aria-hidden="true" />
+                  {v.name}
+                </th>
+                {TABLE_PERCENTILES.map((p) => {
+                  const raw = v.spectrum.percentiles[String(p)] ?? 0;
+                  return (
+                    <td key={p} data-series={v.name} data-percentile={String(p)} data-raw={String(raw)} className={p === 100 ? "max" : undefined}>
+                      {v.spectrum.totalCount > 0 ? formatNumber(raw * f) : "–"}
+                    </td>
+                  );
+                })}
+                <td data-series={v.name} data-count={String(v.spectrum.totalCount)}>
+                  {formatCount(v.spectrum.totalCount)}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <details className="details">
+        <summary>Details (mean and standard deviation: not for judging latency)</summary>
+        <p>
+          Latency is rarely normally distributed: a mean and a standard deviation say little about the tail. They are here to
+          compare with other tools, never as headline numbers.
+        </p>
+        <table className="details-table">
+          <thead>
+            <tr>
+              <th scope="col">Series</th>
+              <th scope="col">min</th>
+              <th scope="col">mean</th>
+              <th scope="col">std dev</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map(({ view: v }) => {
+              const f = unitFactor(v.recordedUnit, unit);
+              return (
+                <tr key={v.id}>
+                  <th scope="row">{v.name}</th>
+                  <td>{formatNumber(v.spectrum.min * f)}</td>
+                  <td>{formatNumber(v.spectrum.mean * f)}</td>
+                  <td>{formatNumber(v.spectrum.stdDeviation * f)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </details>
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+// Time window in seconds since each log's StartTime (HistogramLogProcessor's -start/-end).
+// Applies on Enter or blur; Escape or the clear button opens the window again.
+import { useEffect, useState } from "react";
+import type { TimeRange } from "../engine/store";
+
+function parse(s: string): number | null {
+  const t = s.trim();
+  if (t === "") return null;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : null;
+}
+
+export function RangeInputs({ range, onChange }: { range: TimeRange; onChange: (r: TimeRange) => void }) {
+  const [start, setStart] = useState(range.start === null ? "" : String(range.start));
+  const [end, setEnd] = useState(range.end === null ? "" : String(range.end));
+  useEffect(() => {
+    setStart(range.start === null ? "" : String(range.start));
+    setEnd(range.end === null ? "" : String(range.end));
+  }, [range]);
+  const apply = () => {
+    const next = { start: parse(start), end: parse(end) };
+    if (next.start !== range.start || next.end !== range.end) onChange(next);
+  };
+  const clear = () => onChange({ start: null, end: null });
+  const keys = (e: React.KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === "Enter") apply();
+    if (e.key === "Escape") clear();
+  };
+  return (
+    <fieldset className="range">
+      <legend>Time window (s since start)</legend>
+      <input data-testid="range-start" type="number" step="any" value={start} placeholder="start" aria-label="Window start, seconds since StartTime" onChange={(e) => setStart(e.target.value)} onBlur={apply} onKeyDown={keys} />
+      –
+      <input data-testid="range-end" type="number" step="any" value={end} placeholder="end" aria-label="Window end, seconds since StartTime" onChange={(e) => setEnd(e.target.value)} onBlur={apply} onKeyDown={keys} />
+      {range.start !== null || range.end !== null ? (
+        <button type="button" data-testid="range-clear" onClick={clear}>
+          whole run
+        </button>
+      ) : null}
+    </fieldset>
+  );
+}

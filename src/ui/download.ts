@@ -1,0 +1,11 @@
+/** Saves text as a file through a real download (an object URL on a temporary link). */
+export function downloadText(name: string, text: string, type = "text/plain"): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name.replace(/[\\/:*?"<>|]+/g, "_");
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
