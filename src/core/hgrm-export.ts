@@ -5,7 +5,8 @@
 // its footer "Max" is the library's raw `maxValue` field (which, after decoding or adding
 // histograms with lowestDiscernibleValue > 1, is pushed past the real bucket by
 // `value + unitMagnitudeMask`), where Java prints getMaxValue() = highestEquivalentValue(max).
-// It also uses Math.log2 for the tick scale where Java uses Math.log(x) / Math.log(2).
+// It also uses Math.log2 for the tick scale where Java uses Math.log(x) / Math.log(2) (no case
+// found where that changes a row, but the port below follows Java).
 // So this module walks the counts array itself with a literal port of Java's PercentileIterator
 // and prints numbers the way java.util.Formatter does (%f rounds HALF_UP on the shortest
 // decimal digits of the double, not on its exact binary value).

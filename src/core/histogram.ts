@@ -36,12 +36,18 @@ export function newHistogram(numberOfSignificantValueDigits = 3, lowestDiscernib
 
 /**
  * The max as HdrHistogram Java reports it (getMaxValue): the highest value equivalent to the
- * largest recorded value. The library's `maxValue` field is sometimes the raw recorded value
- * and sometimes already the highest equivalent (after decode), so normalise here.
+ * largest recorded value. Read from the counts, not from the library's `maxValue` field: that
+ * field is sometimes the raw value, sometimes the bucket top, and after decoding or adding
+ * histograms whose lowestDiscernibleValue is above 1 it drifts past the bucket (the library
+ * adds the unit mask where Java ORs it), which would name the next bucket.
  */
 export function maxOf(h: Histogram): number {
-  if (h.totalCount === 0 || h.maxValue === 0) return 0;
-  return internals(h).highestEquivalentValue(h.maxValue);
+  if (h.totalCount === 0) return 0;
+  const js = internals(h);
+  for (let i = js.countsArrayLength - 1; i >= 0; i--) {
+    if (js.getCountAtIndex(i) > 0) return js.highestEquivalentValue(js.valueFromIndex(i));
+  }
+  return 0;
 }
 
 /** Value at percentile (0..100), Java semantics; 100 gives the max. */
@@ -66,7 +72,7 @@ export function bucketsOf(h: Histogram): Buckets {
   const js = internals(h);
   const total = h.totalCount;
   if (total === 0) return { values: new Float64Array(0), cumulative: new Float64Array(0), totalCount: 0 };
-  const last = Math.min(js.countsArrayIndex(h.maxValue), js.countsArrayLength - 1);
+  const last = js.countsArrayLength - 1; // not maxValue: that field drifts (see maxOf)
   const values: number[] = [];
   const cumulative: number[] = [];
   let running = 0;
