@@ -1,0 +1,285 @@
+// Decoding of the base64 histogram payload of one HdrHistogram interval-log line, for every
+// encoding version HdrHistogram has written, into a sparse (index, count) form.
+//
+// Format facts are from HdrHistogram Java's AbstractHistogram (decodeFromByteBuffer,
+// decodeFromCompressedByteBuffer, fillCountsArrayFromSourceBuffer, getCookieBase,
+// getWordSizeInBytesFromCookie) and ZigZagEncoding; DoubleHistogram cookies from
+// DoubleHistogram.java. All integers are big-endian.
+//
+//   compressed:  cookie(4) compressedLength(4) zlib-stream(compressedLength)
+//                 the zlib stream inflates to one of the uncompressed forms below
+//   V2 / V1:     cookie(4) payloadLength(4) normalizingIndexOffset(4) digits(4)
+//                 lowest(8) highest(8) integerToDoubleRatio(8) = 40 bytes, then payload
+//   V0:          cookie(4) digits(4) lowest(8) highest(8) totalCount(8) = 32 bytes, then
+//                 the payload, whose length is not recorded (it runs to the end)
+//
+// The cookie's bits 4-7 hold the counts' word size: 2, 4 or 8 bytes in V0/V1 (Java masks
+// with 0xe); V2 always uses ZigZag LEB128 longs (0x10 set there means "TLZE"). The payload
+// holds logical counts-array indices 0.. in order; normalizingIndexOffset only describes
+// how the writer's own array was rotated and does not move anything in the encoding.
+
+import { decodeBase64 } from "./hlog-encoding-base64";
+import { readFixedWordCounts, readZigZagCounts, releaseLargeScratch, scratch } from "./hlog-encoding-counts";
+import { inflateBounded } from "./hlog-encoding-inflate";
+import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "./hlog-encoding-layout";
+
+export { addDecodedInto } from "./hlog-encoding-add";
+
+export type EncodingVersion = 0 | 1 | 2;
+/** `indices` and `counts` are views on one ArrayBuffer of their own (one allocation per decode). */
+export interface DecodedHistogram {
+  version: EncodingVersion;
+  numberOfSignificantValueDigits: number;
+  lowestDiscernibleValue: number; // Java's lowestTrackableUnitValue
+  highestTrackableValue: number;
+  /** Counts-array indices (in HdrHistogram's layout for these parameters), ascending, only non-zero counts. */
+  indices: Int32Array;
+  /** Counts for those indices (float64 so nothing wraps at 2^31). */
+  counts: Float64Array;
+  totalCount: number;
+}
+export type DecodeResult = { ok: true; value: DecodedHistogram } | { ok: false; reason: string };
+
+const V0_ENCODING = 0x1c849308;
+const V0_COMPRESSED = 0x1c849309;
+const V1_ENCODING = 0x1c849301;
+const V1_COMPRESSED = 0x1c849302;
+const V2_ENCODING = 0x1c849303;
+const V2_COMPRESSED = 0x1c849304;
+const DHIST_ENCODING = 0x0c72124e;
+const DHIST_COMPRESSED = 0x0c72124f;
+
+const V0_HEADER_SIZE = 32;
+const V1_V2_HEADER_SIZE = 40;
+const V2_MAX_WORD_BYTES = 9;
+/** Inflate this much before knowing what the header asks for. */
+const FIRST_INFLATE_LIMIT = 64 * 1024;
+/** Never inflate more than this, whatever the header says. */
+const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
+
+const DOUBLE_HISTOGRAM = "DoubleHistogram payloads are not supported yet";
+
+function fail(reason: string): DecodeResult {
+  return { ok: false, reason };
+}
+
+function hex(cookie: number): string {
+  return "0x" + (cookie >>> 0).toString(16).padStart(8, "0");
+}
+
+function int32(b: Uint8Array, p: number): number {
+  return (b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!;
+}
+
+/** A Java long as a float64 (exact below 2^53). */
+function int64(b: Uint8Array, p: number): number {
+  return int32(b, p) * 4294967296 + (int32(b, p + 4) >>> 0);
+}
+
+interface Header {
+  version: EncodingVersion;
+  headerSize: number;
+  /** 2, 4 or 8 for V0/V1; 0 for V2's variable-length words. */
+  wordSize: number;
+  /** -1 for V0, which does not record it. */
+  payloadLength: number;
+  digits: number;
+  lowest: number;
+  highest: number;
+  unitMagnitude: number;
+  halfMagnitude: number;
+  countsLength: number;
+}
+
+function versionName(v: EncodingVersion): string {
+  return "V" + v;
+}
+
+/** Reads and checks the header of an uncompressed histogram in `b[0, len)`. */
+function parseHeader(b: Uint8Array, len: number): Header | string {
+  if (len < 4) return "histogram header is truncated";
+  const cookie = int32(b, 0);
+  if (cookie === DHIST_ENCODING || cookie === DHIST_COMPRESSED) return DOUBLE_HISTOGRAM;
+  const base = cookie & ~0xf0;
+  let version: EncodingVersion;
+  if (base === V2_ENCODING) version = 2;
+  else if (base === V1_ENCODING) version = 1;
+  else if (base === V0_ENCODING) version = 0;
+  else if (base === V0_COMPRESSED || base === V1_COMPRESSED || base === V2_COMPRESSED) {
+    return "compressed histogram nested inside a compressed payload";
+  } else return `unknown encoding cookie ${hex(cookie)} inside the compressed payload`;
+  const headerSize = version === 0 ? V0_HEADER_SIZE : V1_V2_HEADER_SIZE;
+  if (len < headerSize) return `histogram header is truncated (${len} of ${headerSize} bytes)`;
+
+  let wordSize = 0;
+  let payloadLength = -1;
+  let digits: number, lowest: number, highest: number;
+  if (version === 0) {
+    digits = int32(b, 4);
+    lowest = int64(b, 8);
+    highest = int64(b, 16);
+    // b[24, 32) is the writer's totalCount, which Java discards (counts are authoritative).
+  } else {
+    payloadLength = int32(b, 4);
+    // b[8, 12) is normalizingIndexOffset: not needed, see the top of the file.
+    digits = int32(b, 12);
+    lowest = int64(b, 16);
+    highest = int64(b, 24);
+    // b[32, 40) is integerToDoubleValueConversionRatio: 1.0 for integer histograms.
+    if (payloadLength < 0) return "header declares a negative payload length";
+  }
+  if (version !== 2) {
+    wordSize = ((cookie & 0xf0) >> 4) & 0xe;
+    if (wordSize !== 2 && wordSize !== 4 && wordSize !== 8) {
+      return `cookie ${hex(cookie)} declares ${wordSize}-byte counts; only 2, 4 and 8 exist`;
+    }
+  }
+
+  const subMagnitude = subBucketCountMagnitude(digits);
+  if (subMagnitude < 0) return `header declares ${digits} significant digits; HdrHistogram allows 0 to 5`;
+  if (!(lowest >= 1)) return `header declares lowest discernible value ${lowest}; it must be at least 1`;
+  if (!(highest >= 2 * lowest)) {
+    return `header declares highest trackable value ${highest}, below twice the lowest discernible value ${lowest}`;
+  }
+  const unitMagnitude = unitMagnitudeOf(lowest);
+  if (unitMagnitude + subMagnitude > 62) {
+    return `header's lowest discernible value ${lowest} and ${digits} significant digits do not fit in 64 bits`;
+  }
+  const countsLength = countsArrayLengthFor(unitMagnitude, subMagnitude, highest);
+  if (version !== 0) {
+    const most = countsLength * (version === 2 ? V2_MAX_WORD_BYTES : wordSize);
+    if (payloadLength > most) {
+      return `header declares a ${payloadLength}-byte payload, more than its value range could ever need`;
+    }
+    if (version === 1 && payloadLength % wordSize !== 0) {
+      return `header declares a ${payloadLength}-byte payload, not a whole number of ${wordSize}-byte counts`;
+    }
+  }
+  return {
+    version,
+    headerSize,
+    wordSize,
+    payloadLength,
+    digits,
+    lowest,
+    highest,
+    unitMagnitude,
+    halfMagnitude: subMagnitude - 1,
+    countsLength,
+  };
+}
+
+/** Bytes of uncompressed histogram the header says are needed. */
+function neededBytes(h: Header): number {
+  return h.headerSize + (h.version === 0 ? h.countsLength * h.wordSize : h.payloadLength);
+}
+
+/** Decodes an uncompressed histogram in `b[0, len)`. */
+function decodeUncompressed(b: Uint8Array, len: number, outer: EncodingVersion | -1): DecodeResult {
+  const h = parseHeader(b, len);
+  if (typeof h === "string") return fail(h);
+  // Java picks the inner header size from the outer cookie: V0 must hold V0; V1 and V2 share it.
+  if (outer !== -1 && (outer === 0) !== (h.version === 0)) {
+    return fail(`compressed ${versionName(outer)} payload holds a ${versionName(h.version)} histogram`);
+  }
+  const start = h.headerSize;
+  const available = len - start;
+  let n: number | string;
+  if (h.version === 0) {
+    // No recorded length: everything after the header, up to a full counts array.
+    const words = Math.floor(Math.min(available, h.countsLength * h.wordSize) / h.wordSize);
+    n = readFixedWordCounts(b, start, words, h.wordSize);
+  } else {
+    if (h.payloadLength > available) {
+      return fail(`payload is truncated (header declares ${h.payloadLength} bytes, ${available} present)`);
+    }
+    n =
+      h.version === 2
+        ? readZigZagCounts(b, start, start + h.payloadLength, h.countsLength)
+        : readFixedWordCounts(b, start, h.payloadLength / h.wordSize, h.wordSize);
+  }
+  if (typeof n === "string") return fail(n);
+  // One ArrayBuffer for both arrays: allocating typed-array memory costs more than decoding a
+  // typical interval, so do it once.
+  const memory = new ArrayBuffer(n * 12);
+  const counts = new Float64Array(memory, 0, n);
+  const indices = new Int32Array(memory, n * 8, n);
+  counts.set(scratch.counts.subarray(0, n));
+  indices.set(scratch.indices.subarray(0, n));
+  const value: DecodedHistogram = {
+    version: h.version,
+    numberOfSignificantValueDigits: h.digits,
+    lowestDiscernibleValue: h.lowest,
+    highestTrackableValue: h.highest,
+    indices,
+    counts,
+    totalCount: scratch.total,
+  };
+  releaseLargeScratch();
+  return { ok: true, value };
+}
+
+function decodeCompressed(b: Uint8Array, outer: EncodingVersion): DecodeResult {
+  if (b.length < 8) return fail("compressed payload is truncated (no length field)");
+  const compressedLength = int32(b, 4);
+  if (compressedLength < 0) return fail("compressed payload declares a negative length");
+  if (compressedLength > b.length - 8) {
+    return fail(`compressed payload is truncated (declares ${compressedLength} bytes, ${b.length - 8} present)`);
+  }
+  let r = inflateBounded(b, 8, compressedLength, FIRST_INFLATE_LIMIT);
+  if (typeof r === "string") return fail(r);
+  if (!r.ended) {
+    // The buffer filled up: find out from the header how much the histogram needs.
+    const h = parseHeader(r.bytes, r.bytes.length);
+    if (typeof h === "string") return fail(h);
+    const needed = neededBytes(h);
+    if (needed > r.bytes.length) {
+      if (needed > MAX_INFLATED_BYTES) {
+        return fail(
+          `payload would inflate to ${Math.ceil(needed / 1048576)} MiB, more than the ${MAX_INFLATED_BYTES / 1048576} MiB this reader accepts`,
+        );
+      }
+      r = inflateBounded(b, 8, compressedLength, needed);
+      if (typeof r === "string") return fail(r);
+    }
+  }
+  return decodeUncompressed(r.bytes, r.bytes.length, outer);
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11 || c === 0xfeff || c === 0xa0;
+}
+
+/** Decodes one interval's base64 histogram payload. Never throws. */
+export function decodeHistogramPayload(base64: string): DecodeResult {
+  try {
+    if (typeof base64 !== "string") return fail("payload is not text");
+    let start = 0;
+    let end = base64.length;
+    while (start < end && isSpace(base64.charCodeAt(start))) start++;
+    while (end > start && isSpace(base64.charCodeAt(end - 1))) end--;
+    if (start === end) return fail("payload is empty");
+    if (base64.startsWith("DHIST", start)) return fail(DOUBLE_HISTOGRAM);
+    const b = decodeBase64(base64, start, end);
+    if (b === null) return fail("payload is not valid base64");
+    if (b.length < 4) return fail(`payload is too short to be a histogram (${b.length} bytes)`);
+    const cookie = int32(b, 0);
+    if (cookie === DHIST_ENCODING || cookie === DHIST_COMPRESSED) return fail(DOUBLE_HISTOGRAM);
+    const base = cookie & ~0xf0;
+    if (base === V2_COMPRESSED) return decodeCompressed(b, 2);
+    if (base === V1_COMPRESSED) return decodeCompressed(b, 1);
+    if (base === V0_COMPRESSED) return decodeCompressed(b, 0);
+    if (base === V2_ENCODING || base === V1_ENCODING || base === V0_ENCODING) return decodeUncompressed(b, b.length, -1);
+    return fail(`unknown encoding cookie ${hex(cookie)}; this is not an HdrHistogram payload`);
+  } catch {
+    return fail("payload could not be decoded (internal error)");
+  }
+}
+
+/** Value at a counts-array index for given parameters (HdrHistogram's valueFromIndex). */
+export function valueFromIndex(index: number, lowestDiscernibleValue: number, numberOfSignificantValueDigits: number): number {
+  const unit = unitMagnitudeOf(lowestDiscernibleValue);
+  const sub = subBucketCountMagnitude(numberOfSignificantValueDigits);
+  if (unit < 0 || sub < 0 || !Number.isInteger(index) || index < 0 || index > 0x7fffffff) return NaN;
+  return valueAtIndex(index, unit, sub - 1);
+}
