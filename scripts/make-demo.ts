@@ -12,9 +12,16 @@ const START_MS = Date.UTC(2026, 10, 1, 9, 0, 0);
 const SECONDS = 60;
 
 function stallsA(seed: number): Stall[] {
-  // A pause of 250–650 ms every ~12 s, like an old-generation collection.
+  // A pause of 40–160 ms every ~9 s, like an old-generation collection.
   const out: Stall[] = [];
-  for (let t = 4 + (seed % 5); t < SECONDS; t += 12) out.push({ at: t + 0.37, duration: 0.25 + ((t * 7 + seed) % 5) * 0.1 });
+  for (let t = 3 + (seed % 5); t < SECONDS; t += 9) out.push({ at: t + 0.37, duration: 0.04 + ((t * 7 + seed) % 5) * 0.03 });
+  return out;
+}
+
+function hiccupsB(seed: number): Stall[] {
+  // B is not perfect either: a 2–6 ms hiccup every ~5 s.
+  const out: Stall[] = [];
+  for (let t = 2 + (seed % 3); t < SECONDS; t += 5) out.push({ at: t + 0.61, duration: 0.002 + ((t * 3 + seed) % 5) * 0.001 });
   return out;
 }
 
@@ -41,7 +48,7 @@ rates.forEach((rate, i) => {
   const a = `sysA_${rate / 1000}k.response.hlog`;
   writeLog(a, { rate, seconds: SECONDS, medianServiceSec: 80e-6, sigma: 0.5, stalls: stallsA(i), seed: 11 + i });
   const b = `sysB_${rate / 1000}k.response.hlog`;
-  writeLog(b, { rate, seconds: SECONDS, medianServiceSec: 40e-6, sigma: 0.5, stalls: [], seed: 101 + i });
+  writeLog(b, { rate, seconds: SECONDS, medianServiceSec: 40e-6, sigma: 0.5, stalls: hiccupsB(i), seed: 101 + i });
   files.push(a, b);
 });
 writeFileSync(resolve(OUT, "manifest.json"), `${JSON.stringify({ files }, null, 2)}\n`);

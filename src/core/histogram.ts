@@ -24,12 +24,14 @@ function internals(h: Histogram): JsInternals {
  * A histogram with 64-bit (float64) counters. The library's default is 32-bit counters,
  * which wrap silently on long logs (2^31 counts is a few hours at 200k ops/s).
  */
-export function newHistogram(numberOfSignificantValueDigits = 3, lowestDiscernibleValue = 1): Histogram {
+export function newHistogram(numberOfSignificantValueDigits = 3, lowestDiscernibleValue = 1, highestTrackableValue = 2 * lowestDiscernibleValue): Histogram {
   return build({
     bitBucketSize: 64,
     autoResize: true,
     lowestDiscernibleValue,
-    highestTrackableValue: 2,
+    // A log's histograms declare their range; keeping it keeps the bucket count that
+    // HistogramLogProcessor prints. Auto-resize covers anything larger.
+    highestTrackableValue: Math.max(highestTrackableValue, 2 * lowestDiscernibleValue),
     numberOfSignificantValueDigits: numberOfSignificantValueDigits as 1 | 2 | 3 | 4 | 5,
   });
 }
@@ -104,4 +106,26 @@ export function highestEquivalent(h: Histogram, value: number): number {
 
 export function lowestDiscernibleValueOf(h: Histogram): number {
   return internals(h).lowestDiscernibleValue;
+}
+
+/**
+ * The histogram as HdrHistogram Java's reference results see a log: every interval added into
+ * a `new Histogram(3)` (lowest discernible value 1, 3 significant digits), as its
+ * HistogramLogReaderWriterTest does. Adding a coarser histogram records each bucket's lowest
+ * value with its count, so the published percentiles of a 2-digit jHiccup log are the
+ * 3-digit buckets holding those values. Histograms already that fine are returned as they are.
+ * (HistogramLogProcessor instead keeps the first interval's precision: the .hgrm export uses
+ * the log's own histogram for that reason.)
+ */
+export function atReferencePrecision(h: Histogram): Histogram {
+  const js = internals(h);
+  const sig = h.numberOfSignificantValueDigits;
+  if (sig >= 3 && js.lowestDiscernibleValue === 1) return h;
+  const out = newHistogram(Math.max(3, sig), 1);
+  // Walk every index, not up to the library's maxValue field (it drifts, see maxOf).
+  for (let i = 0; i < js.countsArrayLength; i++) {
+    const c = js.getCountAtIndex(i);
+    if (c > 0) out.recordValueWithCount(js.valueFromIndex(i), c);
+  }
+  return out;
 }

@@ -2,8 +2,7 @@
 // percentiles. Computed from the (merged) histogram only: nothing here averages percentiles.
 import { bucketsOf, maxOf, valueAtPercentile, type Histogram } from "./histogram";
 
-/** The table's percentiles; 100 is the max, always shown. */
-export const TABLE_PERCENTILES = [50, 90, 99, 99.9, 99.99, 99.999, 100] as const;
+import { TABLE_PERCENTILES } from "./types";
 
 export interface Spectrum {
   totalCount: number;

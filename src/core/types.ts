@@ -23,3 +23,6 @@ export interface LoadProblem {
   line: number | null;
   reason: string;
 }
+
+/** The table's percentiles; 100 is the max, always shown. */
+export const TABLE_PERCENTILES = [50, 90, 99, 99.9, 99.99, 99.999, 100] as const;

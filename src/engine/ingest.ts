@@ -155,7 +155,7 @@ class HlogIngest {
       this.tags.set(interval.tag, t);
       this.rawStarts.set(interval.tag, []);
     }
-    if (!t.histogram) t.histogram = newHistogram(d.numberOfSignificantValueDigits, d.lowestDiscernibleValue);
+    if (!t.histogram) t.histogram = newHistogram(d.numberOfSignificantValueDigits, d.lowestDiscernibleValue, d.highestTrackableValue);
     addDecodedInto(t.histogram, d);
     const lastIndex = d.indices.length > 0 ? d.indices[d.indices.length - 1]! : -1;
     const max = lastIndex >= 0

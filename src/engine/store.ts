@@ -1,12 +1,13 @@
 // The loaded data and the queries on it. Owned by the worker; pure so that tests drive it
 // directly. A query answers with plot-ready values, never with library objects.
-import { newHistogram, type Histogram } from "../core/histogram";
+import { atReferencePrecision, lowestDiscernibleValueOf, newHistogram, valueAtPercentile, type Histogram } from "../core/histogram";
 import type { SeriesModel } from "../core/series";
 import { spectrumOf, type Spectrum } from "../core/spectrum";
 import { formatPercentileDistribution } from "../core/hgrm-export";
 import { NANOS_PER_UNIT, type LoadProblem, type Unit } from "../core/types";
 import { addDecodedInto, decodeHistogramPayload } from "../formats/hlog-encoding";
 import { ingest, type IngestProgress } from "./ingest";
+import { bucketIntervals } from "../core/timeline-buckets";
 
 /** A time window in seconds since each log's StartTime; null ends are open. */
 export interface TimeRange {
@@ -29,9 +30,41 @@ export interface SeriesView {
   spectrum: Spectrum;
 }
 
+/** Per-interval percentiles the timeline can draw beside the max. */
+export const TIMELINE_PERCENTILES = [50, 90, 99, 99.9, 99.99] as const;
+
+export interface TimelineQuery {
+  t0: number;
+  t1: number;
+  /** Pixel columns available: more intervals than this are merged per column. */
+  columns: number;
+  percentiles: readonly number[];
+}
+
+export interface TimelineSeries {
+  id: string;
+  recordedUnit: Unit;
+  startTime: number | null;
+  /** Per bucket: time span (s since StartTime), max of maxes, total count. */
+  t0: Float64Array;
+  t1: Float64Array;
+  max: Float64Array;
+  count: Float64Array;
+  /** Percentile → per-bucket value from the bucket's merged histogram. */
+  percentiles: Record<string, Float64Array>;
+  /** Whole-run extent, for the axis. */
+  first: number;
+  last: number;
+}
+
 export interface LoadOutcome {
   added: string[];
   problems: LoadProblem[];
+}
+
+/** An empty histogram with the layout of `h`, so intervals add by index. */
+function sameShape(h: Histogram): Histogram {
+  return newHistogram(h.numberOfSignificantValueDigits, lowestDiscernibleValueOf(h), h.highestTrackableValue);
 }
 
 export class Store {
@@ -80,7 +113,7 @@ export class Store {
     if (!t || (range.start === null && range.end === null)) return s.histogram;
     const lo = range.start ?? -Infinity;
     const hi = range.end ?? Infinity;
-    const out = newHistogram(s.histogram.numberOfSignificantValueDigits);
+    const out = sameShape(s.histogram);
     for (let i = 0; i < t.n; i++) {
       const o = t.offsets[i]!;
       if (o < lo || o > hi) continue;
@@ -101,8 +134,60 @@ export class Store {
       unitSource: s.unitSource,
       intervalCount: s.intervals?.n ?? 0,
       startTime: s.startTime,
-      spectrum: spectrumOf(this.histogramFor(s.id, range)),
+      spectrum: spectrumOf(atReferencePrecision(this.histogramFor(s.id, range))),
     }));
+  }
+
+  /**
+   * The timeline of every series with intervals over [t0, t1], at most `columns` buckets each.
+   * A bucket of one interval reports that interval; a bucket of several reports the max of
+   * their maxes and the percentiles of their merged histogram.
+   */
+  timeline(q: TimelineQuery): TimelineSeries[] {
+    const out: TimelineSeries[] = [];
+    for (const s of this.series) {
+      const t = s.intervals;
+      if (!t || t.n === 0) continue;
+      let first = Infinity;
+      let last = -Infinity;
+      for (let i = 0; i < t.n; i++) {
+        first = Math.min(first, t.offsets[i]!);
+        last = Math.max(last, t.offsets[i]! + t.lengths[i]!);
+      }
+      const { buckets, order } = bucketIntervals(t, q.t0, q.t1, q.columns);
+      const n = buckets.length;
+      const r: TimelineSeries = {
+        id: s.id,
+        recordedUnit: s.recordedUnit,
+        startTime: s.startTime,
+        t0: new Float64Array(n),
+        t1: new Float64Array(n),
+        max: new Float64Array(n),
+        count: new Float64Array(n),
+        percentiles: {},
+        first,
+        last,
+      };
+      for (const p of q.percentiles) r.percentiles[String(p)] = new Float64Array(n);
+      buckets.forEach((b, k) => {
+        r.t0[k] = b.t0;
+        r.t1[k] = b.t1;
+        r.max[k] = b.max;
+        let count = 0;
+        for (let j = b.first; j < b.first + b.count; j++) count += t.counts[order[j]!]!;
+        r.count[k] = count;
+        if (q.percentiles.length === 0) return;
+        const h = sameShape(s.histogram);
+        for (let j = b.first; j < b.first + b.count; j++) {
+          const d = decodeHistogramPayload(t.payloads[order[j]!]!);
+          if (d.ok) addDecodedInto(h, d.value);
+        }
+        const ref = atReferencePrecision(h);
+        for (const p of q.percentiles) r.percentiles[String(p)]![k] = valueAtPercentile(ref, p);
+      });
+      out.push(r);
+    }
+    return out;
   }
 
   /** HdrHistogram's outputPercentileDistribution text for a series, values in the display unit. */

@@ -1,8 +1,7 @@
 // The numbers people quote. Also the plot's text alternative. Values shown in the display unit;
 // data-raw keeps the exact value in the series' recorded unit for tests and tools.
 import { formatCount, formatNumber, formatPercentile, UNIT_LABEL } from "../core/format";
-import { TABLE_PERCENTILES } from "../core/spectrum";
-import { unitFactor, type Unit } from "../core/types";
+import { TABLE_PERCENTILES, unitFactor, type Unit } from "../core/types";
 import type { SeriesRow } from "./SeriesList";
 
 export function PercentileTable({ rows, unit }: { rows: SeriesRow[]; unit: Unit }) {

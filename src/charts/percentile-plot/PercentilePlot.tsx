@@ -4,7 +4,7 @@ import { useMemo, useRef, useState } from "react";
 import { line } from "d3";
 import { formatCount, formatNumber, formatValue, UNIT_LABEL } from "../../core/format";
 import type { Unit } from "../../core/types";
-import { bucketAt, makeXScale, makeYScale, MARGIN, stepPoints, xDomainEnd, xTicks, type CurveInput } from "./layout";
+import { bucketAt, labelledMaxes, makeXScale, makeYScale, MARGIN, stepPoints, xDomainEnd, xTicks, type CurveInput } from "./layout";
 
 export interface PlotSeries extends CurveInput {
   id: string;
@@ -56,6 +56,7 @@ export function PercentilePlot({ series, unit, yLog, width, height, title }: Pro
   const hoverRows = hover === null ? [] : series.map((s) => ({ s, b: bucketAt(s, hover) })).filter((r) => r.b);
 
   const yFormat = (v: number) => formatNumber(v);
+  const showLabel = labelledMaxes(series.map((s) => y(s.max)));
 
   return (
     <svg
@@ -118,13 +119,15 @@ export function PercentilePlot({ series, unit, yLog, width, height, title }: Pro
         ))}
       </g>
       <g className="max-markers">
-        {series.map((s) =>
+        {series.map((s, i) =>
           s.totalCount > 0 ? (
             <g key={s.id} data-testid="max-marker" data-series={s.name}>
               <circle cx={x(xEnd)} cy={y(s.max)} r={4} fill={s.color} />
-              <text x={x(xEnd) + 6} y={y(s.max)} dy="0.32em" className="max-label" fill={s.color}>
-                max {formatNumber(s.max)}
-              </text>
+              {showLabel[i] ? (
+                <text x={x(xEnd) + 7} y={y(s.max)} dy="0.32em" className="max-label" fill={s.color}>
+                  max {formatNumber(s.max)}
+                </text>
+              ) : null}
             </g>
           ) : null,
         )}

@@ -16,7 +16,7 @@ export interface Size {
   height: number;
 }
 
-export const MARGIN = { top: 16, right: 56, bottom: 44, left: 72 };
+export const MARGIN = { top: 16, right: 96, bottom: 44, left: 72 };
 
 /** 1/(1-p) for a fraction p; capped where p reaches 1. */
 export function inverseTail(p: number, cap: number): number {
@@ -108,4 +108,17 @@ export function bucketAt(c: CurveInput, inv: number): { percentile: number; valu
     else lo = mid + 1;
   }
   return { percentile: p * 100, value: c.values[lo]!, countAtOrBelow: c.cumulative[lo]! };
+}
+
+/**
+ * Which max labels to draw: a label closer than `gap` pixels to one already placed would
+ * overlap it, so only its dot is drawn (the table lists every max).
+ */
+export function labelledMaxes(ys: readonly number[], gap = 13): boolean[] {
+  const placed: number[] = [];
+  return ys.map((y) => {
+    if (placed.some((p) => Math.abs(p - y) < gap)) return false;
+    placed.push(y);
+    return true;
+  });
 }
