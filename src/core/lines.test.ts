@@ -41,6 +41,11 @@ describe("LineSplitter", () => {
     );
   });
 
+  it("an empty chunk between the \\r and \\n of a CRLF does not make an extra line", () => {
+    expect(splitInChunks("\r\n", [1, 1])).toEqual([""]);
+    expect(splitInChunks("a\r\nb", [2, 2, 2])).toEqual(["a", "b"]);
+  });
+
   it("reports an overlong line instead of accumulating it", () => {
     const big = "x".repeat(MAX_LINE_CHARS + 10);
     const lens: number[] = [];

@@ -20,6 +20,7 @@ export class LineSplitter {
   constructor(private readonly sink: LineSink) {}
 
   push(chunk: string): void {
+    if (chunk === "") return; // an empty chunk must not forget a pending \r
     let start = 0;
     if (this.pendingCR && chunk.startsWith("\n")) start = 1; // the \n of a split \r\n
     this.pendingCR = false;
