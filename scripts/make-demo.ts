@@ -4,7 +4,7 @@
 // Interval_Max column in ms as jHiccup writes it). Run: npm run demo
 import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { HistogramLogWriter } from "hdr-histogram-js";
+import { writeHlog } from "./lib/hlog-fixture";
 import { simulateQueue, type SimConfig, type Stall } from "./lib/queue-sim";
 
 const OUT = resolve(import.meta.dirname, "../public/demo");
@@ -26,18 +26,8 @@ function hiccupsB(seed: number): Stall[] {
 }
 
 function writeLog(name: string, c: SimConfig): void {
-  let text = "";
-  const w = new HistogramLogWriter((s: string) => {
-    text += s;
-  });
-  w.outputComment(`[Demo data written by hdr-spectrum's scripts/make-demo.ts: ${name}]`);
-  w.outputLogFormatVersion();
-  w.outputStartTime(START_MS);
-  w.outputLegend();
-  for (const iv of simulateQueue(c)) {
-    // Column in ms for ns values: ratio 1e6, as jHiccup and cassandra-stress write it.
-    w.outputIntervalHistogram(iv.histogram, iv.start, iv.start + iv.length, 1e6);
-  }
+  // Column in ms for ns values: ratio 1e6, as jHiccup and cassandra-stress write it.
+  const text = writeHlog(simulateQueue(c), { startMs: START_MS, maxRatio: 1e6, comment: `Demo data written by hdr-spectrum's scripts/make-demo.ts: ${name}` });
   writeFileSync(resolve(OUT, name), text);
 }
 

@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { PercentilePlot, type PlotSeries } from "./charts/percentile-plot/PercentilePlot";
 import { formatBytes, formatCount, UNIT_LABEL } from "./core/format";
-import { UNITS, unitFactor, type LoadProblem, type Unit } from "./core/types";
+import { TIMELINE_PERCENTILES, UNITS, unitFactor, type LoadProblem, type Unit } from "./core/types";
 import { EngineClient } from "./engine/client";
 import type { FileOutcome, Progress } from "./engine/protocol";
-import type { SeriesView, TimeRange } from "./engine/store";
+import type { SeriesView, TimelineResult, TimeRange } from "./engine/store";
+import { Timeline, type TimelineLine } from "./charts/timeline/Timeline";
+import { Warnings } from "./ui/Warnings";
 import { colorOf, dashOf } from "./ui/colors";
 import { LoadErrors } from "./ui/LoadErrors";
 import { PercentileTable } from "./ui/PercentileTable";
@@ -32,14 +34,32 @@ export function App() {
   rangeRef.current = range;
   const pasteCount = useRef(0);
   const [plotBox, plotWidth] = useElementWidth<HTMLDivElement>();
+  const [timeline, setTimeline] = useState<TimelineResult | null>(null);
+  const [tlDomain, setTlDomain] = useState<[number, number] | null>(null);
+  const [tlPercentiles, setTlPercentiles] = useState<number[]>([]);
+  const [perLane, setPerLane] = useState(false);
+  const [wallClock, setWallClock] = useState(false);
+  const [tlLog, setTlLog] = useState(false);
+  const tlQuery = useRef({ domain: tlDomain, percentiles: tlPercentiles, width: plotWidth });
+  tlQuery.current = { domain: tlDomain, percentiles: tlPercentiles, width: plotWidth };
 
-  /** Runs an engine task, refreshes the views, and only then clears the busy flag (one render). */
-  const run = useCallback(async (task: () => Promise<FileOutcome[] | null | void>) => {
+  /**
+   * Runs an engine task, then refreshes what it may have changed (the spectra and table, the
+   * timeline), and only then clears the busy flag, in the same render as the new data.
+   */
+  const run = useCallback(async (task: () => Promise<FileOutcome[] | null | void>, refresh: { views?: boolean; timeline?: boolean } = {}) => {
     setPending((n) => n + 1);
     try {
       const outcomes = await task();
-      const next = await engine.views(rangeRef.current);
-      setViews(next);
+      const q = tlQuery.current;
+      const [next, tl] = await Promise.all([
+        refresh.views === false ? null : engine.views(rangeRef.current),
+        refresh.timeline === false
+          ? null
+          : engine.timeline({ t0: q.domain?.[0] ?? null, t1: q.domain?.[1] ?? null, columns: Math.max(100, q.width - 92), percentiles: q.percentiles }),
+      ]);
+      if (next) setViews(next);
+      if (tl) setTimeline(tl);
       if (outcomes) {
         const found = outcomes.flatMap((o) => o.problems);
         if (found.length > 0) setProblems((p) => [...p, ...found]);
@@ -87,8 +107,29 @@ export function App() {
       firstRange.current = false;
       return;
     }
-    void run(async () => null);
+    void run(async () => null, { timeline: false });
   }, [range, run]);
+
+  // Zoom, chosen percentiles and width change only the timeline.
+  const firstTl = useRef(true);
+  useEffect(() => {
+    if (firstTl.current) {
+      firstTl.current = false;
+      return;
+    }
+    void run(async () => null, { views: false });
+  }, [tlDomain, tlPercentiles, plotWidth, run]);
+
+  // Escape clears the time window (outside form fields, which handle it themselves).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (e.key !== "Escape" || (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT"))) return;
+      setRange((r) => (r.start === null && r.end === null ? r : { start: null, end: null }));
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
 
   // Paste anywhere (outside form fields) loads the pasted text.
   useEffect(() => {
@@ -152,6 +193,16 @@ export function App() {
     void engine.exportHgrm(id, rangeRef.current, unit).then((text) => downloadText(`${v.name}.hgrm`, text));
   };
 
+  const timelineLines: TimelineLine[] = useMemo(() => {
+    if (!timeline) return [];
+    const byId = new Map(timeline.series.map((t) => [t.id, t]));
+    return visibleRows.flatMap((r) => {
+      const data = byId.get(r.view.id);
+      return data ? [{ id: r.view.id, name: r.view.name, color: r.color, dash: r.dash, data }] : [];
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [timeline, rows]);
+
   const busy = pending > 0;
   const hasIntervals = views.some((v) => v.intervalCount > 0);
 
@@ -213,6 +264,7 @@ export function App() {
         ) : null}
       </header>
       <LoadErrors problems={problems} onDismiss={() => setProblems([])} />
+      <Warnings rows={visibleRows} />
       <main className="main">
         <section className="chart-panel" ref={plotBox}>
           {visibleRows.length > 0 ? (
@@ -222,6 +274,55 @@ export function App() {
               Drop HdrHistogram logs (.hlog), percentile files (.hgrm) or wrk2 output here, or paste text.
             </div>
           )}
+          {timeline && timelineLines.length > 0 ? (
+            <section className="timeline-panel" aria-label="Latency over time">
+              <div className="timeline-controls">
+                <strong>Over time</strong>
+                <span className="group" role="group" aria-label="Percentile lines">
+                  {TIMELINE_PERCENTILES.map((p) => (
+                    <label key={p}>
+                      <input
+                        type="checkbox"
+                        data-testid={`timeline-p${p}`}
+                        checked={tlPercentiles.includes(p)}
+                        onChange={(e) => setTlPercentiles((cur) => (e.target.checked ? [...cur, p].sort((a, b) => a - b) : cur.filter((x) => x !== p)))}
+                      />
+                      p{p}
+                    </label>
+                  ))}
+                </span>
+                <label>
+                  <input type="checkbox" data-testid="timeline-lanes" checked={perLane} onChange={(e) => setPerLane(e.target.checked)} /> one lane per series
+                </label>
+                <label>
+                  <input type="checkbox" data-testid="timeline-wallclock" checked={wallClock} onChange={(e) => setWallClock(e.target.checked)} /> wall-clock time
+                </label>
+                <label>
+                  <input type="checkbox" data-testid="timeline-log" checked={tlLog} onChange={(e) => setTlLog(e.target.checked)} /> log
+                </label>
+                {tlDomain ? (
+                  <button type="button" data-testid="timeline-zoom-out" onClick={() => setTlDomain(null)}>
+                    zoom out
+                  </button>
+                ) : null}
+                <span className="hint">drag to select a window, wheel to zoom</span>
+              </div>
+              <Timeline
+                lines={timelineLines}
+                unit={unit}
+                percentiles={tlPercentiles}
+                perLane={perLane}
+                wallClock={wallClock}
+                yLog={tlLog}
+                domain={timeline.domain}
+                range={range}
+                width={Math.max(320, plotWidth)}
+                height={perLane ? Math.max(200, 110 * timelineLines.length) : 220}
+                onBrush={(a, b) => setRange({ start: a, end: b })}
+                onZoom={(d) => setTlDomain(d)}
+              />
+            </section>
+          ) : null}
           <PercentileTable rows={visibleRows} unit={unit} />
         </section>
         <aside className="side-panel">

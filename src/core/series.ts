@@ -15,11 +15,14 @@ export class IntervalTable {
   counts = new Float64Array(64);
   /** The log's Interval_Max column, unit unstated: used only to infer the unit. */
   maxColumn = new Float64Array(64);
+  /** Per-interval median (lowest equivalent value), for the saturation detector. */
+  p50 = new Float64Array(64);
   payloads: string[] = [];
 
-  push(offset: number, length: number, max: number, count: number, maxColumn: number, payload: string): void {
+  push(offset: number, length: number, max: number, count: number, maxColumn: number, payload: string, p50 = 0): void {
     if (this.n === this.offsets.length) this.grow();
     const i = this.n++;
+    this.p50[i] = p50;
     this.offsets[i] = offset;
     this.lengths[i] = length;
     this.maxes[i] = max;
@@ -40,6 +43,7 @@ export class IntervalTable {
     this.maxes = g(this.maxes);
     this.counts = g(this.counts);
     this.maxColumn = g(this.maxColumn);
+    this.p50 = g(this.p50);
   }
 }
 

@@ -26,3 +26,6 @@ export interface LoadProblem {
 
 /** The table's percentiles; 100 is the max, always shown. */
 export const TABLE_PERCENTILES = [50, 90, 99, 99.9, 99.99, 99.999, 100] as const;
+
+/** Per-interval percentiles the timeline can draw beside the max. */
+export const TIMELINE_PERCENTILES = [50, 90, 99, 99.9, 99.99] as const;

@@ -1,7 +1,7 @@
 // Typed Promise API over the engine worker, for the UI.
 import type { Unit } from "../core/types";
 import type { Envelope, FileOutcome, Progress, Reply, Request } from "./protocol";
-import type { SeriesView, TimeRange } from "./store";
+import type { SeriesView, TimelineQuery, TimelineResult, TimeRange } from "./store";
 
 export class EngineClient {
   private readonly worker: Worker;
@@ -40,6 +40,9 @@ export class EngineClient {
   }
   views(range: TimeRange): Promise<SeriesView[]> {
     return this.call({ kind: "views", range });
+  }
+  timeline(query: TimelineQuery): Promise<TimelineResult> {
+    return this.call({ kind: "timeline", query });
   }
   exportHgrm(id: string, range: TimeRange, unit: Unit): Promise<string> {
     return this.call({ kind: "export", id, range, unit });

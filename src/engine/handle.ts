@@ -45,6 +45,8 @@ export async function handle(store: Store, req: Request, progress: (p: Progress)
     }
     case "views":
       return store.views(req.range);
+    case "timeline":
+      return store.timeline(req.query);
     case "export":
       return store.exportHgrm(req.id, req.range, req.unit);
     case "remove":

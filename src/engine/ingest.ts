@@ -5,7 +5,7 @@ import { LineSplitter, MAX_LINE_CHARS } from "../core/lines";
 import { IntervalTable, inferUnitFromIntervalMax, type SeriesModel } from "../core/series";
 import type { LoadProblem } from "../core/types";
 import { HlogReader, detectHlog } from "../formats/hlog";
-import { addDecodedInto, decodeHistogramPayload, valueFromIndex } from "../formats/hlog-encoding";
+import { addDecodedInto, decodeHistogramPayload, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
 import { detectPercentileFile, parsePercentileFile } from "../formats/hgrm";
 
 export interface IngestResult {
@@ -92,6 +92,18 @@ export async function ingest(
   return { series, problems: parsed.problems, lines: text.split("\n").length };
 }
 
+/** Median of a decoded interval, read off its sparse counts (no histogram needed). */
+function medianOf(d: DecodedHistogram): number {
+  if (d.totalCount <= 0) return 0;
+  const target = Math.ceil(d.totalCount / 2);
+  let run = 0;
+  for (let k = 0; k < d.indices.length; k++) {
+    run += d.counts[k]!;
+    if (run >= target) return valueFromIndex(d.indices[k]!, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits);
+  }
+  return 0;
+}
+
 function detectKind(name: string, head: string): "hlog" | "percentiles" | null {
   if (/\.hlog$/i.test(name)) return "hlog";
   if (/\.hgrm$/i.test(name)) return "percentiles";
@@ -161,7 +173,7 @@ class HlogIngest {
     const max = lastIndex >= 0
       ? highestEquivalent(t.histogram, valueFromIndex(lastIndex, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits))
       : 0;
-    t.intervals.push(0, interval.length, max, d.totalCount, interval.maxColumn, interval.payload);
+    t.intervals.push(0, interval.length, max, d.totalCount, interval.maxColumn, interval.payload, medianOf(d));
     this.rawStarts.get(interval.tag)!.push(interval.rawStart);
     this.intervalCount++;
   }

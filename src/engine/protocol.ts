@@ -1,11 +1,12 @@
 // Typed messages between the UI and the engine worker.
 import type { Unit } from "../core/types";
-import type { LoadOutcome, SeriesView, TimeRange } from "./store";
+import type { LoadOutcome, SeriesView, TimelineQuery, TimelineResult, TimeRange } from "./store";
 
 export type Request =
   | { kind: "load"; files: File[] }
   | { kind: "loadText"; name: string; text: string }
   | { kind: "views"; range: TimeRange }
+  | { kind: "timeline"; query: TimelineQuery }
   | { kind: "export"; id: string; range: TimeRange; unit: Unit }
   | { kind: "remove"; id: string }
   | { kind: "clear" }
@@ -15,6 +16,7 @@ export interface ResultOf {
   load: FileOutcome[];
   loadText: FileOutcome[];
   views: SeriesView[];
+  timeline: TimelineResult;
   export: string;
   remove: null;
   clear: null;

@@ -1,7 +1,8 @@
 // The loaded data and the queries on it. Owned by the worker; pure so that tests drive it
 // directly. A query answers with plot-ready values, never with library objects.
 import { atReferencePrecision, lowestDiscernibleValueOf, newHistogram, valueAtPercentile, type Histogram } from "../core/histogram";
-import type { SeriesModel } from "../core/series";
+import type { IntervalTable, SeriesModel } from "../core/series";
+import { detectSaturation } from "../core/saturation";
 import { spectrumOf, type Spectrum } from "../core/spectrum";
 import { formatPercentileDistribution } from "../core/hgrm-export";
 import { NANOS_PER_UNIT, type LoadProblem, type Unit } from "../core/types";
@@ -27,15 +28,19 @@ export interface SeriesView {
   unitSource: SeriesModel["unitSource"];
   intervalCount: number;
   startTime: number | null;
+  /** Count of the whole series, whatever the time window. */
+  wholeCount: number;
+  /** The spectrum of the current time window. */
   spectrum: Spectrum;
+  warnings: SeriesWarning[];
 }
 
-/** Per-interval percentiles the timeline can draw beside the max. */
-export const TIMELINE_PERCENTILES = [50, 90, 99, 99.9, 99.99] as const;
+export { TIMELINE_PERCENTILES } from "../core/types";
 
 export interface TimelineQuery {
-  t0: number;
-  t1: number;
+  /** Visible window in s since StartTime; null ends take the extent of all loaded intervals. */
+  t0: number | null;
+  t1: number | null;
   /** Pixel columns available: more intervals than this are merged per column. */
   columns: number;
   percentiles: readonly number[];
@@ -52,14 +57,45 @@ export interface TimelineSeries {
   count: Float64Array;
   /** Percentile → per-bucket value from the bucket's merged histogram. */
   percentiles: Record<string, Float64Array>;
-  /** Whole-run extent, for the axis. */
-  first: number;
-  last: number;
+}
+
+export interface TimelineResult {
+  /** Extent of every loaded interval (s since StartTime). */
+  extent: [number, number];
+  /** The window the buckets cover. */
+  domain: [number, number];
+  series: TimelineSeries[];
+}
+
+export interface SeriesWarning {
+  kind: "saturation" | "coordinated-omission";
+  message: string;
 }
 
 export interface LoadOutcome {
   added: string[];
   problems: LoadProblem[];
+}
+
+function warningsOf(s: SeriesModel): SeriesWarning[] {
+  const out: SeriesWarning[] = [];
+  const t = s.intervals;
+  if (t) {
+    const v = detectSaturation(t.offsets, t.p50, t.counts, t.n);
+    if (v.saturated) {
+      out.push({
+        kind: "saturation",
+        message: `The median latency of ${s.name} climbs steadily through the run (${v.rise.toFixed(1)}× from the first to the last quarter): the system was past its capacity, requests queued for the whole run, and these percentiles describe the queue, not the service. Judge a lower throughput.`,
+      });
+    }
+  }
+  return out;
+}
+
+function maxLength(t: IntervalTable): number {
+  let m = 0;
+  for (let i = 0; i < t.n; i++) m = Math.max(m, t.lengths[i]!);
+  return m;
 }
 
 /** An empty histogram with the layout of `h`, so intervals add by index. */
@@ -134,7 +170,9 @@ export class Store {
       unitSource: s.unitSource,
       intervalCount: s.intervals?.n ?? 0,
       startTime: s.startTime,
+      wholeCount: s.histogram.totalCount,
       spectrum: spectrumOf(atReferencePrecision(this.histogramFor(s.id, range))),
+      warnings: warningsOf(s),
     }));
   }
 
@@ -143,18 +181,26 @@ export class Store {
    * A bucket of one interval reports that interval; a bucket of several reports the max of
    * their maxes and the percentiles of their merged histogram.
    */
-  timeline(q: TimelineQuery): TimelineSeries[] {
-    const out: TimelineSeries[] = [];
+  timeline(q: TimelineQuery): TimelineResult {
+    let first = Infinity;
+    let last = -Infinity;
     for (const s of this.series) {
       const t = s.intervals;
-      if (!t || t.n === 0) continue;
-      let first = Infinity;
-      let last = -Infinity;
+      if (!t) continue;
       for (let i = 0; i < t.n; i++) {
         first = Math.min(first, t.offsets[i]!);
         last = Math.max(last, t.offsets[i]! + t.lengths[i]!);
       }
-      const { buckets, order } = bucketIntervals(t, q.t0, q.t1, q.columns);
+    }
+    if (!Number.isFinite(first)) return { extent: [0, 1], domain: [0, 1], series: [] };
+    const t0 = q.t0 ?? first;
+    const t1 = Math.max(q.t1 ?? last, t0 + 1e-3);
+    const out: TimelineSeries[] = [];
+    for (const s of this.series) {
+      const t = s.intervals;
+      if (!t || t.n === 0) continue;
+      // A bucket holds the intervals that start in it; include the one straddling t0.
+      const { buckets, order } = bucketIntervals(t, t0 - maxLength(t), t1, q.columns);
       const n = buckets.length;
       const r: TimelineSeries = {
         id: s.id,
@@ -165,8 +211,6 @@ export class Store {
         max: new Float64Array(n),
         count: new Float64Array(n),
         percentiles: {},
-        first,
-        last,
       };
       for (const p of q.percentiles) r.percentiles[String(p)] = new Float64Array(n);
       buckets.forEach((b, k) => {
@@ -187,7 +231,7 @@ export class Store {
       });
       out.push(r);
     }
-    return out;
+    return { extent: [first, last], domain: [t0, t1], series: out };
   }
 
   /** HdrHistogram's outputPercentileDistribution text for a series, values in the display unit. */

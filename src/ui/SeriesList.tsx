@@ -40,7 +40,7 @@ export function SeriesList({ rows, onToggle, onExport, onRemove, onUnit }: Props
           data-config=""
           data-throughput=""
           data-kind=""
-          data-count={String(v.spectrum.totalCount)}
+          data-count={String(v.wholeCount)}
           data-unit={v.recordedUnit}
           data-visible={visible ? "true" : "false"}
           className={visible ? "series" : "series hidden"}
@@ -62,7 +62,7 @@ export function SeriesList({ rows, onToggle, onExport, onRemove, onUnit }: Props
             {v.name}
           </span>
           <span className="series-meta">
-            {formatCount(v.spectrum.totalCount)} values
+            {formatCount(v.wholeCount)} values
             {v.intervalCount > 0 ? `, ${formatCount(v.intervalCount)} intervals` : ""}
           </span>
           <label className="series-unit" onClick={(e) => e.stopPropagation()} title={`Recorded unit ${UNIT_SOURCE_TEXT[v.unitSource]}`}>

@@ -1,0 +1,254 @@
+// Max over time (and chosen percentiles) per series, drawn on a canvas so long logs stay
+// smooth; axes, the selected window, the brush and the hover are a light SVG on top.
+// Drag to select a time window; wheel to zoom; double-click to zoom out.
+import { useEffect, useMemo, useRef, useState } from "react";
+import { formatCount, formatValue, UNIT_LABEL } from "../../core/format";
+import { unitFactor, type Unit } from "../../core/types";
+import type { TimelineSeries, TimeRange } from "../../engine/store";
+import { bucketAtTime, formatSeconds, lanes, TL_MARGIN, xScaleFor, yScaleFor } from "./layout";
+
+export interface TimelineLine {
+  id: string;
+  name: string;
+  color: string;
+  dash: string;
+  data: TimelineSeries;
+}
+
+interface Props {
+  lines: TimelineLine[];
+  unit: Unit;
+  percentiles: readonly number[];
+  perLane: boolean;
+  wallClock: boolean;
+  yLog: boolean;
+  domain: [number, number];
+  range: TimeRange;
+  width: number;
+  height: number;
+  onBrush: (start: number, end: number) => void;
+  onZoom: (domain: [number, number] | null) => void;
+}
+
+function dashArray(d: string): number[] {
+  return d ? d.split(/\s+/).map(Number) : [];
+}
+
+export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, domain, range, width, height, onBrush, onZoom }: Props) {
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const svgRef = useRef<SVGSVGElement>(null);
+  const [hover, setHover] = useState<number | null>(null); // px
+  const [drag, setDrag] = useState<[number, number] | null>(null);
+
+  // Wall-clock mode places every log at its StartTime; the first visible log's StartTime is
+  // the reference that turns a brushed time back into seconds since StartTime.
+  const wallBase = wallClock ? (lines.find((l) => l.data.startTime !== null)?.data.startTime ?? null) : null;
+  const { scale: x } = useMemo(() => xScaleFor(domain[0], domain[1], width, wallBase), [domain, width, wallBase]);
+  const toX = (t: number, start: number | null) => (wallBase === null ? (x as (v: number) => number)(t) : (x as (v: Date) => number)(new Date(((start ?? wallBase) + t) * 1000)));
+  const fromX = (px: number): number => {
+    const v = (x as { invert(p: number): number | Date }).invert(px);
+    return v instanceof Date ? v.getTime() / 1000 - (wallBase ?? 0) : v;
+  };
+
+  const laneList = useMemo(() => lanes(lines.length, height, perLane), [lines.length, height, perLane]);
+  const yScales = useMemo(() => {
+    const factorOf = (l: TimelineLine) => unitFactor(l.data.recordedUnit, unit);
+    const extent = (ls: TimelineLine[]) => {
+      let hi = 0;
+      let lo = Infinity;
+      for (const l of ls) {
+        const f = factorOf(l);
+        for (let i = 0; i < l.data.max.length; i++) {
+          hi = Math.max(hi, l.data.max[i]! * f);
+          if (l.data.max[i]! > 0) lo = Math.min(lo, l.data.max[i]! * f);
+        }
+        for (const p of percentiles) {
+          const arr = l.data.percentiles[String(p)];
+          if (arr) for (let i = 0; i < arr.length; i++) if (arr[i]! > 0) lo = Math.min(lo, arr[i]! * f);
+        }
+      }
+      return [hi, Number.isFinite(lo) ? lo : 0] as const;
+    };
+    if (!perLane) {
+      const [hi, lo] = extent(lines);
+      const s = yScaleFor(hi, lo, yLog, laneList[0]!);
+      return lines.map(() => s);
+    }
+    return lines.map((l, i) => {
+      const [hi, lo] = extent([l]);
+      return yScaleFor(hi, lo, yLog, laneList[i]!);
+    });
+  }, [lines, unit, percentiles, perLane, yLog, laneList]);
+
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    if (!canvas) return;
+    const dpr = window.devicePixelRatio || 1;
+    canvas.width = Math.round(width * dpr);
+    canvas.height = Math.round(height * dpr);
+    const ctx = canvas.getContext("2d");
+    if (!ctx) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, width, height);
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(TL_MARGIN.left, 0, width - TL_MARGIN.left - TL_MARGIN.right, height);
+    ctx.clip();
+    lines.forEach((l, li) => {
+      const y = yScales[li]!;
+      const f = unitFactor(l.data.recordedUnit, unit);
+      const d = l.data;
+      const stroke = (values: Float64Array, alpha: number, w: number, dash: number[]) => {
+        ctx.globalAlpha = alpha;
+        ctx.lineWidth = w;
+        ctx.setLineDash(dash);
+        ctx.strokeStyle = l.color;
+        ctx.beginPath();
+        for (let i = 0; i < values.length; i++) {
+          const x0 = toX(d.t0[i]!, d.startTime);
+          const x1 = toX(d.t1[i]!, d.startTime);
+          const py = y(Math.max(values[i]! * f, yLog ? y.domain()[0]! : 0));
+          if (i === 0) ctx.moveTo(x0, py);
+          else ctx.lineTo(x0, py);
+          ctx.lineTo(Math.max(x1, x0 + 0.5), py);
+        }
+        ctx.stroke();
+      };
+      percentiles.forEach((p, k) => {
+        const arr = d.percentiles[String(p)];
+        if (arr) stroke(arr, 0.35 + 0.1 * k, 1, [3, 2]);
+      });
+      stroke(d.max, 1, 1.6, dashArray(l.dash));
+    });
+    ctx.restore();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [lines, yScales, x, width, height, unit, percentiles, yLog]);
+
+  const xTicks = (x as { ticks(n: number): (number | Date)[] }).ticks(Math.max(2, Math.floor(width / 110)));
+  const tickLabel = (v: number | Date) => (v instanceof Date ? v.toISOString().slice(11, 19) : formatSeconds(v));
+
+  // Hover: the interval (or bucket) under the pointer, per series.
+  const hoverRows =
+    hover === null
+      ? []
+      : lines
+          .map((l) => {
+            const t = wallBase === null || l.data.startTime === null ? fromX(hover) : fromX(hover) + wallBase - l.data.startTime;
+            const i = bucketAtTime(l.data.t0, l.data.t1, l.data.t0.length, t);
+            return i < 0 ? null : { l, i };
+          })
+          .filter((r): r is { l: TimelineLine; i: number } => r !== null);
+
+  const rangeStart = range.start ?? null;
+  const rangeEnd = range.end ?? null;
+  const shade =
+    rangeStart !== null || rangeEnd !== null
+      ? [toX(rangeStart ?? domain[0], null), toX(rangeEnd ?? domain[1], null)]
+      : null;
+
+  const px = (e: React.MouseEvent) => {
+    const r = svgRef.current!.getBoundingClientRect();
+    return Math.min(width - TL_MARGIN.right, Math.max(TL_MARGIN.left, e.clientX - r.left));
+  };
+
+  return (
+    <div className="timeline" style={{ position: "relative", width, height }}>
+      <canvas ref={canvasRef} style={{ width, height, position: "absolute", left: 0, top: 0 }} aria-hidden="true" />
+      <svg
+        ref={svgRef}
+        data-testid="timeline"
+        role="img"
+        aria-label={`Max latency per interval over time for ${lines.length} series; drag to select a time window`}
+        width={width}
+        height={height}
+        style={{ position: "absolute", left: 0, top: 0 }}
+        className="timeline-overlay"
+        onMouseDown={(e) => {
+          if (e.button !== 0) return;
+          const p = px(e);
+          setDrag([p, p]);
+        }}
+        onMouseMove={(e) => {
+          const p = px(e);
+          setHover(p);
+          if (drag) setDrag([drag[0], p]);
+        }}
+        onMouseUp={() => {
+          if (drag && Math.abs(drag[1] - drag[0]) > 3) {
+            const a = fromX(Math.min(drag[0], drag[1]));
+            const b = fromX(Math.max(drag[0], drag[1]));
+            onBrush(Number(a.toFixed(3)), Number(b.toFixed(3)));
+          }
+          setDrag(null);
+        }}
+        onMouseLeave={() => {
+          setHover(null);
+          setDrag(null);
+        }}
+        onDoubleClick={() => onZoom(null)}
+        onWheel={(e) => {
+          const t = fromX(px(e));
+          const k = e.deltaY > 0 ? 1.25 : 0.8;
+          onZoom([t - (t - domain[0]) * k, t + (domain[1] - t) * k]);
+        }}
+      >
+        {shade ? (
+          <rect data-testid="timeline-window" x={Math.min(shade[0]!, shade[1]!)} width={Math.abs(shade[1]! - shade[0]!)} y={TL_MARGIN.top} height={height - TL_MARGIN.top - TL_MARGIN.bottom} className="window" />
+        ) : null}
+        {laneList.map((lane, i) => {
+          const y = yScales[i] ?? yScales[0]!;
+          return (
+            <g key={i} className="axis y-axis">
+              <line x1={TL_MARGIN.left} x2={TL_MARGIN.left} y1={lane.top} y2={lane.bottom} />
+              {y.ticks(Math.max(2, Math.floor((lane.bottom - lane.top) / 36))).map((t) => (
+                <text key={t} x={TL_MARGIN.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
+                  {Number(t.toPrecision(4))}
+                </text>
+              ))}
+              {perLane && lines[i] ? (
+                <text x={TL_MARGIN.left + 6} y={lane.top + 12} className="lane-label" fill={lines[i]!.color}>
+                  {lines[i]!.name}
+                </text>
+              ) : null}
+            </g>
+          );
+        })}
+        <g className="axis x-axis">
+          <line x1={TL_MARGIN.left} x2={width - TL_MARGIN.right} y1={height - TL_MARGIN.bottom} y2={height - TL_MARGIN.bottom} />
+          {xTicks.map((t) => {
+            const xv = (x as (v: number | Date) => number)(t);
+            return (
+              <text key={String(+t)} x={xv} y={height - TL_MARGIN.bottom + 16} textAnchor="middle">
+                {tickLabel(t)}
+              </text>
+            );
+          })}
+          <text x={(TL_MARGIN.left + width - TL_MARGIN.right) / 2} y={height - 3} textAnchor="middle" className="axis-label">
+            {wallBase === null ? "Time since StartTime" : "Wall-clock time (UTC)"}
+          </text>
+        </g>
+        <text transform={`translate(14 ${height / 2}) rotate(-90)`} textAnchor="middle" className="axis-label">
+          Max per interval ({UNIT_LABEL[unit]})
+        </text>
+        {drag ? <rect x={Math.min(drag[0], drag[1])} width={Math.abs(drag[1] - drag[0])} y={TL_MARGIN.top} height={height - TL_MARGIN.top - TL_MARGIN.bottom} className="brush" /> : null}
+        {hover !== null && !drag && hoverRows.length > 0 ? (
+          <g pointerEvents="none" data-testid="timeline-hover">
+            <line x1={hover} x2={hover} y1={TL_MARGIN.top} y2={height - TL_MARGIN.bottom} className="hover-line" />
+            <g transform={`translate(${hover + 230 > width ? hover - 236 : hover + 8} ${TL_MARGIN.top + 4})`}>
+              <rect width={228} height={8 + hoverRows.length * 32} rx={4} className="hover-box" />
+              {hoverRows.map(({ l, i }, k) => {
+                const f = unitFactor(l.data.recordedUnit, unit);
+                return (
+                  <text key={l.id} x={8} y={18 + k * 32} fill={l.color}>
+                    <tspan x={8}>{`${l.name.length > 26 ? `${l.name.slice(0, 25)}…` : l.name}`}</tspan>
+                    <tspan x={8} dy={14}>{`${formatSeconds(l.data.t0[i]!)}: max ${formatValue(l.data.max[i]! * f, unit)}, ${formatCount(l.data.count[i]!)} values`}</tspan>
+                  </text>
+                );
+              })}
+            </g>
+          </g>
+        ) : null}
+      </svg>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+// Pure layout of the timeline chart: lanes, scales and ticks. The per-pixel downsampling is
+// done by the engine (src/core/timeline-buckets.ts); this only places what it returns.
+import { scaleLinear, scaleLog, scaleUtc, type ScaleContinuousNumeric } from "d3";
+
+export const TL_MARGIN = { top: 10, right: 20, bottom: 34, left: 72 };
+
+export interface Lane {
+  top: number;
+  bottom: number;
+}
+
+/** One lane for all series (overlay), or one lane per series stacked. */
+export function lanes(count: number, height: number, perLane: boolean): Lane[] {
+  const top = TL_MARGIN.top;
+  const bottom = height - TL_MARGIN.bottom;
+  if (!perLane || count <= 1) return Array.from({ length: Math.max(1, count) }, () => ({ top, bottom }));
+  const gap = 12;
+  const h = (bottom - top - gap * (count - 1)) / count;
+  return Array.from({ length: count }, (_, i) => ({ top: top + i * (h + gap), bottom: top + i * (h + gap) + h }));
+}
+
+export function yScaleFor(maxValue: number, minValue: number, log: boolean, lane: Lane): ScaleContinuousNumeric<number, number> {
+  const range = [lane.bottom, lane.top];
+  if (log) {
+    const lo = minValue > 0 ? minValue : Math.max(maxValue / 1e4, 1e-6);
+    return scaleLog().domain([lo, Math.max(maxValue, lo * 10)]).range(range).nice();
+  }
+  return scaleLinear().domain([0, maxValue > 0 ? maxValue * 1.08 : 1]).range(range).nice();
+}
+
+/** x in seconds since StartTime, or wall-clock time (ms since epoch) when `wallClockBase` is set. */
+export function xScaleFor(t0: number, t1: number, width: number, wallClockBase: number | null) {
+  const range = [TL_MARGIN.left, width - TL_MARGIN.right];
+  const span = t1 > t0 ? [t0, t1] : [t0, t0 + 1];
+  if (wallClockBase === null) return { scale: scaleLinear().domain(span).range(range), wall: false as const };
+  const d = scaleUtc().domain([new Date((wallClockBase + span[0]!) * 1000), new Date((wallClockBase + span[1]!) * 1000)]).range(range);
+  return { scale: d, wall: true as const };
+}
+
+/** Formats a duration in seconds for axis ticks and hover: 90 → "1:30", 3725 → "1:02:05". */
+export function formatSeconds(s: number): string {
+  const sign = s < 0 ? "-" : "";
+  const a = Math.abs(s);
+  if (a < 60) return `${sign}${Number(a.toFixed(3))}s`;
+  const h = Math.floor(a / 3600);
+  const m = Math.floor((a % 3600) / 60);
+  const sec = a % 60;
+  const ss = sec.toFixed(sec % 1 === 0 ? 0 : 1).padStart(sec < 10 ? (sec % 1 === 0 ? 2 : 4) : 0, "0");
+  return h > 0 ? `${sign}${h}:${String(m).padStart(2, "0")}:${ss}` : `${sign}${m}:${ss}`;
+}
+
+/** Index of the bucket whose span holds t (binary search over ascending starts), or -1. */
+export function bucketAtTime(t0: ArrayLike<number>, t1: ArrayLike<number>, n: number, t: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  let best = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (t0[mid]! <= t) {
+      best = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  if (best >= 0 && t < t1[best]!) return best;
+  return -1;
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { build, decodeFromCompressedBase64 } from "hdr-histogram-js";
+import { simulateQueue } from "../../scripts/lib/queue-sim";
+import { writeHlog } from "../../scripts/lib/hlog-fixture";
+import { maxOf, valueAtPercentile } from "../core/histogram";
+import { Store } from "./store";
+
+const sim = simulateQueue({ rate: 3000, seconds: 40, medianServiceSec: 80e-6, sigma: 0.6, stalls: [{ at: 11.2, duration: 0.2 }, { at: 29.5, duration: 0.05 }], seed: 42 });
+const log = writeHlog(sim);
+
+/** Independent reference: the library's own decode of each line, added into a Histogram(3). */
+function referenceIntervals(text: string) {
+  return text
+    .split("\n")
+    .filter((l) => /^\d/.test(l))
+    .map((l) => {
+      const f = l.split(",");
+      return { start: Number(f[0]), h: decodeFromCompressedBase64(f[3]!, 64) };
+    });
+}
+
+async function loaded() {
+  const store = new Store();
+  await store.load("sim.hlog", [log]);
+  return store;
+}
+
+describe("timeline downsampling is honest", () => {
+  it("one interval per bucket reports each interval as it is", async () => {
+    const store = await loaded();
+    const tl = store.timeline({ t0: null, t1: null, columns: 1000, percentiles: [99] });
+    const ref = referenceIntervals(log);
+    const s = tl.series[0]!;
+    expect(s.max.length).toBe(ref.length);
+    ref.forEach((r, i) => {
+      expect(s.max[i]).toBe(maxOf(r.h));
+      expect(s.count[i]).toBe(r.h.totalCount);
+    });
+  });
+
+  it("several intervals per bucket: max of maxes, percentiles of the merged histogram (not averages)", async () => {
+    const store = await loaded();
+    const columns = 7;
+    const tl = store.timeline({ t0: 0, t1: 40, columns, percentiles: [50, 99, 99.9] });
+    const s = tl.series[0]!;
+    const ref = referenceIntervals(log);
+    let checked = 0;
+    let averagesDiffer = 0;
+    for (let b = 0; b < s.t0.length; b++) {
+      const members = ref.filter((r) => r.start >= s.t0[b]! && r.start < s.t1[b]!);
+      expect(members.length).toBeGreaterThan(1);
+      const merged = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+      for (const m of members) merged.add(m.h);
+      expect(s.max[b]).toBe(Math.max(...members.map((m) => maxOf(m.h))));
+      expect(s.count[b]).toBe(members.reduce((a, m) => a + m.h.totalCount, 0));
+      for (const p of [50, 99, 99.9]) {
+        expect(s.percentiles[String(p)]![b]).toBe(valueAtPercentile(merged, p));
+        const avg = members.reduce((a, m) => a + valueAtPercentile(m.h, p), 0) / members.length;
+        if (Math.abs(avg - s.percentiles[String(p)]![b]!) > 1) averagesDiffer++;
+      }
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(columns - 1);
+    // The stall buckets make averaged percentiles visibly wrong: the test would notice averaging.
+    expect(averagesDiffer).toBeGreaterThan(0);
+    expect(s.count.reduce((a, b) => a + b, 0)).toBe(sim.reduce((a, x) => a + x.histogram.totalCount, 0));
+  });
+});
+
+describe("time-range selection follows HistogramLogProcessor's -start/-end rule", () => {
+  it("an interval counts when its start lies within [start, end], edges included", async () => {
+    const store = await loaded();
+    const id = store.series[0]!.id;
+    const counts = sim.map((s) => s.histogram.totalCount);
+    const sum = (a: number, b: number) => counts.slice(a, b + 1).reduce((x, y) => x + y, 0);
+    // Intervals start at 0, 1, 2 … s exactly.
+    expect(store.histogramFor(id, { start: 2, end: 5 }).totalCount).toBe(sum(2, 5));
+    expect(store.histogramFor(id, { start: 2.001, end: 4.999 }).totalCount).toBe(sum(3, 4));
+    expect(store.histogramFor(id, { start: null, end: 0 }).totalCount).toBe(sum(0, 0));
+    expect(store.histogramFor(id, { start: 39, end: null }).totalCount).toBe(sum(39, 39));
+    expect(store.histogramFor(id, { start: 50, end: 60 }).totalCount).toBe(0);
+  });
+
+  it("the window's spectrum is the merged histogram of exactly those intervals", async () => {
+    const store = await loaded();
+    const merged = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+    for (const s of sim.slice(10, 13)) merged.add(s.histogram);
+    const [v] = store.views({ start: 10, end: 12 });
+    expect(v!.spectrum.totalCount).toBe(merged.totalCount);
+    for (const p of [50, 99, 99.9, 100]) expect(v!.spectrum.percentiles[String(p)]).toBe(valueAtPercentile(merged, p));
+    expect(v!.wholeCount).toBe(sim.reduce((a, x) => a + x.histogram.totalCount, 0));
+  });
+});
+
+describe("saturation warning on loaded logs", () => {
+  it("fires on an overloaded run and not on a healthy one with stalls", async () => {
+    const store = new Store();
+    await store.load("over.hlog", [writeHlog(simulateQueue({ rate: 13000, seconds: 30, medianServiceSec: 80e-6, sigma: 0.5, stalls: [], seed: 1 }))]);
+    await store.load("ok.hlog", [log]);
+    const [over, ok] = store.views();
+    expect(over!.warnings.map((w) => w.kind)).toEqual(["saturation"]);
+    expect(over!.warnings[0]!.message).toMatch(/past its capacity/);
+    expect(ok!.warnings).toEqual([]);
+  });
+});

@@ -1,0 +1,17 @@
+// Warnings the data itself gives: saturation (and, later, coordinated omission). Plain words,
+// what it means, what to do.
+import type { SeriesRow } from "./SeriesList";
+
+export function Warnings({ rows }: { rows: SeriesRow[] }) {
+  const items = rows.flatMap((r) => r.view.warnings.map((w) => ({ w, name: r.view.name })));
+  if (items.length === 0) return null;
+  return (
+    <section className="warnings" aria-label="Warnings about the data">
+      {items.map(({ w, name }, i) => (
+        <p key={i} data-testid="warning" data-kind={w.kind} data-series={name} className={`warning ${w.kind}`}>
+          <strong>{w.kind === "saturation" ? "Past capacity" : "Coordinated omission?"}</strong> {w.message}
+        </p>
+      ))}
+    </section>
+  );
+}
