@@ -1,0 +1,63 @@
+// What every line-based input reader produces. A reader takes one line at a time (the engine
+// streams files through it and never holds a big file as one string) and, at the end, returns
+// its series and the problems it met.
+import type { Histogram } from "../core/histogram";
+import type { LoadProblem, Unit } from "../core/types";
+
+export interface ParsedInterval {
+  /** Seconds since the source's start time. */
+  start: number;
+  length: number;
+  histogram: Histogram;
+}
+
+export interface ParsedSeries {
+  /** Display name; usually the file's base name, plus the label for multi-label files. */
+  name: string;
+  /** Label or tag within the file ("" when the file has one series). */
+  tag: string;
+  /** Unit the histogram's values are recorded in. */
+  unit: Unit;
+  /** All values of the series (64-bit counts). */
+  histogram: Histogram;
+  /** Per-interval histograms when the input has timestamps; null otherwise. */
+  intervals: ParsedInterval[] | null;
+  /** Start time, seconds since epoch, when known. */
+  startTime: number | null;
+  /** Requests that failed (JMeter success=false, Gatling KO, …): counted and shown, not recorded as latencies. */
+  failures?: number;
+}
+
+export interface ParsedSource {
+  /** Format id: "samples", "jmeter", "gatling", "k6", "vegeta", … */
+  format: string;
+  series: ParsedSeries[];
+  problems: LoadProblem[];
+}
+
+export interface LineParser {
+  line(text: string, lineNo: number): void;
+  finish(): ParsedSource;
+}
+
+/** Options for raw samples (plain values or CSV/TSV): which columns, which units. */
+export interface SampleOptions {
+  /** Column (header name or 0-based index) holding the latency; default: guessed. */
+  valueColumn?: string | number;
+  timestampColumn?: string | number | null;
+  labelColumn?: string | number | null;
+  valueUnit?: Unit;
+  /** Unit of timestamps: "s" or "ms" since epoch (or since start). */
+  timestampUnit?: "s" | "ms" | "us" | "ns";
+  /** Interval length in seconds for cutting timestamped samples (default 1). */
+  intervalSec?: number;
+  /** Expected interval between requests, in the value unit, for recordValueWithExpectedInterval (coordinated-omission correction); 0 or absent: none. */
+  expectedInterval?: number;
+}
+
+export interface FormatReader {
+  id: string;
+  /** By name first, then by content (`head` is the first few KB of text). */
+  detect(name: string, head: string): boolean;
+  create(name: string, options?: SampleOptions): LineParser;
+}
