@@ -41,5 +41,7 @@ rates.forEach((rate, i) => {
   writeLog(b, { rate, seconds: SECONDS, medianServiceSec: 40e-6, sigma: 0.5, stalls: hiccupsB(i), seed: 101 + i });
   files.push(a, b);
 });
-writeFileSync(resolve(OUT, "manifest.json"), `${JSON.stringify({ files }, null, 2)}\n`);
+// The requirement the demo opens with: System A's stalls break p99 above 2k/s; B holds 8k/s.
+const requirement = "p50<=1ms, p99<=40ms, p99.9<=150ms, max<=200ms";
+writeFileSync(resolve(OUT, "manifest.json"), `${JSON.stringify({ files, requirement }, null, 2)}\n`);
 console.log(`wrote ${files.length} logs to ${OUT}`);

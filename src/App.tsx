@@ -7,7 +7,12 @@ import type { FileOutcome, Progress } from "./engine/protocol";
 import type { SeriesView, TimelineResult, TimeRange } from "./engine/store";
 import { Timeline, type TimelineLine } from "./charts/timeline/Timeline";
 import { Warnings } from "./ui/Warnings";
-import { colorOf, dashOf } from "./ui/colors";
+import { stylesFor } from "./ui/colors";
+import { RequirementEditor } from "./ui/RequirementEditor";
+import { Judgement } from "./ui/Judgement";
+import { parseRequirement, requirementSteps, verdictOf, type Requirement } from "./core/requirements";
+import { valueAtFromBuckets } from "./core/spectrum";
+import { NANOS_PER_UNIT } from "./core/types";
 import { LoadErrors } from "./ui/LoadErrors";
 import { PercentileTable } from "./ui/PercentileTable";
 import { SeriesList, type SeriesRow } from "./ui/SeriesList";
@@ -40,6 +45,9 @@ export function App() {
   const [perLane, setPerLane] = useState(false);
   const [wallClock, setWallClock] = useState(false);
   const [tlLog, setTlLog] = useState(false);
+  const [requirement, setRequirement] = useState<Requirement | null>(null);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [sideBySide, setSideBySide] = useState(false);
   const tlQuery = useRef({ domain: tlDomain, percentiles: tlPercentiles, width: plotWidth });
   tlQuery.current = { domain: tlDomain, percentiles: tlPercentiles, width: plotWidth };
 
@@ -92,7 +100,11 @@ export function App() {
     void run(async () => {
       const res = await fetch("demo/manifest.json");
       if (!res.ok) return null;
-      const manifest = (await res.json()) as { files: string[] };
+      const manifest = (await res.json()) as { files: string[]; requirement?: string };
+      if (manifest.requirement) {
+        const r = parseRequirement(manifest.requirement);
+        if (r.ok) setRequirement(r.value);
+      }
       const files = await Promise.all(
         manifest.files.map(async (f) => new File([await (await fetch(`demo/${f}`)).blob()], f)),
       );
@@ -152,10 +164,17 @@ export function App() {
     return () => window.removeEventListener("paste", onPaste);
   }, [loadFiles, loadText]);
 
-  const rows: SeriesRow[] = useMemo(
-    () => views.map((v, i) => ({ view: v, color: colorOf(i), dash: dashOf(i), visible: !hidden.has(v.id) })),
-    [views, hidden],
-  );
+  const rows: SeriesRow[] = useMemo(() => {
+    const styles = stylesFor(views);
+    return views.map((v) => {
+      const st = styles.get(v.id)!;
+      const visible = !hidden.has(v.id);
+      // Judge on the current window's spectrum, in ns like the requirement.
+      const ns = NANOS_PER_UNIT[v.recordedUnit];
+      const verdict = requirement && visible && v.spectrum.totalCount > 0 ? verdictOf(requirement, (p) => valueAtFromBuckets(v.spectrum, p) * ns) : null;
+      return { view: v, color: st.color, dash: st.dash, visible, verdict };
+    });
+  }, [views, hidden, requirement]);
   const visibleRows = rows.filter((r) => r.visible);
 
   const plotSeries: PlotSeries[] = useMemo(
@@ -202,6 +221,24 @@ export function App() {
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [timeline, rows]);
+
+  const plotSteps = useMemo(
+    () =>
+      requirement
+        ? requirementSteps(requirement).map((st) => ({
+            ...st,
+            limit: st.limitNs / NANOS_PER_UNIT[unit],
+            label: `${st.to >= 100 ? "max" : `p${st.to}`} ≤ ${Number((st.limitNs / NANOS_PER_UNIT[unit]).toPrecision(4))} ${UNIT_LABEL[unit]}`,
+          }))
+        : [],
+    [requirement, unit],
+  );
+
+  const configsShown = [...new Set(visibleRows.map((r) => r.view.config))];
+  const sharedExtent = useMemo(
+    () => ({ max: Math.max(0, ...plotSeries.map((p) => p.max)), min: Math.min(Infinity, ...plotSeries.filter((p) => p.min > 0).map((p) => p.min)) }),
+    [plotSeries],
+  );
 
   const busy = pending > 0;
   const hasIntervals = views.some((v) => v.intervalCount > 0);
@@ -253,6 +290,9 @@ export function App() {
         <label>
           <input type="checkbox" data-testid="y-log" checked={yLog} onChange={(e) => setYLog(e.target.checked)} /> log latency axis
         </label>
+        <label>
+          <input type="checkbox" data-testid="side-by-side" checked={sideBySide} onChange={(e) => setSideBySide(e.target.checked)} /> side by side
+        </label>
         {hasIntervals ? <RangeInputs range={range} onChange={setRange} /> : null}
         <button type="button" data-testid="clear" onClick={() => void run(async () => { await engine.clear(); setHidden(new Set()); setProblems([]); return null; })}>
           Clear all
@@ -263,12 +303,32 @@ export function App() {
           </span>
         ) : null}
       </header>
+      <div className="toolbar second">
+        <RequirementEditor requirement={requirement} onChange={setRequirement} />
+      </div>
       <LoadErrors problems={problems} onDismiss={() => setProblems([])} />
       <Warnings rows={visibleRows} />
       <main className="main">
         <section className="chart-panel" ref={plotBox}>
-          {visibleRows.length > 0 ? (
-            <PercentilePlot series={plotSeries} unit={unit} yLog={yLog} width={Math.max(320, plotWidth)} height={440} />
+          <Judgement part="summary" rows={visibleRows} requirement={requirement} unit={unit} width={Math.max(320, plotWidth)} />
+          {visibleRows.length > 0 && sideBySide && configsShown.length > 1 ? (
+            <div className="small-multiples" data-testid="small-multiples">
+              {configsShown.map((c) => (
+                <PercentilePlot
+                  key={c}
+                  title={c || "(no configuration)"}
+                  series={plotSeries.filter((p) => visibleRows.find((r) => r.view.id === p.id)?.view.config === c)}
+                  requirement={plotSteps}
+                  unit={unit}
+                  yLog={yLog}
+                  yExtent={sharedExtent}
+                  width={Math.max(300, Math.floor(plotWidth / 2) - 8)}
+                  height={320}
+                />
+              ))}
+            </div>
+          ) : visibleRows.length > 0 ? (
+            <PercentilePlot series={plotSeries} requirement={plotSteps} unit={unit} yLog={yLog} width={Math.max(320, plotWidth)} height={440} />
           ) : (
             <div className="drop-hint" data-testid="percentile-plot" data-empty="true">
               Drop HdrHistogram logs (.hlog), percentile files (.hgrm) or wrk2 output here, or paste text.
@@ -324,11 +384,39 @@ export function App() {
             </section>
           ) : null}
           <PercentileTable rows={visibleRows} unit={unit} />
+          <Judgement part="chart" rows={visibleRows} requirement={requirement} unit={unit} width={Math.max(320, plotWidth)} />
         </section>
         <aside className="side-panel">
           <h2>Series</h2>
+          {selected.size >= 2 ? (
+            <button
+              type="button"
+              data-testid="merge"
+              className="merge-button"
+              onClick={() => {
+                const ids = views.filter((v) => selected.has(v.id)).map((v) => v.id);
+                setSelected(new Set());
+                void run(async () => {
+                  await engine.merge(ids);
+                  return null;
+                });
+              }}
+            >
+              Merge {selected.size} selected into one series
+            </button>
+          ) : null}
           <SeriesList
             rows={rows}
+            selected={selected}
+            onSelect={(id, on) =>
+              setSelected((cur) => {
+                const n = new Set(cur);
+                if (on) n.add(id);
+                else n.delete(id);
+                return n;
+              })
+            }
+            onIdentity={(id, patch) => void run(async () => { await engine.setIdentity(id, patch); return null; }, { timeline: false })}
             onToggle={toggle}
             onExport={exportSeries}
             onRemove={(id) => void run(async () => { await engine.remove(id); return null; })}

@@ -3,6 +3,7 @@
 // for a time-range query) and their summaries in columnar typed arrays.
 import type { Histogram } from "./histogram";
 import type { Unit } from "./types";
+import type { IntervalBlocks } from "./blocks";
 
 /** Growable columnar table of per-interval summaries. */
 export class IntervalTable {
@@ -61,10 +62,20 @@ export interface SeriesModel {
   /** All intervals merged (or the whole file for formats without intervals). */
   histogram: Histogram;
   intervals: IntervalTable | null;
+  /** Pre-merged blocks of the intervals, when they share one layout and are in time order. */
+  blocks?: IntervalBlocks | null;
   /** Log StartTime in seconds since epoch, when known. */
   startTime: number | null;
   /** What kind of input: "hlog", "hgrm", "wrk2", … */
   format: string;
+  /** Configuration, throughput (ops/s) and kind: parsed from the name, editable. */
+  config: string;
+  throughput: number | null;
+  kind: "response" | "service" | "";
+  /** For a merged series: the names of the series it combines. */
+  mergedFrom: string[];
+  /** Requests that failed (load-generator formats): shown, never recorded as latencies. */
+  failures: number;
 }
 
 /**

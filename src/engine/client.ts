@@ -1,6 +1,6 @@
 // Typed Promise API over the engine worker, for the UI.
 import type { Unit } from "../core/types";
-import type { Envelope, FileOutcome, Progress, Reply, Request } from "./protocol";
+import type { Envelope, FileOutcome, IdentityPatch, Progress, Reply, Request } from "./protocol";
 import type { SeriesView, TimelineQuery, TimelineResult, TimeRange } from "./store";
 
 export class EngineClient {
@@ -52,6 +52,12 @@ export class EngineClient {
   }
   clear(): Promise<null> {
     return this.call({ kind: "clear" });
+  }
+  setIdentity(id: string, patch: IdentityPatch): Promise<null> {
+    return this.call({ kind: "setIdentity", id, patch });
+  }
+  merge(ids: string[], name?: string): Promise<string> {
+    return this.call({ kind: "merge", ids, name });
   }
   setUnit(id: string, unit: Unit): Promise<null> {
     return this.call({ kind: "setUnit", id, unit });

@@ -58,5 +58,10 @@ export async function handle(store: Store, req: Request, progress: (p: Progress)
     case "setUnit":
       store.setRecordedUnit(req.id, req.unit);
       return null;
+    case "setIdentity":
+      store.setIdentity(req.id, req.patch);
+      return null;
+    case "merge":
+      return store.merge(req.ids, req.name);
   }
 }

@@ -10,7 +10,16 @@ export type Request =
   | { kind: "export"; id: string; range: TimeRange; unit: Unit }
   | { kind: "remove"; id: string }
   | { kind: "clear" }
-  | { kind: "setUnit"; id: string; unit: Unit };
+  | { kind: "setUnit"; id: string; unit: Unit }
+  | { kind: "setIdentity"; id: string; patch: IdentityPatch }
+  | { kind: "merge"; ids: string[]; name?: string };
+
+export interface IdentityPatch {
+  config?: string;
+  throughput?: number | null;
+  kind?: "response" | "service" | "";
+  name?: string;
+}
 
 export interface ResultOf {
   load: FileOutcome[];
@@ -21,6 +30,8 @@ export interface ResultOf {
   remove: null;
   clear: null;
   setUnit: null;
+  setIdentity: null;
+  merge: string;
 }
 
 export interface FileOutcome extends LoadOutcome {

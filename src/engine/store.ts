@@ -1,13 +1,15 @@
 // The loaded data and the queries on it. Owned by the worker; pure so that tests drive it
 // directly. A query answers with plot-ready values, never with library objects.
 import { atReferencePrecision, lowestDiscernibleValueOf, newHistogram, valueAtPercentile, type Histogram } from "../core/histogram";
-import type { IntervalTable, SeriesModel } from "../core/series";
+import { IntervalTable, type SeriesModel } from "../core/series";
 import { detectSaturation } from "../core/saturation";
+import { indexRange, type Sparse } from "../core/blocks";
 import { spectrumOf, type Spectrum } from "../core/spectrum";
 import { formatPercentileDistribution } from "../core/hgrm-export";
 import { NANOS_PER_UNIT, type LoadProblem, type Unit } from "../core/types";
 import { addDecodedInto, decodeHistogramPayload } from "../formats/hlog-encoding";
 import { ingest, type IngestProgress } from "./ingest";
+import type { SampleOptions } from "../formats/source";
 import { bucketIntervals } from "../core/timeline-buckets";
 
 /** A time window in seconds since each log's StartTime; null ends are open. */
@@ -28,6 +30,11 @@ export interface SeriesView {
   unitSource: SeriesModel["unitSource"];
   intervalCount: number;
   startTime: number | null;
+  config: string;
+  throughput: number | null;
+  kind: SeriesModel["kind"];
+  mergedFrom: string[];
+  failures: number;
   /** Count of the whole series, whatever the time window. */
   wholeCount: number;
   /** The spectrum of the current time window. */
@@ -92,6 +99,26 @@ function warningsOf(s: SeriesModel): SeriesWarning[] {
   return out;
 }
 
+function decodeAt(t: IntervalTable, i: number): Sparse | null {
+  const d = decodeHistogramPayload(t.payloads[i]!);
+  return d.ok ? d.value : null;
+}
+
+/** Adds block sums (in the series' own layout) into a histogram of that layout. */
+function addSparse(target: Histogram, s: SeriesModel, sum: Sparse): void {
+  let total = 0;
+  for (let k = 0; k < sum.counts.length; k++) total += sum.counts[k]!;
+  addDecodedInto(target, {
+    version: 2,
+    numberOfSignificantValueDigits: s.histogram.numberOfSignificantValueDigits,
+    lowestDiscernibleValue: lowestDiscernibleValueOf(s.histogram),
+    highestTrackableValue: s.histogram.highestTrackableValue,
+    indices: sum.indices,
+    counts: sum.counts,
+    totalCount: total,
+  });
+}
+
 function maxLength(t: IntervalTable): number {
   let m = 0;
   for (let i = 0; i < t.n; i++) m = Math.max(m, t.lengths[i]!);
@@ -103,12 +130,14 @@ function sameShape(h: Histogram): Histogram {
   return newHistogram(h.numberOfSignificantValueDigits, lowestDiscernibleValueOf(h), h.highestTrackableValue);
 }
 
+let mergeCount = 0;
+
 export class Store {
   readonly series: SeriesModel[] = [];
 
-  async load(name: string, chunks: AsyncIterable<string> | Iterable<string>, onProgress?: (p: IngestProgress) => void): Promise<LoadOutcome> {
+  async load(name: string, chunks: AsyncIterable<string> | Iterable<string>, onProgress?: (p: IngestProgress) => void, options?: SampleOptions): Promise<LoadOutcome> {
     try {
-      const r = await ingest(name, chunks, onProgress);
+      const r = await ingest(name, chunks, onProgress, options);
       this.series.push(...r.series);
       return { added: r.series.map((s) => s.id), problems: r.problems };
     } catch (e) {
@@ -124,6 +153,63 @@ export class Store {
 
   clear(): void {
     this.series.length = 0;
+  }
+
+  setIdentity(id: string, patch: Partial<Pick<SeriesModel, "config" | "throughput" | "kind" | "name">>): void {
+    Object.assign(this.get(id), patch);
+  }
+
+  /**
+   * Combines series into a new one whose histogram is the sum of theirs (never an average of
+   * anything). Intervals keep their own histograms, placed by absolute time so that the
+   * timeline and time windows line up: a bucket spanning several sources merges them.
+   */
+  merge(ids: string[], name?: string): string {
+    const parts = ids.map((id) => this.get(id));
+    if (parts.length < 2) throw new Error("select at least two series to merge");
+    const unit = parts[0]!.recordedUnit;
+    const odd = parts.find((p) => p.recordedUnit !== unit);
+    if (odd) throw new Error(`cannot merge series recorded in different units (${unit} and ${odd.recordedUnit}): set their recorded units first`);
+    const histogram = sameShape(parts[0]!.histogram);
+    for (const p of parts) histogram.add(p.histogram);
+    let intervals: IntervalTable | null = null;
+    let startTime: number | null = null;
+    if (parts.every((p) => p.intervals && p.intervals.n > 0)) {
+      const starts = parts.map((p) => p.startTime);
+      startTime = starts.every((x) => x !== null) ? Math.min(...(starts as number[])) : null;
+      intervals = new IntervalTable();
+      // Collect and sort by absolute start so the table stays in time order.
+      const rows: { at: number; p: SeriesModel; i: number }[] = [];
+      for (const p of parts) {
+        const shift = startTime !== null && p.startTime !== null ? p.startTime - startTime : 0;
+        for (let i = 0; i < p.intervals!.n; i++) rows.push({ at: p.intervals!.offsets[i]! + shift, p, i });
+      }
+      rows.sort((a, b) => a.at - b.at);
+      for (const { at, p, i } of rows) {
+        const t = p.intervals!;
+        intervals.push(at, t.lengths[i]!, t.maxes[i]!, t.counts[i]!, t.maxColumn[i]!, t.payloads[i]!, t.p50[i]!);
+      }
+    }
+    const first = parts[0]!;
+    const merged: SeriesModel = {
+      id: `m${++mergeCount}`,
+      name: name ?? `merged: ${parts.map((p) => p.name).join(" + ")}`,
+      source: [...new Set(parts.map((p) => p.source))].join(", "),
+      tag: "",
+      recordedUnit: unit,
+      unitSource: first.unitSource,
+      histogram,
+      intervals,
+      startTime,
+      format: "merged",
+      config: parts.every((p) => p.config === first.config) ? first.config : "merged",
+      throughput: parts.every((p) => p.throughput !== null) ? parts.reduce((a, p) => a + p.throughput!, 0) : null,
+      kind: parts.every((p) => p.kind === first.kind) ? first.kind : "",
+      mergedFrom: parts.map((p) => p.name),
+      failures: parts.reduce((a, p) => a + p.failures, 0),
+    };
+    this.series.push(merged);
+    return merged.id;
   }
 
   setRecordedUnit(id: string, unit: Unit): void {
@@ -150,6 +236,11 @@ export class Store {
     const lo = range.start ?? -Infinity;
     const hi = range.end ?? Infinity;
     const out = sameShape(s.histogram);
+    if (s.blocks) {
+      const [i0, i1] = indexRange(t.offsets, t.n, lo, hi);
+      if (i0 <= i1) addSparse(out, s, s.blocks.sumRange(i0, i1, (i) => decodeAt(t, i)).sum);
+      return out;
+    }
     for (let i = 0; i < t.n; i++) {
       const o = t.offsets[i]!;
       if (o < lo || o > hi) continue;
@@ -170,6 +261,11 @@ export class Store {
       unitSource: s.unitSource,
       intervalCount: s.intervals?.n ?? 0,
       startTime: s.startTime,
+      config: s.config,
+      throughput: s.throughput,
+      kind: s.kind,
+      mergedFrom: s.mergedFrom,
+      failures: s.failures,
       wholeCount: s.histogram.totalCount,
       spectrum: spectrumOf(atReferencePrecision(this.histogramFor(s.id, range))),
       warnings: warningsOf(s),
@@ -222,9 +318,14 @@ export class Store {
         r.count[k] = count;
         if (q.percentiles.length === 0) return;
         const h = sameShape(s.histogram);
-        for (let j = b.first; j < b.first + b.count; j++) {
-          const d = decodeHistogramPayload(t.payloads[order[j]!]!);
-          if (d.ok) addDecodedInto(h, d.value);
+        if (s.blocks) {
+          // Sorted table: order is the identity and a bucket is a contiguous index range.
+          addSparse(h, s, s.blocks.sumRange(b.first, b.first + b.count - 1, (i) => decodeAt(t, i)).sum);
+        } else {
+          for (let j = b.first; j < b.first + b.count; j++) {
+            const d = decodeHistogramPayload(t.payloads[order[j]!]!);
+            if (d.ok) addDecodedInto(h, d.value);
+          }
         }
         const ref = atReferencePrecision(h);
         for (const p of q.percentiles) r.percentiles[String(p)]![k] = valueAtPercentile(ref, p);

@@ -1,6 +1,11 @@
-// The series list doubles as the legend: swatch, name, count, recorded unit; click toggles.
+// The series list doubles as the legend, grouped by configuration: swatch, name, identity
+// (configuration, throughput, kind), verdict; click toggles visibility.
+import { useState } from "react";
 import { formatCount, UNIT_LABEL } from "../core/format";
+import { formatThroughput, parseThroughput } from "../core/naming";
+import type { Verdict } from "../core/requirements";
 import { UNITS, type Unit } from "../core/types";
+import type { IdentityPatch } from "../engine/protocol";
 import type { SeriesView } from "../engine/store";
 
 export interface SeriesRow {
@@ -8,14 +13,18 @@ export interface SeriesRow {
   color: string;
   dash: string;
   visible: boolean;
+  verdict: Verdict | null;
 }
 
 interface Props {
   rows: SeriesRow[];
+  selected: Set<string>;
+  onSelect: (id: string, on: boolean) => void;
   onToggle: (id: string) => void;
   onExport: (id: string) => void;
   onRemove: (id: string) => void;
   onUnit: (id: string, unit: Unit) => void;
+  onIdentity: (id: string, patch: IdentityPatch) => void;
 }
 
 const UNIT_SOURCE_TEXT: Record<SeriesView["unitSource"], string> = {
@@ -25,47 +34,135 @@ const UNIT_SOURCE_TEXT: Record<SeriesView["unitSource"], string> = {
   user: "set by you",
 };
 
-export function SeriesList({ rows, onToggle, onExport, onRemove, onUnit }: Props) {
-  if (rows.length === 0) return <p className="empty">No series loaded. Drop .hlog, .hgrm or wrk2 output anywhere on the page.</p>;
+function verdictText(v: Verdict | null): string {
+  if (!v) return "";
+  if (v.pass) return "passes";
+  const worst = v.violations.find((x) => x.percentile === v.firstViolation);
+  const at = v.firstViolation === 100 ? "max" : `p${v.firstViolation}`;
+  return worst ? `fails at ${at} (${worst.ratio.toFixed(worst.ratio < 10 ? 2 : 1)}× the limit)` : `fails at ${at}`;
+}
+
+export function SeriesList(props: Props) {
+  const { rows } = props;
+  if (rows.length === 0) return <p className="empty">No series loaded. Drop .hlog, .hgrm, wrk2 or load-generator output anywhere on the page.</p>;
+  const configs = [...new Set(rows.map((r) => r.view.config))];
   return (
-    <ul className="series-list" aria-label="Loaded series (click to show or hide)">
-      {rows.map(({ view: v, color, dash, visible }) => (
-        <li
-          key={v.id}
-          data-testid="series"
-          data-id={v.id}
-          data-name={v.name}
-          data-source={v.source}
-          data-tag={v.tag}
-          data-config=""
-          data-throughput=""
-          data-kind=""
-          data-count={String(v.wholeCount)}
-          data-unit={v.recordedUnit}
-          data-visible={visible ? "true" : "false"}
-          className={visible ? "series" : "series hidden"}
-          tabIndex={0}
-          role="button"
-          aria-pressed={visible}
-          onClick={() => onToggle(v.id)}
-          onKeyDown={(e) => {
-            if (e.target === e.currentTarget && (e.key === "Enter" || e.key === " ")) {
-              e.preventDefault();
-              onToggle(v.id);
-            }
-          }}
-        >
-          <svg width="28" height="10" aria-hidden="true" className="swatch">
-            <line x1="0" x2="28" y1="5" y2="5" stroke={color} strokeWidth="3" strokeDasharray={dash || undefined} />
-          </svg>
-          <span className="series-name" title={`${v.source}${v.tag ? ` (tag ${v.tag})` : ""}`}>
-            {v.name}
-          </span>
-          <span className="series-meta">
-            {formatCount(v.wholeCount)} values
-            {v.intervalCount > 0 ? `, ${formatCount(v.intervalCount)} intervals` : ""}
-          </span>
-          <label className="series-unit" onClick={(e) => e.stopPropagation()} title={`Recorded unit ${UNIT_SOURCE_TEXT[v.unitSource]}`}>
+    <div className="series-groups">
+      {configs.map((config) => (
+        <section key={config} className="series-group" aria-label={`Configuration ${config}`}>
+          <h3 className="config-heading">{config || "(no configuration)"}</h3>
+          <ul className="series-list" aria-label={`Series of ${config} (click to show or hide)`}>
+            {rows
+              .filter((r) => r.view.config === config)
+              .map((r) => (
+                <SeriesItem key={r.view.id} row={r} {...props} />
+              ))}
+          </ul>
+        </section>
+      ))}
+    </div>
+  );
+}
+
+function SeriesItem({ row, selected, onSelect, onToggle, onExport, onRemove, onUnit, onIdentity }: Props & { row: SeriesRow }) {
+  const { view: v, color, dash, visible, verdict } = row;
+  const [editing, setEditing] = useState(false);
+  const stop = (e: React.SyntheticEvent) => e.stopPropagation();
+  return (
+    <li
+      data-testid="series"
+      data-id={v.id}
+      data-name={v.name}
+      data-source={v.source}
+      data-tag={v.tag}
+      data-config={v.config}
+      data-throughput={v.throughput === null ? "" : String(v.throughput)}
+      data-kind={v.kind}
+      data-count={String(v.wholeCount)}
+      data-unit={v.recordedUnit}
+      data-visible={visible ? "true" : "false"}
+      data-verdict={verdict ? (verdict.pass ? "pass" : "fail") : ""}
+      data-first-violation={verdict?.firstViolation === null || !verdict ? "" : String(verdict.firstViolation)}
+      className={visible ? "series" : "series hidden"}
+      tabIndex={0}
+      role="button"
+      aria-pressed={visible}
+      onClick={() => onToggle(v.id)}
+      onKeyDown={(e) => {
+        if (e.target === e.currentTarget && (e.key === "Enter" || e.key === " ")) {
+          e.preventDefault();
+          onToggle(v.id);
+        }
+      }}
+    >
+      <input
+        type="checkbox"
+        className="select"
+        data-testid="series-select"
+        aria-label={`Select ${v.name} for merging`}
+        checked={selected.has(v.id)}
+        onClick={stop}
+        onChange={(e) => onSelect(v.id, e.target.checked)}
+      />
+      <svg width="28" height="10" aria-hidden="true" className="swatch">
+        <line x1="0" x2="28" y1="5" y2="5" stroke={color} strokeWidth="3" strokeDasharray={dash || undefined} />
+      </svg>
+      <span className="series-name" title={`${v.source}${v.tag ? ` (tag ${v.tag})` : ""}${v.mergedFrom.length ? `\nmerged from: ${v.mergedFrom.join(", ")}` : ""}`}>
+        {v.name}
+      </span>
+      <span className="series-meta">
+        {v.throughput !== null ? `${formatThroughput(v.throughput)} · ` : ""}
+        {v.kind ? `${v.kind} time · ` : ""}
+        {formatCount(v.wholeCount)} values
+        {v.intervalCount > 0 ? `, ${formatCount(v.intervalCount)} intervals` : ""}
+        {v.failures > 0 ? `, ${formatCount(v.failures)} failed` : ""}
+        {v.mergedFrom.length ? ` · merged from ${v.mergedFrom.length}` : ""}
+      </span>
+      {verdict ? (
+        <span className={verdict.pass ? "verdict pass" : "verdict fail"} data-testid="series-verdict">
+          {verdict.pass ? "✓ " : "✗ "}
+          {verdictText(verdict)}
+        </span>
+      ) : null}
+      <span className="series-actions" onClick={stop}>
+        <button type="button" data-testid="edit-identity" aria-expanded={editing} onClick={() => setEditing((e) => !e)} title="Edit configuration, throughput and kind">
+          edit
+        </button>
+        <button type="button" data-testid="export-hgrm" onClick={() => onExport(v.id)} title="Download this series' percentile distribution (.hgrm, HdrHistogram's format)">
+          .hgrm
+        </button>
+        <button type="button" data-testid="remove-series" aria-label={`Remove ${v.name}`} onClick={() => onRemove(v.id)}>
+          ×
+        </button>
+      </span>
+      {editing ? (
+        <div className="identity-editor" onClick={stop} onKeyDown={stop}>
+          <label>
+            configuration{" "}
+            <input data-testid="identity-config" defaultValue={v.config} onBlur={(e) => e.target.value !== v.config && onIdentity(v.id, { config: e.target.value.trim() })} onKeyDown={(e) => e.key === "Enter" && (e.target as HTMLInputElement).blur()} />
+          </label>
+          <label>
+            throughput{" "}
+            <input
+              data-testid="identity-throughput"
+              defaultValue={v.throughput === null ? "" : String(v.throughput)}
+              placeholder="e.g. 40k"
+              onBlur={(e) => {
+                const t = e.target.value.trim() === "" ? null : parseThroughput(e.target.value);
+                if (t !== v.throughput && (t !== null || e.target.value.trim() === "")) onIdentity(v.id, { throughput: t });
+              }}
+              onKeyDown={(e) => e.key === "Enter" && (e.target as HTMLInputElement).blur()}
+            />
+          </label>
+          <label>
+            kind{" "}
+            <select data-testid="identity-kind" value={v.kind} onChange={(e) => onIdentity(v.id, { kind: e.target.value as SeriesView["kind"] })}>
+              <option value="">—</option>
+              <option value="response">response time</option>
+              <option value="service">service time</option>
+            </select>
+          </label>
+          <label title={`Recorded unit ${UNIT_SOURCE_TEXT[v.unitSource]}`}>
             recorded in{" "}
             <select data-testid="series-unit" value={v.recordedUnit} onChange={(e) => onUnit(v.id, e.target.value as Unit)} aria-label={`Recorded unit of ${v.name}`}>
               {UNITS.map((u) => (
@@ -74,32 +171,10 @@ export function SeriesList({ rows, onToggle, onExport, onRemove, onUnit }: Props
                 </option>
               ))}
             </select>
-            {v.unitSource === "default" ? <span className="warn-inline" title={UNIT_SOURCE_TEXT.default}> ?</span> : null}
+            {v.unitSource === "default" ? <span className="warn-inline"> (assumed: check)</span> : null}
           </label>
-          <button
-            type="button"
-            data-testid="export-hgrm"
-            onClick={(e) => {
-              e.stopPropagation();
-              onExport(v.id);
-            }}
-            title="Download this series' percentile distribution (.hgrm, HdrHistogram's format)"
-          >
-            .hgrm
-          </button>
-          <button
-            type="button"
-            data-testid="remove-series"
-            aria-label={`Remove ${v.name}`}
-            onClick={(e) => {
-              e.stopPropagation();
-              onRemove(v.id);
-            }}
-          >
-            ×
-          </button>
-        </li>
-      ))}
-    </ul>
+        </div>
+      ) : null}
+    </li>
   );
 }

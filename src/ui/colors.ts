@@ -1,5 +1,8 @@
-// Okabe–Ito colours (distinguishable with the common colour-vision deficiencies), and a dash
-// pattern per series so lines differ by more than hue.
+// Okabe–Ito colours (distinguishable with the common colour-vision deficiencies). A series'
+// colour says its configuration; within a configuration, lower throughputs are lighter shades
+// and each throughput has its own dash, so lines differ by more than hue.
+import { interpolateRgb } from "d3";
+
 const PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999933"];
 const DASHES = ["", "6 3", "2 3", "8 3 2 3", "12 4", "4 2 1 2"];
 
@@ -9,4 +12,34 @@ export function colorOf(index: number): string {
 
 export function dashOf(index: number): string {
   return DASHES[index % DASHES.length]!;
+}
+
+export interface StyleInput {
+  id: string;
+  config: string;
+  throughput: number | null;
+}
+
+export interface SeriesStyle {
+  color: string;
+  dash: string;
+  /** Index of the configuration (order of first appearance). */
+  configIndex: number;
+}
+
+/** Colour by configuration, shade and dash by throughput rank within it (highest = darkest, solid). */
+export function stylesFor(series: readonly StyleInput[]): Map<string, SeriesStyle> {
+  const configs = [...new Set(series.map((s) => s.config))];
+  const out = new Map<string, SeriesStyle>();
+  for (const [ci, config] of configs.entries()) {
+    const members = series.filter((s) => s.config === config);
+    const rates = [...new Set(members.map((s) => s.throughput ?? -1))].sort((a, b) => b - a);
+    const base = colorOf(ci);
+    for (const [k, s] of members.entries()) {
+      const rank = rates.length > 1 ? rates.indexOf(s.throughput ?? -1) : k;
+      const lighten = rates.length > 1 ? (rank / rates.length) * 0.55 : 0;
+      out.set(s.id, { color: lighten > 0 ? interpolateRgb(base, "#ffffff")(lighten) : base, dash: dashOf(rank), configIndex: ci });
+    }
+  }
+  return out;
 }

@@ -4,7 +4,7 @@ import { useMemo, useRef, useState } from "react";
 import { line } from "d3";
 import { formatCount, formatNumber, formatValue, UNIT_LABEL } from "../../core/format";
 import type { Unit } from "../../core/types";
-import { bucketAt, labelledMaxes, makeXScale, makeYScale, MARGIN, stepPoints, xDomainEnd, xTicks, type CurveInput } from "./layout";
+import { bucketAt, inverseTail, labelledMaxes, makeXScale, makeYScale, MARGIN, stepPoints, xDomainEnd, xTicks, type CurveInput } from "./layout";
 
 export interface PlotSeries extends CurveInput {
   id: string;
@@ -16,16 +16,27 @@ export interface PlotSeries extends CurveInput {
   min: number;
 }
 
+/** A requirement step in the display unit: limit over percentiles (from, to]. */
+export interface PlotStep {
+  from: number;
+  to: number;
+  limit: number;
+  label: string;
+}
+
 interface Props {
   series: PlotSeries[];
+  requirement?: PlotStep[];
   unit: Unit;
   yLog: boolean;
   width: number;
   height: number;
   title?: string;
+  /** Shared value range, so side-by-side plots compare on one scale. */
+  yExtent?: { max: number; min: number };
 }
 
-export function PercentilePlot({ series, unit, yLog, width, height, title }: Props) {
+export function PercentilePlot({ series, requirement = [], unit, yLog, width, height, title, yExtent }: Props) {
   const size = { width, height };
   const [hoverX, setHoverX] = useState<number | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
@@ -39,14 +50,32 @@ export function PercentilePlot({ series, unit, yLog, width, height, title }: Pro
       maxV = Math.max(maxV, s.max);
       if (s.min > 0) minV = Math.min(minV, s.min);
     }
+    if (yExtent) {
+      maxV = Math.max(maxV, yExtent.max);
+      if (yExtent.min > 0) minV = Math.min(minV, yExtent.min);
+    }
+    // Show the requirement even above the data, but not so far that the data flattens.
+    for (const r of requirement) {
+      if (r.limit <= Math.max(maxV * 4, 0)) maxV = Math.max(maxV, r.limit);
+      if (yLog) minV = Math.min(minV, r.limit);
+    }
     const y = makeYScale(maxV, Number.isFinite(minV) ? minV : 0, yLog, size);
     const gen = line();
     const paths = series.map((s) => ({ s, d: gen(stepPoints(s, x, y, xEnd)) ?? "" }));
-    return { xEnd, x, y, paths, ticks: xTicks(xEnd), yTicks: y.ticks(yLog ? 6 : 8) };
+    // The requirement as a step line: flat over each entry's percentile range.
+    const reqPts: [number, number][] = [];
+    for (const r of requirement) {
+      const x0 = x(inverseTail(r.from / 100, xEnd));
+      const x1 = x(r.to >= 100 ? xEnd : inverseTail(r.to / 100, xEnd));
+      const yy = Math.max(y.range()[1]!, y(r.limit));
+      reqPts.push([x0, yy], [x1, yy]);
+    }
+    const reqPath = reqPts.length ? (gen(reqPts) ?? "") : "";
+    return { xEnd, x, y, paths, reqPath, ticks: xTicks(xEnd), yTicks: y.ticks(yLog ? 6 : 8) };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [series, yLog, width, height]);
+  }, [series, requirement, yLog, width, height, yExtent?.max, yExtent?.min]);
 
-  const { x, y, paths, ticks, yTicks, xEnd } = layout;
+  const { x, y, paths, reqPath, ticks, yTicks, xEnd } = layout;
   const plotLeft = MARGIN.left;
   const plotRight = width - MARGIN.right;
   const plotTop = MARGIN.top;
@@ -91,11 +120,14 @@ export function PercentilePlot({ series, unit, yLog, width, height, title }: Pro
       </g>
       <g className="axis x-axis">
         <line x1={plotLeft} x2={plotRight} y1={plotBottom} y2={plotBottom} />
-        {ticks.map((t) => (
-          <text key={`tx${t.value}`} x={x(t.value)} y={plotBottom + 16} textAnchor="middle">
-            {t.label}
-          </text>
-        ))}
+        {ticks.map((t, i) =>
+          // Labels need about 64 px; on a narrow plot label every other decade.
+          (plotRight - plotLeft) / Math.max(1, ticks.length - 1) >= 64 || i % 2 === 0 || i === ticks.length - 1 ? (
+            <text key={`tx${t.value}`} x={x(t.value)} y={plotBottom + 16} textAnchor="middle">
+              {t.label}
+            </text>
+          ) : null,
+        )}
         <text x={(plotLeft + plotRight) / 2} y={height - 6} textAnchor="middle" className="axis-label">
           Percentile (log scale of 1/(1−p))
         </text>
@@ -111,6 +143,20 @@ export function PercentilePlot({ series, unit, yLog, width, height, title }: Pro
           Latency ({UNIT_LABEL[unit]}){yLog ? ", log" : ""}
         </text>
       </g>
+      {reqPath ? (
+        <g className="requirement-line" data-testid="requirement-line">
+          <path d={reqPath} fill="none" />
+          {requirement.map((r) => {
+            const xr = x(r.to >= 100 ? xEnd : inverseTail(r.to / 100, xEnd));
+            const yy = Math.max(y.range()[1]! + 10, y(r.limit) - 5);
+            return (
+              <text key={`${r.from}-${r.to}`} x={xr - 4} y={yy} textAnchor="end">
+                {r.label}
+              </text>
+            );
+          })}
+        </g>
+      ) : null}
       <g className="curves">
         {paths.map(({ s, d }) => (
           <path key={s.id} d={d} fill="none" stroke={s.color} strokeWidth={2} strokeDasharray={s.dash || undefined} data-series={s.name}>

@@ -1,0 +1,82 @@
+// Where each configuration crosses its requirement: latency at the requirement's percentiles
+// against throughput, with each limit drawn. Filled markers pass, hollow ones fail.
+import { line } from "d3";
+import { formatNumber, UNIT_LABEL } from "../../core/format";
+import { formatThroughput } from "../../core/naming";
+import type { Unit } from "../../core/types";
+import { tpScales, TP_MARGIN, type TpLine } from "./layout";
+
+interface Props {
+  lines: TpLine[];
+  limits: { percentile: number; limit: number; label: string }[];
+  unit: Unit;
+  width: number;
+  height: number;
+}
+
+export function ThroughputChart({ lines, limits, unit, width, height }: Props) {
+  const { x, y } = tpScales(lines, limits.map((l) => l.limit), width, height);
+  // Log ticks: keep 1, 2, 5 × 10^k when there are many.
+  const all = y.ticks(6);
+  const yTicks = all.length > 8 ? all.filter((t) => [1, 2, 5].includes(Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9)))) : all;
+  const gen = line<{ throughput: number; value: number }>()
+    .x((p) => x(p.throughput))
+    .y((p) => y(Math.max(p.value, y.domain()[0]!)));
+  const left = TP_MARGIN.left;
+  const right = width - TP_MARGIN.right;
+  const bottom = height - TP_MARGIN.bottom;
+  return (
+    <svg data-testid="throughput-chart" role="img" aria-label="Latency at the requirement's percentiles against throughput, per configuration" width={width} height={height} className="plot throughput">
+      <g className="grid">
+        {yTicks.map((t) => (
+          <line key={`g${t}`} x1={left} x2={right} y1={y(t)} y2={y(t)} />
+        ))}
+      </g>
+      <g className="axis">
+        <line x1={left} x2={right} y1={bottom} y2={bottom} />
+        <line x1={left} x2={left} y1={TP_MARGIN.top} y2={bottom} />
+        {x.ticks(6).map((t) => (
+          <text key={`x${t}`} x={x(t)} y={bottom + 16} textAnchor="middle">
+            {t === 0 ? "0" : formatThroughput(t)}
+          </text>
+        ))}
+        {yTicks.map((t) => (
+          <text key={`y${t}`} x={left - 6} y={y(t)} dy="0.32em" textAnchor="end">
+            {formatNumber(t)}
+          </text>
+        ))}
+        <text x={(left + right) / 2} y={height - 4} textAnchor="middle" className="axis-label">
+          Throughput (ops/s)
+        </text>
+        <text transform={`translate(14 ${(TP_MARGIN.top + bottom) / 2}) rotate(-90)`} textAnchor="middle" className="axis-label">
+          Latency ({UNIT_LABEL[unit]}, log)
+        </text>
+      </g>
+      <g className="requirement-line">
+        {limits.map((l) => (
+          <g key={l.percentile}>
+            <line x1={left} x2={right} y1={y(l.limit)} y2={y(l.limit)} />
+            <text x={right + 4} y={y(l.limit)} dy="0.32em" textAnchor="start">
+              {l.label}
+            </text>
+          </g>
+        ))}
+      </g>
+      {lines.map((l) => (
+        <g key={`${l.config}-${l.percentile}`} data-config={l.config} data-percentile={l.percentile}>
+          <path d={gen(l.points) ?? ""} fill="none" stroke={l.color} strokeWidth={2} strokeDasharray={l.dash || undefined} />
+          {l.points.map((p) => (
+            <circle key={p.throughput} cx={x(p.throughput)} cy={y(Math.max(p.value, y.domain()[0]!))} r={4} fill={p.pass ? l.color : "white"} stroke={l.color} strokeWidth={2}>
+              <title>{`${l.config} at ${formatThroughput(p.throughput)}: ${l.percentile === 100 ? "max" : `p${l.percentile}`} = ${formatNumber(p.value)} ${UNIT_LABEL[unit]} (${p.pass ? "passes" : "fails"})`}</title>
+            </circle>
+          ))}
+          {l.points.length ? (
+            <text x={x(l.points[l.points.length - 1]!.throughput) + 6} y={y(Math.max(l.points[l.points.length - 1]!.value, y.domain()[0]!))} dy="0.32em" fill={l.color} className="max-label">
+              {`${l.config} ${l.percentile === 100 ? "max" : `p${l.percentile}`}`}
+            </text>
+          ) : null}
+        </g>
+      ))}
+    </svg>
+  );
+}

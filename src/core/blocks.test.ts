@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { BLOCK_SIZES, IntervalBlocks, indexRange, type Sparse } from "./blocks";
+
+function randomSparse(seed: number): Sparse {
+  // A few indices with counts; deterministic per seed.
+  const m = 1 + (seed % 7);
+  const idx = new Set<number>();
+  for (let k = 0; k < m; k++) idx.add((seed * 31 + k * 977) % 5000);
+  const indices = Int32Array.from([...idx].sort((a, b) => a - b));
+  const counts = Float64Array.from(indices, (i) => 1 + ((i * seed) % 13));
+  return { indices, counts };
+}
+
+function direct(parts: Sparse[], i0: number, i1: number): Map<number, number> {
+  const m = new Map<number, number>();
+  for (let i = Math.max(0, i0); i <= Math.min(i1, parts.length - 1); i++) {
+    parts[i]!.indices.forEach((ix, k) => m.set(ix, (m.get(ix) ?? 0) + parts[i]!.counts[k]!));
+  }
+  return m;
+}
+
+describe("IntervalBlocks", () => {
+  const n = BLOCK_SIZES[1] * 2 + 777;
+  const parts = Array.from({ length: n }, (_, i) => randomSparse(i + 1));
+  const blocks = new IntervalBlocks();
+  for (const p of parts) blocks.add(p);
+
+  it("any range sums to the same counts as adding every interval, decoding only the edges", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: n - 1 }), fc.integer({ min: 0, max: n - 1 }), (a, b) => {
+        const [i0, i1] = a <= b ? [a, b] : [b, a];
+        const r = blocks.sumRange(i0, i1, (i) => parts[i]!);
+        const want = direct(parts, i0, i1);
+        expect(r.sum.indices.length).toBe(want.size);
+        r.sum.indices.forEach((ix, k) => expect(r.sum.counts[k]).toBe(want.get(ix)));
+        // Edges only: fewer than two small blocks' worth on each side, plus the tail.
+        expect(r.decoded).toBeLessThanOrEqual(2 * BLOCK_SIZES[0] + (n % BLOCK_SIZES[0]));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("the whole table uses the big blocks", () => {
+    const r = blocks.sumRange(0, n - 1, (i) => parts[i]!);
+    expect(r.blocks).toBeLessThan(2 + (BLOCK_SIZES[1] / BLOCK_SIZES[0]) * 2);
+  });
+});
+
+describe("indexRange", () => {
+  it("finds the intervals whose start lies in [lo, hi], edges included", () => {
+    const o = [0, 1, 2, 3, 4, 5];
+    expect(indexRange(o, 6, 2, 4)).toEqual([2, 4]);
+    expect(indexRange(o, 6, 1.5, 4.5)).toEqual([2, 4]);
+    expect(indexRange(o, 6, -Infinity, Infinity)).toEqual([0, 5]);
+    const [a, b] = indexRange(o, 6, 7, 9);
+    expect(a > b).toBe(true);
+  });
+});
