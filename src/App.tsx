@@ -9,10 +9,15 @@ import { Timeline, type TimelineLine } from "./charts/timeline/Timeline";
 import { Warnings } from "./ui/Warnings";
 import { stylesFor } from "./ui/colors";
 import { RequirementEditor } from "./ui/RequirementEditor";
-import { Judgement } from "./ui/Judgement";
-import { parseRequirement, requirementSteps, verdictOf, type Requirement } from "./core/requirements";
+import { Judgement, judgeRows } from "./ui/Judgement";
+import { formatRequirement, parseRequirement, requirementSteps, verdictOf, type Requirement } from "./core/requirements";
 import { valueAtFromBuckets } from "./core/spectrum";
 import { NANOS_PER_UNIT } from "./core/types";
+import { ChartActions } from "./ui/ChartActions";
+import { SharePanel } from "./ui/SharePanel";
+import { Presentation } from "./ui/Presentation";
+import { markdownSummary, spectrumCsv } from "./core/markdown";
+import { formatThroughput } from "./core/naming";
 import { LoadErrors } from "./ui/LoadErrors";
 import { PercentileTable } from "./ui/PercentileTable";
 import { SeriesList, type SeriesRow } from "./ui/SeriesList";
@@ -48,6 +53,13 @@ export function App() {
   const [requirement, setRequirement] = useState<Requirement | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [sideBySide, setSideBySide] = useState(false);
+  const [presenting, setPresenting] = useState(false);
+  const [theme, setTheme] = useState<"light" | "dark">("light");
+  const plotRef = useRef<HTMLDivElement>(null);
+  const timelineRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
   const tlQuery = useRef({ domain: tlDomain, percentiles: tlPercentiles, width: plotWidth });
   tlQuery.current = { domain: tlDomain, percentiles: tlPercentiles, width: plotWidth };
 
@@ -240,6 +252,30 @@ export function App() {
     [plotSeries],
   );
 
+  // The judgment, shared by the summary, the Markdown and the presentation.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const judged = useMemo(() => judgeRows(visibleRows, requirement), [rows, requirement]);
+
+  const makeMarkdown = () =>
+    markdownSummary({
+      rows: visibleRows.map((r) => {
+        const f = unitFactor(r.view.recordedUnit, unit);
+        const at = (p: number) => valueAtFromBuckets(r.view.spectrum, p) * f;
+        const v = r.verdict;
+        return {
+          name: r.view.name,
+          values: { p50: at(50), p90: at(90), p99: at(99), p999: at(99.9), p9999: at(99.99), max: r.view.spectrum.max * f },
+          count: r.view.spectrum.totalCount,
+          verdict: !v ? "" : v.pass ? "pass" : `fails at ${v.firstViolation === 100 ? "max" : `p${v.firstViolation}`}`,
+        };
+      }),
+      unit,
+      requirement: requirement ? formatRequirement(requirement) : null,
+      sentence: judged.sentence,
+      shareUrl: null,
+      range,
+    });
+
   const busy = pending > 0;
   const hasIntervals = views.some((v) => v.intervalCount > 0);
 
@@ -294,6 +330,12 @@ export function App() {
           <input type="checkbox" data-testid="side-by-side" checked={sideBySide} onChange={(e) => setSideBySide(e.target.checked)} /> side by side
         </label>
         {hasIntervals ? <RangeInputs range={range} onChange={setRange} /> : null}
+        <button type="button" data-testid="present" onClick={() => setPresenting(true)} disabled={visibleRows.length === 0}>
+          Present
+        </button>
+        <label>
+          <input type="checkbox" data-testid="theme" checked={theme === "dark"} onChange={(e) => setTheme(e.target.checked ? "dark" : "light")} /> dark
+        </label>
         <button type="button" data-testid="clear" onClick={() => void run(async () => { await engine.clear(); setHidden(new Set()); setProblems([]); return null; })}>
           Clear all
         </button>
@@ -311,6 +353,7 @@ export function App() {
       <main className="main">
         <section className="chart-panel" ref={plotBox}>
           <Judgement part="summary" rows={visibleRows} requirement={requirement} unit={unit} width={Math.max(320, plotWidth)} />
+          <div ref={plotRef}>
           {visibleRows.length > 0 && sideBySide && configsShown.length > 1 ? (
             <div className="small-multiples" data-testid="small-multiples">
               {configsShown.map((c) => (
@@ -334,6 +377,14 @@ export function App() {
               Drop HdrHistogram logs (.hlog), percentile files (.hgrm) or wrk2 output here, or paste text.
             </div>
           )}
+          </div>
+          {visibleRows.length > 0 ? (
+            <ChartActions
+              container={plotRef}
+              name="percentile-distribution"
+              csv={() => spectrumCsv(plotSeries.map((p) => ({ name: p.name, values: p.values, cumulative: p.cumulative, totalCount: p.totalCount })), unit)}
+            />
+          ) : null}
           {timeline && timelineLines.length > 0 ? (
             <section className="timeline-panel" aria-label="Latency over time">
               <div className="timeline-controls">
@@ -367,6 +418,7 @@ export function App() {
                 ) : null}
                 <span className="hint">drag to select a window, wheel to zoom</span>
               </div>
+              <div ref={timelineRef}>
               <Timeline
                 lines={timelineLines}
                 unit={unit}
@@ -381,6 +433,8 @@ export function App() {
                 onBrush={(a, b) => setRange({ start: a, end: b })}
                 onZoom={(d) => setTlDomain(d)}
               />
+              </div>
+              <ChartActions container={timelineRef} name="max-over-time" />
             </section>
           ) : null}
           <PercentileTable rows={visibleRows} unit={unit} />
@@ -422,6 +476,7 @@ export function App() {
             onRemove={(id) => void run(async () => { await engine.remove(id); return null; })}
             onUnit={(id, u) => void run(async () => { await engine.setUnit(id, u); return null; })}
           />
+          <SharePanel makeMarkdown={makeMarkdown} makeLink={async () => ({ error: "share links are not available yet" })} />
           <details className="paste">
             <summary>Paste data</summary>
             <textarea
@@ -445,6 +500,22 @@ export function App() {
           </details>
         </aside>
       </main>
+      {presenting ? (
+        <Presentation
+          sentence={judged.sentence}
+          sustainable={judged.sustainable.map((x) => ({
+            config: x.config,
+            text: x.maxThroughput === null ? (x.points.length ? "fails at every tested throughput" : "no throughput known") : `sustains ${formatThroughput(x.maxThroughput)}`,
+          }))}
+          plotSeries={plotSeries}
+          steps={plotSteps}
+          unit={unit}
+          yLog={yLog}
+          timeline={timeline}
+          timelineLines={timelineLines}
+          onExit={() => setPresenting(false)}
+        />
+      ) : null}
     </div>
   );
 }

@@ -35,14 +35,21 @@ function kindPairs(rows: SeriesRow[]) {
   return out;
 }
 
-export function Judgement({ rows, requirement, unit, width, part }: Props) {
-  const pairs = kindPairs(rows);
-  // Judge response time where a configuration has it: service time hides the queueing.
+/**
+ * The runs that are judged (response time where a configuration has it: service time hides
+ * the queueing), the sustainable throughput per configuration, and the sentence.
+ */
+export function judgeRows(rows: SeriesRow[], requirement: Requirement | null) {
   const hasResponse = new Set(rows.filter((r) => r.view.kind === "response").map((r) => r.view.config));
   const judged = rows.filter((r) => r.verdict && !(r.view.kind === "service" && hasResponse.has(r.view.config)));
   const runs = judged.map((r) => ({ id: r.view.id, config: r.view.config, throughput: r.view.throughput, pass: r.verdict!.pass }));
   const sustainable = requirement ? sustainableThroughput(runs) : [];
-  const sentence = verdictSentence(requirement, sustainable);
+  return { judged, sustainable, sentence: verdictSentence(requirement, sustainable) };
+}
+
+export function Judgement({ rows, requirement, unit, width, part }: Props) {
+  const pairs = kindPairs(rows);
+  const { judged, sustainable, sentence } = judgeRows(rows, requirement);
   const withThroughput = judged.filter((r) => r.view.throughput !== null);
   const lines: TpLine[] = [];
   if (requirement && withThroughput.length > 0) {

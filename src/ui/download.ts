@@ -1,6 +1,6 @@
-/** Saves text as a file through a real download (an object URL on a temporary link). */
-export function downloadText(name: string, text: string, type = "text/plain"): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+/** Saves a blob as a file through a real download (an object URL on a temporary link). */
+export function downloadBlob(name: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
   a.href = url;
   a.download = name.replace(/[\\/:*?"<>|]+/g, "_");
@@ -8,4 +8,8 @@ export function downloadText(name: string, text: string, type = "text/plain"): v
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function downloadText(name: string, text: string, type = "text/plain"): void {
+  downloadBlob(name, new Blob([text], { type }));
 }

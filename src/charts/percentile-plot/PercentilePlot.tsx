@@ -178,6 +178,21 @@ export function PercentilePlot({ series, requirement = [], unit, yLog, width, he
           ) : null,
         )}
       </g>
+      <g className="legend" data-testid="plot-legend" transform={`translate(${plotLeft + 10} ${plotTop + 8})`}>
+        {series.slice(0, 12).map((s, i) => (
+          <g key={s.id} transform={`translate(0 ${i * 16})`}>
+            <line x1={0} x2={22} y1={0} y2={0} stroke={s.color} strokeWidth={2.5} strokeDasharray={s.dash || undefined} />
+            <text x={28} y={0} dy="0.32em">
+              {truncate(s.name, 34)}
+            </text>
+          </g>
+        ))}
+        {series.length > 12 ? (
+          <text x={28} y={12 * 16} dy="0.32em">
+            {`+${series.length - 12} more`}
+          </text>
+        ) : null}
+      </g>
       {hoverX !== null && hoverRows.length > 0 ? (
         <g className="hover" pointerEvents="none">
           <line x1={hoverX} x2={hoverX} y1={plotTop} y2={plotBottom} />

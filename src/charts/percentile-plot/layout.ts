@@ -16,7 +16,7 @@ export interface Size {
   height: number;
 }
 
-export const MARGIN = { top: 16, right: 96, bottom: 44, left: 72 };
+export const MARGIN = { top: 16, right: 110, bottom: 44, left: 72 };
 
 /** 1/(1-p) for a fraction p; capped where p reaches 1. */
 export function inverseTail(p: number, cap: number): number {

@@ -1,0 +1,78 @@
+import { readFileSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+import { cell, idle } from "./helpers";
+
+test("Copy Markdown: a paste-ready table with the requirement and verdicts, on the clipboard", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto("./");
+  await idle(page);
+  await page.getByTestId("copy-markdown").click();
+  const out = page.getByTestId("markdown-output");
+  await expect(out).toBeVisible();
+  const md = await out.inputValue();
+  const lines = md.split("\n");
+  expect(lines).toContain("| Series | p50 (ms) | p90 (ms) | p99 (ms) | p99.9 (ms) | p99.99 (ms) | max (ms) | count | verdict |");
+  // Each row's numbers equal the table's (display unit ms; data-raw in ns).
+  const maxRaw = Number(await cell(page, "sysA\\_2k.response".replace("\\_", "_"), "100").getAttribute("data-raw"));
+  const row = lines.find((l) => l.startsWith("| sysA\\_2k.response |"))!;
+  expect(row).toContain(`**${Number((maxRaw / 1e6).toFixed(1))}**`);
+  expect(row).toContain("✅ pass");
+  expect(lines.find((l) => l.startsWith("| sysA\\_8k.response |"))).toContain("❌ fails at p99");
+  expect(md).toContain("Requirement: `p50<=1ms, p99<=40ms, p99.9<=150ms, max<=200ms`");
+  expect(md).toContain("sysB carries at least 4.0× the throughput");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(md);
+});
+
+test("chart exports: SVG and PNG of the plot as drawn, CSV of its points", async ({ page }) => {
+  await page.goto("./");
+  await idle(page);
+  const actions = page.locator(".chart-actions").first();
+  const svgDl = page.waitForEvent("download");
+  await actions.getByTestId("export-svg").click();
+  const svg = readFileSync(await (await svgDl).path(), "utf8");
+  expect(svg).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  expect(svg).toContain("p99 ≤ 40 ms"); // requirement line label
+  expect(svg).toContain("sysB_8k.response"); // legend
+  expect(svg).toContain("Latency (ms)");
+  const pngDl = page.waitForEvent("download");
+  await actions.getByTestId("export-png").click();
+  const png = readFileSync(await (await pngDl).path());
+  expect(png.subarray(1, 4).toString()).toBe("PNG");
+  const width = png.readUInt32BE(16);
+  const onScreen = Number(await page.locator("[data-testid=percentile-plot]").first().getAttribute("width"));
+  expect(width).toBe(onScreen * 2);
+  const csvDl = page.waitForEvent("download");
+  await actions.getByTestId("export-csv").click();
+  const csv = readFileSync(await (await csvDl).path(), "utf8").split("\n");
+  expect(csv[0]).toBe("series,percentile_from,percentile_to,value_ms,count_at_or_below");
+  const last = csv.filter((l) => l.startsWith("sysA_2k.response,")).pop()!;
+  const maxRaw = Number(await cell(page, "sysA_2k.response", "100").getAttribute("data-raw"));
+  expect(Number(last.split(",")[3])).toBeCloseTo(maxRaw / 1e6, 9);
+  expect(last.split(",")[2]).toBe("100");
+});
+
+test("presentation mode: verdict, spectra, max over time; arrows step, Escape leaves", async ({ page }) => {
+  await page.goto("./");
+  await idle(page);
+  await page.getByTestId("present").click();
+  const p = page.getByTestId("presentation");
+  await expect(p).toBeVisible();
+  await expect(page.getByTestId("present-title")).toContainText("sysB sustains 8k/s");
+  await page.screenshot({ path: "test-results/screens/present-1.png" });
+  await page.keyboard.press("ArrowRight");
+  await expect(p).toHaveAttribute("data-slide", "1");
+  await expect(p.locator("[data-testid=percentile-plot]")).toBeVisible();
+  await page.screenshot({ path: "test-results/screens/present-2.png" });
+  await page.keyboard.press("ArrowRight");
+  await expect(p).toHaveAttribute("data-slide", "2");
+  await expect(p.locator("[data-testid=timeline]")).toBeVisible();
+  await page.screenshot({ path: "test-results/screens/present-3.png" });
+  await page.getByTestId("theme").evaluate(() => undefined);
+  await page.keyboard.press("Escape");
+  await expect(p).toHaveCount(0);
+  await page.getByTestId("theme").check();
+  await page.getByTestId("present").click();
+  await page.keyboard.press("ArrowRight");
+  await page.screenshot({ path: "test-results/screens/present-dark.png" });
+  await page.keyboard.press("Escape");
+});

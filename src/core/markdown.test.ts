@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { escapeCell, markdownSummary } from "./markdown";
+
+const row = (name: string, verdict = "") => ({ name, values: { p50: 0.08, p90: 0.16, p99: 34.05, p999: 135.7, p9999: 157.7, max: 160.2 }, count: 120000, verdict });
+
+describe("markdownSummary", () => {
+  it("is a table with one row per series, values in the display unit, max in bold", () => {
+    const md = markdownSummary({ rows: [row("sysA_2k", "pass"), row("sysB|x", "fail at p99")], unit: "ms", requirement: "p99<=40ms", sentence: "At p99 ≤ 40 ms, sysB sustains 8k/s.", shareUrl: "https://example.test/#s=2.abc", range: { start: null, end: null } });
+    const lines = md.split("\n");
+    const header = lines.find((l) => l.startsWith("| Series"))!;
+    expect(header).toBe("| Series | p50 (ms) | p90 (ms) | p99 (ms) | p99.9 (ms) | p99.99 (ms) | max (ms) | count | verdict |");
+    expect(lines).toContain("| sysA\\_2k | 0.08 | 0.16 | 34.05 | 135.7 | 157.7 | **160.2** | 120,000 | ✅ pass |");
+    // A pipe in a name must not break the table.
+    expect(lines.find((l) => l.startsWith("| sysB"))!.split(/(?<!\\)\|/).length).toBe(header.split("|").length);
+    expect(md).toContain("Requirement: `p99<=40ms`");
+    expect(md).toContain("**At p99 ≤ 40 ms, sysB sustains 8k/s.**");
+    expect(md).toContain("[Open this view](https://example.test/#s=2.abc)");
+  });
+
+  it("no verdict column without a requirement; states the time window", () => {
+    const md = markdownSummary({ rows: [row("a")], unit: "us", requirement: null, sentence: null, shareUrl: null, range: { start: 5, end: 20 } });
+    expect(md).not.toContain("verdict");
+    expect(md).toContain("p99 (µs)");
+    expect(md).toContain("Time window: 5 s to 20 s");
+  });
+
+  it("escapes markup in names", () => {
+    expect(escapeCell("<script>|a*b_c`\n")).toBe("\\<script\\>\\|a\\*b\\_c\\` ");
+  });
+});
+
+describe("spectrumCsv", () => {
+  it("one row per bucket with its percentile range; names quoted and defused", async () => {
+    const { spectrumCsv } = await import("./markdown");
+    const csv = spectrumCsv([{ name: "=cmd|x, y", values: [1, 2], cumulative: [3, 4], totalCount: 4 }], "ms");
+    expect(csv.split("\n")).toEqual(["series,percentile_from,percentile_to,value_ms,count_at_or_below", `"'=cmd|x, y",0,75,1,3`, `"'=cmd|x, y",75,100,2,4`, ""]);
+  });
+});

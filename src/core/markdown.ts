@@ -1,0 +1,71 @@
+// A Markdown summary for a pull-request comment: the numbers people quote, the requirement,
+// the verdict sentence and the link that reopens the view. Pure: tested without a browser.
+import { formatCount, formatNumber, UNIT_LABEL } from "./format";
+import type { Unit } from "./types";
+
+export interface MarkdownRow {
+  name: string;
+  /** Values in the display unit at 50, 90, 99, 99.9, 99.99 and the max. */
+  values: { p50: number; p90: number; p99: number; p999: number; p9999: number; max: number };
+  count: number;
+  /** "pass", "fail at p99.9", or "" without a requirement. */
+  verdict: string;
+}
+
+export interface MarkdownInput {
+  rows: MarkdownRow[];
+  unit: Unit;
+  requirement: string | null;
+  sentence: string | null;
+  shareUrl: string | null;
+  range: { start: number | null; end: number | null };
+}
+
+/** Markdown table cells must not break the table: escape pipes, drop line breaks and markup. */
+export function escapeCell(s: string): string {
+  return s.replace(/[\r\n]+/g, " ").replace(/([\\|*_`[\]<>#])/g, "\\$1");
+}
+
+export function markdownSummary(m: MarkdownInput): string {
+  const u = UNIT_LABEL[m.unit];
+  const out: string[] = [];
+  if (m.sentence) out.push(`**${escapeCell(m.sentence)}**`, "");
+  if (m.requirement) out.push(`Requirement: \`${m.requirement.replace(/`/g, "'")}\``, "");
+  if (m.range.start !== null || m.range.end !== null) {
+    out.push(`Time window: ${m.range.start ?? "start"} s to ${m.range.end ?? "end"} s after each log's StartTime`, "");
+  }
+  const hasVerdict = m.rows.some((r) => r.verdict !== "");
+  const head = ["Series", `p50 (${u})`, `p90 (${u})`, `p99 (${u})`, `p99.9 (${u})`, `p99.99 (${u})`, `max (${u})`, "count"];
+  if (hasVerdict) head.push("verdict");
+  out.push(`| ${head.join(" | ")} |`);
+  out.push(`|${head.map((_, i) => (i === 0 || i === head.length - 1 && hasVerdict ? " --- " : " ---: ")).join("|")}|`);
+  for (const r of m.rows) {
+    const v = r.values;
+    const cells = [escapeCell(r.name), formatNumber(v.p50), formatNumber(v.p90), formatNumber(v.p99), formatNumber(v.p999), formatNumber(v.p9999), `**${formatNumber(v.max)}**`, formatCount(r.count)];
+    if (hasVerdict) cells.push(r.verdict === "pass" ? "✅ pass" : r.verdict ? `❌ ${escapeCell(r.verdict)}` : "");
+    out.push(`| ${cells.join(" | ")} |`);
+  }
+  out.push("");
+  if (m.shareUrl) out.push(`[Open this view](${m.shareUrl.replace(/\)/g, "%29").replace(/ /g, "%20")})`, "");
+  out.push("<sub>Percentiles of merged HdrHistograms; max is the largest recorded value.</sub>");
+  return `${out.join("\n")}\n`;
+}
+
+/** The plotted points of the percentile plot as CSV: each bucket's percentile range and value. */
+export function spectrumCsv(series: { name: string; values: ArrayLike<number>; cumulative: ArrayLike<number>; totalCount: number }[], unit: Unit): string {
+  // Quote when needed; a leading = + - @ would be run as a formula by spreadsheets.
+  const q = (raw: string) => {
+    const s = /^[=+\-@]/.test(raw) ? `'${raw}` : raw;
+    return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  const lines = [`series,percentile_from,percentile_to,value_${unit},count_at_or_below`];
+  for (const s of series) {
+    let prev = 0;
+    for (let i = 0; i < s.values.length; i++) {
+      const to = (s.cumulative[i]! / s.totalCount) * 100;
+      lines.push(`${q(s.name)},${prev},${to},${s.values[i]},${s.cumulative[i]}`);
+      prev = to;
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,99 @@
+// Presentation mode: full screen, large type, one idea per view, stepped with the arrow keys;
+// Escape leaves. For "System A vs System B" in front of people who will not read a table.
+import { useEffect, useState } from "react";
+import { PercentilePlot, type PlotSeries, type PlotStep } from "../charts/percentile-plot/PercentilePlot";
+import { Timeline, type TimelineLine } from "../charts/timeline/Timeline";
+import type { Unit } from "../core/types";
+import type { TimelineResult } from "../engine/store";
+
+interface Props {
+  sentence: string | null;
+  sustainable: { config: string; text: string }[];
+  plotSeries: PlotSeries[];
+  steps: PlotStep[];
+  unit: Unit;
+  yLog: boolean;
+  timeline: TimelineResult | null;
+  timelineLines: TimelineLine[];
+  onExit: () => void;
+}
+
+export function Presentation(p: Props) {
+  const [slide, setSlide] = useState(0);
+  const [size, setSize] = useState({ w: window.innerWidth, h: window.innerHeight });
+  const slides = ["verdict", "spectra", ...(p.timeline && p.timelineLines.length ? ["timeline"] : [])] as const;
+  const n = slides.length;
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") p.onExit();
+      else if (e.key === "ArrowRight" || e.key === "PageDown" || e.key === " ") setSlide((s) => Math.min(n - 1, s + 1));
+      else if (e.key === "ArrowLeft" || e.key === "PageUp") setSlide((s) => Math.max(0, s - 1));
+      else return;
+      e.preventDefault();
+    };
+    const onResize = () => setSize({ w: window.innerWidth, h: window.innerHeight });
+    window.addEventListener("keydown", onKey);
+    window.addEventListener("resize", onResize);
+    document.documentElement.requestFullscreen?.().catch(() => undefined);
+    return () => {
+      window.removeEventListener("keydown", onKey);
+      window.removeEventListener("resize", onResize);
+      if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+    };
+  }, [n, p]);
+
+  const current = slides[Math.min(slide, n - 1)];
+  const chartW = Math.max(400, size.w - 96);
+  const chartH = Math.max(300, size.h - 190);
+  return (
+    <div className="presentation" data-testid="presentation" data-slide={String(slide)} role="dialog" aria-modal="true" aria-label="Presentation">
+      {current === "verdict" ? (
+        <div className="slide verdict-slide">
+          <h1 data-testid="present-title">{p.sentence ?? "The whole latency spectrum, max included"}</h1>
+          <ul>
+            {p.sustainable.map((s) => (
+              <li key={s.config}>
+                <strong>{s.config}</strong>: {s.text}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {current === "spectra" ? (
+        <div className="slide">
+          <h2>Latency by percentile{p.steps.length ? ", against the requirement" : ""}</h2>
+          <PercentilePlot series={p.plotSeries} requirement={p.steps} unit={p.unit} yLog={p.yLog} width={chartW} height={chartH} />
+        </div>
+      ) : null}
+      {current === "timeline" && p.timeline ? (
+        <div className="slide">
+          <h2>Max latency over time: this is each system under its load</h2>
+          <Timeline
+            lines={p.timelineLines}
+            unit={p.unit}
+            percentiles={[]}
+            perLane
+            wallClock={false}
+            yLog={false}
+            domain={p.timeline.domain}
+            range={{ start: null, end: null }}
+            width={chartW}
+            height={chartH}
+            onBrush={() => undefined}
+            onZoom={() => undefined}
+          />
+        </div>
+      ) : null}
+      <footer className="presentation-footer">
+        <span>
+          {slide + 1} / {n}
+        </span>
+        <span>← → to step, Esc to leave</span>
+        <button type="button" onClick={p.onExit} data-testid="present-exit">
+          Leave
+        </button>
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+// For reviews: a Markdown summary (copied to the clipboard and shown), and a share link that
+// carries the view and its data in the URL fragment (never sent to a server).
+import { useState } from "react";
+
+interface Props {
+  makeMarkdown: () => string;
+  makeLink: (fullPrecision: boolean) => Promise<{ url: string; lossy: boolean; length: number } | { error: string }>;
+}
+
+async function copy(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false; // no permission (or not a secure context): the text is still shown to copy by hand
+  }
+}
+
+export function SharePanel({ makeMarkdown, makeLink }: Props) {
+  const [markdown, setMarkdown] = useState<string | null>(null);
+  const [link, setLink] = useState<{ url: string; lossy: boolean; length: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [full, setFull] = useState(false);
+  const [copied, setCopied] = useState<string | null>(null);
+  return (
+    <section className="share-panel" aria-label="Share">
+      <div className="share-buttons">
+        <button
+          type="button"
+          data-testid="share-link"
+          onClick={async () => {
+            setError(null);
+            const r = await makeLink(full);
+            if ("error" in r) {
+              setError(r.error);
+              setLink(null);
+              return;
+            }
+            setLink(r);
+            setCopied((await copy(r.url)) ? "link" : null);
+          }}
+        >
+          Share link
+        </button>
+        <label title="Keep every bucket of every histogram: exact, but a longer link">
+          <input type="checkbox" data-testid="share-full" checked={full} onChange={(e) => setFull(e.target.checked)} /> full precision
+        </label>
+        <button
+          type="button"
+          data-testid="copy-markdown"
+          onClick={async () => {
+            const md = makeMarkdown();
+            setMarkdown(md);
+            setCopied((await copy(md)) ? "markdown" : null);
+          }}
+        >
+          Copy Markdown
+        </button>
+      </div>
+      {error ? (
+        <p className="share-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {link ? (
+        <div className="share-result">
+          <input data-testid="share-url" readOnly value={link.url} aria-label="Share link" onFocus={(e) => e.target.select()} />
+          <p className="hint" data-testid="share-note">
+            {copied === "link" ? "Copied. " : ""}
+            {Math.round(link.length / 1024)} KB;{" "}
+            {link.lossy ? "histograms rounded to 2 significant digits (percentiles within 1 %)" : "full precision"}. The data is in the link itself: nothing is uploaded.
+          </p>
+        </div>
+      ) : null}
+      {markdown !== null ? (
+        <div className="share-result">
+          <textarea data-testid="markdown-output" readOnly value={markdown} rows={Math.min(16, markdown.split("\n").length + 1)} aria-label="Markdown summary" />
+          {copied === "markdown" ? <p className="hint">Copied.</p> : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+// Exports a chart exactly as drawn: the SVG with the page's chart styles inlined (so it looks
+// the same in a slide or another browser), or a PNG rendered from it at 2× for slides.
+import { downloadBlob } from "./download";
+
+/** The chart rules of the page's style sheets, so the exported SVG carries its own look. */
+function chartCss(): string {
+  const out: string[] = [];
+  for (const sheet of Array.from(document.styleSheets)) {
+    let rules: CSSRuleList;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      continue; // a cross-origin sheet: not ours
+    }
+    for (const r of Array.from(rules)) {
+      if (r instanceof CSSStyleRule && /\.(plot|timeline-overlay)\b/.test(r.selectorText)) out.push(r.cssText);
+    }
+  }
+  const root = getComputedStyle(document.documentElement);
+  const vars = ["--fg", "--muted", "--bg", "--line", "--accent", "--danger"].map((v) => `${v}: ${root.getPropertyValue(v)};`).join(" ");
+  return `svg { ${vars} font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; } ${out.join("\n")}`;
+}
+
+export function svgText(svg: SVGSVGElement): string {
+  const clone = svg.cloneNode(true) as SVGSVGElement;
+  clone.setAttribute("xmlns", "http://www.w3.org/2000/svg");
+  clone.removeAttribute("style");
+  clone.querySelectorAll("[data-testid=plot-hover], [data-testid=timeline-hover]").forEach((n) => n.remove());
+  const style = document.createElementNS("http://www.w3.org/2000/svg", "style");
+  style.textContent = chartCss();
+  clone.insertBefore(style, clone.firstChild);
+  const bg = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+  bg.setAttribute("width", "100%");
+  bg.setAttribute("height", "100%");
+  bg.setAttribute("fill", getComputedStyle(document.documentElement).getPropertyValue("--bg").trim() || "#fff");
+  clone.insertBefore(bg, style.nextSibling);
+  return new XMLSerializer().serializeToString(clone);
+}
+
+export function exportSvg(svg: SVGSVGElement, name: string): void {
+  downloadBlob(`${name}.svg`, new Blob([svgText(svg)], { type: "image/svg+xml" }));
+}
+
+/** PNG at `scale`× of the SVG, with an optional canvas (the timeline's lines) drawn beneath it. */
+export async function exportPng(svg: SVGSVGElement, name: string, under?: HTMLCanvasElement | null, scale = 2): Promise<void> {
+  const w = Number(svg.getAttribute("width"));
+  const h = Number(svg.getAttribute("height"));
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.round(w * scale);
+  canvas.height = Math.round(h * scale);
+  const ctx = canvas.getContext("2d")!;
+  ctx.fillStyle = getComputedStyle(document.documentElement).getPropertyValue("--bg").trim() || "#fff";
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  if (under) ctx.drawImage(under, 0, 0, canvas.width, canvas.height);
+  const text = svgText(svg).replace(/<rect width="100%" height="100%"[^>]*\/>/, under ? "" : "$&");
+  const url = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
+  try {
+    const img = new Image();
+    img.decoding = "sync";
+    await new Promise<void>((resolve, reject) => {
+      img.onload = () => resolve();
+      img.onerror = () => reject(new Error("the chart could not be rendered to PNG"));
+      img.src = url;
+    });
+    ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+  const blob = await new Promise<Blob | null>((r) => canvas.toBlob(r, "image/png"));
+  if (blob) downloadBlob(`${name}.png`, blob);
+}
