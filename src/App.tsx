@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { PercentilePlot, type PlotSeries } from "./charts/percentile-plot/PercentilePlot";
 import { formatBytes, formatCount, UNIT_LABEL } from "./core/format";
-import { TIMELINE_PERCENTILES, UNITS, unitFactor, type LoadProblem, type Unit } from "./core/types";
+import { UNITS, unitFactor, type LoadProblem, type Unit } from "./core/types";
 import { EngineClient } from "./engine/client";
 import type { FileOutcome, Progress } from "./engine/protocol";
 import type { SeriesView, TimelineResult, TimeRange } from "./engine/store";
-import { Timeline, type TimelineLine } from "./charts/timeline/Timeline";
+import type { TimelineLine } from "./charts/timeline/Timeline";
+import { DEFAULT_TIMELINE, TimelinePanel, type TimelineSettings } from "./ui/TimelinePanel";
 import { Warnings } from "./ui/Warnings";
 import { stylesFor } from "./ui/colors";
 import { RequirementEditor } from "./ui/RequirementEditor";
@@ -45,23 +46,18 @@ export function App() {
   const pasteCount = useRef(0);
   const [plotBox, plotWidth] = useElementWidth<HTMLDivElement>();
   const [timeline, setTimeline] = useState<TimelineResult | null>(null);
-  const [tlDomain, setTlDomain] = useState<[number, number] | null>(null);
-  const [tlPercentiles, setTlPercentiles] = useState<number[]>([]);
-  const [perLane, setPerLane] = useState(false);
-  const [wallClock, setWallClock] = useState(false);
-  const [tlLog, setTlLog] = useState(false);
+  const [tl, setTl] = useState<TimelineSettings>(DEFAULT_TIMELINE);
   const [requirement, setRequirement] = useState<Requirement | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [sideBySide, setSideBySide] = useState(false);
   const [presenting, setPresenting] = useState(false);
   const [theme, setTheme] = useState<"light" | "dark">("light");
   const plotRef = useRef<HTMLDivElement>(null);
-  const timelineRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
-  const tlQuery = useRef({ domain: tlDomain, percentiles: tlPercentiles, width: plotWidth });
-  tlQuery.current = { domain: tlDomain, percentiles: tlPercentiles, width: plotWidth };
+  const tlQuery = useRef({ domain: tl.domain, percentiles: tl.percentiles, width: plotWidth });
+  tlQuery.current = { domain: tl.domain, percentiles: tl.percentiles, width: plotWidth };
 
   /**
    * Runs an engine task, then refreshes what it may have changed (the spectra and table, the
@@ -142,7 +138,7 @@ export function App() {
       return;
     }
     void run(async () => null, { views: false });
-  }, [tlDomain, tlPercentiles, plotWidth, run]);
+  }, [tl.domain, tl.percentiles, plotWidth, run]);
 
   // Escape clears the time window (outside form fields, which handle it themselves).
   useEffect(() => {
@@ -386,56 +382,16 @@ export function App() {
             />
           ) : null}
           {timeline && timelineLines.length > 0 ? (
-            <section className="timeline-panel" aria-label="Latency over time">
-              <div className="timeline-controls">
-                <strong>Over time</strong>
-                <span className="group" role="group" aria-label="Percentile lines">
-                  {TIMELINE_PERCENTILES.map((p) => (
-                    <label key={p}>
-                      <input
-                        type="checkbox"
-                        data-testid={`timeline-p${p}`}
-                        checked={tlPercentiles.includes(p)}
-                        onChange={(e) => setTlPercentiles((cur) => (e.target.checked ? [...cur, p].sort((a, b) => a - b) : cur.filter((x) => x !== p)))}
-                      />
-                      p{p}
-                    </label>
-                  ))}
-                </span>
-                <label>
-                  <input type="checkbox" data-testid="timeline-lanes" checked={perLane} onChange={(e) => setPerLane(e.target.checked)} /> one lane per series
-                </label>
-                <label>
-                  <input type="checkbox" data-testid="timeline-wallclock" checked={wallClock} onChange={(e) => setWallClock(e.target.checked)} /> wall-clock time
-                </label>
-                <label>
-                  <input type="checkbox" data-testid="timeline-log" checked={tlLog} onChange={(e) => setTlLog(e.target.checked)} /> log
-                </label>
-                {tlDomain ? (
-                  <button type="button" data-testid="timeline-zoom-out" onClick={() => setTlDomain(null)}>
-                    zoom out
-                  </button>
-                ) : null}
-                <span className="hint">drag to select a window, wheel to zoom</span>
-              </div>
-              <div ref={timelineRef}>
-              <Timeline
-                lines={timelineLines}
-                unit={unit}
-                percentiles={tlPercentiles}
-                perLane={perLane}
-                wallClock={wallClock}
-                yLog={tlLog}
-                domain={timeline.domain}
-                range={range}
-                width={Math.max(320, plotWidth)}
-                height={perLane ? Math.max(200, 110 * timelineLines.length) : 220}
-                onBrush={(a, b) => setRange({ start: a, end: b })}
-                onZoom={(d) => setTlDomain(d)}
-              />
-              </div>
-              <ChartActions container={timelineRef} name="max-over-time" />
-            </section>
+            <TimelinePanel
+              timeline={timeline}
+              lines={timelineLines}
+              unit={unit}
+              range={range}
+              width={Math.max(320, plotWidth)}
+              settings={tl}
+              onSettings={setTl}
+              onRange={setRange}
+            />
           ) : null}
           <PercentileTable rows={visibleRows} unit={unit} />
           <Judgement part="chart" rows={visibleRows} requirement={requirement} unit={unit} width={Math.max(320, plotWidth)} />
