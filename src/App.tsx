@@ -15,6 +15,7 @@ import { formatRequirement, parseRequirement, requirementSteps, verdictOf, type 
 import { valueAtFromBuckets } from "./core/spectrum";
 import { NANOS_PER_UNIT } from "./core/types";
 import { ChartActions } from "./ui/ChartActions";
+import { CoIntervalInput } from "./ui/CoIntervalInput";
 import { SharePanel } from "./ui/SharePanel";
 import { Presentation } from "./ui/Presentation";
 import { markdownSummary, spectrumCsv } from "./core/markdown";
@@ -343,6 +344,7 @@ export function App() {
       </header>
       <div className="toolbar second">
         <RequirementEditor requirement={requirement} onChange={setRequirement} />
+        <CoIntervalInput onChange={(ns) => void run(async () => { await engine.setCoInterval(ns); return null; }, { timeline: false })} />
       </div>
       <LoadErrors problems={problems} onDismiss={() => setProblems([])} />
       <Warnings rows={visibleRows} />

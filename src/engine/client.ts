@@ -59,6 +59,9 @@ export class EngineClient {
   merge(ids: string[], name?: string): Promise<string> {
     return this.call({ kind: "merge", ids, name });
   }
+  setCoInterval(ns: number | null): Promise<null> {
+    return this.call({ kind: "setCoInterval", ns });
+  }
   setUnit(id: string, unit: Unit): Promise<null> {
     return this.call({ kind: "setUnit", id, unit });
   }

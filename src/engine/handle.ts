@@ -63,5 +63,8 @@ export async function handle(store: Store, req: Request, progress: (p: Progress)
       return null;
     case "merge":
       return store.merge(req.ids, req.name);
+    case "setCoInterval":
+      store.setCoInterval(req.ns);
+      return null;
   }
 }

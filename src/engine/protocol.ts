@@ -12,7 +12,8 @@ export type Request =
   | { kind: "clear" }
   | { kind: "setUnit"; id: string; unit: Unit }
   | { kind: "setIdentity"; id: string; patch: IdentityPatch }
-  | { kind: "merge"; ids: string[]; name?: string };
+  | { kind: "merge"; ids: string[]; name?: string }
+  | { kind: "setCoInterval"; ns: number | null };
 
 export interface IdentityPatch {
   config?: string;
@@ -32,6 +33,7 @@ export interface ResultOf {
   setUnit: null;
   setIdentity: null;
   merge: string;
+  setCoInterval: null;
 }
 
 export interface FileOutcome extends LoadOutcome {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Store } from "./store";
+import { OPEN_RANGE, Store } from "./store";
 
 const HDR = resolve(__dirname, "../../../shared/samples/hdrhistogram");
 const HGRM = resolve(__dirname, "../../../shared/samples/hgrm");
@@ -154,5 +154,28 @@ describe.skipIf(!haveJava)("export .hgrm equals HistogramLogProcessor's output",
     const args = ["-i", log, "-outputValueUnitRatio", ratio];
     if (start !== null) args.push("-start", String(start), "-end", String(end));
     expect(store.exportHgrm(store.series[0]!.id, { start, end }, unit)).toBe(processorOutput(args));
+  });
+});
+
+describe.skipIf(!existsSync(HGRM))("coordinated omission", () => {
+  it("flags the 16Krps_CO cliff, not the correctly measured runs; corrected copies sit beside", async () => {
+    const store = new Store();
+    for (const f of ["16Krps_CO.hgrm", "16Krps.hgrm", "12Krps.hgrm"]) await loadSample(store, HGRM, f);
+    const v = store.views();
+    expect(v.map((x) => x.warnings.map((w) => w.kind))).toEqual([["coordinated-omission"], [], []]);
+    expect(v[0]!.warnings[0]!.message).toMatch(/Control-Z/);
+    store.setCoInterval(1e6); // 1 ms
+    const c = store.views();
+    expect(c.map((x) => x.correctedFrom)).toEqual([null, v[0]!.id, null, v[1]!.id, null, v[2]!.id]);
+    expect(c[1]!.name).toBe("16Krps_CO (CO-corrected, 1 ms)");
+    // The corrected copy is HdrHistogram's own correction of the same histogram (values in µs here).
+    const ref = (store.series[0]!.histogram as unknown as { copyCorrectedForCoordinatedOmission(i: number): { totalCount: number } }).copyCorrectedForCoordinatedOmission(1000);
+    expect(c[1]!.spectrum.totalCount).toBe(ref.totalCount);
+    expect(c[1]!.spectrum.totalCount).toBeGreaterThan(c[0]!.spectrum.totalCount);
+    expect(c[1]!.spectrum.percentiles["99.9"]).toBeGreaterThan(c[0]!.spectrum.percentiles["99.9"]!);
+    // The export works on corrected views too, and clearing removes them.
+    expect(store.exportHgrm(c[1]!.id, OPEN_RANGE, "ms")).toContain(`Total count    = ${String(ref.totalCount).padStart(12)}`);
+    store.setCoInterval(null);
+    expect(store.views().length).toBe(3);
   });
 });

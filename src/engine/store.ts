@@ -3,6 +3,7 @@
 import { atReferencePrecision, lowestDiscernibleValueOf, newHistogram, valueAtPercentile, type Histogram } from "../core/histogram";
 import { IntervalTable, type SeriesModel } from "../core/series";
 import { detectSaturation } from "../core/saturation";
+import { detectCoordinatedOmission } from "../core/co-detect";
 import { indexRange, type Sparse } from "../core/blocks";
 import { spectrumOf, type Spectrum } from "../core/spectrum";
 import { formatPercentileDistribution } from "../core/hgrm-export";
@@ -35,6 +36,8 @@ export interface SeriesView {
   kind: SeriesModel["kind"];
   mergedFrom: string[];
   failures: number;
+  /** A view derived from another series (the coordinated-omission-corrected copy): not editable. */
+  correctedFrom: string | null;
   /** Count of the whole series, whatever the time window. */
   wholeCount: number;
   /** The spectrum of the current time window. */
@@ -132,6 +135,19 @@ function sameShape(h: Histogram): Histogram {
 
 let mergeCount = 0;
 
+/** Id suffix of a series' coordinated-omission-corrected view. */
+export const CO_SUFFIX = "~co";
+
+function formatNs(ns: number): string {
+  const u = ns >= 1e9 ? "s" : ns >= 1e6 ? "ms" : ns >= 1e3 ? "µs" : "ns";
+  const d = u === "s" ? 1e9 : u === "ms" ? 1e6 : u === "µs" ? 1e3 : 1;
+  return `${Number((ns / d).toPrecision(4))} ${u}`;
+}
+
+function trimPct(p: number): string {
+  return String(Number(p.toPrecision(6)));
+}
+
 export class Store {
   readonly series: SeriesModel[] = [];
 
@@ -219,7 +235,8 @@ export class Store {
   }
 
   get(id: string): SeriesModel {
-    const s = this.series.find((x) => x.id === id);
+    const base = id.endsWith(CO_SUFFIX) ? id.slice(0, -CO_SUFFIX.length) : id;
+    const s = this.series.find((x) => x.id === base);
     if (!s) throw new Error(`no series ${id}`);
     return s;
   }
@@ -230,6 +247,14 @@ export class Store {
    * Series without intervals ignore the range.
    */
   histogramFor(id: string, range: TimeRange): Histogram {
+    if (id.endsWith(CO_SUFFIX)) {
+      const base = this.get(id);
+      const interval = Math.round((this.coIntervalNs ?? 0) / NANOS_PER_UNIT[base.recordedUnit]);
+      const h = this.histogramFor(id.slice(0, -CO_SUFFIX.length), range);
+      // Post-hoc correction (HdrHistogram's copyCorrectedForCoordinatedOmission): it is linear
+      // in the counts, so correcting the merged histogram equals merging corrected intervals.
+      return interval >= 1 ? (h as unknown as { copyCorrectedForCoordinatedOmission(i: number): Histogram }).copyCorrectedForCoordinatedOmission(interval) : h;
+    }
     const s = this.get(id);
     const t = s.intervals;
     if (!t || (range.start === null && range.end === null)) return s.histogram;
@@ -250,7 +275,34 @@ export class Store {
     return out;
   }
 
+  /** Expected interval between requests (ns) for view-time coordinated-omission correction. */
+  coIntervalNs: number | null = null;
+  private readonly coCache = new Map<string, SeriesWarning | null>();
+
+  /**
+   * Every series, each followed by its corrected copy when an expected interval is set: the
+   * correction is shown beside the measurement, never silently replacing it.
+   */
   views(range: TimeRange = OPEN_RANGE): SeriesView[] {
+    const out: SeriesView[] = [];
+    for (const v of this.rawViews(range)) {
+      out.push(v);
+      if (this.coIntervalNs === null) continue;
+      const h = this.histogramFor(v.id + CO_SUFFIX, range);
+      out.push({
+        ...v,
+        id: v.id + CO_SUFFIX,
+        name: `${v.name} (CO-corrected, ${formatNs(this.coIntervalNs)})`,
+        correctedFrom: v.id,
+        wholeCount: this.histogramFor(v.id + CO_SUFFIX, OPEN_RANGE).totalCount,
+        spectrum: spectrumOf(atReferencePrecision(h)),
+        warnings: [],
+      });
+    }
+    return out;
+  }
+
+  private rawViews(range: TimeRange): SeriesView[] {
     return this.series.map((s) => ({
       id: s.id,
       name: s.name,
@@ -267,9 +319,32 @@ export class Store {
       mergedFrom: s.mergedFrom,
       failures: s.failures,
       wholeCount: s.histogram.totalCount,
+      correctedFrom: null,
       spectrum: spectrumOf(atReferencePrecision(this.histogramFor(s.id, range))),
-      warnings: warningsOf(s),
+      warnings: [...warningsOf(s), ...this.coWarning(s)],
     }));
+  }
+
+  private coWarning(s: SeriesModel): SeriesWarning[] {
+    if (!this.coCache.has(s.id)) {
+      const c = detectCoordinatedOmission(s.histogram);
+      const f = (v: number) => formatNs(v * NANOS_PER_UNIT[s.recordedUnit]);
+      this.coCache.set(
+        s.id,
+        c.suspicious && c.from && c.to
+          ? {
+              kind: "coordinated-omission",
+              message: `The spectrum of ${s.name} ends in a vertical cliff: from ${f(c.from.value)} at p${trimPct(c.from.percentile)} to ${f(c.to.value)} at p${trimPct(c.to.percentile)} (${(c.jump ?? 0).toFixed(1)}× within the top ${trimPct(100 - c.from.percentile)} %). That is the shape a load generator leaves when it waits for each reply: each stall was measured once instead of for every request it delayed (coordinated omission), so the percentiles below the cliff are far too good. Check with the "Control-Z test": suspend the system under test (Ctrl-Z) for 10 s in a 100 s run at constant load; requests sent during the pause wait 0–10 s, so an honest tool reports a p99 of about 9 s, while one that omits them still shows milliseconds. Set the expected interval between requests to see the corrected spectrum beside this one.`,
+            }
+          : null,
+      );
+    }
+    const w = this.coCache.get(s.id);
+    return w ? [w] : [];
+  }
+
+  setCoInterval(ns: number | null): void {
+    this.coIntervalNs = ns !== null && Number.isFinite(ns) && ns > 0 ? ns : null;
   }
 
   /**

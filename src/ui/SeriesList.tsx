@@ -82,6 +82,7 @@ function SeriesItem({ row, selected, onSelect, onToggle, onExport, onRemove, onU
       data-unit={v.recordedUnit}
       data-visible={visible ? "true" : "false"}
       data-verdict={verdict ? (verdict.pass ? "pass" : "fail") : ""}
+      data-corrected={v.correctedFrom ? "true" : "false"}
       data-first-violation={verdict?.firstViolation === null || !verdict ? "" : String(verdict.firstViolation)}
       className={visible ? "series" : "series hidden"}
       tabIndex={0}
@@ -125,15 +126,17 @@ function SeriesItem({ row, selected, onSelect, onToggle, onExport, onRemove, onU
         </span>
       ) : null}
       <span className="series-actions" onClick={stop}>
-        <button type="button" data-testid="edit-identity" aria-expanded={editing} onClick={() => setEditing((e) => !e)} title="Edit configuration, throughput and kind">
+        {v.correctedFrom ? null : <button type="button" data-testid="edit-identity" aria-expanded={editing} onClick={() => setEditing((e) => !e)} title="Edit configuration, throughput and kind">
           edit
-        </button>
+        </button>}
         <button type="button" data-testid="export-hgrm" onClick={() => onExport(v.id)} title="Download this series' percentile distribution (.hgrm, HdrHistogram's format)">
           .hgrm
         </button>
-        <button type="button" data-testid="remove-series" aria-label={`Remove ${v.name}`} onClick={() => onRemove(v.id)}>
-          ×
-        </button>
+        {v.correctedFrom ? null : (
+          <button type="button" data-testid="remove-series" aria-label={`Remove ${v.name}`} onClick={() => onRemove(v.id)}>
+            ×
+          </button>
+        )}
       </span>
       {editing ? (
         <div className="identity-editor" onClick={stop} onKeyDown={stop}>
