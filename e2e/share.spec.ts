@@ -76,3 +76,49 @@ test("presentation mode: verdict, spectra, max over time; arrows step, Escape le
   await page.screenshot({ path: "test-results/screens/present-dark.png" });
   await page.keyboard.press("Escape");
 });
+
+test("share link: reopens the same view in a new browser context from the link alone, percentiles within 1 %", async ({ page, browser }) => {
+  await page.goto("./");
+  await idle(page);
+  await page.getByTestId("unit-select").selectOption("us");
+  await page.locator("[data-testid=series][data-name='sysB_4k.response']").click(); // hide one
+  await idle(page);
+  await page.getByTestId("share-link").click();
+  const url = await page.getByTestId("share-url").inputValue();
+  expect(url).toContain("#s=");
+  expect(url.length).toBeLessThanOrEqual(16 * 1024);
+  await expect(page.getByTestId("share-note")).toContainText("within 1 %");
+  const names = ["sysA_2k.response", "sysB_2k.response", "sysA_8k.response", "sysB_8k.response"];
+  const before = new Map<string, number>();
+  for (const n of names) for (const p of ["50", "99", "99.9", "100"]) before.set(`${n}@${p}`, Number(await cell(page, n, p).getAttribute("data-raw")));
+  const verdicts = await page.locator("[data-testid=series]").evaluateAll((els) => els.map((e) => `${e.getAttribute("data-name")}:${e.getAttribute("data-verdict")}:${e.getAttribute("data-visible")}`));
+
+  const other = await browser.newContext({ offline: false });
+  const p2 = await other.newPage();
+  // Served from the same preview server; the data comes from the fragment only.
+  await p2.goto(url.replace(/^https?:\/\/[^/]+\//, "http://127.0.0.1:4173/"));
+  await idle(p2);
+  await expect(p2.getByTestId("series")).toHaveCount(6);
+  await expect(p2.getByTestId("unit-select")).toHaveValue("us");
+  await expect(p2.getByTestId("requirement-input")).toHaveValue("p50<=1ms, p99<=40ms, p99.9<=150ms, max<=200ms");
+  await expect(p2.locator("[data-testid=series][data-name='sysB_4k.response']")).toHaveAttribute("data-visible", "false");
+  for (const n of names) {
+    for (const p of ["50", "99", "99.9", "100"]) {
+      const v = Number(await cell(p2, n, p).getAttribute("data-raw"));
+      const b = before.get(`${n}@${p}`)!;
+      expect(Math.abs(v - b) / b, `${n} p${p}: ${v} vs ${b}`).toBeLessThanOrEqual(0.01);
+    }
+  }
+  const after = await p2.locator("[data-testid=series]").evaluateAll((els) => els.map((e) => `${e.getAttribute("data-name")}:${e.getAttribute("data-verdict")}:${e.getAttribute("data-visible")}`));
+  expect(after).toEqual(verdicts);
+  await expect(p2.getByTestId("timeline")).toBeVisible();
+  await p2.screenshot({ path: "test-results/screens/shared-view.png", fullPage: true });
+  await other.close();
+});
+
+test("a broken share link says what is wrong and the page still works", async ({ page }) => {
+  await page.goto("./#s=2.not-a-real-link");
+  await idle(page);
+  await expect(page.locator("[data-testid=load-error][data-file='share link']")).toBeVisible();
+  await expect(page.getByTestId("app")).toBeVisible();
+});

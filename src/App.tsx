@@ -101,11 +101,31 @@ export function App() {
     void run(() => engine.loadText(n, text));
   }, [run]);
 
-  // The first screen is the demo: System A vs System B at several throughputs.
+  // A share link reopens its view; otherwise the first screen is the demo: System A vs
+  // System B at several throughputs.
   useEffect(() => {
     const params = new URLSearchParams(window.location.search);
-    if (params.get("demo") === "0" || demoRequested) return;
+    if (demoRequested) return;
     demoRequested = true;
+    if (/(^#|&)s=/.test(window.location.hash)) {
+      void run(async () => {
+        const r = await engine.openShare(window.location.hash);
+        if (!r.ok) return [{ file: "share link", added: [], problems: [{ file: "share link", line: null, reason: r.reason }] }];
+        const v = r.view;
+        setUnit(v.displayUnit);
+        setYLog(v.yLog);
+        setSideBySide(v.sideBySide);
+        const req = v.requirement ? parseRequirement(v.requirement) : null;
+        setRequirement(req && req.ok ? req.value : null);
+        setRange(v.range);
+        setTl({ ...DEFAULT_TIMELINE, ...v.timeline });
+        const ids = (await engine.views(rangeRef.current)).map((x) => x.id);
+        setHidden(new Set(ids.filter((_, i) => r.visible[i] === false)));
+        return null;
+      });
+      return;
+    }
+    if (params.get("demo") === "0") return;
     void run(async () => {
       const res = await fetch("demo/manifest.json");
       if (!res.ok) return null;
@@ -253,6 +273,27 @@ export function App() {
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const judged = useMemo(() => judgeRows(visibleRows, requirement), [rows, requirement]);
 
+  const shareUrl = useRef<string | null>(null);
+  const makeLink = async (fullPrecision: boolean) => {
+    try {
+      const view = {
+        displayUnit: unit,
+        yLog,
+        sideBySide,
+        requirement: requirement ? formatRequirement(requirement) : null,
+        range,
+        timeline: { percentiles: tl.percentiles, perLane: tl.perLane, wallClock: tl.wallClock, log: tl.log },
+      };
+      const looks = rows.filter((r) => !r.view.correctedFrom).map((r) => ({ id: r.view.id, color: r.color, visible: r.visible }));
+      const enc = await engine.share(view, looks, range, fullPrecision);
+      const url = `${window.location.origin}${window.location.pathname}#${enc.fragment}`;
+      shareUrl.current = url;
+      return { url, lossy: enc.lossy, length: url.length };
+    } catch (e) {
+      return { error: `Could not make a link: ${e instanceof Error ? e.message : String(e)}` };
+    }
+  };
+
   const makeMarkdown = () =>
     markdownSummary({
       rows: visibleRows.map((r) => {
@@ -269,7 +310,7 @@ export function App() {
       unit,
       requirement: requirement ? formatRequirement(requirement) : null,
       sentence: judged.sentence,
-      shareUrl: null,
+      shareUrl: shareUrl.current,
       range,
     });
 
@@ -434,7 +475,7 @@ export function App() {
             onRemove={(id) => void run(async () => { await engine.remove(id); return null; })}
             onUnit={(id, u) => void run(async () => { await engine.setUnit(id, u); return null; })}
           />
-          <SharePanel makeMarkdown={makeMarkdown} makeLink={async () => ({ error: "share links are not available yet" })} />
+          <SharePanel makeMarkdown={makeMarkdown} makeLink={makeLink} />
           <details className="paste">
             <summary>Paste data</summary>
             <textarea

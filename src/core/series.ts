@@ -62,6 +62,8 @@ export interface SeriesModel {
   /** All intervals merged (or the whole file for formats without intervals). */
   histogram: Histogram;
   intervals: IntervalTable | null;
+  /** A coarse max-over-time (from a share link) when the intervals themselves are not known. */
+  coarseTimeline?: { t0: number; t1: number; max: number[] } | null;
   /** Pre-merged blocks of the intervals, when they share one layout and are in time order. */
   blocks?: IntervalBlocks | null;
   /** Log StartTime in seconds since epoch, when known. */

@@ -1,6 +1,7 @@
 // Typed Promise API over the engine worker, for the UI.
 import type { Unit } from "../core/types";
-import type { Envelope, FileOutcome, IdentityPatch, Progress, Reply, Request } from "./protocol";
+import type { Envelope, FileOutcome, IdentityPatch, Progress, Reply, Request, ResultOf } from "./protocol";
+import type { Encoded, ShareView } from "../share";
 import type { SeriesView, TimelineQuery, TimelineResult, TimeRange } from "./store";
 
 export class EngineClient {
@@ -58,6 +59,12 @@ export class EngineClient {
   }
   merge(ids: string[], name?: string): Promise<string> {
     return this.call({ kind: "merge", ids, name });
+  }
+  share(view: ShareView, looks: { id: string; color: string; visible: boolean }[], range: TimeRange, fullPrecision: boolean): Promise<Encoded> {
+    return this.call({ kind: "share", view, looks, range, fullPrecision });
+  }
+  openShare(fragment: string): Promise<ResultOf["openShare"]> {
+    return this.call({ kind: "openShare", fragment });
   }
   setCoInterval(ns: number | null): Promise<null> {
     return this.call({ kind: "setCoInterval", ns });

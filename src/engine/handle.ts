@@ -63,6 +63,10 @@ export async function handle(store: Store, req: Request, progress: (p: Progress)
       return null;
     case "merge":
       return store.merge(req.ids, req.name);
+    case "share":
+      return store.share(req.view, req.looks, req.range, req.fullPrecision);
+    case "openShare":
+      return store.openShare(req.fragment);
     case "setCoInterval":
       store.setCoInterval(req.ns);
       return null;

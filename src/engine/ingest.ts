@@ -10,7 +10,7 @@ import type { LoadProblem } from "../core/types";
 import { HlogReader, detectHlog } from "../formats/hlog";
 import { addDecodedInto, decodeHistogramPayload, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
 import { detectPercentileFile, parsePercentileFile } from "../formats/hgrm";
-const pickReader = (_n: string, _h: string): FormatReader | null => null;
+import { pickReader } from "../formats/detect";
 import type { FormatReader, LineParser, SampleOptions } from "../formats/source";
 
 export interface IngestResult {

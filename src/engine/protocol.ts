@@ -1,5 +1,6 @@
 // Typed messages between the UI and the engine worker.
 import type { Unit } from "../core/types";
+import type { Encoded, ShareView } from "../share";
 import type { LoadOutcome, SeriesView, TimelineQuery, TimelineResult, TimeRange } from "./store";
 
 export type Request =
@@ -13,7 +14,9 @@ export type Request =
   | { kind: "setUnit"; id: string; unit: Unit }
   | { kind: "setIdentity"; id: string; patch: IdentityPatch }
   | { kind: "merge"; ids: string[]; name?: string }
-  | { kind: "setCoInterval"; ns: number | null };
+  | { kind: "setCoInterval"; ns: number | null }
+  | { kind: "share"; view: ShareView; looks: { id: string; color: string; visible: boolean }[]; range: TimeRange; fullPrecision: boolean }
+  | { kind: "openShare"; fragment: string };
 
 export interface IdentityPatch {
   config?: string;
@@ -34,6 +37,8 @@ export interface ResultOf {
   setIdentity: null;
   merge: string;
   setCoInterval: null;
+  share: Encoded;
+  openShare: { ok: true; view: ShareView; lossy: boolean; visible: boolean[] } | { ok: false; reason: string };
 }
 
 export interface FileOutcome extends LoadOutcome {

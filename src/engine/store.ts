@@ -11,6 +11,8 @@ import { NANOS_PER_UNIT, type LoadProblem, type Unit } from "../core/types";
 import { addDecodedInto, decodeHistogramPayload } from "../formats/hlog-encoding";
 import { ingest, type IngestProgress } from "./ingest";
 import type { SampleOptions } from "../formats/source";
+import { decodeShare, encodeShare, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type ShareView } from "../share";
+import { makeSeries } from "./ingest";
 import { bucketIntervals } from "../core/timeline-buckets";
 
 /** A time window in seconds since each log's StartTime; null ends are open. */
@@ -122,6 +124,45 @@ function addSparse(target: Histogram, s: SeriesModel, sum: Sparse): void {
   });
 }
 
+/** A shared series' coarse max-over-time as timeline buckets (no percentiles: they were not shared). */
+function coarseSeries(s: SeriesModel, c: { t0: number; t1: number; max: number[] }, t0: number, t1: number, percentiles: readonly number[]): TimelineSeries {
+  const w = (c.t1 - c.t0) / Math.max(1, c.max.length);
+  const keep = c.max.map((m, k) => ({ m, a: c.t0 + k * w })).filter((b) => Number.isFinite(b.m) && b.a + w >= t0 && b.a <= t1);
+  const r: TimelineSeries = {
+    id: s.id,
+    recordedUnit: s.recordedUnit,
+    startTime: s.startTime,
+    t0: Float64Array.from(keep, (b) => b.a),
+    t1: Float64Array.from(keep, (b) => b.a + w),
+    max: Float64Array.from(keep, (b) => b.m),
+    count: new Float64Array(keep.length),
+    percentiles: {},
+  };
+  for (const p of percentiles) r.percentiles[String(p)] = new Float64Array(keep.length);
+  return r;
+}
+
+/** Max per equal-width bucket over [t0, t1] (NaN where no interval starts): what a link carries. */
+function coarseOf(s: SeriesModel, buckets: number): { t0: number; t1: number; max: number[] } | null {
+  if (s.coarseTimeline) return s.coarseTimeline;
+  const t = s.intervals;
+  if (!t || t.n === 0) return null;
+  let t0 = Infinity;
+  let t1 = -Infinity;
+  for (let i = 0; i < t.n; i++) {
+    t0 = Math.min(t0, t.offsets[i]!);
+    t1 = Math.max(t1, t.offsets[i]! + t.lengths[i]!);
+  }
+  const n = Math.max(1, Math.min(buckets, t.n));
+  const max = new Array<number>(n).fill(Number.NaN);
+  const w = (t1 - t0) / n || 1;
+  for (let i = 0; i < t.n; i++) {
+    const k = Math.min(n - 1, Math.floor((t.offsets[i]! - t0) / w));
+    max[k] = Number.isNaN(max[k]!) ? t.maxes[i]! : Math.max(max[k]!, t.maxes[i]!);
+  }
+  return { t0, t1, max };
+}
+
 function maxLength(t: IntervalTable): number {
   let m = 0;
   for (let i = 0; i < t.n; i++) m = Math.max(m, t.lengths[i]!);
@@ -169,6 +210,7 @@ export class Store {
 
   clear(): void {
     this.series.length = 0;
+    this.coCache.clear();
   }
 
   setIdentity(id: string, patch: Partial<Pick<SeriesModel, "config" | "throughput" | "kind" | "name">>): void {
@@ -343,6 +385,57 @@ export class Store {
     return w ? [w] : [];
   }
 
+  /** The current view and its data as a share-link fragment (histograms of the current window). */
+  share(view: ShareView, looks: { id: string; color: string; visible: boolean }[], range: TimeRange, fullPrecision: boolean): Encoded {
+    const series: SharedSeries[] = looks
+      .filter((l) => !l.id.endsWith(CO_SUFFIX))
+      .map((l) => {
+        const s = this.get(l.id);
+        return {
+          name: s.name,
+          source: s.source,
+          tag: s.tag,
+          config: s.config,
+          throughput: s.throughput,
+          kind: s.kind,
+          unit: s.recordedUnit,
+          color: l.color,
+          visible: l.visible,
+          histogram: this.histogramFor(s.id, range),
+          timeline: coarseOf(s, MAX_TIMELINE_BUCKETS),
+          startTime: s.startTime,
+        };
+      });
+    return encodeShare({ view, series }, { fullPrecision });
+  }
+
+  /** Replaces everything loaded with a link's series; returns its view settings. */
+  openShare(fragment: string): { ok: true; view: ShareView; lossy: boolean; visible: boolean[] } | { ok: false; reason: string } {
+    const r = decodeShare(fragment);
+    if (!r.ok) return r;
+    this.clear();
+    for (const sh of r.state.series) {
+      const m = makeSeries({
+        name: sh.name,
+        source: sh.source,
+        tag: sh.tag,
+        recordedUnit: sh.unit,
+        unitSource: "format",
+        histogram: sh.histogram,
+        intervals: null,
+        startTime: sh.startTime,
+        format: "shared",
+        blocks: null,
+      });
+      m.config = sh.config;
+      m.throughput = sh.throughput;
+      m.kind = sh.kind;
+      m.coarseTimeline = sh.timeline ?? null;
+      this.series.push(m);
+    }
+    return { ok: true, view: r.state.view, lossy: r.lossy, visible: r.state.series.map((x) => x.visible) };
+  }
+
   setCoInterval(ns: number | null): void {
     this.coIntervalNs = ns !== null && Number.isFinite(ns) && ns > 0 ? ns : null;
   }
@@ -357,6 +450,10 @@ export class Store {
     let last = -Infinity;
     for (const s of this.series) {
       const t = s.intervals;
+      if (s.coarseTimeline && !t) {
+        first = Math.min(first, s.coarseTimeline.t0);
+        last = Math.max(last, s.coarseTimeline.t1);
+      }
       if (!t) continue;
       for (let i = 0; i < t.n; i++) {
         first = Math.min(first, t.offsets[i]!);
@@ -369,6 +466,10 @@ export class Store {
     const out: TimelineSeries[] = [];
     for (const s of this.series) {
       const t = s.intervals;
+      if (!t && s.coarseTimeline) {
+        out.push(coarseSeries(s, s.coarseTimeline, t0, t1, q.percentiles));
+        continue;
+      }
       if (!t || t.n === 0) continue;
       // A bucket holds the intervals that start in it; include the one straddling t0.
       const { buckets, order } = bucketIntervals(t, t0 - maxLength(t), t1, q.columns);

@@ -1,0 +1,128 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { byCompletion, factsOfParsed, factsOfSamples, gatlingLog, generateSamples, msValue, parseByChunks, parseByLines } from "../../scripts/lib/loadgen-fixtures";
+import { GATLING_BINARY_PROBLEM, gatlingReader } from "./gatling";
+
+const samples = generateSamples({
+  seed: 23,
+  seconds: 15,
+  rate: 250,
+  labels: ["Home", "Search", "Add to cart"],
+  medianMs: 9,
+  sigma: 0.5,
+  failureRate: 0.04,
+  stalls: [{ at: 6, duration: 1.5 }],
+});
+const written = byCompletion(samples); // Gatling logs a request when its response arrives
+const ms = (s: (typeof samples)[number]) => Math.floor(s.startUs / 1000);
+
+describe("Gatling text simulation.log", () => {
+  it("reads 3.4–3.12 REQUEST records: end − start in ms, one series per request, KO as failures", () => {
+    const p = parseByLines(gatlingReader, "simulation.log", gatlingLog(written));
+    expect(p.problems).toEqual([]);
+    expect(p.format).toBe("gatling");
+    const exp = factsOfSamples(written, msValue, ms, 1000);
+    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+    for (const s of p.series) {
+      expect(s.unit).toBe("ms");
+      expect(s.name).toBe(`simulation [${s.tag}]`);
+    }
+  });
+
+  it("reads the 3.0–3.3 layout (user id after REQUEST)", () => {
+    const p = parseByLines(gatlingReader, "simulation.log", gatlingLog(written, { layout: "3.0" }));
+    expect(p.problems).toEqual([]);
+    const exp = factsOfSamples(written, msValue, ms, 1000);
+    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+  });
+
+  it("names requests in groups by their group path", () => {
+    const groupOf = (l: string) => (l === "Search" ? ["Browse", "Catalog"] : []);
+    const p = parseByLines(gatlingReader, "simulation.log", gatlingLog(written, { groupOf }));
+    const exp = factsOfSamples(written, msValue, ms, 1000, 1, (s) => (s.label === "Search" ? "Browse / Catalog / Search" : s.label));
+    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+  });
+
+  it("gives the same result fed in chunks of any size", () => {
+    const text = gatlingLog(written.slice(0, 500));
+    const whole = factsOfParsed(parseByLines(gatlingReader, "simulation.log", text), 0);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 400 }), { minLength: 1, maxLength: 12 }), (sizes) => {
+        expect(factsOfParsed(parseByChunks(gatlingReader, "simulation.log", text, sizes), 0)).toEqual(whole);
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
+
+describe("Gatling binary simulation.log (3.13+)", () => {
+  // Record type 0 (RUN), the version as an int-length-prefixed string, then more binary.
+  const binary = "\u0000\u0000\u0000\u0000\u00063.13.1\u0000\u0000\u0000\u0000\u0017computerdatabase.Basic\u0001\u0000\u0000\u0001\u0093\ufffd\u0012";
+  it("is refused with one clear problem", () => {
+    const p = gatlingReader.create("simulation.log");
+    p.line(binary, 1);
+    p.line("\u0001\u0000\u0000\u0000\u0002\ufffd\u0000x", 2);
+    p.line("REQUEST\t\tx\t1\t2\tOK\t ", 3); // whatever follows is not read
+    const r = p.finish();
+    expect(r.series).toEqual([]);
+    expect(r.problems).toEqual([{ file: "simulation.log", line: null, reason: GATLING_BINARY_PROBLEM }]);
+    expect(GATLING_BINARY_PROBLEM).toMatch(/^Gatling's binary simulation\.log \(3\.13 and later\) is not supported: /);
+  });
+  it("is recognised by content under another name", () => {
+    expect(gatlingReader.detect("results.bin", binary)).toBe(true);
+  });
+});
+
+describe("Gatling bad input", () => {
+  it("reports bad lines with their numbers and keeps the good ones", () => {
+    const lines = [
+      "RUN\tsim.Basic\tbasic\t1767323045000\t \t3.9.5",
+      "REQUEST\t\ta\t1767323045100\t1767323045120\tOK\t ",
+      "REQUEST\t\ta\t1767323045100\t1767323045", // truncated
+      "REQUEST\t\ta\tabc\t1767323045120\tOK\t ",
+      "REQUEST\t\ta\t1767323045200\t1767323045100\tOK\t ", // negative
+      "REQUEST\t\ta\t1767323045100\tNaN\tOK\t ",
+      "REQUEST\t\ta\t1767323045100\t99999999999999\tOK\t ", // huge
+      "REQUEST\t\ta\t1767323045100\t1767323045120\tMAYBE\t ",
+      "garbage line",
+      "REQUEST\t\ta\t1767323046100\t1767323046130\tKO\tboom",
+      "REQUEST\t\ta\t1767323046100\t1767323046140\tOK\t ",
+      "USER\tUsers\tEND\t1767323047000",
+    ];
+    const p = parseByLines(gatlingReader, "simulation.log", lines.join("\n"));
+    expect(p.problems.map((x) => x.line)).toEqual([3, 4, 5, 6, 7, 8, 9]);
+    expect(p.problems[0]!.reason).toMatch(/5 fields/);
+    expect(p.problems[1]!.reason).toMatch(/start "abc"/);
+    expect(p.problems[2]!.reason).toMatch(/ends .* before it starts/);
+    expect(p.problems[3]!.reason).toMatch(/end "NaN"/);
+    expect(p.problems[4]!.reason).toMatch(/too large/);
+    expect(p.problems[5]!.reason).toMatch(/neither OK nor KO/);
+    expect(p.problems[6]!.reason).toMatch(/not a simulation.log record/);
+    expect(p.series[0]!.histogram.totalCount).toBe(2);
+    expect(p.series[0]!.failures).toBe(1);
+  });
+
+  it("says so when a Gatling 2 log is given", () => {
+    const p = parseByLines(gatlingReader, "simulation.log", "Scn\t1\tREQUEST\t\treq\t1\t2\t3\t4\tOK\t \n");
+    expect(p.problems[0]!.reason).toMatch(/Gatling 2/);
+  });
+
+  it("survives arbitrary garbage", () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 60 }).map((s) => s.replace(/,/g, "\t")), { maxLength: 30 }), (lines) => {
+        const p = gatlingReader.create("simulation.log");
+        lines.forEach((l, i) => p.line(l, i + 1));
+        expect(Array.isArray(p.finish().problems)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("Gatling detection", () => {
+  it("by name or records", () => {
+    expect(gatlingReader.detect("results/basic-2026/simulation.log", "")).toBe(true);
+    expect(gatlingReader.detect("run.log", gatlingLog(written.slice(0, 3)))).toBe(true);
+    expect(gatlingReader.detect("run.log", "INFO starting\nREQUESTED\n")).toBe(false);
+  });
+});

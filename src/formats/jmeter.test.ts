@@ -1,0 +1,180 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  JMETER_HEADER,
+  byCompletion,
+  factsOfParsed,
+  factsOfSamples,
+  generateSamples,
+  jmeterCsv,
+  jmeterXml,
+  msValue,
+  parseByChunks,
+  parseByLines,
+} from "../../scripts/lib/loadgen-fixtures";
+import { jmeterReader } from "./jmeter";
+
+const samples = generateSamples({
+  seed: 11,
+  seconds: 20,
+  rate: 200,
+  labels: ["login", "search, paged", 'say "hi"', "checkout"],
+  medianMs: 6,
+  sigma: 0.7,
+  failureRate: 0.05,
+  stalls: [{ at: 8, duration: 2 }],
+});
+// JMeter writes a result when the sample completes; its timeStamp is the start.
+const written = byCompletion(samples);
+const ms = (s: (typeof samples)[number]) => Math.floor(s.startUs / 1000);
+
+describe("JMeter CSV", () => {
+  const text = jmeterCsv(written);
+
+  it("reads the default CSV: one series per label, elapsed in ms, failures counted, intervals per second", () => {
+    const p = parseByLines(jmeterReader, "run.jtl", text);
+    expect(p.problems).toEqual([]);
+    expect(p.format).toBe("jmeter");
+    const exp = factsOfSamples(written, msValue, ms, 1000);
+    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+    for (const s of p.series) {
+      expect(s.unit).toBe("ms");
+      expect(s.name).toBe(`run [${s.tag}]`);
+    }
+    // The earliest interval starts at 0; StartTime is the first line's timeStamp moved back by
+    // whole intervals to cover samples that started before it.
+    const first = ms(written[0]!);
+    expect(p.series[0]!.startTime).toBeCloseTo(first / 1000 + exp.minIndex, 6);
+    expect(Math.min(...p.series.flatMap((s) => s.intervals!.map((iv) => iv.start)))).toBe(0);
+    expect(p.series.reduce((n, s) => n + (s.failures ?? 0), 0)).toBe(samples.filter((s) => !s.success).length);
+  });
+
+  it("finds columns by header name in any order, with tab or semicolon delimiters", () => {
+    const names = JMETER_HEADER.split(",");
+    const order = [7, 2, 0, 5, 1, 3, 4, 6, ...names.keys()].filter((v, i, a) => a.indexOf(v) === i);
+    // Permute the columns of the default file (a small RFC 4180 splitter of its own).
+    const csv = jmeterCsv(written).trimEnd().split("\n");
+    const parse = (line: string) => {
+      const out: string[] = [];
+      let cur = "";
+      let q = false;
+      for (let i = 0; i < line.length; i++) {
+        const c = line[i]!;
+        if (q) {
+          if (c === '"' && line[i + 1] === '"') {
+            cur += '"';
+            i++;
+          } else if (c === '"') q = false;
+          else cur += c;
+        } else if (c === '"') q = true;
+        else if (c === ",") {
+          out.push(cur);
+          cur = "";
+        } else cur += c;
+      }
+      out.push(cur);
+      return out;
+    };
+    const quote = (f: string, d: string) => (f.includes(d) || f.includes('"') ? `"${f.replace(/"/g, '""')}"` : f);
+    for (const d of ["\t", ";"]) {
+      const permuted = csv.map((l) => order.map((k) => quote(parse(l)[k]!, d)).join(d)).join("\n");
+      const p = parseByLines(jmeterReader, "perm.csv", permuted);
+      expect(p.problems).toEqual([]);
+      const exp = factsOfSamples(written, msValue, ms, 1000);
+      expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+    }
+  });
+
+  it("reads a file without header in JMeter's default column order", () => {
+    const p = parseByLines(jmeterReader, "nohead.jtl", jmeterCsv(written, { header: false }));
+    expect(p.problems.map((x) => x.reason)).toEqual([expect.stringMatching(/no header line/)]);
+    const exp = factsOfSamples(written, msValue, ms, 1000);
+    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+  });
+
+  it("cuts intervals of intervalSec", () => {
+    const p = parseByLines(jmeterReader, "run.jtl", text, { intervalSec: 5 });
+    const exp = factsOfSamples(written, msValue, ms, 1000, 5);
+    expect(factsOfParsed(p, exp.minIndex, 5)).toEqual(exp.facts);
+    expect(p.series[0]!.intervals![0]!.length).toBe(5);
+  });
+
+  it("gives the same result fed in chunks of any size", () => {
+    const small = jmeterCsv(written.slice(0, 600));
+    const whole = factsOfParsed(parseByLines(jmeterReader, "a.jtl", small), 0);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 500 }), { minLength: 1, maxLength: 12 }), (sizes) => {
+        expect(factsOfParsed(parseByChunks(jmeterReader, "a.jtl", small, sizes), 0)).toEqual(whole);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it("reads timeStamp written as a date-time", () => {
+    const p = parseByLines(jmeterReader, "d.jtl", "timeStamp,elapsed,label,success\n2026/01/02 03:04:05.250,12,a,true\n2026/01/02 03:04:06.300,13,a,true\n");
+    expect(p.series[0]!.startTime).toBe(Date.UTC(2026, 0, 2, 3, 4, 5, 250) / 1000);
+    expect(p.series[0]!.intervals!.map((iv) => iv.histogram.totalCount)).toEqual([1, 1]);
+    expect(p.problems.map((x) => x.reason)).toEqual([expect.stringMatching(/without a time zone/)]);
+  });
+});
+
+describe("JMeter XML", () => {
+  it("reads httpSample elements", () => {
+    const p = parseByLines(jmeterReader, "run.jtl", jmeterXml(written));
+    expect(p.problems).toEqual([]);
+    const exp = factsOfSamples(written, msValue, ms, 1000);
+    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+  });
+});
+
+describe("JMeter bad input", () => {
+  it("reports bad lines with their numbers, keeps the good ones, never throws", () => {
+    const lines = [
+      "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success",
+      "1767323045250,12,a,200,OK,t,text,true",
+      "1767323045300,12,a,200", // truncated
+      "1767323045300,abc,a,200,OK,t,text,true",
+      "1767323045300,-5,a,200,OK,t,text,true",
+      "1767323045300,NaN,a,200,OK,t,text,true",
+      "1767323045300,Infinity,a,200,OK,t,text,true",
+      "1767323045300,99999999999999999999,a,200,OK,t,text,true",
+      "1767323045300,12,a,200,OK,t,text,maybe",
+      "yesterday,12,a,200,OK,t,text,true",
+      "1767323046300,14,a,500,Err,t,text,false",
+      "1767323046300,15,a,200,OK,t,text,true",
+    ];
+    const p = parseByLines(jmeterReader, "bad.jtl", lines.join("\n"));
+    expect(p.problems.map((x) => x.line)).toEqual([3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(p.problems[0]!.reason).toMatch(/expected at least 8 columns, found 4/);
+    expect(p.problems[1]!.reason).toMatch(/not a number/);
+    expect(p.problems[2]!.reason).toMatch(/negative/);
+    expect(p.problems[3]!.reason).toMatch(/not a finite number/);
+    expect(p.problems[5]!.reason).toMatch(/too large/);
+    expect(p.problems[6]!.reason).toMatch(/success/);
+    expect(p.problems[7]!.reason).toMatch(/timestamp/);
+    expect(p.series[0]!.histogram.totalCount).toBe(2);
+    expect(p.series[0]!.failures).toBe(1);
+  });
+
+  it("survives arbitrary garbage", () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 60 }), { maxLength: 30 }), (lines) => {
+        const p = jmeterReader.create("x.jtl");
+        p.line(JMETER_HEADER, 1);
+        lines.forEach((l, i) => p.line(l, i + 2));
+        expect(Array.isArray(p.finish().problems)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("JMeter detection", () => {
+  it("by name or header", () => {
+    expect(jmeterReader.detect("x.jtl", "")).toBe(true);
+    expect(jmeterReader.detect("x.csv", JMETER_HEADER + "\n")).toBe(true);
+    expect(jmeterReader.detect("x.xml", '<?xml version="1.0"?>\n<testResults version="1.2">\n')).toBe(true);
+    expect(jmeterReader.detect("x.csv", jmeterCsv(written.slice(0, 5), { header: false }))).toBe(true);
+    expect(jmeterReader.detect("x.csv", "a,b\n1,2\n")).toBe(false);
+  });
+});

@@ -1,0 +1,209 @@
+// JMeter results (.jtl): the CSV flavour (the default since JMeter 2.x) and the XML one.
+//
+// CSV: a header names the columns, in any order (JMeter 5 default:
+// timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,
+// failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect); the
+// delimiter is a comma unless jmeter.save.saveservice.default_delimiter says otherwise (tab and
+// semicolon are detected); fields with the delimiter, quotes or line breaks are quoted. Without
+// a header (print_field_names=false) the default order is assumed.
+// XML: one <httpSample …> or <sample …> element a line, attributes t (elapsed ms), ts (start, ms
+// since epoch), s (success), lb (label); nested sub-samples are samples too.
+//
+// elapsed is whole ms, recorded in ms; timeStamp is the sample's start in ms since the epoch
+// (or a date-time when jmeter.save.saveservice.timestamp_format is set). One series per label;
+// success=false is counted as a failure and not recorded as a latency.
+import type { FormatReader, LineParser, ParsedSource, SampleOptions } from "./source";
+import {
+  CsvRecords,
+  Problems,
+  SeriesCollector,
+  clip,
+  guessDelimiter,
+  maxLatencyIn,
+  parseDateTime,
+  parseLatency,
+  parseNumericTime,
+  type Instant,
+  type TimeResult,
+} from "./reader-support";
+
+const DEFAULT_COLUMNS = ["timeStamp", "elapsed", "label", "responseCode", "responseMessage", "threadName", "dataType", "success"];
+
+interface Columns {
+  timeStamp: number;
+  elapsed: number;
+  label: number;
+  success: number;
+  min: number;
+}
+
+function columnsOf(names: string[]): Columns | null {
+  const find = (n: string) => names.findIndex((x) => x.trim().toLowerCase() === n.toLowerCase());
+  const c = { timeStamp: find("timeStamp"), elapsed: find("elapsed"), label: find("label"), success: find("success") };
+  if (c.elapsed < 0) return null;
+  return { ...c, min: Math.max(c.elapsed, c.timeStamp, c.label, c.success) + 1 };
+}
+
+const XML_SAMPLE = /<(httpSample|sample)\s([^>]*?)\/?>/g;
+const XML_ATTR = /([A-Za-z_:][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+
+function unescapeXml(s: string): string {
+  if (s.indexOf("&") < 0) return s;
+  return s.replace(/&(amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, (_, e: string) => {
+    if (e === "amp") return "&";
+    if (e === "lt") return "<";
+    if (e === "gt") return ">";
+    if (e === "quot") return '"';
+    if (e === "apos") return "'";
+    const code = e[1] === "x" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : "";
+  });
+}
+
+class JmeterParser implements LineParser {
+  private readonly problems: Problems;
+  private readonly collector: SeriesCollector;
+  private mode: "csv" | "xml" | null = null;
+  private records: CsvRecords | null = null;
+  private cols: Columns | null = null;
+  private samples = 0;
+
+  constructor(file: string, options: SampleOptions) {
+    this.problems = new Problems(file);
+    this.collector = new SeriesCollector({ file, format: "jmeter", unit: "ms", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval }, this.problems);
+  }
+
+  line(raw: string, lineNo: number): void {
+    try {
+      const text = lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw;
+      if (this.mode === null) {
+        const t = text.trim();
+        if (t === "") return;
+        if (t.startsWith("<")) {
+          this.mode = "xml";
+        } else {
+          this.mode = "csv";
+          const delimiter = guessDelimiter(t) ?? ",";
+          this.records = new CsvRecords(delimiter, this.problems);
+          const names = this.records.push(text, lineNo);
+          if (names && /(^|[,;\t])\s*"?elapsed"?\s*([,;\t]|$)/i.test(t)) {
+            this.cols = columnsOf(names.fields);
+            return;
+          }
+          // No header: JMeter's default column order.
+          this.cols = columnsOf(DEFAULT_COLUMNS)!;
+          this.problems.once("noheader", null, `no header line: columns read in JMeter's default order (${DEFAULT_COLUMNS.join(",")})`);
+          if (names) this.csvRow(names.fields, names.lineNo);
+          return;
+        }
+      }
+      if (this.mode === "xml") this.xmlLine(text, lineNo);
+      else {
+        if (!this.records!.open && text.trim() === "") return;
+        const rec = this.records!.push(text, lineNo);
+        if (rec) this.csvRow(rec.fields, rec.lineNo);
+      }
+    } catch (e) {
+      this.problems.line(lineNo, `internal error: ${String(e)}`);
+    }
+  }
+
+  private time(text: string, lineNo: number): Instant | null | false {
+    const t = text.trim();
+    if (t === "") return null;
+    let r: TimeResult;
+    if (/^\d+$/.test(t)) r = parseNumericTime(t, "ms");
+    else {
+      r = parseDateTime(t);
+      if (r.ok && !/(Z|[+-]\d\d:?\d\d)$/.test(t)) this.problems.once("tz", null, "timeStamp is a date-time without a time zone: read as UTC");
+    }
+    if (!r.ok) {
+      this.problems.line(lineNo, r.reason);
+      return false;
+    }
+    return r.at;
+  }
+
+  private sample(label: string, elapsed: string, ts: string | undefined, success: string | undefined, lineNo: number): void {
+    const at = ts === undefined ? null : this.time(ts, lineNo);
+    if (at === false) return;
+    const ok = success === undefined ? true : success.trim().toLowerCase();
+    if (ok !== true && ok !== "true" && ok !== "false") {
+      this.problems.line(lineNo, `success is ${JSON.stringify(clip(success!))}, not true or false`);
+      return;
+    }
+    if (ok === "false") {
+      if (this.collector.fail(label, at, lineNo)) this.samples++;
+      return;
+    }
+    const v = parseLatency(elapsed, 0, maxLatencyIn("ms"), "elapsed");
+    if (!v.ok) {
+      this.problems.line(lineNo, v.reason);
+      return;
+    }
+    if (this.collector.record(label, v.value, at, lineNo)) this.samples++;
+  }
+
+  private csvRow(fields: string[], lineNo: number): void {
+    const c = this.cols;
+    if (!c) return;
+    if (fields.length < c.min) {
+      this.problems.line(lineNo, `expected at least ${c.min} columns, found ${fields.length}`);
+      return;
+    }
+    this.sample(c.label >= 0 ? fields[c.label]! : "", fields[c.elapsed]!, c.timeStamp >= 0 ? fields[c.timeStamp] : undefined, c.success >= 0 ? fields[c.success] : undefined, lineNo);
+  }
+
+  private xmlLine(text: string, lineNo: number): void {
+    if (text.indexOf("ample") < 0) return;
+    XML_SAMPLE.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = XML_SAMPLE.exec(text))) {
+      const attrs = new Map<string, string>();
+      XML_ATTR.lastIndex = 0;
+      let a: RegExpExecArray | null;
+      while ((a = XML_ATTR.exec(m[2]!))) attrs.set(a[1]!, unescapeXml(a[2] ?? a[3] ?? ""));
+      const t = attrs.get("t");
+      if (t === undefined) {
+        this.problems.line(lineNo, `<${m[1]}> without a t (elapsed) attribute`);
+        continue;
+      }
+      this.sample(attrs.get("lb") ?? "", t, attrs.get("ts"), attrs.get("s"), lineNo);
+    }
+  }
+
+  finish(): ParsedSource {
+    try {
+      this.records?.finish();
+      if (this.mode === "csv" && this.cols === null) this.problems.once("cols", null, "the header has no elapsed column");
+      if (this.samples === 0 && this.problems.skipped === 0) this.problems.once("empty", null, "no samples found");
+      return { format: "jmeter", series: this.collector.finish(), problems: this.problems.list() };
+    } catch (e) {
+      this.problems.once("internal", null, `internal error: ${String(e)}`);
+      return { format: "jmeter", series: [], problems: this.problems.list() };
+    }
+  }
+}
+
+export function jmeterNameMatch(name: string): boolean {
+  return /\.jtl$/i.test(name);
+}
+
+/** A CSV header with timeStamp and elapsed, an XML testResults document, or default-order rows. */
+export function jmeterContentMatch(head: string): boolean {
+  const text = head.replace(/^\uFEFF/, "");
+  const first = text.split(/\r\n|\r|\n/, 1)[0] ?? "";
+  if (/\btimeStamp\b/.test(first) && /\belapsed\b/.test(first)) return true;
+  if (/<testResults[\s>]/.test(text.slice(0, 1000))) return true;
+  return /^\d{13}([,;\t])\d+\1[^\r\n]*?\1(true|false)\1/.test(first);
+}
+
+export const jmeterReader: FormatReader = {
+  id: "jmeter",
+  detect(name: string, head: string): boolean {
+    return jmeterNameMatch(name) || jmeterContentMatch(head);
+  },
+  create(name: string, options?: SampleOptions): LineParser {
+    return new JmeterParser(name, options ?? {});
+  },
+};

@@ -1,0 +1,177 @@
+import fc from "fast-check";
+import { build } from "hdr-histogram-js";
+import { describe, expect, it } from "vitest";
+import { spectrumSummary } from "../../scripts/lib/loadgen-fixtures";
+import {
+  MAX_SERIES,
+  OTHER_LABELS,
+  Problems,
+  SeriesCollector,
+  baseName,
+  decimalsOf,
+  guessEpochUnit,
+  parseDateTime,
+  parseLatency,
+  parseNumericTime,
+  scaleDecimalDigits,
+  splitCsv,
+} from "./reader-support";
+
+describe("scaleDecimalDigits", () => {
+  it("scales exactly and rounds half up (checked against BigInt arithmetic)", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 15n }), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 }), (n, decimals, scale) => {
+        const s = n.toString().padStart(decimals + 1, "0");
+        const text = decimals > 0 ? `${s.slice(0, s.length - decimals)}.${s.slice(s.length - decimals)}` : s;
+        // n / 10^decimals * 10^scale, rounded half up
+        const num = n * 10n ** BigInt(scale);
+        const den = 10n ** BigInt(decimals);
+        const expected = (num * 2n + den) / (2n * den);
+        expect(scaleDecimalDigits(text, scale)?.digits).toBe(expected.toString());
+      }),
+      { numRuns: 2000 },
+    );
+  });
+  it("handles exponents, signs and junk", () => {
+    expect(scaleDecimalDigits("1.5e3", 0)?.digits).toBe("1500");
+    expect(scaleDecimalDigits("15e-1", 0)?.digits).toBe("2");
+    expect(scaleDecimalDigits(".5", 0)?.digits).toBe("1");
+    expect(scaleDecimalDigits("-0", 0)).toEqual({ negative: false, digits: "0" });
+    expect(scaleDecimalDigits("-2", 0)).toEqual({ negative: true, digits: "2" });
+    expect(scaleDecimalDigits("0e999999", 0)?.digits).toBe("0");
+    expect(scaleDecimalDigits("1e999999", 0)!.digits.length).toBeGreaterThan(16);
+    for (const bad of ["", ".", "e5", "1.2.3", "0x10", "1,5", "NaN", "Infinity", " 1"]) expect(scaleDecimalDigits(bad, 0)).toBeNull();
+  });
+  it("decimalsOf counts written decimals", () => {
+    expect([decimalsOf("12"), decimalsOf("12.50"), decimalsOf("1.234567"), decimalsOf("1e-3"), decimalsOf("1.5e2")]).toEqual([0, 1, 6, 3, 0]);
+  });
+  it("parseLatency bounds and explains", () => {
+    expect(parseLatency("12.5", 3, 1e9)).toEqual({ ok: true, value: 12500 });
+    expect(parseLatency("inf", 0, 10)).toMatchObject({ ok: false, reason: expect.stringMatching(/not a finite number/) });
+    expect(parseLatency("11", 0, 10)).toMatchObject({ ok: false, reason: expect.stringMatching(/too large/) });
+    expect(parseLatency("", 0, 10)).toMatchObject({ ok: false, reason: expect.stringMatching(/empty/) });
+  });
+});
+
+describe("time", () => {
+  it("reads epoch timestamps exactly in every unit", () => {
+    expect(parseNumericTime("1767323045250000123", "ns")).toEqual({ ok: true, at: { sec: 1767323045, ns: 250000123 } });
+    expect(parseNumericTime("1767323045250", "ms")).toEqual({ ok: true, at: { sec: 1767323045, ns: 250000000 } });
+    expect(parseNumericTime("1767323045.5", "s")).toEqual({ ok: true, at: { sec: 1767323045, ns: 500000000 } });
+    expect(parseNumericTime("12", "us")).toEqual({ ok: true, at: { sec: 0, ns: 12000 } });
+    expect(parseNumericTime("-1", "s").ok).toBe(false);
+  });
+  it("guesses the unit of an epoch from its magnitude", () => {
+    expect(["1767323045", "1767323045250", "1767323045250000", "1767323045250000000", "12.5"].map(guessEpochUnit)).toEqual(["s", "ms", "us", "ns", "s"]);
+  });
+  it("reads RFC 3339 with offsets and ns, and JMeter-style date-times", () => {
+    expect(parseDateTime("2017-05-09T14:34:45.239531499+02:00")).toEqual({ ok: true, at: { sec: Date.UTC(2017, 4, 9, 12, 34, 45) / 1000, ns: 239531499 } });
+    expect(parseDateTime("2026-01-02T03:04:05Z")).toEqual({ ok: true, at: { sec: Date.UTC(2026, 0, 2, 3, 4, 5) / 1000, ns: 0 } });
+    expect(parseDateTime("2026/01/02 03:04:05.25")).toEqual({ ok: true, at: { sec: Date.UTC(2026, 0, 2, 3, 4, 5) / 1000, ns: 250000000 } });
+    expect(parseDateTime("2026-13-02T03:04:05Z").ok).toBe(false);
+    expect(parseDateTime("yesterday").ok).toBe(false);
+  });
+});
+
+describe("splitCsv", () => {
+  const quote = (f: string) => (/[",\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f);
+  it("reads back what an RFC 4180 writer wrote", () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 12 }), { minLength: 1, maxLength: 8 }), (fields) => {
+        fc.pre(!fields.some((f) => f.includes("\n") || f.includes("\r")));
+        expect(splitCsv(fields.map(quote).join(","), ",")).toEqual(fields);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+  it("says when a quoted field continues on the next line", () => {
+    expect(splitCsv('a,"b', ",")).toBeNull();
+    expect(splitCsv('a,"b\nc",d', ",")).toEqual(["a", "b\nc", "d"]);
+  });
+});
+
+describe("Problems", () => {
+  it("lists the first 20 bad lines, then one summary", () => {
+    const p = new Problems("f");
+    for (let i = 1; i <= 25; i++) p.line(i, "bad");
+    p.once("k", null, "file-level");
+    p.once("k", null, "file-level again");
+    const list = p.list();
+    expect(list).toHaveLength(22);
+    expect(list[0]).toEqual({ file: "f", line: null, reason: "file-level" });
+    expect(list[21]!.reason).toBe("25 lines skipped (the first 20 are listed)");
+  });
+});
+
+describe("SeriesCollector", () => {
+  const at = (sec: number, ns = 0) => ({ sec, ns });
+
+  it("names series by label and cuts intervals from the first timestamp", () => {
+    const problems = new Problems("dir/run.csv");
+    const c = new SeriesCollector({ file: "dir/run.csv", format: "t", unit: "ms" }, problems);
+    c.record("b", 5, at(1767323045, 500e6), 1);
+    c.record("a", 6, at(1767323045, 100e6), 2); // before the first: an interval before it
+    c.record("a", 7, at(1767323046, 499e6), 3);
+    c.record("a", 8, at(1767323046, 500e6), 4);
+    const s = c.finish();
+    expect(s.map((x) => x.name)).toEqual(["run [b]", "run [a]"]);
+    expect(s[0]!.startTime).toBe(1767323044.5);
+    expect(s[1]!.intervals!.map((iv) => [iv.start, iv.histogram.totalCount])).toEqual([
+      [0, 1],
+      [1, 1],
+      [2, 1],
+    ]);
+    expect(s[0]!.intervals!.map((iv) => iv.start)).toEqual([1]);
+  });
+
+  it("merges labels past the limit into one series", () => {
+    const problems = new Problems("f");
+    const c = new SeriesCollector({ file: "f", format: "t", unit: "ms", maxSeries: 3 }, problems);
+    for (let i = 0; i < 10; i++) c.record(`l${i}`, 1, null, i + 1);
+    const s = c.finish();
+    expect(s.map((x) => x.tag)).toEqual(["l0", "l1", "l2", OTHER_LABELS]);
+    expect(s[3]!.histogram.totalCount).toBe(7);
+    expect(problems.list()[0]!.reason).toMatch(/more than 3 labels/);
+    expect(MAX_SERIES).toBeGreaterThanOrEqual(100);
+  });
+
+  it("widens intervals when they outgrow the memory budget, keeping every count", () => {
+    const problems = new Problems("f");
+    const c = new SeriesCollector({ file: "f", format: "t", unit: "ns", intervalBudgetBytes: 2_000_000 }, problems);
+    let n = 0;
+    for (let s = 0; s < 600; s++) for (let k = 0; k < 5; k++) c.record("", 1000 + ((s * 7919 + k * 104729) % 5_000_000_000), at(1767323045 + s, k * 1e8), ++n);
+    const series = c.finish()[0]!;
+    expect(series.histogram.totalCount).toBe(3000);
+    expect(series.intervals!.reduce((x, iv) => x + iv.histogram.totalCount, 0)).toBe(3000);
+    const length = series.intervals![0]!.length;
+    expect(length).toBeGreaterThan(1);
+    expect(Math.log2(length) % 1).toBe(0);
+    expect(c.currentIntervalSec).toBe(length);
+    expect(series.intervals!.every((iv) => iv.start % length === 0)).toBe(true);
+    // each widened interval holds exactly the samples of its seconds
+    for (const iv of series.intervals!) expect(iv.histogram.totalCount).toBe(Math.min(length, 600 - iv.start) * 5);
+    expect(problems.list().map((p) => p.reason)).toContainEqual(expect.stringMatching(/intervals widened to \d+ s/));
+  });
+
+  it("corrects for coordinated omission like recordValueWithExpectedInterval, also for huge back-fills", () => {
+    for (const [value, expected] of [
+      [250, 10],
+      [123_456_789, 1000],
+      [3_600_000_000_000, 1_000_000],
+      [999, 1000],
+    ] as const) {
+      const c = new SeriesCollector({ file: "f", format: "t", unit: "ns", expectedInterval: expected }, new Problems("f"));
+      c.record("", value, null, 1);
+      const mine = c.finish()[0]!.histogram;
+      const ref = build({ bitBucketSize: 64 });
+      ref.recordValueWithExpectedInterval(value, expected); // up to 3.6 million back-filled values
+      expect(spectrumSummary(mine)).toEqual(spectrumSummary(ref));
+    }
+  });
+});
+
+describe("baseName", () => {
+  it("drops folders and extensions", () => {
+    expect(["a/b/run.jtl", "C:\\x\\simulation.log", "out.csv.gz", "plain", ".hidden"].map(baseName)).toEqual(["run", "simulation", "out", "plain", ".hidden"]);
+  });
+});

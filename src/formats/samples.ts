@@ -1,0 +1,420 @@
+// Raw latency samples: plain values one per line (an optional header line that is not a number),
+// or CSV/TSV with a header (comma, semicolon, tab or white space; detected). SampleOptions pick
+// the columns; otherwise they are guessed: the value column by its name (latency, elapsed,
+// duration, response time, value) or as the first numeric column that is not a timestamp, the
+// timestamp and label columns by their names.
+//
+// Values are recorded as integers without losing what was written: the unit comes from the
+// options, else from the value column's name ("latency_ms", "elapsed (us)"), else ms; when the
+// first lines hold decimals, values are recorded in a finer unit (ms with up to 3 decimals → µs,
+// up to 6 → ns). The decision is taken on the first lines (kept back until then, a bounded
+// number) and the kept lines are then replayed, so nothing depends on reading the whole file.
+import type { Unit } from "../core/types";
+import type { FormatReader, LineParser, ParsedSource, SampleOptions } from "./source";
+import {
+  CsvRecords,
+  Problems,
+  SeriesCollector,
+  decimalsOf,
+  finerUnit,
+  guessDelimiter,
+  guessEpochUnit,
+  maxLatencyIn,
+  parseDateTime,
+  parseLatency,
+  parseNumericTime,
+  splitCsv,
+  type Instant,
+  type TimeResult,
+  type TimeUnit,
+} from "./reader-support";
+
+/** Data lines looked at before deciding columns, units and scale. */
+const SNIFF_LINES = 200;
+const SNIFF_CHARS = 256 * 1024;
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const DECIMAL_COMMA = /^[+-]?\d+,\d+$/;
+
+type Delimiter = "\t" | "," | ";" | "ws" | null;
+
+function split(text: string, d: Delimiter): string[] | null {
+  if (d === null) return [text.trim()];
+  if (d === "ws") return text.trim().split(/\s+/);
+  return splitCsv(text, d);
+}
+
+function isNumber(s: string, decimalComma: boolean): boolean {
+  const t = s.trim();
+  return NUMBER.test(t) || (decimalComma && DECIMAL_COMMA.test(t));
+}
+
+function isDateTime(s: string): boolean {
+  return parseDateTime(s).ok;
+}
+
+// Header-name guesses, in order of preference.
+const VALUE_NAMES = [/latency/, /elapsed/, /duration/, /response.?time|resp.?time|^rt$/, /^(value|val|sample|samples)$/, /time.?taken|took|service.?time/];
+const TIME_NAMES = /^(timestamp|time.?stamp|ts|time|epoch|date|datetime|date.?time|start|start.?time|starttime|sent|sent.?at|t)$/;
+const LABEL_NAMES = /^(label|tag|name|request|transaction|endpoint|operation|op|sampler|series)$/;
+
+/** "latencyMs" → "latency ms"; lowercases; separators become spaces. */
+function words(name: string): string {
+  return name
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .replace(/[^a-z0-9µμ]+/g, " ")
+    .trim();
+}
+
+/** A unit named in a column header: "latency_ms", "elapsed (us)", "duration[s]", "rt µs". */
+export function unitFromHeader(name: string): Unit | null {
+  const w = ` ${words(name)} `;
+  if (/ (ns|nanos?|nanoseconds?) /.test(w)) return "ns";
+  if (/ (us|µs|μs|micros?|microseconds?|usec) /.test(w)) return "us";
+  if (/ (ms|millis?|milliseconds?|msec) /.test(w)) return "ms";
+  if (/ (s|sec|secs|seconds?) /.test(w)) return "s";
+  return null;
+}
+
+function bareName(name: string): string {
+  // the name without a unit word, for matching ("latency_ms" → "latency")
+  return words(name)
+    .replace(/\b(ns|nanos?|nanoseconds?|us|µs|μs|micros?|microseconds?|usec|ms|millis?|milliseconds?|msec|s|sec|secs|seconds?|in)\b/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+interface Layout {
+  delimiter: Delimiter;
+  decimalComma: boolean;
+  headerLine: number; // 0: none
+  valueCol: number;
+  timeCol: number; // -1: none
+  labelCol: number; // -1: none
+  minFields: number;
+  timeKind: "date" | TimeUnit | null;
+  unit: Unit;
+  scaleDigits: number;
+}
+
+interface Pending {
+  text: string;
+  lineNo: number;
+}
+
+class SamplesParser implements LineParser {
+  private readonly problems: Problems;
+  private collector: SeriesCollector | null = null;
+  private layout: Layout | null = null;
+  private failedLayout = false;
+  private pending: Pending[] = [];
+  private pendingChars = 0;
+  private dataLines = 0;
+  private records: CsvRecords | null = null;
+  private values = 0;
+
+  constructor(
+    private readonly file: string,
+    private readonly options: SampleOptions,
+  ) {
+    this.problems = new Problems(file);
+  }
+
+  line(raw: string, lineNo: number): void {
+    try {
+      const text = lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw;
+      if (this.layout) {
+        this.process(text, lineNo);
+        return;
+      }
+      if (this.failedLayout) return;
+      const t = text.trim();
+      if (t === "" || t.startsWith("#") || t.startsWith("//")) return;
+      this.pending.push({ text, lineNo });
+      this.pendingChars += text.length;
+      this.dataLines++;
+      if (this.dataLines > SNIFF_LINES || this.pendingChars > SNIFF_CHARS) this.decide();
+    } catch (e) {
+      this.problems.line(lineNo, `internal error: ${String(e)}`);
+    }
+  }
+
+  /** Chooses delimiter, header, columns and units from the kept lines, then replays them. */
+  private decide(): void {
+    const lines = this.pending;
+    this.pending = [];
+    this.pendingChars = 0;
+    const layout = lines.length > 0 ? this.chooseLayout(lines) : null;
+    if (!layout) {
+      this.failedLayout = true;
+      return;
+    }
+    this.layout = layout;
+    this.collector = new SeriesCollector(
+      {
+        file: this.file,
+        format: "samples",
+        unit: layout.unit,
+        intervalSec: this.options.intervalSec,
+        expectedInterval: this.options.expectedInterval ? this.options.expectedInterval * 10 ** layout.scaleDigits : undefined,
+      },
+      this.problems,
+    );
+    if (layout.delimiter !== null && layout.delimiter !== "ws") this.records = new CsvRecords(layout.delimiter, this.problems);
+    for (const p of lines) this.process(p.text, p.lineNo);
+  }
+
+  private chooseLayout(lines: Pending[]): Layout | null {
+    const o = this.options;
+    const first = lines[0]!.text;
+    // Delimiter: what splits the first line (a header or a data line) into most fields, when
+    // the following lines split the same way.
+    let delimiter: Delimiter = guessDelimiter(first);
+    if (delimiter === null && /\S\s+\S/.test(first.trim())) {
+      const n = first.trim().split(/\s+/).length;
+      const same = lines.slice(1, 20).every((l) => l.text.trim().split(/\s+/).length === n);
+      if (same) delimiter = "ws";
+    }
+    const rows = lines.map((l) => split(l.text, delimiter) ?? [l.text]);
+    const firstRow = rows[0]!;
+    // Decimal comma: a semicolon/tab/space file whose numbers are written "12,5".
+    const decimalComma = delimiter !== "," && rows.slice(1).some((r) => r.some((f) => DECIMAL_COMMA.test(f.trim())));
+
+    const nCols = Math.max(...rows.slice(0, 50).map((r) => r.length));
+    const numericShare: number[] = [];
+    const dataRows = rows.length > 1 ? rows.slice(1) : rows;
+    for (let c = 0; c < nCols; c++) {
+      const cells = dataRows.map((r) => r[c]).filter((f): f is string => f !== undefined && f.trim() !== "");
+      numericShare[c] = cells.length > 0 ? cells.filter((f) => isNumber(f, decimalComma)).length / cells.length : 0;
+    }
+    const numericCols = numericShare.map((x) => x >= 0.9);
+    // A header: the first line has text where the data has numbers (or, alone, has no number).
+    const firstHasText = firstRow.some((f) => f.trim() !== "" && !isNumber(f, decimalComma) && !isDateTime(f));
+    const header =
+      rows.length > 1
+        ? firstRow.some((f, c) => numericCols[c] && f.trim() !== "" && !isNumber(f, decimalComma)) || (firstHasText && firstRow.every((f) => !isNumber(f, decimalComma)))
+        : firstHasText;
+    const names = header ? firstRow.map((f) => f.trim()) : [];
+    const bodyRows = header ? rows.slice(1) : rows;
+
+    const problem = (reason: string): null => {
+      this.problems.once("layout", null, reason);
+      return null;
+    };
+    const resolve = (spec: string | number, what: string): number | null => {
+      if (typeof spec === "number") {
+        if (!Number.isInteger(spec) || spec < 0) return problem(`${what} column ${spec} is not a column index (0-based)`);
+        if (spec >= nCols) return problem(`${what} column ${spec} does not exist: the lines have ${nCols} column${nCols === 1 ? "" : "s"}`);
+        return spec;
+      }
+      const key = spec.trim().toLowerCase();
+      const i = names.findIndex((n) => n.toLowerCase() === key);
+      if (i >= 0) return i;
+      if (/^\d+$/.test(key) && Number(key) < nCols) return Number(key);
+      return problem(header ? `no ${what} column named ${JSON.stringify(spec)}; the header has ${names.map((n) => JSON.stringify(n)).join(", ")}` : `no ${what} column named ${JSON.stringify(spec)}: the file has no header line`);
+    };
+
+    // Timestamp column.
+    let timeCol = -1;
+    if (o.timestampColumn !== undefined && o.timestampColumn !== null) {
+      const c = resolve(o.timestampColumn, "timestamp");
+      if (c === null) return null;
+      timeCol = c;
+    } else if (o.timestampColumn === undefined && nCols > 1) {
+      if (header) timeCol = names.findIndex((n) => TIME_NAMES.test(words(n).replace(/ /g, "_")) || TIME_NAMES.test(bareName(n)));
+      else timeCol = this.guessTimeColumn(bodyRows, nCols, decimalComma);
+    }
+    // Label column.
+    let labelCol = -1;
+    if (o.labelColumn !== undefined && o.labelColumn !== null) {
+      const c = resolve(o.labelColumn, "label");
+      if (c === null) return null;
+      labelCol = c;
+    } else if (o.labelColumn === undefined && header) {
+      labelCol = names.findIndex((n, c) => c !== timeCol && LABEL_NAMES.test(words(n)));
+    }
+    // Value column.
+    let valueCol = -1;
+    if (o.valueColumn !== undefined) {
+      const c = resolve(o.valueColumn, "value");
+      if (c === null) return null;
+      valueCol = c;
+    } else {
+      if (header) {
+        for (const re of VALUE_NAMES) {
+          valueCol = names.findIndex((n, c) => c !== timeCol && c !== labelCol && re.test(bareName(n)));
+          if (valueCol >= 0) break;
+        }
+      }
+      if (valueCol < 0) {
+        valueCol = numericCols.findIndex((isNum, c) => isNum && c !== timeCol && c !== labelCol);
+        if (valueCol < 0) {
+          // no clean numeric column: the most numeric one (its bad lines are reported one by one)
+          let best = 0;
+          numericShare.forEach((x, c) => {
+            if (x > best && c !== timeCol && c !== labelCol) {
+              best = x;
+              valueCol = c;
+            }
+          });
+        }
+        if (valueCol < 0) {
+          return problem(header ? `no latency column found among ${names.map((n) => JSON.stringify(n)).join(", ")}: choose one` : "no numeric column found");
+        }
+      }
+    }
+    if (valueCol === timeCol) timeCol = -1;
+    if (valueCol === labelCol) labelCol = -1;
+
+    // Units: the options, else the header, else ms; then finer for written decimals.
+    const named = header ? unitFromHeader(names[valueCol] ?? "") : null;
+    const baseUnit: Unit = o.valueUnit ?? named ?? "ms";
+    let decimals = 0;
+    for (const r of bodyRows) {
+      const f = r[valueCol];
+      if (f !== undefined) decimals = Math.max(decimals, decimalsOf(decimalComma ? f.trim().replace(",", ".") : f.trim()));
+    }
+    const finer = finerUnit(baseUnit, Math.ceil(decimals / 3));
+
+    // Timestamp kind: the option, else guessed from the first timestamp's form and magnitude.
+    let timeKind: Layout["timeKind"] = null;
+    if (timeCol >= 0) {
+      const sample = bodyRows.map((r) => r[timeCol]?.trim() ?? "").find((f) => f !== "");
+      if (o.timestampUnit) timeKind = o.timestampUnit;
+      else if (sample !== undefined && isDateTime(sample)) timeKind = "date";
+      else if (sample !== undefined && isNumber(sample, false)) timeKind = guessEpochUnit(sample);
+      else timeKind = "s";
+    }
+    const minFields = Math.max(valueCol, timeCol, labelCol) + 1;
+    return { delimiter, decimalComma, headerLine: header ? lines[0]!.lineNo : 0, valueCol, timeCol, labelCol, minFields, timeKind, unit: finer.unit, scaleDigits: 3 * finer.steps };
+  }
+
+  /** Without a header: a numeric column of epoch-like, non-decreasing values, or of date-times. */
+  private guessTimeColumn(rows: string[][], nCols: number, decimalComma: boolean): number {
+    for (let c = 0; c < nCols; c++) {
+      const cells = rows.map((r) => r[c]?.trim() ?? "").filter((f) => f !== "");
+      if (cells.length === 0) continue;
+      if (cells.every(isDateTime)) return c;
+      if (!cells.every((f) => isNumber(f, decimalComma))) continue;
+      const v = cells.map(Number);
+      const epochLike = v.every((x) => x >= 9.4e8); // 2000-01-01 in s (and anything finer)
+      const steady = v.every((x, i) => i === 0 || x >= v[i - 1]! * 0.999999);
+      const narrow = Math.max(...v) <= Math.min(...v) * 1.01;
+      if (epochLike && steady && narrow && v.length > 1) return c;
+    }
+    return -1;
+  }
+
+  private process(text: string, lineNo: number): void {
+    const L = this.layout!;
+    if (L.delimiter === null || L.delimiter === "ws") {
+      const t = text.trim();
+      if (t === "" || t.startsWith("#") || t.startsWith("//") || lineNo === L.headerLine) return;
+      this.row(split(text, L.delimiter)!, lineNo);
+      return;
+    }
+    const records = this.records!;
+    if (!records.open) {
+      const t = text.trimStart();
+      if (t === "" || t.startsWith("#") || t.startsWith("//")) return;
+    }
+    const rec = records.push(text, lineNo);
+    if (!rec || rec.lineNo === L.headerLine) return;
+    this.row(rec.fields, rec.lineNo);
+  }
+
+  private row(fields: string[], lineNo: number): void {
+    const L = this.layout!;
+    const c = this.collector!;
+    if (fields.length < L.minFields) {
+      this.problems.line(lineNo, `expected at least ${L.minFields} column${L.minFields === 1 ? "" : "s"}, found ${fields.length}`);
+      return;
+    }
+    let v = fields[L.valueCol]!.trim();
+    if (L.decimalComma) v = v.replace(",", ".");
+    const parsed = parseLatency(v, L.scaleDigits, maxLatencyIn(c.unit), "value");
+    if (!parsed.ok) {
+      this.problems.line(lineNo, parsed.reason);
+      return;
+    }
+    let at: Instant | null = null;
+    if (L.timeCol >= 0) {
+      const t = fields[L.timeCol]!.trim();
+      if (t !== "") {
+        const r: TimeResult = L.timeKind === "date" ? parseDateTime(t) : parseNumericTime(L.decimalComma ? t.replace(",", ".") : t, L.timeKind as TimeUnit);
+        if (!r.ok) {
+          this.problems.line(lineNo, r.reason);
+          return;
+        }
+        at = r.at;
+      }
+    }
+    const label = L.labelCol >= 0 ? fields[L.labelCol]!.trim() : "";
+    if (c.record(label, parsed.value, at, lineNo)) this.values++;
+  }
+
+  finish(): ParsedSource {
+    try {
+      if (!this.layout && !this.failedLayout) this.decide();
+      this.records?.finish();
+      if (this.layout && this.values === 0 && this.problems.skipped === 0) {
+        this.problems.once("empty", null, "no values found");
+      }
+      const series = this.collector ? this.collector.finish() : [];
+      return { format: "samples", series, problems: this.problems.list() };
+    } catch (e) {
+      this.problems.once("internal", null, `internal error: ${String(e)}`);
+      return { format: "samples", series: [], problems: this.problems.list() };
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Detection
+
+function headLines(head: string): string[] {
+  const lines = head.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
+  if (lines.length > 1) lines.pop(); // the last line of a head may be cut
+  return lines.map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#") && !l.startsWith("//"));
+}
+
+/** One number per line (after an optional header line). */
+export function looksLikePlainValues(head: string): boolean {
+  const lines = headLines(head);
+  const body = lines.length > 1 && !NUMBER.test(lines[0]!) ? lines.slice(1) : lines;
+  if (body.length === 0) return false;
+  return body.filter((l) => NUMBER.test(l)).length >= 0.9 * body.length;
+}
+
+/** Delimited rows that mostly hold a number, after an optional header line. */
+export function looksLikeNumericTable(head: string): boolean {
+  if (looksLikePlainValues(head)) return true;
+  const lines = headLines(head);
+  if (lines.length < 2) return false;
+  const d = guessDelimiter(lines[0]!);
+  const splitter = (l: string) => (d ? (splitCsv(l, d) ?? [l]) : l.split(/\s+/));
+  const n = splitter(lines[0]!).length;
+  if (n < 2) return false;
+  const body = lines.slice(1, 200);
+  const good = body.filter((l) => {
+    const f = splitter(l);
+    return f.length === n && f.some((x) => NUMBER.test(x.trim()) || DECIMAL_COMMA.test(x.trim()));
+  });
+  return good.length >= 0.9 * body.length;
+}
+
+export function samplesNameMatch(name: string): boolean {
+  return /\.(txt|csv|tsv|dat)$/i.test(name);
+}
+
+export const samplesReader: FormatReader = {
+  id: "samples",
+  detect(name: string, head: string): boolean {
+    if (samplesNameMatch(name)) return looksLikeNumericTable(head);
+    return looksLikePlainValues(head);
+  },
+  create(name: string, options?: SampleOptions): LineParser {
+    return new SamplesParser(name, options ?? {});
+  },
+};

@@ -1,0 +1,103 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { byCompletion, factsOfParsed, factsOfSamples, generateSamples, nsValue, parseByChunks, parseByLines, vegetaCsv, vegetaJson } from "../../scripts/lib/loadgen-fixtures";
+import { vegetaReader } from "./vegeta";
+
+const samples = generateSamples({ seed: 31, seconds: 12, rate: 300, labels: [""], medianMs: 2, sigma: 0.9, failureRate: 0.05, stalls: [{ at: 3, duration: 0.8 }] });
+const written = byCompletion(samples);
+const us = (s: (typeof samples)[number]) => s.startUs; // Vegeta writes ns; the fixtures' times are whole µs
+
+describe("Vegeta CSV", () => {
+  it("reads `vegeta encode -to csv`: latency in ns, errors and non-2xx/3xx as failures", () => {
+    const p = parseByLines(vegetaReader, "results.csv", vegetaCsv(written));
+    expect(p.problems).toEqual([]);
+    expect(p.format).toBe("vegeta");
+    expect(p.series).toHaveLength(1);
+    expect(p.series[0]!.unit).toBe("ns");
+    expect(p.series[0]!.name).toBe("results");
+    const exp = factsOfSamples(written, nsValue, us, 1e6);
+    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+    expect(p.series[0]!.startTime).toBeCloseTo(written[0]!.startUs / 1e6 + exp.minIndex, 6);
+  });
+
+  it("reads the 9-column CSV of Vegeta before 12.8, and one series per attack name", () => {
+    const named = written.map((s, i) => ({ ...s, label: i % 3 === 0 ? "warmup" : "main" }));
+    const p = parseByLines(vegetaReader, "r.csv", vegetaCsv(named, { columns: 9 }));
+    expect(p.problems).toEqual([]);
+    const exp = factsOfSamples(named, nsValue, us, 1e6);
+    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+  });
+
+  it("gives the same result fed in chunks of any size", () => {
+    const text = vegetaCsv(written.slice(0, 400));
+    const whole = factsOfParsed(parseByLines(vegetaReader, "r.csv", text), 0);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 500 }), { minLength: 1, maxLength: 12 }), (sizes) => {
+        expect(factsOfParsed(parseByChunks(vegetaReader, "r.csv", text, sizes), 0)).toEqual(whole);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe("Vegeta JSON", () => {
+  it("reads `vegeta encode -to json`", () => {
+    const p = parseByLines(vegetaReader, "results.json", vegetaJson(written));
+    expect(p.problems).toEqual([]);
+    const exp = factsOfSamples(written, nsValue, us, 1e6);
+    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+  });
+});
+
+describe("Vegeta bad input", () => {
+  it("CSV: reports bad lines with their numbers and keeps the good ones", () => {
+    const lines = [
+      "1767323045250000000,200,1500000,0,13,,aGk=,,0,GET,http://x/,",
+      "1767323045250000000,200,15000", // truncated
+      "1767323045250000000,200,abc,0,13,,aGk=,,1,GET,http://x/,",
+      "1767323045250000000,200,-5,0,13,,aGk=,,2,GET,http://x/,",
+      "1767323045250000000,200,NaN,0,13,,aGk=,,3,GET,http://x/,",
+      "1767323045250000000,200,99999999999999999,0,13,,aGk=,,4,GET,http://x/,",
+      "soon,200,1500000,0,13,,aGk=,,5,GET,http://x/,",
+      "1767323045250000000,OK,1500000,0,13,,aGk=,,6,GET,http://x/,",
+      '1767323046250000000,0,3000000,0,0,"Get ""http://x/"": connection refused",,,7,GET,http://x/,',
+      "1767323046250000000,200,1700000,0,13,,aGk=,,8,GET,http://x/,",
+    ];
+    const p = parseByLines(vegetaReader, "bad.csv", lines.join("\n"));
+    expect(p.problems.map((x) => x.line)).toEqual([2, 3, 4, 5, 6, 7, 8]);
+    expect(p.problems[0]!.reason).toMatch(/found 3/);
+    expect(p.problems[2]!.reason).toMatch(/negative/);
+    expect(p.problems[3]!.reason).toMatch(/not a finite number/);
+    expect(p.problems[4]!.reason).toMatch(/too large/);
+    expect(p.series[0]!.histogram.totalCount).toBe(2);
+    expect(p.series[0]!.failures).toBe(1);
+  });
+
+  it("JSON: truncated lines and wrong types", () => {
+    const ok = { attack: "", seq: 0, code: 200, timestamp: "2026-01-02T03:04:05.25+01:00", latency: 1500000, bytes_out: 0, bytes_in: 2, error: "" };
+    const lines = [JSON.stringify(ok), JSON.stringify(ok).slice(0, 50), JSON.stringify({ ...ok, latency: "fast" }), JSON.stringify({ ...ok, code: null }), JSON.stringify({ ...ok, timestamp: 5 }), "[]", JSON.stringify(ok)];
+    const p = parseByLines(vegetaReader, "bad.json", lines.join("\n"));
+    expect(p.problems.map((x) => x.line)).toEqual([2, 3, 4, 5, 6]);
+    expect(p.series[0]!.histogram.totalCount).toBe(2);
+    expect(p.series[0]!.startTime).toBe(Date.UTC(2026, 0, 2, 2, 4, 5, 250) / 1000);
+  });
+
+  it("survives arbitrary garbage", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.string({ maxLength: 80 }), fc.json()), { maxLength: 30 }), (lines) => {
+        const p = vegetaReader.create("x");
+        lines.forEach((l, i) => p.line(l, i + 1));
+        expect(Array.isArray(p.finish().problems)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("Vegeta detection", () => {
+  it("by content", () => {
+    expect(vegetaReader.detect("r.csv", vegetaCsv(written.slice(0, 3)))).toBe(true);
+    expect(vegetaReader.detect("r.json", vegetaJson(written.slice(0, 3)))).toBe(true);
+    expect(vegetaReader.detect("r.csv", "1,2,3,4,5,6\n")).toBe(false);
+  });
+});

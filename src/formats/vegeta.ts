@@ -1,0 +1,159 @@
+// Vegeta results as `vegeta encode` writes them (its default attack output is binary gob:
+// convert it with `vegeta encode -to csv` or `-to json` first).
+//
+// CSV (lib/results.go NewCSVEncoder): no header; columns
+//   1 timestamp (ns since the epoch) 2 HTTP status code 3 latency (ns) 4 bytes out 5 bytes in
+//   6 error 7 base64 body 8 attack name 9 sequence number 10 method 11 URL 12 base64 headers
+// (v12.8 and later; 9 columns before that, 7 in old releases); RFC 4180 quoting (Go's
+// encoding/csv), so an error message with quotes or commas is quoted.
+// JSON lines (NewJSONEncoder): {"attack":"","seq":0,"code":200,"timestamp":"2026-…T…+01:00",
+//   "latency":12345,"bytes_out":0,"bytes_in":0,"error":"","body":…,"method":…,"url":…,"headers":…}
+//   with the latency in ns (a Go time.Duration) and an RFC 3339 timestamp with ns.
+//
+// Latencies are recorded in ns. One series per attack name (one series when unnamed). A result
+// fails as Vegeta's own report counts it: an error, or a status outside 200–399 (code 0: no
+// response); failures are counted, not recorded.
+import type { FormatReader, LineParser, ParsedSource, SampleOptions } from "./source";
+import { CsvRecords, Problems, SeriesCollector, clip, maxLatencyIn, parseDateTime, parseLatency, parseNumericTime, type Instant } from "./reader-support";
+
+class VegetaParser implements LineParser {
+  private readonly problems: Problems;
+  private readonly collector: SeriesCollector;
+  private mode: "json" | "csv" | null = null;
+  private records: CsvRecords | null = null;
+  private results = 0;
+
+  constructor(file: string, options: SampleOptions) {
+    this.problems = new Problems(file);
+    this.collector = new SeriesCollector({ file, format: "vegeta", unit: "ns", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval }, this.problems);
+  }
+
+  line(raw: string, lineNo: number): void {
+    try {
+      const text = lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw;
+      if (this.mode === null) {
+        const t = text.trim();
+        if (t === "") return;
+        if (t.startsWith("{")) this.mode = "json";
+        else {
+          this.mode = "csv";
+          this.records = new CsvRecords(",", this.problems);
+          if (/^[A-Za-z"]/.test(t) && !/^\d/.test(t)) {
+            // Vegeta writes no header; tolerate one added by hand.
+            this.problems.once("header", lineNo, `first line ${JSON.stringify(clip(t))} is not a result: read as a header and skipped`);
+            return;
+          }
+        }
+      }
+      if (this.mode === "json") this.json(text, lineNo);
+      else {
+        if (!this.records!.open && text.trim() === "") return;
+        const rec = this.records!.push(text, lineNo);
+        if (rec) this.csv(rec.fields, rec.lineNo);
+      }
+    } catch (e) {
+      this.problems.line(lineNo, `internal error: ${String(e)}`);
+    }
+  }
+
+  private result(label: string, code: number, error: string, latencyText: string, at: Instant, lineNo: number): void {
+    if (error !== "" || !(code >= 200 && code < 400)) {
+      if (this.collector.fail(label, at, lineNo)) this.results++;
+      return;
+    }
+    const v = parseLatency(latencyText, 0, maxLatencyIn("ns"), "latency");
+    if (!v.ok) {
+      this.problems.line(lineNo, v.reason);
+      return;
+    }
+    if (this.collector.record(label, v.value, at, lineNo)) this.results++;
+  }
+
+  private csv(f: string[], lineNo: number): void {
+    if (f.length < 6) {
+      this.problems.line(lineNo, `expected 12 columns (timestamp,code,latency,bytes out,bytes in,error,…), found ${f.length}`);
+      return;
+    }
+    const ts = f[0]!.trim();
+    if (!/^\d{1,20}$/.test(ts)) {
+      this.problems.line(lineNo, `timestamp ${JSON.stringify(clip(ts))} is not an integer of ns`);
+      return;
+    }
+    const t = parseNumericTime(ts, "ns");
+    if (!t.ok) {
+      this.problems.line(lineNo, t.reason);
+      return;
+    }
+    const codeText = f[1]!.trim();
+    if (!/^\d{1,5}$/.test(codeText)) {
+      this.problems.line(lineNo, `status code ${JSON.stringify(clip(codeText))} is not a number`);
+      return;
+    }
+    this.result(f.length >= 8 ? f[7]! : "", Number(codeText), f[5]!, f[2]!.trim(), t.at, lineNo);
+  }
+
+  private json(text: string, lineNo: number): void {
+    const trimmed = text.trim();
+    if (trimmed === "") return;
+    let o: unknown;
+    try {
+      o = JSON.parse(trimmed);
+    } catch {
+      this.problems.line(lineNo, "not valid JSON (a truncated line?)");
+      return;
+    }
+    if (typeof o !== "object" || o === null || Array.isArray(o)) {
+      this.problems.line(lineNo, "not a JSON object");
+      return;
+    }
+    const r = o as Record<string, unknown>;
+    if (typeof r.timestamp !== "string") {
+      this.problems.line(lineNo, "result without a timestamp");
+      return;
+    }
+    const t = parseDateTime(r.timestamp);
+    if (!t.ok) {
+      this.problems.line(lineNo, t.reason);
+      return;
+    }
+    if (typeof r.code !== "number" || !Number.isInteger(r.code)) {
+      this.problems.line(lineNo, `status code ${clip(String(JSON.stringify(r.code)))} is not a number`);
+      return;
+    }
+    if (typeof r.latency !== "number") {
+      this.problems.line(lineNo, `latency ${clip(String(JSON.stringify(r.latency)))} is not a number`);
+      return;
+    }
+    const error = typeof r.error === "string" ? r.error : "";
+    const label = typeof r.attack === "string" ? r.attack : "";
+    this.result(label, r.code, error, String(r.latency), t.at, lineNo);
+  }
+
+  finish(): ParsedSource {
+    try {
+      this.records?.finish();
+      if (this.results === 0 && this.problems.skipped === 0) this.problems.once("empty", null, "no Vegeta results found");
+      return { format: "vegeta", series: this.collector.finish(), problems: this.problems.list() };
+    } catch (e) {
+      this.problems.once("internal", null, `internal error: ${String(e)}`);
+      return { format: "vegeta", series: [], problems: this.problems.list() };
+    }
+  }
+}
+
+/** A JSON result object (latency, code, timestamp keys) or a CSV row ns-timestamp,code,latency,… */
+export function vegetaContentMatch(head: string): boolean {
+  const first = head.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/, 1)[0]!.trim();
+  if (first.startsWith("{")) return /"latency"\s*:/.test(first) && /"code"\s*:/.test(first) && /"timestamp"\s*:/.test(first) && /"bytes_(in|out)"\s*:/.test(first);
+  return /^\d{16,20},\d{1,3},\d+,\d+,\d+,/.test(first);
+}
+
+export const vegetaReader: FormatReader = {
+  id: "vegeta",
+  detect(_name: string, head: string): boolean {
+    return vegetaContentMatch(head);
+  },
+  create(name: string, options?: SampleOptions): LineParser {
+    return new VegetaParser(name, options ?? {});
+  },
+};

@@ -1,0 +1,83 @@
+// Links made by older versions of the app: one upgrader per version step, applied in sequence
+// to the raw document (parsed metadata JSON plus the binary data after it) until it is in the
+// current schema, which schema.ts then validates. An upgrader checks only what it reshapes.
+//
+// Versions:
+//   v1  view.requirement was a list of entries { percentile, max, unit } (percentile 100 = the
+//       max) or null; view had no sideBySide. Data section as in v2.
+//   v2  view.requirement is the requirement text ("p50<=1ms, p99<=5ms") or null;
+//       view.sideBySide added (v1 links open with it off).
+// To add v3: write upgradeV2toV3, register it under 2 in UPGRADERS, bump SHARE_VERSION, and
+// add a test that decodes a hand-built v2 link.
+import type { Unit } from "../core/types";
+import { SHARE_VERSION, fail, field, has, isObj, num, obj, unit } from "./schema";
+
+/** A link's content before validation: metadata as parsed JSON and the packed data after it. */
+export interface RawDoc {
+  meta: unknown;
+  data: Uint8Array;
+}
+
+export type Upgrader = (doc: RawDoc) => RawDoc;
+
+// ---------------------------------------------------------------------------------------------
+// v1 → v2
+
+/** A v1 requirement entry: "value at `percentile` must be at most `max` `unit`". */
+export interface RequirementEntryV1 {
+  percentile: number;
+  max: number;
+  unit: Unit;
+}
+
+const MAX_V1_ENTRIES = 64;
+
+/** "p99.9<=5ms", or "max<=100ms" for percentile 100 (the v2 text syntax). */
+export function formatEntryV1(e: RequirementEntryV1): string {
+  return `${e.percentile >= 100 ? "max" : `p${e.percentile}`}<=${e.max}${e.unit}`;
+}
+
+function requirementTextV1(x: unknown): string | null {
+  if (x === null) return null;
+  if (!Array.isArray(x)) fail("view.requirement (v1) is not a list of entries");
+  if (x.length > MAX_V1_ENTRIES) fail(`view.requirement (v1) has more than ${MAX_V1_ENTRIES} entries`);
+  if (x.length === 0) return null;
+  const entries = x.map((e, i): RequirementEntryV1 => {
+    const w = `view.requirement[${i}] (v1)`;
+    const o = obj(e, w);
+    const percentile = num(field(o, "percentile"), `${w}.percentile`);
+    if (percentile <= 0 || percentile > 100) fail(`${w}.percentile is outside (0, 100]`);
+    const max = num(field(o, "max"), `${w}.max`);
+    if (max < 0) fail(`${w}.max is negative`);
+    return { percentile, max, unit: unit(field(o, "unit"), `${w}.unit`) };
+  });
+  entries.sort((a, b) => a.percentile - b.percentile);
+  return entries.map(formatEntryV1).join(", ");
+}
+
+export function upgradeV1toV2(doc: RawDoc): RawDoc {
+  const meta = obj(doc.meta, "the link's metadata");
+  const view = obj(field(meta, "view"), "view");
+  if (has(view, "sideBySide")) fail("view.sideBySide is not part of a v1 link");
+  const upgradedView = { ...view, sideBySide: false, requirement: requirementTextV1(field(view, "requirement")) };
+  return { meta: { ...meta, view: upgradedView }, data: doc.data };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** UPGRADERS[v] turns a version-v document into a version v+1 one. */
+export const UPGRADERS: Readonly<Record<number, Upgrader>> = { 1: upgradeV1toV2 };
+
+export const OLDEST_VERSION = 1;
+
+/** Brings a version-`from` document to SHARE_VERSION. */
+export function upgradeDoc(doc: RawDoc, from: number): RawDoc {
+  if (!isObj(doc.meta)) fail("the link's metadata is not an object");
+  let d = doc;
+  for (let v = from; v < SHARE_VERSION; v++) {
+    const up = UPGRADERS[v];
+    if (!up) fail(`links of version ${v} cannot be read any more`);
+    d = up(d);
+  }
+  return d;
+}
