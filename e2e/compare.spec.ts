@@ -28,10 +28,10 @@ test("demo: identity from names, verdicts, sustainable throughput and the senten
   await expect(page.getByTestId("verdict-sentence")).toContainText("4.0×");
   await expect(page.getByTestId("requirement-line")).toBeVisible();
   await expect(page.getByTestId("throughput-chart")).toBeVisible();
-  await page.screenshot({ path: "test-results/screens/compare-demo.png", fullPage: true });
+  await page.screenshot({ path: "screens/compare-demo.png", fullPage: true });
   await page.getByTestId("side-by-side").check();
   await expect(page.getByTestId("small-multiples").locator("[data-testid=percentile-plot]")).toHaveCount(2);
-  await page.screenshot({ path: "test-results/screens/side-by-side.png", fullPage: true });
+  await page.screenshot({ path: "screens/side-by-side.png", fullPage: true });
 });
 
 test("requirement text: applies on Enter, verdict at the boundary, clear errors, empty clears", async ({ page }) => {

@@ -16,7 +16,7 @@ test("opens with the demo: System A vs System B, spectrum drawn, table filled", 
   const maxB = Number(await cell(page, "sysB_2k.response", "100").getAttribute("data-raw"));
   expect(maxA).toBeGreaterThan(100e6);
   expect(maxB).toBeLessThan(20e6);
-  await page.screenshot({ path: "test-results/screens/demo.png", fullPage: true });
+  await page.screenshot({ path: "screens/demo.png", fullPage: true });
 });
 
 test.describe("real HdrHistogram logs", () => {
@@ -36,7 +36,7 @@ test.describe("real HdrHistogram logs", () => {
     await page.getByTestId("unit-select").selectOption("s");
     await expect(cell(page, "jHiccup-2.0.7S.logV2", "100")).toHaveText("1.796");
     await page.getByTestId("unit-select").selectOption("ms");
-    await page.screenshot({ path: "test-results/screens/jhiccup-v2.png", fullPage: true });
+    await page.screenshot({ path: "screens/jhiccup-v2.png", fullPage: true });
   });
 
   test("every log version and variant loads: V0, V1, V2, tags, no header, BaseTime, trailing space", async ({ page }) => {
@@ -88,7 +88,7 @@ test.describe("real HdrHistogram logs", () => {
     await expect(page.getByTestId("series")).toHaveCount(3);
     await expect(page.locator("[data-testid=series][data-name='12Krps']")).toHaveAttribute("data-count", "3477000");
     await expect(page.locator("[data-testid=range-start]")).toHaveCount(0);
-    await page.screenshot({ path: "test-results/screens/hgrm.png", fullPage: true });
+    await page.screenshot({ path: "screens/hgrm.png", fullPage: true });
   });
 
   test("a broken file reports file, line and reason; its good lines and other series stay", async ({ page }) => {

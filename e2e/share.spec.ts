@@ -58,22 +58,22 @@ test("presentation mode: verdict, spectra, max over time; arrows step, Escape le
   const p = page.getByTestId("presentation");
   await expect(p).toBeVisible();
   await expect(page.getByTestId("present-title")).toContainText("sysB sustains 8k/s");
-  await page.screenshot({ path: "test-results/screens/present-1.png" });
+  await page.screenshot({ path: "screens/present-1.png" });
   await page.keyboard.press("ArrowRight");
   await expect(p).toHaveAttribute("data-slide", "1");
   await expect(p.locator("[data-testid=percentile-plot]")).toBeVisible();
-  await page.screenshot({ path: "test-results/screens/present-2.png" });
+  await page.screenshot({ path: "screens/present-2.png" });
   await page.keyboard.press("ArrowRight");
   await expect(p).toHaveAttribute("data-slide", "2");
   await expect(p.locator("[data-testid=timeline]")).toBeVisible();
-  await page.screenshot({ path: "test-results/screens/present-3.png" });
+  await page.screenshot({ path: "screens/present-3.png" });
   await page.getByTestId("theme").evaluate(() => undefined);
   await page.keyboard.press("Escape");
   await expect(p).toHaveCount(0);
   await page.getByTestId("theme").check();
   await page.getByTestId("present").click();
   await page.keyboard.press("ArrowRight");
-  await page.screenshot({ path: "test-results/screens/present-dark.png" });
+  await page.screenshot({ path: "screens/present-dark.png" });
   await page.keyboard.press("Escape");
 });
 
@@ -112,7 +112,7 @@ test("share link: reopens the same view in a new browser context from the link a
   const after = await p2.locator("[data-testid=series]").evaluateAll((els) => els.map((e) => `${e.getAttribute("data-name")}:${e.getAttribute("data-verdict")}:${e.getAttribute("data-visible")}`));
   expect(after).toEqual(verdicts);
   await expect(p2.getByTestId("timeline")).toBeVisible();
-  await p2.screenshot({ path: "test-results/screens/shared-view.png", fullPage: true });
+  await p2.screenshot({ path: "screens/shared-view.png", fullPage: true });
   await other.close();
 });
 

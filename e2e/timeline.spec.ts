@@ -48,7 +48,7 @@ test.describe("time window", () => {
     expect(text).toContain("Total count    =        11664]");
     const ref = javaProcessor(["-i", log, "-outputValueUnitRatio", "1000000", "-start", "5", "-end", "20"]);
     if (ref !== null) expect(text).toBe(ref);
-    await page.screenshot({ path: "test-results/screens/timeline-window.png", fullPage: true });
+    await page.screenshot({ path: "screens/timeline-window.png", fullPage: true });
     // Escape (outside a form field) opens the window again.
     await page.locator("h1").click();
     await page.keyboard.press("Escape");
@@ -101,5 +101,5 @@ test("saturation: an overloaded run is flagged, a healthy run with stalls is not
   await page.getByTestId("timeline-p50").check();
   await page.waitForTimeout(50);
   await idle(page);
-  await page.screenshot({ path: "test-results/screens/saturation.png", fullPage: true });
+  await page.screenshot({ path: "screens/saturation.png", fullPage: true });
 });

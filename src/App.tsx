@@ -45,6 +45,8 @@ export function App() {
   const rangeRef = useRef(range);
   rangeRef.current = range;
   const pasteCount = useRef(0);
+  /** The demo's requirement: "Clear all" drops it with the demo unless the user changed it. */
+  const demoRequirement = useRef<Requirement | null>(null);
   const [plotBox, plotWidth] = useElementWidth<HTMLDivElement>();
   const [timeline, setTimeline] = useState<TimelineResult | null>(null);
   const [tl, setTl] = useState<TimelineSettings>(DEFAULT_TIMELINE);
@@ -132,7 +134,10 @@ export function App() {
       const manifest = (await res.json()) as { files: string[]; requirement?: string };
       if (manifest.requirement) {
         const r = parseRequirement(manifest.requirement);
-        if (r.ok) setRequirement(r.value);
+        if (r.ok) {
+          setRequirement(r.value);
+          demoRequirement.current = r.value;
+        }
       }
       const files = await Promise.all(
         manifest.files.map(async (f) => new File([await (await fetch(`demo/${f}`)).blob()], f)),
@@ -374,7 +379,7 @@ export function App() {
         <label>
           <input type="checkbox" data-testid="theme" checked={theme === "dark"} onChange={(e) => setTheme(e.target.checked ? "dark" : "light")} /> dark
         </label>
-        <button type="button" data-testid="clear" onClick={() => void run(async () => { await engine.clear(); setHidden(new Set()); setProblems([]); return null; })}>
+        <button type="button" data-testid="clear" onClick={() => void run(async () => { await engine.clear(); setHidden(new Set()); setProblems([]); setRequirement((r) => (r !== null && r === demoRequirement.current ? null : r)); return null; })}>
           Clear all
         </button>
         {busy ? (

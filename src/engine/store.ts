@@ -186,7 +186,7 @@ function formatNs(ns: number): string {
 }
 
 function trimPct(p: number): string {
-  return String(Number(p.toPrecision(6)));
+  return String(Number(p.toPrecision(p < 1 ? 2 : 6)));
 }
 
 export class Store {

@@ -18,7 +18,11 @@ export interface StyleInput {
   id: string;
   config: string;
   throughput: number | null;
+  /** A derived copy (the coordinated-omission-corrected view): same colour, its own dash. */
+  correctedFrom?: string | null;
 }
+
+const CORRECTED_DASH = "1 3";
 
 export interface SeriesStyle {
   color: string;
@@ -32,7 +36,7 @@ export function stylesFor(series: readonly StyleInput[]): Map<string, SeriesStyl
   const configs = [...new Set(series.map((s) => s.config))];
   const out = new Map<string, SeriesStyle>();
   for (const [ci, config] of configs.entries()) {
-    const members = series.filter((s) => s.config === config);
+    const members = series.filter((s) => s.config === config && !s.correctedFrom);
     const rates = [...new Set(members.map((s) => s.throughput ?? -1))].sort((a, b) => b - a);
     const base = colorOf(ci);
     for (const [k, s] of members.entries()) {
@@ -40,6 +44,10 @@ export function stylesFor(series: readonly StyleInput[]): Map<string, SeriesStyl
       const lighten = rates.length > 1 ? (rank / rates.length) * 0.55 : 0;
       out.set(s.id, { color: lighten > 0 ? interpolateRgb(base, "#ffffff")(lighten) : base, dash: dashOf(rank), configIndex: ci });
     }
+  }
+  for (const s of series) {
+    const base = s.correctedFrom ? out.get(s.correctedFrom) : undefined;
+    if (s.correctedFrom) out.set(s.id, { color: base?.color ?? colorOf(0), dash: CORRECTED_DASH, configIndex: base?.configIndex ?? 0 });
   }
   return out;
 }

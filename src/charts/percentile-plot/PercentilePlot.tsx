@@ -4,7 +4,7 @@ import { useMemo, useRef, useState } from "react";
 import { line } from "d3";
 import { formatCount, formatNumber, formatValue, UNIT_LABEL } from "../../core/format";
 import type { Unit } from "../../core/types";
-import { bucketAt, inverseTail, labelledMaxes, makeXScale, makeYScale, MARGIN, stepPoints, xDomainEnd, xTicks, type CurveInput } from "./layout";
+import { bucketAt, inverseTail, labelledMaxes, makeXScale, readableTicks, makeYScale, MARGIN, stepPoints, xDomainEnd, xTicks, type CurveInput } from "./layout";
 
 export interface PlotSeries extends CurveInput {
   id: string;
@@ -71,7 +71,7 @@ export function PercentilePlot({ series, requirement = [], unit, yLog, width, he
       reqPts.push([x0, yy], [x1, yy]);
     }
     const reqPath = reqPts.length ? (gen(reqPts) ?? "") : "";
-    return { xEnd, x, y, paths, reqPath, ticks: xTicks(xEnd), yTicks: y.ticks(yLog ? 6 : 8) };
+    return { xEnd, x, y, paths, reqPath, ticks: xTicks(xEnd), yTicks: readableTicks(y.ticks(yLog ? 6 : 8), yLog) };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [series, requirement, yLog, width, height, yExtent?.max, yExtent?.min]);
 

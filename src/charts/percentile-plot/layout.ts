@@ -122,3 +122,10 @@ export function labelledMaxes(ys: readonly number[], gap = 13): boolean[] {
     return true;
   });
 }
+
+/** Y ticks that stay readable: on a log axis with many ticks keep 1, 2 and 5 × 10^k. */
+export function readableTicks(ticks: number[], log: boolean): number[] {
+  if (!log || ticks.length <= 10) return ticks;
+  const keep = ticks.filter((t) => [1, 2, 5].includes(Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9))));
+  return keep.length > 12 ? keep.filter((t) => Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9)) === 1) : keep;
+}

@@ -1,0 +1,87 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { generateSamples, gatlingLog, jmeterCsv, k6Json, msValue, nsValue, plainValues, referenceHistogram, vegetaCsv } from "../scripts/lib/loadgen-fixtures";
+import { cell, haveSamples, HGRM, idle, loadFiles, openEmpty } from "./helpers";
+
+const samples = generateSamples({ seed: 3, seconds: 20, rate: 400, labels: ["home", "search"], medianMs: 12, sigma: 0.6, failureRate: 0.02, stalls: [{ at: 8, duration: 0.5 }] });
+
+test("load-generator outputs load by content: one series per label, failures counted, spectrum equals the samples'", async ({ page }) => {
+  await openEmpty(page);
+  const dir = mkdtempSync(join(tmpdir(), "hdr-e2e-"));
+  writeFileSync(join(dir, "results.jtl"), jmeterCsv(samples));
+  writeFileSync(join(dir, "simulation.log"), gatlingLog(samples));
+  writeFileSync(join(dir, "k6-out.json"), k6Json(samples));
+  writeFileSync(join(dir, "vegeta.csv"), vegetaCsv(samples));
+  await loadFiles(page, ["results.jtl", "simulation.log", "k6-out.json", "vegeta.csv"].map((f) => join(dir, f)));
+  await expect(page.getByTestId("load-error")).toHaveCount(0);
+  // JMeter: one series per label; failed requests are counted, not recorded as latencies.
+  const ok = samples.filter((s) => s.success);
+  for (const label of ["home", "search"]) {
+    const row = page.locator(`[data-testid=series][data-source='results.jtl'][data-tag='${label}']`);
+    const mine = ok.filter((s) => s.label === label);
+    await expect(row).toHaveAttribute("data-count", String(mine.length));
+    const ref = referenceHistogram(mine.map(msValue));
+    const name = (await row.getAttribute("data-name"))!;
+    const unit = (await row.getAttribute("data-unit"))!;
+    expect(unit).toBe("ms");
+    await expect(cell(page, name, "99")).toHaveAttribute("data-raw", String(ref.getValueAtPercentile(99)));
+    await expect(row).toContainText(`${samples.filter((s) => s.label === label && !s.success).length} failed`);
+  }
+  // Vegeta (ns): one series per attack name, recorded in ns.
+  const v = page.locator("[data-testid=series][data-source='vegeta.csv']");
+  await expect(v).toHaveCount(2);
+  const home = page.locator("[data-testid=series][data-source='vegeta.csv'][data-tag='home']");
+  await expect(home).toHaveAttribute("data-unit", "ns");
+  const vref = referenceHistogram(ok.filter((s) => s.label === "home").map(nsValue));
+  await expect(home).toHaveAttribute("data-count", String(vref.totalCount));
+  await expect(cell(page, (await home.getAttribute("data-name"))!, "100")).toHaveAttribute("data-raw", String(vref.getValueAtPercentile(100)));
+  // Timestamps cut into intervals: the timeline shows the stall at 8 s.
+  await expect(page.getByTestId("timeline")).toBeVisible();
+  await page.screenshot({ path: "screens/loadgen.png", fullPage: true });
+});
+
+test("plain values pasted as text become a series", async ({ page }) => {
+  await openEmpty(page);
+  const text = plainValues(samples.slice(0, 500), { decimals: 3 });
+  await page.locator("details.paste summary").click();
+  await page.getByTestId("paste-input").fill(text);
+  await page.getByTestId("paste-load").click();
+  await page.waitForTimeout(50);
+  await idle(page);
+  await expect(page.getByTestId("series")).toHaveCount(1);
+  await expect(page.getByTestId("series")).toHaveAttribute("data-count", "500");
+});
+
+test.describe("coordinated omission", () => {
+  test.skip(!haveSamples, "../shared/samples is absent");
+
+  test("16Krps_CO is flagged, the correct runs are not; the correction is shown beside", async ({ page }) => {
+    await openEmpty(page);
+    await loadFiles(page, [join(HGRM, "16Krps_CO.hgrm"), join(HGRM, "16Krps.hgrm"), join(HGRM, "12Krps.hgrm")]);
+    const w = page.locator("[data-testid=warning][data-kind=coordinated-omission]");
+    await expect(w).toHaveCount(1);
+    await expect(w).toHaveAttribute("data-series", "16Krps_CO");
+    await expect(w).toContainText("Control-Z");
+    await page.getByTestId("co-interval").fill("1ms");
+    await page.getByTestId("co-interval").press("Enter");
+    await page.waitForTimeout(50);
+    await idle(page);
+    const corrected = page.locator("[data-testid=series][data-corrected=true]");
+    await expect(corrected).toHaveCount(3);
+    await expect(page.locator("[data-testid=series][data-name='16Krps_CO (CO-corrected, 1 ms)']")).toHaveCount(1);
+    // The original stays, untouched.
+    await expect(page.locator("[data-testid=series][data-name='16Krps_CO']")).toHaveAttribute("data-count", /\d+/);
+    const orig = Number(await cell(page, "16Krps_CO", "99.9").getAttribute("data-raw"));
+    const corr = Number(await cell(page, "16Krps_CO (CO-corrected, 1 ms)", "99.9").getAttribute("data-raw"));
+    expect(corr).toBeGreaterThan(orig * 2);
+    await page.getByTestId("y-log").check();
+    await page.screenshot({ path: "screens/co.png", fullPage: true });
+    await page.getByTestId("co-interval").fill("");
+    await page.getByTestId("co-interval").press("Enter");
+    await page.waitForTimeout(50);
+    await idle(page);
+    await expect(page.locator("[data-testid=series][data-corrected=true]")).toHaveCount(0);
+  });
+});
