@@ -1,10 +1,52 @@
-import { defineConfig } from "vitest/config";
+import { defineConfig, type Plugin } from "vitest/config";
 import react from "@vitejs/plugin-react";
 
+/**
+ * hdr-histogram-js probes for Node's zlib with `eval('require("zlib")…')` when its module
+ * loads, in the browser too (the eval throws, and it falls back to pako). Under our
+ * Content-Security-Policy without 'unsafe-eval' that probe would be a blocked eval: replace it
+ * at build time with what it evaluates to in a browser, a throw, so no eval is ever reached.
+ */
+function noLibraryEval(): Plugin {
+  return {
+    name: "hdr-histogram-no-eval",
+    enforce: "pre",
+    transform(code, id) {
+      if (!id.includes("hdr-histogram-js")) return null;
+      const out = code.replace(/eval\((['"])require\(\\?"zlib\\?"\)\.(?:de|in)flateSync\1\)/g, '(function(){throw new Error("no zlib in the browser")})()');
+      return out === code ? null : { code: out, map: null };
+    },
+  };
+}
+
+/** The production page's Content-Security-Policy: no eval, no inline script. */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "worker-src 'self' blob:",
+  "style-src 'self'",
+  "img-src 'self' blob: data:",
+  // Remote logs (#src=https://…) are fetched by the app; nothing else leaves the page.
+  "connect-src 'self' https: http:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join("; ");
+
+function csp(): Plugin {
+  return {
+    name: "csp-meta",
+    apply: "build",
+    transformIndexHtml(html) {
+      return html.replace("<head>", `<head>\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`);
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [noLibraryEval(), react(), csp()],
   base: "./",
-  worker: { format: "es" },
+  worker: { format: "es", plugins: () => [noLibraryEval()] },
   build: { target: "es2022", sourcemap: false },
   test: {
     include: ["src/**/*.test.ts", "scripts/**/*.test.ts"],

@@ -12,7 +12,7 @@ import { stylesFor } from "./ui/colors";
 import { RequirementEditor } from "./ui/RequirementEditor";
 import { Judgement, judgeRows } from "./ui/Judgement";
 import { formatRequirement, parseRequirement, requirementSteps, verdictOf, type Requirement } from "./core/requirements";
-import { valueAtFromBuckets } from "./core/spectrum";
+import { valueAtFromBuckets } from "./core/bucket-lookup";
 import { NANOS_PER_UNIT } from "./core/types";
 import { ChartActions } from "./ui/ChartActions";
 import { CoIntervalInput } from "./ui/CoIntervalInput";

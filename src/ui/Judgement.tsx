@@ -6,7 +6,7 @@ import type { TpLine } from "../charts/throughput/layout";
 import { formatNumber, UNIT_LABEL } from "../core/format";
 import { formatThroughput } from "../core/naming";
 import { sustainableThroughput, verdictSentence, type Requirement } from "../core/requirements";
-import { valueAtFromBuckets } from "../core/spectrum";
+import { valueAtFromBuckets } from "../core/bucket-lookup";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../core/types";
 import { dashOf } from "./colors";
 import type { SeriesRow } from "./SeriesList";

@@ -85,16 +85,8 @@ function SeriesItem({ row, selected, onSelect, onToggle, onExport, onRemove, onU
       data-corrected={v.correctedFrom ? "true" : "false"}
       data-first-violation={verdict?.firstViolation === null || !verdict ? "" : String(verdict.firstViolation)}
       className={visible ? "series" : "series hidden"}
-      tabIndex={0}
-      role="button"
-      aria-pressed={visible}
+      // A click anywhere on the row toggles it (mouse); the keyboard uses the name's button.
       onClick={() => onToggle(v.id)}
-      onKeyDown={(e) => {
-        if (e.target === e.currentTarget && (e.key === "Enter" || e.key === " ")) {
-          e.preventDefault();
-          onToggle(v.id);
-        }
-      }}
     >
       <input
         type="checkbox"
@@ -108,9 +100,20 @@ function SeriesItem({ row, selected, onSelect, onToggle, onExport, onRemove, onU
       <svg width="28" height="10" aria-hidden="true" className="swatch">
         <line x1="0" x2="28" y1="5" y2="5" stroke={color} strokeWidth="3" strokeDasharray={dash || undefined} />
       </svg>
-      <span className="series-name" title={`${v.source}${v.tag ? ` (tag ${v.tag})` : ""}${v.mergedFrom.length ? `\nmerged from: ${v.mergedFrom.join(", ")}` : ""}`}>
+      <button
+        type="button"
+        className="series-name"
+        data-testid="series-toggle"
+        aria-pressed={visible}
+        aria-label={`${v.name}: ${visible ? "shown" : "hidden"} (press to ${visible ? "hide" : "show"})`}
+        title={`${v.source}${v.tag ? ` (tag ${v.tag})` : ""}${v.mergedFrom.length ? `\nmerged from: ${v.mergedFrom.join(", ")}` : ""}`}
+        onClick={(e) => {
+          e.stopPropagation();
+          onToggle(v.id);
+        }}
+      >
         {v.name}
-      </span>
+      </button>
       <span className="series-meta">
         {v.throughput !== null ? `${formatThroughput(v.throughput)} · ` : ""}
         {v.kind ? `${v.kind} time · ` : ""}

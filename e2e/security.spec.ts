@@ -1,0 +1,104 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { simulateQueue } from "../scripts/lib/queue-sim";
+import { writeHlog } from "../scripts/lib/hlog-fixture";
+import { idle, loadFiles, openEmpty } from "./helpers";
+
+/** Collects CSP violations and page errors; a script injection that ran sets window.__pwned. */
+async function watch(page: Page) {
+  const problems: string[] = [];
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => {
+    if (/Content.Security.Policy|Refused to/i.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => {
+      (window as unknown as { __csp: string[] }).__csp ??= [];
+      (window as unknown as { __csp: string[] }).__csp.push(`${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
+  return problems;
+}
+
+const INJECTIONS = [
+  `<img src=x onerror="window.__pwned=1">`,
+  `"><script>window.__pwned=2</script>`,
+  `<svg onload="window.__pwned=3">`,
+  `javascript:window.__pwned=4`,
+  `{{constructor.constructor('window.__pwned=5')()}}`,
+  `</text><foreignObject><div onmouseover="window.__pwned=6">x</div></foreignObject>`,
+];
+
+test("the production page sends a CSP without unsafe-eval or inline scripts, and works under it", async ({ page }) => {
+  const problems = await watch(page);
+  await page.goto("./");
+  await idle(page);
+  const csp = await page.locator("meta[http-equiv=Content-Security-Policy]").getAttribute("content");
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).not.toContain("unsafe-eval");
+  expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+  await expect(page.getByTestId("series")).toHaveCount(6);
+  // Exercise the worker (hdr-histogram-js), a PNG export (blob: image) and a share link.
+  const dl = page.waitForEvent("download");
+  await page.locator(".chart-actions").first().getByTestId("export-png").click();
+  await dl;
+  await page.getByTestId("share-link").click();
+  await expect(page.getByTestId("share-url")).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? [])).toEqual([]);
+  expect(problems).toEqual([]);
+});
+
+test("names, tags and labels from files are text, never markup: no injected script runs", async ({ page }) => {
+  const problems = await watch(page);
+  await openEmpty(page);
+  const dir = mkdtempSync(join(tmpdir(), "hdr-xss-"));
+  const files: string[] = [];
+  INJECTIONS.forEach((inj, i) => {
+    // As a tag inside a log, and as a file name (where the file system allows the characters).
+    const log = writeHlog(simulateQueue({ rate: 200, seconds: 3, medianServiceSec: 1e-4, sigma: 0.5, stalls: [], seed: i }), { tag: inj.replace(/[\s,]/g, "_") });
+    const safeName = `x${i}_${inj.replace(/[/\\\0]/g, "_").slice(0, 60)}.hlog`;
+    const p = join(dir, safeName);
+    writeFileSync(p, log);
+    files.push(p);
+  });
+  // A JMeter file whose labels are the injections.
+  const jtl = ["timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success", ...INJECTIONS.map((inj, i) => `${1700000000000 + i},${10 + i},"${inj.replace(/"/g, '""')}",200,OK,t,text,true`)].join("\n");
+  writeFileSync(join(dir, "labels.jtl"), jtl);
+  files.push(join(dir, "labels.jtl"));
+  await loadFiles(page, files);
+  await expect(page.getByTestId("series")).toHaveCount(INJECTIONS.length * 2);
+  // Hover, legend, table, Markdown and the presentation all render the names.
+  const box = (await page.getByTestId("percentile-plot").boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.getByTestId("copy-markdown").click();
+  await page.getByTestId("present").click();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("Escape");
+  // The names are shown as text.
+  await expect(page.locator("[data-testid=series]").filter({ hasText: "<img src=x" }).first()).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(problems.filter((p) => !p.includes("favicon"))).toEqual([]);
+});
+
+test("a share link carrying injections renders them as text", async ({ page, browser }) => {
+  await openEmpty(page);
+  const dir = mkdtempSync(join(tmpdir(), "hdr-xss-"));
+  const p = join(dir, "run.hlog");
+  writeFileSync(p, writeHlog(simulateQueue({ rate: 200, seconds: 3, medianServiceSec: 1e-4, sigma: 0.5, stalls: [], seed: 1 }), { tag: INJECTIONS[0]!.replace(/[\s,]/g, "_") }));
+  await loadFiles(page, [p]);
+  await page.getByTestId("requirement-input").fill(`p99<=5ms`);
+  await page.getByTestId("requirement-input").press("Enter");
+  await page.getByTestId("share-link").click();
+  const url = await page.getByTestId("share-url").inputValue();
+  const other = await browser.newContext();
+  const p2 = await other.newPage();
+  const problems = await watch(p2);
+  await p2.goto(url.replace(/^https?:\/\/[^/]+\//, "http://127.0.0.1:4173/"));
+  await idle(p2);
+  await expect(p2.getByTestId("series")).toHaveCount(1);
+  expect(await p2.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(problems).toEqual([]);
+  await other.close();
+});
