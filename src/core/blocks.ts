@@ -33,7 +33,9 @@ class Scratch {
 
   /** The accumulated counts as sparse, sorted; resets the scratch. */
   take(): Sparse {
-    const t = this.touched.sort((a, b) => a - b);
+    // A typed-array sort is numeric and far faster than Array#sort with a comparator (the
+    // profile of a 24-hour log put a sixth of the load in that sort).
+    const t = Int32Array.from(this.touched).sort();
     const indices = new Int32Array(t.length);
     const counts = new Float64Array(t.length);
     for (let k = 0; k < t.length; k++) {

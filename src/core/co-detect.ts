@@ -4,24 +4,28 @@
 // itself) measures a server stall once per connection, instead of once for every request the
 // schedule meant to send during it. The requests that were never sent are the ones that would
 // have filled the range between normal latencies and the stall: with them (a correct, open-loop
-// measurement, or recordValueWithExpectedInterval) a stall of length D adds a ramp, evenly spread
-// values from ~0 to D. Without them, a handful of values sit at ~D and nothing lies between the
-// body and them: the percentile spectrum runs flat and then jumps straight up, in the last
-// hundredths of a percent, to a max several times higher.
+// measurement) a stall of length D adds a ramp, values spread evenly from ~0 to D. Without them a
+// handful of values sit at ~D with nothing between the body and them: the percentile spectrum
+// runs flat, then goes straight up in the last hundredths of a percent to a max several times
+// higher.
 //
-// The test, on the histogram's tail:
-//   - a cliff from value a (its bottom) to value b (its top) with b ≥ MIN_JUMP · a,
-//   - the counts at or above b ("the tail") are at most MAX_TAIL_FRACTION of all and at least
-//     MIN_TAIL_COUNT,
-//   - the cliff is nearly empty: the density of counts per unit of value inside (a, b) is at
-//     least MIN_CONTRAST times lower than the density of the tail above b.
-// The last point is what separates omission from honest stalls. A corrected stall, a queue
-// draining after a pause, a lognormal body: their tails all have a density that does not grow
-// with the value (a ramp is flat, a body's tail falls), so the density above any b is at most
-// the density just below it — contrast ≤ 1, give or take noise. Omitted requests leave the
-// opposite: an empty gap under a pile of values near the max. The tail's density is taken over
-// a width of at least TAIL_WIDTH_FLOOR · b, so a few values in one bucket at the very top do not
-// count as infinitely dense.
+// The test, on the histogram's tail. A cliff from value a (its bottom) to b (its top):
+//   1. b ≥ MIN_JUMP · a ("several times");
+//   2. the values at or above b ("the tail") are at most MAX_TAIL_FRACTION of all, and at least
+//      MIN_TAIL_COUNT;
+//   3. the cliff is nearly empty: the density of values (per unit of value) where the tail begins,
+//      over [b, (1 + TAIL_WINDOW)·b], is at least MIN_CONTRAST times the density inside (a, b),
+//      and (a, b) holds at most MAX_GAP_SHARE as many values as the tail.
+//      Honest tails never do this: a corrected stall is a flat ramp, a queue draining after a pause
+//      is a ramp, a body's tail falls; a density that never rises with the value puts no more
+//      above any b than just below it (contrast ≤ 1, plus noise). Omission leaves the opposite:
+//      an empty range under a pile of values.
+//   4. the tail is shaped like omitted requests (see tailShape): one tight pile, or separate
+//      narrow piles (one per stall length) — not evenly spread. This guards against the one
+//      honest source of an empty range: recordValueWithExpectedInterval back-fills a value v with
+//      v − I, v − 2I, … only down to the expected interval I, so with think time (I well above the
+//      service times) the corrected spectrum also jumps from the body to I; above it, though, the
+//      back-filled values spread over more than 1.5× and repeat every I.
 import { bucketsOf, maxOf, type Histogram } from "./histogram";
 
 export interface CoSuspicion {
@@ -39,39 +43,41 @@ export interface CoSuspicion {
 export const MIN_JUMP = 3;
 /**
  * The cliff is in the top 1 % of counts at most: omission leaves about one value per connection
- * per stall (a few hundred in a run of hundreds of thousands). A mode holding more than 1 % is a
+ * per stall (tens to hundreds in runs of hundreds of thousands). A mode holding more than 1 % is a
  * real second mode (cache misses, retries), not missing requests.
  */
 export const MAX_TAIL_FRACTION = 0.01;
-/** One value above a gap can be chance (a heavy tail's last sample); two or more at one level are not. */
+/** One value above a gap can be chance (a heavy tail's last sample) or a single stall: not enough to say. */
 export const MIN_TAIL_COUNT = 2;
 /**
- * How much denser (per unit of value) the tail must be than the gap under it. Correct
- * measurements stay near or under 1 (HdrHistogram's 16Krps.hgrm: 1.2, 12Krps.hgrm: 0.7); the
- * 16Krps_CO.hgrm cliff is 34. 10 leaves a wide margin on both sides.
+ * How much denser (per unit of value) the start of the tail must be than the cliff under it.
+ * Correct measurements stay near or under 1 (HdrHistogram's 16Krps.hgrm: 1.5, 12Krps.hgrm: 0.7);
+ * the 16Krps_CO.hgrm cliff is 34. 10 leaves a wide margin on both sides.
  */
 export const MIN_CONTRAST = 10;
 /**
- * The tail's density is measured where it begins, over [b, (1 + TAIL_WINDOW)·b]: a pile of values
- * in one bucket at the very top must not count as infinitely dense.
+ * The cliff holds at most half as many values as the tail above it. Back-filled values of a
+ * corrected run (v − I for each v ≥ 2·I above) would put about as many inside it as above it.
+ */
+export const MAX_GAP_SHARE = 0.5;
+/**
+ * The tail's density is measured where it begins, over [b, (1 + TAIL_WINDOW)·b], so one pile of
+ * values in a single bucket does not count as infinitely dense.
  */
 export const TAIL_WINDOW = 0.1;
-/** A tail whose max is within this factor of its bottom is one pile (a ramp of corrected values spans ≥ 2×). */
+/** A tail (or a pile in it) that ends within this factor of its start is one pile. */
 export const TIGHT_TAIL = 1.5;
 /**
- * A wider tail is omission-shaped when it is clumped: somewhere inside it an empty stretch where
- * values spread evenly over the tail would have put at least this many (e^-5: under 1 % by chance).
+ * Piles are separated by empty stretches where values spread evenly over the tail would have put
+ * at least this many (an empty stretch that long happens by chance with probability e^-5 < 1 %).
  */
 export const CLUMP_EXPECTED = 5;
+/** Piles whose starts (or ends) are this close (relative) to evenly spaced form a comb. */
+export const COMB_TOLERANCE = 0.1;
 /** Buckets within 1 % of each other are taken together (bounds the work to ~70 bins per doubling). */
 const BIN_RATIO = 1.01;
-
-interface Bin {
-  lo: number;
-  hi: number;
-  count: number;
-  below: number; // counts in all lower bins
-}
+/** How close (relative to the max) a back-filled value must be to where the arithmetic puts it. */
+const CHAIN_TOLERANCE = 0.003;
 
 /** The strongest cliff candidate of a histogram, whether or not it is steep enough to flag. */
 export interface Cliff {
@@ -79,20 +85,31 @@ export interface Cliff {
   to: { percentile: number; value: number };
   jump: number;
   tailFraction: number;
-  /** Density of the tail over density inside the cliff (an empty cliff counts as holding one value). */
+  /** Density where the tail begins over density inside the cliff (an empty cliff counts as holding one value). */
   contrast: number;
   /** How the tail above the cliff is shaped: one tight pile, separate piles, or evenly spread. */
   shape: "tight" | "clumped" | "even";
 }
 
-/** The best cliff: the steepest that also has an omission-shaped tail, else the steepest. */
+interface Bin {
+  lo: number;
+  hi: number;
+  count: number;
+  below: number; // counts in all lower bins
+  first: number; // index of its first bucket
+}
+
+/**
+ * The best cliff: the one with the highest contrast among those that also have an
+ * omission-shaped tail (and so are flagged), else the one with the highest contrast.
+ */
 export function strongestCliff(h: Histogram): Cliff | null {
   const n = h.totalCount;
   if (!(n > 0)) return null;
   const b = bucketsOf(h);
   const max = maxOf(h);
-  // Only the tail matters: a qualifying cliff's gap holds fewer counts than its tail (see the
-  // contrast bound), so bottoms lie within the top 2 · MAX_TAIL_FRACTION (plus one bucket).
+  // Only the tail matters: a flagged cliff holds fewer values than its tail (the contrast bound),
+  // so its bottom lies within the top 2 · MAX_TAIL_FRACTION (plus one bucket).
   const limit = n * (1 - 2 * MAX_TAIL_FRACTION);
   let start = 0;
   while (start < b.values.length - 1 && b.cumulative[start]! < limit) start++;
@@ -106,35 +123,38 @@ export function strongestCliff(h: Histogram): Cliff | null {
     if (last && v <= last.lo * BIN_RATIO) {
       last.hi = v;
       last.count += c;
-    } else bins.push({ lo: v, hi: v, count: c, below: b.cumulative[k]! - c });
+    } else bins.push({ lo: v, hi: v, count: c, below: b.cumulative[k]! - c, first: k });
   }
-  // Widest empty stretch between occupied bins at or above each bin (a suffix maximum).
-  const widestGapFrom = new Float64Array(bins.length);
-  for (let k = bins.length - 2; k >= 0; k--) widestGapFrom[k] = Math.max(widestGapFrom[k + 1]!, bins[k + 1]!.lo - bins[k]!.hi);
 
   type Candidate = { i: number; j: number; contrast: number; jump: number; shape: Cliff["shape"] };
   let best: Candidate | null = null;
   let bestFlagged: Candidate | null = null;
-  const better = (a: Candidate, c: Candidate | null) => !c || a.contrast > c.contrast || (a.contrast === c.contrast && a.jump > c.jump);
+  const better = (x: Candidate, y: Candidate | null) => !y || x.contrast > y.contrast || (x.contrast === y.contrast && x.jump > y.jump);
   for (let j = 1; j < bins.length; j++) {
     const top = bins[j]!;
     const tail = n - top.below;
     if (tail > MAX_TAIL_FRACTION * n || tail < MIN_TAIL_COUNT) continue;
-    // The tail's density where it begins: over [b, (1 + TAIL_WINDOW)·b].
     let near = 0;
     for (let k = j; k < bins.length && bins[k]!.lo <= (1 + TAIL_WINDOW) * top.lo; k++) near += bins[k]!.count;
-    const tailDensity = near / (TAIL_WINDOW * top.lo);
-    const shape: Cliff["shape"] =
-      max <= TIGHT_TAIL * top.lo ? "tight" : (tail / (max - top.lo)) * widestGapFrom[j]! >= CLUMP_EXPECTED ? "clumped" : "even";
+    const density = near / (TAIL_WINDOW * top.lo);
+    let forJ: Candidate | null = null; // the steepest cliff under this tail
+    let emptyForJ: Candidate | null = null; // the steepest that is also nearly empty
     for (let i = j - 1; i >= 0; i--) {
       const bottom = bins[i]!;
       if (bottom.hi * MIN_JUMP > top.lo) continue; // bins ascend: lower ones may still qualify
       const gap = top.below - (bottom.below + bottom.count);
-      const c: Candidate = { i, j, contrast: (tailDensity * (top.lo - bottom.hi)) / Math.max(1, gap), jump: top.lo / bottom.hi, shape };
-      if (better(c, best)) best = c;
-      if (shape !== "even" && c.contrast >= MIN_CONTRAST && better(c, bestFlagged)) bestFlagged = c;
+      const c: Candidate = { i, j, contrast: (density * (top.lo - bottom.hi)) / Math.max(1, gap), jump: top.lo / bottom.hi, shape: "even" };
+      if (better(c, forJ)) forJ = c;
+      if (gap <= MAX_GAP_SHARE * tail && better(c, emptyForJ)) emptyForJ = c;
+    }
+    if (forJ && better(forJ, best)) best = forJ;
+    // The shape depends on j only; it is worth working out only for a cliff that can be flagged.
+    if (emptyForJ && emptyForJ.contrast >= MIN_CONTRAST) {
+      emptyForJ.shape = tailShape(bins, j, tail, max, b.values);
+      if (emptyForJ.shape !== "even" && better(emptyForJ, bestFlagged)) bestFlagged = emptyForJ;
     }
   }
+  if (!bestFlagged && best) best.shape = tailShape(bins, best.j, n - bins[best.j]!.below, max, b.values);
   const pick = bestFlagged ?? best;
   if (!pick) return null;
   const bottom = bins[pick.i]!;
@@ -147,6 +167,85 @@ export function strongestCliff(h: Histogram): Cliff | null {
     contrast: pick.contrast,
     shape: pick.shape,
   };
+}
+
+/**
+ * The shape of the tail that starts at bins[j]:
+ * - "tight": it ends within TIGHT_TAIL of where it starts: one pile of values near the max, each
+ *   stall measured once. Never the shape of back-filled values: recordValueWithExpectedInterval
+ *   turns a value v ≥ 2·I into v, v − I, … down to [I, 2I), a spread of more than 1.5×.
+ * - "clumped": separate narrow piles (one per stall length), with empty stretches between them —
+ *   unless they are what back-filling leaves when connections are synchronised after a stall: the
+ *   same pile repeated every expected interval I (piles evenly spaced by their starts or ends, the
+ *   spacing between half and all of the tail's start), or, exactly, the max's own chain
+ *   max − I, max − 2I, … present down to the tail's start.
+ * - "even": anything else (a ramp: what correct measurements of stalls look like).
+ */
+function tailShape(bins: readonly Bin[], j: number, tail: number, max: number, values: Float64Array): Cliff["shape"] {
+  const b = bins[j]!.lo;
+  if (max <= TIGHT_TAIL * b) return "tight";
+  const density = tail / (max - b); // values per unit if spread evenly
+  const piles: { lo: number; hi: number }[] = [{ lo: b, hi: bins[j]!.hi }];
+  for (let k = j + 1; k < bins.length; k++) {
+    const last = piles[piles.length - 1]!;
+    if ((bins[k]!.lo - last.hi) * density >= CLUMP_EXPECTED) piles.push({ lo: bins[k]!.lo, hi: bins[k]!.hi });
+    else last.hi = bins[k]!.hi;
+  }
+  if (piles.length < 2 || piles.some((p) => p.hi > TIGHT_TAIL * p.lo)) return "even";
+  const evenlySpaced = (at: (p: { lo: number; hi: number }) => number) => {
+    const spacings = piles.slice(1).map((p, k) => at(p) - at(piles[k]!));
+    const median = [...spacings].sort((x, y) => x - y)[Math.floor(spacings.length / 2)]!;
+    return spacings.every((d) => Math.abs(d - median) <= COMB_TOLERANCE * median) && median >= 0.45 * b && median <= 1.05 * b;
+  };
+  if (evenlySpaced((p) => p.lo) || evenlySpaced((p) => p.hi)) return "even";
+  if (backfillChain(values, bins[j]!.first, max, b)) return "even";
+  return "clumped";
+}
+
+/**
+ * Is the max the top of a back-filled chain max, max − s, max − 2s, … (at least two steps, every
+ * one present down to the tail's start b) for some step s ≤ b? That is what
+ * recordValueWithExpectedInterval(max, s) records; separate piles of omitted requests line up so
+ * only by coincidence. `values` are the histogram's bucket values, ascending.
+ */
+function backfillChain(values: Float64Array, from: number, max: number, b: number): boolean {
+  const tolerance = CHAIN_TOLERANCE * max;
+  const sMax = Math.min(b, (max - b) / 2) + tolerance;
+  const present = (target: number): number | null => {
+    let lo = from;
+    let hi = values.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (values[mid]! < target) lo = mid + 1;
+      else hi = mid;
+    }
+    let bestValue: number | null = null;
+    for (const k of [lo - 1, lo]) {
+      const v = values[k];
+      if (k >= from && v !== undefined && Math.abs(v - target) <= tolerance && (bestValue === null || Math.abs(v - target) < Math.abs(bestValue - target))) bestValue = v;
+    }
+    return bestValue;
+  };
+  let tried = 0;
+  for (let u = values.length - 2; u >= from && tried < 500; u--) {
+    const s0 = max - values[u]!;
+    if (s0 > sMax) break;
+    if (s0 < 2 * tolerance) continue; // steps this fine are not tested
+    tried++;
+    let s = s0;
+    let k = 2;
+    let ok = true;
+    for (; max - k * s >= b - tolerance; k++) {
+      const found = present(max - k * s);
+      if (found === null) {
+        ok = false;
+        break;
+      }
+      s = (max - found) / k; // refine the step: the chain is exact, the buckets are not
+    }
+    if (ok && k > 2) return true;
+  }
+  return false;
 }
 
 /**

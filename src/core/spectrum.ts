@@ -1,8 +1,9 @@
 // What the charts and the table need from one histogram: plot-ready arrays and the headline
 // percentiles. Computed from the (merged) histogram only: nothing here averages percentiles.
-import { bucketsOf, maxOf, valueAtPercentile, type Histogram } from "./histogram";
+import { bucketsOf, maxOf, type Histogram } from "./histogram";
 
 import { TABLE_PERCENTILES } from "./types";
+import { valueAtFromBuckets } from "./bucket-lookup";
 
 export interface Spectrum {
   totalCount: number;
@@ -23,11 +24,14 @@ export interface Spectrum {
 export function spectrumOf(h: Histogram): Spectrum {
   const b = bucketsOf(h);
   const percentiles: Record<string, number> = {};
-  for (const p of TABLE_PERCENTILES) percentiles[String(p)] = valueAtPercentile(h, p);
+  const max = maxOf(h);
+  // From the buckets: the same rule as the library's getValueAtPercentile (property-tested in
+  // bucket-lookup's tests) without a scan of the whole counts array per percentile.
+  for (const p of TABLE_PERCENTILES) percentiles[String(p)] = valueAtFromBuckets({ values: b.values, cumulative: b.cumulative, totalCount: b.totalCount, max }, p);
   const empty = h.totalCount === 0;
   return {
     totalCount: h.totalCount,
-    max: maxOf(h),
+    max,
     min: empty ? 0 : h.minNonZeroValue,
     percentiles,
     values: b.values,
@@ -37,4 +41,4 @@ export function spectrumOf(h: Histogram): Spectrum {
   };
 }
 
-export { valueAtFromBuckets } from "./bucket-lookup";
+export { valueAtFromBuckets };

@@ -211,10 +211,12 @@ export class Store {
   clear(): void {
     this.series.length = 0;
     this.coCache.clear();
+    this.warningCache.clear();
   }
 
   setIdentity(id: string, patch: Partial<Pick<SeriesModel, "config" | "throughput" | "kind" | "name">>): void {
     Object.assign(this.get(id), patch);
+    this.forgetWarnings(id);
   }
 
   /**
@@ -270,7 +272,13 @@ export class Store {
     return merged.id;
   }
 
+  private forgetWarnings(id: string): void {
+    this.warningCache.delete(id);
+    this.coCache.delete(id);
+  }
+
   setRecordedUnit(id: string, unit: Unit): void {
+    this.forgetWarnings(id);
     const s = this.get(id);
     s.recordedUnit = unit;
     s.unitSource = "user";
@@ -363,8 +371,19 @@ export class Store {
       wholeCount: s.histogram.totalCount,
       correctedFrom: null,
       spectrum: spectrumOf(atReferencePrecision(this.histogramFor(s.id, range))),
-      warnings: [...warningsOf(s), ...this.coWarning(s)],
+      warnings: this.warnings(s),
     }));
+  }
+
+  /** Warnings depend on the whole series, not on the window: computed once per series. */
+  private readonly warningCache = new Map<string, SeriesWarning[]>();
+  private warnings(s: SeriesModel): SeriesWarning[] {
+    let w = this.warningCache.get(s.id);
+    if (!w) {
+      w = [...warningsOf(s), ...this.coWarning(s)];
+      this.warningCache.set(s.id, w);
+    }
+    return w;
   }
 
   private coWarning(s: SeriesModel): SeriesWarning[] {

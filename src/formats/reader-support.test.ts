@@ -69,6 +69,12 @@ describe("time", () => {
     expect(parseDateTime("2026-01-02T03:04:05Z")).toEqual({ ok: true, at: { sec: Date.UTC(2026, 0, 2, 3, 4, 5) / 1000, ns: 0 } });
     expect(parseDateTime("2026/01/02 03:04:05.25")).toEqual({ ok: true, at: { sec: Date.UTC(2026, 0, 2, 3, 4, 5) / 1000, ns: 250000000 } });
     expect(parseDateTime("2026-13-02T03:04:05Z").ok).toBe(false);
+    // consecutive times in the same second reuse it; anything else is parsed afresh
+    const sec = Date.UTC(2026, 0, 2, 1, 4, 5) / 1000;
+    expect(parseDateTime("2026-01-02T03:04:05.5+02:00")).toEqual({ ok: true, at: { sec, ns: 5e8 } });
+    expect(parseDateTime("2026-01-02T03:04:05.123456789+02:00")).toEqual({ ok: true, at: { sec, ns: 123456789 } });
+    expect(parseDateTime("2026-01-02T03:04:05.25Z")).toEqual({ ok: true, at: { sec: sec + 7200, ns: 25e7 } });
+    expect(parseDateTime("2026-01-02T03:04:05.25Zx").ok).toBe(false);
     expect(parseDateTime("yesterday").ok).toBe(false);
   });
 });

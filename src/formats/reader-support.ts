@@ -166,8 +166,18 @@ const TIME_DIGITS: Record<TimeUnit, number> = { s: 9, ms: 6, us: 3, ns: 0 };
 
 export type TimeResult = { ok: true; at: Instant } | { ok: false; reason: string };
 
+const PER_SECOND: Record<TimeUnit, number> = { s: 1, ms: 1e3, us: 1e6, ns: 1e9 };
+const PLAIN_INTEGER = /^\d{1,15}$/;
+
 /** A numeric timestamp in `unit` since the epoch (or since some start), exactly. */
 export function parseNumericTime(text: string, unit: TimeUnit): TimeResult {
+  if (PLAIN_INTEGER.test(text)) {
+    // the common case, exact in floating point: whole s, ms or µs (ns epochs have 19 digits)
+    const v = Number(text);
+    const per = PER_SECOND[unit];
+    const sec = Math.floor(v / per);
+    return { ok: true, at: { sec, ns: (v - sec * per) * (1e9 / per) } };
+  }
   const s = scaleDecimalDigits(text.trim(), TIME_DIGITS[unit]);
   if (!s) return { ok: false, reason: `timestamp ${JSON.stringify(clip(text.trim()))} is not a number` };
   if (s.negative) return { ok: false, reason: `timestamp ${clip(text.trim())} is negative` };
@@ -191,9 +201,32 @@ export function guessEpochUnit(text: string): TimeUnit {
 
 const DATE_TIME = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})[Tt ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|z|UTC|[+-]\d{2}(?::?\d{2})?)?$/;
 
+let lastDateKey = "";
+let lastDateSec = 0;
+
 /** RFC 3339 / ISO 8601 date-times ("2026-01-02T03:04:05.123456789+02:00"); no zone means UTC. */
 export function parseDateTime(text: string): TimeResult {
-  const m = DATE_TIME.exec(text.trim());
+  // Consecutive lines mostly share the second: reuse it when only the fraction differs.
+  const t = text.trim();
+  const dot = t.length > 20 && t.charCodeAt(19) === 46 ? 19 : -1;
+  if (dot > 0) {
+    let end = dot + 1;
+    while (end < t.length && t.charCodeAt(end) >= 48 && t.charCodeAt(end) <= 57) end++;
+    const key = t.slice(0, dot) + t.slice(end);
+    if (key === lastDateKey && end > dot + 1) return { ok: true, at: { sec: lastDateSec, ns: Number((t.slice(dot + 1, end) + "000000000").slice(0, 9)) } };
+  }
+  const r = parseDateTimeUncached(t);
+  if (r.ok && dot > 0) {
+    let end = dot + 1;
+    while (end < t.length && t.charCodeAt(end) >= 48 && t.charCodeAt(end) <= 57) end++;
+    lastDateKey = t.slice(0, dot) + t.slice(end);
+    lastDateSec = r.at.sec;
+  }
+  return r;
+}
+
+function parseDateTimeUncached(text: string): TimeResult {
+  const m = DATE_TIME.exec(text);
   if (!m) return { ok: false, reason: `timestamp ${JSON.stringify(clip(text.trim()))} is not a date-time` };
   const [, y, mo, d, h, mi, s, frac, zone] = m;
   const month = Number(mo);
