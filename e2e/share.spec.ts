@@ -122,3 +122,13 @@ test("a broken share link says what is wrong and the page still works", async ({
   await expect(page.locator("[data-testid=load-error][data-file='share link']")).toBeVisible();
   await expect(page.getByTestId("app")).toBeVisible();
 });
+
+test("#src= links load remote logs; refused or unreachable ones say why", async ({ page }) => {
+  await page.goto("./#src=" + encodeURIComponent("http://127.0.0.1:4173/demo/sysA_2k.response.hlog") + "&src=javascript:alert(1)&src=" + encodeURIComponent("http://127.0.0.1:9/nothing.hlog"));
+  await idle(page);
+  await expect(page.getByTestId("series")).toHaveCount(1);
+  await expect(page.getByTestId("series")).toHaveAttribute("data-name", "sysA_2k.response");
+  await expect(page.getByTestId("series")).toHaveAttribute("data-count", "120000");
+  await expect(page.locator("[data-testid=load-error][data-file='javascript:alert(1)']")).toContainText("only http and https");
+  await expect(page.locator("[data-testid=load-error][data-file='http://127.0.0.1:9/nothing.hlog']")).toContainText(/unreachable|CORS/);
+});

@@ -3,6 +3,7 @@ import { PercentilePlot, type PlotSeries } from "./charts/percentile-plot/Percen
 import { formatBytes, formatCount, UNIT_LABEL } from "./core/format";
 import { UNITS, unitFactor, type LoadProblem, type Unit } from "./core/types";
 import { EngineClient } from "./engine/client";
+import { srcUrls } from "./engine/remote";
 import type { FileOutcome, Progress } from "./engine/protocol";
 import type { SeriesView, TimelineResult, TimeRange } from "./engine/store";
 import type { TimelineLine } from "./charts/timeline/Timeline";
@@ -125,6 +126,11 @@ export function App() {
         setHidden(new Set(ids.filter((_, i) => r.visible[i] === false)));
         return null;
       });
+      return;
+    }
+    const urls = srcUrls(window.location.hash);
+    if (urls.length > 0) {
+      void run(() => engine.loadUrls(urls, setProgress));
       return;
     }
     if (params.get("demo") === "0") return;

@@ -36,6 +36,9 @@ export class EngineClient {
   load(files: File[], progress?: (p: Progress) => void): Promise<FileOutcome[]> {
     return this.call({ kind: "load", files }, progress);
   }
+  loadUrls(urls: string[], progress?: (p: Progress) => void): Promise<FileOutcome[]> {
+    return this.call({ kind: "loadUrls", urls }, progress);
+  }
   loadText(name: string, text: string): Promise<FileOutcome[]> {
     return this.call({ kind: "loadText", name, text });
   }

@@ -1,6 +1,7 @@
 // Answers one request against a Store. Shared by the worker and by tests.
 import type { FileOutcome, Progress, Request, ResultOf } from "./protocol";
 import type { Store } from "./store";
+import { fetchChunks, nameOfUrl, refuseUrl, RemoteError } from "./remote";
 
 /** Reads a File as a stream of text chunks: a big log is never one string. */
 async function* fileChunks(file: File, onBytes: (n: number) => void): AsyncGenerator<string> {
@@ -36,6 +37,26 @@ export async function handle(store: Store, req: Request, progress: (p: Progress)
           },
         );
         out.push({ file: file.name, ...r });
+      }
+      return out;
+    }
+    case "loadUrls": {
+      const out: FileOutcome[] = [];
+      for (const u of req.urls) {
+        const name = nameOfUrl(u);
+        const refused = refuseUrl(u);
+        if (refused) {
+          out.push({ file: u, added: [], problems: [{ file: u, line: null, reason: refused }] });
+          continue;
+        }
+        let bytes = 0;
+        let total = 0;
+        try {
+          const r = await store.loadOrThrow(name, fetchChunks(u, (b, t) => { bytes = b; total = t; }), (p) => progress({ file: name, bytes, totalBytes: total, intervals: p.intervals }));
+          out.push({ file: u, ...r });
+        } catch (e) {
+          out.push({ file: u, added: [], problems: [{ file: u, line: null, reason: e instanceof RemoteError ? e.message : `could not be read: ${(e as Error).message}` }] });
+        }
       }
       return out;
     }

@@ -6,6 +6,7 @@ import type { LoadOutcome, SeriesView, TimelineQuery, TimelineResult, TimeRange 
 export type Request =
   | { kind: "load"; files: File[] }
   | { kind: "loadText"; name: string; text: string }
+  | { kind: "loadUrls"; urls: string[] }
   | { kind: "views"; range: TimeRange }
   | { kind: "timeline"; query: TimelineQuery }
   | { kind: "export"; id: string; range: TimeRange; unit: Unit }
@@ -28,6 +29,7 @@ export interface IdentityPatch {
 export interface ResultOf {
   load: FileOutcome[];
   loadText: FileOutcome[];
+  loadUrls: FileOutcome[];
   views: SeriesView[];
   timeline: TimelineResult;
   export: string;

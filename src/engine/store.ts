@@ -192,11 +192,18 @@ function trimPct(p: number): string {
 export class Store {
   readonly series: SeriesModel[] = [];
 
+  /** Like load, but a failure of the source itself (a network error) is thrown to the caller. */
+  async loadOrThrow(name: string, chunks: AsyncIterable<string> | Iterable<string>, onProgress?: (p: IngestProgress) => void, options?: SampleOptions): Promise<LoadOutcome> {
+    const r = await ingest(name, chunks, onProgress, options);
+    // Series are added only once the whole input was read: a source that fails half way
+    // leaves what is loaded untouched.
+    this.series.push(...r.series);
+    return { added: r.series.map((s) => s.id), problems: r.problems };
+  }
+
   async load(name: string, chunks: AsyncIterable<string> | Iterable<string>, onProgress?: (p: IngestProgress) => void, options?: SampleOptions): Promise<LoadOutcome> {
     try {
-      const r = await ingest(name, chunks, onProgress, options);
-      this.series.push(...r.series);
-      return { added: r.series.map((s) => s.id), problems: r.problems };
+      return await this.loadOrThrow(name, chunks, onProgress, options);
     } catch (e) {
       // A parser bug must not take down what is already loaded.
       return { added: [], problems: [{ file: name, line: null, reason: `could not be read: ${(e as Error).message ?? String(e)}` }] };
