@@ -1,6 +1,10 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { cell, idle } from "./helpers";
+import { simulateQueue } from "../scripts/lib/queue-sim";
+import { writeHlog } from "../scripts/lib/hlog-fixture";
+import { cell, idle, loadFiles, openEmpty } from "./helpers";
 
 test("Copy Markdown: a paste-ready table with the requirement and verdicts, on the clipboard", async ({ page, context }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
@@ -131,4 +135,33 @@ test("#src= links load remote logs; refused or unreachable ones say why", async 
   await expect(page.getByTestId("series")).toHaveAttribute("data-count", "120000");
   await expect(page.locator("[data-testid=load-error][data-file='javascript:alert(1)']")).toContainText("only http and https");
   await expect(page.locator("[data-testid=load-error][data-file='http://127.0.0.1:9/nothing.hlog']")).toContainText(/unreachable|CORS/);
+});
+
+test("reloading keeps the loaded files and the view; Start over returns to the demo", async ({ page }) => {
+  await openEmpty(page);
+  const dir = mkdtempSync(join(tmpdir(), "hdr-e2e-"));
+  const f = join(dir, "kept_3k.hlog");
+  writeFileSync(f, writeHlog(simulateQueue({ rate: 3000, seconds: 10, medianServiceSec: 1e-4, sigma: 0.5, stalls: [], seed: 8 })));
+  await loadFiles(page, [f]);
+  // A bad file does not enter the session.
+  const bad = join(dir, "bad.txt");
+  writeFileSync(bad, "not a log at all\n");
+  await loadFiles(page, [bad]);
+  await page.getByTestId("unit-select").selectOption("us");
+  await page.getByTestId("requirement-input").fill("p99<=2ms");
+  await page.getByTestId("requirement-input").press("Enter");
+  await idle(page);
+  const p99 = await cell(page, "kept_3k", "99").getAttribute("data-raw");
+  await page.waitForTimeout(400); // the view is saved 200 ms after it settles
+  await page.reload();
+  await idle(page);
+  await expect(page.getByTestId("series")).toHaveCount(1);
+  await expect(page.getByTestId("series")).toHaveAttribute("data-name", "kept_3k");
+  await expect(cell(page, "kept_3k", "99")).toHaveAttribute("data-raw", p99!);
+  await expect(page.getByTestId("unit-select")).toHaveValue("us");
+  await expect(page.getByTestId("requirement-input")).toHaveValue("p99<=2ms");
+  await expect(page.getByTestId("load-error")).toHaveCount(0);
+  await page.getByTestId("start-over").click();
+  await idle(page);
+  await expect(page.getByTestId("series")).toHaveCount(6);
 });

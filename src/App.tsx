@@ -3,6 +3,7 @@ import { PercentilePlot, type PlotSeries } from "./charts/percentile-plot/Percen
 import { formatBytes, formatCount, UNIT_LABEL } from "./core/format";
 import { UNITS, unitFactor, type LoadProblem, type Unit } from "./core/types";
 import { EngineClient } from "./engine/client";
+import { clearSession, loadSession, saveSession, type Session, type SessionView } from "./ui/session";
 import { srcUrls } from "./engine/remote";
 import type { FileOutcome, Progress } from "./engine/protocol";
 import type { SeriesView, TimelineResult, TimeRange } from "./engine/store";
@@ -46,6 +47,17 @@ export function App() {
   const rangeRef = useRef(range);
   rangeRef.current = range;
   const pasteCount = useRef(0);
+  /** What reloading the page restores (files as blobs, and the view); see ui/session.ts. */
+  const session = useRef<Session>({ demo: false, files: [], view: null });
+  const sessionReady = useRef(false);
+  const keepFiles = (outcomes: FileOutcome[], blobs: { name: string; blob: Blob }[]) => {
+    // Only what loaded: a bad file never enters the saved session.
+    const ok = new Set(outcomes.filter((o) => o.added.length > 0).map((o) => o.file));
+    const add = blobs.filter((b) => ok.has(b.name));
+    if (add.length === 0) return;
+    session.current = { ...session.current, files: [...session.current.files, ...add] };
+    void saveSession(session.current);
+  };
   /** The demo's requirement: "Clear all" drops it with the demo unless the user changed it. */
   const demoRequirement = useRef<Requirement | null>(null);
   const [plotBox, plotWidth] = useElementWidth<HTMLDivElement>();
@@ -94,14 +106,24 @@ export function App() {
 
   const loadFiles = useCallback((files: File[]) => {
     if (files.length === 0) return;
-    void run(() => engine.load(files, setProgress));
+    void run(async () => {
+      const out = await engine.load(files, setProgress);
+      keepFiles(out, files.map((f) => ({ name: f.name, blob: f })));
+      return out;
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [run]);
 
   const loadText = useCallback((text: string, name?: string) => {
     if (!text.trim()) return;
     pasteCount.current += 1;
     const n = name ?? `pasted-${pasteCount.current}.txt`;
-    void run(() => engine.loadText(n, text));
+    void run(async () => {
+      const out = await engine.loadText(n, text);
+      keepFiles(out, [{ name: n, blob: new Blob([text], { type: "text/plain" }) }]);
+      return out;
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [run]);
 
   // A share link reopens its view; otherwise the first screen is the demo: System A vs
@@ -133,10 +155,42 @@ export function App() {
       void run(() => engine.loadUrls(urls, setProgress));
       return;
     }
-    if (params.get("demo") === "0") return;
     void run(async () => {
+      const saved = await loadSession();
+      if (saved && (saved.files.length > 0 || !saved.demo)) {
+        // A reload: the saved files and view come back.
+        session.current = saved;
+        const out: FileOutcome[] = saved.demo ? await loadDemo() : [];
+        out.push(...(await engine.load(saved.files.map((f) => new File([f.blob], f.name)), setProgress)));
+        if (saved.view) await applySavedView(saved.view);
+        sessionReady.current = true;
+        return out;
+      }
+      sessionReady.current = true;
+      if (params.get("demo") === "0") return null;
+      session.current = { demo: true, files: [], view: null };
+      void saveSession(session.current);
+      return loadDemo();
+    });
+  }, [run]);
+
+  async function applySavedView(v: SessionView) {
+    setUnit((UNITS as readonly string[]).includes(v.unit) ? (v.unit as Unit) : "ms");
+    setYLog(v.yLog);
+    setSideBySide(v.sideBySide);
+    const req = v.requirement ? parseRequirement(v.requirement) : null;
+    setRequirement(req && req.ok ? req.value : null);
+    setRange(v.range);
+    setTl({ ...DEFAULT_TIMELINE, ...v.timeline });
+    setTheme(v.theme);
+    const all = await engine.views(rangeRef.current);
+    setHidden(new Set(all.filter((x) => v.hiddenNames.includes(x.name)).map((x) => x.id)));
+  }
+
+  async function loadDemo(): Promise<FileOutcome[]> {
+    {
       const res = await fetch("demo/manifest.json");
-      if (!res.ok) return null;
+      if (!res.ok) return [];
       const manifest = (await res.json()) as { files: string[]; requirement?: string };
       if (manifest.requirement) {
         const r = parseRequirement(manifest.requirement);
@@ -149,8 +203,30 @@ export function App() {
         manifest.files.map(async (f) => new File([await (await fetch(`demo/${f}`)).blob()], f)),
       );
       return engine.load(files);
-    });
-  }, [run]);
+    }
+  }
+
+  // The view is saved as it changes (after the session was restored, so a restore is not undone).
+  useEffect(() => {
+    if (!sessionReady.current) return;
+    const t = setTimeout(() => {
+      session.current = {
+        ...session.current,
+        view: {
+          unit,
+          yLog,
+          sideBySide,
+          requirement: requirement ? formatRequirement(requirement) : null,
+          range,
+          hiddenNames: views.filter((v) => hidden.has(v.id)).map((v) => v.name),
+          timeline: { percentiles: tl.percentiles, perLane: tl.perLane, wallClock: tl.wallClock, log: tl.log },
+          theme,
+        },
+      };
+      void saveSession(session.current);
+    }, 200);
+    return () => clearTimeout(t);
+  }, [unit, yLog, sideBySide, requirement, range, hidden, views, tl, theme]);
 
   // Range changes re-query the engine.
   const firstRange = useRef(true);
@@ -385,7 +461,19 @@ export function App() {
         <label>
           <input type="checkbox" data-testid="theme" checked={theme === "dark"} onChange={(e) => setTheme(e.target.checked ? "dark" : "light")} /> dark
         </label>
-        <button type="button" data-testid="clear" onClick={() => void run(async () => { await engine.clear(); setHidden(new Set()); setProblems([]); setRequirement((r) => (r !== null && r === demoRequirement.current ? null : r)); return null; })}>
+        <button
+          type="button"
+          data-testid="start-over"
+          title="Forget the saved session (files and view) and start again with the demo"
+          onClick={async () => {
+            await clearSession();
+            window.location.hash = "";
+            window.location.reload();
+          }}
+        >
+          Start over
+        </button>
+        <button type="button" data-testid="clear" onClick={() => void run(async () => { await engine.clear(); setHidden(new Set()); setProblems([]); session.current = { demo: false, files: [], view: session.current.view }; void saveSession(session.current); setRequirement((r) => (r !== null && r === demoRequirement.current ? null : r)); return null; })}>
           Clear all
         </button>
         {busy ? (

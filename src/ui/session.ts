@@ -1,0 +1,74 @@
+// The session survives a reload: the files the user loaded (as blobs) and the view, kept in
+// IndexedDB in this browser only. A failed load never touches it.
+
+export interface SessionView {
+  unit: string;
+  yLog: boolean;
+  sideBySide: boolean;
+  requirement: string | null;
+  range: { start: number | null; end: number | null };
+  hiddenNames: string[];
+  timeline: { percentiles: number[]; perLane: boolean; wallClock: boolean; log: boolean };
+  theme: "light" | "dark";
+}
+
+export interface Session {
+  /** True when the demo data is part of the session. */
+  demo: boolean;
+  files: { name: string; blob: Blob }[];
+  view: SessionView | null;
+}
+
+const DB = "hdr-spectrum";
+const STORE = "session";
+const KEY = "current";
+
+function open(): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const r = indexedDB.open(DB, 1);
+    r.onupgradeneeded = () => r.result.createObjectStore(STORE);
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(r.error ?? new Error("IndexedDB unavailable"));
+  });
+}
+
+async function tx<T>(mode: IDBTransactionMode, f: (s: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+  const db = await open();
+  try {
+    return await new Promise<T>((resolve, reject) => {
+      const t = db.transaction(STORE, mode);
+      const req = f(t.objectStore(STORE));
+      t.oncomplete = () => resolve(req.result);
+      t.onerror = () => reject(t.error ?? new Error("IndexedDB transaction failed"));
+      t.onabort = () => reject(t.error ?? new Error("IndexedDB transaction aborted"));
+    });
+  } finally {
+    db.close();
+  }
+}
+
+export async function loadSession(): Promise<Session | null> {
+  try {
+    return ((await tx("readonly", (s) => s.get(KEY))) as Session | undefined) ?? null;
+  } catch {
+    return null; // private mode or storage disabled: start fresh, never fail the page
+  }
+}
+
+/** Saves the session; a full disk or a blocked database only loses persistence, never data on screen. */
+export async function saveSession(s: Session): Promise<boolean> {
+  try {
+    await tx("readwrite", (st) => st.put(s, KEY));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function clearSession(): Promise<void> {
+  try {
+    await tx("readwrite", (st) => st.delete(KEY));
+  } catch {
+    // nothing stored, nothing to clear
+  }
+}
