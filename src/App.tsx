@@ -478,7 +478,17 @@ export function App() {
         </button>
         {busy ? (
           <span className="progress" role="status" data-testid="progress">
-            {progress ? `Reading ${progress.file}: ${formatBytes(progress.bytes)} of ${formatBytes(progress.totalBytes)}, ${formatCount(progress.intervals)} intervals` : "Working…"}
+            {progress ? (
+              <>
+                <progress data-testid="progress-bar" max={progress.totalBytes || 1} value={Math.min(progress.bytes, progress.totalBytes || 1)} aria-label={`Reading ${progress.file}`} />{" "}
+                {`${progress.file}: ${formatBytes(progress.bytes)}${progress.totalBytes ? ` of ${formatBytes(progress.totalBytes)}` : ""}, ${formatCount(progress.intervals)} intervals`}{" "}
+                <button type="button" data-testid="cancel-load" onClick={() => engine.cancel()}>
+                  Cancel
+                </button>
+              </>
+            ) : (
+              "Working…"
+            )}
           </span>
         ) : null}
       </header>

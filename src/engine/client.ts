@@ -36,6 +36,10 @@ export class EngineClient {
   load(files: File[], progress?: (p: Progress) => void): Promise<FileOutcome[]> {
     return this.call({ kind: "load", files }, progress);
   }
+  /** Stops the load under way (and any queued ones see a fresh signal). */
+  cancel(): void {
+    this.worker.postMessage({ cancel: true });
+  }
   loadUrls(urls: string[], progress?: (p: Progress) => void): Promise<FileOutcome[]> {
     return this.call({ kind: "loadUrls", urls }, progress);
   }

@@ -3,12 +3,31 @@ import type { FileOutcome, Progress, Request, ResultOf } from "./protocol";
 import type { Store } from "./store";
 import { fetchChunks, nameOfUrl, refuseUrl, RemoteError } from "./remote";
 
+/**
+ * Lets the worker's event loop run every ~50 ms of work, so that a "cancel" message is seen
+ * (a File's stream can resolve its reads without ever returning to the event loop).
+ */
+export function yielder(): () => Promise<void> {
+  let last = performance.now();
+  return async () => {
+    if (performance.now() - last < 50) return;
+    await new Promise((r) => setTimeout(r, 0));
+    last = performance.now();
+  };
+}
+
 /** Reads a File as a stream of text chunks: a big log is never one string. */
-async function* fileChunks(file: File, onBytes: (n: number) => void): AsyncGenerator<string> {
+async function* fileChunks(file: File, onBytes: (n: number) => void, signal?: AbortSignal): AsyncGenerator<string> {
   const reader = file.stream().getReader();
   const decoder = new TextDecoder("utf-8");
+  const breathe = yielder();
   let bytes = 0;
   for (;;) {
+    await breathe();
+    if (signal?.aborted) {
+      await reader.cancel();
+      throw new Error("cancelled: nothing of this file was loaded");
+    }
     const { done, value } = await reader.read();
     if (done) break;
     bytes += value.byteLength;
@@ -19,7 +38,7 @@ async function* fileChunks(file: File, onBytes: (n: number) => void): AsyncGener
   if (rest) yield rest;
 }
 
-export async function handle(store: Store, req: Request, progress: (p: Progress) => void): Promise<ResultOf[Request["kind"]]> {
+export async function handle(store: Store, req: Request, progress: (p: Progress) => void, signal?: AbortSignal): Promise<ResultOf[Request["kind"]]> {
   switch (req.kind) {
     case "load": {
       const out: FileOutcome[] = [];
@@ -28,9 +47,13 @@ export async function handle(store: Store, req: Request, progress: (p: Progress)
         let intervals = 0;
         const r = await store.load(
           file.name,
-          fileChunks(file, (b) => {
-            bytes = b;
-          }),
+          fileChunks(
+            file,
+            (b) => {
+              bytes = b;
+            },
+            signal,
+          ),
           (p) => {
             intervals = p.intervals;
             progress({ file: file.name, bytes, totalBytes: file.size, intervals });
@@ -52,7 +75,7 @@ export async function handle(store: Store, req: Request, progress: (p: Progress)
         let bytes = 0;
         let total = 0;
         try {
-          const r = await store.loadOrThrow(name, fetchChunks(u, (b, t) => { bytes = b; total = t; }), (p) => progress({ file: name, bytes, totalBytes: total, intervals: p.intervals }));
+          const r = await store.loadOrThrow(name, fetchChunks(u, (b, t) => { bytes = b; total = t; }, signal), (p) => progress({ file: name, bytes, totalBytes: total, intervals: p.intervals }));
           out.push({ file: u, ...r });
         } catch (e) {
           out.push({ file: u, added: [], problems: [{ file: u, line: null, reason: e instanceof RemoteError ? e.message : `could not be read: ${(e as Error).message}` }] });

@@ -76,6 +76,10 @@ export async function* fetchChunks(u: string, onBytes: (n: number, total: number
   let bytes = 0;
   let first = true;
   for (;;) {
+    if (signal?.aborted) {
+      await reader.cancel();
+      throw new RemoteError("cancelled");
+    }
     const { done, value } = await reader.read();
     if (done) break;
     if (first && looksBinary(value)) {

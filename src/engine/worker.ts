@@ -10,11 +10,20 @@ const post = (r: Reply) => (self as unknown as Worker).postMessage(r);
 // Requests run one at a time, in order, so a query never sees a half-loaded file.
 let queue: Promise<void> = Promise.resolve();
 
-self.onmessage = (ev: MessageEvent<Envelope>) => {
+// Cancelling is handled at once, not queued: loads check the signal between chunks.
+let cancel = new AbortController();
+
+self.onmessage = (ev: MessageEvent<Envelope | { cancel: true }>) => {
+  if ("cancel" in ev.data) {
+    cancel.abort();
+    cancel = new AbortController();
+    return;
+  }
   const { reqId, request } = ev.data;
   queue = queue.then(async () => {
+    const signal = cancel.signal;
     try {
-      const result = await handle(store, request, (progress) => post({ reqId, type: "progress", progress }));
+      const result = await handle(store, request, (progress) => post({ reqId, type: "progress", progress }), signal);
       post({ reqId, type: "done", result });
     } catch (e) {
       post({ reqId, type: "error", message: e instanceof Error ? e.message : String(e) });
