@@ -85,3 +85,34 @@ test.describe("coordinated omission", () => {
     await expect(page.locator("[data-testid=series][data-corrected=true]")).toHaveCount(0);
   });
 });
+
+test("raw CSV samples: the user picks the latency, timestamp and label columns and units", async ({ page }) => {
+  await openEmpty(page);
+  const dir = mkdtempSync(join(tmpdir(), "hdr-e2e-"));
+  // Column names that nothing would guess; latency in µs; timestamps in epoch ms.
+  const rows = ["when,svc,cost,lat_us"];
+  const t0 = 1_790_000_000_000;
+  for (let i = 0; i < 3000; i++) rows.push(`${t0 + i * 5},${i % 3 === 0 ? "api" : "web"},${i % 7},${100 + (i % 500) * 3}`);
+  writeFileSync(join(dir, "samples.csv"), rows.join("\n"));
+  await page.locator("details.sample-options summary").click();
+  await page.getByTestId("sample-value-column").fill("lat_us");
+  await page.getByTestId("sample-time-column").fill("when");
+  await page.getByTestId("sample-label-column").fill("svc");
+  await page.getByTestId("sample-value-unit").selectOption("us");
+  await page.getByTestId("sample-time-unit").selectOption("ms");
+  await page.getByTestId("sample-label-column").blur();
+  await loadFiles(page, [join(dir, "samples.csv")]);
+  await expect(page.getByTestId("load-error")).toHaveCount(0);
+  const api = page.locator("[data-testid=series][data-source='samples.csv'][data-tag='api']");
+  await expect(api).toHaveAttribute("data-count", "1000");
+  await expect(page.locator("[data-testid=series][data-source='samples.csv'][data-tag='web']")).toHaveAttribute("data-count", "2000");
+  // Max of api: i = 999 is ≡ 0 (mod 3) with i % 500 = 499 → 100 + 499·3 = 1597 µs.
+  const name = (await api.getAttribute("data-name"))!;
+  const unit = (await api.getAttribute("data-unit"))!;
+  const raw = Number(await cell(page, name, "100").getAttribute("data-raw"));
+  const us = unit === "ns" ? raw / 1000 : unit === "ms" ? raw * 1000 : raw;
+  expect(us).toBeGreaterThanOrEqual(1597);
+  expect(us).toBeLessThanOrEqual(1597 * 1.001 + 1);
+  // 3000 samples 5 ms apart: 15 s cut into 1 s intervals.
+  await expect(api).toContainText("15 intervals");
+});

@@ -17,6 +17,8 @@ import { formatRequirement, parseRequirement, requirementSteps, verdictOf, type 
 import { valueAtFromBuckets } from "./core/bucket-lookup";
 import { NANOS_PER_UNIT } from "./core/types";
 import { ChartActions } from "./ui/ChartActions";
+import { SampleOptionsPanel } from "./ui/SampleOptionsPanel";
+import type { SampleOptions } from "./formats/source";
 import { CoIntervalInput } from "./ui/CoIntervalInput";
 import { SharePanel } from "./ui/SharePanel";
 import { Presentation } from "./ui/Presentation";
@@ -47,6 +49,9 @@ export function App() {
   const rangeRef = useRef(range);
   rangeRef.current = range;
   const pasteCount = useRef(0);
+  const [sampleOpts, setSampleOpts] = useState<SampleOptions>({});
+  const sampleOptions = useRef(sampleOpts);
+  sampleOptions.current = sampleOpts;
   /** What reloading the page restores (files as blobs, and the view); see ui/session.ts. */
   const session = useRef<Session>({ demo: false, files: [], view: null });
   const sessionReady = useRef(false);
@@ -107,7 +112,7 @@ export function App() {
   const loadFiles = useCallback((files: File[]) => {
     if (files.length === 0) return;
     void run(async () => {
-      const out = await engine.load(files, setProgress);
+      const out = await engine.load(files, setProgress, sampleOptions.current);
       keepFiles(out, files.map((f) => ({ name: f.name, blob: f })));
       return out;
     });
@@ -119,7 +124,7 @@ export function App() {
     pasteCount.current += 1;
     const n = name ?? `pasted-${pasteCount.current}.txt`;
     void run(async () => {
-      const out = await engine.loadText(n, text);
+      const out = await engine.loadText(n, text, sampleOptions.current);
       keepFiles(out, [{ name: n, blob: new Blob([text], { type: "text/plain" }) }]);
       return out;
     });
@@ -585,6 +590,7 @@ export function App() {
             onUnit={(id, u) => void run(async () => { await engine.setUnit(id, u); return null; })}
           />
           <SharePanel makeMarkdown={makeMarkdown} makeLink={makeLink} />
+          <SampleOptionsPanel options={sampleOpts} onChange={setSampleOpts} />
           <details className="paste">
             <summary>Paste data</summary>
             <textarea

@@ -2,6 +2,7 @@
 import type { Unit } from "../core/types";
 import type { Envelope, FileOutcome, IdentityPatch, Progress, Reply, Request, ResultOf } from "./protocol";
 import type { Encoded, ShareView } from "../share";
+import type { SampleOptions } from "../formats/source";
 import type { SeriesView, TimelineQuery, TimelineResult, TimeRange } from "./store";
 
 export class EngineClient {
@@ -33,8 +34,8 @@ export class EngineClient {
     });
   }
 
-  load(files: File[], progress?: (p: Progress) => void): Promise<FileOutcome[]> {
-    return this.call({ kind: "load", files }, progress);
+  load(files: File[], progress?: (p: Progress) => void, options?: SampleOptions): Promise<FileOutcome[]> {
+    return this.call({ kind: "load", files, options }, progress);
   }
   /** Stops the load under way (and any queued ones see a fresh signal). */
   cancel(): void {
@@ -43,8 +44,8 @@ export class EngineClient {
   loadUrls(urls: string[], progress?: (p: Progress) => void): Promise<FileOutcome[]> {
     return this.call({ kind: "loadUrls", urls }, progress);
   }
-  loadText(name: string, text: string): Promise<FileOutcome[]> {
-    return this.call({ kind: "loadText", name, text });
+  loadText(name: string, text: string, options?: SampleOptions): Promise<FileOutcome[]> {
+    return this.call({ kind: "loadText", name, text, options });
   }
   views(range: TimeRange): Promise<SeriesView[]> {
     return this.call({ kind: "views", range });

@@ -58,6 +58,7 @@ export async function handle(store: Store, req: Request, progress: (p: Progress)
             intervals = p.intervals;
             progress({ file: file.name, bytes, totalBytes: file.size, intervals });
           },
+          req.options,
         );
         out.push({ file: file.name, ...r });
       }
@@ -84,7 +85,7 @@ export async function handle(store: Store, req: Request, progress: (p: Progress)
       return out;
     }
     case "loadText": {
-      const r = await store.load(req.name, [req.text]);
+      const r = await store.load(req.name, [req.text], undefined, req.options);
       return [{ file: req.name, ...r }];
     }
     case "views":

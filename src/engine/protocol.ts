@@ -1,11 +1,12 @@
 // Typed messages between the UI and the engine worker.
 import type { Unit } from "../core/types";
 import type { Encoded, ShareView } from "../share";
+import type { SampleOptions } from "../formats/source";
 import type { LoadOutcome, SeriesView, TimelineQuery, TimelineResult, TimeRange } from "./store";
 
 export type Request =
-  | { kind: "load"; files: File[] }
-  | { kind: "loadText"; name: string; text: string }
+  | { kind: "load"; files: File[]; options?: SampleOptions }
+  | { kind: "loadText"; name: string; text: string; options?: SampleOptions }
   | { kind: "loadUrls"; urls: string[] }
   | { kind: "views"; range: TimeRange }
   | { kind: "timeline"; query: TimelineQuery }
