@@ -192,7 +192,7 @@ export function jmeterXml(samples: readonly LoadSample[]): string {
 export function gatlingLog(samples: readonly LoadSample[], opts: { layout?: "3.4" | "3.0"; groupOf?: (label: string) => string[] } = {}): string {
   const layout = opts.layout ?? "3.4";
   const version = layout === "3.4" ? "3.9.5" : "3.3.1";
-  const runStart = samples.length > 0 ? Math.floor(Math.min(...samples.map((s) => s.startUs)) / 1000) - 100 : 0;
+  const runStart = samples.length > 0 ? Math.floor(samples.reduce((m, s) => Math.min(m, s.startUs), Infinity) / 1000) - 100 : 0;
   const lines = [
     "ASSERTION\tAQEBAgECAwBkAA==",
     `RUN\tcomputerdatabase.BasicSimulation\tbasicsimulation\t${runStart}\t \t${version}`,

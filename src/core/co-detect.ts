@@ -26,6 +26,12 @@
 //      v − I, v − 2I, … only down to the expected interval I, so with think time (I well above the
 //      service times) the corrected spectrum also jumps from the body to I; above it, though, the
 //      back-filled values spread over more than 1.5× and repeat every I.
+//
+// Limits (by design, to stay quiet on correct data): omission is not flagged when it left one
+// value per stall (a single connection) with stalls of different lengths — a sparse ramp, which
+// is how a correct run looks too; when the piles are spaced like a back-fill comb; or when the
+// stalls are under ~3× the body's own tail. A real second mode (timeouts, retransmissions at a
+// fixed delay) that is tight, small and far above the body is flagged: it has the same shape.
 import { bucketsOf, maxOf, type Histogram } from "./histogram";
 
 export interface CoSuspicion {
@@ -76,6 +82,8 @@ export const CLUMP_EXPECTED = 5;
 export const COMB_TOLERANCE = 0.1;
 /** Buckets within 1 % of each other are taken together (bounds the work to ~70 bins per doubling). */
 const BIN_RATIO = 1.01;
+/** Tails whose shape is examined, steepest cliff first (bounds the work on odd histograms). */
+const MAX_SHAPE_CHECKS = 64;
 /** How close (relative to the max) a back-filled value must be to where the arithmetic puts it. */
 const CHAIN_TOLERANCE = 0.003;
 
@@ -128,7 +136,7 @@ export function strongestCliff(h: Histogram): Cliff | null {
 
   type Candidate = { i: number; j: number; contrast: number; jump: number; shape: Cliff["shape"] };
   let best: Candidate | null = null;
-  let bestFlagged: Candidate | null = null;
+  const steep: Candidate[] = []; // nearly empty cliffs with contrast ≥ MIN_CONTRAST, one per tail
   const better = (x: Candidate, y: Candidate | null) => !y || x.contrast > y.contrast || (x.contrast === y.contrast && x.jump > y.jump);
   for (let j = 1; j < bins.length; j++) {
     const top = bins[j]!;
@@ -148,10 +156,17 @@ export function strongestCliff(h: Histogram): Cliff | null {
       if (gap <= MAX_GAP_SHARE * tail && better(c, emptyForJ)) emptyForJ = c;
     }
     if (forJ && better(forJ, best)) best = forJ;
-    // The shape depends on j only; it is worth working out only for a cliff that can be flagged.
-    if (emptyForJ && emptyForJ.contrast >= MIN_CONTRAST) {
-      emptyForJ.shape = tailShape(bins, j, tail, max, b.values);
-      if (emptyForJ.shape !== "even" && better(emptyForJ, bestFlagged)) bestFlagged = emptyForJ;
+    if (emptyForJ && emptyForJ.contrast >= MIN_CONTRAST) steep.push(emptyForJ);
+  }
+  // The flagged cliff is the steepest one whose tail has an omission shape. The shape depends on
+  // the tail only and costs more to work out: try the steepest first, and a bounded number.
+  steep.sort((x, y) => (better(x, y) ? -1 : better(y, x) ? 1 : 0));
+  let bestFlagged: Candidate | null = null;
+  for (const c of steep.slice(0, MAX_SHAPE_CHECKS)) {
+    c.shape = tailShape(bins, c.j, n - bins[c.j]!.below, max, b.values);
+    if (c.shape !== "even") {
+      bestFlagged = c;
+      break;
     }
   }
   if (!bestFlagged && best) best.shape = tailShape(bins, best.j, n - bins[best.j]!.below, max, b.values);

@@ -41,7 +41,7 @@ class GatlingParser implements LineParser {
 
   constructor(file: string, options: SampleOptions) {
     this.problems = new Problems(file);
-    this.collector = new SeriesCollector({ file, format: "gatling", unit: "ms", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval }, this.problems);
+    this.collector = new SeriesCollector({ file, unit: "ms", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval }, this.problems);
   }
 
   line(raw: string, lineNo: number): void {

@@ -156,6 +156,12 @@ describe("JMeter bad input", () => {
     expect(p.series[0]!.failures).toBe(1);
   });
 
+  it("says so when the header has no elapsed column", () => {
+    const p = parseByLines(jmeterReader, "x.jtl", "timeStamp,label,success\n1767323045250,a,true\n");
+    expect(p.series).toEqual([]);
+    expect(p.problems).toEqual([{ file: "x.jtl", line: 1, reason: 'the header has no elapsed column: "timeStamp,label,success"' }]);
+  });
+
   it("survives arbitrary garbage", () => {
     fc.assert(
       fc.property(fc.array(fc.string({ maxLength: 60 }), { maxLength: 30 }), (lines) => {

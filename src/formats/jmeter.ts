@@ -70,7 +70,7 @@ class JmeterParser implements LineParser {
 
   constructor(file: string, options: SampleOptions) {
     this.problems = new Problems(file);
-    this.collector = new SeriesCollector({ file, format: "jmeter", unit: "ms", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval }, this.problems);
+    this.collector = new SeriesCollector({ file, unit: "ms", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval }, this.problems);
   }
 
   line(raw: string, lineNo: number): void {
@@ -86,8 +86,10 @@ class JmeterParser implements LineParser {
           const delimiter = guessDelimiter(t) ?? ",";
           this.records = new CsvRecords(delimiter, this.problems);
           const names = this.records.push(text, lineNo);
-          if (names && /(^|[,;\t])\s*"?elapsed"?\s*([,;\t]|$)/i.test(t)) {
+          if (names && !/^"?\d/.test(t)) {
+            // A header (data lines start with the timeStamp's digits).
             this.cols = columnsOf(names.fields);
+            if (!this.cols) this.problems.once("cols", lineNo, `the header has no elapsed column: ${JSON.stringify(clip(t, 120))}`);
             return;
           }
           // No header: JMeter's default column order.
@@ -146,7 +148,10 @@ class JmeterParser implements LineParser {
 
   private csvRow(fields: string[], lineNo: number): void {
     const c = this.cols;
-    if (!c) return;
+    if (!c) {
+      this.problems.skipped++;
+      return;
+    }
     if (fields.length < c.min) {
       this.problems.line(lineNo, `expected at least ${c.min} columns, found ${fields.length}`);
       return;
@@ -175,7 +180,6 @@ class JmeterParser implements LineParser {
   finish(): ParsedSource {
     try {
       this.records?.finish();
-      if (this.mode === "csv" && this.cols === null) this.problems.once("cols", null, "the header has no elapsed column");
       if (this.samples === 0 && this.problems.skipped === 0) this.problems.once("empty", null, "no samples found");
       return { format: "jmeter", series: this.collector.finish(), problems: this.problems.list() };
     } catch (e) {

@@ -62,7 +62,7 @@ class K6Parser implements LineParser {
 
   constructor(file: string, options: SampleOptions) {
     this.problems = new Problems(file);
-    this.collector = new SeriesCollector({ file, format: "k6", unit: "us", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval !== undefined ? options.expectedInterval * 1000 : undefined }, this.problems);
+    this.collector = new SeriesCollector({ file, unit: "us", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval !== undefined ? options.expectedInterval * 1000 : undefined }, this.problems);
   }
 
   line(raw: string, lineNo: number): void {

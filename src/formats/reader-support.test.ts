@@ -114,7 +114,7 @@ describe("SeriesCollector", () => {
 
   it("names series by label and cuts intervals from the first timestamp", () => {
     const problems = new Problems("dir/run.csv");
-    const c = new SeriesCollector({ file: "dir/run.csv", format: "t", unit: "ms" }, problems);
+    const c = new SeriesCollector({ file: "dir/run.csv", unit: "ms" }, problems);
     c.record("b", 5, at(1767323045, 500e6), 1);
     c.record("a", 6, at(1767323045, 100e6), 2); // before the first: an interval before it
     c.record("a", 7, at(1767323046, 499e6), 3);
@@ -132,7 +132,7 @@ describe("SeriesCollector", () => {
 
   it("merges labels past the limit into one series", () => {
     const problems = new Problems("f");
-    const c = new SeriesCollector({ file: "f", format: "t", unit: "ms", maxSeries: 3 }, problems);
+    const c = new SeriesCollector({ file: "f", unit: "ms", maxSeries: 3 }, problems);
     for (let i = 0; i < 10; i++) c.record(`l${i}`, 1, null, i + 1);
     const s = c.finish();
     expect(s.map((x) => x.tag)).toEqual(["l0", "l1", "l2", OTHER_LABELS]);
@@ -143,7 +143,7 @@ describe("SeriesCollector", () => {
 
   it("widens intervals when they outgrow the memory budget, keeping every count", () => {
     const problems = new Problems("f");
-    const c = new SeriesCollector({ file: "f", format: "t", unit: "ns", intervalBudgetBytes: 2_000_000 }, problems);
+    const c = new SeriesCollector({ file: "f", unit: "ns", intervalBudgetBytes: 2_000_000 }, problems);
     let n = 0;
     for (let s = 0; s < 600; s++) for (let k = 0; k < 5; k++) c.record("", 1000 + ((s * 7919 + k * 104729) % 5_000_000_000), at(1767323045 + s, k * 1e8), ++n);
     const series = c.finish()[0]!;
@@ -166,7 +166,7 @@ describe("SeriesCollector", () => {
       [3_600_000_000_000, 1_000_000],
       [999, 1000],
     ] as const) {
-      const c = new SeriesCollector({ file: "f", format: "t", unit: "ns", expectedInterval: expected }, new Problems("f"));
+      const c = new SeriesCollector({ file: "f", unit: "ns", expectedInterval: expected }, new Problems("f"));
       c.record("", value, null, 1);
       const mine = c.finish()[0]!.histogram;
       const ref = build({ bitBucketSize: 64 });

@@ -402,7 +402,6 @@ const BACKFILL_LOOP_LIMIT = 4096;
 
 export interface CollectorOptions {
   file: string;
-  format: string;
   unit: Unit;
   /** Interval length in seconds (default 1). */
   intervalSec?: number;
@@ -510,7 +509,9 @@ export class SeriesCollector {
       if (index < this.minIndex) this.minIndex = index;
       let slot = s.intervals.get(index);
       if (!slot) {
-        const h = newHistogram();
+        // Sized for the previous interval's max: one allocation instead of a resize per new max.
+        const prev = s.intervals.get(index - 1);
+        const h = newHistogram(3, 1, prev ? Math.max(2, prev.h.maxValue) : 2);
         slot = { h, bytes: h.estimatedFootprintInBytes, top: h.highestTrackableValue };
         s.intervals.set(index, slot);
         this.intervalBytes += slot.bytes;

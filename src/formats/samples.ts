@@ -1,5 +1,6 @@
 // Raw latency samples: plain values one per line (an optional header line that is not a number),
-// or CSV/TSV with a header (comma, semicolon, tab or white space; detected). SampleOptions pick
+// or CSV/TSV with a header (comma, semicolon, tab or white space; detected; "12,5" decimal commas
+// in semicolon/tab files; quoted fields may span lines; # comment lines skipped). SampleOptions pick
 // the columns; otherwise they are guessed: the value column by its name (latency, elapsed,
 // duration, response time, value) or as the first numeric column that is not a timestamp, the
 // timestamp and label columns by their names.
@@ -8,7 +9,10 @@
 // options, else from the value column's name ("latency_ms", "elapsed (us)"), else ms; when the
 // first lines hold decimals, values are recorded in a finer unit (ms with up to 3 decimals → µs,
 // up to 6 → ns). The decision is taken on the first lines (kept back until then, a bounded
-// number) and the kept lines are then replayed, so nothing depends on reading the whole file.
+// number) and the kept lines are then replayed, so nothing depends on reading the whole file;
+// a later value with more decimals than those lines had is rounded (half up) to the chosen unit.
+// Timestamps: epoch s/ms/µs/ns guessed from the first one's magnitude (or SampleOptions
+// .timestampUnit), or date-times; a label column makes one series per label.
 import type { Unit } from "../core/types";
 import type { FormatReader, LineParser, ParsedSource, SampleOptions } from "./source";
 import {
@@ -154,7 +158,6 @@ class SamplesParser implements LineParser {
     this.collector = new SeriesCollector(
       {
         file: this.file,
-        format: "samples",
         unit: layout.unit,
         intervalSec: this.options.intervalSec,
         expectedInterval: this.options.expectedInterval ? this.options.expectedInterval * 10 ** layout.scaleDigits : undefined,

@@ -25,7 +25,7 @@ class VegetaParser implements LineParser {
 
   constructor(file: string, options: SampleOptions) {
     this.problems = new Problems(file);
-    this.collector = new SeriesCollector({ file, format: "vegeta", unit: "ns", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval }, this.problems);
+    this.collector = new SeriesCollector({ file, unit: "ns", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval }, this.problems);
   }
 
   line(raw: string, lineNo: number): void {
