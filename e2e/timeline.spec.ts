@@ -103,3 +103,29 @@ test("saturation: an overloaded run is flagged, a healthy run with stalls is not
   await idle(page);
   await page.screenshot({ path: "screens/saturation.png", fullPage: true });
 });
+
+test("the timeline zooms with the wheel, pans with shift+wheel, and zooms out", async ({ page }) => {
+  await page.goto("./");
+  await idle(page);
+  const tl = page.getByTestId("timeline");
+  const box = (await tl.boundingBox())!;
+  const ticks = async () => (await tl.locator(".x-axis text").allTextContents()).join(" ");
+  const before = await ticks();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -100);
+  await page.waitForTimeout(50);
+  await idle(page);
+  const zoomed = await ticks();
+  expect(zoomed).not.toBe(before);
+  await expect(page.getByTestId("timeline-zoom-out")).toBeVisible();
+  await page.keyboard.down("Shift");
+  await page.mouse.wheel(0, 100);
+  await page.keyboard.up("Shift");
+  await page.waitForTimeout(50);
+  await idle(page);
+  expect(await ticks()).not.toBe(zoomed);
+  await page.getByTestId("timeline-zoom-out").click();
+  await page.waitForTimeout(50);
+  await idle(page);
+  expect(await ticks()).toBe(before);
+});

@@ -63,7 +63,7 @@ export function TimelinePanel({ timeline, lines, unit, range, width, settings, o
             zoom out
           </button>
         ) : null}
-        <span className="hint">drag to select a window, wheel to zoom</span>
+        <span className="hint">drag to select a window, wheel to zoom, shift+wheel to pan, double-click to zoom out</span>
       </div>
       <div ref={box}>
         <Timeline

@@ -187,6 +187,13 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
         }}
         onDoubleClick={() => onZoom(null)}
         onWheel={(e) => {
+          // Shift+wheel or a sideways wheel pans; the wheel zooms around the pointer.
+          const span = domain[1] - domain[0];
+          if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
+            const d = Math.sign(e.deltaX || e.deltaY) * span * 0.1;
+            onZoom([domain[0] + d, domain[1] + d]);
+            return;
+          }
           const t = fromX(px(e));
           const k = e.deltaY > 0 ? 1.25 : 0.8;
           onZoom([t - (t - domain[0]) * k, t + (domain[1] - t) * k]);
