@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { PercentilePlot, type PlotSeries } from "./charts/percentile-plot/PercentilePlot";
-import { formatBytes, formatCount, UNIT_LABEL } from "./core/format";
-import { UNITS, unitFactor, type LoadProblem, type Unit } from "./core/types";
+import { UNIT_LABEL } from "./core/format";
+import { NANOS_PER_UNIT, unitFactor, type LoadProblem, type Unit } from "./core/types";
 import { EngineClient } from "./engine/client";
-import { clearSession, loadSession, saveSession, type Session, type SessionView } from "./ui/session";
-import { srcUrls } from "./engine/remote";
+import { clearSession, saveSession, withLoadedFiles, type Session } from "./ui/session";
+import { startApp, type RestoredView } from "./ui/startup";
 import type { FileOutcome, Progress } from "./engine/protocol";
 import type { SeriesView, TimelineResult, TimeRange } from "./engine/store";
 import type { TimelineLine } from "./charts/timeline/Timeline";
@@ -15,7 +15,6 @@ import { RequirementEditor } from "./ui/RequirementEditor";
 import { Judgement, judgeRows } from "./ui/Judgement";
 import { formatRequirement, parseRequirement, requirementSteps, verdictOf, type Requirement } from "./core/requirements";
 import { valueAtFromBuckets } from "./core/bucket-lookup";
-import { NANOS_PER_UNIT } from "./core/types";
 import { ChartActions } from "./ui/ChartActions";
 import { SampleOptionsPanel } from "./ui/SampleOptionsPanel";
 import type { SampleOptions } from "./formats/source";
@@ -23,12 +22,15 @@ import { CoIntervalInput } from "./ui/CoIntervalInput";
 import { SharePanel } from "./ui/SharePanel";
 import { Presentation } from "./ui/Presentation";
 import { markdownSummary, spectrumCsv } from "./core/markdown";
+import { markdownRows } from "./ui/markdown-rows";
 import { formatThroughput } from "./core/naming";
 import { LoadErrors } from "./ui/LoadErrors";
 import { PercentileTable } from "./ui/PercentileTable";
 import { SeriesList, type SeriesRow } from "./ui/SeriesList";
 import { useElementWidth } from "./ui/use-element-width";
-import { RangeInputs } from "./ui/RangeInputs";
+import { useUpdateEffect } from "./ui/use-update-effect";
+import { useWindowInput } from "./ui/use-window-input";
+import { Toolbar } from "./ui/Toolbar";
 import { downloadText } from "./ui/download";
 
 const engine = new EngineClient();
@@ -56,11 +58,7 @@ export function App() {
   const session = useRef<Session>({ demo: false, files: [], view: null });
   const sessionReady = useRef(false);
   const keepFiles = (outcomes: FileOutcome[], blobs: { name: string; blob: Blob }[]) => {
-    // Only what loaded: a bad file never enters the saved session.
-    const ok = new Set(outcomes.filter((o) => o.added.length > 0).map((o) => o.file));
-    const add = blobs.filter((b) => ok.has(b.name));
-    if (add.length === 0) return;
-    session.current = { ...session.current, files: [...session.current.files, ...add] };
+    session.current = withLoadedFiles(session.current, outcomes, blobs);
     void saveSession(session.current);
   };
   /** The demo's requirement: "Clear all" drops it with the demo unless the user changed it. */
@@ -131,85 +129,45 @@ export function App() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [run]);
 
-  // A share link reopens its view; otherwise the first screen is the demo: System A vs
-  // System B at several throughputs.
-  useEffect(() => {
-    const params = new URLSearchParams(window.location.search);
-    if (demoRequested) return;
-    demoRequested = true;
-    if (/(^#|&)s=/.test(window.location.hash)) {
-      void run(async () => {
-        const r = await engine.openShare(window.location.hash);
-        if (!r.ok) return [{ file: "share link", added: [], problems: [{ file: "share link", line: null, reason: r.reason }] }];
-        const v = r.view;
-        setUnit(v.displayUnit);
-        setYLog(v.yLog);
-        setSideBySide(v.sideBySide);
-        const req = v.requirement ? parseRequirement(v.requirement) : null;
-        setRequirement(req && req.ok ? req.value : null);
-        setRange(v.range);
-        setTl({ ...DEFAULT_TIMELINE, ...v.timeline });
-        const ids = (await engine.views(rangeRef.current)).map((x) => x.id);
-        setHidden(new Set(ids.filter((_, i) => r.visible[i] === false)));
-        return null;
-      });
-      return;
-    }
-    const urls = srcUrls(window.location.hash);
-    if (urls.length > 0) {
-      void run(() => engine.loadUrls(urls, setProgress));
-      return;
-    }
-    void run(async () => {
-      const saved = await loadSession();
-      if (saved && (saved.files.length > 0 || !saved.demo)) {
-        // A reload: the saved files and view come back.
-        session.current = saved;
-        const out: FileOutcome[] = saved.demo ? await loadDemo() : [];
-        out.push(...(await engine.load(saved.files.map((f) => new File([f.blob], f.name)), setProgress)));
-        if (saved.view) await applySavedView(saved.view);
-        sessionReady.current = true;
-        return out;
-      }
-      sessionReady.current = true;
-      if (params.get("demo") === "0") return null;
-      session.current = { demo: true, files: [], view: null };
-      void saveSession(session.current);
-      return loadDemo();
-    });
-  }, [run]);
-
-  async function applySavedView(v: SessionView) {
-    setUnit((UNITS as readonly string[]).includes(v.unit) ? (v.unit as Unit) : "ms");
+  /** Puts a restored view (from a share link or the saved session) on screen. */
+  const applyView = async (v: RestoredView) => {
+    setUnit(v.unit);
     setYLog(v.yLog);
     setSideBySide(v.sideBySide);
     const req = v.requirement ? parseRequirement(v.requirement) : null;
     setRequirement(req && req.ok ? req.value : null);
     setRange(v.range);
     setTl({ ...DEFAULT_TIMELINE, ...v.timeline });
-    setTheme(v.theme);
+    if (v.theme) setTheme(v.theme);
     const all = await engine.views(rangeRef.current);
-    setHidden(new Set(all.filter((x) => v.hiddenNames.includes(x.name)).map((x) => x.id)));
-  }
+    setHidden(new Set(all.filter((x, i) => v.hidden(x.name, i)).map((x) => x.id)));
+  };
 
-  async function loadDemo(): Promise<FileOutcome[]> {
-    {
-      const res = await fetch("demo/manifest.json");
-      if (!res.ok) return [];
-      const manifest = (await res.json()) as { files: string[]; requirement?: string };
-      if (manifest.requirement) {
-        const r = parseRequirement(manifest.requirement);
-        if (r.ok) {
-          setRequirement(r.value);
-          demoRequirement.current = r.value;
-        }
-      }
-      const files = await Promise.all(
-        manifest.files.map(async (f) => new File([await (await fetch(`demo/${f}`)).blob()], f)),
-      );
-      return engine.load(files);
-    }
-  }
+  // A share link or #src= link opens what it names; a reload restores the saved session;
+  // otherwise the first screen is the demo: System A vs System B at several throughputs.
+  useEffect(() => {
+    if (demoRequested) return;
+    demoRequested = true;
+    void run(() =>
+      startApp({
+        engine,
+        setProgress,
+        applyView,
+        session,
+        onSessionReady: () => {
+          sessionReady.current = true;
+        },
+        onDemoRequirement: (text) => {
+          const r = parseRequirement(text);
+          if (r.ok) {
+            setRequirement(r.value);
+            demoRequirement.current = r.value;
+          }
+        },
+      }),
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [run]);
 
   // The view is saved as it changes (after the session was restored, so a restore is not undone).
   useEffect(() => {
@@ -233,57 +191,15 @@ export function App() {
     return () => clearTimeout(t);
   }, [unit, yLog, sideBySide, requirement, range, hidden, views, tl, theme]);
 
-  // Range changes re-query the engine.
-  const firstRange = useRef(true);
-  useEffect(() => {
-    if (firstRange.current) {
-      firstRange.current = false;
-      return;
-    }
-    void run(async () => null, { timeline: false });
-  }, [range, run]);
+  // Range changes re-query the spectra; zoom, chosen percentiles and width only the timeline.
+  useUpdateEffect(() => void run(async () => null, { timeline: false }), [range, run]);
+  useUpdateEffect(() => void run(async () => null, { views: false }), [tl.domain, tl.percentiles, plotWidth, run]);
 
-  // Zoom, chosen percentiles and width change only the timeline.
-  const firstTl = useRef(true);
-  useEffect(() => {
-    if (firstTl.current) {
-      firstTl.current = false;
-      return;
-    }
-    void run(async () => null, { views: false });
-  }, [tl.domain, tl.percentiles, plotWidth, run]);
-
-  // Escape clears the time window (outside form fields, which handle it themselves).
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement | null;
-      if (e.key !== "Escape" || (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT"))) return;
-      setRange((r) => (r.start === null && r.end === null ? r : { start: null, end: null }));
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
-
-  // Paste anywhere (outside form fields) loads the pasted text.
-  useEffect(() => {
-    const onPaste = (e: ClipboardEvent) => {
-      const t = e.target as HTMLElement | null;
-      if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
-      const files = Array.from(e.clipboardData?.files ?? []);
-      if (files.length > 0) {
-        e.preventDefault();
-        loadFiles(files);
-        return;
-      }
-      const text = e.clipboardData?.getData("text/plain") ?? "";
-      if (text.trim()) {
-        e.preventDefault();
-        loadText(text);
-      }
-    };
-    window.addEventListener("paste", onPaste);
-    return () => window.removeEventListener("paste", onPaste);
-  }, [loadFiles, loadText]);
+  useWindowInput({
+    onEscape: () => setRange((r) => (r.start === null && r.end === null ? r : { start: null, end: null })),
+    onPasteFiles: loadFiles,
+    onPasteText: loadText,
+  });
 
   const rows: SeriesRow[] = useMemo(() => {
     const styles = stylesFor(views);
@@ -388,17 +304,7 @@ export function App() {
 
   const makeMarkdown = () =>
     markdownSummary({
-      rows: visibleRows.map((r) => {
-        const f = unitFactor(r.view.recordedUnit, unit);
-        const at = (p: number) => valueAtFromBuckets(r.view.spectrum, p) * f;
-        const v = r.verdict;
-        return {
-          name: r.view.name,
-          values: { p50: at(50), p90: at(90), p99: at(99), p999: at(99.9), p9999: at(99.99), max: r.view.spectrum.max * f },
-          count: r.view.spectrum.totalCount,
-          verdict: !v ? "" : v.pass ? "pass" : `fails at ${v.firstViolation === 100 ? "max" : `p${v.firstViolation}`}`,
-        };
-      }),
+      rows: markdownRows(visibleRows, unit),
       unit,
       requirement: requirement ? formatRequirement(requirement) : null,
       sentence: judged.sentence,
@@ -429,74 +335,40 @@ export function App() {
         else loadText(e.dataTransfer.getData("text/plain"));
       }}
     >
-      <header className="toolbar">
-        <h1>HdrHistogram spectrum</h1>
-        <label className="file-button">
-          Open files…
-          <input
-            type="file"
-            multiple
-            data-testid="file-input"
-            onChange={(e) => {
-              loadFiles(Array.from(e.target.files ?? []));
-              e.target.value = "";
-            }}
-          />
-        </label>
-        <label>
-          Unit{" "}
-          <select data-testid="unit-select" value={unit} onChange={(e) => setUnit(e.target.value as Unit)}>
-            {UNITS.map((u) => (
-              <option key={u} value={u}>
-                {UNIT_LABEL[u]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <input type="checkbox" data-testid="y-log" checked={yLog} onChange={(e) => setYLog(e.target.checked)} /> log latency axis
-        </label>
-        <label>
-          <input type="checkbox" data-testid="side-by-side" checked={sideBySide} onChange={(e) => setSideBySide(e.target.checked)} /> side by side
-        </label>
-        {hasIntervals ? <RangeInputs range={range} onChange={setRange} /> : null}
-        <button type="button" data-testid="present" onClick={() => setPresenting(true)} disabled={visibleRows.length === 0}>
-          Present
-        </button>
-        <label>
-          <input type="checkbox" data-testid="theme" checked={theme === "dark"} onChange={(e) => setTheme(e.target.checked ? "dark" : "light")} /> dark
-        </label>
-        <button
-          type="button"
-          data-testid="start-over"
-          title="Forget the saved session (files and view) and start again with the demo"
-          onClick={async () => {
-            await clearSession();
-            window.location.hash = "";
-            window.location.reload();
-          }}
-        >
-          Start over
-        </button>
-        <button type="button" data-testid="clear" onClick={() => void run(async () => { await engine.clear(); setHidden(new Set()); setProblems([]); session.current = { demo: false, files: [], view: session.current.view }; void saveSession(session.current); setRequirement((r) => (r !== null && r === demoRequirement.current ? null : r)); return null; })}>
-          Clear all
-        </button>
-        {busy ? (
-          <span className="progress" role="status" data-testid="progress">
-            {progress ? (
-              <>
-                <progress data-testid="progress-bar" max={progress.totalBytes || 1} value={Math.min(progress.bytes, progress.totalBytes || 1)} aria-label={`Reading ${progress.file}`} />{" "}
-                {`${progress.file}: ${formatBytes(progress.bytes)}${progress.totalBytes ? ` of ${formatBytes(progress.totalBytes)}` : ""}, ${formatCount(progress.intervals)} intervals`}{" "}
-                <button type="button" data-testid="cancel-load" onClick={() => engine.cancel()}>
-                  Cancel
-                </button>
-              </>
-            ) : (
-              "Working…"
-            )}
-          </span>
-        ) : null}
-      </header>
+      <Toolbar
+        onFiles={loadFiles}
+        unit={unit}
+        onUnit={setUnit}
+        yLog={yLog}
+        onYLog={setYLog}
+        sideBySide={sideBySide}
+        onSideBySide={setSideBySide}
+        range={hasIntervals ? range : null}
+        onRange={setRange}
+        canPresent={visibleRows.length > 0}
+        onPresent={() => setPresenting(true)}
+        theme={theme}
+        onTheme={setTheme}
+        onStartOver={async () => {
+          await clearSession();
+          window.location.hash = "";
+          window.location.reload();
+        }}
+        onClear={() =>
+          void run(async () => {
+            await engine.clear();
+            setHidden(new Set());
+            setProblems([]);
+            session.current = { demo: false, files: [], view: session.current.view };
+            void saveSession(session.current);
+            setRequirement((r) => (r !== null && r === demoRequirement.current ? null : r));
+            return null;
+          })
+        }
+        busy={busy}
+        progress={progress}
+        onCancel={() => engine.cancel()}
+      />
       <div className="toolbar second">
         <RequirementEditor requirement={requirement} onChange={setRequirement} />
         <CoIntervalInput onChange={(ns) => void run(async () => { await engine.setCoInterval(ns); return null; }, { timeline: false })} />

@@ -72,3 +72,10 @@ export async function clearSession(): Promise<void> {
     // nothing stored, nothing to clear
   }
 }
+
+/** The session plus the files that loaded (at least one series): a bad file never enters it. */
+export function withLoadedFiles(s: Session, outcomes: { file: string; added: string[] }[], blobs: { name: string; blob: Blob }[]): Session {
+  const ok = new Set(outcomes.filter((o) => o.added.length > 0).map((o) => o.file));
+  const add = blobs.filter((b) => ok.has(b.name));
+  return add.length ? { ...s, files: [...s.files, ...add] } : s;
+}

@@ -1,0 +1,70 @@
+// What the page opens with: a share link's view, the logs a #src= link names, the session
+// saved before a reload, or the demo (System A vs System B, with its requirement).
+import type { EngineClient } from "../engine/client";
+import type { FileOutcome, Progress } from "../engine/protocol";
+import { srcUrls } from "../engine/remote";
+import type { TimeRange } from "../engine/store";
+import { UNITS, type Unit } from "../core/types";
+import { loadSession, saveSession, type Session } from "./session";
+
+export interface RestoredView {
+  unit: Unit;
+  yLog: boolean;
+  sideBySide: boolean;
+  requirement: string | null;
+  range: TimeRange;
+  timeline: { percentiles: number[]; perLane: boolean; wallClock: boolean; log: boolean };
+  theme?: "light" | "dark";
+  /** Whether series `name`, the i-th loaded, starts hidden. */
+  hidden: (name: string, i: number) => boolean;
+}
+
+export interface StartDeps {
+  engine: EngineClient;
+  setProgress: (p: Progress | null) => void;
+  applyView: (v: RestoredView) => Promise<void>;
+  session: { current: Session };
+  onSessionReady: () => void;
+  onDemoRequirement: (text: string) => void;
+}
+
+export async function startApp(d: StartDeps): Promise<FileOutcome[] | null> {
+  const hash = window.location.hash;
+  if (/(^#|&)s=/.test(hash)) {
+    const r = await d.engine.openShare(hash);
+    if (!r.ok) return [{ file: "share link", added: [], problems: [{ file: "share link", line: null, reason: r.reason }] }];
+    const v = r.view;
+    await d.applyView({ ...v, unit: v.displayUnit, hidden: (_n, i) => r.visible[i] === false });
+    return null;
+  }
+  const urls = srcUrls(hash);
+  if (urls.length > 0) return d.engine.loadUrls(urls, d.setProgress);
+  const saved = await loadSession();
+  if (saved && (saved.files.length > 0 || !saved.demo)) {
+    // A reload: the saved files and view come back.
+    d.session.current = saved;
+    const out: FileOutcome[] = saved.demo ? await loadDemo(d) : [];
+    out.push(...(await d.engine.load(saved.files.map((f) => new File([f.blob], f.name)), d.setProgress)));
+    const v = saved.view;
+    if (v) {
+      const unit = (UNITS as readonly string[]).includes(v.unit) ? (v.unit as Unit) : "ms";
+      await d.applyView({ ...v, unit, hidden: (name) => v.hiddenNames.includes(name) });
+    }
+    d.onSessionReady();
+    return out;
+  }
+  d.onSessionReady();
+  if (new URLSearchParams(window.location.search).get("demo") === "0") return null;
+  d.session.current = { demo: true, files: [], view: null };
+  void saveSession(d.session.current);
+  return loadDemo(d);
+}
+
+async function loadDemo(d: StartDeps): Promise<FileOutcome[]> {
+  const res = await fetch("demo/manifest.json");
+  if (!res.ok) return [];
+  const manifest = (await res.json()) as { files: string[]; requirement?: string };
+  if (manifest.requirement) d.onDemoRequirement(manifest.requirement);
+  const files = await Promise.all(manifest.files.map(async (f) => new File([await (await fetch(`demo/${f}`)).blob()], f)));
+  return d.engine.load(files);
+}
