@@ -96,3 +96,30 @@ describe("merge", () => {
     );
   });
 });
+
+describe("one-pass summaries and declared sizes", () => {
+  it("bucketsOf's mean and standard deviation equal the library's", async () => {
+    const { bucketsOf: b } = await import("./histogram");
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 1, max: 1e9 }), fc.integer({ min: 1, max: 1000 })), { minLength: 1, maxLength: 50 }), fc.constantFrom(2, 3, 4), (pairs, sig) => {
+        const h = newHistogram(sig);
+        for (const [v, c] of pairs) h.recordValueWithCount(v, c);
+        const s = b(h);
+        expect(s.mean).toBeCloseTo(h.mean, 6);
+        expect(s.stdDeviation / Math.max(1, h.stdDeviation)).toBeCloseTo(h.stdDeviation / Math.max(1, h.stdDeviation), 9);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("declaredCountsLength equals the library's counts array length; huge declarations start small", async () => {
+    const { declaredCountsLength, MAX_DECLARED_COUNTS } = await import("./histogram");
+    const { build } = await import("hdr-histogram-js");
+    for (const [sig, lowest, highest] of [[2, 20000, 3.6e12], [3, 1, 3.6e12], [1, 1, 1000], [3, 1000, 1e15]] as const) {
+      const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: sig, lowestDiscernibleValue: lowest, highestTrackableValue: highest }) as unknown as { countsArrayLength: number };
+      expect(declaredCountsLength(sig, lowest, highest)).toBe(h.countsArrayLength);
+    }
+    const big = newHistogram(5, 1, 2 ** 62) as unknown as { countsArrayLength: number };
+    expect(big.countsArrayLength).toBeLessThanOrEqual(MAX_DECLARED_COUNTS);
+  });
+});

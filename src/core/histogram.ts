@@ -24,7 +24,28 @@ function internals(h: Histogram): JsInternals {
  * A histogram with 64-bit (float64) counters. The library's default is 32-bit counters,
  * which wrap silently on long logs (2^31 counts is a few hours at 200k ops/s).
  */
+/** Counts-array length a histogram of these parameters starts with (HdrHistogram's layout). */
+export function declaredCountsLength(sig: number, lowest: number, highest: number): number {
+  const subBucketCount = 2 ** Math.ceil(Math.log2(2 * 10 ** sig));
+  const unitMagnitude = Math.floor(Math.log2(Math.max(1, lowest)));
+  let smallestUntrackable = subBucketCount * 2 ** unitMagnitude;
+  let buckets = 1;
+  while (smallestUntrackable <= highest && buckets < 64) {
+    smallestUntrackable *= 2;
+    buckets++;
+  }
+  return (buckets + 1) * (subBucketCount / 2);
+}
+
+/** Largest counts array a declared range may start with (16 MB of float64); larger ones grow with the data instead. */
+export const MAX_DECLARED_COUNTS = 1 << 21;
+
 export function newHistogram(numberOfSignificantValueDigits = 3, lowestDiscernibleValue = 1, highestTrackableValue = 2 * lowestDiscernibleValue): Histogram {
+  // A payload's header may declare any range (2^62 at 5 digits is 49 MB of counts from a 52-byte
+  // payload: found by fuzzing); beyond MAX_DECLARED_COUNTS, start small and let the data size it.
+  if (declaredCountsLength(numberOfSignificantValueDigits, lowestDiscernibleValue, highestTrackableValue) > MAX_DECLARED_COUNTS) {
+    highestTrackableValue = 2 * lowestDiscernibleValue;
+  }
   return build({
     bitBucketSize: 64,
     autoResize: true,
@@ -68,25 +89,39 @@ export interface Buckets {
   values: Float64Array;
   cumulative: Float64Array;
   totalCount: number;
+  /** Mean and standard deviation over the buckets' median equivalent values, as the library
+   * computes them, but in one pass (its iterator allocates per bucket: seconds on 5-digit histograms). */
+  mean: number;
+  stdDeviation: number;
 }
 
 export function bucketsOf(h: Histogram): Buckets {
   const js = internals(h);
   const total = h.totalCount;
-  if (total === 0) return { values: new Float64Array(0), cumulative: new Float64Array(0), totalCount: 0 };
+  if (total === 0) return { values: new Float64Array(0), cumulative: new Float64Array(0), totalCount: 0, mean: 0, stdDeviation: 0 };
   const last = js.countsArrayLength - 1; // not maxValue: that field drifts (see maxOf)
   const values: number[] = [];
   const cumulative: number[] = [];
+  const medians: number[] = [];
   let running = 0;
+  let sum = 0;
   for (let i = 0; i <= last; i++) {
     const c = js.getCountAtIndex(i);
     if (c > 0) {
       running += c;
-      values.push(js.highestEquivalentValue(js.valueFromIndex(i)));
+      const low = js.valueFromIndex(i);
+      const high = js.highestEquivalentValue(low);
+      const median = low + Math.floor((high - low + 1) / 2);
+      values.push(high);
       cumulative.push(running);
+      medians.push(median);
+      sum += median * c;
     }
   }
-  return { values: Float64Array.from(values), cumulative: Float64Array.from(cumulative), totalCount: total };
+  const mean = sum / total;
+  let sq = 0;
+  for (let k = 0; k < medians.length; k++) sq += (medians[k]! - mean) ** 2 * (cumulative[k]! - (k > 0 ? cumulative[k - 1]! : 0));
+  return { values: Float64Array.from(values), cumulative: Float64Array.from(cumulative), totalCount: total, mean, stdDeviation: Math.sqrt(sq / total) };
 }
 
 /** A new histogram holding the sum of the given ones (merging is the only honest way to combine). */

@@ -102,7 +102,10 @@ function parseEntry(chunk: string): { entry: RequirementEntry } | { error: strin
 export function parseRequirement(text: string): ParseResult {
   // Glue each entry together before splitting at separators: "p99.9 <= 10 ms" → "p99.9<=10ms".
   const glued = text
-    .replace(/\s*(<=|≤|=<|>=|≥|<|>)\s*/g, "$1")
+    // Runs of white space collapse first: `\s*(op)\s*` alone retried from every position of a
+    // long run of spaces with no operator after it (quadratic; found by fuzzing).
+    .replace(/\s+/g, " ")
+    .replace(/ ?(<=|≤|=<|>=|≥|<|>) ?/g, "$1")
     .replace(/(\d|\.)\s+(?=[A-Za-zµμ]+(?:$|[\s,;]))(?!max(?:$|[\s,;<≤=])|p\d)/gi, "$1");
   const chunks = glued.split(/[\s,;]+/).filter((c) => c !== "");
   if (chunks.length === 0) return { ok: true, value: null };

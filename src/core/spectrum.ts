@@ -36,8 +36,8 @@ export function spectrumOf(h: Histogram): Spectrum {
     percentiles,
     values: b.values,
     cumulative: b.cumulative,
-    mean: empty ? 0 : h.mean,
-    stdDeviation: empty ? 0 : h.stdDeviation,
+    mean: b.mean,
+    stdDeviation: b.stdDeviation,
   };
 }
 

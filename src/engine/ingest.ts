@@ -30,6 +30,9 @@ function newId(): string {
   return `s${nextId++}`;
 }
 
+/** Series one log may make (the load-generator readers stop at the same number of labels). */
+const MAX_TAGS = 200;
+
 const MAX_PERCENTILE_FILE_CHARS = 32 * 1024 * 1024;
 
 /** Something that consumes a file's text chunk by chunk and builds series at the end. */
@@ -52,7 +55,7 @@ export async function ingest(
     bytes += chunk.length;
     if (!sink) {
       head += chunk;
-      if (head.length < 4096) continue; // decide on a reasonable head, not a tiny first chunk
+      if (head.length < HEAD_CHARS) continue; // decide on a reasonable head, not a tiny first chunk
       sink = pickSink(name, head, options);
       if (!sink) return unknownFormat(name, head);
       sink.push(head);
@@ -70,7 +73,16 @@ export async function ingest(
   return sink.finish();
 }
 
-function pickSink(name: string, head: string, options?: SampleOptions): Sink | null {
+/** Detection sees the same head whatever the chunking: the first 4096 characters, cut at a line end. */
+const HEAD_CHARS = 4096;
+function detectionHead(head: string): string {
+  if (head.length <= HEAD_CHARS) return head;
+  const nl = head.lastIndexOf("\n", HEAD_CHARS);
+  return head.slice(0, nl > 0 ? nl + 1 : HEAD_CHARS);
+}
+
+function pickSink(name: string, fullHead: string, options?: SampleOptions): Sink | null {
+  const head = detectionHead(fullHead);
   const kind = detectKind(name, head);
   if (kind === "hlog") return new HlogIngest(name);
   if (kind === "percentiles") return new PercentileIngest(name);
@@ -255,6 +267,10 @@ class HlogIngest implements Sink {
     }
     const d = decoded.value;
     let t = this.tags.get(interval.tag);
+    if (!t && this.tags.size >= MAX_TAGS) {
+      this.reader.noteProblem(lineNo, `more than ${MAX_TAGS} tags in one log: lines of further tags are skipped`);
+      return;
+    }
     if (!t) {
       t = { histogram: null, intervals: new IntervalTable(), blocks: new IntervalBlocks(), layout: `${d.lowestDiscernibleValue}/${d.numberOfSignificantValueDigits}` };
       this.tags.set(interval.tag, t);

@@ -135,11 +135,16 @@ function parseFooterLine(line: string, footer: Footer): boolean {
   if (!m) return false;
   let found = false;
   for (const part of m[1].split(",")) {
-    const kv = /^\s*([A-Za-z][A-Za-z ]*?)\s*=\s*(\S+)\s*$/.exec(part);
-    if (!kv) continue;
-    const key = FOOTER_KEYS[kv[1].toLowerCase()];
-    if (!key || !NUMBER.test(kv[2])) continue;
-    footer[key] = Number(kv[2]);
+    // indexOf, not a regex: a lazy key pattern and \s* both taking spaces backtracked
+    // quadratically on a long run of spaces (found by fuzzing).
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    const value = part.slice(eq + 1).trim();
+    if (!/^[A-Za-z][A-Za-z ]*$/.test(name) || /\s/.test(value)) continue;
+    const key = FOOTER_KEYS[name.replace(/ +/g, " ").toLowerCase()];
+    if (!key || !NUMBER.test(value)) continue;
+    footer[key] = Number(value);
     found = true;
   }
   return found;

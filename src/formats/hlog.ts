@@ -63,12 +63,16 @@ export class HlogReader {
   private readComment(line: string): void {
     const start = /^#\[StartTime:\s*([-+\d.eE]+)/.exec(line);
     if (start) {
-      this.header.startTime = Number(start[1]);
+      const v = Number(start[1]);
+      if (Number.isFinite(v)) this.header.startTime = v;
+      else this.noteProblem(null, `StartTime "${clip(start[1] ?? "")}" is not a number: ignored`);
       return;
     }
     const base = /^#\[BaseTime:\s*([-+\d.eE]+)/.exec(line);
     if (base) {
-      this.header.baseTime = Number(base[1]);
+      const v = Number(base[1]);
+      if (Number.isFinite(v)) this.header.baseTime = v;
+      else this.noteProblem(null, `BaseTime "${clip(base[1] ?? "")}" is not a number: ignored`);
       return;
     }
     const version = /^#\[Histogram log format version ([\d.]+)/.exec(line);
