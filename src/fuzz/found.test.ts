@@ -1,0 +1,216 @@
+// Bugs the fuzzer found, one minimal case each. Open bugs are `it.fails` (the suite stays
+// green while they are open); when a fix lands its case starts to pass, `it.fails` reports that,
+// and the case becomes a plain `it` (a regression test) — also remove the matching entry of
+// KNOWN_BUGS in harness.ts, which the properties tolerate while a bug is open.
+// Parsers are not edited here: the fixes belong to their owners.
+import { describe, expect, it } from "vitest";
+import { ingest } from "../engine/ingest";
+import { bucketsOf, newHistogram } from "../core/histogram";
+import { Store } from "../engine/store";
+import { spectrumOf } from "../core/spectrum";
+import { parseRequirement } from "../core/requirements";
+import { encodeHistogram } from "../formats/hlog-encoding-test-encoders";
+import { sparseV2Payload } from "./generators";
+import { chunkEvery, digest } from "./harness";
+
+/** Wall time of a (sync or async) call, in ms. */
+async function timeOf(f: () => unknown): Promise<number> {
+  const t0 = performance.now();
+  await f();
+  return performance.now() - t0;
+}
+
+const JMETER_HEADER = "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success\n";
+const PLAIN_HGRM_HEAD = "       Value     Percentile TotalCount 1/(1-Percentile)\n\n       1.000 0.500000000000          5           2.00\n";
+
+  // FIXED in the working tree while this suite was written; kept as a regression test.
+describe("bugs found by fuzzing", () => {
+  // src/engine/ingest.ts, ingest(): the format is decided on `head`, which is all chunks received
+  // until it holds 4096 characters — anywhere from 4096 characters to the whole file when the
+  // file arrives in one chunk. Detection looks at every line of the head (samples: >= 90 % of
+  // its lines numeric; hgrm/hlog: a header line anywhere in it), so the same file is read
+  // differently depending on chunk sizes (the browser's stream chunking, or loadText).
+  it("ingest: the detected format does not depend on chunk sizes", async () => {
+    let text = "";
+    for (let i = 0; i < 1000; i++) text += `${(i % 97) + 1}.5\n`;
+    for (let i = 0; i < 300; i++) text += `summary line ${i}\n`;
+    const whole = await ingest("lat.log", [text]); // "not a recognised format"
+    const chunked = await ingest("lat.log", chunkEvery(text, 1024)); // 1000 samples, 300 bad lines
+    expect(digest(chunked)).toBe(digest(whole));
+  });
+
+  // FIXED in the working tree while this suite was written; kept as a regression test.
+  // src/formats/hgrm.ts WRK2_MARKERS (/^\s*Detailed Percentile spectrum:/m, /^\s*Latency
+  // Distribution \(HdrHistogram/m) and src/formats/detect.ts isHdrHistogramText (/^\s*#\[/m):
+  // with the m flag `^` matches at every line start and `\s*` runs on across line breaks, so
+  // every line start rescans all the blank lines after it: O(n²) in blank lines. Detection sees
+  // the whole first chunk (a 64 KB browser chunk of blank lines: ~10 s; loadText of 1 MB:
+  // about an hour). 20 000 blank lines in one chunk: ~1 s (any file name).
+  it("detection: a head of many blank lines is scanned in linear time (20 000 newlines < 200 ms)", async () => {
+    const text = "\n".repeat(20_000) + "x\n";
+    expect(await timeOf(() => ingest("x.log", [text]))).toBeLessThan(200);
+  });
+
+  // FIXED in the working tree while this suite was written; kept as a regression test.
+  // src/formats/hlog.ts, HlogReader.readComment(): `#[StartTime: X]` / `#[BaseTime: X]` take
+  // Number(X) of whatever `[-+\d.eE]+` matched, unchecked: ".", "-", "1e999" give NaN or
+  // Infinity. The series then has startTime NaN/Infinity and every interval offset NaN (no
+  // problem reported): time windows select nothing sensible and Store.timeline() drops the
+  // series (its extent is NaN).
+  it("hlog: a StartTime/BaseTime that is not a finite number is reported, not turned into NaN offsets", async () => {
+    const payload = encodeHistogram({ digits: 3, lowest: 1, highest: 3600e9, counts: [0, 5] }, { version: 2, compressed: true });
+    for (const header of ["#[StartTime: .]", "#[StartTime: 1e999]", "#[BaseTime: 1e999]", "#[BaseTime: -]"]) {
+      const r = await ingest("x.hlog", [`${header}\n0.0,1.0,1.0,${payload}\n1.0,1.0,1.0,${payload}\n`]);
+      const s = r.series[0]!;
+      const offsets = Array.from(s.intervals!.offsets.subarray(0, s.intervals!.n));
+      expect({ header, startTime: s.startTime === null || Number.isFinite(s.startTime), offsets: offsets.every(Number.isFinite) }).toEqual({ header, startTime: true, offsets: true });
+    }
+  });
+
+  // FIXED in the working tree while this suite was written; kept as a regression test.
+  // src/engine/ingest.ts, HlogIngest.line(): each new tag gets its own histogram built with the
+  // first payload's digits/lowest/highest, and nothing limits the number of tags (the
+  // load-generator readers stop at MAX_SERIES = 200) or their total size. A 5-digit header
+  // declaring highestTrackableValue 2^62 makes a 49 MB counts array (6.2M float64 slots) from
+  // a 52-character payload: 1000 such lines (a 76 KB file) declare 39 GB; Node only survives
+  // because the pages are never touched, a browser tab fails to allocate or dies.
+  it("hlog: memory declared for tag histograms is bounded (64 tags × 49 MB from a 4.7 KB file)", async () => {
+    const wide = encodeHistogram({ digits: 5, lowest: 1, highest: 2 ** 62, counts: [0, 1] }, { version: 2, compressed: true });
+    let text = "";
+    for (let i = 0; i < 64; i++) text += `Tag=t${i},${i}.0,1.0,1.0,${wide}\n`;
+    const r = await ingest("tags.hlog", [text]);
+    const bytes = r.series.reduce((a, s) => a + (s.histogram as unknown as { countsArrayLength: number }).countsArrayLength * 8, 0);
+    expect(bytes).toBeLessThanOrEqual(1024 ** 3);
+  });
+
+  // Still open after the fix above (MAX_TAGS = 200, declared ranges above MAX_DECLARED_COUNTS
+  // start small): a range just at the cap is still allocated in full, 2^21 slots = 16 MB per
+  // tag (5 digits, highest 2^31), so 200 tags in a 15.8 KB file declare 3.1 GiB (2.6 s).
+  // Here 72 tags: 1.1 GiB from 5.7 KB.
+  it.fails("hlog: memory declared for tag histograms is bounded (72 tags × 16 MB at the per-histogram cap)", async () => {
+    const capped = sparseV2Payload(5, 1, 2 ** 31, [[1, 1]]);
+    let text = "";
+    for (let i = 0; i < 72; i++) text += `Tag=t${i},${i}.0,1.0,1.0,${capped}\n`;
+    const r = await ingest("tags.hlog", [text]);
+    const bytes = r.series.reduce((a, s) => a + (s.histogram as unknown as { countsArrayLength: number }).countsArrayLength * 8, 0);
+    expect(bytes).toBeLessThanOrEqual(1024 ** 3);
+  });
+
+  // Still open after the head fix: src/formats/hgrm.ts parsePercentileFile() runs
+  // detectPercentileFile() on the first 64 K characters, and its WRK2_MARKERS regexes
+  // (/^\s*Detailed Percentile spectrum:/m, /^\s*Latency Distribution \(HdrHistogram/m) rescan
+  // every following blank line from every line start (\s* crosses line breaks): a .hgrm (or any
+  // file read as percentiles) starting with 60 000 blank lines takes 5.7 s, 40 000 about 2.4 s.
+  it.fails("hgrm: a percentile file starting with many blank lines is read in linear time (40 000 newlines < 300 ms)", async () => {
+    const text = "\n".repeat(40_000) + PLAIN_HGRM_HEAD;
+    expect(await timeOf(() => ingest("x.hgrm", [text]))).toBeLessThan(300);
+  });
+
+  // src/engine/ingest.ts HlogIngest.line() with src/formats/hlog-encoding-add.ts addDecodedInto():
+  // HdrHistogram (Java) values go up to 2^63 and decodeHistogramPayload accepts any index the
+  // header's layout has, but hdr-histogram-js holds values only up to 2^53. A count at a value
+  // above 2^53 is added to totalCount and then lost: the target histogram cannot grow to it
+  // (resize falls short, the per-value fallback drops it), so totalCount ≠ the sum of the
+  // buckets and every percentile ignores it (one interval holding only such a count: total 1,
+  // max 0). No problem is reported. Here: 5 counts at 5 and 1 count at 2^60 (3 digits, lowest
+  // 1, highest 2^62, a layout Java writes): total 6, buckets hold 5, max 5.
+  it.fails("hlog: a count at a value above 2^53 is refused (or kept), never counted in the total and dropped from the buckets", async () => {
+    const text = `0.000,1.000,1.000,${sparseV2Payload(3, 1, 2 ** 62, [[5, 5]])}\n1.000,1.000,1.000,${sparseV2Payload(3, 1, 2 ** 62, [[52224, 1]])}\n`;
+    const r = await ingest("big.hlog", [text]);
+    const s = r.series[0]!;
+    const b = bucketsOf(s.histogram);
+    expect(b.totalCount === 0 ? 0 : b.cumulative[b.cumulative.length - 1]).toBe(s.histogram.totalCount);
+  });
+
+  // This symptom is gone since spectrumOf no longer calls the library's mean (the count is still
+  // lost: see the case above); kept as a regression test.
+  // Same root cause, worse symptom: a single interval (4 digits, lowest 2^40, highest 2^41, one
+  // count in its top slot, value 32767·2^40 ≈ 3.6e16) loads without a problem, and then every
+  // Store.views() call throws hdr-histogram-js's "Index Out Of Bounds Exception" (from h.mean in
+  // spectrumOf): the engine answers the views request with an error, for all loaded series.
+  it("Store.views() does not throw after loading an interval whose values lie above 2^53", async () => {
+    const store = new Store();
+    const out = await store.load("top.hlog", [`0.000,1.000,1.000,${sparseV2Payload(4, 2 ** 40, 2 ** 41, [[32767, 1]])}\n`]);
+    expect(out.problems).toEqual([]);
+    expect(() => store.views()).not.toThrow();
+  });
+
+  // src/formats/reader-support.ts, CsvRecords.push(): while a quoted field is open, every new
+  // line is appended to `pending` and splitCsv() re-scans the whole record from its start, so
+  // a record of n lines costs O(n²) (worse in practice: the concatenated string is flattened on
+  // every scan). One stray quote in a JMeter/k6/Vegeta/samples CSV: 80 K short lines after it
+  // take 1.8 s, 160 K lines 14 s, 320 K lines (a 640 KB file) 69 s — up to MAX_RECORD_CHARS
+  // (1 M characters) before the record is given up, and then the next quote starts it again.
+  it.fails("CSV readers: a record left open by a quote is not re-scanned on every line (90 K lines after a stray quote < 600 ms)", async () => {
+    const text = JMETER_HEADER + '1700000000000,5,"open\n' + "x\n".repeat(90_000);
+    expect(await timeOf(() => ingest("r.jtl", [text]))).toBeLessThan(600);
+  });
+
+  // src/formats/jmeter.ts, xmlLine(): XML_SAMPLE = /<(httpSample|sample)\s([^>]*?)\/?>/g scans to
+  // the end of the line from every "<sample " that has no closing ">": O(n²) per line. A 192 KB
+  // line of "<sample " takes ~1 s, 1 MB ~28 s, a 4 MB line (the line limit) minutes.
+  it.fails("JMeter XML: unterminated <sample tags do not make the line quadratic (192 KB line < 300 ms)", async () => {
+    const text = '<?xml version="1.0"?>\n<testResults version="1.2">\n' + "<sample ".repeat(24_000) + "\n";
+    expect(await timeOf(() => ingest("r.jtl", [text]))).toBeLessThan(300);
+  });
+
+  // FIXED in the working tree while this suite was written; kept as a regression test.
+  // src/formats/samples.ts, NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/: `\d+\.?\d*` splits a
+  // digit run in n ways, each retried when the text does not end like a number: O(n²)
+  // backtracking. It runs on every head line in detection (looksLikePlainValues, for any file
+  // name) and on every sniffed field (isNumber). A 16 KB line "111…1x" takes ~0.9 s, 40 KB 5.9 s,
+  // a 1 MB line hours — and detection sees the head unbounded by MAX_LINE_CHARS.
+  it("samples: a long run of digits that is not a number is refused in linear time (16 KB line < 200 ms)", async () => {
+    const text = "1".repeat(16_000) + "x\n1\n2\n";
+    expect(await timeOf(() => ingest("v.txt", [text]))).toBeLessThan(200);
+  });
+
+  // src/formats/samples.ts, SamplesParser.chooseLayout(): numericShare (and guessTimeColumn)
+  // loop over every column of the widest of the first 50 rows and, per column, map/filter all
+  // sniffed rows: O(columns × rows). 49 short rows then one row of 1.9 M fields (a 3.8 MB file,
+  // under MAX_LINE_CHARS) take 5.4 s; 1 M fields ~1.5 s.
+  it.fails("samples: column sniffing is linear in the sniffed text (49 rows + one 2 MB row of 1 M fields < 500 ms)", async () => {
+    const text = "1,2\n".repeat(49) + "1,".repeat(1_000_000) + "\n";
+    expect(await timeOf(() => ingest("v.csv", [text]))).toBeLessThan(500);
+  });
+
+  // FIXED in the working tree while this suite was written; kept as a regression test.
+  // src/formats/hgrm.ts, parseFooterLine(): /^\s*([A-Za-z][A-Za-z ]*?)\s*=\s*(\S+)\s*$/ — the lazy
+  // `[A-Za-z ]*?` and `\s*` both take spaces, so a footer part of a letter, n spaces and no "="
+  // backtracks O(n²): "#[a<50 000 spaces>x]" takes ~0.9 s, 1 MB minutes (percentile files are
+  // accepted up to 32 M characters and their lines are not length-limited).
+  it("hgrm: a footer line with a long run of spaces is parsed in linear time (50 KB < 200 ms)", async () => {
+    const text = PLAIN_HGRM_HEAD + "#[a" + " ".repeat(50_000) + "x]\n";
+    expect(await timeOf(() => ingest("d.hgrm", [text]))).toBeLessThan(200);
+  });
+
+  // src/formats/samples.ts, looksLikeNumericTable(): headLines() trims every line before it is
+  // split, which drops trailing tab delimiters. In a TSV whose last column is empty on every
+  // row (no label, no error message) the data rows then have one field fewer than the header,
+  // none counts as good, and a valid file is "not a recognised format" (.tsv, .csv, .txt).
+  it.fails("samples: a tab-separated table with an empty last column is recognised", async () => {
+    const text = "timestamp\tlatency_ms\terror\n" + Array.from({ length: 5 }, (_, i) => `${1700000000000 + i}\t12.5\t`).join("\n") + "\n";
+    const r = await ingest("x.tsv", [text]);
+    expect(r.series.reduce((a, s) => a + s.histogram.totalCount, 0)).toBe(5);
+  });
+
+  // FIXED in the working tree while this suite was written; kept as a regression test.
+  // Not a parser: src/core/spectrum.ts, spectrumOf() reads h.mean and h.stdDeviation, which
+  // hdr-histogram-js computes with its recorded-values iterator, one object per bucket up to
+  // the max: ~1.7 s for a 5-digit histogram holding 1 µs and 900 s (found through share links
+  // and 5-digit hlog payloads: Store.views() then takes seconds per series, on every query).
+  it("spectrum: a 5-digit histogram spanning 1e3..9e11 is summarised in < 300 ms", async () => {
+    const h = newHistogram(5, 1, 2);
+    h.recordValue(1000);
+    h.recordValue(9e11);
+    expect(await timeOf(() => spectrumOf(h))).toBeLessThan(300);
+  });
+
+  // FIXED in the working tree while this suite was written; kept as a regression test.
+  // Minor (typed text, or ≤ 2000 characters from a link): src/core/requirements.ts,
+  // parseRequirement(): .replace(/\s*(<=|≤|=<|>=|≥|<|>)\s*/g, …) retries `\s*` from every
+  // position of a whitespace run that no operator follows: O(n²), 50 000 spaces ~0.85 s.
+  it("requirements: a long run of spaces is parsed in linear time (50 000 spaces < 100 ms)", async () => {
+    expect(await timeOf(() => parseRequirement(" ".repeat(50_000) + "x"))).toBeLessThan(100);
+  });
+});

@@ -1,0 +1,377 @@
+// Fuzzing harness: feeding inputs to the parsers, the oracle every outcome must satisfy, and
+// the bookkeeping of known (reported, not yet fixed) bugs. Pure Node: no Vitest import, so the
+// long runner (scripts/fuzz.ts) and the Vitest suite share it.
+import { ingest, type IngestResult } from "../engine/ingest";
+import { Store } from "../engine/store";
+import { bucketsOf, maxOf, type Histogram } from "../core/histogram";
+import { detectHlog } from "../formats/hlog";
+import { detectPercentileFile } from "../formats/hgrm";
+import { pickReader } from "../formats/detect";
+import type { SampleOptions } from "../formats/source";
+
+/** Wall time one case may take (parse + checks). A hang or a quadratic blow-up fails the case. */
+export let CASE_BUDGET_MS = 2000;
+export function setCaseBudget(ms: number): void {
+  CASE_BUDGET_MS = ms;
+}
+
+/** At most this many problems for any input, however large (hgrm lists 100 bad rows, then a count). */
+export const MAX_PROBLEMS = 128;
+
+/** Declared counts-array memory all series of one file may take together. */
+export const MAX_HISTOGRAM_BYTES = 1024 * 1024 * 1024;
+
+export class FuzzFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "FuzzFailure";
+  }
+}
+
+export function fail(message: string): never {
+  throw new FuzzFailure(message);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Known bugs: reported to the lead (see found.test.ts). While one is unfixed the properties
+// tolerate exactly its symptom (and count how often they did), so the suite stays green and
+// still catches everything else. `--strict` (scripts/fuzz.ts) or FUZZ_STRICT=1 turns this off.
+
+export type KnownBug =
+  | "hlog-unbounded-tags"
+  | "tsv-empty-last-column"
+  | "csv-open-quote-quadratic"
+  | "jmeter-xml-regex-quadratic"
+  | "samples-wide-row-sniff"
+  | "blank-lines-detection-quadratic"
+  | "hlog-values-above-2^53";
+
+export const KNOWN_BUGS: Record<KnownBug, string> = {
+  "hlog-unbounded-tags":
+    "ingest.ts HlogIngest: up to 200 tags, each allocating the counts array its first payload declares up to 2^21 slots (16 MB): a 15.8 KB log declares 3.1 GiB",
+  "tsv-empty-last-column":
+    "samples.ts looksLikeNumericTable: head lines are trimmed before splitting, so a tab-separated table whose last column is empty loses its trailing tab, no data row has the header's field count, and the file is \"not a recognised format\"",
+  "csv-open-quote-quadratic": "reader-support.ts CsvRecords.push: an open quoted field re-scans the whole pending record on every line (O(n²): 320 K lines after a stray quote take 69 s)",
+  "jmeter-xml-regex-quadratic": "jmeter.ts xmlLine: XML_SAMPLE scans to the end of the line from every unterminated <sample (O(n²) per line)",
+  "samples-wide-row-sniff": "samples.ts chooseLayout: numericShare/guessTimeColumn cost O(columns × sniffed rows): one 1.9 M-field row after 49 rows takes 5.4 s",
+  "blank-lines-detection-quadratic":
+    "hgrm.ts parsePercentileFile → detectPercentileFile on 64 K characters: WRK2_MARKERS /^\\s*…/m rescan all following blank lines from every line start (60 000 blank lines: 5.7 s)",
+  "hlog-values-above-2^53":
+    "ingest.ts HlogIngest / hlog-encoding-add.ts addDecodedInto: counts at values above 2^53 (valid in Java's layouts) are added to totalCount but dropped from hdr-histogram-js's buckets",
+};
+
+let strict = typeof process !== "undefined" && process.env?.FUZZ_STRICT === "1";
+export function setStrict(on: boolean): void {
+  strict = on;
+}
+
+export const knownHits = Object.fromEntries(Object.keys(KNOWN_BUGS).map((k) => [k, 0])) as Record<KnownBug, number>;
+
+/** True (and counted) when a failure is the known bug's symptom and known bugs are tolerated. */
+export function tolerate(bug: KnownBug, applies: boolean): boolean {
+  if (!applies || strict) return false;
+  knownHits[bug]++;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Budget
+
+export function elapsedSince(t0: number): number {
+  return performance.now() - t0;
+}
+
+export function checkBudget(t0: number, what: string): void {
+  const ms = elapsedSince(t0);
+  if (ms > CASE_BUDGET_MS) fail(`${what} took ${ms.toFixed(0)} ms (budget ${CASE_BUDGET_MS} ms)`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text helpers
+
+/** Lines as LineSplitter counts them: \n, \r\n and lone \r end a line; a trailing partial line counts. */
+export function countLines(text: string): number {
+  let n = 0;
+  let i = 0;
+  const len = text.length;
+  let lineStart = 0;
+  while (i < len) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) {
+      n++;
+      if (c === 13 && i + 1 < len && text.charCodeAt(i + 1) === 10) i++;
+      lineStart = i + 1;
+    }
+    i++;
+  }
+  if (lineStart < len) n++;
+  return n;
+}
+
+/** Cuts `text` into chunks at the given fractions (0..1) of its length; empty chunks kept. */
+export function chunkAt(text: string, cuts: readonly number[]): string[] {
+  const points = cuts.map((f) => Math.floor(Math.min(1, Math.max(0, f)) * text.length)).sort((a, b) => a - b);
+  const out: string[] = [];
+  let at = 0;
+  for (const p of points) {
+    out.push(text.slice(at, p));
+    at = p;
+  }
+  out.push(text.slice(at));
+  return out;
+}
+
+/** Fixed-size chunks (the last may be shorter). */
+export function chunkEvery(text: string, size: number): string[] {
+  const out: string[] = [];
+  const s = Math.max(1, Math.floor(size));
+  for (let i = 0; i < text.length; i += s) out.push(text.slice(i, i + s));
+  if (out.length === 0) out.push("");
+  return out;
+}
+
+/** Short, safe description of a value for failure messages (long strings clipped). */
+export function preview(v: unknown, max = 300): string {
+  const seen = new WeakSet<object>();
+  const walk = (x: unknown, depth: number): unknown => {
+    if (typeof x === "string") return x.length > 120 ? `${x.slice(0, 100)}…(${x.length} chars)` : x;
+    if (typeof x === "number" || typeof x === "boolean" || x === null || x === undefined) return x;
+    if (typeof x === "bigint") return `${x}n`;
+    if (x instanceof Uint8Array) return `Uint8Array(${x.length})[${Array.from(x.subarray(0, 24)).join(",")}${x.length > 24 ? ",…" : ""}]`;
+    if (typeof x === "object") {
+      if (seen.has(x as object) || depth > 4) return "…";
+      seen.add(x as object);
+      if (Array.isArray(x)) return x.slice(0, 12).map((y) => walk(y, depth + 1)).concat(x.length > 12 ? [`…(${x.length})`] : []);
+      const o: Record<string, unknown> = {};
+      for (const [k, y] of Object.entries(x as Record<string, unknown>).slice(0, 16)) o[k] = walk(y, depth + 1);
+      return o;
+    }
+    return String(x);
+  };
+  let s: string;
+  try {
+    s = JSON.stringify(walk(v, 0));
+  } catch {
+    s = String(v);
+  }
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Format detection as ingest does it (its detectKind/pickSink are private): used to tell the
+// known head-size bug apart from a real chunking bug.
+
+export function detectedKind(name: string, head: string): string {
+  if (/\.hlog$/i.test(name)) return "hlog";
+  if (/\.hgrm$/i.test(name)) return "percentiles";
+  if (detectPercentileFile(name, head)) return "percentiles";
+  if (detectHlog(name, head)) return "hlog";
+  return pickReader(name, head)?.id ?? "unknown";
+}
+
+/** The head ingest decides on for these chunks: chunks joined until 4096 chars, or everything. */
+export function headOf(chunks: readonly string[]): string {
+  let head = "";
+  for (const c of chunks) {
+    head += c;
+    if (head.length >= 4096) return head;
+  }
+  return head;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The oracle
+
+export interface IngestContext {
+  name: string;
+  text: string;
+  /** Only the checks that hold for any input (false: also those for valid files). */
+  hostile?: boolean;
+}
+
+function isFiniteNumber(x: unknown): x is number {
+  return typeof x === "number" && Number.isFinite(x);
+}
+
+/** Values beyond what hdr-histogram-js holds exactly (the known 2^53 bug's trigger). */
+export function beyondSafeValues(h: Histogram): boolean {
+  return h.maxValue > Number.MAX_SAFE_INTEGER || h.highestTrackableValue > Number.MAX_SAFE_INTEGER;
+}
+
+function histogramFacts(h: Histogram, where: string, format: string): void {
+  const total = h.totalCount;
+  if (!isFiniteNumber(total) || total < 0 || !Number.isInteger(total)) fail(`${where}: totalCount ${total} is not a non-negative integer`);
+  const b = bucketsOf(h);
+  const sum = b.totalCount === 0 ? 0 : b.cumulative[b.cumulative.length - 1]!;
+  if (sum !== total && !tolerate("hlog-values-above-2^53", format === "hlog" && beyondSafeValues(h))) fail(`${where}: bucket counts add up to ${sum}, totalCount says ${total}`);
+  for (let i = 0; i < b.values.length; i++) if (!isFiniteNumber(b.values[i])) fail(`${where}: bucket value ${b.values[i]} is not finite`);
+  const max = maxOf(h);
+  if (!isFiniteNumber(max) || max < 0) fail(`${where}: max ${max} is not a finite non-negative number`);
+}
+
+
+/**
+ * What every ingest outcome must satisfy: a parsed result or problems (never neither), problems
+ * naming the file, a line within the file (or null) and a non-empty reason, a bounded number of
+ * problems, no "internal error" (a reader caught its own exception), and sane series.
+ */
+export function checkIngestResult(r: IngestResult, ctx: IngestContext): void {
+  const lineCount = countLines(ctx.text);
+  if (!r || !Array.isArray(r.series) || !Array.isArray(r.problems)) fail("ingest returned no series/problems arrays");
+  if (r.series.length === 0 && r.problems.length === 0) fail("no series and no problem: the file was silently ignored");
+  if (r.problems.length > MAX_PROBLEMS) fail(`${r.problems.length} problems listed (limit ${MAX_PROBLEMS}) for a ${lineCount}-line file`);
+  if (!Number.isInteger(r.lines) || r.lines < 0 || r.lines > lineCount + 1) fail(`lines = ${r.lines} for a ${lineCount}-line file`);
+  for (const p of r.problems) {
+    if (p.file !== ctx.name) fail(`problem names file ${JSON.stringify(p.file)}, not ${JSON.stringify(ctx.name)}: ${preview(p)}`);
+    if (p.line !== null && (!Number.isInteger(p.line) || p.line < 1 || p.line > lineCount)) fail(`problem line ${p.line} outside 1..${lineCount}: ${preview(p)}`);
+    if (typeof p.reason !== "string" || p.reason.trim() === "") fail(`problem without a reason: ${preview(p)}`);
+    if (/internal error/i.test(p.reason)) fail(`a parser caught its own exception: ${preview(p)}`);
+  }
+  let declaredBytes = 0;
+  for (const s of r.series) {
+    const where = `series ${JSON.stringify(s.name)}`;
+    if (typeof s.name !== "string" || s.name === "") fail(`series without a name: ${preview({ tag: s.tag, format: s.format })}`);
+    histogramFacts(s.histogram, where, s.format);
+    declaredBytes += ((s.histogram as unknown as { countsArrayLength: number }).countsArrayLength ?? 0) * 8;
+    // (An interval log may hold only empty intervals: that series is real, if empty.)
+    if (s.histogram.totalCount === 0 && s.failures === 0 && s.format !== "hlog") fail(`${where}: empty series (no count, no failure) listed`);
+    if (!Number.isInteger(s.failures) || s.failures < 0) fail(`${where}: failures ${s.failures}`);
+    const badStart = s.startTime !== null && !isFiniteNumber(s.startTime);
+    const t = s.intervals;
+    let badOffsets = false;
+    if (t) {
+      let sum = 0;
+      for (let i = 0; i < t.n; i++) {
+        if (!isFiniteNumber(t.offsets[i]) || !isFiniteNumber(t.lengths[i])) badOffsets = true;
+        if (!(t.counts[i]! >= 0) || !isFiniteNumber(t.maxes[i]) || t.maxes[i]! < 0) fail(`${where}: interval ${i} has count ${t.counts[i]}, max ${t.maxes[i]}`);
+        sum += t.counts[i]!;
+      }
+      if (t.payloads.length !== t.n) fail(`${where}: ${t.payloads.length} payloads for ${t.n} intervals`);
+      if (s.format === "hlog" && sum !== s.histogram.totalCount) fail(`${where}: intervals add up to ${sum}, the histogram holds ${s.histogram.totalCount}`);
+      if (sum > s.histogram.totalCount) fail(`${where}: intervals add up to ${sum}, more than the histogram's ${s.histogram.totalCount}`);
+    }
+    if (badStart || badOffsets) fail(`${where}: startTime ${s.startTime}${badOffsets ? " and non-finite interval offsets/lengths" : ""}`);
+  }
+  if (declaredBytes > MAX_HISTOGRAM_BYTES) {
+    const hlogTags = r.series.length > 1 && r.series.every((s) => s.format === "hlog");
+    if (!tolerate("hlog-unbounded-tags", hlogTags)) fail(`series declare ${(declaredBytes / 2 ** 20).toFixed(0)} MiB of counts arrays for a ${ctx.text.length}-char file`);
+  }
+}
+
+/** Feeds the chunks through ingest inside the budget and checks the outcome. */
+export async function ingestChecked(name: string, chunks: readonly string[], text: string, options?: SampleOptions): Promise<IngestResult> {
+  const t0 = performance.now();
+  let r: IngestResult;
+  try {
+    r = await ingest(name, chunks, undefined, options);
+  } catch (e) {
+    fail(`ingest threw: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+  }
+  const ms = elapsedSince(t0);
+  if (ms > CASE_BUDGET_MS) {
+    const known = knownSlowPattern(text);
+    if (!(known && tolerate(known, true))) fail(`ingest of ${text.length} chars took ${ms.toFixed(0)} ms (budget ${CASE_BUDGET_MS} ms)`);
+  }
+  checkIngestResult(r, { name, text });
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparing outcomes (chunking must not change anything)
+
+function histogramDigest(h: Histogram): string {
+  const b = bucketsOf(h);
+  return `${h.totalCount}|${h.numberOfSignificantValueDigits}|${Array.from(b.values).join(",")}|${Array.from(b.cumulative).join(",")}`;
+}
+
+export function digest(r: IngestResult): string {
+  const series = r.series.map((s) => {
+    const t = s.intervals;
+    return {
+      name: s.name,
+      tag: s.tag,
+      format: s.format,
+      unit: s.recordedUnit,
+      unitSource: s.unitSource,
+      startTime: s.startTime,
+      failures: s.failures,
+      h: histogramDigest(s.histogram),
+      intervals: t ? { n: t.n, offsets: Array.from(t.offsets.subarray(0, t.n)), lengths: Array.from(t.lengths.subarray(0, t.n)), counts: Array.from(t.counts.subarray(0, t.n)), maxes: Array.from(t.maxes.subarray(0, t.n)), payloads: t.payloads } : null,
+      blocks: s.blocks ? s.blocks.intervalCount : null,
+    };
+  });
+  return JSON.stringify({ series, problems: r.problems, lines: r.lines });
+}
+
+/** Equal outcomes for two chunkings, except for the known head-size detection bug. */
+export async function checkChunkingInvariance(name: string, text: string, chunks: readonly string[]): Promise<"same"> {
+  const whole = await ingestChecked(name, [text], text);
+  const parts = await ingestChecked(name, chunks, text);
+  const a = digest(whole);
+  const b = digest(parts);
+  if (a === b) return "same";
+  const kindWhole = detectedKind(name, headOf([text]));
+  const kindParts = detectedKind(name, headOf(chunks));
+  let at = 0;
+  while (at < a.length && a[at] === b[at]) at++;
+  fail(
+    `chunked outcome differs from one-chunk outcome (detected ${kindWhole} vs ${kindParts}; chunk sizes ${preview(chunks.map((c) => c.length))}); ` +
+      `first difference at ${at}: whole …${a.slice(Math.max(0, at - 80), at + 120)}… chunked …${b.slice(Math.max(0, at - 80), at + 120)}…`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Store: load must never throw and must report its own failures as problems.
+
+export async function storeLoadChecked(name: string, chunks: readonly string[], text: string): Promise<Store> {
+  const store = new Store();
+  const t0 = performance.now();
+  let out: Awaited<ReturnType<Store["load"]>>;
+  try {
+    out = await store.load(name, chunks);
+  } catch (e) {
+    fail(`Store.load threw: ${String(e)}`);
+  }
+  checkBudget(t0, `Store.load of ${text.length} chars`);
+  if (!Array.isArray(out.added) || !Array.isArray(out.problems)) fail("Store.load returned no added/problems arrays");
+  for (const p of out.problems) if (/^could not be read:/.test(p.reason)) fail(`ingest threw inside Store.load: ${p.reason}`);
+  if (out.added.length === 0 && out.problems.length === 0) fail("Store.load added nothing and reported nothing");
+  return store;
+}
+
+/** A tab-separated table (header with tabs) where some data rows end in a tab: an empty last column. */
+export function tsvWithEmptyLastColumn(text: string): boolean {
+  const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
+  return (lines[0] ?? "").includes("\t") && lines.slice(1).some((l) => /\S\t$/.test(l));
+}
+
+/**
+ * Which known quadratic/slow parser path this text would take, if any: the properties skip such
+ * inputs (counted) instead of spending minutes on a known bug, unless strict.
+ */
+export function knownSlowPattern(text: string): KnownBug | null {
+  const lines = text.split(/\r\n|\r|\n/);
+  let blankRun = 0;
+  for (const line of lines) {
+    blankRun = line.trim() === "" ? blankRun + 1 : 0;
+    if (blankRun >= 8000) return "blank-lines-detection-quadratic";
+  }
+  if (lines.length >= 20_000 && text.includes('"')) return "csv-open-quote-quadratic";
+  for (const line of lines) {
+    if (line.length < 2000) continue;
+    if (line.split("<sample").length + line.split("<httpSample").length > 200) return "jmeter-xml-regex-quadratic";
+    let delimiters = 0;
+    for (let i = 0; i < line.length; i++) {
+      const c = line.charCodeAt(i);
+      if (c === 44 || c === 59 || c === 9 || c === 32) delimiters++;
+    }
+    if (delimiters >= 50_000) return "samples-wide-row-sniff";
+  }
+  return null;
+}
+
+/** True (counted) when the properties should skip this input: it only re-finds a known slow bug. */
+export function skipKnownSlow(text: string): boolean {
+  const k = knownSlowPattern(text);
+  return k !== null && tolerate(k, true);
+}
