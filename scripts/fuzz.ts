@@ -1,6 +1,6 @@
 // Long fuzz runs of the properties in src/fuzz/properties.ts.
 //
-//   npm run fuzz -- --count 20000 [--seed N] [--only name[,name]] [--budget ms] [--hang s] [--strict] [--list]
+//   npm run fuzz -- --count 20000 [--seed N] [--only name[,name]] [--jobs N] [--budget ms] [--hang s] [--strict] [--list]
 //
 // Each property runs in a child process of its own (fresh heap; a case that hangs is killed and
 // reported with its input). Per property: cases run, failures, time, known-bug cases tolerated,
@@ -22,12 +22,13 @@ interface Options {
   hangSec: number;
   strict: boolean;
   maxFailures: number;
+  jobs: number;
   list: boolean;
   child: string | null;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { count: 1000, seed: Date.now() % 2 ** 31, only: [], budget: 2000, hangSec: 60, strict: false, maxFailures: 3, list: false, child: null };
+  const o: Options = { count: 1000, seed: Date.now() % 2 ** 31, only: [], budget: 2000, hangSec: 60, strict: false, maxFailures: 3, jobs: 1, list: false, child: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const next = (): string => {
@@ -46,6 +47,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === "--budget") o.budget = num();
     else if (a === "--hang") o.hangSec = num();
     else if (a === "--max-failures") o.maxFailures = Math.max(1, Math.floor(num()));
+    else if (a === "--jobs") o.jobs = Math.max(1, Math.floor(num()));
     else if (a === "--strict") o.strict = true;
     else if (a === "--list") o.list = true;
     else if (a === "--child") o.child = next();
@@ -168,8 +170,23 @@ async function main(): Promise<void> {
   console.log(`fuzz: ${selected.length} properties, ${o.count} cases each, seed ${o.seed}, budget ${o.budget} ms per case${o.strict ? ", strict" : ""}\n`);
   const reports: PropertyReport[] = [];
   const t0 = performance.now();
-  for (const p of selected) {
-    const r = await runProperty(p.name, o);
+  // --jobs N: N properties at a time (each in its own process); reports print in order.
+  const pending = selected.map((p) => ({ p, result: null as Promise<PropertyReport> | null }));
+  let started = 0;
+  const startNext = () => {
+    if (started < pending.length) {
+      const slot = pending[started++]!;
+      slot.result = runProperty(slot.p.name, o).then((r) => {
+        startNext();
+        return r;
+      });
+    }
+  };
+  for (let k = 0; k < o.jobs; k++) startNext();
+  for (const slot of pending) {
+    while (!slot.result) await new Promise((res) => setTimeout(res, 50));
+    const p = slot.p;
+    const r = await slot.result;
     reports.push(r);
     const failed = r.failures.length + (r.hang ? 1 : 0) + (r.crash ? 1 : 0);
     const known = Object.entries(r.known).filter(([, n]) => n > 0).map(([k, n]) => `${k}×${n}`).join(", ");

@@ -10,7 +10,7 @@ import { Store } from "../engine/store";
 import { spectrumOf } from "../core/spectrum";
 import { parseRequirement } from "../core/requirements";
 import { encodeHistogram } from "../formats/hlog-encoding-test-encoders";
-import { sparseV2Payload } from "./generators";
+import { generatedFixture, sparseV2Payload, utf16Garbage } from "./generators";
 import { chunkEvery, digest } from "./harness";
 
 /** Wall time of a (sync or async) call, in ms. */
@@ -195,6 +195,21 @@ describe("bugs found by fuzzing", () => {
   });
 
   // FIXED in the working tree while this suite was written; kept as a regression test.
+  // src/engine/ingest.ts (no reader checks the encoding): the app decodes files as UTF-8, so a
+  // UTF-16 file (BOM FF FE or FE FF, as Windows tools write) arrives as "\uFFFD\uFFFD" and NULs
+  // between the characters. Nothing crashes, but no problem says what is wrong: x.hlog lists 14
+  // 'expected 4 fields … found 5' lines, x.hgrm 64 bad rows, x.jtl 'the header has no elapsed
+  // column', simulation.log claims "Gatling's binary simulation.log (3.13 and later) is not
+  // supported" (gatling.ts looksBinary takes the NULs for the 3.13 binary format), and every
+  // other name "this looks like a binary file". Expected: one problem naming UTF-16.
+  it.fails("UTF-16 text read as UTF-8 is reported as UTF-16 (save as UTF-8), under every file name", async () => {
+    const cases = [["hlog", "x.hlog"], ["hgrm", "x.hgrm"], ["jmeter-csv", "x.jtl"], ["gatling", "simulation.log"], ["k6-csv", "k6.csv"], ["plain", "v.txt"]] as const;
+    for (const [kind, name] of cases) {
+      const r = await ingest(name, [utf16Garbage(generatedFixture(kind, 5).text, false)]);
+      expect({ name, saysUtf16: r.problems.some((p) => /UTF-?16|encoding/i.test(p.reason)) }).toEqual({ name, saysUtf16: true });
+    }
+  });
+
   // Not a parser: src/core/spectrum.ts, spectrumOf() reads h.mean and h.stdDeviation, which
   // hdr-histogram-js computes with its recorded-values iterator, one object per bucket up to
   // the max: ~1.7 s for a 5-digit histogram holding 1 µs and 900 s (found through share links

@@ -269,7 +269,7 @@ export async function ingestChecked(name: string, chunks: readonly string[], tex
   }
   const ms = elapsedSince(t0);
   if (ms > CASE_BUDGET_MS) {
-    const known = knownSlowPattern(text);
+    const known = knownSlowPattern(name, text);
     if (!(known && tolerate(known, true))) fail(`ingest of ${text.length} chars took ${ms.toFixed(0)} ms (budget ${CASE_BUDGET_MS} ms)`);
   }
   checkIngestResult(r, { name, text });
@@ -346,20 +346,26 @@ export function tsvWithEmptyLastColumn(text: string): boolean {
 }
 
 /**
- * Which known quadratic/slow parser path this text would take, if any: the properties skip such
- * inputs (counted) instead of spending minutes on a known bug, unless strict.
+ * Which known quadratic/slow parser path this file would take, if any (by the reader its name
+ * and first 4096 characters select): the properties skip such inputs (counted) instead of
+ * spending minutes on a known bug, unless strict.
  */
-export function knownSlowPattern(text: string): KnownBug | null {
+export function knownSlowPattern(name: string, text: string): KnownBug | null {
+  const kind = detectedKind(name, text.slice(0, 4096));
+  const csvReader = kind === "jmeter" || kind === "k6" || kind === "vegeta" || kind === "samples";
   const lines = text.split(/\r\n|\r|\n/);
-  let blankRun = 0;
-  for (const line of lines) {
-    blankRun = line.trim() === "" ? blankRun + 1 : 0;
-    if (blankRun >= 8000) return "blank-lines-detection-quadratic";
+  if (kind === "percentiles") {
+    let blankRun = 0;
+    for (const line of lines) {
+      blankRun = line.trim() === "" ? blankRun + 1 : 0;
+      if (blankRun >= 8000) return "blank-lines-detection-quadratic";
+    }
   }
-  if (lines.length >= 20_000 && text.includes('"')) return "csv-open-quote-quadratic";
+  if (csvReader && lines.length >= 20_000 && text.includes('"')) return "csv-open-quote-quadratic";
   for (const line of lines) {
     if (line.length < 2000) continue;
-    if (line.split("<sample").length + line.split("<httpSample").length > 200) return "jmeter-xml-regex-quadratic";
+    if (kind === "jmeter" && line.split("<sample").length + line.split("<httpSample").length > 200) return "jmeter-xml-regex-quadratic";
+    if (kind !== "samples") continue;
     let delimiters = 0;
     for (let i = 0; i < line.length; i++) {
       const c = line.charCodeAt(i);
@@ -371,7 +377,7 @@ export function knownSlowPattern(text: string): KnownBug | null {
 }
 
 /** True (counted) when the properties should skip this input: it only re-finds a known slow bug. */
-export function skipKnownSlow(text: string): boolean {
-  const k = knownSlowPattern(text);
+export function skipKnownSlow(name: string, text: string): boolean {
+  const k = knownSlowPattern(name, text);
   return k !== null && tolerate(k, true);
 }

@@ -642,7 +642,7 @@ const storeQueries: FuzzProperty = {
   build: () =>
     fc.asyncProperty(fc.oneof({ weight: 4, arbitrary: mutatedFileArb }, { weight: 1, arbitrary: fc.tuple(nameArb, tokenSoupArb).map(([name, text]) => ({ name, text, origin: "soup", mutations: [] as Mutation[] })) }), async (c) => {
       begin({ name: c.name, origin: c.origin, mutations: c.mutations });
-      if (skipKnownSlow(c.text)) return true;
+      if (skipKnownSlow(c.name, c.text)) return true;
       const store = await storeLoadChecked(c.name, [c.text], c.text);
       const t0 = performance.now();
       try {
@@ -703,7 +703,7 @@ const ingestRepetitions: FuzzProperty = {
   build: () =>
     fc.asyncProperty(repetitionArb, async (c) => {
       begin({ name: c.name, shape: c.shape });
-      if (skipKnownSlow(c.text)) return true;
+      if (skipKnownSlow(c.name, c.text)) return true;
       await ingestChecked(c.name, [c.text], c.text);
       return true;
     }),
@@ -813,7 +813,7 @@ const garbageVolume: FuzzProperty = {
     fc.asyncProperty(nameArb, fc.constantFrom(...HOSTILE_LINES_FOR_REPEAT, "garbage", "1,2,3", "REQUEST\tx", "x\ty\tz"), fc.integer({ min: 10_000, max: longMode ? 1_000_000 : 60_000 }), fc.boolean(), async (name, line, n, header) => {
         begin({ name, line, n, header });
         const text = (header ? "timeStamp,elapsed,label,success\n" : "") + (line + "\n").repeat(n);
-        if (skipKnownSlow(text)) return true;
+        if (skipKnownSlow(name, text)) return true;
         const chunks: string[] = [];
         for (let i = 0; i < text.length; i += 65536) chunks.push(text.slice(i, i + 65536));
         const r = await ingestChecked(name, chunks, text);
