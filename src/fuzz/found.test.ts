@@ -8,7 +8,7 @@ import { ingest } from "../engine/ingest";
 import { bucketsOf, newHistogram } from "../core/histogram";
 import { Store } from "../engine/store";
 import { spectrumOf } from "../core/spectrum";
-import { parseRequirement } from "../core/requirements";
+import { parseRequirement, parseSlaDat } from "../core/requirements";
 import { encodeHistogram } from "../formats/hlog-encoding-test-encoders";
 import { generatedFixture, sparseV2Payload, utf16Garbage } from "./generators";
 import { chunkEvery, digest } from "./harness";
@@ -23,7 +23,7 @@ async function timeOf(f: () => unknown): Promise<number> {
 const JMETER_HEADER = "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success\n";
 const PLAIN_HGRM_HEAD = "       Value     Percentile TotalCount 1/(1-Percentile)\n\n       1.000 0.500000000000          5           2.00\n";
 
-  // FIXED in the working tree while this suite was written; kept as a regression test.
+  // FIXED (commit 38f6985) while this suite was written; kept as a regression test.
 describe("bugs found by fuzzing", () => {
   // src/engine/ingest.ts, ingest(): the format is decided on `head`, which is all chunks received
   // until it holds 4096 characters — anywhere from 4096 characters to the whole file when the
@@ -39,7 +39,7 @@ describe("bugs found by fuzzing", () => {
     expect(digest(chunked)).toBe(digest(whole));
   });
 
-  // FIXED in the working tree while this suite was written; kept as a regression test.
+  // FIXED (commit 38f6985) while this suite was written; kept as a regression test.
   // src/formats/hgrm.ts WRK2_MARKERS (/^\s*Detailed Percentile spectrum:/m, /^\s*Latency
   // Distribution \(HdrHistogram/m) and src/formats/detect.ts isHdrHistogramText (/^\s*#\[/m):
   // with the m flag `^` matches at every line start and `\s*` runs on across line breaks, so
@@ -51,7 +51,7 @@ describe("bugs found by fuzzing", () => {
     expect(await timeOf(() => ingest("x.log", [text]))).toBeLessThan(200);
   });
 
-  // FIXED in the working tree while this suite was written; kept as a regression test.
+  // FIXED (commit 38f6985) while this suite was written; kept as a regression test.
   // src/formats/hlog.ts, HlogReader.readComment(): `#[StartTime: X]` / `#[BaseTime: X]` take
   // Number(X) of whatever `[-+\d.eE]+` matched, unchecked: ".", "-", "1e999" give NaN or
   // Infinity. The series then has startTime NaN/Infinity and every interval offset NaN (no
@@ -67,7 +67,7 @@ describe("bugs found by fuzzing", () => {
     }
   });
 
-  // FIXED in the working tree while this suite was written; kept as a regression test.
+  // FIXED (commit 38f6985) while this suite was written; kept as a regression test.
   // src/engine/ingest.ts, HlogIngest.line(): each new tag gets its own histogram built with the
   // first payload's digits/lowest/highest, and nothing limits the number of tags (the
   // load-generator readers stop at MAX_SERIES = 200) or their total size. A 5-digit header
@@ -154,7 +154,7 @@ describe("bugs found by fuzzing", () => {
     expect(await timeOf(() => ingest("r.jtl", [text]))).toBeLessThan(300);
   });
 
-  // FIXED in the working tree while this suite was written; kept as a regression test.
+  // FIXED (commit 38f6985) while this suite was written; kept as a regression test.
   // src/formats/samples.ts, NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/: `\d+\.?\d*` splits a
   // digit run in n ways, each retried when the text does not end like a number: O(n²)
   // backtracking. It runs on every head line in detection (looksLikePlainValues, for any file
@@ -174,7 +174,7 @@ describe("bugs found by fuzzing", () => {
     expect(await timeOf(() => ingest("v.csv", [text]))).toBeLessThan(500);
   });
 
-  // FIXED in the working tree while this suite was written; kept as a regression test.
+  // FIXED (commit 38f6985) while this suite was written; kept as a regression test.
   // src/formats/hgrm.ts, parseFooterLine(): /^\s*([A-Za-z][A-Za-z ]*?)\s*=\s*(\S+)\s*$/ — the lazy
   // `[A-Za-z ]*?` and `\s*` both take spaces, so a footer part of a letter, n spaces and no "="
   // backtracks O(n²): "#[a<50 000 spaces>x]" takes ~0.9 s, 1 MB minutes (percentile files are
@@ -194,7 +194,27 @@ describe("bugs found by fuzzing", () => {
     expect(r.series.reduce((a, s) => a + s.histogram.totalCount, 0)).toBe(5);
   });
 
-  // FIXED in the working tree while this suite was written; kept as a regression test.
+  // src/core/requirements.ts, parseSlaDat(): the latency column is checked to be finite, but the
+  // limit is ms × 1e6, which overflows for ms above ~1.8e302: "100 1e303 x" gives an entry at p99
+  // with limitNs Infinity (parseRequirement refuses the same limit as "out of range").
+  it.fails("SLA file: a latency whose ns value overflows is a problem, not a limit of Infinity", () => {
+    const r = parseSlaDat("1.0\t10.0\t0%\n100.0\t1e303\t99%\n");
+    for (const e of r.value?.entries ?? []) expect(Number.isFinite(e.limitNs)).toBe(true);
+  });
+
+  // src/formats/reader-support.ts, SeriesCollector.recordInto(): with an expected interval e
+  // (SampleOptions.expectedInterval, coordinated-omission correction at load), a sample above
+  // 4096·e is back-filled with one recordValueWithCount per histogram bucket between e and its
+  // value — about 1024 per octave at 3 digits, for the series histogram and again for its
+  // interval's. A 100 ms Vegeta sample costs ~1 ms at e = 1 µs and ~4 ms at e = 1 ns: 200 such
+  // lines take 0.4 s / 0.85 s, a 100 000-line file minutes. (Adding each bucket's back-fill once
+  // per histogram at the end, or in closed form per bucket range, would make it O(1) per sample.)
+  it.fails("CO back-fill at load: 200 Vegeta samples of 100 ms with an expected interval of 1 ns in < 200 ms", async () => {
+    let text = "";
+    for (let i = 0; i < 200; i++) text += `${1700000000000000000 + i * 1e7},200,100000000,0,13,,,,${i}\n`;
+    expect(await timeOf(() => ingest("v.csv", [text], undefined, { expectedInterval: 1 }))).toBeLessThan(200);
+  });
+
   // src/engine/ingest.ts (no reader checks the encoding): the app decodes files as UTF-8, so a
   // UTF-16 file (BOM FF FE or FE FF, as Windows tools write) arrives as "\uFFFD\uFFFD" and NULs
   // between the characters. Nothing crashes, but no problem says what is wrong: x.hlog lists 14
@@ -210,6 +230,7 @@ describe("bugs found by fuzzing", () => {
     }
   });
 
+  // FIXED (commit 38f6985) while this suite was written; kept as a regression test.
   // Not a parser: src/core/spectrum.ts, spectrumOf() reads h.mean and h.stdDeviation, which
   // hdr-histogram-js computes with its recorded-values iterator, one object per bucket up to
   // the max: ~1.7 s for a 5-digit histogram holding 1 µs and 900 s (found through share links
@@ -221,7 +242,7 @@ describe("bugs found by fuzzing", () => {
     expect(await timeOf(() => spectrumOf(h))).toBeLessThan(300);
   });
 
-  // FIXED in the working tree while this suite was written; kept as a regression test.
+  // FIXED (commit 38f6985) while this suite was written; kept as a regression test.
   // Minor (typed text, or ≤ 2000 characters from a link): src/core/requirements.ts,
   // parseRequirement(): .replace(/\s*(<=|≤|=<|>=|≥|<|>)\s*/g, …) retries `\s*` from every
   // position of a whitespace run that no operator follows: O(n²), 50 000 spaces ~0.85 s.
