@@ -48,6 +48,7 @@
 //    file gave nothing but a throughput, the tag's remainder alone is the configuration
 //    ("40k.hlog" tagged "WRITE-rt" → "WRITE").
 // Everything found is a guess the user can edit in the series list.
+import { plainNumber } from "./format";
 
 export type SeriesKind = "response" | "service" | "";
 
@@ -322,20 +323,9 @@ export function formatThroughput(opsPerSec: number): string {
     i--;
     n = Number((opsPerSec / SCALES[i]![0]).toPrecision(4));
   }
-  return `${plain(n)}${SCALES[i]![1]}/s`;
+  return `${plainNumber(n)}${SCALES[i]![1]}/s`;
 }
 
-function plain(n: number): string {
-  // String() writes the shortest digits that read back to n; only move the point.
-  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(String(n));
-  if (!m) return String(n);
-  const [, sign, lead, frac = "", exp] = m;
-  const digits = lead! + frac;
-  const point = 1 + Number(exp);
-  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
-  if (point >= digits.length) return `${sign}${digits}${"0".repeat(point - digits.length)}`;
-  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
-}
 
 const TYPED = new RegExp(
   `^(\\d{1,3}(?:,\\d{3})+|\\d+(?:_\\d+)*(?:\\.\\d*)?|\\.\\d+)\\s*([kmg]??)\\s*(${RATE_UNIT}|per\\s*s(?:ec(?:ond)?)?)?$`,

@@ -2,6 +2,7 @@
 // typed as text ("p50<=1ms, p99<=5ms, max<=100ms") or read from HdrHistogram's gnuplot SLA
 // file, and the verdicts drawn from them: pass/fail per run, the highest throughput each
 // configuration sustains, and the sentence that says so.
+import { plainNumber } from "./format";
 import { formatThroughput } from "./naming";
 import { NANOS_PER_UNIT, type Unit } from "./types";
 
@@ -30,27 +31,15 @@ function cleanNumber(v: number): number {
   return Number(v.toPrecision(15));
 }
 
-/** A number without exponent notation. */
-function plain(n: number): string {
-  // String() writes the shortest digits that read back to n; only move the point.
-  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(String(n));
-  if (!m) return String(n);
-  const [, sign, lead, frac = "", exp] = m;
-  const digits = lead! + frac;
-  const point = 1 + Number(exp);
-  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
-  if (point >= digits.length) return `${sign}${digits}${"0".repeat(point - digits.length)}`;
-  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
-}
 
 /** "p99.9", "max". */
 export function percentileLabel(p: number): string {
-  return p >= 100 ? "max" : `p${plain(p)}`;
+  return p >= 100 ? "max" : `p${plainNumber(p)}`;
 }
 
 /** A limit in the unit it was written in: "5 ms", "500 µs". */
 export function formatLimit(e: RequirementEntry, space = true): string {
-  return `${plain(cleanNumber(e.limitNs / NANOS_PER_UNIT[e.unit]))}${space ? " " : ""}${UNIT_TEXT[e.unit]}`;
+  return `${plainNumber(cleanNumber(e.limitNs / NANOS_PER_UNIT[e.unit]))}${space ? " " : ""}${UNIT_TEXT[e.unit]}`;
 }
 
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?/i;
