@@ -101,6 +101,10 @@ describe("parseRequirement", () => {
     ["p99<=-5ms", ['entry "p99<=-5ms": limit must be above 0']],
     ["p99<=NaNms", ['entry "p99<=NaNms": limit "NaNms" is not a number']],
     ["p99<=1e999ms", ['entry "p99<=1e999ms": limit 1e999 is not a finite number']],
+    // finite as written, but not in ns (× 1e6 / 1e9), or once rounded to 15 digits
+    ["p99<=1e303ms", ['entry "p99<=1e303ms": limit 1e303 ms is out of range']],
+    ["p99<=1e300s", ['entry "p99<=1e300s": limit 1e300 s is out of range']],
+    ["p99<=1.7976931348623157e308ns", ['entry "p99<=1.7976931348623157e308ns": limit 1.7976931348623157e308 ns is out of range']],
     ["p99<=ms", ['entry "p99<=ms": limit "ms" is not a number']],
     ["p99<=", ['entry "p99<=": missing limit after "<=", e.g. p99<=5ms']],
     ["p99", ['entry "p99": missing "<=" and a limit, e.g. p99<=5ms']],
@@ -248,6 +252,16 @@ describe("parseSlaDat", () => {
       { percentile: 99, limitNs: 10 * MS, unit: "ms" },
       { percentile: 99.99, limitNs: 30 * MS, unit: "ms" },
     ]);
+  });
+
+  it("a latency whose ns value overflows is a problem on its line, never a limit of Infinity", () => {
+    // 1e302 ms is 1e308 ns (finite); 1.8e302 ms is 1.8e308 ns, above Number.MAX_VALUE.
+    const r = parseSlaDat("1.0\t1e302\t0%\n100.0\t1.8e302\t99%\n100.0\t1e302\t99%\n1000.0\t1e302\t99.9%\n");
+    expect(r.problems).toEqual([{ line: 2, reason: "latency 1.8e302 ms is out of range (too large in ns): point skipped" }]);
+    expect(r.value!.entries).toEqual([{ percentile: 99.9, limitNs: 1e308, unit: "ms" }]);
+    const overflow = parseSlaDat("1.0\t10.0\t0%\n100.0\t1e303\t99%\n");
+    expect(overflow.problems.map((p) => p.line)).toEqual([2]);
+    expect(overflow.value).toBeNull();
   });
 
   it("no horizontal segment is no requirement", () => {

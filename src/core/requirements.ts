@@ -134,7 +134,7 @@ export function formatRequirement(r: Requirement): string {
  */
 export function parseSlaDat(text: string): { value: Requirement | null; problems: { line: number; reason: string }[] } {
   const problems: { line: number; reason: string }[] = [];
-  const points: { x: number; ms: number; line: number }[] = [];
+  const points: { x: number; ms: number; limitNs: number; line: number }[] = [];
   const lines = text.split(/\r\n|\r|\n/);
   lines.forEach((raw, i) => {
     const line = i + 1;
@@ -155,12 +155,19 @@ export function parseSlaDat(text: string): { value: Requirement | null; problems
       problems.push({ line, reason: `latency ${cols[1]} ms must be above 0` });
       return;
     }
+    // A finite ms value can still overflow in ns (above ~1.8e302 ms): a limit of Infinity would
+    // pass every run, so the point is refused here, as parseRequirement refuses such a limit.
+    const limitNs = cleanNumber(ms * NANOS_PER_UNIT.ms);
+    if (!Number.isFinite(limitNs)) {
+      problems.push({ line, reason: `latency ${cols[1]} ms is out of range (too large in ns): point skipped` });
+      return;
+    }
     const prev = points[points.length - 1];
     if (prev && x < prev.x) {
       problems.push({ line, reason: `1/(1-p) = ${cols[0]} goes back from ${prev.x} (line ${prev.line}): point skipped` });
       return;
     }
-    points.push({ x, ms, line });
+    points.push({ x, ms, limitNs, line });
   });
 
   const entries: RequirementEntry[] = [];
@@ -175,7 +182,7 @@ export function parseSlaDat(text: string): { value: Requirement | null; problems
       });
     }
     const percentile = percentileOfX(b.x);
-    const limitNs = cleanNumber(b.ms * NANOS_PER_UNIT.ms);
+    const limitNs = b.limitNs;
     const last = entries[entries.length - 1];
     // Consecutive segments at one latency are one step: keep the right end.
     if (last && last.limitNs === limitNs) last.percentile = percentile;

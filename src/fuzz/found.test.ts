@@ -197,9 +197,11 @@ describe("bugs found by fuzzing", () => {
   // src/core/requirements.ts, parseSlaDat(): the latency column is checked to be finite, but the
   // limit is ms × 1e6, which overflows for ms above ~1.8e302: "100 1e303 x" gives an entry at p99
   // with limitNs Infinity (parseRequirement refuses the same limit as "out of range").
-  it.fails("SLA file: a latency whose ns value overflows is a problem, not a limit of Infinity", () => {
+  // FIXED: the point is refused with a problem on its line; kept as a regression test.
+  it("SLA file: a latency whose ns value overflows is a problem, not a limit of Infinity", () => {
     const r = parseSlaDat("1.0\t10.0\t0%\n100.0\t1e303\t99%\n");
     for (const e of r.value?.entries ?? []) expect(Number.isFinite(e.limitNs)).toBe(true);
+    expect(r.problems.map((p) => p.line)).toEqual([2]);
   });
 
   // src/formats/reader-support.ts, SeriesCollector.recordInto(): with an expected interval e

@@ -45,8 +45,7 @@ export type KnownBug =
   | "samples-wide-row-sniff"
   | "blank-lines-detection-quadratic"
   | "hlog-values-above-2^53"
-  | "co-backfill-per-bucket"
-  | "sla-limit-overflow";
+  | "co-backfill-per-bucket";
 
 export const KNOWN_BUGS: Record<KnownBug, string> = {
   "hlog-unbounded-tags":
@@ -62,7 +61,6 @@ export const KNOWN_BUGS: Record<KnownBug, string> = {
     "ingest.ts HlogIngest / hlog-encoding-add.ts addDecodedInto: counts at values above 2^53 (valid in Java's layouts) are added to totalCount but dropped from hdr-histogram-js's buckets",
   "co-backfill-per-bucket":
     "reader-support.ts SeriesCollector.recordInto: with an expected interval e, each sample above 4096·e costs one recordValueWithCount per histogram bucket between e and its value (~1024 per octave, twice: series and interval): ~4 ms per 100 ms sample at e = 1 ns",
-  "sla-limit-overflow": "requirements.ts parseSlaDat: a latency column above ~1.8e302 ms is finite but its ns limit (ms × 1e6) overflows to Infinity, and the entry is accepted with limitNs Infinity",
 };
 
 let strict = typeof process !== "undefined" && process.env?.FUZZ_STRICT === "1";

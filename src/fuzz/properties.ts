@@ -594,7 +594,6 @@ const requirements: FuzzProperty = {
       const n = countLines(sla);
       for (const p of s.problems) if (!(p.line >= 1 && p.line <= n) || p.reason.trim() === "") fail(`SLA problem ${preview(p)} (file has ${n} lines)`);
       for (const e of s.value?.entries ?? []) {
-        if (e.limitNs === Infinity && tolerate("sla-limit-overflow", true)) continue;
         if (!(e.percentile >= 0 && e.percentile <= 100 && Number.isFinite(e.limitNs) && e.limitNs > 0)) fail(`SLA entry ${preview(e)}`);
       }
       checkBudget(t0, "parsing a requirement");
