@@ -13,7 +13,7 @@ import {
   vegetaCsv,
   vegetaJson,
 } from "../../scripts/lib/loadgen-fixtures";
-import { READERS, pickReader } from "./detect";
+import { READERS, isHdrHistogramText, pickReader } from "./detect";
 
 const samples = generateSamples({ seed: 3, seconds: 2, rate: 100, labels: ["a", "b"], medianMs: 5, sigma: 0.5, failureRate: 0.1 });
 /** What the engine hands pickReader: the first 4 KB or so. */
@@ -60,6 +60,18 @@ describe("pickReader", () => {
       // nor under a neutral name
       expect(pickReader("upload.txt", head(text))).toBeNull();
     });
+  });
+
+  it("finds an indented #[ header after many blank lines in linear time", () => {
+    const blanks = "\n".repeat(100_000);
+    const t0 = performance.now();
+    expect(pickReader("x.txt", blanks + " \t#[StartTime: 1 (seconds since epoch)]\n")).toBeNull();
+    expect(pickReader("x.txt", blanks + "1\n2\n")?.id).toBe("samples");
+    // (quadratic: ~0.8 s per 20 000 blank lines, growing with the square)
+    expect(performance.now() - t0).toBeLessThan(300);
+    // `#[` must start its line (after indentation): not in the middle of one
+    expect(isHdrHistogramText("x.txt", "a #[b]\nc\n")).toBe(false);
+    expect(isHdrHistogramText("x.txt", "a\n\u00a0\t#[b]\n")).toBe(true);
   });
 
   it("never claims HdrHistogram headers, payloads or percentile tables", () => {

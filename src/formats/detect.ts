@@ -18,7 +18,9 @@ export const READERS: FormatReader[] = [jmeterReader, gatlingReader, k6Reader, v
 export function isHdrHistogramText(name: string, head: string): boolean {
   if (detectHlog(name, head) || detectPercentileFile(name, head)) return true;
   if (/\.(hlog|hgrm)$/i.test(name)) return true;
-  if (/^\s*#\[/m.test(head)) return true; // #[StartTime: …], #[Mean = …] headers and footers
+  // #[StartTime: …], #[Mean = …] headers and footers. Indentation within the line only: `\s*`
+  // after a multiline `^` crosses line breaks and rescans every blank line after each line start.
+  if (/^[^\S\r\n\u2028\u2029]*#\[/m.test(head)) return true;
   if (/(^|[\s,])D?HIST[A-Za-z0-9+/]{16}/m.test(head) && /^(Tag=[^,\s]*,)?[\d.]+[,\s]/m.test(head)) return true;
   return /\bPercentile\b/.test(head) && /\bTotalCount\b/.test(head);
 }

@@ -149,6 +149,30 @@ describe("detectPercentileFile", () => {
     expect(detectPercentileFile("a.txt", "  Latency Distribution (HdrHistogram - Recorded Latency)\n 50.000%    6.67ms\n")).toBe("wrk2");
   });
 
+  it("finds the wrk2 markers after blank lines and under indentation (tabs, no-break spaces), on their own line only", () => {
+    const marker = "Detailed Percentile spectrum:\n       Value   Percentile   TotalCount 1/(1-Percentile)\n";
+    for (const lead of ["", "\n\n\n", "\r\n\r\n", "  \t", "\u00a0 ", "x\n \t\n  ", "x\u2028  "]) {
+      expect({ lead, kind: detectPercentileFile("run.txt", lead + marker) }).toEqual({ lead, kind: "wrk2" });
+    }
+    expect(detectPercentileFile("run.txt", "see: Detailed Percentile spectrum:\n")).toBeNull();
+    expect(detectPercentileFile("run.txt", "\n\n  \t\n  Latency Distribution (HdrHistogram - Recorded Latency)\n")).toBe("wrk2");
+  });
+
+  it("reads a file of many blank lines in linear time (200 000 blank lines; quadratic took minutes)", () => {
+    // 64 K characters are sniffed: the old /^\s*…/m markers took ~1.6 s at 40 000 blank lines
+    // and grow with the square; linear is a few ms.
+    const text = "\n".repeat(200_000) + "       Value     Percentile TotalCount 1/(1-Percentile)\n\n       1.000 0.500000000000          5           2.00\n";
+    const t0 = performance.now();
+    const r = parsePercentileFile("x.hgrm", text);
+    expect(performance.now() - t0).toBeLessThan(300);
+    expect(r.histogram.totalCount).toBe(5);
+    const blanks = "\n".repeat(60_000);
+    const t1 = performance.now();
+    expect(detectPercentileFile("x.hgrm", blanks + " \t Detailed Percentile spectrum:\n")).toBe("wrk2");
+    expect(detectPercentileFile("x.hgrm", blanks + "x")).toBeNull();
+    expect(performance.now() - t1).toBeLessThan(100);
+  });
+
   it("rejects other files", () => {
     expect(detectPercentileFile("a.hlog", "#[Histogram log format version 1.2]\n#[StartTime: 1 (seconds since epoch)]\n")).toBeNull();
     expect(detectPercentileFile("a.csv", "latency_ms\n1.2\n3.4\n")).toBeNull();

@@ -101,7 +101,8 @@ describe("bugs found by fuzzing", () => {
   // (/^\s*Detailed Percentile spectrum:/m, /^\s*Latency Distribution \(HdrHistogram/m) rescan
   // every following blank line from every line start (\s* crosses line breaks): a .hgrm (or any
   // file read as percentiles) starting with 60 000 blank lines takes 5.7 s, 40 000 about 2.4 s.
-  it.fails("hgrm: a percentile file starting with many blank lines is read in linear time (40 000 newlines < 300 ms)", async () => {
+  // FIXED: the markers' leading white space no longer crosses line breaks; kept as a regression test.
+  it("hgrm: a percentile file starting with many blank lines is read in linear time (40 000 newlines < 300 ms)", async () => {
     const text = "\n".repeat(40_000) + PLAIN_HGRM_HEAD;
     expect(await timeOf(() => ingest("x.hgrm", [text]))).toBeLessThan(300);
   });

@@ -43,7 +43,6 @@ export type KnownBug =
   | "csv-open-quote-quadratic"
   | "jmeter-xml-regex-quadratic"
   | "samples-wide-row-sniff"
-  | "blank-lines-detection-quadratic"
   | "hlog-values-above-2^53"
   | "co-backfill-per-bucket";
 
@@ -55,8 +54,6 @@ export const KNOWN_BUGS: Record<KnownBug, string> = {
   "csv-open-quote-quadratic": "reader-support.ts CsvRecords.push: an open quoted field re-scans the whole pending record on every line (O(n²): 320 K lines after a stray quote take 69 s)",
   "jmeter-xml-regex-quadratic": "jmeter.ts xmlLine: XML_SAMPLE scans to the end of the line from every unterminated <sample (O(n²) per line)",
   "samples-wide-row-sniff": "samples.ts chooseLayout: numericShare/guessTimeColumn cost O(columns × sniffed rows): one 1.9 M-field row after 49 rows takes 5.4 s",
-  "blank-lines-detection-quadratic":
-    "hgrm.ts parsePercentileFile → detectPercentileFile on 64 K characters: WRK2_MARKERS /^\\s*…/m rescan all following blank lines from every line start (60 000 blank lines: 5.7 s)",
   "hlog-values-above-2^53":
     "ingest.ts HlogIngest / hlog-encoding-add.ts addDecodedInto: counts at values above 2^53 (valid in Java's layouts) are added to totalCount but dropped from hdr-histogram-js's buckets",
   "co-backfill-per-bucket":
@@ -364,13 +361,6 @@ export function knownSlowPattern(name: string, text: string): KnownBug | null {
   const kind = detectedKind(name, detectionHead(text));
   const csvReader = kind === "jmeter" || kind === "k6" || kind === "vegeta" || kind === "samples";
   const lines = text.split(/\r\n|\r|\n/);
-  if (kind === "percentiles") {
-    let blankRun = 0;
-    for (const line of lines) {
-      blankRun = line.trim() === "" ? blankRun + 1 : 0;
-      if (blankRun >= 8000) return "blank-lines-detection-quadratic";
-    }
-  }
   if (csvReader && lines.length >= 20_000 && text.includes('"')) return "csv-open-quote-quadratic";
   for (const line of lines) {
     if (line.length < 2000) continue;
