@@ -12,7 +12,7 @@ import {
   parseByChunks,
   parseByLines,
 } from "../../scripts/lib/loadgen-fixtures";
-import { jmeterReader } from "./jmeter";
+import { jmeterReader, xmlSampleTags } from "./jmeter";
 
 const samples = generateSamples({
   seed: 11,
@@ -124,6 +124,55 @@ describe("JMeter XML", () => {
     expect(p.problems).toEqual([]);
     const exp = factsOfSamples(written, msValue, ms, 1000);
     expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+  });
+});
+
+/** The tag and attribute regexes the reader used before (quadratic on hostile lines): the reference for what matches. */
+function regexSampleTags(line: string): { tag: string; attrs: Map<string, string> }[] {
+  const sample = /<(httpSample|sample)\s([^>]*?)\/?>/g;
+  const attr = /([A-Za-z_:][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+  const out: { tag: string; attrs: Map<string, string> }[] = [];
+  let m: RegExpExecArray | null;
+  while ((m = sample.exec(line))) {
+    const attrs = new Map<string, string>();
+    let a: RegExpExecArray | null;
+    attr.lastIndex = 0;
+    while ((a = attr.exec(m[2]!))) attrs.set(a[1]!, a[2] ?? a[3] ?? "");
+    out.push({ tag: m[1]!, attrs });
+  }
+  return out;
+}
+
+describe("JMeter XML tag scanning", () => {
+  const plain = (tags: { tag: string; attrs: Map<string, string> }[]) => tags.map((t) => [t.tag, [...t.attrs]]);
+
+  it("finds the same tags and attributes as the regexes did (property, no entities)", () => {
+    const token = fc.constantFrom("<sample", "<httpSample", "<samples", " ", "\t", "\u00a0", "\u2028", ">", "/", "/>", "=", '"', "'", "t", "lb", "a-b.c:d", "1", "x", "_", "<", "ts=", ' t="5"', " s='true'");
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 40 }), (parts) => {
+        const line = parts.join("");
+        expect(plain(xmlSampleTags(line))).toEqual(plain(regexSampleTags(line)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("reads empty elements, start tags, both quote kinds and entities", () => {
+    const line = `<sample t="5" lb='a "b"' ts="1700000000000"/><httpSample\tt = '7' lb="x&amp;y&#x41;&lt;" s="true"></httpSample><sample />`;
+    expect(plain(xmlSampleTags(line))).toEqual([
+      ["sample", [["t", "5"], ["lb", 'a "b"'], ["ts", "1700000000000"]]],
+      ["httpSample", [["t", "7"], ["lb", "x&yA<"], ["s", "true"]]],
+      ["sample", []],
+    ]);
+  });
+
+  it("is linear on unterminated tags, long names and unclosed quotes (1 MB lines; the regexes took minutes)", () => {
+    const lines = ["<sample ".repeat(125_000), "<sample " + "a".repeat(1_000_000) + ">", '<sample t="5" ' + 'a="x '.repeat(200_000) + ">", "<sample " + "a=".repeat(500_000) + ">"];
+    const t0 = performance.now();
+    for (const l of lines) xmlSampleTags(l);
+    expect(performance.now() - t0).toBeLessThan(500);
+    const small = '<sample t="5" ' + 'a="x '.repeat(3) + ">";
+    expect(plain(xmlSampleTags(small))).toEqual(plain(regexSampleTags(small)));
   });
 });
 

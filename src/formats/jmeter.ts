@@ -44,8 +44,82 @@ function columnsOf(names: string[]): Columns | null {
   return { ...c, min: Math.max(c.elapsed, c.timeStamp, c.label, c.success) + 1 };
 }
 
-const XML_SAMPLE = /<(httpSample|sample)\s([^>]*?)\/?>/g;
-const XML_ATTR = /([A-Za-z_:][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+// Sample elements are found by scanning, not by one regex over the whole tag: the former
+// /<(httpSample|sample)\s([^>]*?)\/?>/g ran to the end of the line from every "<sample " without
+// a ">", and the attribute pattern backtracked through every long name or unclosed quote, both
+// O(n²) per line (a 192 KB line of "<sample ": ~1 s; found by fuzzing). What they matched is
+// kept: a tag ends at the first ">", a "/" just before it is not part of the attributes, and
+// attributes are name = "value" or name = 'value', the leftmost matches as the regex took them.
+const XML_SAMPLE_START = /<(httpSample|sample)\s/g;
+
+/** `[A-Za-z_:]`: where an attribute name may start. */
+function isNameStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 58;
+}
+
+/** `[\w:.-]`: the rest of a name. */
+function isNameChar(c: number): boolean {
+  return isNameStart(c) || (c >= 48 && c <= 57) || c === 46 || c === 45;
+}
+
+/** `\s` as JavaScript regexes define it. */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** name="value" / name='value' pairs of a tag's attribute text (values unescaped), in one pass. */
+export function xmlAttributes(body: string): Map<string, string> {
+  const attrs = new Map<string, string>();
+  const n = body.length;
+  // A quote with no closing quote after it cannot start a value: known up front, so indexOf
+  // below only runs when it finds the close (and the text it scans is then consumed).
+  const lastDouble = body.lastIndexOf('"');
+  const lastSingle = body.lastIndexOf("'");
+  let i = 0;
+  while (i < n) {
+    if (!isNameStart(body.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const nameStart = i;
+    i++;
+    while (i < n && isNameChar(body.charCodeAt(i))) i++;
+    // A failed match here also fails from every later start inside this name (same end), so the
+    // scan goes on after the name, as the regex's retries would.
+    let j = i;
+    while (j < n && isSpace(body.charCodeAt(j))) j++;
+    if (j >= n || body.charCodeAt(j) !== 61) continue;
+    j++;
+    while (j < n && isSpace(body.charCodeAt(j))) j++;
+    const q = j < n ? body.charCodeAt(j) : -1;
+    if (q !== 34 && q !== 39) continue;
+    if ((q === 34 ? lastDouble : lastSingle) <= j) continue;
+    const close = body.indexOf(q === 34 ? '"' : "'", j + 1);
+    attrs.set(body.slice(nameStart, i), unescapeXml(body.slice(j + 1, close)));
+    i = close + 1;
+  }
+  return attrs;
+}
+
+/** The <httpSample …> and <sample …> start (or empty-element) tags of one line, in order. */
+export function xmlSampleTags(line: string): { tag: string; attrs: Map<string, string> }[] {
+  const out: { tag: string; attrs: Map<string, string> }[] = [];
+  XML_SAMPLE_START.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = XML_SAMPLE_START.exec(line))) {
+    const from = m.index + m[0].length;
+    const end = line.indexOf(">", from);
+    // No ">" after this tag: none after any later one either, so the line is done (rescanning
+    // to the end from each later "<sample" was the quadratic case).
+    if (end < 0) break;
+    const body = line.charCodeAt(end - 1) === 47 && end - 1 >= from ? line.slice(from, end - 1) : line.slice(from, end);
+    out.push({ tag: m[1]!, attrs: xmlAttributes(body) });
+    XML_SAMPLE_START.lastIndex = end + 1;
+  }
+  return out;
+}
 
 function unescapeXml(s: string): string {
   if (s.indexOf("&") < 0) return s;
@@ -161,16 +235,10 @@ class JmeterParser implements LineParser {
 
   private xmlLine(text: string, lineNo: number): void {
     if (text.indexOf("ample") < 0) return;
-    XML_SAMPLE.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = XML_SAMPLE.exec(text))) {
-      const attrs = new Map<string, string>();
-      XML_ATTR.lastIndex = 0;
-      let a: RegExpExecArray | null;
-      while ((a = XML_ATTR.exec(m[2]!))) attrs.set(a[1]!, unescapeXml(a[2] ?? a[3] ?? ""));
+    for (const { tag, attrs } of xmlSampleTags(text)) {
       const t = attrs.get("t");
       if (t === undefined) {
-        this.problems.line(lineNo, `<${m[1]}> without a t (elapsed) attribute`);
+        this.problems.line(lineNo, `<${tag}> without a t (elapsed) attribute`);
         continue;
       }
       this.sample(attrs.get("lb") ?? "", t, attrs.get("ts"), attrs.get("s"), lineNo);

@@ -150,7 +150,8 @@ describe("bugs found by fuzzing", () => {
   // src/formats/jmeter.ts, xmlLine(): XML_SAMPLE = /<(httpSample|sample)\s([^>]*?)\/?>/g scans to
   // the end of the line from every "<sample " that has no closing ">": O(n²) per line. A 192 KB
   // line of "<sample " takes ~1 s, 1 MB ~28 s, a 4 MB line (the line limit) minutes.
-  it.fails("JMeter XML: unterminated <sample tags do not make the line quadratic (192 KB line < 300 ms)", async () => {
+  // FIXED: tags and attributes are found by one forward scan; kept as a regression test.
+  it("JMeter XML: unterminated <sample tags do not make the line quadratic (192 KB line < 300 ms)", async () => {
     const text = '<?xml version="1.0"?>\n<testResults version="1.2">\n' + "<sample ".repeat(24_000) + "\n";
     expect(await timeOf(() => ingest("r.jtl", [text]))).toBeLessThan(300);
   });

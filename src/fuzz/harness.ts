@@ -41,7 +41,6 @@ export type KnownBug =
   | "hlog-unbounded-tags"
   | "tsv-empty-last-column"
   | "csv-open-quote-quadratic"
-  | "jmeter-xml-regex-quadratic"
   | "samples-wide-row-sniff"
   | "hlog-values-above-2^53"
   | "co-backfill-per-bucket";
@@ -52,7 +51,6 @@ export const KNOWN_BUGS: Record<KnownBug, string> = {
   "tsv-empty-last-column":
     "samples.ts looksLikeNumericTable: head lines are trimmed before splitting, so a tab-separated table whose last column is empty loses its trailing tab, no data row has the header's field count, and the file is \"not a recognised format\"",
   "csv-open-quote-quadratic": "reader-support.ts CsvRecords.push: an open quoted field re-scans the whole pending record on every line (O(n²): 320 K lines after a stray quote take 69 s)",
-  "jmeter-xml-regex-quadratic": "jmeter.ts xmlLine: XML_SAMPLE scans to the end of the line from every unterminated <sample (O(n²) per line)",
   "samples-wide-row-sniff": "samples.ts chooseLayout: numericShare/guessTimeColumn cost O(columns × sniffed rows): one 1.9 M-field row after 49 rows takes 5.4 s",
   "hlog-values-above-2^53":
     "ingest.ts HlogIngest / hlog-encoding-add.ts addDecodedInto: counts at values above 2^53 (valid in Java's layouts) are added to totalCount but dropped from hdr-histogram-js's buckets",
@@ -364,7 +362,6 @@ export function knownSlowPattern(name: string, text: string): KnownBug | null {
   if (csvReader && lines.length >= 20_000 && text.includes('"')) return "csv-open-quote-quadratic";
   for (const line of lines) {
     if (line.length < 2000) continue;
-    if (kind === "jmeter" && line.split("<sample").length + line.split("<httpSample").length > 200) return "jmeter-xml-regex-quadratic";
     if (kind !== "samples") continue;
     let delimiters = 0;
     for (let i = 0; i < line.length; i++) {
