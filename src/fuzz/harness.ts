@@ -40,7 +40,6 @@ export function fail(message: string): never {
 export type KnownBug =
   | "hlog-unbounded-tags"
   | "tsv-empty-last-column"
-  | "csv-open-quote-quadratic"
   | "samples-wide-row-sniff"
   | "hlog-values-above-2^53"
   | "co-backfill-per-bucket";
@@ -50,7 +49,6 @@ export const KNOWN_BUGS: Record<KnownBug, string> = {
     "ingest.ts HlogIngest: up to 200 tags, each allocating the counts array its first payload declares up to 2^21 slots (16 MB): a 15.8 KB log declares 3.1 GiB",
   "tsv-empty-last-column":
     "samples.ts looksLikeNumericTable: head lines are trimmed before splitting, so a tab-separated table whose last column is empty loses its trailing tab, no data row has the header's field count, and the file is \"not a recognised format\"",
-  "csv-open-quote-quadratic": "reader-support.ts CsvRecords.push: an open quoted field re-scans the whole pending record on every line (O(n²): 320 K lines after a stray quote take 69 s)",
   "samples-wide-row-sniff": "samples.ts chooseLayout: numericShare/guessTimeColumn cost O(columns × sniffed rows): one 1.9 M-field row after 49 rows takes 5.4 s",
   "hlog-values-above-2^53":
     "ingest.ts HlogIngest / hlog-encoding-add.ts addDecodedInto: counts at values above 2^53 (valid in Java's layouts) are added to totalCount but dropped from hdr-histogram-js's buckets",
@@ -357,9 +355,7 @@ export function tsvWithEmptyLastColumn(text: string): boolean {
  */
 export function knownSlowPattern(name: string, text: string): KnownBug | null {
   const kind = detectedKind(name, detectionHead(text));
-  const csvReader = kind === "jmeter" || kind === "k6" || kind === "vegeta" || kind === "samples";
   const lines = text.split(/\r\n|\r|\n/);
-  if (csvReader && lines.length >= 20_000 && text.includes('"')) return "csv-open-quote-quadratic";
   for (const line of lines) {
     if (line.length < 2000) continue;
     if (kind !== "samples") continue;
