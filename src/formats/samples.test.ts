@@ -14,7 +14,7 @@ import {
   spectrumSummary,
   usValue,
 } from "../../scripts/lib/loadgen-fixtures";
-import { samplesReader, unitFromHeader } from "./samples";
+import { MAX_SNIFF_COLUMNS, samplesReader, unitFromHeader } from "./samples";
 import type { ParsedSeries, ParsedSource } from "./source";
 
 const samples = generateSamples({ seed: 7, seconds: 12, rate: 300, labels: ["login", "search, paged", "checkout"], medianMs: 4, sigma: 0.6, failureRate: 0, stalls: [{ at: 5, duration: 1.2 }] });
@@ -233,7 +233,56 @@ describe("streaming", () => {
   });
 });
 
+describe("wide rows", () => {
+  const total = (p: ParsedSource) => p.series.reduce((n, x) => n + x.histogram.totalCount, 0);
+
+  it("guesses columns in time linear in the sniffed text: 49 rows and one row of 1 M fields", () => {
+    const text = "1,2\n".repeat(49) + "1,".repeat(1_000_000) + "\n";
+    const t0 = performance.now();
+    const p = parseByLines(samplesReader, "v.csv", text);
+    // (columns × rows: ~1.6 s before)
+    expect(performance.now() - t0).toBeLessThan(500);
+    expect(total(p)).toBe(50); // column 0 of every row, the wide one too
+  });
+
+  it("guesses only among the first MAX_SNIFF_COLUMNS columns of a 200 000-column header, and clips the names it lists", () => {
+    const cols = 200_000;
+    const header = Array.from({ length: cols }, (_, i) => `c${i}`).join(",");
+    const row = Array.from({ length: cols }, () => "x").join(",");
+    const t0 = performance.now();
+    const p = parseByLines(samplesReader, "v.csv", `${header}\n${row}\n${row}\n`);
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(p.series).toEqual([]);
+    const reason = p.problems[0]!.reason;
+    expect(reason).toMatch(/^no latency column found among "c0", "c1", .*"c11" … \(200000 columns\): choose one$/);
+  });
+
+  it("a column past the guessing window can still be chosen by option, by name or index", () => {
+    const cols = MAX_SNIFF_COLUMNS + 50;
+    const names = Array.from({ length: cols }, (_, i) => (i === cols - 1 ? "latency_ms" : `c${i}`));
+    const rows = [1, 2, 3].map((v) => Array.from({ length: cols }, (_, i) => (i === cols - 1 ? String(v) : "x")).join(","));
+    const text = `${names.join(",")}\n${rows.join("\n")}\n`;
+    // not guessed (outside the window) …
+    expect(parseByLines(samplesReader, "v.csv", text).series).toEqual([]);
+    // … but read when named
+    for (const valueColumn of ["latency_ms", cols - 1]) {
+      const p = parseByLines(samplesReader, "v.csv", text, { valueColumn });
+      expect({ valueColumn, problems: p.problems, total: total(p), unit: p.series[0]?.unit }).toEqual({ valueColumn, problems: [], total: 3, unit: "ms" });
+    }
+  });
+});
+
 describe("detection", () => {
+  it("claims a tab-separated table whose last column is empty (no trimming of the trailing tab)", () => {
+    const text = "timestamp\tlatency_ms\terror\n" + Array.from({ length: 5 }, (_, i) => `${1700000000000 + i}\t12.5\t`).join("\n") + "\n";
+    for (const name of ["x.tsv", "x.csv", "x.txt"]) expect({ name, claims: samplesReader.detect(name, text) }).toEqual({ name, claims: true });
+    const p = parseByLines(samplesReader, "x.tsv", text);
+    expect(p.problems).toEqual([]);
+    expect(p.series.map((x) => x.histogram.totalCount)).toEqual([5]);
+    // a row really one field short still does not count
+    expect(samplesReader.detect("x.tsv", "a\tb\tc\n1\t2\n3\t4\n")).toBe(false);
+  });
+
   it("claims numeric tables and one number per line", () => {
     expect(samplesReader.detect("x.txt", "12\n13.5\n7\n")).toBe(true);
     expect(samplesReader.detect("noext", "latency\n12\n13.5\n7\n")).toBe(true);

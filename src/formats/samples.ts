@@ -36,6 +36,19 @@ import {
 /** Data lines looked at before deciding columns, units and scale. */
 const SNIFF_LINES = 200;
 const SNIFF_CHARS = 256 * 1024;
+/**
+ * Columns whose content and header names are looked at when guessing the value, timestamp and
+ * label columns. Guessing costs per column and row: without a cap one 1 M-field row among the
+ * sniffed lines cost seconds (found by fuzzing). Options may still name any column.
+ */
+export const MAX_SNIFF_COLUMNS = 256;
+/** Header names quoted in a problem message. */
+const MAX_NAMES_LISTED = 12;
+
+function listNames(names: string[]): string {
+  const shown = names.slice(0, MAX_NAMES_LISTED).map((n) => JSON.stringify(n.length > 40 ? `${n.slice(0, 40)}…` : n));
+  return names.length > MAX_NAMES_LISTED ? `${shown.join(", ")} … (${names.length} columns)` : shown.join(", ");
+}
 
 // One way only to match a digit run (`\d+(\.\d*)?`, not `\d+\.?\d*`): the latter splits a long
 // run of digits in n ways and backtracks quadratically on "111…1x" (found by fuzzing).
@@ -186,13 +199,23 @@ class SamplesParser implements LineParser {
     // Decimal comma: a semicolon/tab/space file whose numbers are written "12,5".
     const decimalComma = delimiter !== "," && rows.slice(1).some((r) => r.some((f) => DECIMAL_COMMA.test(f.trim())));
 
-    const nCols = Math.max(...rows.slice(0, 50).map((r) => r.length));
-    const numericShare: number[] = [];
+    let nCols = 0;
+    for (let i = 0; i < rows.length && i < 50; i++) nCols = Math.max(nCols, rows[i]!.length);
+    // Guessing looks at the first MAX_SNIFF_COLUMNS columns only, each cell once.
+    const sniffCols = Math.min(nCols, MAX_SNIFF_COLUMNS);
     const dataRows = rows.length > 1 ? rows.slice(1) : rows;
-    for (let c = 0; c < nCols; c++) {
-      const cells = dataRows.map((r) => r[c]).filter((f): f is string => f !== undefined && f.trim() !== "");
-      numericShare[c] = cells.length > 0 ? cells.filter((f) => isNumber(f, decimalComma)).length / cells.length : 0;
+    const filled = new Array<number>(sniffCols).fill(0);
+    const numeric = new Array<number>(sniffCols).fill(0);
+    for (const r of dataRows) {
+      const n = Math.min(r.length, sniffCols);
+      for (let c = 0; c < n; c++) {
+        const f = r[c]!;
+        if (f.trim() === "") continue;
+        filled[c]!++;
+        if (isNumber(f, decimalComma)) numeric[c]!++;
+      }
     }
+    const numericShare = filled.map((k, c) => (k > 0 ? numeric[c]! / k : 0));
     const numericCols = numericShare.map((x) => x >= 0.9);
     // A header: the first line has text where the data has numbers (or, alone, has no number).
     const firstHasText = firstRow.some((f) => f.trim() !== "" && !isNumber(f, decimalComma) && !isDateTime(f));
@@ -201,6 +224,8 @@ class SamplesParser implements LineParser {
         ? firstRow.some((f, c) => numericCols[c] && f.trim() !== "" && !isNumber(f, decimalComma)) || (firstHasText && firstRow.every((f) => !isNumber(f, decimalComma)))
         : firstHasText;
     const names = header ? firstRow.map((f) => f.trim()) : [];
+    // Names that guessing looks at (options are resolved against all of them).
+    const guessNames = names.slice(0, MAX_SNIFF_COLUMNS);
     const bodyRows = header ? rows.slice(1) : rows;
 
     const problem = (reason: string): null => {
@@ -217,7 +242,7 @@ class SamplesParser implements LineParser {
       const i = names.findIndex((n) => n.toLowerCase() === key);
       if (i >= 0) return i;
       if (/^\d+$/.test(key) && Number(key) < nCols) return Number(key);
-      return problem(header ? `no ${what} column named ${JSON.stringify(spec)}; the header has ${names.map((n) => JSON.stringify(n)).join(", ")}` : `no ${what} column named ${JSON.stringify(spec)}: the file has no header line`);
+      return problem(header ? `no ${what} column named ${JSON.stringify(spec)}; the header has ${listNames(names)}` : `no ${what} column named ${JSON.stringify(spec)}: the file has no header line`);
     };
 
     // Timestamp column.
@@ -227,8 +252,8 @@ class SamplesParser implements LineParser {
       if (c === null) return null;
       timeCol = c;
     } else if (o.timestampColumn === undefined && nCols > 1) {
-      if (header) timeCol = names.findIndex((n) => TIME_NAMES.test(words(n).replace(/ /g, "_")) || TIME_NAMES.test(bareName(n)));
-      else timeCol = this.guessTimeColumn(bodyRows, nCols, decimalComma);
+      if (header) timeCol = guessNames.findIndex((n) => TIME_NAMES.test(words(n).replace(/ /g, "_")) || TIME_NAMES.test(bareName(n)));
+      else timeCol = this.guessTimeColumn(bodyRows, sniffCols, decimalComma);
     }
     // Label column.
     let labelCol = -1;
@@ -237,7 +262,7 @@ class SamplesParser implements LineParser {
       if (c === null) return null;
       labelCol = c;
     } else if (o.labelColumn === undefined && header) {
-      labelCol = names.findIndex((n, c) => c !== timeCol && LABEL_NAMES.test(words(n)));
+      labelCol = guessNames.findIndex((n, c) => c !== timeCol && LABEL_NAMES.test(words(n)));
     }
     // Value column.
     let valueCol = -1;
@@ -248,7 +273,7 @@ class SamplesParser implements LineParser {
     } else {
       if (header) {
         for (const re of VALUE_NAMES) {
-          valueCol = names.findIndex((n, c) => c !== timeCol && c !== labelCol && re.test(bareName(n)));
+          valueCol = guessNames.findIndex((n, c) => c !== timeCol && c !== labelCol && re.test(bareName(n)));
           if (valueCol >= 0) break;
         }
       }
@@ -265,7 +290,7 @@ class SamplesParser implements LineParser {
           });
         }
         if (valueCol < 0) {
-          return problem(header ? `no latency column found among ${names.map((n) => JSON.stringify(n)).join(", ")}: choose one` : "no numeric column found");
+          return problem(header ? `no latency column found among ${listNames(names)}: choose one` : "no numeric column found");
         }
       }
     }
@@ -295,7 +320,7 @@ class SamplesParser implements LineParser {
     return { delimiter, decimalComma, headerLine: header ? lines[0]!.lineNo : 0, valueCol, timeCol, labelCol, minFields, timeKind, unit: finer.unit, scaleDigits: 3 * finer.steps };
   }
 
-  /** Without a header: a numeric column of epoch-like, non-decreasing values, or of date-times. */
+  /** Without a header: a numeric column of epoch-like, non-decreasing values, or of date-times (among the first `nCols`). */
   private guessTimeColumn(rows: string[][], nCols: number, decimalComma: boolean): number {
     for (let c = 0; c < nCols; c++) {
       const cells = rows.map((r) => r[c]?.trim() ?? "").filter((f) => f !== "");
@@ -378,10 +403,16 @@ class SamplesParser implements LineParser {
 // ---------------------------------------------------------------------------------------------
 // Detection
 
-function headLines(head: string): string[] {
+/** The head's non-blank, non-comment lines; trimmed unless `trim` is false (delimited rows keep their fields). */
+function headLines(head: string, trim = true): string[] {
   const lines = head.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
   if (lines.length > 1) lines.pop(); // the last line of a head may be cut
-  return lines.map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#") && !l.startsWith("//"));
+  const out: string[] = [];
+  for (const l of lines) {
+    const t = l.trim();
+    if (t !== "" && !t.startsWith("#") && !t.startsWith("//")) out.push(trim ? t : l);
+  }
+  return out;
 }
 
 /** One number per line (after an optional header line). */
@@ -395,10 +426,12 @@ export function looksLikePlainValues(head: string): boolean {
 /** Delimited rows that mostly hold a number, after an optional header line. */
 export function looksLikeNumericTable(head: string): boolean {
   if (looksLikePlainValues(head)) return true;
-  const lines = headLines(head);
+  // Untrimmed: trimming dropped a trailing tab, so a TSV whose last column is empty had rows one
+  // field short of its header (as the reader splits them: on the raw line).
+  const lines = headLines(head, false);
   if (lines.length < 2) return false;
   const d = guessDelimiter(lines[0]!);
-  const splitter = (l: string) => (d ? (splitCsv(l, d) ?? [l]) : l.split(/\s+/));
+  const splitter = (l: string) => (d ? (splitCsv(l, d) ?? [l]) : l.trim().split(/\s+/));
   const n = splitter(lines[0]!).length;
   if (n < 2) return false;
   const body = lines.slice(1, 200);

@@ -173,7 +173,8 @@ describe("bugs found by fuzzing", () => {
   // loop over every column of the widest of the first 50 rows and, per column, map/filter all
   // sniffed rows: O(columns × rows). 49 short rows then one row of 1.9 M fields (a 3.8 MB file,
   // under MAX_LINE_CHARS) take 5.4 s; 1 M fields ~1.5 s.
-  it.fails("samples: column sniffing is linear in the sniffed text (49 rows + one 2 MB row of 1 M fields < 500 ms)", async () => {
+  // FIXED: guessing looks at the first 256 columns, each cell once; kept as a regression test.
+  it("samples: column sniffing is linear in the sniffed text (49 rows + one 2 MB row of 1 M fields < 500 ms)", async () => {
     const text = "1,2\n".repeat(49) + "1,".repeat(1_000_000) + "\n";
     expect(await timeOf(() => ingest("v.csv", [text]))).toBeLessThan(500);
   });
@@ -192,7 +193,8 @@ describe("bugs found by fuzzing", () => {
   // split, which drops trailing tab delimiters. In a TSV whose last column is empty on every
   // row (no label, no error message) the data rows then have one field fewer than the header,
   // none counts as good, and a valid file is "not a recognised format" (.tsv, .csv, .txt).
-  it.fails("samples: a tab-separated table with an empty last column is recognised", async () => {
+  // FIXED: detection splits the untrimmed lines, as the reader does; kept as a regression test.
+  it("samples: a tab-separated table with an empty last column is recognised", async () => {
     const text = "timestamp\tlatency_ms\terror\n" + Array.from({ length: 5 }, (_, i) => `${1700000000000 + i}\t12.5\t`).join("\n") + "\n";
     const r = await ingest("x.tsv", [text]);
     expect(r.series.reduce((a, s) => a + s.histogram.totalCount, 0)).toBe(5);
