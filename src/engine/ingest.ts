@@ -260,7 +260,8 @@ class HlogIngest implements Sink {
   private line(text: string, lineNo: number): void {
     const interval = this.reader.readLine(text, lineNo);
     if (!interval) return;
-    const decoded = decodeHistogramPayload(interval.payload);
+    // Transient: every use of the decoded arrays below is done before the next line's decode.
+    const decoded = decodeHistogramPayload(interval.payload, true);
     if (!decoded.ok) {
       this.reader.noteProblem(lineNo, `histogram payload: ${decoded.reason}`);
       return;

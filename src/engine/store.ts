@@ -105,7 +105,8 @@ function warningsOf(s: SeriesModel): SeriesWarning[] {
 }
 
 function decodeAt(t: IntervalTable, i: number): Sparse | null {
-  const d = decodeHistogramPayload(t.payloads[i]!);
+  // Transient: sumRange adds each edge interval before decoding the next.
+  const d = decodeHistogramPayload(t.payloads[i]!, true);
   return d.ok ? d.value : null;
 }
 
@@ -326,7 +327,7 @@ export class Store {
     for (let i = 0; i < t.n; i++) {
       const o = t.offsets[i]!;
       if (o < lo || o > hi) continue;
-      const d = decodeHistogramPayload(t.payloads[i]!);
+      const d = decodeHistogramPayload(t.payloads[i]!, true);
       if (d.ok) addDecodedInto(out, d.value);
     }
     return out;
@@ -525,7 +526,7 @@ export class Store {
           addSparse(h, s, s.blocks.sumRange(b.first, b.first + b.count - 1, (i) => decodeAt(t, i)).sum);
         } else {
           for (let j = b.first; j < b.first + b.count; j++) {
-            const d = decodeHistogramPayload(t.payloads[order[j]!]!);
+            const d = decodeHistogramPayload(t.payloads[order[j]!]!, true);
             if (d.ok) addDecodedInto(h, d.value);
           }
         }

@@ -174,8 +174,12 @@ function neededBytes(h: Header): number {
   return h.headerSize + (h.version === 0 ? h.countsLength * h.wordSize : h.payloadLength);
 }
 
-/** Decodes an uncompressed histogram in `b[0, len)`. */
-function decodeUncompressed(b: Uint8Array, len: number, outer: EncodingVersion | -1): DecodeResult {
+/**
+ * Decodes an uncompressed histogram in `b[0, len)`. With `transient`, indices and counts are
+ * views of the readers' scratch arrays, valid until the next decode: loading adds each
+ * interval and forgets it, and a fresh ArrayBuffer per interval cost more than the decoding.
+ */
+function decodeUncompressed(b: Uint8Array, len: number, outer: EncodingVersion | -1, transient: boolean): DecodeResult {
   const h = parseHeader(b, len);
   if (typeof h === "string") return fail(h);
   // Java picks the inner header size from the outer cookie: V0 must hold V0; V1 and V2 share it.
@@ -199,6 +203,23 @@ function decodeUncompressed(b: Uint8Array, len: number, outer: EncodingVersion |
         : readFixedWordCounts(b, start, h.payloadLength / h.wordSize, h.wordSize);
   }
   if (typeof n === "string") return fail(n);
+  if (transient) {
+    const indices = scratch.indices.subarray(0, n);
+    const counts = scratch.counts.subarray(0, n);
+    releaseLargeScratch(); // the views keep their buffers; the next call starts small again
+    return {
+      ok: true,
+      value: {
+        version: h.version,
+        numberOfSignificantValueDigits: h.digits,
+        lowestDiscernibleValue: h.lowest,
+        highestTrackableValue: h.highest,
+        indices,
+        counts,
+        totalCount: scratch.total,
+      },
+    };
+  }
   // One ArrayBuffer for both arrays: allocating typed-array memory costs more than decoding a
   // typical interval, so do it once.
   const memory = new ArrayBuffer(n * 12);
@@ -219,7 +240,7 @@ function decodeUncompressed(b: Uint8Array, len: number, outer: EncodingVersion |
   return { ok: true, value };
 }
 
-function decodeCompressed(b: Uint8Array, outer: EncodingVersion): DecodeResult {
+function decodeCompressed(b: Uint8Array, outer: EncodingVersion, transient: boolean): DecodeResult {
   if (b.length < 8) return fail("compressed payload is truncated (no length field)");
   const compressedLength = int32(b, 4);
   if (compressedLength < 0) return fail("compressed payload declares a negative length");
@@ -243,15 +264,18 @@ function decodeCompressed(b: Uint8Array, outer: EncodingVersion): DecodeResult {
       if (typeof r === "string") return fail(r);
     }
   }
-  return decodeUncompressed(r.bytes, r.bytes.length, outer);
+  return decodeUncompressed(r.bytes, r.bytes.length, outer, transient);
 }
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11 || c === 0xfeff || c === 0xa0;
 }
 
-/** Decodes one interval's base64 histogram payload. Never throws. */
-export function decodeHistogramPayload(base64: string): DecodeResult {
+/**
+ * Decodes one interval's base64 histogram payload. Never throws. With `transient`, the
+ * result's arrays are only valid until the next call (see decodeUncompressed).
+ */
+export function decodeHistogramPayload(base64: string, transient = false): DecodeResult {
   try {
     if (typeof base64 !== "string") return fail("payload is not text");
     let start = 0;
@@ -266,10 +290,10 @@ export function decodeHistogramPayload(base64: string): DecodeResult {
     const cookie = int32(b, 0);
     if (cookie === DHIST_ENCODING || cookie === DHIST_COMPRESSED) return fail(DOUBLE_HISTOGRAM);
     const base = cookie & ~0xf0;
-    if (base === V2_COMPRESSED) return decodeCompressed(b, 2);
-    if (base === V1_COMPRESSED) return decodeCompressed(b, 1);
-    if (base === V0_COMPRESSED) return decodeCompressed(b, 0);
-    if (base === V2_ENCODING || base === V1_ENCODING || base === V0_ENCODING) return decodeUncompressed(b, b.length, -1);
+    if (base === V2_COMPRESSED) return decodeCompressed(b, 2, transient);
+    if (base === V1_COMPRESSED) return decodeCompressed(b, 1, transient);
+    if (base === V0_COMPRESSED) return decodeCompressed(b, 0, transient);
+    if (base === V2_ENCODING || base === V1_ENCODING || base === V0_ENCODING) return decodeUncompressed(b, b.length, -1, transient);
     return fail(`unknown encoding cookie ${hex(cookie)}; this is not an HdrHistogram payload`);
   } catch {
     return fail("payload could not be decoded (internal error)");
