@@ -1,8 +1,10 @@
 import fc from "fast-check";
-import { build } from "hdr-histogram-js";
+import { build, type Histogram } from "hdr-histogram-js";
+import { newHistogram } from "../core/histogram";
 import { describe, expect, it } from "vitest";
 import { spectrumSummary } from "../../scripts/lib/loadgen-fixtures";
 import {
+  Backfill,
   CsvRecords,
   MAX_RECORD_CHARS,
   MAX_RECORD_LINES,
@@ -265,6 +267,90 @@ describe("SeriesCollector", () => {
       const ref = build({ bitBucketSize: 64 });
       ref.recordValueWithExpectedInterval(value, expected); // up to 3.6 million back-filled values
       expect(spectrumSummary(mine)).toEqual(spectrumSummary(ref));
+    }
+  });
+});
+
+/** Every count by value (bucket lowest value → count), the total, min and max: two histograms are the same when these are. */
+function contents(h: Histogram): { counts: [number, number][]; total: number; min: number; max: number } {
+  const js = h as unknown as { countsArrayLength: number; getCountAtIndex(i: number): number; valueFromIndex(i: number): number };
+  const counts: [number, number][] = [];
+  for (let i = 0; i < js.countsArrayLength; i++) if (js.getCountAtIndex(i) > 0) counts.push([js.valueFromIndex(i), js.getCountAtIndex(i)]);
+  return { counts, total: h.totalCount, min: h.minNonZeroValue, max: h.maxValue };
+}
+
+describe("Backfill (coordinated-omission correction in bulk)", () => {
+  const layout = fc.record({ digits: fc.constantFrom(1, 2, 3), lowest: fc.constantFrom(1, 1, 2, 4, 1000) });
+
+  it("gives the histogram of hdr-histogram-js's own recordValueWithExpectedInterval (property, random small cases)", () => {
+    fc.assert(
+      fc.property(layout, fc.integer({ min: 1, max: 80 }), fc.array(fc.integer({ min: 1, max: 12_000 }), { minLength: 1, maxLength: 40 }), fc.boolean(), (l, e, values, publicPath) => {
+        const opts = { bitBucketSize: 64 as const, autoResize: true, lowestDiscernibleValue: l.lowest, highestTrackableValue: 2 * l.lowest, numberOfSignificantValueDigits: l.digits as 1 | 2 | 3 };
+        const ref = build(opts);
+        for (const v of values) ref.recordValueWithExpectedInterval(v, e);
+        const mine = build(opts);
+        const b = new Backfill(e);
+        for (const v of values) {
+          mine.recordValue(v);
+          if (v >= 2 * e) b.add(v);
+        }
+        // the fallback through recordValueWithCount, for a histogram without the internals used
+        const js = mine as unknown as { countsArrayIndex(v: number): number; valueFromIndex(i: number): number };
+        const narrow = { numberOfSignificantValueDigits: mine.numberOfSignificantValueDigits, recordValueWithCount: (v: number, c: number) => mine.recordValueWithCount(v, c), countsArrayIndex: (v: number) => js.countsArrayIndex(v), valueFromIndex: (i: number) => js.valueFromIndex(i) };
+        b.flushInto(publicPath ? (narrow as unknown as Histogram) : mine);
+        expect(contents(mine)).toEqual(contents(ref));
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it("flushed in several batches, or into a histogram that already holds counts, still matches", () => {
+    const values = Array.from({ length: 3000 }, (_, i) => 1 + ((i * 7919) % 20_000));
+    const ref = newHistogram();
+    ref.recordValue(3);
+    for (const v of values) ref.recordValueWithExpectedInterval(v, 13);
+    const mine = newHistogram();
+    mine.recordValue(3);
+    const b = new Backfill(13);
+    values.forEach((v, i) => {
+      mine.recordValue(v);
+      if (v >= 26) b.add(v);
+      if (i % 700 === 0) b.flushInto(mine);
+    });
+    b.flushInto(mine);
+    expect(contents(mine)).toEqual(contents(ref));
+  });
+
+  it("costs buckets, not values over e: 200 values of 100 ms at e = 1 ns, series and intervals", () => {
+    const c = new SeriesCollector({ file: "f", unit: "ns", expectedInterval: 1 }, new Problems("f"));
+    const t0 = performance.now();
+    for (let i = 0; i < 200; i++) c.record("", 100_000_000 + i, { sec: 1_700_000_000 + Math.floor(i / 100), ns: (i % 100) * 1e7 }, i + 1);
+    const s = c.finish()[0]!;
+    // (one recordValueWithCount per bucket and value: ~1 s; the library's loop: 2·10^10 values)
+    expect(performance.now() - t0).toBeLessThan(100);
+    // each value v back-fills v - 1 values (1 … v - 1 ns)
+    const expected = Array.from({ length: 200 }, (_, i) => 100_000_000 + i).reduce((a, v) => a + v, 0);
+    expect(s.histogram.totalCount).toBe(expected);
+    expect(s.intervals!.reduce((a, iv) => a + iv.histogram.totalCount, 0)).toBe(expected);
+    expect(s.histogram.minNonZeroValue).toBe(1);
+  });
+
+  it("SeriesCollector: series and interval histograms match the library's, across batches and interval merges", () => {
+    const e = 7;
+    const n = 70_000; // past one histogram's batch (65 536)
+    const value = (i: number) => 1 + ((i * 104_729) % 400);
+    const c = new SeriesCollector({ file: "f", unit: "us", expectedInterval: e, intervalBudgetBytes: 300_000 }, new Problems("f"));
+    for (let i = 0; i < n; i++) c.record("", value(i), { sec: 1_700_000_000 + Math.floor(i / 500), ns: 0 }, i + 1);
+    const s = c.finish()[0]!;
+    const ref = newHistogram();
+    for (let i = 0; i < n; i++) ref.recordValueWithExpectedInterval(value(i), e);
+    expect(contents(s.histogram)).toEqual(contents(ref));
+    const length = s.intervals![0]!.length;
+    expect(length).toBeGreaterThan(1); // the budget made intervals merge
+    for (const iv of s.intervals!) {
+      const r = newHistogram();
+      for (let i = iv.start * 500; i < Math.min(n, (iv.start + length) * 500); i++) r.recordValueWithExpectedInterval(value(i), e);
+      expect(contents(iv.histogram)).toEqual(contents(r));
     }
   });
 });

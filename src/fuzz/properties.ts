@@ -736,8 +736,7 @@ const ingestOptions: FuzzProperty = {
         begin({ kind, seed, mutations, options });
         const f = generatedFixture(kind, seed);
         const text = mutations.reduce((t, m) => applyMutation(t, m), f.text);
-        const e = options.expectedInterval;
-        await ingestChecked(f.name, [text], text, options, e !== undefined && Number.isFinite(e) && e > 0 ? "co-backfill-per-bucket" : undefined);
+        await ingestChecked(f.name, [text], text, options);
         return true;
       },
     ),
