@@ -80,7 +80,13 @@ class Scratch {
   }
 }
 
-export class IntervalBlocks {
+/** What the store asks of pre-merged blocks: the sum of a range of intervals. */
+export interface RangeSums {
+  readonly intervalCount: number;
+  sumRange(i0: number, i1: number, decodeAt: (i: number) => Sparse | null): { sum: Sparse; decoded: number; blocks: number };
+}
+
+export class IntervalBlocks implements RangeSums {
   /** levels[l][b] = merged counts of intervals [b·size, (b+1)·size). */
   readonly levels: Sparse[][] = BLOCK_SIZES.map(() => []);
   private readonly scratch = BLOCK_SIZES.map(() => new Scratch());
@@ -100,6 +106,19 @@ export class IntervalBlocks {
 
   get intervalCount(): number {
     return this.n;
+  }
+
+  /** The finished blocks, for sending to another worker (the unfinished tails are not needed). */
+  toParts(): { levels: Sparse[][]; n: number } {
+    return { levels: this.levels, n: this.n };
+  }
+
+  /** Blocks rebuilt from toParts(): queries work; add() must not be called on them. */
+  static fromParts(p: { levels: Sparse[][]; n: number }): IntervalBlocks {
+    const b = new IntervalBlocks();
+    for (let l = 0; l < BLOCK_SIZES.length; l++) b.levels[l]!.push(...(p.levels[l] ?? []));
+    b.n = p.n;
+    return b;
   }
 
   /**
@@ -137,6 +156,36 @@ export class IntervalBlocks {
       cover((end + 1) * size, hi, level - 1);
     };
     cover(Math.max(0, i0), Math.min(i1, this.n - 1), BLOCK_SIZES.length - 1);
+    return { sum: acc.take(), decoded, blocks };
+  }
+}
+
+/**
+ * Consecutive runs of intervals, each with its own blocks (a log read in parts by several
+ * workers): a range sums each part's share, so blocks never straddle a part boundary and
+ * only the intervals at the edges of each part are decoded.
+ */
+export class JoinedBlocks implements RangeSums {
+  constructor(private readonly parts: readonly { blocks: RangeSums; from: number }[]) {}
+
+  get intervalCount(): number {
+    const last = this.parts[this.parts.length - 1];
+    return last ? last.from + last.blocks.intervalCount : 0;
+  }
+
+  sumRange(i0: number, i1: number, decodeAt: (i: number) => Sparse | null): { sum: Sparse; decoded: number; blocks: number } {
+    const acc = new Scratch();
+    let decoded = 0;
+    let blocks = 0;
+    for (const p of this.parts) {
+      const lo = Math.max(i0, p.from);
+      const hi = Math.min(i1, p.from + p.blocks.intervalCount - 1);
+      if (lo > hi) continue;
+      const r = p.blocks.sumRange(lo - p.from, hi - p.from, (i) => decodeAt(i + p.from));
+      acc.add(r.sum);
+      decoded += r.decoded;
+      blocks += r.blocks;
+    }
     return { sum: acc.take(), decoded, blocks };
   }
 }

@@ -164,3 +164,36 @@ export function atReferencePrecision(h: Histogram): Histogram {
   }
   return out;
 }
+
+/** A histogram's non-zero counts by index, with what is needed to add them elsewhere (another worker). */
+export interface SparseHistogram {
+  numberOfSignificantValueDigits: number;
+  lowestDiscernibleValue: number;
+  highestTrackableValue: number;
+  indices: Int32Array;
+  counts: Float64Array;
+  totalCount: number;
+}
+
+export function sparseOf(h: Histogram): SparseHistogram {
+  const js = internals(h);
+  const idx: number[] = [];
+  const cnt: number[] = [];
+  let total = 0;
+  for (let i = 0; i < js.countsArrayLength; i++) {
+    const c = js.getCountAtIndex(i);
+    if (c > 0) {
+      idx.push(i);
+      cnt.push(c);
+      total += c;
+    }
+  }
+  return {
+    numberOfSignificantValueDigits: h.numberOfSignificantValueDigits,
+    lowestDiscernibleValue: js.lowestDiscernibleValue,
+    highestTrackableValue: h.highestTrackableValue,
+    indices: Int32Array.from(idx),
+    counts: Float64Array.from(cnt),
+    totalCount: total,
+  };
+}

@@ -44,6 +44,11 @@ export class LineSplitter {
     if (this.tail !== "" || this.tailOverflow > 0) this.emit("");
   }
 
+  /** Counts lines another reader read (a later part of the same file, joined after this one's). */
+  skipLines(n: number): void {
+    this.lineNo += n;
+  }
+
   get linesRead(): number {
     return this.lineNo;
   }

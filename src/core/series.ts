@@ -3,7 +3,18 @@
 // for a time-range query) and their summaries in columnar typed arrays.
 import type { Histogram } from "./histogram";
 import type { Unit } from "./types";
-import type { IntervalBlocks } from "./blocks";
+import type { RangeSums } from "./blocks";
+
+export interface TableColumns {
+  n: number;
+  offsets: Float64Array;
+  lengths: Float64Array;
+  maxes: Float64Array;
+  counts: Float64Array;
+  maxColumn: Float64Array;
+  p50: Float64Array;
+  payloads: string[];
+}
 
 /** Growable columnar table of per-interval summaries. */
 export class IntervalTable {
@@ -30,6 +41,26 @@ export class IntervalTable {
     this.counts[i] = count;
     this.maxColumn[i] = maxColumn;
     this.payloads.push(payload);
+  }
+
+  /** Appends rows given as columns (another worker's part of the same log). */
+  appendColumns(c: TableColumns): void {
+    for (let i = 0; i < c.n; i++) this.push(c.offsets[i]!, c.lengths[i]!, c.maxes[i]!, c.counts[i]!, c.maxColumn[i]!, c.payloads[i]!, c.p50[i]!);
+  }
+
+  /** The rows as trimmed columns, ready to be transferred to another worker. */
+  toColumns(): TableColumns {
+    const n = this.n;
+    return {
+      n,
+      offsets: this.offsets.slice(0, n),
+      lengths: this.lengths.slice(0, n),
+      maxes: this.maxes.slice(0, n),
+      counts: this.counts.slice(0, n),
+      maxColumn: this.maxColumn.slice(0, n),
+      p50: this.p50.slice(0, n),
+      payloads: this.payloads,
+    };
   }
 
   private grow(): void {
@@ -65,7 +96,7 @@ export interface SeriesModel {
   /** A coarse max-over-time (from a share link) when the intervals themselves are not known. */
   coarseTimeline?: { t0: number; t1: number; max: number[] } | null;
   /** Pre-merged blocks of the intervals, when they share one layout and are in time order. */
-  blocks?: IntervalBlocks | null;
+  blocks?: RangeSums | null;
   /** Log StartTime in seconds since epoch, when known. */
   startTime: number | null;
   /** What kind of input: "hlog", "hgrm", "wrk2", … */

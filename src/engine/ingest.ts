@@ -1,16 +1,16 @@
 // Turns one input (a name and its text, streamed in chunks) into series. Pure: no DOM, no
 // worker API, so the whole path from bytes to series is testable in Node.
 import { encodeIntoCompressedBase64 } from "hdr-histogram-js";
-import { highestEquivalent, maxOf, newHistogram, valueAtPercentile, type Histogram } from "../core/histogram";
+import { highestEquivalent, maxOf, newHistogram, sparseOf, valueAtPercentile, type Histogram, type SparseHistogram } from "../core/histogram";
 import { identityFromName } from "../core/naming";
 import { LineSplitter, MAX_LINE_CHARS } from "../core/lines";
-import { IntervalTable, inferUnitFromIntervalMax, type SeriesModel } from "../core/series";
-import { IntervalBlocks } from "../core/blocks";
+import { IntervalTable, inferUnitFromIntervalMax, type SeriesModel, type TableColumns } from "../core/series";
+import { IntervalBlocks, JoinedBlocks, type RangeSums, type Sparse } from "../core/blocks";
 import type { LoadProblem } from "../core/types";
-import { HlogReader, detectHlog } from "../formats/hlog";
+import { HlogReader, detectHlog, type ReaderPart } from "../formats/hlog";
 import { addDecodedInto, decodeHistogramPayload, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
 import { detectPercentileFile, parsePercentileFile } from "../formats/hgrm";
-import { pickReader } from "../formats/detect";
+import { looksLikeUtf16, pickReader, unreadableReason } from "../formats/detect";
 import type { FormatReader, LineParser, SampleOptions } from "../formats/source";
 
 export interface IngestResult {
@@ -82,6 +82,8 @@ function detectionHead(head: string): string {
 }
 
 function pickSink(name: string, fullHead: string, options?: SampleOptions): Sink | null {
+  // UTF-16 reads as garbage under every name: refused before any reader (unknownFormat says why).
+  if (looksLikeUtf16(fullHead)) return null;
   const head = detectionHead(fullHead);
   const kind = detectKind(name, head);
   if (kind === "hlog") return new HlogIngest(name);
@@ -195,6 +197,11 @@ class ReaderIngest implements Sink {
   }
 }
 
+function blocksOf(t: TagSeries): RangeSums | null {
+  if (!t.blocks || t.partsBroken) return null;
+  return t.parts.length === 0 ? t.blocks : new JoinedBlocks([{ blocks: t.blocks, from: 0 }, ...t.parts]);
+}
+
 /** Median of a decoded interval, read off its sparse counts (no histogram needed). */
 function medianOf(d: DecodedHistogram): number {
   if (d.totalCount <= 0) return 0;
@@ -216,11 +223,7 @@ function detectKind(name: string, head: string): "hlog" | "percentiles" | null {
 }
 
 function unknownFormat(name: string, head: string): IngestResult {
-  const binary = /[\u0000-\u0008\u000e-\u001f]/.test(head.slice(0, 512));
-  const reason = binary
-    ? "this looks like a binary file, not a latency log: expected an HdrHistogram interval log (.hlog), a percentile distribution (.hgrm) or wrk2 output"
-    : "not a recognised format: expected an HdrHistogram interval log (.hlog), a percentile distribution (.hgrm) or wrk2 --latency output";
-  return { series: [], problems: [{ file: name, line: null, reason }], lines: 0 };
+  return { series: [], problems: [{ file: name, line: null, reason: unreadableReason(head) }], lines: 0 };
 }
 
 export function stripExtension(name: string): string {
@@ -232,8 +235,82 @@ export function stripExtension(name: string): string {
 interface TagSeries {
   histogram: Histogram | null;
   intervals: IntervalTable;
+  /** This reader's own blocks (null once two layouts were seen). */
   blocks: IntervalBlocks | null;
   layout: string;
+  /** Blocks of parts read by other workers, after this reader's own intervals. */
+  parts: { blocks: RangeSums; from: number }[];
+  /** A part came without blocks: no blocks for the series. */
+  partsBroken: boolean;
+}
+
+/** One tag of an HlogPart: everything but the time base, as transferable arrays. */
+export interface HlogPartTag {
+  tag: string;
+  /** Layout of the tag's first interval in the part. */
+  layout: string;
+  histogram: SparseHistogram | null;
+  table: TableColumns;
+  rawStarts: Float64Array;
+  /** Null when the part saw two layouts for the tag. */
+  blocks: { levels: Sparse[][]; n: number } | null;
+}
+
+/** What a worker that read a later part of an interval log hands to the one that read its start. */
+export interface HlogPart {
+  reader: ReaderPart;
+  lines: number;
+  intervalCount: number;
+  tags: HlogPartTag[];
+}
+
+/** Thrown by absorb() when a part cannot be joined exactly: read the file in one piece instead. */
+export class PartsNotJoinable extends Error {}
+
+/** Typed arrays of a part, for postMessage's transfer list. */
+export function transferablesOf(p: HlogPart): ArrayBuffer[] {
+  const out: ArrayBufferLike[] = [];
+  for (const t of p.tags) {
+    const c = t.table;
+    out.push(c.offsets.buffer, c.lengths.buffer, c.maxes.buffer, c.counts.buffer, c.maxColumn.buffer, c.p50.buffer, t.rawStarts.buffer);
+    if (t.histogram) out.push(t.histogram.indices.buffer, t.histogram.counts.buffer);
+    for (const level of t.blocks?.levels ?? []) for (const b of level) out.push(b.indices.buffer, b.counts.buffer);
+  }
+  return out.filter((b, i, all) => b instanceof ArrayBuffer && all.indexOf(b) === i) as ArrayBuffer[];
+}
+
+/** Reads a part of an interval log that starts at a line boundary (not necessarily the file's start). */
+export async function ingestHlogPart(name: string, chunks: AsyncIterable<string> | Iterable<string>, onProgress?: (p: IngestProgress) => void): Promise<HlogPart> {
+  const sink = new HlogIngest(name);
+  let bytes = 0;
+  for await (const chunk of chunks) {
+    bytes += chunk.length;
+    sink.push(chunk);
+    onProgress?.({ bytes, intervals: sink.intervalCount });
+  }
+  return sink.toPart();
+}
+
+/**
+ * Reads the first part of an interval log here while other workers read the rest, then joins
+ * their parts in order: the result equals reading the whole file in one piece (tests compare
+ * them). Throws PartsNotJoinable when a part mixes histogram layouts for a tag already seen.
+ */
+export async function ingestHlogInParts(
+  name: string,
+  first: AsyncIterable<string> | Iterable<string>,
+  rest: readonly Promise<HlogPart>[],
+  onProgress?: (p: IngestProgress) => void,
+): Promise<IngestResult> {
+  const sink = new HlogIngest(name);
+  let bytes = 0;
+  for await (const chunk of first) {
+    bytes += chunk.length;
+    sink.push(chunk);
+    onProgress?.({ bytes, intervals: sink.intervalCount });
+  }
+  for (const p of rest) sink.absorb(await p);
+  return sink.finish();
 }
 
 /** Interval-log ingest: one series per tag, every interval decoded once and merged. */
@@ -273,7 +350,7 @@ class HlogIngest implements Sink {
       return;
     }
     if (!t) {
-      t = { histogram: null, intervals: new IntervalTable(), blocks: new IntervalBlocks(), layout: `${d.lowestDiscernibleValue}/${d.numberOfSignificantValueDigits}` };
+      t = { histogram: null, intervals: new IntervalTable(), blocks: new IntervalBlocks(), layout: `${d.lowestDiscernibleValue}/${d.numberOfSignificantValueDigits}`, parts: [], partsBroken: false };
       this.tags.set(interval.tag, t);
       this.rawStarts.set(interval.tag, []);
     }
@@ -289,6 +366,60 @@ class HlogIngest implements Sink {
     t.intervals.push(0, interval.length, max, d.totalCount, interval.maxColumn, interval.payload, medianOf(d));
     this.rawStarts.get(interval.tag)!.push(interval.rawStart);
     this.intervalCount++;
+  }
+
+  /** This reader's state as a part for another worker to absorb (see ingestHlogInParts). */
+  toPart(): HlogPart {
+    this.splitter.end();
+    return {
+      reader: this.reader.partState(),
+      lines: this.splitter.linesRead,
+      intervalCount: this.intervalCount,
+      tags: [...this.tags].map(([tag, t]) => ({
+        tag,
+        layout: t.layout,
+        histogram: t.histogram ? sparseOf(t.histogram) : null,
+        table: t.intervals.toColumns(),
+        rawStarts: Float64Array.from(this.rawStarts.get(tag)!),
+        blocks: t.blocks ? t.blocks.toParts() : null,
+      })),
+    };
+  }
+
+  /** Appends the part read after this reader's lines (call after the last push). */
+  absorb(p: HlogPart): void {
+    this.splitter.end();
+    const shift = this.splitter.linesRead;
+    this.reader.absorb(p.reader, shift);
+    this.splitter.skipLines(p.lines);
+    this.intervalCount += p.intervalCount;
+    for (const pt of p.tags) {
+      let t = this.tags.get(pt.tag);
+      if (!t) {
+        if (this.tags.size >= MAX_TAGS) {
+          this.reader.noteProblem(null, `more than ${MAX_TAGS} tags in one log: lines of further tags are skipped`);
+          continue;
+        }
+        t = { histogram: null, intervals: new IntervalTable(), blocks: new IntervalBlocks(), layout: pt.layout, parts: [], partsBroken: false };
+        this.tags.set(pt.tag, t);
+        this.rawStarts.set(pt.tag, []);
+      } else if (pt.layout !== t.layout || pt.blocks === null) {
+        // The part's histogram was built in its own first layout: adding it here could
+        // quantise twice where reading in order would not.
+        throw new PartsNotJoinable(`tag "${pt.tag}" changes histogram layout`);
+      }
+      const from = t.intervals.n;
+      if (pt.histogram) {
+        const h = pt.histogram;
+        if (!t.histogram) t.histogram = newHistogram(h.numberOfSignificantValueDigits, h.lowestDiscernibleValue, h.highestTrackableValue);
+        addDecodedInto(t.histogram, { version: 2, ...h });
+      }
+      t.intervals.appendColumns(pt.table);
+      const raws = this.rawStarts.get(pt.tag)!;
+      for (let i = 0; i < pt.rawStarts.length; i++) raws.push(pt.rawStarts[i]!);
+      if (pt.blocks) t.parts.push({ blocks: IntervalBlocks.fromParts(pt.blocks), from });
+      else t.partsBroken = true;
+    }
   }
 
   finish(): IngestResult {
@@ -323,7 +454,7 @@ class HlogIngest implements Sink {
         intervals: t.intervals,
         startTime,
         format: "hlog",
-        blocks: sorted ? t.blocks : null,
+        blocks: sorted ? blocksOf(t) : null,
       }));
     }
     if (series.length === 0 && problems.length === 0) {

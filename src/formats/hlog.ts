@@ -27,6 +27,13 @@ export interface HlogHeader {
   formatVersion: string | null;
 }
 
+export interface ReaderPart {
+  header: HlogHeader;
+  firstStart: number | null;
+  problems: LoadProblem[];
+  skippedLines: number;
+}
+
 const YEAR_SECONDS = 365 * 24 * 3600;
 
 /** Does this look like an interval log? By name first, then by content. */
@@ -111,6 +118,29 @@ export class HlogReader {
     if (!payload.startsWith("HIST")) return this.fail(lineNo, `the histogram field does not start with HIST (found "${clip(payload)}")`);
     if (this.firstStart === null) this.firstStart = rawStart;
     return { tag, rawStart, length, maxColumn, payload, line: lineNo };
+  }
+
+  /** What a reader of a later part of the same file learnt, for absorb(). */
+  partState(): ReaderPart {
+    return { header: { ...this.header }, firstStart: this.firstStart, problems: this.problems, skippedLines: this.skippedLines };
+  }
+
+  /**
+   * Takes in the state of a reader that read the lines after this one's (another worker's
+   * part of the file), `lineShift` being the lines this one read: header lines found later
+   * override earlier ones, as they would have read in order; the first start stays the first.
+   */
+  absorb(p: ReaderPart, lineShift: number): void {
+    if (p.header.startTime !== null) this.header.startTime = p.header.startTime;
+    if (p.header.baseTime !== null) this.header.baseTime = p.header.baseTime;
+    if (p.header.formatVersion !== null) this.header.formatVersion = p.header.formatVersion;
+    if (this.firstStart === null) this.firstStart = p.firstStart;
+    this.inferredBase = null;
+    for (const q of p.problems) {
+      if (this.problems.length >= 20) break;
+      this.problems.push({ ...q, line: q.line === null ? null : q.line + lineShift });
+    }
+    this.skippedLines += p.skippedLines;
   }
 
   /** Used by callers that report skipped lines once the file has been read. */
