@@ -1,6 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ingest } from "../engine/ingest";
 import {
   gatlingLog,
   generateSamples,
@@ -13,7 +16,7 @@ import {
   vegetaCsv,
   vegetaJson,
 } from "../../scripts/lib/loadgen-fixtures";
-import { READERS, isHdrHistogramText, pickReader } from "./detect";
+import { READABLE_FORMATS, READERS, UTF16_REASON, isHdrHistogramText, looksLikeUtf16, pickReader, unreadableReason } from "./detect";
 
 const samples = generateSamples({ seed: 3, seconds: 2, rate: 100, labels: ["a", "b"], medianMs: 5, sigma: 0.5, failureRate: 0.1 });
 /** What the engine hands pickReader: the first 4 KB or so. */
@@ -80,5 +83,88 @@ describe("pickReader", () => {
     expect(pickReader("x.txt", "       Value   Percentile   TotalCount 1/(1-Percentile)\n\n       0.031     0.000000            1         1.00\n")).toBeNull();
     expect(pickReader("x.txt", "  Detailed Percentile spectrum:\n       Value   Percentile   TotalCount 1/(1-Percentile)\n")).toBeNull();
     expect(pickReader("x.csv", '"Value","Percentile","TotalCount","1/(1-Percentile)"\n0.031,0.000000,1,1.00\n')).toBeNull();
+  });
+});
+
+/** `text` written as UTF-16 (Node's encoder), with or without a byte-order mark, then decoded as UTF-8 as the app decodes every file. */
+function asUtf16ReadAsUtf8(text: string, bigEndian: boolean, bom: boolean): string {
+  const body = Buffer.from(text, "utf16le");
+  if (bigEndian) body.swap16();
+  const mark = bom ? Buffer.from(bigEndian ? [0xfe, 0xff] : [0xff, 0xfe]) : Buffer.alloc(0);
+  return new TextDecoder("utf-8").decode(Buffer.concat([mark, body]));
+}
+
+const HLOG_TEXT = "#[StartTime: 1767323045.250 (seconds since epoch)]\n\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n0.127,1.007,2.769,HISTFAAAAEV42pNpmSzMwMCgyAABTFCaEUzMByQeJjS\n";
+const HGRM_TEXT = "       Value     Percentile TotalCount 1/(1-Percentile)\n\n       0.031 0.000000000000          1           1.00\n#[Mean    =        0.031, StdDeviation   =        0.000]\n";
+const TEXTS: [string, string][] = [
+  ["hlog", HLOG_TEXT],
+  ["hgrm", HGRM_TEXT],
+  ["jmeter csv", jmeterCsv(samples)],
+  ["jmeter xml", jmeterXml(samples)],
+  ["gatling", gatlingLog(samples)],
+  ["k6 json", k6Json(samples)],
+  ["k6 csv", k6Csv(samples)],
+  ["vegeta csv", vegetaCsv(samples)],
+  ["plain values", plainValues(samples)],
+  ["labels not in ASCII", "label,latency_ms\nbüro,1.5\n日本,2.5\nçé,3\n"],
+];
+
+describe("UTF-16 sniff", () => {
+  it.each(TEXTS)("recognises %s written as UTF-16 (LE, BE; with and without BOM)", (_, text) => {
+    for (const bigEndian of [false, true]) {
+      for (const bom of [true, false]) expect({ bigEndian, bom, utf16: looksLikeUtf16(head(asUtf16ReadAsUtf8(text, bigEndian, bom))) }).toEqual({ bigEndian, bom, utf16: true });
+    }
+    expect(looksLikeUtf16(head(text))).toBe(false);
+  });
+
+  it("does not take binary files or NUL padding for UTF-16", () => {
+    const bytes = (b: number[] | Uint8Array) => new TextDecoder("utf-8").decode(Uint8Array.from(b));
+    const gatling313 = [0, 0, 0, 0, 0, 0, 0, 6, 0x33, 0x2e, 0x31, 0x33, 0x2e, 0x31];
+    expect(looksLikeUtf16(bytes([...gatling313, ...Array.from({ length: 200 }, (_, i) => (i * 37) & 0xff)]))).toBe(false);
+    expect(looksLikeUtf16(bytes(gzipSync(Buffer.from(HLOG_TEXT.repeat(20)))))).toBe(false);
+    expect(looksLikeUtf16(HGRM_TEXT + "\0".repeat(2000))).toBe(false);
+    // small binary integers, 16 bits each: NULs alternate, but the other bytes are control characters
+    expect(looksLikeUtf16(bytes(Array.from({ length: 400 }, (_, i) => (i % 2 === 0 ? 1 + (i % 30) : 0))))).toBe(false);
+    expect(looksLikeUtf16("\uFFFD\uFFFD")).toBe(false);
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 16, maxLength: 2000 }), (b) => {
+        expect(looksLikeUtf16(bytes(b))).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("says why an unreadable file is refused, listing the formats the app reads", () => {
+    expect(unreadableReason(asUtf16ReadAsUtf8("1\n2\n", false, true))).toBe(UTF16_REASON);
+    expect(unreadableReason("Dear diary,\n")).toBe(`not a recognised format: expected ${READABLE_FORMATS}`);
+    expect(unreadableReason("\u0001\u0002PK")).toMatch(/^this looks like a binary file, not a latency log: expected /);
+    for (const f of ["(.hlog)", "(.hgrm)", "wrk2", "plain values", "CSV/TSV", "JMeter", "Gatling simulation.log", "k6", "Vegeta"]) expect(READABLE_FORMATS).toContain(f);
+  });
+});
+
+describe("ingest of UTF-16 files", () => {
+  it.each([
+    ["x.hlog", HLOG_TEXT],
+    ["x.hgrm", HGRM_TEXT],
+    ["x.jtl", jmeterCsv(samples)],
+    ["simulation.log", gatlingLog(samples)],
+    ["k6.csv", k6Csv(samples)],
+    ["v.txt", plainValues(samples)],
+    ["upload", vegetaCsv(samples)],
+  ])("%s: one problem saying UTF-16, whatever the chunks", async (name, text) => {
+    for (const bigEndian of [false, true]) {
+      for (const bom of [true, false]) {
+        const u = asUtf16ReadAsUtf8(text, bigEndian, bom);
+        for (const chunks of [[u], u.match(/[^]{1,700}/g)!]) {
+          const r = await ingest(name, chunks);
+          expect({ bigEndian, bom, r: { series: r.series.length, problems: r.problems } }).toEqual({ bigEndian, bom, r: { series: 0, problems: [{ file: name, line: null, reason: UTF16_REASON }] } });
+        }
+      }
+    }
+  });
+
+  it("the same files as UTF-8 still load", async () => {
+    const r = await ingest("k6.csv", [k6Csv(samples)]);
+    expect(r.series.length).toBeGreaterThan(0);
   });
 });

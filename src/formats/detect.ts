@@ -25,6 +25,51 @@ export function isHdrHistogramText(name: string, head: string): boolean {
   return /\bPercentile\b/.test(head) && /\bTotalCount\b/.test(head);
 }
 
+/** Characters of a file's start the UTF-16 sniff looks at (fewer than ingest's detection head). */
+const UTF16_SNIFF_CHARS = 1024;
+
+/**
+ * UTF-16 text that was decoded as UTF-8 (the app decodes every file as UTF-8): a byte-order mark
+ * FF FE / FE FF becomes "\uFFFD\uFFFD", and each ASCII character comes with a NUL after it (LE)
+ * or before it (BE). Such a file reads as garbage under every format (per-line errors, "binary
+ * file", Gatling's binary format), so it is recognised on its own: NULs are a good share of the
+ * characters and alternate with the others, and the others are text (no other control
+ * characters). Binary formats have NULs in runs or rarely, not every other character.
+ */
+export function looksLikeUtf16(head: string): boolean {
+  let s = head.slice(0, UTF16_SNIFF_CHARS);
+  if (s.startsWith("\uFFFD\uFFFD")) s = s.slice(2);
+  const n = s.length;
+  if (n < 4) return false;
+  let nuls = 0;
+  let flips = 0;
+  let controls = 0;
+  let prevNul = s.charCodeAt(0) === 0;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    const nul = c === 0;
+    if (nul) nuls++;
+    else if (c < 32 && c !== 9 && c !== 10 && c !== 13) controls++;
+    if (nul !== prevNul) flips++;
+    prevNul = nul;
+  }
+  return nuls >= 0.35 * n && flips >= 0.8 * (n - 1) && controls <= 0.05 * n;
+}
+
+export const UTF16_REASON = "looks like UTF-16 text; save it as UTF-8";
+
+/** What the app reads, for the message about a file it does not recognise. */
+export const READABLE_FORMATS =
+  "an HdrHistogram interval log (.hlog) or percentile distribution (.hgrm), wrk2 --latency output, plain values one per line, " +
+  "a CSV/TSV table of samples, JMeter results (CSV or XML .jtl), a Gatling simulation.log, k6 results (JSON or CSV) or Vegeta results (CSV or JSON)";
+
+/** Why a file whose start (`head`) no reader takes cannot be read: UTF-16, binary, or an unknown format. */
+export function unreadableReason(head: string): string {
+  if (looksLikeUtf16(head)) return UTF16_REASON;
+  if (/[\u0000-\u0008\u000e-\u001f]/.test(head.slice(0, 512))) return `this looks like a binary file, not a latency log: expected ${READABLE_FORMATS}`;
+  return `not a recognised format: expected ${READABLE_FORMATS}`;
+}
+
 export function pickReader(name: string, head: string): FormatReader | null {
   if (isHdrHistogramText(name, head)) return null;
   // Names that say what a file is, whatever its first lines look like.

@@ -6,7 +6,7 @@ import { Store } from "../engine/store";
 import { bucketsOf, maxOf, type Histogram } from "../core/histogram";
 import { detectHlog } from "../formats/hlog";
 import { detectPercentileFile } from "../formats/hgrm";
-import { pickReader } from "../formats/detect";
+import { looksLikeUtf16, pickReader } from "../formats/detect";
 import type { SampleOptions } from "../formats/source";
 
 /** Wall time one case may take (parse + checks). A hang or a quadratic blow-up fails the case. */
@@ -150,6 +150,7 @@ export function preview(v: unknown, max = 300): string {
 // known head-size bug apart from a real chunking bug.
 
 export function detectedKind(name: string, head: string): string {
+  if (looksLikeUtf16(head)) return "unknown";
   if (/\.hlog$/i.test(name)) return "hlog";
   if (/\.hgrm$/i.test(name)) return "percentiles";
   if (detectPercentileFile(name, head)) return "percentiles";

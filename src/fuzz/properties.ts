@@ -189,7 +189,7 @@ const ingestChunking: FuzzProperty = {
 
 const ingestBinary: FuzzProperty = {
   name: "ingest-binary-utf16",
-  description: "binary files (PNG, ZIP, gzip, PDF, Gatling 3.13 magic) and UTF-16 text read as UTF-8, under any name: no series, at least one problem",
+  description: "binary files (PNG, ZIP, gzip, PDF, Gatling 3.13 magic) and UTF-16 text read as UTF-8, under any name: no series; UTF-16 is one problem saying so, binary files are never called UTF-16",
   quickRuns: 80,
   build: () =>
     fc.asyncProperty(
@@ -203,6 +203,9 @@ const ingestBinary: FuzzProperty = {
         begin({ name, what: c.what, text: c.text, cuts });
         const r = await ingestChecked(name, chunkAt(c.text, cuts), c.text);
         if (r.series.length > 0) fail(`${c.what} input read as ${r.series.length} series (${r.series.map((s) => `${s.format}:${s.histogram.totalCount}`).join(", ")})`);
+        const saysUtf16 = r.problems.some((p) => /UTF-16/.test(p.reason));
+        if (c.what === "binary" && saysUtf16) fail(`a binary file reported as UTF-16: ${preview(r.problems)}`);
+        if (c.what !== "binary" && !(saysUtf16 && r.problems.length === 1)) fail(`UTF-16 text not reported as one UTF-16 problem: ${preview(r.problems)}`);
         return true;
       },
     ),
