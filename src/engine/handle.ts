@@ -2,68 +2,13 @@
 import type { FileOutcome, Progress, Request, ResultOf } from "./protocol";
 import type { Store } from "./store";
 import { fetchChunks, nameOfUrl, refuseUrl, RemoteError } from "./remote";
+import { loadFiles, type PartReader } from "./load-files";
 
-/**
- * Lets the worker's event loop run every ~50 ms of work, so that a "cancel" message is seen
- * (a File's stream can resolve its reads without ever returning to the event loop).
- */
-export function yielder(): () => Promise<void> {
-  let last = performance.now();
-  return async () => {
-    if (performance.now() - last < 50) return;
-    await new Promise((r) => setTimeout(r, 0));
-    last = performance.now();
-  };
-}
-
-/** Reads a File as a stream of text chunks: a big log is never one string. */
-async function* fileChunks(file: File, onBytes: (n: number) => void, signal?: AbortSignal): AsyncGenerator<string> {
-  const reader = file.stream().getReader();
-  const decoder = new TextDecoder("utf-8");
-  const breathe = yielder();
-  let bytes = 0;
-  for (;;) {
-    await breathe();
-    if (signal?.aborted) {
-      await reader.cancel();
-      throw new Error("cancelled: nothing of this file was loaded");
-    }
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
-    onBytes(bytes);
-    yield decoder.decode(value, { stream: true });
-  }
-  const rest = decoder.decode();
-  if (rest) yield rest;
-}
-
-export async function handle(store: Store, req: Request, progress: (p: Progress) => void, signal?: AbortSignal): Promise<ResultOf[Request["kind"]]> {
+/** `helpers` read interval logs on other cores (the worker passes its pool; tests read in one thread). */
+export async function handle(store: Store, req: Request, progress: (p: Progress) => void, signal?: AbortSignal, helpers: PartReader | null = null): Promise<ResultOf[Request["kind"]]> {
   switch (req.kind) {
-    case "load": {
-      const out: FileOutcome[] = [];
-      for (const file of req.files) {
-        let bytes = 0;
-        let intervals = 0;
-        const r = await store.load(
-          file.name,
-          fileChunks(
-            file,
-            (b) => {
-              bytes = b;
-            },
-            signal,
-          ),
-          (p) => {
-            intervals = p.intervals;
-            progress({ file: file.name, bytes, totalBytes: file.size, intervals });
-          },
-          req.options,
-        );
-        out.push({ file: file.name, ...r });
-      }
-      return out;
-    }
+    case "load":
+      return loadFiles(store, req.files, progress, signal, req.options, helpers);
     case "loadUrls": {
       const out: FileOutcome[] = [];
       for (const u of req.urls) {

@@ -81,6 +81,11 @@ function detectionHead(head: string): string {
   return head.slice(0, nl > 0 ? nl + 1 : HEAD_CHARS);
 }
 
+/** Whether ingest() would read this input as an interval log (so it can be read in parts). */
+export function isIntervalLog(name: string, head: string): boolean {
+  return !looksLikeUtf16(head) && detectKind(name, detectionHead(head)) === "hlog";
+}
+
 function pickSink(name: string, fullHead: string, options?: SampleOptions): Sink | null {
   // UTF-16 reads as garbage under every name: refused before any reader (unknownFormat says why).
   if (looksLikeUtf16(fullHead)) return null;

@@ -9,7 +9,7 @@ import { spectrumOf, type Spectrum } from "../core/spectrum";
 import { formatPercentileDistribution } from "../core/hgrm-export";
 import { NANOS_PER_UNIT, type LoadProblem, type Unit } from "../core/types";
 import { addDecodedInto, decodeHistogramPayload } from "../formats/hlog-encoding";
-import { ingest, type IngestProgress } from "./ingest";
+import { ingest, type IngestProgress, type IngestResult } from "./ingest";
 import type { SampleOptions } from "../formats/source";
 import { decodeShare, encodeShare, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type ShareView } from "../share";
 import { makeSeries } from "./ingest";
@@ -195,9 +195,14 @@ export class Store {
 
   /** Like load, but a failure of the source itself (a network error) is thrown to the caller. */
   async loadOrThrow(name: string, chunks: AsyncIterable<string> | Iterable<string>, onProgress?: (p: IngestProgress) => void, options?: SampleOptions): Promise<LoadOutcome> {
-    const r = await ingest(name, chunks, onProgress, options);
-    // Series are added only once the whole input was read: a source that fails half way
-    // leaves what is loaded untouched.
+    return this.add(await ingest(name, chunks, onProgress, options));
+  }
+
+  /**
+   * Adds what an ingest produced. Series are added only once the whole input was read: a
+   * source that fails half way leaves what is loaded untouched.
+   */
+  add(r: IngestResult): LoadOutcome {
     this.series.push(...r.series);
     return { added: r.series.map((s) => s.id), problems: r.problems };
   }

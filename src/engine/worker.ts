@@ -3,8 +3,10 @@
 import { handle } from "./handle";
 import type { Envelope, Reply } from "./protocol";
 import { Store } from "./store";
+import { defaultPool } from "./part-pool";
 
 const store = new Store();
+const helpers = defaultPool();
 const post = (r: Reply) => (self as unknown as Worker).postMessage(r);
 
 // Requests run one at a time, in order, so a query never sees a half-loaded file.
@@ -23,7 +25,7 @@ self.onmessage = (ev: MessageEvent<Envelope | { cancel: true }>) => {
   queue = queue.then(async () => {
     const signal = cancel.signal;
     try {
-      const result = await handle(store, request, (progress) => post({ reqId, type: "progress", progress }), signal);
+      const result = await handle(store, request, (progress) => post({ reqId, type: "progress", progress }), signal, helpers);
       post({ reqId, type: "done", result });
     } catch (e) {
       post({ reqId, type: "error", message: e instanceof Error ? e.message : String(e) });

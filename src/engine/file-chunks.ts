@@ -1,0 +1,37 @@
+// Streaming a File (or a slice of one) as text, with room for the event loop to see "cancel".
+
+/**
+ * Lets the worker's event loop run every ~50 ms of work, so that a "cancel" message is seen
+ * (a File's stream can resolve its reads without ever returning to the event loop).
+ */
+export function yielder(): () => Promise<void> {
+  let last = performance.now();
+  return async () => {
+    if (performance.now() - last < 50) return;
+    await new Promise((r) => setTimeout(r, 0));
+    last = performance.now();
+  };
+}
+
+/** Reads a File as a stream of text chunks: a big log is never one string. */
+export async function* fileChunks(file: Blob, onBytes: (n: number) => void, signal?: AbortSignal): AsyncGenerator<string> {
+  const reader = file.stream().getReader();
+  const decoder = new TextDecoder("utf-8");
+  const breathe = yielder();
+  let bytes = 0;
+  for (;;) {
+    await breathe();
+    if (signal?.aborted) {
+      await reader.cancel();
+      throw new Error("cancelled: nothing of this file was loaded");
+    }
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    onBytes(bytes);
+    yield decoder.decode(value, { stream: true });
+  }
+  const rest = decoder.decode();
+  if (rest) yield rest;
+}
+

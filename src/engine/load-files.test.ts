@@ -1,0 +1,93 @@
+// Loading with helper workers must give what loading in one thread gives, file by file and in
+// file order, and fall back to reading here when a helper fails.
+import { describe, expect, it } from "vitest";
+import { bucketsOf } from "../core/histogram";
+import { generatedFixture, hlogFixture } from "../fuzz/generators";
+import { ingestHlogPart, type HlogPart } from "./ingest";
+import { loadFiles, type PartReader } from "./load-files";
+import { fileChunks } from "./file-chunks";
+import { Store } from "./store";
+import type { FileOutcome } from "./protocol";
+
+/** Helpers run in this thread; what they return crosses a structuredClone as it would postMessage. */
+class InThreadHelpers implements PartReader {
+  readonly calls: { lane: number; bytes: number }[] = [];
+  running = 0;
+  maxRunning = 0;
+  constructor(readonly lanes: number, private readonly fail = false) {}
+  async read(lane: number, blob: Blob, name: string, onProgress: (b: number, n: number) => void, signal?: AbortSignal): Promise<HlogPart> {
+    this.calls.push({ lane, bytes: blob.size });
+    this.running++;
+    this.maxRunning = Math.max(this.maxRunning, this.running);
+    try {
+      await new Promise((r) => setTimeout(r, 1)); // let the other lanes start
+      if (this.fail) throw new Error("helper crashed");
+      let bytes = 0;
+      const part = await ingestHlogPart(name, fileChunks(blob, (b) => (bytes = b), signal), (p) => onProgress(bytes, p.intervals));
+      return structuredClone(part);
+    } finally {
+      this.running--;
+    }
+  }
+}
+
+function files(): File[] {
+  const big = hlogFixture(21, { tags: ["", "x"], seconds: 400, rate: 30 });
+  const out = [
+    new File([hlogFixture(22).text], "small-a.hlog"),
+    new File([generatedFixture("jmeter-csv", 5).text], "results.jtl"),
+    new File([big.text], "big.hlog"),
+    new File([hlogFixture(23, { tags: ["p", "q"] }).text], "small-b.hlog"),
+    new File([generatedFixture("hgrm", 6).text], "dist.hgrm"),
+    new File([hlogFixture(24).text + "garbage line\n"], "small-c.hlog"),
+    new File(["\u0000\u0001binary"], "junk.bin"),
+  ];
+  return out;
+}
+
+function summary(store: Store, outcomes: FileOutcome[]) {
+  return {
+    outcomes: outcomes.map((o) => ({ file: o.file, added: o.added.length, problems: o.problems })),
+    series: store.series.map((s) => ({
+      name: s.name,
+      total: s.histogram.totalCount,
+      values: Array.from(bucketsOf(s.histogram).values),
+      n: s.intervals?.n ?? 0,
+      offsets: s.intervals ? Array.from(s.intervals.offsets.subarray(0, s.intervals.n)) : [],
+      blocks: s.blocks == null,
+    })),
+  };
+}
+
+async function run(helpers: PartReader | null, signal?: AbortSignal) {
+  const store = new Store();
+  const outcomes = await loadFiles(store, files(), () => undefined, signal, undefined, helpers, 64 * 1024);
+  return summary(store, outcomes);
+}
+
+describe("loading files with helper workers", () => {
+  it("gives what one thread gives, in file order, with the big log cut in parts and small logs shared out", async () => {
+    const alone = await run(null);
+    expect(alone.series.length).toBeGreaterThan(5);
+    for (const lanes of [1, 3]) {
+      const helpers = new InThreadHelpers(lanes);
+      expect(await run(helpers)).toEqual(alone);
+      // The big log went in parts (a slice smaller than the file), the small logs whole.
+      expect(helpers.calls.some((c) => c.bytes < files()[2]!.size && c.bytes > 64 * 1024 / (lanes + 2))).toBe(true);
+      expect(helpers.calls.length).toBeGreaterThanOrEqual(lanes + 1);
+      expect(helpers.maxRunning).toBeGreaterThan(lanes > 1 ? 1 : 0);
+    }
+  });
+
+  it("reads here what a failing helper could not", async () => {
+    expect(await run(new InThreadHelpers(2, true))).toEqual(await run(null));
+  });
+
+  it("a cancelled load adds nothing and says so for every file", async () => {
+    const control = new AbortController();
+    control.abort();
+    const r = await run(new InThreadHelpers(1), control.signal);
+    expect(r.series).toEqual([]);
+    for (const o of r.outcomes.filter((o) => o.file.endsWith(".hlog"))) expect(o.problems[0]?.reason).toMatch(/cancelled/);
+  });
+});

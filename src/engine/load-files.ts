@@ -1,0 +1,155 @@
+// Loading dropped files with every core: small interval logs are shared out between this
+// worker and helper workers (one file each at a time), a big interval log is cut at line
+// boundaries and its parts read at once, then joined here (ingestHlogInParts, proven equal to
+// reading in one piece). Other formats are read here, in order. Series are added to the store
+// in the order of the files, whoever read them.
+import type { SampleOptions } from "../formats/source";
+import { fileChunks } from "./file-chunks";
+import { ingest, ingestHlogInParts, isIntervalLog, PartsNotJoinable, type HlogPart, type IngestResult } from "./ingest";
+import type { FileOutcome, Progress } from "./protocol";
+import type { Store } from "./store";
+
+/** Helper workers that read (parts of) interval logs. */
+export interface PartReader {
+  /** How many helpers: reads on different lanes run at once. */
+  readonly lanes: number;
+  read(lane: number, blob: Blob, name: string, onProgress: (bytes: number, intervals: number) => void, signal?: AbortSignal): Promise<HlogPart>;
+}
+
+/** Interval logs at least this big are cut into parts (below it, the copy and join cost more than they save). */
+export const SPLIT_BYTES = 4 * 1024 * 1024;
+/** How far past a cut point to look for a line break before giving up on that cut. */
+const CUT_SEARCH_BYTES = 256 * 1024;
+const HEAD_BYTES = 16 * 1024;
+
+const CANCELLED = "cancelled: nothing of this file was loaded";
+
+async function headOf(file: Blob): Promise<string> {
+  return new TextDecoder("utf-8").decode(await file.slice(0, HEAD_BYTES).arrayBuffer());
+}
+
+/** Byte offsets just after a line break near size·k/parts, strictly increasing; fewer when lines are too long. */
+async function cutPoints(file: Blob, parts: number): Promise<number[]> {
+  const cuts: number[] = [];
+  for (let k = 1; k < parts; k++) {
+    const target = Math.floor((file.size * k) / parts);
+    const bytes = new Uint8Array(await file.slice(target, Math.min(file.size, target + CUT_SEARCH_BYTES)).arrayBuffer());
+    const nl = bytes.indexOf(10);
+    if (nl < 0) continue;
+    const at = target + nl + 1;
+    if (at < file.size && (cuts.length === 0 || at > cuts[cuts.length - 1]!)) cuts.push(at);
+  }
+  return cuts;
+}
+
+function failed(name: string, e: unknown): IngestResult {
+  const message = e instanceof Error ? e.message : String(e);
+  return { series: [], problems: [{ file: name, line: null, reason: `could not be read: ${message}` }], lines: 0 };
+}
+
+export async function loadFiles(
+  store: Store,
+  files: readonly File[],
+  progress: (p: Progress) => void,
+  signal: AbortSignal | undefined,
+  options: SampleOptions | undefined,
+  helpers: PartReader | null,
+  splitBytes = SPLIT_BYTES,
+): Promise<FileOutcome[]> {
+  const results: IngestResult[] = new Array(files.length);
+
+  /** Reads one file here, whatever its format (the path every file took before helpers). */
+  const readHere = async (i: number): Promise<void> => {
+    const file = files[i]!;
+    let bytes = 0;
+    try {
+      results[i] = await ingest(
+        file.name,
+        fileChunks(file, (b) => (bytes = b), signal),
+        (p) => progress({ file: file.name, bytes, totalBytes: file.size, intervals: p.intervals }),
+        options,
+      );
+    } catch (e) {
+      results[i] = failed(file.name, e);
+    }
+  };
+
+  /** Reads one interval log on a helper; joined here (an empty first part). */
+  const readOnHelper = async (i: number, lane: number): Promise<void> => {
+    const file = files[i]!;
+    try {
+      const part = helpers!.read(lane, file, file.name, (bytes, intervals) => progress({ file: file.name, bytes, totalBytes: file.size, intervals }), signal);
+      results[i] = await ingestHlogInParts(file.name, [], [part]);
+    } catch (e) {
+      if (signal?.aborted) results[i] = failed(file.name, new Error(CANCELLED));
+      else await readHere(i); // a helper that failed (or a part that cannot be joined): read it here
+    }
+  };
+
+  /** Reads one big interval log cut in parts: the first here, the others on helpers, at once. */
+  const readInParts = async (i: number): Promise<void> => {
+    const file = files[i]!;
+    const cuts = await cutPoints(file, helpers!.lanes + 1);
+    if (cuts.length === 0) return readHere(i);
+    const bounds = [0, ...cuts, file.size];
+    const bytes = new Array<number>(bounds.length - 1).fill(0);
+    const intervals = new Array<number>(bounds.length - 1).fill(0);
+    const report = () => progress({ file: file.name, bytes: bytes.reduce((a, b) => a + b, 0), totalBytes: file.size, intervals: intervals.reduce((a, b) => a + b, 0) });
+    const rest: Promise<HlogPart>[] = [];
+    for (let k = 1; k < bounds.length - 1; k++) {
+      rest.push(
+        helpers!.read(k - 1, file.slice(bounds[k]!, bounds[k + 1]!), file.name, (b, n) => {
+          bytes[k] = b;
+          intervals[k] = n;
+          report();
+        }, signal),
+      );
+    }
+    // A rejected part is awaited (and handled) below; keep it from being reported unhandled meanwhile.
+    for (const p of rest) p.catch(() => undefined);
+    try {
+      results[i] = await ingestHlogInParts(
+        file.name,
+        fileChunks(file.slice(0, bounds[1]!), (b) => (bytes[0] = b), signal),
+        rest,
+        (p) => {
+          intervals[0] = p.intervals;
+          report();
+        },
+      );
+    } catch (e) {
+      if (signal?.aborted) results[i] = failed(file.name, new Error(CANCELLED));
+      else if (e instanceof PartsNotJoinable || !(e instanceof Error) || !e.message.startsWith("cancelled")) await readHere(i);
+      else results[i] = failed(file.name, e);
+    }
+  };
+
+  if (!helpers || helpers.lanes === 0) {
+    for (let i = 0; i < files.length; i++) await readHere(i);
+  } else {
+    const logs = await Promise.all(files.map(async (f) => isIntervalLog(f.name, await headOf(f))));
+    // In file order: a big log takes every lane; runs of other files share the lanes.
+    let i = 0;
+    while (i < files.length) {
+      if (logs[i] && files[i]!.size >= splitBytes) {
+        await readInParts(i);
+        i++;
+        continue;
+      }
+      const batch: number[] = [];
+      while (i < files.length && !(logs[i] && files[i]!.size >= splitBytes)) batch.push(i++);
+      const shared = batch.filter((k) => logs[k]);
+      const hereOnly = batch.filter((k) => !logs[k]);
+      const lane = async (helperLane: number | null) => {
+        for (;;) {
+          const k = helperLane === null ? (hereOnly.shift() ?? shared.shift()) : shared.shift();
+          if (k === undefined) return;
+          if (helperLane === null) await readHere(k);
+          else await readOnHelper(k, helperLane);
+        }
+      };
+      await Promise.all([lane(null), ...Array.from({ length: helpers.lanes }, (_, l) => lane(l))]);
+    }
+  }
+  return files.map((f, k) => ({ file: f.name, ...store.add(results[k]!) }));
+}
