@@ -10,10 +10,17 @@ export interface Sparse {
 /** Intervals per block at each level: 64, then 64 × 32 = 2048. */
 export const BLOCK_SIZES = [64, 2048] as const;
 
-/** Accumulates sparse counts into a dense scratch array, remembering which indices it touched. */
+/**
+ * Accumulates sparse counts into a dense scratch array. While the touched indices span at most
+ * DENSE_SPAN slots, nothing else is tracked and take() scans that span (a per-entry touched
+ * list was a tenth of a 24-hour load); past it, the touched indices are listed once and then
+ * tracked, and take() sorts them, so a sparse histogram over a huge range stays cheap.
+ */
+const DENSE_SPAN = 1 << 16;
+
 class Scratch {
   private dense = new Float64Array(1024);
-  private touched = new Int32Array(256);
+  private touched: Int32Array | null = null;
   private nTouched = 0;
   private lo = Infinity;
   private hi = -1;
@@ -21,6 +28,7 @@ class Scratch {
   add(s: Sparse): void {
     const n = s.indices.length;
     if (n === 0) return;
+    const first = s.indices[0]!;
     const top = s.indices[n - 1]!; // sparse indices are ascending
     if (top >= this.dense.length) {
       let size = this.dense.length;
@@ -29,32 +37,51 @@ class Scratch {
       d.set(this.dense);
       this.dense = d;
     }
-    if (s.indices[0]! < this.lo) this.lo = s.indices[0]!;
-    if (top > this.hi) this.hi = top;
+    const lo = first < this.lo ? first : this.lo;
+    const hi = top > this.hi ? top : this.hi;
+    if (this.touched === null && hi - lo >= DENSE_SPAN) this.startTracking();
+    this.lo = lo;
+    this.hi = hi;
     const dense = this.dense;
-    for (let k = 0; k < n; k++) {
-      const i = s.indices[k]!;
-      if (dense[i] === 0) {
-        if (this.nTouched === this.touched.length) {
-          const t = new Int32Array(this.touched.length * 2);
-          t.set(this.touched);
-          this.touched = t;
-        }
-        this.touched[this.nTouched++] = i;
-      }
-      dense[i]! += s.counts[k]!;
+    const indices = s.indices;
+    const counts = s.counts;
+    if (this.touched === null) {
+      for (let k = 0; k < n; k++) dense[indices[k]!]! += counts[k]!;
+      return;
     }
+    for (let k = 0; k < n; k++) {
+      const i = indices[k]!;
+      if (dense[i] === 0) this.track(i);
+      dense[i]! += counts[k]!;
+    }
+  }
+
+  private track(i: number): void {
+    if (this.nTouched === this.touched!.length) {
+      const t = new Int32Array(this.touched!.length * 2);
+      t.set(this.touched!);
+      this.touched = t;
+    }
+    this.touched![this.nTouched++] = i;
+  }
+
+  /** Lists the indices touched so far (one scan of the dense span), then tracks new ones. */
+  private startTracking(): void {
+    this.touched = new Int32Array(256);
+    this.nTouched = 0;
+    for (let i = this.lo; i <= this.hi; i++) if (this.dense[i] !== 0) this.track(i);
   }
 
   /** The accumulated counts as sparse, sorted; resets the scratch. */
   take(): Sparse {
-    const m = this.nTouched;
-    const indices = new Int32Array(m);
-    const counts = new Float64Array(m);
     const dense = this.dense;
-    if (m > 0 && this.hi - this.lo < 8 * m) {
-      // Touched indices are dense in [lo, hi]: one scan in index order needs no sort (a sort
-      // per block was a sixth of a 24-hour load).
+    let indices: Int32Array;
+    let counts: Float64Array;
+    if (this.touched === null) {
+      let m = 0;
+      for (let i = this.lo; i <= this.hi; i++) if (dense[i] !== 0) m++;
+      indices = new Int32Array(m);
+      counts = new Float64Array(m);
       let k = 0;
       for (let i = this.lo; i <= this.hi; i++) {
         const c = dense[i]!;
@@ -64,15 +91,19 @@ class Scratch {
           dense[i] = 0;
         }
       }
-    } else if (m > 0) {
-      // Sparse over a wide range: sort the touched indices (a typed-array sort is numeric).
+    } else {
+      const m = this.nTouched;
+      // A typed-array sort is numeric.
       const t = this.touched.subarray(0, m).sort();
+      indices = new Int32Array(m);
+      counts = new Float64Array(m);
       for (let k = 0; k < m; k++) {
         indices[k] = t[k]!;
         counts[k] = dense[t[k]!]!;
         dense[t[k]!] = 0;
       }
     }
+    this.touched = null;
     this.nTouched = 0;
     this.lo = Infinity;
     this.hi = -1;

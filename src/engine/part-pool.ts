@@ -18,6 +18,11 @@ export class WorkerPartPool implements PartReader {
     this.workers = new Array<Worker | null>(lanes).fill(null);
   }
 
+  /** Starts every helper (they warm up while nobody needs them yet). */
+  start(): void {
+    for (let lane = 0; lane < this.lanes; lane++) this.worker(lane);
+  }
+
   private worker(lane: number): Worker {
     let w = this.workers[lane];
     if (!w) {

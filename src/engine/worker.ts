@@ -4,13 +4,18 @@ import { handle } from "./handle";
 import type { Envelope, Reply } from "./protocol";
 import { Store } from "./store";
 import { defaultPool } from "./part-pool";
+import { warmUp } from "./warm-up";
 
 const store = new Store();
+// Helpers start now, not on the first load: booting a worker takes tens of milliseconds.
 const helpers = defaultPool();
+helpers?.start();
 const post = (r: Reply) => (self as unknown as Worker).postMessage(r);
 
 // Requests run one at a time, in order, so a query never sees a half-loaded file.
 let queue: Promise<void> = Promise.resolve();
+let requests = 0;
+void warmUp(() => requests > 0);
 
 // Cancelling is handled at once, not queued: loads check the signal between chunks.
 let cancel = new AbortController();
@@ -22,6 +27,7 @@ self.onmessage = (ev: MessageEvent<Envelope | { cancel: true }>) => {
     return;
   }
   const { reqId, request } = ev.data;
+  requests++;
   queue = queue.then(async () => {
     const signal = cancel.signal;
     try {
