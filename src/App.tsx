@@ -13,7 +13,7 @@ import { Warnings } from "./ui/Warnings";
 import { stylesFor } from "./ui/colors";
 import { RequirementEditor } from "./ui/RequirementEditor";
 import { Judgement, judgeRows } from "./ui/Judgement";
-import { formatRequirement, parseRequirement, requirementSteps, verdictOf, type Requirement } from "./core/requirements";
+import { formatRequirement, parseRequirement, requirementSteps, verdictOf, type Requirement, type Verdict } from "./core/requirements";
 import { valueAtFromBuckets } from "./core/bucket-lookup";
 import { ChartActions } from "./ui/ChartActions";
 import { SampleOptionsPanel } from "./ui/SampleOptionsPanel";
@@ -31,7 +31,9 @@ import { useElementWidth } from "./ui/use-element-width";
 import { useUpdateEffect } from "./ui/use-update-effect";
 import { useWindowInput } from "./ui/use-window-input";
 import { Toolbar } from "./ui/Toolbar";
+import { PastePanel } from "./ui/PastePanel";
 import { downloadText } from "./ui/download";
+import { useStableCallback } from "./ui/use-stable-callback";
 
 const engine = new EngineClient();
 // Effects run twice under React's StrictMode in development: load the demo once.
@@ -47,7 +49,6 @@ export function App() {
   const [pending, setPending] = useState(0);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [dragging, setDragging] = useState(false);
-  const [pasteText, setPasteText] = useState("");
   const rangeRef = useRef(range);
   rangeRef.current = range;
   const pasteCount = useRef(0);
@@ -201,53 +202,83 @@ export function App() {
     onPasteText: loadText,
   });
 
+  // A row keeps its object while nothing it shows changed, so the memoised series-list and
+  // table rows of the other 49 series skip re-rendering when one is hidden or shown.
+  const rowCache = useRef(new Map<string, SeriesRow>());
   const rows: SeriesRow[] = useMemo(() => {
     const styles = stylesFor(views);
-    return views.map((v) => {
+    const next = new Map<string, SeriesRow>();
+    const out = views.map((v) => {
       const st = styles.get(v.id)!;
       const visible = !hidden.has(v.id);
       // Judge on the current window's spectrum, in ns like the requirement.
       const ns = NANOS_PER_UNIT[v.recordedUnit];
       const verdict = requirement && visible && v.spectrum.totalCount > 0 ? verdictOf(requirement, (p) => valueAtFromBuckets(v.spectrum, p) * ns) : null;
-      return { view: v, color: st.color, dash: st.dash, visible, verdict };
+      const prev = rowCache.current.get(v.id);
+      const row =
+        prev && prev.view === v && prev.color === st.color && prev.dash === st.dash && prev.visible === visible && sameVerdict(prev.verdict, verdict)
+          ? prev
+          : { view: v, color: st.color, dash: st.dash, visible, verdict };
+      next.set(v.id, row);
+      return row;
     });
+    rowCache.current = next;
+    return out;
   }, [views, hidden, requirement]);
-  const visibleRows = rows.filter((r) => r.visible);
+  const visibleRows = useMemo(() => rows.filter((r) => r.visible), [rows]);
 
+  // The plot lays out in ns and converts only its labels, so these do not depend on the
+  // display unit and keep the spectrum's own arrays (no copy per unit change).
+  const plotCache = useRef(new WeakMap<SeriesRow, PlotSeries>());
   const plotSeries: PlotSeries[] = useMemo(
     () =>
       visibleRows.map((r) => {
-        const f = unitFactor(r.view.recordedUnit, unit);
+        const known = plotCache.current.get(r);
+        if (known) return known;
         const sp = r.view.spectrum;
-        return {
+        const p: PlotSeries = {
           id: r.view.id,
           name: r.view.name,
           color: r.color,
           dash: r.dash,
-          values: sp.values.map((v) => v * f),
+          recordedUnit: r.view.recordedUnit,
+          values: sp.values,
           cumulative: sp.cumulative,
           totalCount: sp.totalCount,
-          max: sp.max * f,
-          min: sp.min * f,
+          max: sp.max,
+          min: sp.min,
         };
+        plotCache.current.set(r, p);
+        return p;
       }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [rows, unit],
+    [visibleRows],
   );
 
-  const toggle = (id: string) =>
+  const toggle = useStableCallback((id: string) =>
     setHidden((h) => {
       const n = new Set(h);
       if (n.has(id)) n.delete(id);
       else n.add(id);
       return n;
-    });
+    }),
+  );
 
-  const exportSeries = (id: string) => {
+  const exportSeries = useStableCallback((id: string) => {
     const v = views.find((x) => x.id === id);
     if (!v) return;
     void engine.exportHgrm(id, rangeRef.current, unit).then((text) => downloadText(`${v.name}.hgrm`, text));
-  };
+  });
+  const selectSeries = useStableCallback((id: string, on: boolean) =>
+    setSelected((cur) => {
+      const n = new Set(cur);
+      if (on) n.add(id);
+      else n.delete(id);
+      return n;
+    }),
+  );
+  const setIdentity = useStableCallback((id: string, patch: Parameters<typeof engine.setIdentity>[1]) => void run(async () => { await engine.setIdentity(id, patch); return null; }, { timeline: false }));
+  const removeSeries = useStableCallback((id: string) => void run(async () => { await engine.remove(id); return null; }));
+  const setSeriesUnit = useStableCallback((id: string, u: Unit) => void run(async () => { await engine.setUnit(id, u); return null; }));
 
   const timelineLines: TimelineLine[] = useMemo(() => {
     if (!timeline) return [];
@@ -264,7 +295,6 @@ export function App() {
       requirement
         ? requirementSteps(requirement).map((st) => ({
             ...st,
-            limit: st.limitNs / NANOS_PER_UNIT[unit],
             label: `${st.to >= 100 ? "max" : `p${st.to}`} ≤ ${Number((st.limitNs / NANOS_PER_UNIT[unit]).toPrecision(4))} ${UNIT_LABEL[unit]}`,
           }))
         : [],
@@ -272,17 +302,19 @@ export function App() {
   );
 
   const configsShown = [...new Set(visibleRows.map((r) => r.view.config))];
-  const sharedExtent = useMemo(
-    () => ({ max: Math.max(0, ...plotSeries.map((p) => p.max)), min: Math.min(Infinity, ...plotSeries.filter((p) => p.min > 0).map((p) => p.min)) }),
-    [plotSeries],
-  );
+  // In ns, like the plot's layout.
+  const sharedExtent = useMemo(() => {
+    const ns = (p: PlotSeries, v: number) => v * NANOS_PER_UNIT[p.recordedUnit];
+    return { max: Math.max(0, ...plotSeries.map((p) => ns(p, p.max))), min: Math.min(Infinity, ...plotSeries.filter((p) => p.min > 0).map((p) => ns(p, p.min))) };
+  }, [plotSeries]);
 
   // The judgment, shared by the summary, the Markdown and the presentation.
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const judged = useMemo(() => judgeRows(visibleRows, requirement), [rows, requirement]);
 
   const shareUrl = useRef<string | null>(null);
-  const makeLink = async (fullPrecision: boolean) => {
+  // Stable identities (they read the latest state when called) so the share panel is skipped.
+  const makeLink = useStableCallback(async (fullPrecision: boolean) => {
     try {
       const view = {
         displayUnit: unit,
@@ -300,9 +332,9 @@ export function App() {
     } catch (e) {
       return { error: `Could not make a link: ${e instanceof Error ? e.message : String(e)}` };
     }
-  };
+  });
 
-  const makeMarkdown = () =>
+  const makeMarkdown = useStableCallback(() =>
     markdownSummary({
       rows: markdownRows(visibleRows, unit),
       unit,
@@ -310,7 +342,10 @@ export function App() {
       sentence: judged.sentence,
       shareUrl: shareUrl.current,
       range,
-    });
+    }),
+  );
+  const setCoInterval = useStableCallback((ns: number | null) => void run(async () => { await engine.setCoInterval(ns); return null; }, { timeline: false }));
+  const dismissProblems = useCallback(() => setProblems([]), []);
 
   const busy = pending > 0;
   const hasIntervals = views.some((v) => v.intervalCount > 0);
@@ -371,9 +406,9 @@ export function App() {
       />
       <div className="toolbar second">
         <RequirementEditor requirement={requirement} onChange={setRequirement} />
-        <CoIntervalInput onChange={(ns) => void run(async () => { await engine.setCoInterval(ns); return null; }, { timeline: false })} />
+        <CoIntervalInput onChange={setCoInterval} />
       </div>
-      <LoadErrors problems={problems} onDismiss={() => setProblems([])} />
+      <LoadErrors problems={problems} onDismiss={dismissProblems} />
       <Warnings rows={visibleRows} />
       <main className="main">
         <section className="chart-panel" ref={plotBox}>
@@ -407,7 +442,15 @@ export function App() {
             <ChartActions
               container={plotRef}
               name="percentile-distribution"
-              csv={() => spectrumCsv(plotSeries.map((p) => ({ name: p.name, values: p.values, cumulative: p.cumulative, totalCount: p.totalCount })), unit)}
+              csv={() =>
+                spectrumCsv(
+                  plotSeries.map((p) => {
+                    const f = unitFactor(p.recordedUnit, unit);
+                    return { name: p.name, values: Array.from(p.values, (v) => v * f), cumulative: p.cumulative, totalCount: p.totalCount };
+                  }),
+                  unit,
+                )
+              }
             />
           ) : null}
           {timeline && timelineLines.length > 0 ? (
@@ -447,43 +490,16 @@ export function App() {
           <SeriesList
             rows={rows}
             selected={selected}
-            onSelect={(id, on) =>
-              setSelected((cur) => {
-                const n = new Set(cur);
-                if (on) n.add(id);
-                else n.delete(id);
-                return n;
-              })
-            }
-            onIdentity={(id, patch) => void run(async () => { await engine.setIdentity(id, patch); return null; }, { timeline: false })}
+            onSelect={selectSeries}
+            onIdentity={setIdentity}
             onToggle={toggle}
             onExport={exportSeries}
-            onRemove={(id) => void run(async () => { await engine.remove(id); return null; })}
-            onUnit={(id, u) => void run(async () => { await engine.setUnit(id, u); return null; })}
+            onRemove={removeSeries}
+            onUnit={setSeriesUnit}
           />
           <SharePanel makeMarkdown={makeMarkdown} makeLink={makeLink} />
           <SampleOptionsPanel options={sampleOpts} onChange={setSampleOpts} />
-          <details className="paste">
-            <summary>Paste data</summary>
-            <textarea
-              data-testid="paste-input"
-              value={pasteText}
-              onChange={(e) => setPasteText(e.target.value)}
-              rows={6}
-              placeholder="Paste an .hlog, .hgrm or wrk2 output"
-              aria-label="Text to load"
-            />
-            <button
-              type="button"
-              data-testid="paste-load"
-              onClick={() => {
-                loadText(pasteText);
-                setPasteText("");
-              }}
-            >
-              Load pasted text
-            </button>
-          </details>
+          <PastePanel onLoad={loadText} />
         </aside>
       </main>
       {presenting ? (
@@ -503,5 +519,16 @@ export function App() {
         />
       ) : null}
     </div>
+  );
+}
+
+/** Two verdicts that read the same (a verdict is recomputed whenever the rows are). */
+function sameVerdict(a: Verdict | null, b: Verdict | null): boolean {
+  if (a === null || b === null) return a === b;
+  return (
+    a.pass === b.pass &&
+    a.firstViolation === b.firstViolation &&
+    a.violations.length === b.violations.length &&
+    a.violations.every((v, i) => v.percentile === b.violations[i]!.percentile && v.ratio === b.violations[i]!.ratio && v.limitNs === b.violations[i]!.limitNs && v.valueNs === b.violations[i]!.valueNs)
   );
 }

@@ -1,9 +1,10 @@
 // Expected interval between requests for coordinated-omission correction: "10ms", or a rate
 // such as "100/s". Applies on Enter or blur; empty means no correction.
-import { useState } from "react";
+import { memo, useState } from "react";
 import { parseExpectedInterval } from "../core/interval";
 
-export function CoIntervalInput({ onChange }: { onChange: (ns: number | null) => void }) {
+// Memoised: its props do not change with the display unit, so a unit change skips it.
+export const CoIntervalInput = memo(function CoIntervalInput({ onChange }: { onChange: (ns: number | null) => void }) {
   const [text, setText] = useState("");
   const [applied, setApplied] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -39,4 +40,4 @@ export function CoIntervalInput({ onChange }: { onChange: (ns: number | null) =>
       ) : null}
     </label>
   );
-}
+});

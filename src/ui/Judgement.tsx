@@ -1,6 +1,7 @@
 // The judgment the app exists for: which throughput each configuration sustains under the
 // requirement, said in one sentence generated from the numbers, with the chart that shows
 // where each configuration crosses its limits.
+import { memo } from "react";
 import { ThroughputChart } from "../charts/throughput/ThroughputChart";
 import type { TpLine } from "../charts/throughput/layout";
 import { formatNumber, UNIT_LABEL } from "../core/format";
@@ -47,7 +48,8 @@ export function judgeRows(rows: SeriesRow[], requirement: Requirement | null) {
   return { judged, sustainable, sentence: verdictSentence(requirement, sustainable) };
 }
 
-export function Judgement({ rows, requirement, unit, width, part }: Props) {
+// Memoised: its inputs keep their identity across the app's other re-renders (timeline queries).
+export const Judgement = memo(function Judgement({ rows, requirement, unit, width, part }: Props) {
   const pairs = kindPairs(rows);
   const { judged, sustainable, sentence } = judgeRows(rows, requirement);
   const withThroughput = judged.filter((r) => r.view.throughput !== null);
@@ -137,4 +139,4 @@ export function Judgement({ rows, requirement, unit, width, part }: Props) {
       ) : null}
     </section>
   );
-}
+});

@@ -1,7 +1,9 @@
 // Problems met while loading: each names the file, the line when there is one, and the reason.
+import { memo } from "react";
 import type { LoadProblem } from "../core/types";
 
-export function LoadErrors({ problems, onDismiss }: { problems: LoadProblem[]; onDismiss: () => void }) {
+// Memoised: its props do not change with the display unit, so a unit change skips it.
+export const LoadErrors = memo(function LoadErrors({ problems, onDismiss }: { problems: LoadProblem[]; onDismiss: () => void }) {
   if (problems.length === 0) return null;
   return (
     <section className="load-errors" role="alert" aria-label="Problems while loading">
@@ -18,4 +20,4 @@ export function LoadErrors({ problems, onDismiss }: { problems: LoadProblem[]; o
       </button>
     </section>
   );
-}
+});

@@ -1,6 +1,6 @@
 // The requirement as text (the contract's syntax, applied on Enter or blur), as rows, or
 // imported from a gnuplot SLA file. Errors say which entry is wrong and why.
-import { useEffect, useState } from "react";
+import { memo, useEffect, useState } from "react";
 import { formatRequirement, parseRequirement, parseSlaDat, type Requirement, type RequirementEntry } from "../core/requirements";
 import { UNIT_LABEL } from "../core/format";
 import { NANOS_PER_UNIT, UNITS, type Unit } from "../core/types";
@@ -10,7 +10,8 @@ interface Props {
   onChange: (r: Requirement | null) => void;
 }
 
-export function RequirementEditor({ requirement, onChange }: Props) {
+// Memoised: its props do not change with the display unit, so a unit change skips it.
+export const RequirementEditor = memo(function RequirementEditor({ requirement, onChange }: Props) {
   const [text, setText] = useState(requirement ? formatRequirement(requirement) : "");
   const [errors, setErrors] = useState<string[]>([]);
   const [rowsOpen, setRowsOpen] = useState(false);
@@ -77,7 +78,7 @@ export function RequirementEditor({ requirement, onChange }: Props) {
       {rowsOpen ? <RequirementRows entries={requirement?.entries ?? []} onChange={setEntries} /> : null}
     </div>
   );
-}
+});
 
 function RequirementRows({ entries, onChange }: { entries: RequirementEntry[]; onChange: (e: RequirementEntry[]) => void }) {
   const update = (i: number, patch: Partial<RequirementEntry>) => onChange(entries.map((e, k) => (k === i ? { ...e, ...patch } : e)));

@@ -1,5 +1,6 @@
 // How raw samples (plain values, CSV/TSV) are read: which columns, which units, how long an
 // interval is. Applies to the files loaded after a change; guessed when left empty.
+import { memo } from "react";
 import type { SampleOptions } from "../formats/source";
 import { UNITS, type Unit } from "../core/types";
 import { UNIT_LABEL } from "../core/format";
@@ -10,7 +11,8 @@ function column(v: string): string | number | undefined {
   return /^\d+$/.test(t) ? Number(t) : t;
 }
 
-export function SampleOptionsPanel({ options, onChange }: { options: SampleOptions; onChange: (o: SampleOptions) => void }) {
+// Memoised: its props do not change with the display unit, so a unit change skips it.
+export const SampleOptionsPanel = memo(function SampleOptionsPanel({ options, onChange }: { options: SampleOptions; onChange: (o: SampleOptions) => void }) {
   const text = (v: string | number | null | undefined) => (v === undefined || v === null ? "" : String(v));
   return (
     <details className="sample-options">
@@ -62,4 +64,4 @@ export function SampleOptionsPanel({ options, onChange }: { options: SampleOptio
       </label>
     </details>
   );
-}
+});

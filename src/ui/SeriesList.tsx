@@ -1,6 +1,8 @@
 // The series list doubles as the legend, grouped by configuration: swatch, name, identity
 // (configuration, throughput, kind), verdict; click toggles visibility.
-import { useState } from "react";
+// The list and each item are memoised (nothing here depends on the display unit): with stable
+// callbacks from the parent, a unit change skips it and hiding one series re-renders one item.
+import { memo, useState } from "react";
 import { formatCount, UNIT_LABEL } from "../core/format";
 import { formatThroughput, parseThroughput } from "../core/naming";
 import type { Verdict } from "../core/requirements";
@@ -42,8 +44,8 @@ function verdictText(v: Verdict | null): string {
   return worst ? `fails at ${at} (${worst.ratio.toFixed(worst.ratio < 10 ? 2 : 1)}× the limit)` : `fails at ${at}`;
 }
 
-export function SeriesList(props: Props) {
-  const { rows } = props;
+export const SeriesList = memo(function SeriesList(props: Props) {
+  const { rows, selected, ...handlers } = props;
   if (rows.length === 0) return <p className="empty">No series loaded. Drop .hlog, .hgrm, wrk2 or load-generator output anywhere on the page.</p>;
   const configs = [...new Set(rows.map((r) => r.view.config))];
   return (
@@ -55,16 +57,18 @@ export function SeriesList(props: Props) {
             {rows
               .filter((r) => r.view.config === config)
               .map((r) => (
-                <SeriesItem key={r.view.id} row={r} {...props} />
+                <SeriesItem key={r.view.id} row={r} isSelected={selected.has(r.view.id)} {...handlers} />
               ))}
           </ul>
         </section>
       ))}
     </div>
   );
-}
+});
 
-function SeriesItem({ row, selected, onSelect, onToggle, onExport, onRemove, onUnit, onIdentity }: Props & { row: SeriesRow }) {
+type ItemProps = Omit<Props, "rows" | "selected"> & { row: SeriesRow; isSelected: boolean };
+
+const SeriesItem = memo(function SeriesItem({ row, isSelected, onSelect, onToggle, onExport, onRemove, onUnit, onIdentity }: ItemProps) {
   const { view: v, color, dash, visible, verdict } = row;
   const [editing, setEditing] = useState(false);
   const stop = (e: React.SyntheticEvent) => e.stopPropagation();
@@ -93,7 +97,7 @@ function SeriesItem({ row, selected, onSelect, onToggle, onExport, onRemove, onU
         className="select"
         data-testid="series-select"
         aria-label={`Select ${v.name} for merging`}
-        checked={selected.has(v.id)}
+        checked={isSelected}
         onClick={stop}
         onChange={(e) => onSelect(v.id, e.target.checked)}
       />
@@ -183,4 +187,4 @@ function SeriesItem({ row, selected, onSelect, onToggle, onExport, onRemove, onU
       ) : null}
     </li>
   );
-}
+});

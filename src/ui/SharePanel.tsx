@@ -1,6 +1,6 @@
 // For reviews: a Markdown summary (copied to the clipboard and shown), and a share link that
 // carries the view and its data in the URL fragment (never sent to a server).
-import { useState } from "react";
+import { memo, useState } from "react";
 
 interface Props {
   makeMarkdown: () => string;
@@ -16,7 +16,8 @@ async function copy(text: string): Promise<boolean> {
   }
 }
 
-export function SharePanel({ makeMarkdown, makeLink }: Props) {
+// Memoised: its props do not change with the display unit, so a unit change skips it.
+export const SharePanel = memo(function SharePanel({ makeMarkdown, makeLink }: Props) {
   const [markdown, setMarkdown] = useState<string | null>(null);
   const [link, setLink] = useState<{ url: string; lossy: boolean; length: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -80,4 +81,4 @@ export function SharePanel({ makeMarkdown, makeLink }: Props) {
       ) : null}
     </section>
   );
-}
+});

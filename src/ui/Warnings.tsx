@@ -1,8 +1,10 @@
 // Warnings the data itself gives: saturation (and, later, coordinated omission). Plain words,
 // what it means, what to do.
+import { memo } from "react";
 import type { SeriesRow } from "./SeriesList";
 
-export function Warnings({ rows }: { rows: SeriesRow[] }) {
+// Memoised: the rows it reads keep their identity across display-unit changes.
+export const Warnings = memo(function Warnings({ rows }: { rows: SeriesRow[] }) {
   const items = rows.flatMap((r) => r.view.warnings.map((w) => ({ w, name: r.view.name })));
   if (items.length === 0) return null;
   return (
@@ -14,4 +16,4 @@ export function Warnings({ rows }: { rows: SeriesRow[] }) {
       ))}
     </section>
   );
-}
+});

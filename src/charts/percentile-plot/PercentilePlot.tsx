@@ -1,9 +1,14 @@
 // Draws the percentile spectrum. Only maps already-laid-out values to SVG; the math is in
 // layout.ts.
-import { useMemo, useRef, useState } from "react";
-import { line } from "d3";
+//
+// The geometry is laid out in nanoseconds, whatever the display unit: a unit change only
+// relabels the axes (its scales and every curve's path stay the same objects, so nothing is
+// recomputed or re-rendered but text). Each curve's path is cached per plot on its data and
+// the scales, so hiding one series of fifty, or hovering, does not rebuild the other paths.
+import { memo, useMemo, useRef, useState } from "react";
+import { line, type ScaleContinuousNumeric, type ScaleLogarithmic } from "d3";
 import { formatCount, formatNumber, formatValue, UNIT_LABEL } from "../../core/format";
-import type { Unit } from "../../core/types";
+import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
 import { bucketAt, inverseTail, labelledMaxes, makeXScale, readableTicks, makeYScale, MARGIN, stepPoints, xDomainEnd, xTicks, type CurveInput } from "./layout";
 
 export interface PlotSeries extends CurveInput {
@@ -11,17 +16,42 @@ export interface PlotSeries extends CurveInput {
   name: string;
   color: string;
   dash: string;
-  /** Max in the display unit. */
+  /** The unit of `values`, `max` and `min`: the series' recorded unit (the arrays are the spectrum's own, never copied). */
+  recordedUnit: Unit;
   max: number;
   min: number;
 }
 
-/** A requirement step in the display unit: limit over percentiles (from, to]. */
+/** A requirement step: limit (in ns) over percentiles (from, to]; the label is in the display unit. */
 export interface PlotStep {
   from: number;
   to: number;
-  limit: number;
+  limitNs: number;
   label: string;
+}
+
+type XScale = ScaleLogarithmic<number, number>;
+type YScale = ScaleContinuousNumeric<number, number>;
+
+interface CachedPath {
+  cumulative: ArrayLike<number>;
+  totalCount: number;
+  nanos: number;
+  x: XScale;
+  y: YScale;
+  xEnd: number;
+  d: string;
+}
+
+/** A curve's SVG path in ns space, reused while its data and the scales are the same objects. */
+function curvePath(cache: WeakMap<object, CachedPath>, s: PlotSeries, x: XScale, y: YScale, xEnd: number): string {
+  const nanos = NANOS_PER_UNIT[s.recordedUnit];
+  const key = s.values as unknown as object;
+  const c = cache.get(key);
+  if (c && c.cumulative === s.cumulative && c.totalCount === s.totalCount && c.nanos === nanos && c.x === x && c.y === y && c.xEnd === xEnd) return c.d;
+  const d = line()(stepPoints(s, x, (v) => y(v * nanos), xEnd)) ?? "";
+  cache.set(key, { cumulative: s.cumulative, totalCount: s.totalCount, nanos, x, y, xEnd, d });
+  return d;
 }
 
 interface Props {
@@ -32,50 +62,61 @@ interface Props {
   width: number;
   height: number;
   title?: string;
-  /** Shared value range, so side-by-side plots compare on one scale. */
+  /** Shared value range in ns, so side-by-side plots compare on one scale. */
   yExtent?: { max: number; min: number };
 }
 
-export function PercentilePlot({ series, requirement = [], unit, yLog, width, height, title, yExtent }: Props) {
-  const size = { width, height };
+// Memoised: the app re-renders on every engine round trip (a timeline query, busy on and off);
+// the plot only when its own inputs change.
+export const PercentilePlot = memo(function PercentilePlot({ series, requirement = [], unit, yLog, width, height, title, yExtent }: Props) {
   const [hoverX, setHoverX] = useState<number | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
+  const pathCache = useRef(new WeakMap<object, CachedPath>());
 
-  const layout = useMemo(() => {
-    const xEnd = xDomainEnd(series);
+  // The value range in ns: plain numbers, so the scales below keep their identity while the
+  // data's extent does not change (a unit change, hiding a series below the max).
+  const xEnd = useMemo(() => xDomainEnd(series), [series]);
+  let maxV = 0;
+  let minV = Infinity;
+  for (const s of series) {
+    const k = NANOS_PER_UNIT[s.recordedUnit];
+    maxV = Math.max(maxV, s.max * k);
+    if (s.min > 0) minV = Math.min(minV, s.min * k);
+  }
+  if (yExtent) {
+    maxV = Math.max(maxV, yExtent.max);
+    if (yExtent.min > 0) minV = Math.min(minV, yExtent.min);
+  }
+  // Show the requirement even above the data, but not so far that the data flattens.
+  for (const r of requirement) {
+    if (r.limitNs <= Math.max(maxV * 4, 0)) maxV = Math.max(maxV, r.limitNs);
+    if (yLog) minV = Math.min(minV, r.limitNs);
+  }
+  // A log axis with no positive value starts at 0.001 of the display unit, as it always did
+  // (the only case in which the geometry depends on the unit).
+  const minNs = Number.isFinite(minV) ? minV : yLog ? 1e-3 * NANOS_PER_UNIT[unit] : 0;
+
+  const { x, y, ticks, yTicks } = useMemo(() => {
+    const size = { width, height };
     const x = makeXScale(xEnd, size);
-    let maxV = 0;
-    let minV = Infinity;
-    for (const s of series) {
-      maxV = Math.max(maxV, s.max);
-      if (s.min > 0) minV = Math.min(minV, s.min);
-    }
-    if (yExtent) {
-      maxV = Math.max(maxV, yExtent.max);
-      if (yExtent.min > 0) minV = Math.min(minV, yExtent.min);
-    }
-    // Show the requirement even above the data, but not so far that the data flattens.
-    for (const r of requirement) {
-      if (r.limit <= Math.max(maxV * 4, 0)) maxV = Math.max(maxV, r.limit);
-      if (yLog) minV = Math.min(minV, r.limit);
-    }
-    const y = makeYScale(maxV, Number.isFinite(minV) ? minV : 0, yLog, size);
-    const gen = line();
-    const paths = series.map((s) => ({ s, d: gen(stepPoints(s, x, y, xEnd)) ?? "" }));
+    const y = makeYScale(maxV, minNs, yLog, size);
+    return { x, y, ticks: xTicks(xEnd), yTicks: readableTicks(y.ticks(yLog ? 6 : 8), yLog) };
+  }, [xEnd, maxV, minNs, yLog, width, height]);
+
+  const paths = useMemo(() => series.map((s) => ({ s, d: curvePath(pathCache.current, s, x, y, xEnd) })), [series, x, y, xEnd]);
+
+  const reqPath = useMemo(() => {
     // The requirement as a step line: flat over each entry's percentile range.
     const reqPts: [number, number][] = [];
     for (const r of requirement) {
       const x0 = x(inverseTail(r.from / 100, xEnd));
       const x1 = x(r.to >= 100 ? xEnd : inverseTail(r.to / 100, xEnd));
-      const yy = Math.max(y.range()[1]!, y(r.limit));
+      const yy = Math.max(y.range()[1]!, y(r.limitNs));
       reqPts.push([x0, yy], [x1, yy]);
     }
-    const reqPath = reqPts.length ? (gen(reqPts) ?? "") : "";
-    return { xEnd, x, y, paths, reqPath, ticks: xTicks(xEnd), yTicks: readableTicks(y.ticks(yLog ? 6 : 8), yLog) };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [series, requirement, yLog, width, height, yExtent?.max, yExtent?.min]);
+    return reqPts.length ? (line()(reqPts) ?? "") : "";
+  }, [requirement, x, y, xEnd]);
 
-  const { x, y, paths, reqPath, ticks, yTicks, xEnd } = layout;
   const plotLeft = MARGIN.left;
   const plotRight = width - MARGIN.right;
   const plotTop = MARGIN.top;
@@ -84,8 +125,9 @@ export function PercentilePlot({ series, requirement = [], unit, yLog, width, he
   const hover = hoverX === null ? null : x.invert(hoverX);
   const hoverRows = hover === null ? [] : series.map((s) => ({ s, b: bucketAt(s, hover) })).filter((r) => r.b);
 
-  const yFormat = (v: number) => formatNumber(v);
-  const showLabel = labelledMaxes(series.map((s) => y(s.max)));
+  // Ticks are in ns; their labels in the display unit.
+  const perUnit = NANOS_PER_UNIT[unit];
+  const yFormat = (v: number) => formatNumber(v / perUnit);
 
   return (
     <svg
@@ -148,7 +190,7 @@ export function PercentilePlot({ series, requirement = [], unit, yLog, width, he
           <path d={reqPath} fill="none" />
           {requirement.map((r) => {
             const xr = x(r.to >= 100 ? xEnd : inverseTail(r.to / 100, xEnd));
-            const yy = Math.max(y.range()[1]! + 10, y(r.limit) - 5);
+            const yy = Math.max(y.range()[1]! + 10, y(r.limitNs) - 5);
             return (
               <text key={`${r.from}-${r.to}`} x={xr - 4} y={yy} textAnchor="end">
                 {r.label}
@@ -157,54 +199,77 @@ export function PercentilePlot({ series, requirement = [], unit, yLog, width, he
           })}
         </g>
       ) : null}
-      <g className="curves">
-        {paths.map(({ s, d }) => (
-          <path key={s.id} d={d} fill="none" stroke={s.color} strokeWidth={2} strokeDasharray={s.dash || undefined} data-series={s.name}>
-            <title>{s.name}</title>
-          </path>
-        ))}
-      </g>
-      <g className="max-markers">
-        {series.map((s, i) =>
-          s.totalCount > 0 ? (
-            <g key={s.id} data-testid="max-marker" data-series={s.name}>
-              <circle cx={x(xEnd)} cy={y(s.max)} r={4} fill={s.color} />
-              {showLabel[i] ? (
-                <text x={x(xEnd) + 7} y={y(s.max)} dy="0.32em" className="max-label" fill={s.color}>
-                  max {formatNumber(s.max)}
-                </text>
-              ) : null}
-            </g>
-          ) : null,
-        )}
-      </g>
-      <g className="legend" data-testid="plot-legend" transform={`translate(${plotLeft + 10} ${plotTop + 8})`}>
-        {series.slice(0, 12).map((s, i) => (
-          <g key={s.id} transform={`translate(0 ${i * 16})`}>
-            <line x1={0} x2={22} y1={0} y2={0} stroke={s.color} strokeWidth={2.5} strokeDasharray={s.dash || undefined} />
-            <text x={28} y={0} dy="0.32em">
-              {truncate(s.name, 34)}
-            </text>
-          </g>
-        ))}
-        {series.length > 12 ? (
-          <text x={28} y={12 * 16} dy="0.32em">
-            {`+${series.length - 12} more`}
-          </text>
-        ) : null}
-      </g>
+      <Curves paths={paths} />
+      <MaxMarkers series={series} x={x} y={y} xEnd={xEnd} unit={unit} />
+      <Legend series={series} left={plotLeft} top={plotTop} />
       {hoverX !== null && hoverRows.length > 0 ? (
         <g className="hover" pointerEvents="none">
           <line x1={hoverX} x2={hoverX} y1={plotTop} y2={plotBottom} />
           {hoverRows.map(({ s, b }) => (
-            <circle key={s.id} cx={hoverX} cy={y(b!.value)} r={3} fill={s.color} />
+            <circle key={s.id} cx={hoverX} cy={y(b!.value * NANOS_PER_UNIT[s.recordedUnit])} r={3} fill={s.color} />
           ))}
           <HoverBox x={hoverX} right={plotRight} top={plotTop} rows={hoverRows.map(({ s, b }) => ({ s, b: b! }))} unit={unit} />
         </g>
       ) : null}
     </svg>
   );
-}
+});
+
+// The parts drawn per series are memoised: a hover or a unit change re-renders only what shows
+// numbers (the max labels follow the unit; the curves and legend never do).
+const Curves = memo(function Curves({ paths }: { paths: { s: PlotSeries; d: string }[] }) {
+  return (
+    <g className="curves">
+      {paths.map(({ s, d }) => (
+        <path key={s.id} d={d} fill="none" stroke={s.color} strokeWidth={2} strokeDasharray={s.dash || undefined} data-series={s.name}>
+          <title>{s.name}</title>
+        </path>
+      ))}
+    </g>
+  );
+});
+
+const MaxMarkers = memo(function MaxMarkers({ series, x, y, xEnd, unit }: { series: PlotSeries[]; x: XScale; y: YScale; xEnd: number; unit: Unit }) {
+  const cy = series.map((s) => y(s.max * NANOS_PER_UNIT[s.recordedUnit]));
+  const showLabel = labelledMaxes(cy);
+  const cx = x(xEnd);
+  return (
+    <g className="max-markers">
+      {series.map((s, i) =>
+        s.totalCount > 0 ? (
+          <g key={s.id} data-testid="max-marker" data-series={s.name}>
+            <circle cx={cx} cy={cy[i]} r={4} fill={s.color} />
+            {showLabel[i] ? (
+              <text x={cx + 7} y={cy[i]} dy="0.32em" className="max-label" fill={s.color}>
+                max {formatNumber(s.max * unitFactor(s.recordedUnit, unit))}
+              </text>
+            ) : null}
+          </g>
+        ) : null,
+      )}
+    </g>
+  );
+});
+
+const Legend = memo(function Legend({ series, left, top }: { series: PlotSeries[]; left: number; top: number }) {
+  return (
+    <g className="legend" data-testid="plot-legend" transform={`translate(${left + 10} ${top + 8})`}>
+      {series.slice(0, 12).map((s, i) => (
+        <g key={s.id} transform={`translate(0 ${i * 16})`}>
+          <line x1={0} x2={22} y1={0} y2={0} stroke={s.color} strokeWidth={2.5} strokeDasharray={s.dash || undefined} />
+          <text x={28} y={0} dy="0.32em">
+            {truncate(s.name, 34)}
+          </text>
+        </g>
+      ))}
+      {series.length > 12 ? (
+        <text x={28} y={12 * 16} dy="0.32em">
+          {`+${series.length - 12} more`}
+        </text>
+      ) : null}
+    </g>
+  );
+});
 
 function HoverBox({ x, right, top, rows, unit }: { x: number; right: number; top: number; rows: { s: PlotSeries; b: NonNullable<ReturnType<typeof bucketAt>> }[]; unit: Unit }) {
   const w = 250;
@@ -220,7 +285,7 @@ function HoverBox({ x, right, top, rows, unit }: { x: number; right: number; top
       </text>
       {rows.map(({ s, b }, i) => (
         <text key={s.id} x={8} y={15 + (i + 1) * lineH} fill={s.color}>
-          {`${truncate(s.name, 18)}: ${formatValue(b.value, unit)} (${formatCount(b.countAtOrBelow)} ≤)`}
+          {`${truncate(s.name, 18)}: ${formatValue(b.value * unitFactor(s.recordedUnit, unit), unit)} (${formatCount(b.countAtOrBelow)} ≤)`}
         </text>
       ))}
     </g>

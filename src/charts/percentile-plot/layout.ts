@@ -4,7 +4,7 @@
 import { scaleLinear, scaleLog, type ScaleContinuousNumeric } from "d3";
 
 export interface CurveInput {
-  /** Highest equivalent value of each non-empty bucket, in the display unit, ascending. */
+  /** Highest equivalent value of each non-empty bucket, ascending (in the unit the y scale is given in). */
   values: ArrayLike<number>;
   /** Cumulative count up to and including each bucket. */
   cumulative: ArrayLike<number>;
