@@ -194,7 +194,31 @@ export function App() {
 
   // Range changes re-query the spectra; zoom, chosen percentiles and width only the timeline.
   useUpdateEffect(() => void run(async () => null, { timeline: false }), [range, run]);
-  useUpdateEffect(() => void run(async () => null, { views: false }), [tl.domain, tl.percentiles, plotWidth, run]);
+  // Timeline queries are coalesced: while one is in flight, further zoom/pan steps only mark
+  // that the latest span is wanted next, so a fast wheel sends two queries, not one per notch
+  // (the chart draws each step at once from the buckets it has; see Timeline).
+  const tlRefresh = useRef({ running: false, again: false });
+  const refreshTimeline = useCallback(() => {
+    const st = tlRefresh.current;
+    if (st.running) {
+      st.again = true;
+      return;
+    }
+    st.running = true;
+    setPending((n) => n + 1); // busy across the whole chain, not between its queries
+    void (async () => {
+      try {
+        do {
+          st.again = false;
+          await run(async () => null, { views: false });
+        } while (st.again);
+      } finally {
+        st.running = false;
+        setPending((n) => n - 1);
+      }
+    })();
+  }, [run]);
+  useUpdateEffect(refreshTimeline, [tl.domain, tl.percentiles, plotWidth, refreshTimeline]);
 
   useWindowInput({
     onEscape: () => setRange((r) => (r.start === null && r.end === null ? r : { start: null, end: null })),

@@ -1,6 +1,6 @@
 // The "over time" panel: the timeline and its controls (percentile lines, lanes, wall-clock
 // time, log axis, zoom), plus its exports.
-import { useRef } from "react";
+import { memo, useRef } from "react";
 import { Timeline, type TimelineLine } from "../charts/timeline/Timeline";
 import { TIMELINE_PERCENTILES, type Unit } from "../core/types";
 import type { TimelineResult, TimeRange } from "../engine/store";
@@ -28,7 +28,9 @@ interface Props {
   onRange: (r: TimeRange) => void;
 }
 
-export function TimelinePanel({ timeline, lines, unit, range, width, settings, onSettings, onRange }: Props) {
+// Memoised: re-renders when the timeline, its settings, the unit or the window change, not
+// on the app's other re-renders.
+export const TimelinePanel = memo(function TimelinePanel({ timeline, lines, unit, range, width, settings, onSettings, onRange }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const set = (patch: Partial<TimelineSettings>) => onSettings({ ...settings, ...patch });
   const check = (id: string, key: "perLane" | "wallClock" | "log", label: string) => (
@@ -84,4 +86,4 @@ export function TimelinePanel({ timeline, lines, unit, range, width, settings, o
       <ChartActions container={box} name="max-over-time" />
     </section>
   );
-}
+});

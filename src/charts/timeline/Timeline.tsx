@@ -1,9 +1,11 @@
 // Max over time (and chosen percentiles) per series, drawn on a canvas so long logs stay
 // smooth; axes, the selected window, the brush and the hover are a light SVG on top.
 // Drag to select a time window; wheel to zoom; double-click to zoom out.
-import { useEffect, useMemo, useRef, useState } from "react";
+// Values are placed in ns whatever the display unit, so a unit change relabels the y axis and
+// leaves the canvas as drawn.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { formatCount, formatValue, UNIT_LABEL } from "../../core/format";
-import { unitFactor, type Unit } from "../../core/types";
+import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
 import type { TimelineSeries, TimeRange } from "../../engine/store";
 import { bucketAtTime, formatSeconds, lanes, TL_MARGIN, xScaleFor, yScaleFor } from "./layout";
 
@@ -34,16 +36,43 @@ function dashArray(d: string): number[] {
   return d ? d.split(/\s+/).map(Number) : [];
 }
 
+/** Two spans equal up to float noise (a span goes to the engine and comes back as its domain). */
+function sameSpan(a: readonly [number, number], b: readonly [number, number]): boolean {
+  const tol = 1e-9 * Math.max(1, Math.abs(a[0]), Math.abs(a[1]));
+  return Math.abs(a[0] - b[0]) <= tol && Math.abs(a[1] - b[1]) <= tol;
+}
+
 export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, domain, range, width, height, onBrush, onZoom }: Props) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
   const [hover, setHover] = useState<number | null>(null); // px
   const [drag, setDrag] = useState<[number, number] | null>(null);
 
+  // A wheel zoom or pan is drawn at once over the new span from the buckets already here
+  // (coarser when zooming in, missing where the span moved past them) while the engine
+  // computes the buckets of the new span; its answer then refines the same view. The spans
+  // asked for are kept until the answer to the last one arrives, so intermediate answers
+  // (fast wheel events each send a span) do not pull the view back.
+  const [asked, setAsked] = useState<[number, number] | null>(null);
+  const askedList = useRef<[number, number][]>([]);
+  useLayoutEffect(() => {
+    const list = askedList.current;
+    const i = list.findIndex((s) => sameSpan(s, domain));
+    if (i >= 0 && i < list.length - 1) askedList.current = list.slice(i + 1);
+    else {
+      // The answer to the last span asked, or a span set elsewhere (zoom out, a load).
+      askedList.current = [];
+      setAsked(null);
+    }
+  }, [domain]);
+  const view: [number, number] = asked ?? domain;
+  const viewRef = useRef(view);
+  viewRef.current = view;
+
   // Wall-clock mode places every log at its StartTime; the first visible log's StartTime is
   // the reference that turns a brushed time back into seconds since StartTime.
   const wallBase = wallClock ? (lines.find((l) => l.data.startTime !== null)?.data.startTime ?? null) : null;
-  const { scale: x } = useMemo(() => xScaleFor(domain[0], domain[1], width, wallBase), [domain, width, wallBase]);
+  const { scale: x } = useMemo(() => xScaleFor(view[0], view[1], width, wallBase), [view[0], view[1], width, wallBase]);
   const toX = (t: number, start: number | null) => (wallBase === null ? (x as (v: number) => number)(t) : (x as (v: Date) => number)(new Date(((start ?? wallBase) + t) * 1000)));
   const fromX = (px: number): number => {
     const v = (x as { invert(p: number): number | Date }).invert(px);
@@ -52,7 +81,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
 
   const laneList = useMemo(() => lanes(lines.length, height, perLane), [lines.length, height, perLane]);
   const yScales = useMemo(() => {
-    const factorOf = (l: TimelineLine) => unitFactor(l.data.recordedUnit, unit);
+    const factorOf = (l: TimelineLine) => NANOS_PER_UNIT[l.data.recordedUnit];
     const extent = (ls: TimelineLine[]) => {
       let hi = 0;
       let lo = Infinity;
@@ -78,7 +107,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
       const [hi, lo] = extent([l]);
       return yScaleFor(hi, lo, yLog, laneList[i]!);
     });
-  }, [lines, unit, percentiles, perLane, yLog, laneList]);
+  }, [lines, percentiles, perLane, yLog, laneList]);
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -96,7 +125,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     ctx.clip();
     lines.forEach((l, li) => {
       const y = yScales[li]!;
-      const f = unitFactor(l.data.recordedUnit, unit);
+      const f = NANOS_PER_UNIT[l.data.recordedUnit];
       const d = l.data;
       const stroke = (values: Float64Array, alpha: number, w: number, dash: number[]) => {
         ctx.globalAlpha = alpha;
@@ -122,7 +151,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     });
     ctx.restore();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [lines, yScales, x, width, height, unit, percentiles, yLog]);
+  }, [lines, yScales, x, width, height, percentiles, yLog]);
 
   const xTicks = (x as { ticks(n: number): (number | Date)[] }).ticks(Math.max(2, Math.floor(width / 110)));
   const tickLabel = (v: number | Date) => (v instanceof Date ? v.toISOString().slice(11, 19) : formatSeconds(v));
@@ -143,13 +172,48 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
   const rangeEnd = range.end ?? null;
   const shade =
     rangeStart !== null || rangeEnd !== null
-      ? [toX(rangeStart ?? domain[0], null), toX(rangeEnd ?? domain[1], null)]
+      ? [toX(rangeStart ?? view[0], null), toX(rangeEnd ?? view[1], null)]
       : null;
 
-  const px = (e: React.MouseEvent) => {
+  const px = (e: { clientX: number }) => {
     const r = svgRef.current!.getBoundingClientRect();
     return Math.min(width - TL_MARGIN.right, Math.max(TL_MARGIN.left, e.clientX - r.left));
   };
+
+  // Shift+wheel or a sideways wheel pans; the wheel zooms around the pointer. Computed from the
+  // span last asked for (not the last drawn: several wheel events can come within one frame).
+  const onWheel = (e: WheelEvent) => {
+    const [v0, v1] = viewRef.current;
+    const span = v1 - v0;
+    let next: [number, number];
+    if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
+      const d = Math.sign(e.deltaX || e.deltaY) * span * 0.1;
+      next = [v0 + d, v1 + d];
+    } else {
+      // Time and wall-clock scales are both linear in time over the plot's width.
+      const t = v0 + ((px(e) - TL_MARGIN.left) / Math.max(1, width - TL_MARGIN.left - TL_MARGIN.right)) * span;
+      const k = e.deltaY > 0 ? 1.25 : 0.8;
+      next = [t - (t - v0) * k, t + (v1 - t) * k];
+    }
+    viewRef.current = next;
+    askedList.current.push(next);
+    setAsked(next);
+    onZoom(next);
+  };
+  const wheelRef = useRef(onWheel);
+  wheelRef.current = onWheel;
+  // A native listener, not React's (passive) onWheel: zooming must not also scroll the page,
+  // which moved the chart away from under the pointer.
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (!svg) return;
+    const h = (e: WheelEvent) => {
+      e.preventDefault();
+      wheelRef.current(e);
+    };
+    svg.addEventListener("wheel", h, { passive: false });
+    return () => svg.removeEventListener("wheel", h);
+  }, []);
 
   return (
     <div className="timeline" style={{ position: "relative", width, height }}>
@@ -159,6 +223,9 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
         data-testid="timeline"
         role="img"
         aria-label={`Max latency per interval over time for ${lines.length} series; drag to select a time window`}
+        // The time span drawn (s since StartTime): lets tests and the benchmark see a redraw.
+        data-domain-start={String(view[0])}
+        data-domain-end={String(view[1])}
         width={width}
         height={height}
         style={{ position: "absolute", left: 0, top: 0 }}
@@ -185,31 +252,25 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
           setHover(null);
           setDrag(null);
         }}
-        onDoubleClick={() => onZoom(null)}
-        onWheel={(e) => {
-          // Shift+wheel or a sideways wheel pans; the wheel zooms around the pointer.
-          const span = domain[1] - domain[0];
-          if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
-            const d = Math.sign(e.deltaX || e.deltaY) * span * 0.1;
-            onZoom([domain[0] + d, domain[1] + d]);
-            return;
-          }
-          const t = fromX(px(e));
-          const k = e.deltaY > 0 ? 1.25 : 0.8;
-          onZoom([t - (t - domain[0]) * k, t + (domain[1] - t) * k]);
+        onDoubleClick={() => {
+          askedList.current = [];
+          setAsked(null);
+          onZoom(null);
         }}
       >
         {shade ? (
           <rect data-testid="timeline-window" x={Math.min(shade[0]!, shade[1]!)} width={Math.abs(shade[1]! - shade[0]!)} y={TL_MARGIN.top} height={height - TL_MARGIN.top - TL_MARGIN.bottom} className="window" />
         ) : null}
-        {laneList.map((lane, i) => {
+        {/* Overlaid series share one lane and one scale: one axis (fifty copies of the same
+            ticks on top of each other drew heavier text and cost a relayout per unit change). */}
+        {(perLane ? laneList : laneList.slice(0, 1)).map((lane, i) => {
           const y = yScales[i] ?? yScales[0]!;
           return (
             <g key={i} className="axis y-axis">
               <line x1={TL_MARGIN.left} x2={TL_MARGIN.left} y1={lane.top} y2={lane.bottom} />
               {y.ticks(Math.max(2, Math.floor((lane.bottom - lane.top) / 36))).map((t) => (
                 <text key={t} x={TL_MARGIN.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
-                  {Number(t.toPrecision(4))}
+                  {Number((t / NANOS_PER_UNIT[unit]).toPrecision(4))}
                 </text>
               ))}
               {perLane && lines[i] ? (
