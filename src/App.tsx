@@ -174,6 +174,7 @@ export function App() {
   useEffect(() => {
     if (!sessionReady.current) return;
     const t = setTimeout(() => {
+      if (!sessionReady.current) return; // Start over was pressed meanwhile
       session.current = {
         ...session.current,
         view: {
@@ -409,6 +410,9 @@ export function App() {
         theme={theme}
         onTheme={setTheme}
         onStartOver={async () => {
+          // No view save may land after the clear (a save due 200 ms after the last change
+          // brought the session back after the reload, now and then).
+          sessionReady.current = false;
           await clearSession();
           window.location.hash = "";
           window.location.reload();
