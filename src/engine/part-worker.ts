@@ -1,7 +1,7 @@
 // A helper worker: reads an interval log, or a slice of one that starts at a line boundary,
 // and hands the part to the engine worker, which joins parts (see load-files.ts).
 import { fileChunks } from "./file-chunks";
-import { ingestHlogPart, transferablesOf } from "./ingest";
+import { ingestHlogPart, transferablesOf } from "./hlog-ingest";
 import type { PartReply, PartRequest } from "./part-protocol";
 import { warmUp } from "./warm-up";
 

@@ -9,7 +9,7 @@
 // which the page asks for at once, is never kept waiting.
 import { encodeIntoCompressedBase64 } from "hdr-histogram-js";
 import { newHistogram } from "../core/histogram";
-import { ingestHlogPart } from "./ingest";
+import { ingestHlogPart } from "./hlog-ingest";
 
 /** Lines in the synthetic log: enough calls for V8 to optimise the per-interval path. */
 const LINES = 1500;

@@ -1,0 +1,44 @@
+// What every ingest path shares: results, progress, the sink interface and series identity.
+import { identityFromName } from "../core/naming";
+import type { SeriesModel } from "../core/series";
+import type { LoadProblem } from "../core/types";
+
+export interface IngestResult {
+  series: SeriesModel[];
+  problems: LoadProblem[];
+  /** Lines read, for progress and messages. */
+  lines: number;
+}
+
+export interface IngestProgress {
+  bytes: number;
+  intervals: number;
+}
+
+let nextId = 1;
+export function newId(): string {
+  return `s${nextId++}`;
+}
+
+/** Series one log may make (the load-generator readers stop at the same number of labels). */
+export const MAX_TAGS = 200;
+
+/** Something that consumes a file's text chunk by chunk and builds series at the end. */
+export interface Sink {
+  push(chunk: string): void;
+  finish(): IngestResult;
+  readonly intervalCount: number;
+}
+
+/** A series with its identity parsed from the file name and tag; defaults for the rest. */
+export function makeSeries(p: Pick<SeriesModel, "name" | "source" | "tag" | "recordedUnit" | "unitSource" | "histogram" | "intervals" | "startTime" | "format" | "blocks"> & { failures?: number }): SeriesModel {
+  const id = identityFromName(p.source, p.tag);
+  return { id: newId(), ...p, config: id.config, throughput: id.throughput, kind: id.kind, mergedFrom: [], failures: p.failures ?? 0 };
+}
+
+export function stripExtension(name: string): string {
+  const base = name.replace(/^.*[\\/]/, "");
+  const cut = base.lastIndexOf(".");
+  return cut > 0 ? base.slice(0, cut) : base;
+}
+
