@@ -120,7 +120,7 @@ export interface RangeSums {
 export class IntervalBlocks implements RangeSums {
   /** levels[l][b] = merged counts of intervals [b·size, (b+1)·size). */
   readonly levels: Sparse[][] = BLOCK_SIZES.map(() => []);
-  private readonly scratch = BLOCK_SIZES.map(() => new Scratch());
+  private scratch = BLOCK_SIZES.map(() => new Scratch());
   private n = 0;
 
   /** Adds the next interval (in table order). */
@@ -137,6 +137,14 @@ export class IntervalBlocks implements RangeSums {
 
   get intervalCount(): number {
     return this.n;
+  }
+
+  /**
+   * Lets the accumulation arrays go once no interval will be added (they are as wide as the
+   * highest index seen: megabytes for a wide histogram, per tag).
+   */
+  seal(): void {
+    this.scratch = BLOCK_SIZES.map(() => new Scratch());
   }
 
   /** The finished blocks, for sending to another worker (the unfinished tails are not needed). */

@@ -139,6 +139,11 @@ export function highestEquivalent(h: Histogram, value: number): number {
   return internals(h).highestEquivalentValue(value);
 }
 
+/** Length of the histogram's counts array (what it holds in memory, in 8-byte slots). */
+export function countsLengthOf(h: Histogram): number {
+  return internals(h).countsArrayLength;
+}
+
 export function lowestDiscernibleValueOf(h: Histogram): number {
   return internals(h).lowestDiscernibleValue;
 }

@@ -1,8 +1,10 @@
 // Interval-log ingest: one series per tag, every interval decoded once and merged; a log can
 // also be read in parts by several workers and joined (equal to reading it whole). Kept apart
 // from the other formats so that the helper workers load only this.
-import { newHistogram, sparseOf, type Histogram, type SparseHistogram } from "../core/histogram";
-import { highestEquivalent } from "../core/histogram";
+import { countsLengthOf, declaredCountsLength, highestEquivalent, lowestDiscernibleValueOf, MAX_DECLARED_COUNTS, newHistogram, sparseOf, type Histogram, type SparseHistogram } from "../core/histogram";
+
+/** Counts-array slots all tags' histograms of one log may hold together: 2^27 float64 = 1 GiB. */
+const MAX_TOTAL_SLOTS = 2 ** 27;
 import { LineSplitter, MAX_LINE_CHARS } from "../core/lines";
 import { IntervalTable, inferUnitFromIntervalMax, type SeriesModel, type TableColumns } from "../core/series";
 import { IntervalBlocks, JoinedBlocks, type RangeSums, type Sparse } from "../core/blocks";
@@ -116,6 +118,8 @@ export class HlogIngest implements Sink {
   // Raw starts are kept until the end: the time base is only certain once StartTime is read.
   private readonly rawStarts = new Map<string, number[]>();
   intervalCount = 0;
+  /** Counts-array slots of all tags' histograms (see MAX_TOTAL_SLOTS). */
+  private slots = 0;
 
   constructor(private readonly file: string) {
     this.reader = new HlogReader(file);
@@ -144,6 +148,25 @@ export class HlogIngest implements Sink {
       this.reader.noteProblem(lineNo, `more than ${MAX_TAGS} tags in one log: lines of further tags are skipped`);
       return;
     }
+    const lastIndex = d.indices.length > 0 ? d.indices[d.indices.length - 1]! : -1;
+    // Values above 2^53 are valid in HdrHistogram's layouts but not exact in a float64: the
+    // library would count them in the total and lose them from the buckets (found by fuzzing).
+    const top = lastIndex >= 0 ? valueFromIndex(lastIndex + 1, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits) - 1 : 0;
+    if (!(top <= Number.MAX_SAFE_INTEGER)) {
+      this.reader.noteProblem(lineNo, `histogram holds values up to ${top.toPrecision(3)}, above 2^53, which cannot be counted exactly: interval skipped`);
+      return;
+    }
+    // Memory of all tags' histograms together is bounded (200 tags of 16 MB each would be 3 GiB).
+    const h0 = t?.histogram ?? null;
+    const current = h0 ? countsLengthOf(h0) : 0;
+    const digits = h0 ? h0.numberOfSignificantValueDigits : d.numberOfSignificantValueDigits;
+    const lowest = h0 ? lowestDiscernibleValueOf(h0) : d.lowestDiscernibleValue;
+    const initial = h0 ? current : Math.min(declaredCountsLength(digits, lowest, d.highestTrackableValue), MAX_DECLARED_COUNTS);
+    const projected = Math.max(initial, declaredCountsLength(digits, lowest, top));
+    if (this.slots - current + projected > MAX_TOTAL_SLOTS) {
+      this.reader.noteProblem(lineNo, `the histograms of this log would need more than ${(MAX_TOTAL_SLOTS * 8) / 2 ** 30} GiB of memory: interval skipped`);
+      return;
+    }
     if (!t) {
       t = { histogram: null, intervals: new IntervalTable(), blocks: new IntervalBlocks(), layout: `${d.lowestDiscernibleValue}/${d.numberOfSignificantValueDigits}`, parts: [], partsBroken: false };
       this.tags.set(interval.tag, t);
@@ -151,10 +174,10 @@ export class HlogIngest implements Sink {
     }
     if (!t.histogram) t.histogram = newHistogram(d.numberOfSignificantValueDigits, d.lowestDiscernibleValue, d.highestTrackableValue);
     addDecodedInto(t.histogram, d);
+    this.slots += countsLengthOf(t.histogram) - current;
     // Blocks add counts by index, so they need every interval in the same layout.
     if (t.blocks && `${d.lowestDiscernibleValue}/${d.numberOfSignificantValueDigits}` === t.layout) t.blocks.add(d);
     else t.blocks = null;
-    const lastIndex = d.indices.length > 0 ? d.indices[d.indices.length - 1]! : -1;
     const max = lastIndex >= 0
       ? highestEquivalent(t.histogram, valueFromIndex(lastIndex, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits))
       : 0;
@@ -166,6 +189,7 @@ export class HlogIngest implements Sink {
   /** This reader's state as a part for another worker to absorb (see ingestHlogInParts). */
   toPart(): HlogPart {
     this.splitter.end();
+    for (const t of this.tags.values()) t.blocks?.seal();
     return {
       reader: this.reader.partState(),
       lines: this.splitter.linesRead,
@@ -206,8 +230,12 @@ export class HlogIngest implements Sink {
       const from = t.intervals.n;
       if (pt.histogram) {
         const h = pt.histogram;
+        const current = t.histogram ? countsLengthOf(t.histogram) : 0;
         if (!t.histogram) t.histogram = newHistogram(h.numberOfSignificantValueDigits, h.lowestDiscernibleValue, h.highestTrackableValue);
         addDecodedInto(t.histogram, { version: 2, ...h });
+        this.slots += countsLengthOf(t.histogram) - current;
+        // Each part kept within the budget alone; together they may not: read in one piece.
+        if (this.slots > MAX_TOTAL_SLOTS) throw new PartsNotJoinable("the parts' histograms together exceed the memory budget");
       }
       t.intervals.appendColumns(pt.table);
       const raws = this.rawStarts.get(pt.tag)!;
@@ -219,6 +247,7 @@ export class HlogIngest implements Sink {
 
   finish(): IngestResult {
     this.splitter.end();
+    for (const t of this.tags.values()) t.blocks?.seal();
     const problems = [...this.reader.problems];
     const skipped = this.reader.skippedLines;
     if (skipped > 0) {
