@@ -55,3 +55,25 @@ test("a log read in parts by two workers shows what an interval-by-interval refe
   }
   await expect(page.locator('[data-testid=percentile-table] [data-series="parts"][data-count]')).toHaveAttribute("data-count", String(win.totalCount));
 });
+
+test("many logs dropped at once: each file has its own progress, all load, in the order given", async ({ page }) => {
+  test.setTimeout(180_000);
+  const dir = mkdtempSync(join(tmpdir(), "hdr-many-"));
+  const paths: string[] = [];
+  for (let k = 0; k < 16; k++) {
+    const p = join(dir, `run-${String(k).padStart(2, "0")}.hlog`);
+    writeDayLog(p, { intervals: 4_000, seed: 100 + k });
+    paths.push(p);
+  }
+  await openEmpty(page);
+  await page.getByTestId("file-input").setInputFiles(paths);
+  // While loading: one bar per file in the list under the total bar.
+  await expect(page.getByTestId("progress-files")).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId("progress-files").locator("summary").click();
+  await expect(page.getByTestId("file-progress")).toHaveCount(16);
+  await page.screenshot({ path: "screens/many-files-progress.png" });
+  await idle(page);
+  const sources = await page.getByTestId("series").evaluateAll((els) => els.map((e) => e.getAttribute("data-source")));
+  expect(sources).toEqual(paths.map((p) => p.split("/").pop()));
+  await expect(page.getByTestId("load-error")).toHaveCount(0);
+});

@@ -6,7 +6,7 @@
 import type { SampleOptions } from "../formats/source";
 import { fileChunks } from "./file-chunks";
 import { ingest, ingestHlogInParts, isIntervalLog, PartsNotJoinable, type HlogPart, type IngestResult } from "./ingest";
-import type { FileOutcome, Progress } from "./protocol";
+import type { FileOutcome, FileProgress, Progress } from "./protocol";
 import type { Store } from "./store";
 
 /** Helper workers that read (parts of) interval logs. */
@@ -57,6 +57,20 @@ export async function loadFiles(
   splitBytes = SPLIT_BYTES,
 ): Promise<FileOutcome[]> {
   const results: IngestResult[] = new Array(files.length);
+  // Every file's own progress; each message carries all of them (throttled: 100 small files
+  // finishing at once would otherwise post 100 snapshots).
+  const states: FileProgress[] = files.map((f) => ({ file: f.name, bytes: 0, totalBytes: f.size, intervals: 0, done: false }));
+  let lastPost = 0;
+  const update = (i: number, bytes: number, intervals: number, done = false) => {
+    const st = states[i]!;
+    st.bytes = Math.max(st.bytes, bytes);
+    st.intervals = Math.max(st.intervals, intervals);
+    st.done ||= done;
+    const now = performance.now();
+    if (!done && now - lastPost < 50) return;
+    lastPost = now;
+    progress({ file: st.file, bytes: st.bytes, totalBytes: st.totalBytes, intervals: st.intervals, files: files.length > 1 ? states.map((x) => ({ ...x })) : undefined });
+  };
 
   /** Reads one file here, whatever its format (the path every file took before helpers). */
   const readHere = async (i: number): Promise<void> => {
@@ -66,20 +80,22 @@ export async function loadFiles(
       results[i] = await ingest(
         file.name,
         fileChunks(file, (b) => (bytes = b), signal),
-        (p) => progress({ file: file.name, bytes, totalBytes: file.size, intervals: p.intervals }),
+        (p) => update(i, bytes, p.intervals),
         options,
       );
     } catch (e) {
       results[i] = failed(file.name, e);
     }
+    update(i, file.size, 0, true);
   };
 
   /** Reads one interval log on a helper; joined here (an empty first part). */
   const readOnHelper = async (i: number, lane: number): Promise<void> => {
     const file = files[i]!;
     try {
-      const part = helpers!.read(lane, file, file.name, (bytes, intervals) => progress({ file: file.name, bytes, totalBytes: file.size, intervals }), signal);
+      const part = helpers!.read(lane, file, file.name, (bytes, intervals) => update(i, bytes, intervals), signal);
       results[i] = await ingestHlogInParts(file.name, [], [part]);
+      update(i, file.size, 0, true);
     } catch (e) {
       if (signal?.aborted) results[i] = failed(file.name, new Error(CANCELLED));
       else await readHere(i); // a helper that failed (or a part that cannot be joined): read it here
@@ -94,7 +110,7 @@ export async function loadFiles(
     const bounds = [0, ...cuts, file.size];
     const bytes = new Array<number>(bounds.length - 1).fill(0);
     const intervals = new Array<number>(bounds.length - 1).fill(0);
-    const report = () => progress({ file: file.name, bytes: bytes.reduce((a, b) => a + b, 0), totalBytes: file.size, intervals: intervals.reduce((a, b) => a + b, 0) });
+    const report = () => update(i, bytes.reduce((a, b) => a + b, 0), intervals.reduce((a, b) => a + b, 0));
     const rest: Promise<HlogPart>[] = [];
     for (let k = 1; k < bounds.length - 1; k++) {
       rest.push(
@@ -122,6 +138,7 @@ export async function loadFiles(
       else if (e instanceof PartsNotJoinable || !(e instanceof Error) || !e.message.startsWith("cancelled")) await readHere(i);
       else results[i] = failed(file.name, e);
     }
+    update(i, file.size, 0, true);
   };
 
   if (!helpers || helpers.lanes === 0) {

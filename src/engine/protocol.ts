@@ -53,6 +53,16 @@ export interface Progress {
   bytes: number;
   totalBytes: number;
   intervals: number;
+  /** When several files load at once: each one's own progress, in file order. */
+  files?: FileProgress[];
+}
+
+export interface FileProgress {
+  file: string;
+  bytes: number;
+  totalBytes: number;
+  intervals: number;
+  done: boolean;
 }
 
 export type Envelope = { reqId: number; request: Request };

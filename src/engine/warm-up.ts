@@ -40,8 +40,15 @@ let warmed = false;
 
 const SLICE_CHARS = 32 * 1024;
 
-/** Runs once per worker, in slices, until done or `stop()` says real work has come; never throws. */
-export async function warmUp(stop: () => boolean): Promise<void> {
+/**
+ * Runs once per worker, in slices, until done or `stop()` says real work has come; never
+ * throws. `read` consumes the synthetic log (by default as a helper reads a part; the engine
+ * worker loads it into a throw-away Store and queries it, to warm the query path too).
+ */
+export async function warmUp(
+  stop: () => boolean,
+  read: (name: string, chunks: AsyncIterable<string>) => Promise<unknown> = ingestHlogPart,
+): Promise<void> {
   if (warmed) return;
   warmed = true;
   const breathe = () => new Promise<void>((r) => setTimeout(r, 0));
@@ -56,7 +63,7 @@ export async function warmUp(stop: () => boolean): Promise<void> {
         yield text.slice(i, i + SLICE_CHARS);
       }
     }
-    await ingestHlogPart("warm-up.hlog", slices());
+    await read("warm-up.hlog", slices());
   } catch {
     // Only a speed-up: a failure here changes nothing else.
   }

@@ -15,7 +15,17 @@ const post = (r: Reply) => (self as unknown as Worker).postMessage(r);
 // Requests run one at a time, in order, so a query never sees a half-loaded file.
 let queue: Promise<void> = Promise.resolve();
 let requests = 0;
-void warmUp(() => requests > 0);
+void warmUp(
+  () => requests > 0,
+  async (name, chunks) => {
+    // A throw-away store: loading, then the queries a time window makes (see warm-up.ts).
+    const scratch = new Store();
+    await scratch.load(name, chunks);
+    if (requests > 0 || scratch.series.length === 0) return;
+    scratch.views({ start: 100, end: 900 });
+    scratch.timeline({ t0: null, t1: null, columns: 600, percentiles: [] });
+  },
+);
 
 // Cancelling is handled at once, not queued: loads check the signal between chunks.
 let cancel = new AbortController();

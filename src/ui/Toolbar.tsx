@@ -77,8 +77,7 @@ export function Toolbar(p: Props) {
         <span className="progress" role="status" data-testid="progress">
           {p.progress ? (
             <>
-              <progress data-testid="progress-bar" max={p.progress.totalBytes || 1} value={Math.min(p.progress.bytes, p.progress.totalBytes || 1)} aria-label={`Reading ${p.progress.file}`} />{" "}
-              {`${p.progress.file}: ${formatBytes(p.progress.bytes)}${p.progress.totalBytes ? ` of ${formatBytes(p.progress.totalBytes)}` : ""}, ${formatCount(p.progress.intervals)} intervals`}{" "}
+              <LoadProgress progress={p.progress} />{" "}
               <button type="button" data-testid="cancel-load" onClick={p.onCancel}>
                 Cancel
               </button>
@@ -89,5 +88,40 @@ export function Toolbar(p: Props) {
         </span>
       ) : null}
     </header>
+  );
+}
+
+/**
+ * One bar for the load; when several files load at once (in parallel, on every core), the bar
+ * is their total and each file has its own bar in a list that opens on demand.
+ */
+function LoadProgress({ progress }: { progress: Progress }) {
+  const files = progress.files;
+  if (!files || files.length < 2) {
+    return (
+      <>
+        <progress data-testid="progress-bar" max={progress.totalBytes || 1} value={Math.min(progress.bytes, progress.totalBytes || 1)} aria-label={`Reading ${progress.file}`} />{" "}
+        {`${progress.file}: ${formatBytes(progress.bytes)}${progress.totalBytes ? ` of ${formatBytes(progress.totalBytes)}` : ""}, ${formatCount(progress.intervals)} intervals`}
+      </>
+    );
+  }
+  const total = files.reduce((a, f) => a + f.totalBytes, 0);
+  const read = files.reduce((a, f) => a + Math.min(f.bytes, f.totalBytes), 0);
+  const done = files.filter((f) => f.done).length;
+  return (
+    <>
+      <progress data-testid="progress-bar" max={total || 1} value={Math.min(read, total || 1)} aria-label={`Reading ${files.length} files`} />{" "}
+      <details className="file-progress" data-testid="progress-files">
+        <summary>{`${files.length} files: ${done} read, ${formatBytes(read)} of ${formatBytes(total)}`}</summary>
+        <ul>
+          {files.map((f, k) => (
+            <li key={k} data-testid="file-progress" data-file={f.file} data-done={String(f.done)}>
+              <progress max={f.totalBytes || 1} value={Math.min(f.bytes, f.totalBytes || 1)} aria-label={`Reading ${f.file}`} /> {f.file}
+              {f.done ? " — read" : `: ${formatBytes(f.bytes)} of ${formatBytes(f.totalBytes)}, ${formatCount(f.intervals)} intervals`}
+            </li>
+          ))}
+        </ul>
+      </details>
+    </>
   );
 }
