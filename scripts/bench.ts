@@ -6,13 +6,16 @@
 //   npm run bench                 (builds first)
 //   npx tsx scripts/bench.ts [--runs N] [--only 1,3,5] [--port P] [--profile]
 //
+// Item 10 (a 500 MB log) runs once, after the others; its file takes ~2 minutes to generate
+// the first time (cached in .bench/ afterwards).
+//
 // Item 9 (the timeline under wheel zoom, shift+wheel pan and drag) is at the end of the
 // measurements, in its own functions.
 //
 // --profile adds a CPU profile of one 24-hour load (worker and main thread) against an
 // unminified build in .bench/dist-profile, and prints where the time goes.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import { basename, join, resolve } from "node:path";
@@ -388,13 +391,32 @@ class WorkerSession {
     const bs = await b.newBrowserCDPSession();
     const { targetInfos } = (await bs.send("Target.getTargets")) as { targetInfos: { targetId: string; type: string; url: string; browserContextId?: string }[] };
     const workers = targetInfos.filter((t) => t.type === "worker" && (!targetInfo.browserContextId || t.browserContextId === targetInfo.browserContextId));
-    const w = workers.find((t) => /worker/.test(basename(t.url))) ?? workers[0];
+    const w = workers.find((t) => /^worker/.test(basename(t.url))) ?? workers[0];
     if (!w) {
       await bs.detach().catch(() => undefined);
       throw new Error(`no worker target (targets: ${targetInfos.map((t) => t.type).join(", ")})`);
     }
     const { sessionId } = (await bs.send("Target.attachToTarget", { targetId: w.targetId, flatten: false })) as { sessionId: string };
     return new WorkerSession(bs, sessionId, w.url);
+  }
+
+  /** Attaches to every dedicated worker of `page`'s context (engine worker and helpers). */
+  static async attachAll(b: Browser, page: Page): Promise<WorkerSession[]> {
+    const pageSession = await page.context().newCDPSession(page);
+    const { targetInfo } = (await pageSession.send("Target.getTargetInfo")) as { targetInfo: { browserContextId?: string } };
+    await pageSession.detach().catch(() => undefined);
+    const out: WorkerSession[] = [];
+    const probe = await b.newBrowserCDPSession();
+    const { targetInfos } = (await probe.send("Target.getTargets")) as { targetInfos: { targetId: string; type: string; url: string; browserContextId?: string }[] };
+    await probe.detach().catch(() => undefined);
+    const workers = targetInfos.filter((t) => t.type === "worker" && (!targetInfo.browserContextId || t.browserContextId === targetInfo.browserContextId));
+    if (workers.length === 0) throw new Error(`no worker target (targets: ${targetInfos.map((t) => t.type).join(", ")})`);
+    for (const w of workers) {
+      const bs = await b.newBrowserCDPSession();
+      const { sessionId } = (await bs.send("Target.attachToTarget", { targetId: w.targetId, flatten: false })) as { sessionId: string };
+      out.push(new WorkerSession(bs, sessionId, w.url));
+    }
+    return out;
   }
 
   send<T = any>(method: string, params: Record<string, unknown> = {}): Promise<T> {
@@ -528,25 +550,32 @@ async function dayRun(b: Browser, url: string, fx: Fixtures, only: (n: number) =
     const ps = await context.newCDPSession(page);
     const mainUsage = () => withTimeout("main heap usage", 15_000, () => ps.send("Runtime.getHeapUsage") as Promise<Usage>);
     const heap: HeapFigures = { main: await mainHeap(), mainBacking: (await mainUsage()).backingStorageSize ?? 0, worker: null, workerBacking: null, mainGc: 0, workerGc: null, note: "" };
-    let ws: WorkerSession | null = null;
+    // Every worker of the page: the engine worker and its helpers (they hold a big log's
+    // parts until the engine joins them).
+    let wss: WorkerSession[] = [];
+    const sumUsage = async (what: "usedSize" | "backingStorageSize") => {
+      let total = 0;
+      for (const w of wss) total += (await withTimeout("worker heap", 15_000, () => w.send<Usage>("Runtime.getHeapUsage")))[what] ?? 0;
+      return total;
+    };
     try {
-      ws = await withTimeout("attach to the worker", 15_000, () => WorkerSession.attach(b, page));
-      const u = await withTimeout("worker heap", 15_000, () => ws!.send<Usage>("Runtime.getHeapUsage"));
-      heap.worker = u.usedSize;
-      heap.workerBacking = u.backingStorageSize ?? null;
+      wss = await withTimeout("attach to the workers", 15_000, () => WorkerSession.attachAll(b, page));
+      heap.worker = await sumUsage("usedSize");
+      heap.workerBacking = await sumUsage("backingStorageSize");
+      heap.note = `${wss.length} workers (${wss.map((w) => basename(w.url).replace(/-[^-]+\.js$/, "")).join(", ")})`;
     } catch (e) {
       heap.note = `worker heap unavailable: ${(e as Error).message}`;
     }
     await withTimeout("main GC", 30_000, () => ps.send("HeapProfiler.collectGarbage"));
-    if (ws && heap.worker !== null) {
+    if (wss.length > 0 && heap.worker !== null) {
       try {
-        await withTimeout("worker GC", 30_000, () => ws!.send("HeapProfiler.collectGarbage"));
-        heap.workerGc = (await withTimeout("worker heap", 15_000, () => ws!.send<Usage>("Runtime.getHeapUsage"))).usedSize;
+        for (const w of wss) await withTimeout("worker GC", 30_000, () => w.send("HeapProfiler.collectGarbage"));
+        heap.workerGc = await sumUsage("usedSize");
       } catch (e) {
         heap.note = `worker GC failed: ${(e as Error).message}`;
       }
     }
-    await ws?.close();
+    for (const w of wss) await w.close();
     await ps.detach().catch(() => undefined);
     heap.mainGc = await mainHeap();
 
@@ -705,6 +734,61 @@ async function demoRun(b: Browser, url: string): Promise<WaitResult> {
     await context.addInitScript(() => window.__bench.arm("nav", { event: null, minSeries: 1, requireTrue: false }));
     await page.goto(url, { waitUntil: "commit" });
     return await withTimeout("demo first paint", 60_000, () => page.evaluate(() => window.__bench.wait("nav")));
+  } finally {
+    await closeQuietly(context);
+  }
+}
+
+/** Loads `files` through the file input in a fresh page opened with `query`; timed in the page. */
+async function loadRun(b: Browser, url: string, query: string, files: string[], label: string, timeoutMs = 180_000): Promise<WaitResult> {
+  const { context, page } = await newPage(b);
+  try {
+    await page.goto(`${url}?${query}`);
+    await page.waitForSelector("[data-testid=app][data-busy=false]");
+    await page.evaluate(() => window.__bench.arm("load", { event: "change", selector: "[data-testid=file-input]", minSeries: 1, requireTrue: true }));
+    await page.getByTestId("file-input").setInputFiles(files);
+    return await withTimeout(label, timeoutMs, () => page.evaluate(() => window.__bench.wait("load")));
+  } finally {
+    await closeQuietly(context);
+  }
+}
+
+interface HugeRun {
+  load: WaitResult;
+  bytes: number;
+  count: string | null;
+  errors: string[];
+  crashed: boolean;
+  /** Enter in the range end → data-busy false, for a window of 400 000 s. */
+  window: WaitResult | null;
+  heap: { main: number; workers: number | null };
+}
+
+/** The 500 MB log: loads or stops with a message, the tab survives; then one time window. */
+async function hugeRun(b: Browser, url: string, path: string): Promise<HugeRun> {
+  const { context, page } = await newPage(b);
+  let crashed = false;
+  page.on("crash", () => (crashed = true));
+  try {
+    await page.goto(`${url}?demo=0`);
+    await page.waitForSelector("[data-testid=app][data-busy=false]");
+    await page.evaluate(() => window.__bench.arm("load", { event: "change", selector: "[data-testid=file-input]", minSeries: 0, requireTrue: true }));
+    await page.getByTestId("file-input").setInputFiles(path);
+    const load = await withTimeout("500 MB load", 600_000, () => page.evaluate(() => window.__bench.wait("load")));
+    const count = await page.locator("[data-testid=series]").first().getAttribute("data-count").catch(() => null);
+    const errors = await page.locator("[data-testid=load-error]").allTextContents();
+    const main = await page.evaluate(() => (performance as unknown as { memory: { usedJSHeapSize: number } }).memory.usedJSHeapSize);
+    let workers: number | null = null;
+    try {
+      const wss = await WorkerSession.attachAll(b, page);
+      workers = 0;
+      for (const w of wss) workers += (await withTimeout("worker heap", 30_000, () => w.send<{ usedSize: number }>("Runtime.getHeapUsage"))).usedSize;
+      for (const w of wss) await w.close();
+    } catch {
+      workers = null;
+    }
+    const win = count ? await applyRange(page, "huge-window", 100_000, 500_000) : null;
+    return { load, bytes: statSync(path).size, count, errors, crashed, window: win, heap: { main, workers } };
   } finally {
     await closeQuietly(context);
   }
@@ -1149,6 +1233,9 @@ async function main(): Promise<void> {
   const units: UnitRun[] = [];
   const demos: WaitResult[] = [];
   const hundreds: WaitResult[] = [];
+  const daysSerial: WaitResult[] = [];
+  const hundredsSerial: WaitResult[] = [];
+  const huges: HugeRun[] = [];
   const timelines: TimelineRun[] = [];
   const timelines50: TimelineRun[] = [];
   const errors = new Map<string, string[]>();
@@ -1167,7 +1254,14 @@ async function main(): Promise<void> {
     if (only(1) || only(2) || only(3) || only(4)) {
       await attempt("day", days, () => dayRun(b, url, fx, only));
       const d = days.at(-1);
-      if (d) log(`  24-hour load ${ms(d.load.tPaint - d.load.t0)}, heap ${mb(d.heap.main)} + worker ${mb(d.heap.worker ?? Number.NaN)} (+ buffers ${mb(d.heap.mainBacking)} + ${mb(d.heap.workerBacking ?? Number.NaN)}), longest task ${ms(d.longest)}`);
+      if (d) log(`  24-hour load ${ms(d.load.tPaint - d.load.t0)}, heap ${mb(d.heap.main)} + workers ${mb(d.heap.worker ?? Number.NaN)} (+ buffers ${mb(d.heap.mainBacking)} + ${mb(d.heap.workerBacking ?? Number.NaN)}), longest task ${ms(d.longest)}`);
+      if (only(1)) {
+        // The same load with every interval read in the engine worker (no helpers): what the
+        // helper workers bring, measured in the same run.
+        await attempt("day-serial", daysSerial, () => loadRun(b, url, "demo=0&helpers=0", [fx.day], "24-hour load, one worker"));
+        const s1 = daysSerial.at(-1);
+        if (s1) log(`  24-hour load with one worker ${ms(s1.tPaint - s1.t0)}`);
+      }
       await attempt("baseline", bases, () => baselineRun(b, fx));
       const bl = bases.at(-1);
       if (bl) log(`  baseline ${ms(bl.whole)} (${bl.intervals} intervals)`);
@@ -1186,6 +1280,9 @@ async function main(): Promise<void> {
       await attempt("hundred", hundreds, () => hundredRun(b, url, fx));
       const h = hundreds.at(-1);
       if (h) log(`  100 logs ${ms(h.tPaint - h.t0)} (${h.series} series)`);
+      await attempt("hundred-serial", hundredsSerial, () => loadRun(b, url, "demo=0&helpers=0", fx.hundred, "100 logs, one worker"));
+      const hs = hundredsSerial.at(-1);
+      if (hs) log(`  100 logs with one worker ${ms(hs.tPaint - hs.t0)}`);
     }
     if (only(9)) {
       await attempt("timeline", timelines, () => timelineRun(b, url, [fx.day], "24-hour load", true));
@@ -1194,6 +1291,16 @@ async function main(): Promise<void> {
         if (t) log(`  timeline (${t.series} series): frame interval median zoom ${ms(median(intervalsOf(t.zoom.frames)))}, pan ${ms(median(intervalsOf(t.pan.frames)))}, drag ${ms(median(intervalsOf(t.drag.frames)))}`);
       }
     }
+  }
+
+  if (only(10)) {
+    // Once, not per run: ~30 s of loading (and 2 minutes to generate the file the first time).
+    const hugeOpts: DayLogOptions = { intervals: 1_015_000, seed: 1 };
+    const huge = writeDayLog(join(BENCH_DIR, dayLogName(hugeOpts)), hugeOpts);
+    log(`500 MB log: ${basename(huge.path)}, ${mb(huge.bytes)}, ${huge.generated ? `generated in ${secs(huge.ms)}` : "cached"}`);
+    await attempt("huge", huges, () => hugeRun(b, url, huge.path));
+    const h = huges.at(-1);
+    if (h) log(`  500 MB load ${ms(h.load.tPaint - h.load.t0)}, ${h.count ?? "no"} values, window ${h.window ? ms(h.window.tPaint - h.window.t0) : "n/a"}, crashed ${h.crashed}`);
   }
 
   let profile: string[] = [];
@@ -1232,6 +1339,20 @@ async function main(): Promise<void> {
         notes: `${nOf(loads)} runs ${loads.map((x) => secs(x)).join(", ")}; busy→false ${secs(median(days.map((d) => d.load.tFalse - d.load.t0)))}; ${drawn ? "plot+timeline present" : "WARNING: plot or timeline missing"}; load errors ${max(days.map((d) => d.loadErrors))}; ${(fx.dayBytes / 1e6).toFixed(1)} MB, ${bases[0]?.intervals ?? 86_400} intervals; baseline = read+split+decode+add (hdr-histogram-js), of it file.text() ${secs(median(bases.map((x) => x.read)))}; ratio = median per-run app/baseline`,
       });
     } else err("1", "24-hour log: file chosen → plot and timeline painted", "≤ 0.800 s", "day");
+    if (daysSerial.length) {
+      const serial = median(daysSerial.map((d) => d.tPaint - d.t0));
+      const par = days.length ? median(days.map((d) => d.load.tPaint - d.load.t0)) : Number.NaN;
+      rows.push({
+        id: "1b",
+        measure: "  same, all in the engine worker (?helpers=0)",
+        figure: secs(serial),
+        target: "(comparison)",
+        status: "info",
+        baseline: "",
+        ratio: "",
+        notes: `${daysSerial.map((d) => secs(d.tPaint - d.t0)).join(", ")}; with the helper worker (item 1) ${(serial / par).toFixed(2)}× faster`,
+      });
+    }
   }
   if (only(2)) {
     if (days.length) {
@@ -1240,7 +1361,7 @@ async function main(): Promise<void> {
       const total = median(h.map((x) => x.main + (x.worker ?? 0)));
       const totalGc = median(h.map((x) => x.mainGc + (x.workerGc ?? 0)));
       const withBuffers = median(h.map((x) => x.main + (x.worker ?? 0) + x.mainBacking + (x.workerBacking ?? 0)));
-      const what = haveWorker ? "main + worker" : "MAIN THREAD ONLY (worker heap unavailable)";
+      const what = haveWorker ? "main + workers" : "MAIN THREAD ONLY (worker heap unavailable)";
       const note = h.find((x) => x.note)?.note;
       rows.push({
         id: "2",
@@ -1250,7 +1371,7 @@ async function main(): Promise<void> {
         status: status(total <= 250e6),
         baseline: bases.length ? mb(median(bases.map((x) => x.heap))) : "",
         ratio: bases.length ? ratio(total, median(bases.map((x) => x.heap))) : "",
-        notes: `as found, no forced GC: main ${mb(median(h.map((x) => x.main)))} (performance.memory) + worker ${mb(median(h.map((x) => x.worker ?? Number.NaN)))} (CDP Runtime.getHeapUsage); baseline = its page's heap holding the text and the accumulated histogram${note ? `; ${note}` : ""}`,
+        notes: `as found, no forced GC: main ${mb(median(h.map((x) => x.main)))} (performance.memory) + workers ${mb(median(h.map((x) => x.worker ?? Number.NaN)))} (CDP Runtime.getHeapUsage, summed); baseline = its page's heap holding the text and the accumulated histogram${note ? `; ${note}` : ""}`,
       });
       rows.push({
         id: "2b",
@@ -1260,7 +1381,7 @@ async function main(): Promise<void> {
         status: status(totalGc <= 250e6),
         baseline: "",
         ratio: "",
-        notes: `main ${mb(median(h.map((x) => x.mainGc)))} + worker ${mb(median(h.map((x) => x.workerGc ?? Number.NaN)))} (HeapProfiler.collectGarbage on each)`,
+        notes: `main ${mb(median(h.map((x) => x.mainGc)))} + workers ${mb(median(h.map((x) => x.workerGc ?? Number.NaN)))} (HeapProfiler.collectGarbage on each)`,
       });
       rows.push({
         id: "2c",
@@ -1270,7 +1391,7 @@ async function main(): Promise<void> {
         status: status(withBuffers <= 250e6),
         baseline: "",
         ratio: "",
-        notes: `typed arrays' memory is outside the JS heap: main ${mb(median(h.map((x) => x.mainBacking)))} + worker ${mb(median(h.map((x) => x.workerBacking ?? Number.NaN)))} (Runtime.getHeapUsage backingStorageSize)`,
+        notes: `typed arrays' memory is outside the JS heap: main ${mb(median(h.map((x) => x.mainBacking)))} + workers ${mb(median(h.map((x) => x.workerBacking ?? Number.NaN)))} (Runtime.getHeapUsage backingStorageSize)`,
       });
     } else err("2", "JS heap after the 24-hour load", "≤ 250 MB", "day");
   }
@@ -1394,7 +1515,7 @@ async function main(): Promise<void> {
       const f = median(hundreds.map((h) => h.tPaint - h.t0));
       rows.push({
         id: "8",
-        measure: "100 logs dropped at once (300 intervals each) → painted",
+        measure: "100 logs dropped at once (300 intervals each) → painted, shared out between the workers",
         figure: secs(f),
         target: "(none)",
         status: "info",
@@ -1403,12 +1524,43 @@ async function main(): Promise<void> {
         notes: `${hundreds.map((h) => secs(h.tPaint - h.t0)).join(", ")}; ${hundreds[0]!.series} series rows`,
       });
     } else err("8", "100 logs dropped at once", "(none)", "hundred");
+    if (hundredsSerial.length) {
+      const serial = median(hundredsSerial.map((h) => h.tPaint - h.t0));
+      const par = hundreds.length ? median(hundreds.map((h) => h.tPaint - h.t0)) : Number.NaN;
+      rows.push({
+        id: "8b",
+        measure: "  same, all in the engine worker (?helpers=0)",
+        figure: secs(serial),
+        target: "(comparison)",
+        status: "info",
+        baseline: "",
+        ratio: "",
+        notes: `${hundredsSerial.map((h) => secs(h.tPaint - h.t0)).join(", ")}; shared out to the helper worker (item 8) ${(serial / par).toFixed(2)}× faster`,
+      });
+    }
   }
   if (only(9)) {
     if (timelines.length) rows.push(...timelineRows(["9", "9a", "9b", "9c"], "24-hour log", timelines));
     else err("9", "timeline, 24-hour log: zoom, pan, drag frame interval", "≤ 16.7 ms", "timeline");
     if (timelines50.length) rows.push(...timelineRows(["9d", "9e", "9f"], "50 series", timelines50));
     else err("9d", "timeline, 50 series: zoom, pan, drag frame interval", "≤ 16.7 ms", "timeline50");
+  }
+
+  if (only(10)) {
+    const h = huges.at(-1);
+    if (h) {
+      const t = h.load.tPaint - h.load.t0;
+      rows.push({
+        id: "10",
+        measure: `${mb(h.bytes)} log (1,015,000 intervals): loads or stops with a message, tab alive`,
+        figure: secs(t),
+        target: "loads or says why",
+        status: status(!h.crashed && (h.count !== null || h.errors.length > 0)),
+        baseline: "",
+        ratio: "",
+        notes: `one run; ${h.count !== null ? `${h.count} values loaded` : `not loaded: ${h.errors.join(" / ")}`}; streamed (File.stream, never one string), read in parts by the engine and helper workers; heap after: main ${mb(h.heap.main)} + workers ${h.heap.workers === null ? "n/a" : mb(h.heap.workers)}; then a 400 000 s window: ${h.window ? ms(h.window.tPaint - h.window.t0) : "n/a"}${h.crashed ? "; THE PAGE CRASHED" : ""}`,
+      });
+    } else err("10", "500 MB log", "loads or says why", "huge");
   }
 
   const cpu = os.cpus();

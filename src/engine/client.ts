@@ -11,7 +11,10 @@ export class EngineClient {
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; progress?: (p: Progress) => void }>();
 
   constructor() {
-    this.worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+    // `?helpers=N` in the page's address sets how many helper workers the engine may start
+    // (0: everything in the engine worker), for comparing both in the benchmark.
+    const helpers = typeof location !== "undefined" ? new URLSearchParams(location.search).get("helpers") : null;
+    this.worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name: helpers !== null && /^\d$/.test(helpers) ? `engine;helpers=${helpers}` : "engine" });
     this.worker.onmessage = (ev: MessageEvent<Reply>) => {
       const r = ev.data;
       const p = this.pending.get(r.reqId);

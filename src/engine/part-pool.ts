@@ -64,10 +64,13 @@ export class WorkerPartPool implements PartReader {
   }
 }
 
-/** Helpers for the cores beyond the engine worker's own (none when the browser says 1 core). */
-export function defaultPool(): WorkerPartPool | null {
+/**
+ * Helpers for the cores beyond the engine worker's own (none when the browser says 1 core),
+ * at most 3; `override` (a number) sets the count instead.
+ */
+export function defaultPool(override = Number.NaN): WorkerPartPool | null {
   if (typeof Worker === "undefined") return null;
   const cores = typeof navigator !== "undefined" && navigator.hardwareConcurrency ? navigator.hardwareConcurrency : 2;
-  const lanes = Math.max(0, Math.min(3, cores - 1));
+  const lanes = Number.isInteger(override) ? Math.max(0, Math.min(3, override)) : Math.max(0, Math.min(3, cores - 1));
   return lanes > 0 ? new WorkerPartPool(lanes) : null;
 }

@@ -8,7 +8,7 @@ import { warmUp } from "./warm-up";
 
 const store = new Store();
 // Helpers start now, not on the first load: booting a worker takes tens of milliseconds.
-const helpers = defaultPool();
+const helpers = defaultPool(Number(/helpers=(\d)/.exec((self as unknown as { name?: string }).name ?? "")?.[1] ?? Number.NaN));
 helpers?.start();
 const post = (r: Reply) => (self as unknown as Worker).postMessage(r);
 
