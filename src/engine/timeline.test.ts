@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { build, decodeFromCompressedBase64 } from "hdr-histogram-js";
 import { simulateQueue } from "../../scripts/lib/queue-sim";
@@ -101,5 +103,33 @@ describe("saturation warning on loaded logs", () => {
     expect(over!.warnings.map((w) => w.kind)).toEqual(["saturation"]);
     expect(over!.warnings[0]!.message).toMatch(/past its capacity/);
     expect(ok!.warnings).toEqual([]);
+  });
+});
+
+describe("timeline percentiles on coarser logs (2 digits, lowest discernible value above 1)", () => {
+  const HDR = resolve(__dirname, "../../../shared/samples/hdrhistogram");
+  const file = resolve(HDR, "jHiccup-2.0.7S.logV2.hlog");
+  it.skipIf(!existsSync(file))("each column equals the library's decodes of its intervals added into a Histogram(3)", async () => {
+    const text = readFileSync(file, "latin1");
+    const store = new Store();
+    await store.load("jHiccup-2.0.7S.logV2.hlog", [text]);
+    expect(store.series[0]!.blocks).toBeTruthy();
+    const ref = referenceIntervals(text);
+    const tl = store.timeline({ t0: null, t1: null, columns: 13, percentiles: [50, 90, 99.9, 100] });
+    const s = tl.series[0]!;
+    // Membership by the table's offsets (bucketing is tested above); the values are the point.
+    const offsets = store.series[0]!.intervals!.offsets;
+    expect(ref.length).toBe(store.series[0]!.intervals!.n);
+    let checked = 0;
+    for (let b = 0; b < s.t0.length; b++) {
+      const members = ref.filter((_, i) => offsets[i]! >= s.t0[b]! && offsets[i]! < s.t1[b]!);
+      if (members.length === 0) continue;
+      const merged = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+      for (const m of members) merged.add(m.h);
+      expect(s.count[b]).toBe(merged.totalCount);
+      for (const p of [50, 90, 99.9, 100]) expect(s.percentiles[String(p)]![b]).toBe(valueAtPercentile(merged, p));
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(8);
   });
 });
