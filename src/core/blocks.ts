@@ -72,6 +72,10 @@ class Scratch {
     for (let i = this.lo; i <= this.hi; i++) if (this.dense[i] !== 0) this.track(i);
   }
 
+  get empty(): boolean {
+    return this.hi < 0;
+  }
+
   /** The accumulated counts as sparse, sorted; resets the scratch. */
   take(): Sparse {
     const dense = this.dense;
@@ -110,6 +114,9 @@ class Scratch {
     return { indices, counts };
   }
 }
+
+const rangeScratch = new Scratch();
+const joinedScratch = new Scratch();
 
 /** What the store asks of pre-merged blocks: the sum of a range of intervals. */
 export interface RangeSums {
@@ -165,7 +172,10 @@ export class IntervalBlocks implements RangeSums {
    * intervals at the edges (decoded on demand by `decodeAt`).
    */
   sumRange(i0: number, i1: number, decodeAt: (i: number) => Sparse | null): { sum: Sparse; decoded: number; blocks: number } {
-    const acc = new Scratch();
+    // One accumulator for every query (take() leaves it empty): a fresh one per query grew a
+    // dense array to the histogram's width each time (a timeline column is one query).
+    const acc = rangeScratch;
+    if (!acc.empty) acc.take(); // left over by a query that did not finish
     let decoded = 0;
     let blocks = 0;
     const cover = (lo: number, hi: number, level: number): void => {
@@ -213,7 +223,8 @@ export class JoinedBlocks implements RangeSums {
   }
 
   sumRange(i0: number, i1: number, decodeAt: (i: number) => Sparse | null): { sum: Sparse; decoded: number; blocks: number } {
-    const acc = new Scratch();
+    const acc = joinedScratch; // not rangeScratch: the parts' sumRange uses that one meanwhile
+    if (!acc.empty) acc.take();
     let decoded = 0;
     let blocks = 0;
     for (const p of this.parts) {

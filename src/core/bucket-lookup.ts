@@ -18,9 +18,7 @@ export function valueAtFromBuckets(s: BucketView, percentile: number): number {
   const n = s.totalCount;
   if (n <= 0 || s.values.length === 0) return 0;
   if (percentile >= 100) return s.max;
-  const fp = (Math.max(0, percentile) / 100) * n;
-  // Same guard as the library: fp math can land one ulp above an exact integer count.
-  const target = Math.max(1, Math.ceil(fp - ulp(fp)));
+  const target = countAtPercentile(n, percentile);
   let lo = 0;
   let hi = s.values.length - 1;
   while (lo < hi) {
@@ -29,6 +27,13 @@ export function valueAtFromBuckets(s: BucketView, percentile: number): number {
     else lo = mid + 1;
   }
   return s.values[lo]!;
+}
+
+/** The count a percentile asks for among n (HdrHistogram's rule: ceil(p·n), at least 1). */
+export function countAtPercentile(n: number, percentile: number): number {
+  const fp = (Math.max(0, percentile) / 100) * n;
+  // Same guard as the library: fp math can land one ulp above an exact integer count.
+  return Math.max(1, Math.ceil(fp - ulp(fp)));
 }
 
 function ulp(x: number): number {

@@ -54,6 +54,39 @@ export function bucketIntervals(c: IntervalColumns, t0: number, t1: number, colu
   return { buckets, order };
 }
 
+/**
+ * Moves the boundaries between buckets of intervals in index order to the nearest multiple of
+ * `block` (the engine's pre-merged blocks), so that each bucket is made of whole blocks and its
+ * merged histogram needs no decoding, only at the two ends of the range. Meant for buckets that
+ * hold at least `block` intervals each: a boundary then moves by at most half a bucket. Buckets
+ * are rebuilt from the intervals (span, max); merged ones disappear. Intervals must be in time
+ * order (order = identity).
+ */
+export function snapToBlocks(c: IntervalColumns, buckets: readonly Bucket[], block: number): Bucket[] {
+  if (buckets.length < 2) return [...buckets];
+  const last = buckets[buckets.length - 1]!;
+  const start = buckets[0]!.first;
+  const end = last.first + last.count; // exclusive
+  const bounds = [start];
+  for (let k = 1; k < buckets.length; k++) {
+    const b = Math.round(buckets[k]!.first / block) * block;
+    if (b > bounds[bounds.length - 1]! && b < end) bounds.push(b);
+  }
+  bounds.push(end);
+  const out: Bucket[] = [];
+  for (let j = 0; j + 1 < bounds.length; j++) {
+    const a = bounds[j]!;
+    const z = bounds[j + 1]!;
+    const bk: Bucket = { t0: c.offsets[a]!, t1: c.offsets[a]! + c.lengths[a]!, first: a, count: z - a, max: 0 };
+    for (let i = a; i < z; i++) {
+      bk.t1 = Math.max(bk.t1, c.offsets[i]! + c.lengths[i]!);
+      bk.max = Math.max(bk.max, c.maxes[i]!);
+    }
+    out.push(bk);
+  }
+  return out;
+}
+
 /** Step-line points (time, value) for bucket values: flat over each bucket's span. */
 export function stepSeries(buckets: readonly Bucket[], values: ArrayLike<number>): [number, number][] {
   const pts: [number, number][] = [];
