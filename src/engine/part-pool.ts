@@ -18,7 +18,7 @@ export class WorkerPartPool implements PartReader {
     this.workers = new Array<Worker | null>(lanes).fill(null);
   }
 
-  /** Starts every helper (they warm up while nobody needs them yet). */
+  /** Starts every helper now, so that none is still booting when a file arrives. */
   start(): void {
     for (let lane = 0; lane < this.lanes; lane++) this.worker(lane);
   }

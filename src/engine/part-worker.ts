@@ -3,11 +3,8 @@
 import { fileChunks } from "./file-chunks";
 import { ingestHlogPart, transferablesOf } from "./hlog-ingest";
 import type { PartReply, PartRequest } from "./part-protocol";
-import { warmUp } from "./warm-up";
 
 const running = new Map<number, AbortController>();
-let requests = 0;
-void warmUp(() => requests > 0); // see warm-up.ts
 const post = (r: PartReply, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(r, transfer);
 
 self.onmessage = async (ev: MessageEvent<PartRequest>) => {
@@ -16,7 +13,6 @@ self.onmessage = async (ev: MessageEvent<PartRequest>) => {
     running.get(m.id)?.abort();
     return;
   }
-  requests++;
   const control = new AbortController();
   running.set(m.id, control);
   let bytes = 0;

@@ -4,7 +4,6 @@ import { handle } from "./handle";
 import type { Envelope, Reply } from "./protocol";
 import { Store } from "./store";
 import { defaultPool } from "./part-pool";
-import { warmUp } from "./warm-up";
 
 const store = new Store();
 // Helpers start now, not on the first load: booting a worker takes tens of milliseconds.
@@ -14,18 +13,6 @@ const post = (r: Reply) => (self as unknown as Worker).postMessage(r);
 
 // Requests run one at a time, in order, so a query never sees a half-loaded file.
 let queue: Promise<void> = Promise.resolve();
-let requests = 0;
-void warmUp(
-  () => requests > 0,
-  async (name, chunks) => {
-    // A throw-away store: loading, then the queries a time window makes (see warm-up.ts).
-    const scratch = new Store();
-    await scratch.load(name, chunks);
-    if (requests > 0 || scratch.series.length === 0) return;
-    scratch.views({ start: 100, end: 900 });
-    scratch.timeline({ t0: null, t1: null, columns: 600, percentiles: [] });
-  },
-);
 
 // Cancelling is handled at once, not queued: loads check the signal between chunks.
 let cancel = new AbortController();
@@ -37,7 +24,6 @@ self.onmessage = (ev: MessageEvent<Envelope | { cancel: true }>) => {
     return;
   }
   const { reqId, request } = ev.data;
-  requests++;
   queue = queue.then(async () => {
     const signal = cancel.signal;
     try {
