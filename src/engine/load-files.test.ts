@@ -61,7 +61,7 @@ function summary(store: Store, outcomes: FileOutcome[]) {
 
 async function run(helpers: PartReader | null, signal?: AbortSignal) {
   const store = new Store();
-  const outcomes = await loadFiles(store, files(), () => undefined, signal, undefined, helpers, 64 * 1024);
+  const outcomes = await loadFiles(store, files(), () => undefined, signal, undefined, helpers, { splitBytes: 64 * 1024 });
   return summary(store, outcomes);
 }
 
@@ -76,6 +76,19 @@ describe("loading files with helper workers", () => {
       expect(helpers.calls.some((c) => c.bytes < files()[2]!.size && c.bytes > 64 * 1024 / (lanes + 2))).toBe(true);
       expect(helpers.calls.length).toBeGreaterThanOrEqual(lanes + 1);
       expect(helpers.maxRunning).toBeGreaterThan(lanes > 1 ? 1 : 0);
+    }
+  });
+
+  it("an interval log above the size cap is refused before reading, with a message; the other files load", async () => {
+    for (const helpers of [null, new InThreadHelpers(1)]) {
+      const store = new Store();
+      const fs = files();
+      const big = fs[2]!; // big.hlog
+      const out = await loadFiles(store, fs, () => undefined, undefined, undefined, helpers, { splitBytes: 64 * 1024, maxLogBytes: big.size - 1 });
+      expect(out[2]!.added).toEqual([]);
+      expect(out[2]!.problems).toHaveLength(1);
+      expect(out[2]!.problems[0]!.reason).toMatch(/^this interval log is .* MB; the app reads logs up to .* MB/);
+      expect(out.filter((o) => o.file.endsWith(".hlog") && o.file !== "big.hlog").every((o) => o.added.length > 0)).toBe(true);
     }
   });
 

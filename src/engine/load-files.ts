@@ -18,11 +18,21 @@ export interface PartReader {
 
 /** Interval logs at least this big are cut into parts (below it, the copy and join cost more than they save). */
 export const SPLIT_BYTES = 4 * 1024 * 1024;
+/**
+ * Largest interval log read (bytes). A 502 MB log (1,015,000 intervals) loads in ~16 s with
+ * ~350 MB of worker heap; beyond ~1 GB a worker risks running out of memory.
+ */
+export const MAX_LOG_BYTES = 800_000_000;
+
 /** How far past a cut point to look for a line break before giving up on that cut. */
 const CUT_SEARCH_BYTES = 256 * 1024;
 const HEAD_BYTES = 16 * 1024;
 
 const CANCELLED = "cancelled: nothing of this file was loaded";
+
+function formatMB(bytes: number): string {
+  return `${Number((bytes / 1e6).toPrecision(3))} MB`;
+}
 
 async function headOf(file: Blob): Promise<string> {
   return new TextDecoder("utf-8").decode(await file.slice(0, HEAD_BYTES).arrayBuffer());
@@ -54,8 +64,10 @@ export async function loadFiles(
   signal: AbortSignal | undefined,
   options: SampleOptions | undefined,
   helpers: PartReader | null,
-  splitBytes = SPLIT_BYTES,
+  limits: { splitBytes?: number; maxLogBytes?: number } = {},
 ): Promise<FileOutcome[]> {
+  const splitBytes = limits.splitBytes ?? SPLIT_BYTES;
+  const maxLogBytes = limits.maxLogBytes ?? MAX_LOG_BYTES;
   const results: IngestResult[] = new Array(files.length);
   // Every file's own progress; each message carries all of them (throttled: 100 small files
   // finishing at once would otherwise post 100 snapshots).
@@ -141,13 +153,31 @@ export async function loadFiles(
     update(i, file.size, 0, true);
   };
 
+  const logs = await Promise.all(files.map(async (f) => isIntervalLog(f.name, await headOf(f))));
+  // An interval log keeps every payload in memory (about its size again): past the cap, say so
+  // before reading rather than let the worker run out of memory, which would take the page
+  // (and everything loaded) with it.
+  const tooBig = (i: number) => logs[i] && files[i]!.size > maxLogBytes;
+  for (let i = 0; i < files.length; i++) {
+    if (!tooBig(i)) continue;
+    const f = files[i]!;
+    results[i] = {
+      series: [],
+      problems: [{ file: f.name, line: null, reason: `this interval log is ${formatMB(f.size)}; the app reads logs up to ${formatMB(maxLogBytes)}, all held in the browser's memory. Cut it to the time you need first: it is text in time order, so keep its # header lines and a range of interval lines` }],
+      lines: 0,
+    };
+    update(i, f.size, 0, true);
+  }
   if (!helpers || helpers.lanes === 0) {
-    for (let i = 0; i < files.length; i++) await readHere(i);
+    for (let i = 0; i < files.length; i++) if (!tooBig(i)) await readHere(i);
   } else {
-    const logs = await Promise.all(files.map(async (f) => isIntervalLog(f.name, await headOf(f))));
     // In file order: a big log takes every lane; runs of other files share the lanes.
     let i = 0;
     while (i < files.length) {
+      if (tooBig(i)) {
+        i++;
+        continue;
+      }
       if (logs[i] && files[i]!.size >= splitBytes) {
         await readInParts(i);
         i++;
@@ -155,6 +185,7 @@ export async function loadFiles(
       }
       const batch: number[] = [];
       while (i < files.length && !(logs[i] && files[i]!.size >= splitBytes)) batch.push(i++);
+      if (batch.length === 0) continue;
       const shared = batch.filter((k) => logs[k]);
       const hereOnly = batch.filter((k) => !logs[k]);
       const lane = async (helperLane: number | null) => {
