@@ -25,6 +25,16 @@ export class LineSplitter {
     if (this.pendingCR && chunk.startsWith("\n")) start = 1; // the \n of a split \r\n
     this.pendingCR = false;
     const n = chunk.length;
+    if (chunk.indexOf("\r", start) < 0) {
+      // No \r at all (most logs): let indexOf find the line ends (a char-by-char loop over a
+      // 42 MB log was 5 % of its load).
+      for (let nl = chunk.indexOf("\n", start); nl >= 0; nl = chunk.indexOf("\n", start)) {
+        this.emit(chunk.slice(start, nl));
+        start = nl + 1;
+      }
+      if (start < n) this.append(chunk.slice(start));
+      return;
+    }
     for (let i = start; i < n; i++) {
       const c = chunk.charCodeAt(i);
       if (c === 10 || c === 13) {
