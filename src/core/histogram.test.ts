@@ -123,3 +123,35 @@ describe("one-pass summaries and declared sizes", () => {
     expect(big.countsArrayLength).toBeLessThanOrEqual(MAX_DECLARED_COUNTS);
   });
 });
+
+describe("bucketsOf reads buckets as the library's own methods do", () => {
+  it("values and cumulative counts match the library's per-index calls, for any layout", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 5 }),
+        fc.constantFrom(1, 2, 1000, 1024, 2 ** 20),
+        fc.array(fc.tuple(fc.double({ min: 0, max: 40, noNaN: true }), fc.integer({ min: 1, max: 1000 })), { minLength: 1, maxLength: 60 }),
+        (digits, lowest, entries) => {
+          const h = newHistogram(digits, lowest);
+          for (const [e, c] of entries) h.recordValueWithCount(Math.floor(lowest * 2 ** e), c);
+          const js = h as unknown as { countsArrayLength: number; getCountAtIndex(i: number): number; valueFromIndex(i: number): number; highestEquivalentValue(v: number): number };
+          const values: number[] = [];
+          const cumulative: number[] = [];
+          let run = 0;
+          for (let i = 0; i < js.countsArrayLength; i++) {
+            const c = js.getCountAtIndex(i);
+            if (c > 0) {
+              run += c;
+              values.push(js.highestEquivalentValue(js.valueFromIndex(i)));
+              cumulative.push(run);
+            }
+          }
+          const b = bucketsOf(h);
+          expect(Array.from(b.values)).toEqual(values);
+          expect(Array.from(b.cumulative)).toEqual(cumulative);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

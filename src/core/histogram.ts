@@ -1,10 +1,14 @@
 // A narrow, typed view of hdr-histogram-js: the library is the reference for histogram math
 // (percentiles, equivalent-value ranges, merging). Everything that reads a histogram goes
 // through here, so the places where we depend on library internals are in one file.
+import { valueAtIndex } from "../formats/hlog-encoding-layout";
 import { build, type Histogram } from "hdr-histogram-js";
 
 /** The library's JsHistogram methods that exist at runtime but are not in its public typings. */
 interface JsInternals {
+  _counts?: unknown;
+  unitMagnitude: number;
+  subBucketHalfCountMagnitude: number;
   countsArrayIndex(value: number): number;
   valueFromIndex(index: number): number;
   getCountAtIndex(index: number): number;
@@ -105,12 +109,17 @@ export function bucketsOf(h: Histogram): Buckets {
   const medians: number[] = [];
   let running = 0;
   let sum = 0;
+  // Fast path for our float64 histograms: counts read from the array and bucket bounds from the
+  // layout arithmetic (a bucket's highest equivalent value is the next index's value minus
+  // one), instead of four library calls per index (views of 100 series took 130 ms).
+  const fast = js._counts instanceof Float64Array && Number.isInteger(js.unitMagnitude) && Number.isInteger(js.subBucketHalfCountMagnitude);
+  const counts = fast ? (js._counts as Float64Array) : null;
   for (let i = 0; i <= last; i++) {
-    const c = js.getCountAtIndex(i);
+    const c = counts !== null ? counts[i]! : js.getCountAtIndex(i);
     if (c > 0) {
       running += c;
-      const low = js.valueFromIndex(i);
-      const high = js.highestEquivalentValue(low);
+      const low = counts !== null ? valueAtIndex(i, js.unitMagnitude, js.subBucketHalfCountMagnitude) : js.valueFromIndex(i);
+      const high = counts !== null ? valueAtIndex(i + 1, js.unitMagnitude, js.subBucketHalfCountMagnitude) - 1 : js.highestEquivalentValue(low);
       const median = low + Math.floor((high - low + 1) / 2);
       values.push(high);
       cumulative.push(running);
