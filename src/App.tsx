@@ -10,11 +10,9 @@ import type { SeriesView, TimelineResult, TimeRange } from "./engine/store";
 import type { TimelineLine } from "./charts/timeline/Timeline";
 import { DEFAULT_TIMELINE, TimelinePanel, type TimelineSettings } from "./ui/TimelinePanel";
 import { Warnings } from "./ui/Warnings";
-import { stylesFor } from "./ui/colors";
 import { RequirementEditor } from "./ui/RequirementEditor";
 import { Judgement, judgeRows } from "./ui/Judgement";
-import { formatRequirement, parseRequirement, requirementSteps, verdictOf, type Requirement, type Verdict } from "./core/requirements";
-import { valueAtFromBuckets } from "./core/bucket-lookup";
+import { formatRequirement, parseRequirement, requirementSteps, type Requirement } from "./core/requirements";
 import { ChartActions } from "./ui/ChartActions";
 import { SampleOptionsPanel } from "./ui/SampleOptionsPanel";
 import type { SampleOptions } from "./formats/source";
@@ -34,6 +32,8 @@ import { Toolbar } from "./ui/Toolbar";
 import { PastePanel } from "./ui/PastePanel";
 import { downloadText } from "./ui/download";
 import { useStableCallback } from "./ui/use-stable-callback";
+import { usePlotSeries, useSeriesRows } from "./ui/use-series-rows";
+import { useCoalesced } from "./ui/use-coalesced";
 
 const engine = new EngineClient();
 // Effects run twice under React's StrictMode in development: load the demo once.
@@ -195,30 +195,11 @@ export function App() {
 
   // Range changes re-query the spectra; zoom, chosen percentiles and width only the timeline.
   useUpdateEffect(() => void run(async () => null, { timeline: false }), [range, run]);
-  // Timeline queries are coalesced: while one is in flight, further zoom/pan steps only mark
-  // that the latest span is wanted next, so a fast wheel sends two queries, not one per notch
-  // (the chart draws each step at once from the buckets it has; see Timeline).
-  const tlRefresh = useRef({ running: false, again: false });
-  const refreshTimeline = useCallback(() => {
-    const st = tlRefresh.current;
-    if (st.running) {
-      st.again = true;
-      return;
-    }
-    st.running = true;
-    setPending((n) => n + 1); // busy across the whole chain, not between its queries
-    void (async () => {
-      try {
-        do {
-          st.again = false;
-          await run(async () => null, { views: false });
-        } while (st.again);
-      } finally {
-        st.running = false;
-        setPending((n) => n - 1);
-      }
-    })();
-  }, [run]);
+  // Timeline queries are coalesced (the chart draws each zoom/pan step at once from the
+  // buckets it has; see Timeline), and the app stays busy until the last one has landed.
+  const timelineOnly = useCallback(() => run(async () => null, { views: false }), [run]);
+  const holdBusy = useCallback((d: 1 | -1) => setPending((n) => n + d), []);
+  const refreshTimeline = useCoalesced(timelineOnly, holdBusy);
   useUpdateEffect(refreshTimeline, [tl.domain, tl.percentiles, plotWidth, refreshTimeline]);
 
   useWindowInput({
@@ -227,57 +208,10 @@ export function App() {
     onPasteText: loadText,
   });
 
-  // A row keeps its object while nothing it shows changed, so the memoised series-list and
-  // table rows of the other 49 series skip re-rendering when one is hidden or shown.
-  const rowCache = useRef(new Map<string, SeriesRow>());
-  const rows: SeriesRow[] = useMemo(() => {
-    const styles = stylesFor(views);
-    const next = new Map<string, SeriesRow>();
-    const out = views.map((v) => {
-      const st = styles.get(v.id)!;
-      const visible = !hidden.has(v.id);
-      // Judge on the current window's spectrum, in ns like the requirement.
-      const ns = NANOS_PER_UNIT[v.recordedUnit];
-      const verdict = requirement && visible && v.spectrum.totalCount > 0 ? verdictOf(requirement, (p) => valueAtFromBuckets(v.spectrum, p) * ns) : null;
-      const prev = rowCache.current.get(v.id);
-      const row =
-        prev && prev.view === v && prev.color === st.color && prev.dash === st.dash && prev.visible === visible && sameVerdict(prev.verdict, verdict)
-          ? prev
-          : { view: v, color: st.color, dash: st.dash, visible, verdict };
-      next.set(v.id, row);
-      return row;
-    });
-    rowCache.current = next;
-    return out;
-  }, [views, hidden, requirement]);
+  // Rows and plot series keep their objects while unchanged (memoised children skip).
+  const rows: SeriesRow[] = useSeriesRows(views, hidden, requirement);
   const visibleRows = useMemo(() => rows.filter((r) => r.visible), [rows]);
-
-  // The plot lays out in ns and converts only its labels, so these do not depend on the
-  // display unit and keep the spectrum's own arrays (no copy per unit change).
-  const plotCache = useRef(new WeakMap<SeriesRow, PlotSeries>());
-  const plotSeries: PlotSeries[] = useMemo(
-    () =>
-      visibleRows.map((r) => {
-        const known = plotCache.current.get(r);
-        if (known) return known;
-        const sp = r.view.spectrum;
-        const p: PlotSeries = {
-          id: r.view.id,
-          name: r.view.name,
-          color: r.color,
-          dash: r.dash,
-          recordedUnit: r.view.recordedUnit,
-          values: sp.values,
-          cumulative: sp.cumulative,
-          totalCount: sp.totalCount,
-          max: sp.max,
-          min: sp.min,
-        };
-        plotCache.current.set(r, p);
-        return p;
-      }),
-    [visibleRows],
-  );
+  const plotSeries: PlotSeries[] = usePlotSeries(visibleRows);
 
   const toggle = useStableCallback((id: string) =>
     setHidden((h) => {
@@ -547,16 +481,5 @@ export function App() {
         />
       ) : null}
     </div>
-  );
-}
-
-/** Two verdicts that read the same (a verdict is recomputed whenever the rows are). */
-function sameVerdict(a: Verdict | null, b: Verdict | null): boolean {
-  if (a === null || b === null) return a === b;
-  return (
-    a.pass === b.pass &&
-    a.firstViolation === b.firstViolation &&
-    a.violations.length === b.violations.length &&
-    a.violations.every((v, i) => v.percentile === b.violations[i]!.percentile && v.ratio === b.violations[i]!.ratio && v.limitNs === b.violations[i]!.limitNs && v.valueNs === b.violations[i]!.valueNs)
   );
 }

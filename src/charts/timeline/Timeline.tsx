@@ -7,7 +7,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { formatCount, formatValue, UNIT_LABEL } from "../../core/format";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
 import type { TimelineSeries, TimeRange } from "../../engine/store";
-import { bucketAtTime, formatSeconds, lanes, TL_MARGIN, xScaleFor, yScaleFor } from "./layout";
+import { bucketAtTime, formatSeconds, lanes, sameSpan, TL_MARGIN, wheelSpan, xScaleFor, yScaleFor } from "./layout";
 
 export interface TimelineLine {
   id: string;
@@ -34,12 +34,6 @@ interface Props {
 
 function dashArray(d: string): number[] {
   return d ? d.split(/\s+/).map(Number) : [];
-}
-
-/** Two spans equal up to float noise (a span goes to the engine and comes back as its domain). */
-function sameSpan(a: readonly [number, number], b: readonly [number, number]): boolean {
-  const tol = 1e-9 * Math.max(1, Math.abs(a[0]), Math.abs(a[1]));
-  return Math.abs(a[0] - b[0]) <= tol && Math.abs(a[1] - b[1]) <= tol;
 }
 
 export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, domain, range, width, height, onBrush, onZoom }: Props) {
@@ -183,18 +177,10 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
   // Shift+wheel or a sideways wheel pans; the wheel zooms around the pointer. Computed from the
   // span last asked for (not the last drawn: several wheel events can come within one frame).
   const onWheel = (e: WheelEvent) => {
-    const [v0, v1] = viewRef.current;
-    const span = v1 - v0;
-    let next: [number, number];
-    if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
-      const d = Math.sign(e.deltaX || e.deltaY) * span * 0.1;
-      next = [v0 + d, v1 + d];
-    } else {
-      // Time and wall-clock scales are both linear in time over the plot's width.
-      const t = v0 + ((px(e) - TL_MARGIN.left) / Math.max(1, width - TL_MARGIN.left - TL_MARGIN.right)) * span;
-      const k = e.deltaY > 0 ? 1.25 : 0.8;
-      next = [t - (t - v0) * k, t + (v1 - t) * k];
-    }
+    const pan = e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY);
+    // Time and wall-clock scales are both linear in time over the plot's width.
+    const at = (px(e) - TL_MARGIN.left) / Math.max(1, width - TL_MARGIN.left - TL_MARGIN.right);
+    const next = wheelSpan(viewRef.current, { pan, direction: pan ? e.deltaX || e.deltaY : e.deltaY, at });
     viewRef.current = next;
     askedList.current.push(next);
     setAsked(next);

@@ -64,3 +64,27 @@ export function bucketAtTime(t0: ArrayLike<number>, t1: ArrayLike<number>, n: nu
   if (best >= 0 && t < t1[best]!) return best;
   return -1;
 }
+
+/** Two spans equal up to float noise (a span goes to the engine and comes back as its domain). */
+export function sameSpan(a: readonly [number, number], b: readonly [number, number]): boolean {
+  const tol = 1e-9 * Math.max(1, Math.abs(a[0]), Math.abs(a[1]));
+  return Math.abs(a[0] - b[0]) <= tol && Math.abs(a[1] - b[1]) <= tol;
+}
+
+/**
+ * The span after one wheel step: a pan by a tenth of the span (shift or a sideways wheel),
+ * or a zoom by 0.8 (in) or 1.25 (out) around the time under the pointer, `at` being the
+ * pointer's position across the plot (0 left edge, 1 right edge).
+ */
+export function wheelSpan(span: readonly [number, number], step: { pan: boolean; direction: number; at: number }): [number, number] {
+  const [v0, v1] = span;
+  const w = v1 - v0;
+  if (step.pan) {
+    const d = Math.sign(step.direction) * w * 0.1;
+    return [v0 + d, v1 + d];
+  }
+  const t = v0 + Math.min(1, Math.max(0, step.at)) * w;
+  const k = step.direction > 0 ? 1.25 : 0.8;
+  return [t - (t - v0) * k, t + (v1 - t) * k];
+}
+

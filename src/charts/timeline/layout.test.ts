@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { lanes, sameSpan, wheelSpan } from "./layout";
+
+describe("timeline wheel steps", () => {
+  it("zooms in by 0.8 around the time under the pointer, out by 1.25", () => {
+    const [a, b] = wheelSpan([0, 100], { pan: false, direction: -100, at: 0.25 });
+    expect(a).toBeCloseTo(5, 9); // 25 - 25 * 0.8
+    expect(b).toBeCloseTo(85, 9); // 25 + 75 * 0.8
+    const out = wheelSpan([a, b], { pan: false, direction: 100, at: 0.25 });
+    expect(out[0]).toBeCloseTo(0, 9);
+    expect(out[1]).toBeCloseTo(100, 9);
+  });
+
+  it("pans by a tenth of the span, either way, keeping its width", () => {
+    expect(wheelSpan([10, 30], { pan: true, direction: 120, at: 0.5 })).toEqual([12, 32]);
+    expect(wheelSpan([10, 30], { pan: true, direction: -3, at: 0.5 })).toEqual([8, 28]);
+  });
+
+  it("steps add up from the span last asked for", () => {
+    let s: [number, number] = [0, 1000];
+    for (let i = 0; i < 10; i++) s = wheelSpan(s, { pan: false, direction: -1, at: 0.5 });
+    expect(s[1] - s[0]).toBeCloseTo(1000 * 0.8 ** 10, 6);
+    expect((s[0] + s[1]) / 2).toBeCloseTo(500, 6);
+  });
+
+  it("a span sent to the engine is recognised when it comes back", () => {
+    const s = wheelSpan([43_200, 44_100], { pan: false, direction: -1, at: 0.3 });
+    expect(sameSpan(s, [s[0], s[1]])).toBe(true);
+    expect(sameSpan(s, [s[0], s[1] + 1e-3])).toBe(false);
+  });
+});
+
+describe("lanes", () => {
+  it("overlaid series share one lane; per-lane stacks them", () => {
+    const one = lanes(3, 220, false);
+    expect(new Set(one.map((l) => `${l.top}-${l.bottom}`)).size).toBe(1);
+    const stacked = lanes(3, 400, true);
+    expect(stacked[1]!.top).toBeGreaterThan(stacked[0]!.bottom);
+  });
+});

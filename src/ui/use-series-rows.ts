@@ -1,0 +1,78 @@
+// The series rows (view, colour, dash, visibility, verdict) and the plot's series, derived
+// from the engine's views. Both keep their objects while nothing they show changed, so the
+// memoised rows of the series list and table, and the plot's cached paths, are reused when
+// one series of fifty is hidden or shown, or when only the display unit changes.
+import { useMemo, useRef } from "react";
+import type { PlotSeries } from "../charts/percentile-plot/PercentilePlot";
+import { valueAtFromBuckets } from "../core/bucket-lookup";
+import { verdictOf, type Requirement, type Verdict } from "../core/requirements";
+import { NANOS_PER_UNIT } from "../core/types";
+import type { SeriesView } from "../engine/store";
+import { stylesFor } from "./colors";
+import type { SeriesRow } from "./SeriesList";
+
+export function useSeriesRows(views: SeriesView[], hidden: Set<string>, requirement: Requirement | null): SeriesRow[] {
+  const rowCache = useRef(new Map<string, SeriesRow>());
+  return useMemo(() => {
+    const styles = stylesFor(views);
+    const next = new Map<string, SeriesRow>();
+    const out = views.map((v) => {
+      const st = styles.get(v.id)!;
+      const visible = !hidden.has(v.id);
+      // Judge on the current window's spectrum, in ns like the requirement.
+      const ns = NANOS_PER_UNIT[v.recordedUnit];
+      const verdict = requirement && visible && v.spectrum.totalCount > 0 ? verdictOf(requirement, (p) => valueAtFromBuckets(v.spectrum, p) * ns) : null;
+      const prev = rowCache.current.get(v.id);
+      const row =
+        prev && prev.view === v && prev.color === st.color && prev.dash === st.dash && prev.visible === visible && sameVerdict(prev.verdict, verdict)
+          ? prev
+          : { view: v, color: st.color, dash: st.dash, visible, verdict };
+      next.set(v.id, row);
+      return row;
+    });
+    rowCache.current = next;
+    return out;
+  }, [views, hidden, requirement]);
+}
+
+/**
+ * The plot's series: the spectrum's own arrays in the recorded unit (the plot lays out in ns
+ * and converts only its labels), so they do not depend on the display unit.
+ */
+export function usePlotSeries(visibleRows: SeriesRow[]): PlotSeries[] {
+  const plotCache = useRef(new WeakMap<SeriesRow, PlotSeries>());
+  return useMemo(
+    () =>
+      visibleRows.map((r) => {
+        const known = plotCache.current.get(r);
+        if (known) return known;
+        const sp = r.view.spectrum;
+        const p: PlotSeries = {
+          id: r.view.id,
+          name: r.view.name,
+          color: r.color,
+          dash: r.dash,
+          recordedUnit: r.view.recordedUnit,
+          values: sp.values,
+          cumulative: sp.cumulative,
+          totalCount: sp.totalCount,
+          max: sp.max,
+          min: sp.min,
+        };
+        plotCache.current.set(r, p);
+        return p;
+      }),
+    [visibleRows],
+  );
+}
+
+/** Two verdicts that read the same (a verdict is recomputed whenever the rows are). */
+export function sameVerdict(a: Verdict | null, b: Verdict | null): boolean {
+  if (a === null || b === null) return a === b;
+  return (
+    a.pass === b.pass &&
+    a.firstViolation === b.firstViolation &&
+    a.violations.length === b.violations.length &&
+    a.violations.every((v, i) => v.percentile === b.violations[i]!.percentile && v.ratio === b.violations[i]!.ratio && v.limitNs === b.violations[i]!.limitNs && v.valueNs === b.violations[i]!.valueNs)
+  );
+}
