@@ -150,11 +150,15 @@ async function stopChild(c: ChildProcess): Promise<void> {
   children.delete(c);
 }
 
+/** Directories of this run to remove at the end (its dist/ snapshot). */
+const scratchDirs: string[] = [];
+
 async function cleanup(): Promise<void> {
   const b = browser;
   browser = null;
   if (b) await withTimeout("closing the browser", 10_000, () => b.close()).catch(() => undefined);
   await Promise.all([...children].map(stopChild));
+  for (const d of scratchDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
 process.on("exit", () => {
@@ -1259,13 +1263,16 @@ async function main(): Promise<void> {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
 
   // A snapshot of dist/, so that a rebuild by someone else mid-run cannot change what is served.
-  const dist = resolve(BENCH_DIR, "dist-snapshot");
+  // One per run (two benches at once must not delete each other's); removed at the end.
+  const dist = resolve(BENCH_DIR, `dist-snapshot-${process.pid}`);
+  for (const old of readdirSync(BENCH_DIR).filter((d) => d === "dist-snapshot")) rmSync(resolve(BENCH_DIR, old), { recursive: true, force: true });
   rmSync(dist, { recursive: true, force: true });
   cpSync(resolve(ROOT, "dist"), dist, { recursive: true });
+  scratchDirs.push(dist);
   const fx = fixtures();
   const port = args.port ?? (await freePort());
   const { url } = await startPreview(port, dist);
-  log(`serving a snapshot of dist/ (.bench/dist-snapshot) at ${url}`);
+  log(`serving a snapshot of dist/ (.bench/${basename(dist)}) at ${url}`);
   const loadBefore = os.loadavg();
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
   const b = browser;
