@@ -158,11 +158,16 @@ async function cleanup(): Promise<void> {
   browser = null;
   if (b) await withTimeout("closing the browser", 10_000, () => b.close()).catch(() => undefined);
   await Promise.all([...children].map(stopChild));
+}
+
+/** Removes this run's scratch directories (after the table: item 7 reads the snapshot). */
+function removeScratch(): void {
   for (const d of scratchDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
 process.on("exit", () => {
   for (const c of children) killGroup(c, "SIGKILL");
+  removeScratch();
 });
 for (const sig of ["SIGINT", "SIGTERM"] as const) {
   process.on(sig, () => {
