@@ -1465,7 +1465,7 @@ async function main(): Promise<void> {
         status: status(median(sp) <= 30 && max(sp) <= 30),
         baseline: bw.length ? ms(median(bw)) : "",
         ratio: perRun.length ? `${median(perRun).toFixed(2)}×` : "",
-        notes: `median of ${sp.length} (${RANGES.length} windows × ${runs.length} runs), max ${ms(max(sp))}; status needs median and max ≤ 30 ms; ${new Set(runs[0]!.range.probes).size} distinct p99.9/max pairs over the ${RANGES.length} windows (sanity); baseline = decode+add 900 intervals (15 min) with hdr-histogram-js`,
+        notes: `median of ${sp.length} (${RANGES.length} windows × ${runs.length} runs), max ${ms(max(sp))}; per window (median over runs): ${RANGES.map((r, k) => `${r[0]}–${r[1] ?? "end"} ${ms(median(runs.map((d) => d.range.spectrum[k]!).filter((x) => x !== undefined)))}`).join(", ")}; status needs median and max ≤ 30 ms; ${new Set(runs[0]!.range.probes).size} distinct p99.9/max pairs over the ${RANGES.length} windows (sanity); baseline = decode+add 900 intervals (15 min) with hdr-histogram-js`,
       });
       rows.push({
         id: "3b",
