@@ -79,13 +79,17 @@ export function transferablesOf(p: HlogPart): ArrayBuffer[] {
 /** Reads a part of an interval log that starts at a line boundary (not necessarily the file's start). */
 export async function ingestHlogPart(name: string, chunks: AsyncIterable<string> | Iterable<string>, onProgress?: (p: IngestProgress) => void): Promise<HlogPart> {
   const sink = new HlogIngest(name);
+  await pushAll(sink, chunks, onProgress);
+  return sink.toPart();
+}
+
+async function pushAll(sink: HlogIngest, chunks: AsyncIterable<string> | Iterable<string>, onProgress?: (p: IngestProgress) => void): Promise<void> {
   let bytes = 0;
   for await (const chunk of chunks) {
     bytes += chunk.length;
     sink.push(chunk);
     onProgress?.({ bytes, intervals: sink.intervalCount });
   }
-  return sink.toPart();
 }
 
 /**
@@ -100,12 +104,7 @@ export async function ingestHlogInParts(
   onProgress?: (p: IngestProgress) => void,
 ): Promise<IngestResult> {
   const sink = new HlogIngest(name);
-  let bytes = 0;
-  for await (const chunk of first) {
-    bytes += chunk.length;
-    sink.push(chunk);
-    onProgress?.({ bytes, intervals: sink.intervalCount });
-  }
+  await pushAll(sink, first, onProgress);
   for (const p of rest) sink.absorb(await p);
   return sink.finish();
 }

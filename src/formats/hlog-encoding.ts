@@ -203,30 +203,21 @@ function decodeUncompressed(b: Uint8Array, len: number, outer: EncodingVersion |
         : readFixedWordCounts(b, start, h.payloadLength / h.wordSize, h.wordSize);
   }
   if (typeof n === "string") return fail(n);
+  let indices: Int32Array;
+  let counts: Float64Array;
   if (transient) {
-    const indices = scratch.indices.subarray(0, n);
-    const counts = scratch.counts.subarray(0, n);
-    releaseLargeScratch(); // the views keep their buffers; the next call starts small again
-    return {
-      ok: true,
-      value: {
-        version: h.version,
-        numberOfSignificantValueDigits: h.digits,
-        lowestDiscernibleValue: h.lowest,
-        highestTrackableValue: h.highest,
-        indices,
-        counts,
-        totalCount: scratch.total,
-      },
-    };
+    // Views of the scratch; they keep its buffers when releaseLargeScratch replaces them.
+    indices = scratch.indices.subarray(0, n);
+    counts = scratch.counts.subarray(0, n);
+  } else {
+    // One ArrayBuffer for both arrays: allocating typed-array memory costs more than decoding
+    // a typical interval, so do it once.
+    const memory = new ArrayBuffer(n * 12);
+    counts = new Float64Array(memory, 0, n);
+    indices = new Int32Array(memory, n * 8, n);
+    counts.set(scratch.counts.subarray(0, n));
+    indices.set(scratch.indices.subarray(0, n));
   }
-  // One ArrayBuffer for both arrays: allocating typed-array memory costs more than decoding a
-  // typical interval, so do it once.
-  const memory = new ArrayBuffer(n * 12);
-  const counts = new Float64Array(memory, 0, n);
-  const indices = new Int32Array(memory, n * 8, n);
-  counts.set(scratch.counts.subarray(0, n));
-  indices.set(scratch.indices.subarray(0, n));
   const value: DecodedHistogram = {
     version: h.version,
     numberOfSignificantValueDigits: h.digits,
