@@ -9,7 +9,7 @@ import { memo, useMemo, useRef, useState } from "react";
 import { line, type ScaleContinuousNumeric, type ScaleLogarithmic } from "d3";
 import { formatCount, formatNumber, formatValue, UNIT_LABEL } from "../../core/format";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
-import { bucketAt, inverseTail, labelledMaxes, makeXScale, readableTicks, makeYScale, MARGIN, stepPoints, xDomainEnd, xTicks, type CurveInput } from "./layout";
+import { bucketAt, inverseTail, labelledMaxes, labelledTicks, makeXScale, readableTicks, makeYScale, MARGIN, stepPoints, xDomainEnd, xTicks, type CurveInput } from "./layout";
 
 export interface PlotSeries extends CurveInput {
   id: string;
@@ -119,6 +119,10 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
 
   const plotLeft = MARGIN.left;
   const plotRight = width - MARGIN.right;
+  const tickLabelled = labelledTicks(
+    ticks.map((t) => t.label),
+    ticks.length > 1 ? x(ticks[1]!.value) - x(ticks[0]!.value) : plotRight - plotLeft,
+  );
   const plotTop = MARGIN.top;
   const plotBottom = height - MARGIN.bottom;
 
@@ -163,8 +167,7 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
       <g className="axis x-axis">
         <line x1={plotLeft} x2={plotRight} y1={plotBottom} y2={plotBottom} />
         {ticks.map((t, i) =>
-          // Labels need about 64 px; on a narrow plot label every other decade.
-          (plotRight - plotLeft) / Math.max(1, ticks.length - 1) >= 64 || i % 2 === 0 || i === ticks.length - 1 ? (
+          tickLabelled[i] ? (
             <text key={`tx${t.value}`} x={x(t.value)} y={plotBottom + 16} textAnchor="middle">
               {t.label}
             </text>

@@ -48,3 +48,25 @@ describe("step curve", () => {
     expect(Math.max(...pts.map((p) => p[1]))).toBe(n);
   });
 });
+
+describe("labelledTicks", () => {
+  it("labels never overlap, the deepest percentile is always labelled, wide plots label every decade", async () => {
+    const { labelledTicks } = await import("./layout");
+    for (const decades of [2, 5, 7, 9, 10, 12]) {
+      const labels = xTicks(10 ** decades).map((t) => t.label);
+      for (const width of [300, 500, 700, 1000, 1400]) {
+        const spacing = width / decades;
+        const on = labelledTicks(labels, spacing);
+        expect(on[on.length - 1]).toBe(true);
+        // Neighbouring labels (centred on their ticks) leave room for the longer one.
+        const shown = on.map((v, i) => (v ? i : -1)).filter((i) => i >= 0);
+        for (let k = 1; k < shown.length; k++) {
+          const gap = (shown[k]! - shown[k - 1]!) * spacing;
+          const half = (labels[shown[k]!]!.length + labels[shown[k - 1]!]!.length) * 6.8 * 0.5;
+          expect(gap).toBeGreaterThanOrEqual(half);
+        }
+      }
+    }
+    expect(labelledTicks(xTicks(1e5).map((t) => t.label), 200).every(Boolean)).toBe(true);
+  });
+});

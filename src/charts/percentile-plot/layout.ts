@@ -40,6 +40,19 @@ export function xDomainEnd(curves: readonly CurveInput[]): number {
   return 10 ** Math.ceil(Math.log10(n) - 1e-9);
 }
 
+/**
+ * Which x ticks get a label: every `step`-th counted back from the last (the deepest percentile
+ * reached matters most), with `step` the fewest decades whose spacing fits the longest label.
+ * Labels grow with depth ("99.9999999%"), so a fixed spacing rule let deep ones overlap.
+ */
+export function labelledTicks(labels: readonly string[], spacingPx: number, charPx = 6.8): boolean[] {
+  const n = labels.length;
+  const longest = labels.reduce((m, l) => Math.max(m, l.length), 0);
+  const needed = longest * charPx + 10;
+  const step = Math.max(1, Math.ceil(needed / Math.max(1, spacingPx)));
+  return labels.map((_, i) => (n - 1 - i) % step === 0);
+}
+
 export function xTicks(end: number): { value: number; label: string }[] {
   const top = Math.round(Math.log10(end));
   const out: { value: number; label: string }[] = [];
