@@ -211,7 +211,7 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
           {hoverRows.map(({ s, b }) => (
             <circle key={s.id} cx={hoverX} cy={y(b!.value * NANOS_PER_UNIT[s.recordedUnit])} r={3} fill={s.color} />
           ))}
-          <HoverBox x={hoverX} right={plotRight} top={plotTop} rows={hoverRows.map(({ s, b }) => ({ s, b: b! }))} unit={unit} />
+          <HoverBox x={hoverX} right={plotRight} top={plotTop} bottom={plotBottom} rows={hoverRows.map(({ s, b }) => ({ s, b: b! }))} unit={unit} />
         </g>
       ) : null}
     </svg>
@@ -274,10 +274,16 @@ const Legend = memo(function Legend({ series, left, top }: { series: PlotSeries[
   );
 });
 
-function HoverBox({ x, right, top, rows, unit }: { x: number; right: number; top: number; rows: { s: PlotSeries; b: NonNullable<ReturnType<typeof bucketAt>> }[]; unit: Unit }) {
+function HoverBox({ x, right, top, bottom, rows: all, unit }: { x: number; right: number; top: number; bottom: number; rows: { s: PlotSeries; b: NonNullable<ReturnType<typeof bucketAt>> }[]; unit: Unit }) {
   const w = 250;
   const lineH = 16;
-  const h = 22 + rows.length * lineH;
+  // The box stays inside the plot: with more series than lines fit, it lists the highest
+  // values at this percentile (the ones a comparison is about) and says how many it left out.
+  const room = Math.max(2, Math.floor((bottom - top - 8 - 22) / lineH));
+  const nanos = (r: (typeof all)[number]) => r.b.value * NANOS_PER_UNIT[r.s.recordedUnit];
+  const rows = all.length <= room ? all : [...all].sort((a, b) => nanos(b) - nanos(a)).slice(0, room - 1);
+  const left0 = all.length - rows.length;
+  const h = 22 + (rows.length + (left0 > 0 ? 1 : 0)) * lineH;
   const left = x + 12 + w > right ? x - 12 - w : x + 12;
   const p = rows[0]!.b.percentile;
   return (
@@ -291,6 +297,11 @@ function HoverBox({ x, right, top, rows, unit }: { x: number; right: number; top
           {`${truncate(s.name, 18)}: ${formatValue(b.value * unitFactor(s.recordedUnit, unit), unit)} (${formatCount(b.countAtOrBelow)} ≤)`}
         </text>
       ))}
+      {left0 > 0 ? (
+        <text x={8} y={15 + (rows.length + 1) * lineH} className="hover-title">
+          {`+${left0} more, none higher`}
+        </text>
+      ) : null}
     </g>
   );
 }
