@@ -209,7 +209,7 @@ export function App() {
   });
 
   // Rows and plot series keep their objects while unchanged (memoised children skip).
-  const rows: SeriesRow[] = useSeriesRows(views, hidden, requirement);
+  const rows: SeriesRow[] = useSeriesRows(views, hidden, requirement, theme);
   const visibleRows = useMemo(() => rows.filter((r) => r.visible), [rows]);
   const plotSeries: PlotSeries[] = usePlotSeries(visibleRows);
 

@@ -8,13 +8,13 @@ import { valueAtFromBuckets } from "../core/bucket-lookup";
 import { verdictOf, type Requirement, type Verdict } from "../core/requirements";
 import { NANOS_PER_UNIT } from "../core/types";
 import type { SeriesView } from "../engine/store";
-import { stylesFor } from "./colors";
+import { stylesFor, type Theme } from "./colors";
 import type { SeriesRow } from "./SeriesList";
 
-export function useSeriesRows(views: SeriesView[], hidden: Set<string>, requirement: Requirement | null): SeriesRow[] {
+export function useSeriesRows(views: SeriesView[], hidden: Set<string>, requirement: Requirement | null, theme: Theme = "light"): SeriesRow[] {
   const rowCache = useRef(new Map<string, SeriesRow>());
   return useMemo(() => {
-    const styles = stylesFor(views);
+    const styles = stylesFor(views, theme);
     const next = new Map<string, SeriesRow>();
     const out = views.map((v) => {
       const st = styles.get(v.id)!;
@@ -32,7 +32,7 @@ export function useSeriesRows(views: SeriesView[], hidden: Set<string>, requirem
     });
     rowCache.current = next;
     return out;
-  }, [views, hidden, requirement]);
+  }, [views, hidden, requirement, theme]);
 }
 
 /**
