@@ -161,6 +161,19 @@ test("reloading keeps the loaded files and the view; Start over returns to the d
   await expect(page.getByTestId("unit-select")).toHaveValue("us");
   await expect(page.getByTestId("requirement-input")).toHaveValue("p99<=2ms");
   await expect(page.getByTestId("load-error")).toHaveCount(0);
+  // The CO correction's expected interval is kept too, and its corrected copy comes back.
+  await page.getByTestId("co-interval").fill("1ms");
+  await page.getByTestId("co-interval").press("Enter");
+  await page.waitForTimeout(50);
+  await idle(page);
+  await expect(page.locator("[data-testid=series][data-corrected=true]")).toHaveCount(1);
+  const corrected = await cell(page, "kept_3k (CO-corrected, 1 ms)", "99.9").getAttribute("data-raw");
+  await page.waitForTimeout(400);
+  await page.reload();
+  await idle(page);
+  await expect(page.getByTestId("co-interval")).toHaveValue("1ms");
+  await expect(page.locator("[data-testid=series][data-corrected=true]")).toHaveCount(1);
+  await expect(cell(page, "kept_3k (CO-corrected, 1 ms)", "99.9")).toHaveAttribute("data-raw", corrected!);
   await page.getByTestId("start-over").click();
   await idle(page);
   await expect(page.getByTestId("series")).toHaveCount(6);

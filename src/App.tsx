@@ -17,6 +17,7 @@ import { ChartActions } from "./ui/ChartActions";
 import { SampleOptionsPanel } from "./ui/SampleOptionsPanel";
 import type { SampleOptions } from "./formats/source";
 import { CoIntervalInput } from "./ui/CoIntervalInput";
+import { parseExpectedInterval } from "./core/interval";
 import { SharePanel } from "./ui/SharePanel";
 import { Presentation } from "./ui/Presentation";
 import { markdownSummary, spectrumCsv } from "./core/markdown";
@@ -72,6 +73,8 @@ export function App() {
   const [sideBySide, setSideBySide] = useState(false);
   const [presenting, setPresenting] = useState(false);
   const [theme, setTheme] = useState<"light" | "dark">("light");
+  /** The CO correction's expected interval as applied (kept in the saved session). */
+  const [coText, setCoText] = useState("");
   const plotRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -140,6 +143,14 @@ export function App() {
     setRange(v.range);
     setTl({ ...DEFAULT_TIMELINE, ...v.timeline });
     if (v.theme) setTheme(v.theme);
+    if (v.coInterval) {
+      // Only what the field accepted was saved; a session edited by hand is checked again.
+      const ns = parseExpectedInterval(v.coInterval);
+      if (ns !== null && !Number.isNaN(ns)) {
+        await engine.setCoInterval(ns);
+        setCoText(v.coInterval);
+      }
+    }
     const all = await engine.views(rangeRef.current);
     setHidden(new Set(all.filter((x, i) => v.hidden(x.name, i)).map((x) => x.id)));
   };
@@ -186,12 +197,13 @@ export function App() {
           hiddenNames: views.filter((v) => hidden.has(v.id)).map((v) => v.name),
           timeline: { percentiles: tl.percentiles, perLane: tl.perLane, wallClock: tl.wallClock, log: tl.log },
           theme,
+          coInterval: coText || undefined,
         },
       };
       void saveSession(session.current);
     }, 200);
     return () => clearTimeout(t);
-  }, [unit, yLog, sideBySide, requirement, range, hidden, views, tl, theme]);
+  }, [unit, yLog, sideBySide, requirement, range, hidden, views, tl, theme, coText]);
 
   // Range changes re-query the spectra; zoom, chosen percentiles and width only the timeline.
   useUpdateEffect(() => void run(async () => null, { timeline: false }), [range, run]);
@@ -307,7 +319,10 @@ export function App() {
       range,
     }),
   );
-  const setCoInterval = useStableCallback((ns: number | null) => void run(async () => { await engine.setCoInterval(ns); return null; }, { timeline: false }));
+  const setCoInterval = useStableCallback((ns: number | null, text: string) => {
+    setCoText(text);
+    void run(async () => { await engine.setCoInterval(ns); return null; }, { timeline: false });
+  });
   const dismissProblems = useCallback(() => setProblems([]), []);
 
   const busy = pending > 0;
@@ -372,7 +387,7 @@ export function App() {
       />
       <div className="toolbar second">
         <RequirementEditor requirement={requirement} onChange={setRequirement} />
-        <CoIntervalInput onChange={setCoInterval} />
+        <CoIntervalInput value={coText} onChange={setCoInterval} />
       </div>
       <LoadErrors problems={problems} onDismiss={dismissProblems} />
       <Warnings rows={visibleRows} />

@@ -1,13 +1,18 @@
 // Expected interval between requests for coordinated-omission correction: "10ms", or a rate
 // such as "100/s". Applies on Enter or blur; empty means no correction.
-import { memo, useState } from "react";
+import { memo, useEffect, useState } from "react";
 import { parseExpectedInterval } from "../core/interval";
 
 // Memoised: its props do not change with the display unit, so a unit change skips it.
-export const CoIntervalInput = memo(function CoIntervalInput({ onChange }: { onChange: (ns: number | null) => void }) {
-  const [text, setText] = useState("");
-  const [applied, setApplied] = useState("");
+// `value` is the applied text: a restored session sets it, and the field follows.
+export const CoIntervalInput = memo(function CoIntervalInput({ value, onChange }: { value: string; onChange: (ns: number | null, text: string) => void }) {
+  const [text, setText] = useState(value);
+  const [applied, setApplied] = useState(value);
   const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    setText(value);
+    setApplied(value);
+  }, [value]);
   const apply = () => {
     if (text === applied) return;
     const ns = parseExpectedInterval(text);
@@ -17,7 +22,7 @@ export const CoIntervalInput = memo(function CoIntervalInput({ onChange }: { onC
     }
     setError(null);
     setApplied(text);
-    onChange(ns);
+    onChange(ns, text);
   };
   return (
     <label className="co-interval" title="Expected interval between requests: shows a coordinated-omission-corrected copy of every series beside it">

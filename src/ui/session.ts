@@ -10,6 +10,8 @@ export interface SessionView {
   hiddenNames: string[];
   timeline: { percentiles: number[]; perLane: boolean; wallClock: boolean; log: boolean };
   theme: "light" | "dark";
+  /** The CO correction's expected interval as typed ("10ms", "100/s"); absent in older sessions. */
+  coInterval?: string;
 }
 
 export interface Session {

@@ -15,6 +15,8 @@ export interface RestoredView {
   range: TimeRange;
   timeline: { percentiles: number[]; perLane: boolean; wallClock: boolean; log: boolean };
   theme?: "light" | "dark";
+  /** The CO correction's expected interval as typed (saved sessions only). */
+  coInterval?: string;
   /** Whether series `name`, the i-th loaded, starts hidden. */
   hidden: (name: string, i: number) => boolean;
 }
