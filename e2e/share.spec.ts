@@ -174,6 +174,24 @@ test("reloading keeps the loaded files and the view; Start over returns to the d
   await expect(page.getByTestId("co-interval")).toHaveValue("1ms");
   await expect(page.locator("[data-testid=series][data-corrected=true]")).toHaveCount(1);
   await expect(cell(page, "kept_3k (CO-corrected, 1 ms)", "99.9")).toHaveAttribute("data-raw", corrected!);
+  // Edits of a series (its throughput, its recorded unit) come back too.
+  const row = page.locator("[data-testid=series][data-name='kept_3k']");
+  await row.getByTestId("edit-identity").click();
+  await row.getByTestId("identity-throughput").fill("5k");
+  await row.getByTestId("identity-throughput").press("Enter");
+  await page.waitForTimeout(50);
+  await idle(page);
+  await row.getByTestId("series-unit").selectOption("us");
+  await page.waitForTimeout(50);
+  await idle(page);
+  await expect(row).toHaveAttribute("data-throughput", "5000");
+  await expect(row).toHaveAttribute("data-unit", "us");
+  await page.waitForTimeout(400);
+  await page.reload();
+  await idle(page);
+  const again = page.locator("[data-testid=series][data-name='kept_3k']");
+  await expect(again).toHaveAttribute("data-throughput", "5000");
+  await expect(again).toHaveAttribute("data-unit", "us");
   await page.getByTestId("start-over").click();
   await idle(page);
   await expect(page.getByTestId("series")).toHaveCount(6);

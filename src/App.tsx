@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { PercentilePlot, type PlotSeries } from "./charts/percentile-plot/PercentilePlot";
 import { UNIT_LABEL } from "./core/format";
-import { NANOS_PER_UNIT, unitFactor, type LoadProblem, type Unit } from "./core/types";
+import { NANOS_PER_UNIT, unitFactor, UNITS, type LoadProblem, type Unit } from "./core/types";
 import { EngineClient } from "./engine/client";
-import { clearSession, saveSession, withLoadedFiles, type Session } from "./ui/session";
+import { clearSession, saveSession, withLoadedFiles, type Session, type SeriesEdit } from "./ui/session";
 import { startApp, type RestoredView } from "./ui/startup";
 import type { FileOutcome, Progress } from "./engine/protocol";
 import type { SeriesView, TimelineResult, TimeRange } from "./engine/store";
@@ -75,6 +75,17 @@ export function App() {
   const [theme, setTheme] = useState<"light" | "dark">("light");
   /** The CO correction's expected interval as applied (kept in the saved session). */
   const [coText, setCoText] = useState("");
+  /** Unit and identity edits per series, by file and tag (kept in the saved session). */
+  const edits = useRef(new Map<string, SeriesEdit>());
+  const [editsVersion, setEditsVersion] = useState(0);
+  const noteEdit = (v: SeriesView | undefined, change: Pick<SeriesEdit, "unit" | "patch">) => {
+    // Merged and corrected series are made in the page, not loaded: nothing to re-apply.
+    if (!v || v.correctedFrom || v.mergedFrom.length > 0) return;
+    const key = `${v.source}\u0000${v.tag}`;
+    const prev = edits.current.get(key) ?? { source: v.source, tag: v.tag };
+    edits.current.set(key, { ...prev, ...(change.unit ? { unit: change.unit } : {}), ...(change.patch ? { patch: { ...prev.patch, ...change.patch } } : {}) });
+    setEditsVersion((n) => n + 1);
+  };
   const plotRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -151,6 +162,18 @@ export function App() {
         setCoText(v.coInterval);
       }
     }
+    if (v.edits && v.edits.length > 0) {
+      // Edits go back onto the series of the same file and tag, before names are matched
+      // for hiding (an edit may have renamed a series).
+      const loaded = await engine.views(rangeRef.current);
+      for (const e of v.edits) {
+        const target = loaded.find((x) => x.source === e.source && x.tag === e.tag && !x.correctedFrom && x.mergedFrom.length === 0);
+        if (!target) continue;
+        if (e.unit && (UNITS as readonly string[]).includes(e.unit)) await engine.setUnit(target.id, e.unit as Unit);
+        if (e.patch) await engine.setIdentity(target.id, e.patch);
+        edits.current.set(`${e.source}\u0000${e.tag}`, e);
+      }
+    }
     const all = await engine.views(rangeRef.current);
     setHidden(new Set(all.filter((x, i) => v.hidden(x.name, i)).map((x) => x.id)));
   };
@@ -198,12 +221,13 @@ export function App() {
           timeline: { percentiles: tl.percentiles, perLane: tl.perLane, wallClock: tl.wallClock, log: tl.log },
           theme,
           coInterval: coText || undefined,
+          edits: edits.current.size > 0 ? [...edits.current.values()] : undefined,
         },
       };
       void saveSession(session.current);
     }, 200);
     return () => clearTimeout(t);
-  }, [unit, yLog, sideBySide, requirement, range, hidden, views, tl, theme, coText]);
+  }, [unit, yLog, sideBySide, requirement, range, hidden, views, tl, theme, coText, editsVersion]);
 
   // Range changes re-query the spectra; zoom, chosen percentiles and width only the timeline.
   useUpdateEffect(() => void run(async () => null, { timeline: false }), [range, run]);
@@ -247,9 +271,19 @@ export function App() {
       return n;
     }),
   );
-  const setIdentity = useStableCallback((id: string, patch: Parameters<typeof engine.setIdentity>[1]) => void run(async () => { await engine.setIdentity(id, patch); return null; }, { timeline: false }));
-  const removeSeries = useStableCallback((id: string) => void run(async () => { await engine.remove(id); return null; }));
-  const setSeriesUnit = useStableCallback((id: string, u: Unit) => void run(async () => { await engine.setUnit(id, u); return null; }));
+  const setIdentity = useStableCallback((id: string, patch: Parameters<typeof engine.setIdentity>[1]) => {
+    noteEdit(views.find((v) => v.id === id), { patch });
+    void run(async () => { await engine.setIdentity(id, patch); return null; }, { timeline: false });
+  });
+  const removeSeries = useStableCallback((id: string) => {
+    const v = views.find((x) => x.id === id);
+    if (v && edits.current.delete(`${v.source}\u0000${v.tag}`)) setEditsVersion((n) => n + 1);
+    void run(async () => { await engine.remove(id); return null; });
+  });
+  const setSeriesUnit = useStableCallback((id: string, u: Unit) => {
+    noteEdit(views.find((v) => v.id === id), { unit: u });
+    void run(async () => { await engine.setUnit(id, u); return null; });
+  });
 
   // The timeline's lines depend on which series are shown and how they look, not on their
   // spectra: a new time window brings new spectra (new rows) but must not redraw the timeline
@@ -375,6 +409,8 @@ export function App() {
             await engine.clear();
             setHidden(new Set());
             setProblems([]);
+            edits.current.clear();
+            setEditsVersion((n) => n + 1);
             session.current = { demo: false, files: [], view: session.current.view };
             void saveSession(session.current);
             setRequirement((r) => (r !== null && r === demoRequirement.current ? null : r));

@@ -12,6 +12,15 @@ export interface SessionView {
   theme: "light" | "dark";
   /** The CO correction's expected interval as typed ("10ms", "100/s"); absent in older sessions. */
   coInterval?: string;
+  /** Per-series edits (recorded unit, identity), by file and tag; absent in older sessions. */
+  edits?: SeriesEdit[];
+}
+
+export interface SeriesEdit {
+  source: string;
+  tag: string;
+  unit?: string;
+  patch?: { config?: string; throughput?: number | null; kind?: "response" | "service" | ""; name?: string };
 }
 
 export interface Session {

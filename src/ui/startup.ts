@@ -2,6 +2,7 @@
 // saved before a reload, or the demo (System A vs System B, with its requirement).
 import type { EngineClient } from "../engine/client";
 import type { FileOutcome, Progress } from "../engine/protocol";
+import type { SeriesEdit } from "./session";
 import { srcUrls } from "../engine/remote";
 import type { TimeRange } from "../engine/store";
 import { UNITS, type Unit } from "../core/types";
@@ -17,6 +18,8 @@ export interface RestoredView {
   theme?: "light" | "dark";
   /** The CO correction's expected interval as typed (saved sessions only). */
   coInterval?: string;
+  /** Per-series edits to apply again (saved sessions only). */
+  edits?: SeriesEdit[];
   /** Whether series `name`, the i-th loaded, starts hidden. */
   hidden: (name: string, i: number) => boolean;
 }
