@@ -157,6 +157,11 @@ export function lowestDiscernibleValueOf(h: Histogram): number {
   return internals(h).lowestDiscernibleValue;
 }
 
+/** Already as fine as the reference precision (3+ digits, lowest discernible value 1). */
+export function isAtReferencePrecision(h: Histogram): boolean {
+  return h.numberOfSignificantValueDigits >= 3 && internals(h).lowestDiscernibleValue === 1;
+}
+
 /**
  * The histogram as HdrHistogram Java's reference results see a log: every interval added into
  * a `new Histogram(3)` (lowest discernible value 1, 3 significant digits), as its
@@ -167,10 +172,9 @@ export function lowestDiscernibleValueOf(h: Histogram): number {
  * the log's own histogram for that reason.)
  */
 export function atReferencePrecision(h: Histogram): Histogram {
+  if (isAtReferencePrecision(h)) return h;
   const js = internals(h);
-  const sig = h.numberOfSignificantValueDigits;
-  if (sig >= 3 && js.lowestDiscernibleValue === 1) return h;
-  const out = newHistogram(Math.max(3, sig), 1);
+  const out = newHistogram(Math.max(3, h.numberOfSignificantValueDigits), 1);
   // Walk every index, not up to the library's maxValue field (it drifts, see maxOf).
   for (let i = 0; i < js.countsArrayLength; i++) {
     const c = js.getCountAtIndex(i);

@@ -5,7 +5,7 @@
 // in the order of the files, whoever read them.
 import type { SampleOptions } from "../formats/source";
 import { fileChunks } from "./file-chunks";
-import { ingest, ingestHlogInParts, isIntervalLog, PartsNotJoinable, type HlogPart, type IngestResult } from "./ingest";
+import { ingest, ingestHlogInParts, isIntervalLog, type HlogPart, type IngestResult } from "./ingest";
 import type { FileOutcome, FileProgress, Progress } from "./protocol";
 import type { Store } from "./store";
 
@@ -108,7 +108,7 @@ export async function loadFiles(
       const part = helpers!.read(lane, file, file.name, (bytes, intervals) => update(i, bytes, intervals), signal);
       results[i] = await ingestHlogInParts(file.name, [], [part]);
       update(i, file.size, 0, true);
-    } catch (e) {
+    } catch {
       if (signal?.aborted) results[i] = failed(file.name, new Error(CANCELLED));
       else await readHere(i); // a helper that failed (or a part that cannot be joined): read it here
     }
@@ -145,10 +145,11 @@ export async function loadFiles(
           report();
         },
       );
-    } catch (e) {
+    } catch {
+      // Cancelling is the only failure not worth a second try; anything else (a helper that
+      // failed, parts that cannot be joined) is read here in one piece.
       if (signal?.aborted) results[i] = failed(file.name, new Error(CANCELLED));
-      else if (e instanceof PartsNotJoinable || !(e instanceof Error) || !e.message.startsWith("cancelled")) await readHere(i);
-      else results[i] = failed(file.name, e);
+      else await readHere(i);
     }
     update(i, file.size, 0, true);
   };

@@ -57,8 +57,14 @@ export class WorkerPartPool implements PartReader {
     const w = this.worker(lane);
     return new Promise<HlogPart>((resolve, reject) => {
       if (signal?.aborted) return reject(new Error("cancelled: nothing of this file was loaded"));
-      this.pending.set(id, { resolve, reject, progress: onProgress });
-      signal?.addEventListener("abort", () => w.postMessage({ type: "cancel", id } satisfies PartRequest), { once: true });
+      const onAbort = () => w.postMessage({ type: "cancel", id } satisfies PartRequest);
+      // The signal outlives this read (it serves a whole load): drop the listener when done.
+      const settle = <T,>(f: (v: T) => void) => (v: T) => {
+        signal?.removeEventListener("abort", onAbort);
+        f(v);
+      };
+      this.pending.set(id, { resolve: settle(resolve), reject: settle(reject), progress: onProgress });
+      signal?.addEventListener("abort", onAbort, { once: true });
       w.postMessage({ type: "read", id, blob, name } satisfies PartRequest);
     });
   }

@@ -1,6 +1,6 @@
 // The loaded data and the queries on it. Owned by the worker; pure so that tests drive it
 // directly. A query answers with plot-ready values, never with library objects.
-import { atReferencePrecision, highestEquivalent, lowestDiscernibleValueOf, newHistogram, valueAtPercentile, type Histogram } from "../core/histogram";
+import { atReferencePrecision, highestEquivalent, isAtReferencePrecision, lowestDiscernibleValueOf, newHistogram, valueAtPercentile, type Histogram } from "../core/histogram";
 import { countAtPercentile } from "../core/bucket-lookup";
 import { IntervalTable, type SeriesModel } from "../core/series";
 import { detectSaturation } from "../core/saturation";
@@ -132,9 +132,7 @@ function addSparse(target: Histogram, s: SeriesModel, sum: Sparse): void {
  * empty Histogram(3) whose layout answers "highest value equivalent to v".
  */
 function referenceLayoutOf(h: Histogram): Histogram {
-  const lowest = lowestDiscernibleValueOf(h);
-  const sig = h.numberOfSignificantValueDigits;
-  return sig >= 3 && lowest === 1 ? h : newHistogram(Math.max(3, sig), 1);
+  return isAtReferencePrecision(h) ? h : newHistogram(Math.max(3, h.numberOfSignificantValueDigits), 1);
 }
 
 /**

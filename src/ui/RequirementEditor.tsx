@@ -2,8 +2,8 @@
 // imported from a gnuplot SLA file. Errors say which entry is wrong and why.
 import { memo, useEffect, useState } from "react";
 import { formatRequirement, parseRequirement, parseSlaDat, type Requirement, type RequirementEntry } from "../core/requirements";
-import { UNIT_LABEL } from "../core/format";
-import { NANOS_PER_UNIT, UNITS, type Unit } from "../core/types";
+import { NANOS_PER_UNIT, type Unit } from "../core/types";
+import { UnitOptions } from "./UnitOptions";
 
 interface Props {
   requirement: Requirement | null;
@@ -118,11 +118,7 @@ function RequirementRows({ entries, onChange }: { entries: RequirementEntry[]; o
                 }}
               />
               <select aria-label="Unit" value={e.unit} onChange={(ev) => update(i, { unit: ev.target.value as Unit, limitNs: (e.limitNs / NANOS_PER_UNIT[e.unit]) * NANOS_PER_UNIT[ev.target.value as Unit] })}>
-                {UNITS.map((u) => (
-                  <option key={u} value={u}>
-                    {UNIT_LABEL[u]}
-                  </option>
-                ))}
+                <UnitOptions />
               </select>
             </td>
             <td>

@@ -2,8 +2,8 @@
 // interval is. Applies to the files loaded after a change; guessed when left empty.
 import { memo } from "react";
 import type { SampleOptions } from "../formats/source";
-import { UNITS, type Unit } from "../core/types";
-import { UNIT_LABEL } from "../core/format";
+import type { Unit } from "../core/types";
+import { UnitOptions } from "./UnitOptions";
 
 function column(v: string): string | number | undefined {
   const t = v.trim();
@@ -25,11 +25,7 @@ export const SampleOptionsPanel = memo(function SampleOptionsPanel({ options, on
         unit{" "}
         <select data-testid="sample-value-unit" value={options.valueUnit ?? ""} onChange={(e) => onChange({ ...options, valueUnit: (e.target.value || undefined) as Unit | undefined })}>
           <option value="">guess (ms)</option>
-          {UNITS.map((u) => (
-            <option key={u} value={u}>
-              {UNIT_LABEL[u]}
-            </option>
-          ))}
+          <UnitOptions />
         </select>
       </label>
       <label>

@@ -1,10 +1,11 @@
 // The top bar: open files, display unit and axis, layout, time window, presentation, theme,
 // start over, clear, and the progress of a load (with Cancel).
-import { formatBytes, formatCount, UNIT_LABEL } from "../core/format";
-import { UNITS, type Unit } from "../core/types";
+import { formatBytes, formatCount } from "../core/format";
+import type { Unit } from "../core/types";
 import type { Progress } from "../engine/protocol";
 import type { TimeRange } from "../engine/store";
 import { RangeInputs } from "./RangeInputs";
+import { UnitOptions } from "./UnitOptions";
 
 interface Props {
   onFiles: (files: File[]) => void;
@@ -47,11 +48,7 @@ export function Toolbar(p: Props) {
       <label>
         Unit{" "}
         <select data-testid="unit-select" value={p.unit} onChange={(e) => p.onUnit(e.target.value as Unit)}>
-          {UNITS.map((u) => (
-            <option key={u} value={u}>
-              {UNIT_LABEL[u]}
-            </option>
-          ))}
+          <UnitOptions />
         </select>
       </label>
       <label>
