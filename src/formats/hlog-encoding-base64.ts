@@ -12,6 +12,20 @@ const KEEP_SCRATCH_BYTES = 1 << 20;
 let scratch = new Uint8Array(4096);
 
 /**
+ * The browser's own decoder (Uint8Array.prototype.setFromBase64: Chromium 140+, Firefox 133+,
+ * Safari 18.2+), which writes into an existing buffer: about five times faster than the loop
+ * below on a log's payloads, and base64 was ~7 % of reading a log. Node 20 lacks it.
+ */
+type NativeSet = (this: Uint8Array, text: string) => { read: number; written: number };
+const nativeSet: NativeSet | null =
+  typeof (Uint8Array.prototype as { setFromBase64?: unknown }).setFromBase64 === "function"
+    ? ((Uint8Array.prototype as unknown as { setFromBase64: NativeSet }).setFromBase64)
+    : null;
+
+/** Whether decodeBase64 uses the browser's decoder (for tests that compare the two). */
+export const usesNativeBase64 = nativeSet !== null;
+
+/**
  * Decodes `text[start, end)` as base64. Padding is optional; no whitespace is allowed
  * inside. Returns a view of a buffer that is reused by the next call, or null when the
  * text is not base64.
@@ -28,6 +42,28 @@ export function decodeBase64(text: string, start = 0, end = text.length): Uint8A
     scratch = new Uint8Array(Math.max(outLength, 4096));
   }
   const out = scratch;
+  if (nativeSet !== null) return decodeNative(nativeSet, out, text, start, end, outLength);
+  return decodeLoop(out, text, start, end, tail);
+}
+
+/**
+ * The native decoder, held to this reader's rules (the loop below): it skips white space inside
+ * the text, which is refused here, and it is stricter about padding than the loop, so it is
+ * given the text without its padding and must read all of it and write exactly `outLength`
+ * bytes (white space would make it write fewer).
+ */
+function decodeNative(set: NativeSet, out: Uint8Array, text: string, start: number, end: number, outLength: number): Uint8Array | null {
+  try {
+    const body = start === 0 && end === text.length ? text : text.slice(start, end);
+    const r = set.call(out, body);
+    if (r.read !== body.length || r.written !== outLength) return null;
+  } catch {
+    return null; // SyntaxError: a character outside the alphabet, or a lone last character
+  }
+  return out.subarray(0, outLength);
+}
+
+function decodeLoop(out: Uint8Array, text: string, start: number, end: number, tail: number): Uint8Array | null {
   let o = 0;
   let i = start;
   const fullEnd = end - tail;
