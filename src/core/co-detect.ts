@@ -138,28 +138,49 @@ export function strongestCliff(h: Histogram): Cliff | null {
   let best: Candidate | null = null;
   const steep: Candidate[] = []; // nearly empty cliffs with contrast ≥ MIN_CONTRAST, one per tail
   const better = (x: Candidate, y: Candidate | null) => !y || x.contrast > y.contrast || (x.contrast === y.contrast && x.jump > y.jump);
+  // Bins ascend, so the bottoms low enough for a top (hi · MIN_JUMP ≤ top.lo) are a prefix,
+  // whose end only moves up with j. Candidates are allocated only when they win: this runs on
+  // the load's critical path, once, before the optimising compiler has seen it.
+  let lowEnough = 0; // bins[0, lowEnough) qualify for the current top
   for (let j = 1; j < bins.length; j++) {
     const top = bins[j]!;
+    while (lowEnough < j && bins[lowEnough]!.hi * MIN_JUMP <= top.lo) lowEnough++;
     const tail = n - top.below;
     if (tail > MAX_TAIL_FRACTION * n || tail < MIN_TAIL_COUNT) continue;
     let near = 0;
     for (let k = j; k < bins.length && bins[k]!.lo <= (1 + TAIL_WINDOW) * top.lo; k++) near += bins[k]!.count;
     const density = near / (TAIL_WINDOW * top.lo);
-    let forJ: Candidate | null = null; // the steepest cliff under this tail
-    let emptyForJ: Candidate | null = null; // the steepest that is also nearly empty
-    for (let i = j - 1; i >= 0; i--) {
+    // The steepest cliff under this tail, and the steepest that is also nearly empty.
+    let forI = -1, forContrast = 0, forJump = 0;
+    let emptyI = -1, emptyContrast = 0, emptyJump = 0;
+    for (let i = lowEnough - 1; i >= 0; i--) {
       const bottom = bins[i]!;
-      if (bottom.hi * MIN_JUMP > top.lo) continue; // bins ascend: lower ones may still qualify
       const gap = top.below - (bottom.below + bottom.count);
-      const c: Candidate = { i, j, contrast: (density * (top.lo - bottom.hi)) / Math.max(1, gap), jump: top.lo / bottom.hi, shape: "even" };
-      if (better(c, forJ)) forJ = c;
-      if (gap <= MAX_GAP_SHARE * tail && better(c, emptyForJ)) emptyForJ = c;
+      // Lower bottoms only widen the gap (and can at most reach top.lo in value): once even
+      // that bound cannot beat what this top has, stop.
+      if (forI >= 0) {
+        const bound = (density * top.lo) / Math.max(1, gap);
+        if (bound < forContrast && ((emptyI >= 0 && bound < emptyContrast) || gap > MAX_GAP_SHARE * tail)) break;
+      }
+      const contrast = (density * (top.lo - bottom.hi)) / Math.max(1, gap);
+      const jump = top.lo / bottom.hi;
+      if (forI < 0 || contrast > forContrast || (contrast === forContrast && jump > forJump)) {
+        forI = i;
+        forContrast = contrast;
+        forJump = jump;
+      }
+      if (gap <= MAX_GAP_SHARE * tail && (emptyI < 0 || contrast > emptyContrast || (contrast === emptyContrast && jump > emptyJump))) {
+        emptyI = i;
+        emptyContrast = contrast;
+        emptyJump = jump;
+      }
     }
-    if (forJ && better(forJ, best)) best = forJ;
-    if (emptyForJ && emptyForJ.contrast >= MIN_CONTRAST) steep.push(emptyForJ);
+    if (forI >= 0) {
+      const c: Candidate = { i: forI, j, contrast: forContrast, jump: forJump, shape: "even" };
+      if (better(c, best)) best = c;
+    }
+    if (emptyI >= 0 && emptyContrast >= MIN_CONTRAST) steep.push({ i: emptyI, j, contrast: emptyContrast, jump: emptyJump, shape: "even" });
   }
-  // The flagged cliff is the steepest one whose tail has an omission shape. The shape depends on
-  // the tail only and costs more to work out: try the steepest first, and a bounded number.
   steep.sort((x, y) => (better(x, y) ? -1 : better(y, x) ? 1 : 0));
   let bestFlagged: Candidate | null = null;
   for (const c of steep.slice(0, MAX_SHAPE_CHECKS)) {
