@@ -43,3 +43,22 @@ describe("saturation detector", () => {
     expect(detectSaturation([0, 1, 2], [1, 2, 3], [1, 1, 1], 3).saturated).toBe(false);
   });
 });
+
+describe("saturation trend", () => {
+  it("is computed whenever the rise could make a verdict, and decides it", () => {
+    // A rise of 4× that is not steady (a jump in the last quarter after a fall): trend needed.
+    const n = 400;
+    const offsets = Array.from({ length: n }, (_, i) => i);
+    const counts = new Array<number>(n).fill(1);
+    const jumpy = offsets.map((i) => (i < 300 ? 1000 - i : 4000));
+    const v = detectSaturation(offsets, jumpy, counts, n);
+    expect(v.rise).toBeGreaterThanOrEqual(3);
+    expect(Number.isNaN(v.trend)).toBe(false);
+    expect(v.saturated).toBe(v.trend >= 0.8);
+    // No rise: no verdict can come from the trend, and it is left out.
+    const flat = offsets.map((i) => 1000 + (i % 7));
+    const f = detectSaturation(offsets, flat, counts, n);
+    expect(f.saturated).toBe(false);
+    expect(f.rise).toBeLessThan(3);
+  });
+});
