@@ -7,6 +7,19 @@ export interface Sparse {
   counts: Float64Array;
 }
 
+/** One level's blocks in three arrays: block k is [ends[k − 1], ends[k]) of indices and counts. */
+export interface PackedLevel {
+  indices: Int32Array;
+  counts: Float64Array;
+  ends: Int32Array;
+}
+
+/** IntervalBlocks.toParts(): what another worker needs to query a part's blocks. */
+export interface BlockParts {
+  levels: PackedLevel[];
+  n: number;
+}
+
 /** Intervals per block at each level: 64, then 64 × 32 = 2048. */
 export const BLOCK_SIZES = [64, 2048] as const;
 
@@ -134,15 +147,43 @@ export class IntervalBlocks implements RangeSums {
     this.scratch = BLOCK_SIZES.map(() => new Scratch());
   }
 
-  /** The finished blocks, for sending to another worker (the unfinished tails are not needed). */
-  toParts(): { levels: Sparse[][]; n: number } {
-    return { levels: this.levels, n: this.n };
+  /**
+   * The finished blocks, for sending to another worker (the unfinished tails are not needed),
+   * packed into three arrays per level: postMessage transferred ~1,300 small buffers of half a
+   * 24-hour log in ~20 ms, on the load's critical path; copying them into one costs ~5.
+   */
+  toParts(): BlockParts {
+    const levels = this.levels.map((blocks): PackedLevel => {
+      let size = 0;
+      for (const b of blocks) size += b.indices.length;
+      const indices = new Int32Array(size);
+      const counts = new Float64Array(size);
+      const ends = new Int32Array(blocks.length);
+      let at = 0;
+      blocks.forEach((b, k) => {
+        indices.set(b.indices, at);
+        counts.set(b.counts, at);
+        at += b.indices.length;
+        ends[k] = at;
+      });
+      return { indices, counts, ends };
+    });
+    return { levels, n: this.n };
   }
 
   /** Blocks rebuilt from toParts(): queries work; add() must not be called on them. */
-  static fromParts(p: { levels: Sparse[][]; n: number }): IntervalBlocks {
+  static fromParts(p: BlockParts): IntervalBlocks {
     const b = new IntervalBlocks();
-    for (let l = 0; l < BLOCK_SIZES.length; l++) b.levels[l]!.push(...(p.levels[l] ?? []));
+    for (let l = 0; l < BLOCK_SIZES.length; l++) {
+      const packed = p.levels[l];
+      if (!packed) continue;
+      let from = 0;
+      for (let k = 0; k < packed.ends.length; k++) {
+        const to = packed.ends[k]!;
+        b.levels[l]!.push({ indices: packed.indices.subarray(from, to), counts: packed.counts.subarray(from, to) });
+        from = to;
+      }
+    }
     b.n = p.n;
     return b;
   }

@@ -7,7 +7,7 @@ import { countsLengthOf, declaredCountsLength, highestEquivalent, lowestDiscerni
 const MAX_TOTAL_SLOTS = 2 ** 27;
 import { LineSplitter, MAX_LINE_CHARS } from "../core/lines";
 import { IntervalTable, inferUnitFromIntervalMax, type SeriesModel, type TableColumns } from "../core/series";
-import { IntervalBlocks, JoinedBlocks, type RangeSums, type Sparse } from "../core/blocks";
+import { IntervalBlocks, JoinedBlocks, type BlockParts, type RangeSums } from "../core/blocks";
 import { HlogReader, type ReaderPart } from "../formats/hlog";
 import { addDecodedInto, decodeHistogramPayload, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
 import { makeSeries, MAX_TAGS, stripExtension, type IngestProgress, type IngestResult, type Sink } from "./series-make";
@@ -50,7 +50,7 @@ export interface HlogPartTag {
   table: TableColumns;
   rawStarts: Float64Array;
   /** Null when the part saw two layouts for the tag. */
-  blocks: { levels: Sparse[][]; n: number } | null;
+  blocks: BlockParts | null;
 }
 
 /** What a worker that read a later part of an interval log hands to the one that read its start. */
@@ -71,7 +71,7 @@ export function transferablesOf(p: HlogPart): ArrayBuffer[] {
     const c = t.table;
     out.push(c.offsets.buffer, c.lengths.buffer, c.maxes.buffer, c.counts.buffer, c.maxColumn.buffer, c.p50.buffer, t.rawStarts.buffer);
     if (t.histogram) out.push(t.histogram.indices.buffer, t.histogram.counts.buffer);
-    for (const level of t.blocks?.levels ?? []) for (const b of level) out.push(b.indices.buffer, b.counts.buffer);
+    for (const level of t.blocks?.levels ?? []) out.push(level.indices.buffer, level.counts.buffer, level.ends.buffer);
   }
   return out.filter((b, i, all) => b instanceof ArrayBuffer && all.indexOf(b) === i) as ArrayBuffer[];
 }
