@@ -61,7 +61,8 @@ export class IntervalTable {
     this.counts.set(c.counts.subarray(0, c.n), at);
     this.maxColumn.set(c.maxColumn.subarray(0, c.n), at);
     this.p50.set(c.p50.subarray(0, c.n), at);
-    for (let i = 0; i < payloads.length; i++) this.payloads.push(payloads[i]!);
+    // concat, not 43,200 pushes: this runs once, cold, on the load's critical path.
+    this.payloads = this.payloads.concat(payloads);
     this.n += c.n;
   }
 
