@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { simulateClosedLoop } from "../../scripts/lib/loadgen-fixtures";
 import { mulberry32, simulateQueue, type Stall } from "../../scripts/lib/queue-sim";
 import { parsePercentileFile } from "../formats/hgrm";
-import { MIN_CONTRAST, MIN_JUMP, detectCoordinatedOmission, strongestCliff } from "./co-detect";
+import { MAX_GAP_SHARE, MAX_TAIL_FRACTION, MIN_CONTRAST, MIN_JUMP, MIN_TAIL_COUNT, TAIL_WINDOW, detectCoordinatedOmission, searchCliffs, strongestCliff, type Bin, type Candidate } from "./co-detect";
 import { newHistogram, type Histogram } from "./histogram";
 
 const dir = path.resolve(__dirname, "../../../shared/samples/hgrm");
@@ -146,5 +146,59 @@ describe("healthy measurements", () => {
     const tiny = build({ bitBucketSize: 64 });
     [1, 2, 3, 1000, 1001].forEach((v) => tiny.recordValue(v));
     expect(detectCoordinatedOmission(tiny)).toEqual({ suspicious: false });
+  });
+});
+
+describe("searchCliffs", () => {
+  /** Every (bottom, top) pair, as the rule reads: the reference for the pruned search. */
+  function plainSearch(bins: Bin[], n: number): { best: Candidate | null; steep: Candidate[] } {
+    const better = (x: Candidate, y: Candidate | null) => !y || x.contrast > y.contrast || (x.contrast === y.contrast && x.jump > y.jump);
+    let best: Candidate | null = null;
+    const steep: Candidate[] = [];
+    for (let j = 1; j < bins.length; j++) {
+      const top = bins[j]!;
+      const tail = n - top.below;
+      if (tail > MAX_TAIL_FRACTION * n || tail < MIN_TAIL_COUNT) continue;
+      let near = 0;
+      for (let k = j; k < bins.length && bins[k]!.lo <= (1 + TAIL_WINDOW) * top.lo; k++) near += bins[k]!.count;
+      const density = near / (TAIL_WINDOW * top.lo);
+      let forJ: Candidate | null = null;
+      let emptyForJ: Candidate | null = null;
+      for (let i = j - 1; i >= 0; i--) {
+        const bottom = bins[i]!;
+        if (bottom.hi * MIN_JUMP > top.lo) continue;
+        const gap = top.below - (bottom.below + bottom.count);
+        const c: Candidate = { i, j, contrast: (density * (top.lo - bottom.hi)) / Math.max(1, gap), jump: top.lo / bottom.hi, shape: "even" };
+        if (better(c, forJ)) forJ = c;
+        if (gap <= MAX_GAP_SHARE * tail && better(c, emptyForJ)) emptyForJ = c;
+      }
+      if (forJ && better(forJ, best)) best = forJ;
+      if (emptyForJ && emptyForJ.contrast >= MIN_CONTRAST) steep.push(emptyForJ);
+    }
+    return { best, steep };
+  }
+
+  it("finds what trying every pair finds, on random tails with gaps, piles and ties", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ step: fc.double({ min: 1.011, max: 6, noNaN: true }), count: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 5000 })) }), { minLength: 2, maxLength: 120 }),
+        fc.integer({ min: 1, max: 1e6 }),
+        (spec, below0) => {
+          const bins: Bin[] = [];
+          let lo = 1000;
+          let below = below0;
+          spec.forEach((s, k) => {
+            lo = Math.round(lo * s.step) + 1;
+            const hi = k % 3 === 0 ? lo : Math.round(lo * 1.005);
+            bins.push({ lo, hi, count: s.count, below, first: k });
+            below += s.count;
+            lo = hi;
+          });
+          const n = below;
+          expect(searchCliffs(bins, n)).toEqual(plainSearch(bins, n));
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });

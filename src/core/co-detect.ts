@@ -99,12 +99,76 @@ export interface Cliff {
   shape: "tight" | "clumped" | "even";
 }
 
-interface Bin {
+export interface Bin {
   lo: number;
   hi: number;
   count: number;
   below: number; // counts in all lower bins
   first: number; // index of its first bucket
+}
+
+/** A cliff under the tail that starts at bins[j], its bottom at bins[i]. */
+export interface Candidate {
+  i: number;
+  j: number;
+  contrast: number;
+  jump: number;
+  shape: Cliff["shape"];
+}
+
+const better = (x: Candidate, y: Candidate | null) => !y || x.contrast > y.contrast || (x.contrast === y.contrast && x.jump > y.jump);
+
+/**
+ * Over every tail (bins[j] up, at most MAX_TAIL_FRACTION of the n counts) and every bottom
+ * low enough under it: the steepest cliff of all (`best`), and per tail the steepest nearly
+ * empty one when it is steep enough (`steep`). Exported for its test against a plain search.
+ */
+export function searchCliffs(bins: readonly Bin[], n: number): { best: Candidate | null; steep: Candidate[] } {
+  let best: Candidate | null = null;
+  const steep: Candidate[] = []; // nearly empty cliffs with contrast ≥ MIN_CONTRAST, one per tail
+  // Bins ascend, so the bottoms low enough for a top (hi · MIN_JUMP ≤ top.lo) are a prefix,
+  // whose end only moves up with j. Candidates are allocated only when they win: this runs on
+  // the load's critical path, once, before the optimising compiler has seen it.
+  let lowEnough = 0; // bins[0, lowEnough) qualify for the current top
+  for (let j = 1; j < bins.length; j++) {
+    const top = bins[j]!;
+    while (lowEnough < j && bins[lowEnough]!.hi * MIN_JUMP <= top.lo) lowEnough++;
+    const tail = n - top.below;
+    if (tail > MAX_TAIL_FRACTION * n || tail < MIN_TAIL_COUNT) continue;
+    let near = 0;
+    for (let k = j; k < bins.length && bins[k]!.lo <= (1 + TAIL_WINDOW) * top.lo; k++) near += bins[k]!.count;
+    const density = near / (TAIL_WINDOW * top.lo);
+    // The steepest cliff under this tail, and the steepest that is also nearly empty.
+    let forI = -1, forContrast = 0, forJump = 0;
+    let emptyI = -1, emptyContrast = 0, emptyJump = 0;
+    for (let i = lowEnough - 1; i >= 0; i--) {
+      const bottom = bins[i]!;
+      const gap = top.below - (bottom.below + bottom.count);
+      // Lower bottoms only widen the gap and cannot take the cliff past top.lo in value: once
+      // that bound is below the steepest found, none can win. Nor can one be a better nearly
+      // empty cliff: if the steepest is nearly empty it is also the best empty one, and if it
+      // is not, every lower bottom leaves a gap at least as wide.
+      if (forI >= 0 && (density * top.lo) / Math.max(1, gap) < forContrast) break;
+      const contrast = (density * (top.lo - bottom.hi)) / Math.max(1, gap);
+      const jump = top.lo / bottom.hi;
+      if (forI < 0 || contrast > forContrast || (contrast === forContrast && jump > forJump)) {
+        forI = i;
+        forContrast = contrast;
+        forJump = jump;
+      }
+      if (gap <= MAX_GAP_SHARE * tail && (emptyI < 0 || contrast > emptyContrast || (contrast === emptyContrast && jump > emptyJump))) {
+        emptyI = i;
+        emptyContrast = contrast;
+        emptyJump = jump;
+      }
+    }
+    if (forI >= 0) {
+      const c: Candidate = { i: forI, j, contrast: forContrast, jump: forJump, shape: "even" };
+      if (better(c, best)) best = c;
+    }
+    if (emptyI >= 0 && emptyContrast >= MIN_CONTRAST) steep.push({ i: emptyI, j, contrast: emptyContrast, jump: emptyJump, shape: "even" });
+  }
+  return { best, steep };
 }
 
 /**
@@ -134,53 +198,7 @@ export function strongestCliff(h: Histogram): Cliff | null {
     } else bins.push({ lo: v, hi: v, count: c, below: b.cumulative[k]! - c, first: k });
   }
 
-  type Candidate = { i: number; j: number; contrast: number; jump: number; shape: Cliff["shape"] };
-  let best: Candidate | null = null;
-  const steep: Candidate[] = []; // nearly empty cliffs with contrast ≥ MIN_CONTRAST, one per tail
-  const better = (x: Candidate, y: Candidate | null) => !y || x.contrast > y.contrast || (x.contrast === y.contrast && x.jump > y.jump);
-  // Bins ascend, so the bottoms low enough for a top (hi · MIN_JUMP ≤ top.lo) are a prefix,
-  // whose end only moves up with j. Candidates are allocated only when they win: this runs on
-  // the load's critical path, once, before the optimising compiler has seen it.
-  let lowEnough = 0; // bins[0, lowEnough) qualify for the current top
-  for (let j = 1; j < bins.length; j++) {
-    const top = bins[j]!;
-    while (lowEnough < j && bins[lowEnough]!.hi * MIN_JUMP <= top.lo) lowEnough++;
-    const tail = n - top.below;
-    if (tail > MAX_TAIL_FRACTION * n || tail < MIN_TAIL_COUNT) continue;
-    let near = 0;
-    for (let k = j; k < bins.length && bins[k]!.lo <= (1 + TAIL_WINDOW) * top.lo; k++) near += bins[k]!.count;
-    const density = near / (TAIL_WINDOW * top.lo);
-    // The steepest cliff under this tail, and the steepest that is also nearly empty.
-    let forI = -1, forContrast = 0, forJump = 0;
-    let emptyI = -1, emptyContrast = 0, emptyJump = 0;
-    for (let i = lowEnough - 1; i >= 0; i--) {
-      const bottom = bins[i]!;
-      const gap = top.below - (bottom.below + bottom.count);
-      // Lower bottoms only widen the gap (and can at most reach top.lo in value): once even
-      // that bound cannot beat what this top has, stop.
-      if (forI >= 0) {
-        const bound = (density * top.lo) / Math.max(1, gap);
-        if (bound < forContrast && ((emptyI >= 0 && bound < emptyContrast) || gap > MAX_GAP_SHARE * tail)) break;
-      }
-      const contrast = (density * (top.lo - bottom.hi)) / Math.max(1, gap);
-      const jump = top.lo / bottom.hi;
-      if (forI < 0 || contrast > forContrast || (contrast === forContrast && jump > forJump)) {
-        forI = i;
-        forContrast = contrast;
-        forJump = jump;
-      }
-      if (gap <= MAX_GAP_SHARE * tail && (emptyI < 0 || contrast > emptyContrast || (contrast === emptyContrast && jump > emptyJump))) {
-        emptyI = i;
-        emptyContrast = contrast;
-        emptyJump = jump;
-      }
-    }
-    if (forI >= 0) {
-      const c: Candidate = { i: forI, j, contrast: forContrast, jump: forJump, shape: "even" };
-      if (better(c, best)) best = c;
-    }
-    if (emptyI >= 0 && emptyContrast >= MIN_CONTRAST) steep.push({ i: emptyI, j, contrast: emptyContrast, jump: emptyJump, shape: "even" });
-  }
+  const { best, steep } = searchCliffs(bins, n);
   steep.sort((x, y) => (better(x, y) ? -1 : better(y, x) ? 1 : 0));
   let bestFlagged: Candidate | null = null;
   for (const c of steep.slice(0, MAX_SHAPE_CHECKS)) {
