@@ -4,6 +4,8 @@ import type { Envelope, FileOutcome, IdentityPatch, Progress, Reply, Request, Re
 import type { Encoded, ShareView } from "../share";
 import type { SampleOptions } from "../formats/source";
 import type { SeriesView, TimelineQuery, TimelineResult, TimeRange } from "./store";
+import { helperCount } from "./part-pool";
+import type { HelperFailed, HelperPorts, PartSetup } from "./part-protocol";
 
 export class EngineClient {
   private readonly worker: Worker;
@@ -13,8 +15,28 @@ export class EngineClient {
   constructor() {
     // `?helpers=N` in the page's address sets how many helper workers the engine may start
     // (0: everything in the engine worker), for comparing both in the benchmark.
-    const helpers = typeof location !== "undefined" ? new URLSearchParams(location.search).get("helpers") : null;
-    this.worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name: helpers !== null && /^\d$/.test(helpers) ? `engine;helpers=${helpers}` : "engine" });
+    const param = typeof location !== "undefined" ? new URLSearchParams(location.search).get("helpers") : null;
+    const override = param !== null && /^\d$/.test(param) ? Number(param) : Number.NaN;
+    // The helper workers start here, beside the engine worker, not from it: they boot in
+    // parallel with it instead of after it (a file dropped as soon as the page showed waited
+    // ~150 ms for them). The engine reaches them through ports.
+    const lanes = typeof MessageChannel !== "undefined" ? helperCount(override) : 0;
+    const name = `engine${Number.isNaN(override) ? "" : `;helpers=${override}`}${lanes > 0 ? ";ports" : ""}`;
+    this.worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name });
+    if (lanes > 0) {
+      const ports: MessagePort[] = [];
+      for (let lane = 0; lane < lanes; lane++) {
+        const helper = new Worker(new URL("./part-worker.ts", import.meta.url), { type: "module", name: "part" });
+        const channel = new MessageChannel();
+        helper.postMessage({ type: "port", port: channel.port1 } satisfies PartSetup, [channel.port1]);
+        helper.onerror = (ev) => {
+          ev.preventDefault();
+          this.worker.postMessage({ helperFailed: lane, message: ev.message } satisfies HelperFailed);
+        };
+        ports.push(channel.port2);
+      }
+      this.worker.postMessage({ helperPorts: ports } satisfies HelperPorts, ports);
+    }
     this.worker.onmessage = (ev: MessageEvent<Reply>) => {
       const r = ev.data;
       const p = this.pending.get(r.reqId);

@@ -1,4 +1,6 @@
-// The engine worker's helper workers, one per lane, started on first use.
+// The engine worker's helpers, one per lane: reached through ports to workers the page
+// started (see part-worker.ts), or through workers started here on first use (no ports given,
+// or a page-started helper that died).
 import type { HlogPart } from "./ingest";
 import type { PartReader } from "./load-files";
 import type { PartReply, PartRequest } from "./part-protocol";
@@ -9,55 +11,77 @@ interface Pending {
   progress: (bytes: number, intervals: number) => void;
 }
 
+type Endpoint = { postMessage(message: PartRequest): void };
+
 export class WorkerPartPool implements PartReader {
-  private readonly workers: (Worker | null)[];
+  private readonly endpoints: (Endpoint | null)[];
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
 
-  constructor(readonly lanes: number) {
-    this.workers = new Array<Worker | null>(lanes).fill(null);
+  /** `ports`: one per lane, to helpers the page started; lanes without one start their own. */
+  constructor(
+    readonly lanes: number,
+    ports: readonly MessagePort[] = [],
+  ) {
+    this.endpoints = new Array<Endpoint | null>(lanes).fill(null);
+    ports.slice(0, lanes).forEach((port, lane) => {
+      port.onmessage = (ev: MessageEvent<PartReply>) => this.reply(ev.data);
+      this.endpoints[lane] = port;
+    });
   }
 
-  /** Starts every helper now, so that none is still booting when a file arrives. */
+  /** Starts every helper not started yet, so that none is still booting when a file arrives. */
   start(): void {
-    for (let lane = 0; lane < this.lanes; lane++) this.worker(lane);
+    for (let lane = 0; lane < this.lanes; lane++) this.endpoint(lane);
   }
 
-  private worker(lane: number): Worker {
-    let w = this.workers[lane];
-    if (!w) {
-      w = new Worker(new URL("./part-worker.ts", import.meta.url), { type: "module" });
-      w.onmessage = (ev: MessageEvent<PartReply>) => {
-        const r = ev.data;
-        const p = this.pending.get(r.id);
-        if (!p) return;
-        if (r.type === "progress") p.progress(r.bytes, r.intervals);
-        else {
-          this.pending.delete(r.id);
-          if (r.type === "done") p.resolve(r.part);
-          else p.reject(new Error(r.message));
-        }
-      };
-      w.onerror = (ev) => {
-        // A helper that died fails what it was doing; the caller reads those files itself.
-        ev.preventDefault();
-        for (const [id, p] of this.pending) {
-          this.pending.delete(id);
-          p.reject(new Error(`helper worker failed: ${ev.message || "unknown error"}`));
-        }
-        this.workers[lane] = null;
-      };
-      this.workers[lane] = w;
+  /** A helper died: what it was doing fails (the caller reads those files itself); the lane starts a new one when next used. */
+  failed(lane: number, message: string): void {
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      p.reject(new Error(`helper worker failed: ${message || "unknown error"}`));
     }
-    return w;
+    if (lane >= 0 && lane < this.lanes) this.endpoints[lane] = null;
+  }
+
+  private reply(r: PartReply): void {
+    const p = this.pending.get(r.id);
+    if (!p) return;
+    if (r.type === "progress") p.progress(r.bytes, r.intervals);
+    else {
+      this.pending.delete(r.id);
+      if (r.type === "done") p.resolve(r.part);
+      else p.reject(new Error(r.message));
+    }
+  }
+
+  private endpoint(lane: number): Endpoint {
+    let e = this.endpoints[lane];
+    if (!e) {
+      const w = new Worker(new URL("./part-worker.ts", import.meta.url), { type: "module", name: "part" });
+      w.onmessage = (ev: MessageEvent<PartReply>) => this.reply(ev.data);
+      w.onerror = (ev) => {
+        ev.preventDefault();
+        this.failed(lane, ev.message);
+      };
+      this.endpoints[lane] = w;
+      e = w;
+    }
+    return e;
   }
 
   read(lane: number, blob: Blob, name: string, onProgress: (bytes: number, intervals: number) => void, signal?: AbortSignal): Promise<HlogPart> {
     const id = this.nextId++;
-    const w = this.worker(lane);
+    let e: Endpoint;
+    try {
+      e = this.endpoint(lane);
+    } catch (err) {
+      // No nested workers here (and the page's helper for this lane died): the caller reads it.
+      return Promise.reject(new Error(`no helper worker: ${err instanceof Error ? err.message : String(err)}`));
+    }
     return new Promise<HlogPart>((resolve, reject) => {
       if (signal?.aborted) return reject(new Error("cancelled: nothing of this file was loaded"));
-      const onAbort = () => w.postMessage({ type: "cancel", id } satisfies PartRequest);
+      const onAbort = () => e.postMessage({ type: "cancel", id });
       // The signal outlives this read (it serves a whole load): drop the listener when done.
       const settle = <T,>(f: (v: T) => void) => (v: T) => {
         signal?.removeEventListener("abort", onAbort);
@@ -65,18 +89,24 @@ export class WorkerPartPool implements PartReader {
       };
       this.pending.set(id, { resolve: settle(resolve), reject: settle(reject), progress: onProgress });
       signal?.addEventListener("abort", onAbort, { once: true });
-      w.postMessage({ type: "read", id, blob, name } satisfies PartRequest);
+      e.postMessage({ type: "read", id, blob, name });
     });
   }
 }
 
 /**
- * Helpers for the cores beyond the engine worker's own (none when the browser says 1 core),
- * at most 3; `override` (a number) sets the count instead.
+ * How many helpers: one per core beyond the engine worker's own (none when the browser says
+ * 1 core), at most 3; `override` (a number) sets the count instead. The page and the engine
+ * both ask, so they agree.
  */
-export function defaultPool(override = Number.NaN): WorkerPartPool | null {
-  if (typeof Worker === "undefined") return null;
+export function helperCount(override = Number.NaN): number {
   const cores = typeof navigator !== "undefined" && navigator.hardwareConcurrency ? navigator.hardwareConcurrency : 2;
-  const lanes = Number.isInteger(override) ? Math.max(0, Math.min(3, override)) : Math.max(0, Math.min(3, cores - 1));
-  return lanes > 0 ? new WorkerPartPool(lanes) : null;
+  return Number.isInteger(override) ? Math.max(0, Math.min(3, override)) : Math.max(0, Math.min(3, cores - 1));
+}
+
+/** The pool for `helperCount(override)` lanes, over the page's ports when given; null without Worker or lanes. */
+export function defaultPool(override = Number.NaN, ports: readonly MessagePort[] = []): WorkerPartPool | null {
+  if (typeof Worker === "undefined" && ports.length === 0) return null;
+  const lanes = helperCount(override);
+  return lanes > 0 ? new WorkerPartPool(lanes, ports) : null;
 }

@@ -7,3 +7,12 @@ export type PartReply =
   | { id: number; type: "progress"; bytes: number; intervals: number }
   | { id: number; type: "done"; part: HlogPart }
   | { id: number; type: "error"; message: string };
+
+/** From the page to a helper it started: the port to the engine worker, where requests come from. */
+export type PartSetup = { type: "port"; port: MessagePort };
+
+/** From the page to the engine worker, before any request: ports to the helpers it started. */
+export type HelperPorts = { helperPorts: MessagePort[] };
+
+/** From the page to the engine worker: the helper on this lane died (its worker's error event). */
+export type HelperFailed = { helperFailed: number; message: string };

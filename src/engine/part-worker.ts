@@ -1,34 +1,51 @@
 // A helper worker: reads an interval log, or a slice of one that starts at a line boundary,
 // and hands the part to the engine worker, which joins parts (see load-files.ts).
+//
+// The page starts helpers beside the engine worker and gives each a MessagePort to it (a
+// helper started by the engine would only boot once the engine has: ~150 ms later, and a
+// file dropped at once waited for it). Started by the engine itself (the fallback), it talks
+// to the engine through its own worker messages.
 import { fileChunks } from "./file-chunks";
 import { ingestHlogPart, transferablesOf } from "./hlog-ingest";
-import type { PartReply, PartRequest } from "./part-protocol";
+import type { PartReply, PartRequest, PartSetup } from "./part-protocol";
 
 const running = new Map<number, AbortController>();
-const post = (r: PartReply, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(r, transfer);
 
-self.onmessage = async (ev: MessageEvent<PartRequest>) => {
+function serve(endpoint: { postMessage(message: unknown, transfer: Transferable[]): void }) {
+  const post = (r: PartReply, transfer: Transferable[] = []) => endpoint.postMessage(r, transfer);
+  return async (m: PartRequest) => {
+    if (m.type === "cancel") {
+      running.get(m.id)?.abort();
+      return;
+    }
+    const control = new AbortController();
+    running.set(m.id, control);
+    let bytes = 0;
+    let last = 0;
+    try {
+      const part = await ingestHlogPart(m.name, fileChunks(m.blob, (b) => (bytes = b), control.signal), (p) => {
+        // Progress at most every 100 ms: a message per chunk would cost more than it tells.
+        const now = performance.now();
+        if (now - last < 100) return;
+        last = now;
+        post({ id: m.id, type: "progress", bytes, intervals: p.intervals });
+      });
+      post({ id: m.id, type: "done", part }, transferablesOf(part));
+    } catch (e) {
+      post({ id: m.id, type: "error", message: e instanceof Error ? e.message : String(e) });
+    } finally {
+      running.delete(m.id);
+    }
+  };
+}
+
+const direct = serve(self as unknown as Worker);
+self.onmessage = (ev: MessageEvent<PartRequest | PartSetup>) => {
   const m = ev.data;
-  if (m.type === "cancel") {
-    running.get(m.id)?.abort();
+  if (m.type === "port") {
+    const onRequest = serve(m.port);
+    m.port.onmessage = (e: MessageEvent<PartRequest>) => void onRequest(e.data);
     return;
   }
-  const control = new AbortController();
-  running.set(m.id, control);
-  let bytes = 0;
-  let last = 0;
-  try {
-    const part = await ingestHlogPart(m.name, fileChunks(m.blob, (b) => (bytes = b), control.signal), (p) => {
-      // Progress at most every 100 ms: a message per chunk would cost more than it tells.
-      const now = performance.now();
-      if (now - last < 100) return;
-      last = now;
-      post({ id: m.id, type: "progress", bytes, intervals: p.intervals });
-    });
-    post({ id: m.id, type: "done", part }, transferablesOf(part));
-  } catch (e) {
-    post({ id: m.id, type: "error", message: e instanceof Error ? e.message : String(e) });
-  } finally {
-    running.delete(m.id);
-  }
+  void direct(m);
 };

@@ -4,10 +4,15 @@ import { handle } from "./handle";
 import type { Envelope, Reply } from "./protocol";
 import { Store } from "./store";
 import { defaultPool } from "./part-pool";
+import type { HelperFailed, HelperPorts } from "./part-protocol";
 
 const store = new Store();
-// Helpers start now, not on the first load: booting a worker takes tens of milliseconds.
-const helpers = defaultPool(Number(/helpers=(\d)/.exec((self as unknown as { name?: string }).name ?? "")?.[1] ?? Number.NaN));
+const name = (self as unknown as { name?: string }).name ?? "";
+const override = Number(/helpers=(\d)/.exec(name)?.[1] ?? Number.NaN);
+// The page starts the helpers beside this worker and sends their ports first (";ports" in the
+// name says so); otherwise they start now, not on the first load: booting a worker takes tens
+// of milliseconds.
+let helpers = name.includes(";ports") ? null : defaultPool(override);
 helpers?.start();
 const post = (r: Reply) => (self as unknown as Worker).postMessage(r);
 
@@ -17,7 +22,16 @@ let queue: Promise<void> = Promise.resolve();
 // Cancelling is handled at once, not queued: loads check the signal between chunks.
 let cancel = new AbortController();
 
-self.onmessage = (ev: MessageEvent<Envelope | { cancel: true }>) => {
+self.onmessage = (ev: MessageEvent<Envelope | { cancel: true } | HelperPorts | HelperFailed>) => {
+  if ("helperPorts" in ev.data) {
+    helpers = defaultPool(override, ev.data.helperPorts);
+    helpers?.start();
+    return;
+  }
+  if ("helperFailed" in ev.data) {
+    helpers?.failed(ev.data.helperFailed, ev.data.message);
+    return;
+  }
   if ("cancel" in ev.data) {
     cancel.abort();
     cancel = new AbortController();

@@ -1,0 +1,80 @@
+// The engine's side of helpers the page started: requests go out through the given port,
+// replies come back through it, and a helper reported dead fails what it was doing.
+import { describe, expect, it } from "vitest";
+import type { HlogPart } from "./ingest";
+import { WorkerPartPool } from "./part-pool";
+import type { PartReply, PartRequest } from "./part-protocol";
+
+/** A stand-in helper on the far end of a port: records requests, answers when told. */
+function fakeHelper() {
+  const channel = new MessageChannel();
+  const requests: PartRequest[] = [];
+  channel.port1.onmessage = (ev: MessageEvent<PartRequest>) => requests.push(ev.data);
+  const reply = (r: PartReply) => channel.port1.postMessage(r);
+  return { port: channel.port2, requests, reply, close: () => channel.port1.close() };
+}
+
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(check()).toBe(true);
+};
+
+const part: HlogPart = { reader: { problems: [], skipped: 0, startTime: null, baseTime: null, headerSeen: false } as unknown as HlogPart["reader"], lines: 3, intervalCount: 2, tags: [] };
+
+describe("WorkerPartPool over ports from the page", () => {
+  it("sends reads through the lane's port and resolves with the helper's part, passing progress on", async () => {
+    const a = fakeHelper();
+    const b = fakeHelper();
+    const pool = new WorkerPartPool(2, [a.port, b.port]);
+    const progress: number[] = [];
+    const read = pool.read(1, new Blob(["x"]), "log.hlog", (bytes) => progress.push(bytes));
+    await until(() => b.requests.length === 1);
+    expect(a.requests).toHaveLength(0);
+    const req = b.requests[0]!;
+    expect(req.type).toBe("read");
+    if (req.type !== "read") return;
+    expect(req.name).toBe("log.hlog");
+    b.reply({ id: req.id, type: "progress", bytes: 123, intervals: 1 });
+    b.reply({ id: req.id, type: "done", part });
+    await expect(read).resolves.toMatchObject({ lines: 3, intervalCount: 2 });
+    expect(progress).toEqual([123]);
+    a.close();
+    b.close();
+  });
+
+  it("a helper's error message fails the read with it", async () => {
+    const a = fakeHelper();
+    const pool = new WorkerPartPool(1, [a.port]);
+    const read = pool.read(0, new Blob(["x"]), "log.hlog", () => undefined);
+    await until(() => a.requests.length === 1);
+    a.reply({ id: a.requests[0]!.id, type: "error", message: "line 7: bad" });
+    await expect(read).rejects.toThrow("line 7: bad");
+    a.close();
+  });
+
+  it("a helper reported dead fails what it was doing; its lane then needs a new helper", async () => {
+    const a = fakeHelper();
+    const pool = new WorkerPartPool(1, [a.port]);
+    const read = pool.read(0, new Blob(["x"]), "log.hlog", () => undefined);
+    await until(() => a.requests.length === 1);
+    pool.failed(0, "out of memory");
+    await expect(read).rejects.toThrow("helper worker failed: out of memory");
+    // No Worker in this process: the lane cannot start its own, and says so (the caller then reads the file itself).
+    await expect(pool.read(0, new Blob(["x"]), "log.hlog", () => undefined)).rejects.toThrow(/no helper worker/);
+    a.close();
+  });
+
+  it("cancelling sends the helper a cancel for that read", async () => {
+    const a = fakeHelper();
+    const pool = new WorkerPartPool(1, [a.port]);
+    const control = new AbortController();
+    const read = pool.read(0, new Blob(["x"]), "log.hlog", () => undefined, control.signal);
+    await until(() => a.requests.length === 1);
+    control.abort();
+    await until(() => a.requests.length === 2);
+    expect(a.requests[1]).toEqual({ type: "cancel", id: a.requests[0]!.id });
+    a.reply({ id: a.requests[0]!.id, type: "error", message: "cancelled" });
+    await expect(read).rejects.toThrow("cancelled");
+    a.close();
+  });
+});
