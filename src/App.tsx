@@ -97,10 +97,12 @@ export function App() {
    * Runs an engine task, then refreshes what it may have changed (the spectra and table, the
    * timeline), and only then clears the busy flag, in the same render as the new data.
    */
-  const run = useCallback(async (task: () => Promise<FileOutcome[] | null | void>, refresh: { views?: boolean; timeline?: boolean } = {}) => {
+  const run = useCallback(async (task: (() => Promise<FileOutcome[] | null | void>) | null, refresh: { views?: boolean; timeline?: boolean } = {}) => {
     setPending((n) => n + 1);
     try {
-      const outcomes = await task();
+      // No task: the queries below are posted at once, in the caller's task (a new time
+      // window reaches the engine before React renders the inputs, not after).
+      const outcomes = task ? await task() : null;
       const q = tlQuery.current;
       const [next, tl] = await Promise.all([
         refresh.views === false ? null : engine.views(rangeRef.current),
@@ -151,6 +153,7 @@ export function App() {
     setSideBySide(v.sideBySide);
     const req = v.requirement ? parseRequirement(v.requirement) : null;
     setRequirement(req && req.ok ? req.value : null);
+    rangeRef.current = v.range; // the views asked for below, and by the run that restores, use it
     setRange(v.range);
     setTl({ ...DEFAULT_TIMELINE, ...v.timeline });
     if (v.theme) setTheme(v.theme);
@@ -229,17 +232,30 @@ export function App() {
     return () => clearTimeout(t);
   }, [unit, yLog, sideBySide, requirement, range, hidden, views, tl, theme, coText, editsVersion]);
 
-  // Range changes re-query the spectra; zoom, chosen percentiles and width only the timeline.
-  useUpdateEffect(() => void run(async () => null, { timeline: false }), [range, run]);
+  // A new time window re-queries the spectra, asked for in the event that set it: the engine
+  // computes while React renders the inputs and the busy state (one render, not two: the
+  // window and busy are batched), rather than from an effect after that render.
+  // Zoom, chosen percentiles and width re-query only the timeline.
+  const changeRange = useCallback(
+    (r: TimeRange) => {
+      rangeRef.current = r;
+      setRange(r);
+      void run(null, { timeline: false });
+    },
+    [run],
+  );
   // Timeline queries are coalesced (the chart draws each zoom/pan step at once from the
   // buckets it has; see Timeline), and the app stays busy until the last one has landed.
-  const timelineOnly = useCallback(() => run(async () => null, { views: false }), [run]);
+  const timelineOnly = useCallback(() => run(null, { views: false }), [run]);
   const holdBusy = useCallback((d: 1 | -1) => setPending((n) => n + d), []);
   const refreshTimeline = useCoalesced(timelineOnly, holdBusy);
   useUpdateEffect(refreshTimeline, [tl.domain, tl.percentiles, plotWidth, refreshTimeline]);
 
   useWindowInput({
-    onEscape: () => setRange((r) => (r.start === null && r.end === null ? r : { start: null, end: null })),
+    onEscape: () => {
+      const r = rangeRef.current;
+      if (r.start !== null || r.end !== null) changeRange({ start: null, end: null });
+    },
     onPasteFiles: loadFiles,
     onPasteText: loadText,
   });
@@ -391,7 +407,7 @@ export function App() {
         sideBySide={sideBySide}
         onSideBySide={setSideBySide}
         range={hasIntervals ? range : null}
-        onRange={setRange}
+        onRange={changeRange}
         canPresent={visibleRows.length > 0}
         onPresent={() => setPresenting(true)}
         theme={theme}
@@ -479,7 +495,7 @@ export function App() {
               width={Math.max(320, plotWidth)}
               settings={tl}
               onSettings={setTl}
-              onRange={setRange}
+              onRange={changeRange}
             />
           ) : null}
           <PercentileTable rows={visibleRows} unit={unit} />

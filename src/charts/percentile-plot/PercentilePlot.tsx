@@ -9,7 +9,7 @@ import { memo, useMemo, useRef, useState } from "react";
 import { line, type ScaleContinuousNumeric, type ScaleLogarithmic } from "d3";
 import { formatCount, formatNumber, formatValue, UNIT_LABEL } from "../../core/format";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
-import { bucketAt, inverseTail, labelledMaxes, labelledTicks, makeXScale, readableTicks, makeYScale, MARGIN, stepPoints, xDomainEnd, xTicks, type CurveInput } from "./layout";
+import { bucketAt, fastScale, inverseTail, labelledMaxes, labelledTicks, makeXScale, readableTicks, makeYScale, MARGIN, stepPoints, xDomainEnd, xTicks, type CurveInput } from "./layout";
 
 export interface PlotSeries extends CurveInput {
   id: string;
@@ -43,13 +43,21 @@ interface CachedPath {
   d: string;
 }
 
+/** The scales and their plain-function equivalents (see fastScale) for the curves' hot loop. */
+interface Scales {
+  x: XScale;
+  y: YScale;
+  fx: (v: number) => number;
+  fy: (v: number) => number;
+}
+
 /** A curve's SVG path in ns space, reused while its data and the scales are the same objects. */
-function curvePath(cache: WeakMap<object, CachedPath>, s: PlotSeries, x: XScale, y: YScale, xEnd: number): string {
+function curvePath(cache: WeakMap<object, CachedPath>, s: PlotSeries, { x, y, fx, fy }: Scales, xEnd: number): string {
   const nanos = NANOS_PER_UNIT[s.recordedUnit];
   const key = s.values as unknown as object;
   const c = cache.get(key);
   if (c && c.cumulative === s.cumulative && c.totalCount === s.totalCount && c.nanos === nanos && c.x === x && c.y === y && c.xEnd === xEnd) return c.d;
-  const d = line()(stepPoints(s, x, (v) => y(v * nanos), xEnd)) ?? "";
+  const d = line()(stepPoints(s, fx, (v) => fy(v * nanos), xEnd)) ?? "";
   cache.set(key, { cumulative: s.cumulative, totalCount: s.totalCount, nanos, x, y, xEnd, d });
   return d;
 }
@@ -96,14 +104,15 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
   // (the only case in which the geometry depends on the unit).
   const minNs = Number.isFinite(minV) ? minV : yLog ? 1e-3 * NANOS_PER_UNIT[unit] : 0;
 
-  const { x, y, ticks, yTicks } = useMemo(() => {
+  const { scales, ticks, yTicks } = useMemo(() => {
     const size = { width, height };
     const x = makeXScale(xEnd, size);
     const y = makeYScale(maxV, minNs, yLog, size);
-    return { x, y, ticks: xTicks(xEnd), yTicks: readableTicks(y.ticks(yLog ? 6 : 8), yLog) };
+    return { scales: { x, y, fx: fastScale(x), fy: fastScale(y) }, ticks: xTicks(xEnd), yTicks: readableTicks(y.ticks(yLog ? 6 : 8), yLog) };
   }, [xEnd, maxV, minNs, yLog, width, height]);
+  const { x, y } = scales;
 
-  const paths = useMemo(() => series.map((s) => ({ s, d: curvePath(pathCache.current, s, x, y, xEnd) })), [series, x, y, xEnd]);
+  const paths = useMemo(() => series.map((s) => ({ s, d: curvePath(pathCache.current, s, scales, xEnd) })), [series, scales, xEnd]);
 
   const reqPath = useMemo(() => {
     // The requirement as a step line: flat over each entry's percentile range.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bucketAt, inverseTail, makeXScale, percentileLabel, stepPoints, xDomainEnd, xTicks } from "./layout";
+import { scaleLinear, scaleLog } from "d3";
+import { bucketAt, fastScale, inverseTail, makeXScale, makeYScale, percentileLabel, stepPoints, xDomainEnd, xTicks } from "./layout";
 
 describe("percentile axis", () => {
   it("labels decades of 1/(1-p) as percentiles", () => {
@@ -46,6 +47,44 @@ describe("step curve", () => {
     const pts = stepPoints({ values, cumulative, totalCount: n }, x, y, 10000);
     expect(pts.length).toBeLessThan(2 * 1000);
     expect(Math.max(...pts.map((p) => p[1]))).toBe(n);
+  });
+
+  it("never steps back along x when it merges runs (the path only moves right or up/down)", () => {
+    // Many buckets over a few pixels at the start (the bulk of a long log), then a tail.
+    const n = 20000;
+    const values = Array.from({ length: n }, (_, i) => 1 + i * 0.01 + (i % 7));
+    const cumulative = values.map((_, i) => Math.round(((i + 1) / n) ** 0.05 * 1e9));
+    const pts = stepPoints({ values, cumulative, totalCount: cumulative[n - 1]! }, x, y, 1e9);
+    for (let i = 1; i < pts.length; i++) expect(pts[i]![0]).toBeGreaterThanOrEqual(pts[i - 1]![0]);
+    expect(pts[pts.length - 1]![0]).toBeCloseTo(x(1e9), 9);
+  });
+});
+
+describe("fastScale", () => {
+  const probes = [0, 1e-9, 0.3, 1, 1.5, 7, 99.99, 1234.5, 1e6, 3.7e9, -5];
+  it("gives d3's numbers for the plot's linear and log scales, niced or not, either range direction", () => {
+    const scales = [
+      makeXScale(1e8, { width: 1100, height: 440 }),
+      makeXScale(1000, { width: 320, height: 440 }),
+      makeYScale(1.8e9, 1e5, false, { width: 900, height: 440 }),
+      makeYScale(1.8e9, 1e5, true, { width: 900, height: 440 }),
+      scaleLinear().domain([5, -3]).range([0, 100]),
+      scaleLog().domain([1000, 1]).range([10, 500]),
+    ];
+    for (const s of scales) {
+      const f = fastScale(s);
+      for (const v of probes) {
+        const want = s(v);
+        if (Number.isFinite(want)) expect(f(v)).toBeCloseTo(want, 9);
+        else expect(f(v)).toEqual(want);
+      }
+    }
+  });
+  it("hands back scales it does not reproduce (clamped, degenerate)", () => {
+    const clamped = scaleLinear().domain([0, 1]).range([0, 10]).clamp(true);
+    expect(fastScale(clamped)).toBe(clamped);
+    const flat = scaleLinear().domain([2, 2]).range([0, 10]);
+    expect(fastScale(flat)).toBe(flat);
   });
 });
 

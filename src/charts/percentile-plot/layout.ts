@@ -98,6 +98,9 @@ export function stepPoints(c: CurveInput, x: (v: number) => number, y: (v: numbe
       last[1] = Math.min(last[1], py);
       const prev = pts[pts.length - 2];
       if (prev) prev[1] = last[1];
+      // The next run starts where the merged one now ends (it started at the end of the
+      // first run of the column: the path stepped back by up to half a pixel).
+      prevX = endX;
       continue;
     }
     pts.push([prevX, py], [endX, py]);
@@ -105,6 +108,39 @@ export function stepPoints(c: CurveInput, x: (v: number) => number, y: (v: numbe
     lastPx = endX;
   }
   return pts;
+}
+
+/**
+ * The same mapping as a d3 linear or log scale (unclamped, two-value domain and range), as one
+ * plain function: d3's own call goes through several closures and checks per value, and the
+ * step curve of a long log maps ~10,000 buckets per series on every new time window. Same
+ * arithmetic as d3 (normalise the transformed value, then interpolate the range), so the
+ * same numbers. Any other scale is returned as it is.
+ */
+export function fastScale(s: ScaleContinuousNumeric<number, number>): (v: number) => number {
+  const domain = s.domain();
+  const range = s.range();
+  const isLog = typeof (s as unknown as { base?: unknown }).base === "function";
+  if (domain.length !== 2 || range.length !== 2 || s.clamp() || (isLog && !(domain[0]! > 0 && domain[1]! > 0))) return s;
+  let a = isLog ? Math.log(domain[0]!) : +domain[0]!;
+  let b = isLog ? Math.log(domain[1]!) : +domain[1]!;
+  let r0 = +range[0]!;
+  let r1 = +range[1]!;
+  if (b < a) {
+    [a, b] = [b, a];
+    [r0, r1] = [r1, r0];
+  }
+  const span = b - a;
+  if (!span || !Number.isFinite(span)) return s;
+  return isLog
+    ? (v) => {
+        const t = (Math.log(v) - a) / span;
+        return r0 * (1 - t) + r1 * t;
+      }
+    : (v) => {
+        const t = (v - a) / span;
+        return r0 * (1 - t) + r1 * t;
+      };
 }
 
 /** What the hover shows at a given 1/(1-p): the bucket holding that percentile. */
