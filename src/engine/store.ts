@@ -9,7 +9,7 @@ import { BLOCK_SIZES, indexRange, type Sparse } from "../core/blocks";
 import { spectrumOf, type Spectrum } from "../core/spectrum";
 import { formatPercentileDistribution } from "../core/hgrm-export";
 import { NANOS_PER_UNIT, type LoadProblem, type Unit } from "../core/types";
-import { addDecodedInto, decodeHistogramPayload, valueFromIndex } from "../formats/hlog-encoding";
+import { addDecodedInto, decodeHistogramPayload, decodeInflated, inflateHistogramPayload, valueFromIndex, type EncodingVersion } from "../formats/hlog-encoding";
 import { ingest, type IngestProgress, type IngestResult } from "./ingest";
 import type { SampleOptions } from "../formats/source";
 import { decodeShare, encodeShare, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type ShareView } from "../share";
@@ -105,9 +105,68 @@ function warningsOf(s: SeriesModel): SeriesWarning[] {
   return out;
 }
 
+/**
+ * Recently inflated intervals (the uncompressed histogram bytes, ~540 for a jHiccup second),
+ * least recently used first, for every table. A timeline zoomed in to a few intervals per
+ * column decodes each one (~200 ms for a screen of the 24-hour log, three quarters of it base64
+ * and inflate), and a pan, the next zoom step or a window query asks for mostly the same ones.
+ */
+const inflatedCache = new Map<IntervalTable, Map<number, { bytes: Uint8Array; outer: EncodingVersion | -1 }>>();
+let inflatedBytes = 0;
+let MAX_INFLATED_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** For tests: the cache's bound (bytes), and what it holds now. */
+export const inflatedCacheForTests = {
+  setLimit(bytes: number): void {
+    MAX_INFLATED_CACHE_BYTES = bytes;
+    if (inflatedBytes > bytes) trimInflatedCache();
+  },
+  held: (): number => inflatedBytes,
+};
+
+function trimInflatedCache(): void {
+  for (const [table, m] of inflatedCache) {
+    for (const [i, e] of m) {
+      if (inflatedBytes <= MAX_INFLATED_CACHE_BYTES * 0.75) break;
+      m.delete(i);
+      inflatedBytes -= e.bytes.length;
+    }
+    if (m.size === 0) inflatedCache.delete(table);
+    if (inflatedBytes <= MAX_INFLATED_CACHE_BYTES * 0.75) return;
+  }
+}
+
+/** Forgets what was inflated from a table (its series is gone). */
+function forgetInflated(t: IntervalTable | null | undefined): void {
+  const m = t ? inflatedCache.get(t) : undefined;
+  if (!m) return;
+  for (const e of m.values()) inflatedBytes -= e.bytes.length;
+  inflatedCache.delete(t!);
+}
+
 function decodeAt(t: IntervalTable, i: number): Sparse | null {
   // Transient: sumRange adds each edge interval before decoding the next.
-  const d = decodeHistogramPayload(t.payloads[i]!, true);
+  let m = inflatedCache.get(t);
+  const hit = m?.get(i);
+  if (hit) {
+    m!.delete(i); // most recently used goes last
+    m!.set(i, hit);
+    const d = decodeInflated(hit.bytes, hit.outer, true);
+    return d.ok ? d.value : null;
+  }
+  const r = inflateHistogramPayload(t.payloads[i]!);
+  if (!r.ok) return null;
+  if (r.outer !== -1) {
+    // Only inflated payloads are worth keeping (the rest are their own bytes again).
+    if (!m) {
+      m = new Map();
+      inflatedCache.set(t, m);
+    }
+    m.set(i, { bytes: r.bytes.slice(), outer: r.outer });
+    inflatedBytes += r.bytes.length;
+    if (inflatedBytes > MAX_INFLATED_CACHE_BYTES) trimInflatedCache();
+  }
+  const d = decodeInflated(r.bytes, r.outer, true);
   return d.ok ? d.value : null;
 }
 
@@ -255,10 +314,11 @@ export class Store {
 
   remove(id: string): void {
     const i = this.series.findIndex((s) => s.id === id);
-    if (i >= 0) this.series.splice(i, 1);
+    if (i >= 0) forgetInflated(this.series.splice(i, 1)[0]!.intervals);
   }
 
   clear(): void {
+    for (const s of this.series) forgetInflated(s.intervals);
     this.series.length = 0;
     this.coCache.clear();
     this.warningCache.clear();

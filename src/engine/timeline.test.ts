@@ -5,7 +5,7 @@ import { build, decodeFromCompressedBase64 } from "hdr-histogram-js";
 import { simulateQueue } from "../../scripts/lib/queue-sim";
 import { writeHlog } from "../../scripts/lib/hlog-fixture";
 import { maxOf, valueAtPercentile } from "../core/histogram";
-import { Store } from "./store";
+import { inflatedCacheForTests, Store } from "./store";
 
 const sim = simulateQueue({ rate: 3000, seconds: 40, medianServiceSec: 80e-6, sigma: 0.6, stalls: [{ at: 11.2, duration: 0.2 }, { at: 29.5, duration: 0.05 }], seed: 42 });
 const log = writeHlog(sim);
@@ -66,6 +66,60 @@ describe("timeline downsampling is honest", () => {
     // The stall buckets make averaged percentiles visibly wrong: the test would notice averaging.
     expect(averagesDiffer).toBeGreaterThan(0);
     expect(s.count.reduce((a, b) => a + b, 0)).toBe(sim.reduce((a, x) => a + x.histogram.totalCount, 0));
+  });
+});
+
+describe("intervals inflated once are read again from the store's cache", () => {
+  it("queries that reuse them (other columns, the same again, a window) still equal the library's merge", async () => {
+    const store = await loaded();
+    const ref = referenceIntervals(log);
+    const first = store.timeline({ t0: 0, t1: 40, columns: 7, percentiles: [50, 99.9] });
+    for (const columns of [13, 7, 40]) {
+      const s = store.timeline({ t0: 0, t1: 40, columns, percentiles: [50, 99.9] }).series[0]!;
+      for (let b = 0; b < s.t0.length; b++) {
+        const merged = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+        for (const m of ref.filter((r) => r.start >= s.t0[b]! && r.start < s.t1[b]!)) merged.add(m.h);
+        for (const p of [50, 99.9]) expect(s.percentiles[String(p)]![b]).toBe(valueAtPercentile(merged, p));
+      }
+    }
+    expect(store.timeline({ t0: 0, t1: 40, columns: 7, percentiles: [50, 99.9] })).toEqual(first);
+    // A window's edges come from the same cache.
+    const id = store.series[0]!.id;
+    const windowed = store.histogramFor(id, { start: 10, end: 30 });
+    const merged = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+    for (const m of ref.filter((r) => r.start >= 10 && r.start <= 30)) merged.add(m.h);
+    expect(windowed.totalCount).toBe(merged.totalCount);
+    for (const p of [50, 99, 99.99]) expect(valueAtPercentile(windowed, p)).toBe(valueAtPercentile(merged, p));
+  });
+
+  it("stays within its bound, forgetting the least recently used, with the same answers", async () => {
+    // Start empty (other tests' stores leave their intervals in this module-wide cache).
+    inflatedCacheForTests.setLimit(0);
+    expect(inflatedCacheForTests.held()).toBe(0);
+    inflatedCacheForTests.setLimit(32 * 1024 * 1024);
+    const store = await loaded();
+    const ref = referenceIntervals(log);
+    const all = store.timeline({ t0: 0, t1: 40, columns: 40, percentiles: [99.9] });
+    const whole = inflatedCacheForTests.held();
+    expect(whole).toBeGreaterThan(0);
+    try {
+      inflatedCacheForTests.setLimit(Math.floor(whole / 3));
+      expect(inflatedCacheForTests.held()).toBeLessThanOrEqual(whole / 3);
+      for (const columns of [40, 9, 40]) {
+        const s = store.timeline({ t0: 0, t1: 40, columns, percentiles: [99.9] }).series[0]!;
+        expect(inflatedCacheForTests.held()).toBeLessThanOrEqual(whole / 3);
+        for (let b = 0; b < s.t0.length; b++) {
+          const merged = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+          for (const m of ref.filter((r) => r.start >= s.t0[b]! && r.start < s.t1[b]!)) merged.add(m.h);
+          expect(s.percentiles["99.9"]![b]).toBe(valueAtPercentile(merged, 99.9));
+        }
+      }
+      expect(store.timeline({ t0: 0, t1: 40, columns: 40, percentiles: [99.9] })).toEqual(all);
+      store.clear();
+      expect(inflatedCacheForTests.held()).toBe(0);
+    } finally {
+      inflatedCacheForTests.setLimit(32 * 1024 * 1024);
+    }
   });
 });
 

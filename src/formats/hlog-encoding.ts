@@ -231,31 +231,36 @@ function decodeUncompressed(b: Uint8Array, len: number, outer: EncodingVersion |
   return { ok: true, value };
 }
 
-function decodeCompressed(b: Uint8Array, outer: EncodingVersion, transient: boolean): DecodeResult {
-  if (b.length < 8) return fail("compressed payload is truncated (no length field)");
+/** A payload's histogram bytes, uncompressed: what decodeInflated reads. */
+export type InflateResult = { ok: true; bytes: Uint8Array; outer: EncodingVersion | -1 } | { ok: false; reason: string };
+
+/** Inflates a compressed payload's zlib stream (bounded by what its header can need). `bytes` is reused by the next call. */
+function inflateCompressed(b: Uint8Array, outer: EncodingVersion): InflateResult {
+  if (b.length < 8) return { ok: false, reason: "compressed payload is truncated (no length field)" };
   const compressedLength = int32(b, 4);
-  if (compressedLength < 0) return fail("compressed payload declares a negative length");
+  if (compressedLength < 0) return { ok: false, reason: "compressed payload declares a negative length" };
   if (compressedLength > b.length - 8) {
-    return fail(`compressed payload is truncated (declares ${compressedLength} bytes, ${b.length - 8} present)`);
+    return { ok: false, reason: `compressed payload is truncated (declares ${compressedLength} bytes, ${b.length - 8} present)` };
   }
   let r = inflateBounded(b, 8, compressedLength, FIRST_INFLATE_LIMIT);
-  if (typeof r === "string") return fail(r);
+  if (typeof r === "string") return { ok: false, reason: r };
   if (!r.ended) {
     // The buffer filled up: find out from the header how much the histogram needs.
     const h = parseHeader(r.bytes, r.bytes.length);
-    if (typeof h === "string") return fail(h);
+    if (typeof h === "string") return { ok: false, reason: h };
     const needed = neededBytes(h);
     if (needed > r.bytes.length) {
       if (needed > MAX_INFLATED_BYTES) {
-        return fail(
-          `payload would inflate to ${Math.ceil(needed / 1048576)} MiB, more than the ${MAX_INFLATED_BYTES / 1048576} MiB this reader accepts`,
-        );
+        return {
+          ok: false,
+          reason: `payload would inflate to ${Math.ceil(needed / 1048576)} MiB, more than the ${MAX_INFLATED_BYTES / 1048576} MiB this reader accepts`,
+        };
       }
       r = inflateBounded(b, 8, compressedLength, needed);
-      if (typeof r === "string") return fail(r);
+      if (typeof r === "string") return { ok: false, reason: r };
     }
   }
-  return decodeUncompressed(r.bytes, r.bytes.length, outer, transient);
+  return { ok: true, bytes: r.bytes, outer };
 }
 
 function isSpace(c: number): boolean {
@@ -263,32 +268,51 @@ function isSpace(c: number): boolean {
 }
 
 /**
- * Decodes one interval's base64 histogram payload. Never throws. With `transient`, the
- * result's arrays are only valid until the next call (see decodeUncompressed).
+ * The first half of decoding a payload: base64, and inflating when it is compressed. Never
+ * throws. `bytes` are a view of a buffer the next call reuses (copy them to keep them: the
+ * uncompressed form is the compact one to cache, and decodeInflated reads it cheaply).
  */
-export function decodeHistogramPayload(base64: string, transient = false): DecodeResult {
+export function inflateHistogramPayload(base64: string): InflateResult {
   try {
-    if (typeof base64 !== "string") return fail("payload is not text");
+    if (typeof base64 !== "string") return { ok: false, reason: "payload is not text" };
     let start = 0;
     let end = base64.length;
     while (start < end && isSpace(base64.charCodeAt(start))) start++;
     while (end > start && isSpace(base64.charCodeAt(end - 1))) end--;
-    if (start === end) return fail("payload is empty");
-    if (base64.startsWith("DHIST", start)) return fail(DOUBLE_HISTOGRAM);
+    if (start === end) return { ok: false, reason: "payload is empty" };
+    if (base64.startsWith("DHIST", start)) return { ok: false, reason: DOUBLE_HISTOGRAM };
     const b = decodeBase64(base64, start, end);
-    if (b === null) return fail("payload is not valid base64");
-    if (b.length < 4) return fail(`payload is too short to be a histogram (${b.length} bytes)`);
+    if (b === null) return { ok: false, reason: "payload is not valid base64" };
+    if (b.length < 4) return { ok: false, reason: `payload is too short to be a histogram (${b.length} bytes)` };
     const cookie = int32(b, 0);
-    if (cookie === DHIST_ENCODING || cookie === DHIST_COMPRESSED) return fail(DOUBLE_HISTOGRAM);
+    if (cookie === DHIST_ENCODING || cookie === DHIST_COMPRESSED) return { ok: false, reason: DOUBLE_HISTOGRAM };
     const base = cookie & ~0xf0;
-    if (base === V2_COMPRESSED) return decodeCompressed(b, 2, transient);
-    if (base === V1_COMPRESSED) return decodeCompressed(b, 1, transient);
-    if (base === V0_COMPRESSED) return decodeCompressed(b, 0, transient);
-    if (base === V2_ENCODING || base === V1_ENCODING || base === V0_ENCODING) return decodeUncompressed(b, b.length, -1, transient);
-    return fail(`unknown encoding cookie ${hex(cookie)}; this is not an HdrHistogram payload`);
+    if (base === V2_COMPRESSED) return inflateCompressed(b, 2);
+    if (base === V1_COMPRESSED) return inflateCompressed(b, 1);
+    if (base === V0_COMPRESSED) return inflateCompressed(b, 0);
+    if (base === V2_ENCODING || base === V1_ENCODING || base === V0_ENCODING) return { ok: true, bytes: b, outer: -1 };
+    return { ok: false, reason: `unknown encoding cookie ${hex(cookie)}; this is not an HdrHistogram payload` };
+  } catch {
+    return { ok: false, reason: "payload could not be decoded (internal error)" };
+  }
+}
+
+/** The second half: the histogram in bytes from inflateHistogramPayload. Never throws; `transient` as below. */
+export function decodeInflated(bytes: Uint8Array, outer: EncodingVersion | -1, transient = false): DecodeResult {
+  try {
+    return decodeUncompressed(bytes, bytes.length, outer, transient);
   } catch {
     return fail("payload could not be decoded (internal error)");
   }
+}
+
+/**
+ * Decodes one interval's base64 histogram payload. Never throws. With `transient`, the
+ * result's arrays are only valid until the next call (see decodeUncompressed).
+ */
+export function decodeHistogramPayload(base64: string, transient = false): DecodeResult {
+  const r = inflateHistogramPayload(base64);
+  return r.ok ? decodeInflated(r.bytes, r.outer, transient) : fail(r.reason);
 }
 
 /** Value at a counts-array index for given parameters (HdrHistogram's valueFromIndex). */
