@@ -103,12 +103,64 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     });
   }, [lines, percentiles, perLane, yLog, laneList]);
 
+  // Whether the canvas is on screen, or near it (null until the observer first reports).
+  const onScreen = useRef<boolean | null>(null);
+  // A redraw put off while the canvas was off screen; run when it comes into view, or when idle.
+  const pendingDraw = useRef<(() => void) | null>(null);
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    if (!canvas || typeof IntersectionObserver === "undefined") return;
+    const io = new IntersectionObserver(
+      (entries) => {
+        onScreen.current = entries[entries.length - 1]!.isIntersecting;
+        const draw = pendingDraw.current;
+        if (onScreen.current && draw) {
+          pendingDraw.current = null;
+          draw();
+        }
+      },
+      { rootMargin: "200px" },
+    );
+    io.observe(canvas);
+    return () => io.disconnect();
+  }, []);
+
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
+    const draw = () => drawLines(canvas);
+    // Off screen, the lines are drawn when the page is idle (or when the canvas comes into
+    // view), not before the next frame: rasterising them (software, ~5 ms for 50 series of
+    // 60 intervals, in Chromium's FinalizeFrame at the end of the task) held back the frame
+    // that shows a hidden series gone from the plot, the list and the table. On screen (or
+    // not known yet) they are drawn at once, in the same frame as the rest.
+    if (onScreen.current === false) {
+      pendingDraw.current = draw;
+      const run = () => {
+        if (pendingDraw.current !== draw) return;
+        pendingDraw.current = null;
+        draw();
+      };
+      if (typeof window.requestIdleCallback === "function") {
+        const id = window.requestIdleCallback(run, { timeout: 500 });
+        return () => window.cancelIdleCallback(id);
+      }
+      const t = window.setTimeout(run, 50);
+      return () => window.clearTimeout(t);
+    }
+    pendingDraw.current = null;
+    draw();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [lines, yScales, x, width, height, percentiles, yLog]);
+
+  function drawLines(canvas: HTMLCanvasElement) {
     const dpr = window.devicePixelRatio || 1;
-    canvas.width = Math.round(width * dpr);
-    canvas.height = Math.round(height * dpr);
+    // Assigning a size, even the same one, throws the canvas' backing store away and makes a
+    // new one: only on a real resize; clearRect below empties it otherwise.
+    const w = Math.round(width * dpr);
+    const h = Math.round(height * dpr);
+    if (canvas.width !== w) canvas.width = w;
+    if (canvas.height !== h) canvas.height = h;
     const ctx = canvas.getContext("2d");
     if (!ctx) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -144,8 +196,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
       stroke(d.max, 1, 1.6, dashArray(l.dash));
     });
     ctx.restore();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [lines, yScales, x, width, height, percentiles, yLog]);
+  }
 
   const xTicks = (x as { ticks(n: number): (number | Date)[] }).ticks(Math.max(2, Math.floor(width / 110)));
   const tickLabel = (v: number | Date) => (v instanceof Date ? v.toISOString().slice(11, 19) : formatSeconds(v));
