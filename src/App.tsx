@@ -52,6 +52,13 @@ export function App() {
   const [dragging, setDragging] = useState(false);
   const rangeRef = useRef(range);
   rangeRef.current = range;
+  /**
+   * The window of the spectra on screen: the timeline's shading and the window inputs follow
+   * it, so a new window changes nothing visible until its spectra arrive, and the page is
+   * painted once with all of it (an intermediate frame for the shading alone held the main
+   * thread, ~5 ms, while the engine's answer waited).
+   */
+  const [shownRange, setShownRange] = useState<TimeRange>(range);
   const pasteCount = useRef(0);
   const [sampleOpts, setSampleOpts] = useState<SampleOptions>({});
   const sampleOptions = useRef(sampleOpts);
@@ -104,13 +111,17 @@ export function App() {
       // window reaches the engine before React renders the inputs, not after).
       const outcomes = task ? await task() : null;
       const q = tlQuery.current;
+      const asked = rangeRef.current;
       const [next, tl] = await Promise.all([
-        refresh.views === false ? null : engine.views(rangeRef.current),
+        refresh.views === false ? null : engine.views(asked),
         refresh.timeline === false
           ? null
           : engine.timeline({ t0: q.domain?.[0] ?? null, t1: q.domain?.[1] ?? null, columns: Math.max(100, q.width - 92), percentiles: q.percentiles }),
       ]);
-      if (next) setViews(next);
+      if (next) {
+        setViews(next);
+        setShownRange(asked);
+      }
       if (tl) setTimeline(tl);
       if (outcomes) {
         const found = outcomes.flatMap((o) => o.problems);
@@ -407,6 +418,7 @@ export function App() {
         sideBySide={sideBySide}
         onSideBySide={setSideBySide}
         range={hasIntervals ? range : null}
+        shownRange={shownRange}
         onRange={changeRange}
         canPresent={visibleRows.length > 0}
         onPresent={() => setPresenting(true)}
@@ -491,7 +503,7 @@ export function App() {
               timeline={timeline}
               lines={timelineLines}
               unit={unit}
-              range={range}
+              range={shownRange}
               width={Math.max(320, plotWidth)}
               settings={tl}
               onSettings={setTl}

@@ -10,7 +10,12 @@ function parse(s: string): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-export function RangeInputs({ range, onChange }: { range: TimeRange; onChange: (r: TimeRange) => void }) {
+/**
+ * `range` is the window asked for (the fields follow it); `shown`, the window of the spectra on
+ * screen: the "whole run" button comes with them, so typing a window changes nothing on the
+ * page until its spectra arrive (one frame, not two).
+ */
+export function RangeInputs({ range, shown = range, onChange }: { range: TimeRange; shown?: TimeRange; onChange: (r: TimeRange) => void }) {
   const [start, setStart] = useState(range.start === null ? "" : String(range.start));
   const [end, setEnd] = useState(range.end === null ? "" : String(range.end));
   useEffect(() => {
@@ -32,7 +37,7 @@ export function RangeInputs({ range, onChange }: { range: TimeRange; onChange: (
       <input data-testid="range-start" type="number" step="any" value={start} placeholder="start" aria-label="Window start, seconds since StartTime" onChange={(e) => setStart(e.target.value)} onBlur={apply} onKeyDown={keys} />
       –
       <input data-testid="range-end" type="number" step="any" value={end} placeholder="end" aria-label="Window end, seconds since StartTime" onChange={(e) => setEnd(e.target.value)} onBlur={apply} onKeyDown={keys} />
-      {range.start !== null || range.end !== null ? (
+      {shown.start !== null || shown.end !== null ? (
         <button type="button" data-testid="range-clear" onClick={clear}>
           whole run
         </button>

@@ -1,5 +1,6 @@
 // The top bar: open files, display unit and axis, layout, time window, presentation, theme,
 // start over, clear, and the progress of a load (with Cancel).
+import { useEffect, useState } from "react";
 import { formatBytes, formatCount } from "../core/format";
 import type { Unit } from "../core/types";
 import type { Progress } from "../engine/protocol";
@@ -17,6 +18,8 @@ interface Props {
   onSideBySide: (v: boolean) => void;
   /** The time window, or null when no series has intervals (no inputs then). */
   range: TimeRange | null;
+  /** The window of the spectra on screen (the "whole run" button shows with them). */
+  shownRange: TimeRange;
   onRange: (r: TimeRange) => void;
   canPresent: boolean;
   onPresent: () => void;
@@ -29,7 +32,25 @@ interface Props {
   onCancel: () => void;
 }
 
+/** True once `on` has stayed true for `ms` (false again as soon as it is false). */
+function useDelayed(on: boolean, ms: number): boolean {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (!on) {
+      setShown(false);
+      return;
+    }
+    const t = setTimeout(() => setShown(true), ms);
+    return () => clearTimeout(t);
+  }, [on, ms]);
+  return on && shown;
+}
+
 export function Toolbar(p: Props) {
+  // "Working…" only for work that lasts: a new time window is answered in ~10-20 ms, and the
+  // text flashing in and out cost a relayout and a frame of its own each time (and a status
+  // announcement). A load's progress bar shows at once. data-busy is set either way.
+  const slow = useDelayed(p.busy && !p.progress, 200);
   return (
     <header className="toolbar">
       <h1>HdrHistogram spectrum</h1>
@@ -57,7 +78,7 @@ export function Toolbar(p: Props) {
       <label>
         <input type="checkbox" data-testid="side-by-side" checked={p.sideBySide} onChange={(e) => p.onSideBySide(e.target.checked)} /> side by side
       </label>
-      {p.range ? <RangeInputs range={p.range} onChange={p.onRange} /> : null}
+      {p.range ? <RangeInputs range={p.range} shown={p.shownRange} onChange={p.onRange} /> : null}
       <button type="button" data-testid="present" onClick={p.onPresent} disabled={!p.canPresent}>
         Present
       </button>
@@ -70,7 +91,7 @@ export function Toolbar(p: Props) {
       <button type="button" data-testid="clear" onClick={p.onClear}>
         Clear all
       </button>
-      {p.busy ? (
+      {p.busy && (p.progress || slow) ? (
         <span className="progress" role="status" data-testid="progress">
           {p.progress ? (
             <>
