@@ -9,7 +9,7 @@ import { memo, useMemo, useRef, useState } from "react";
 import { line, type ScaleContinuousNumeric, type ScaleLogarithmic } from "d3";
 import { formatCount, formatNumber, formatValue, UNIT_LABEL } from "../../core/format";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
-import { bucketAt, fastScale, inverseTail, labelledMaxes, labelledTicks, makeXScale, readableTicks, makeYScale, MARGIN, stepPoints, xDomainEnd, xTicks, type CurveInput } from "./layout";
+import { bucketAt, fastScale, inverseTail, labelledMaxes, labelledTicks, makeXScale, readableTicks, makeYScale, MARGIN, stepPath, xDomainEnd, xTicks, type CurveInput } from "./layout";
 
 export interface PlotSeries extends CurveInput {
   id: string;
@@ -57,7 +57,7 @@ function curvePath(cache: WeakMap<object, CachedPath>, s: PlotSeries, { x, y, fx
   const key = s.values as unknown as object;
   const c = cache.get(key);
   if (c && c.cumulative === s.cumulative && c.totalCount === s.totalCount && c.nanos === nanos && c.x === x && c.y === y && c.xEnd === xEnd) return c.d;
-  const d = line()(stepPoints(s, fx, (v) => fy(v * nanos), xEnd)) ?? "";
+  const d = stepPath(s, fx, (v) => fy(v * nanos), xEnd);
   cache.set(key, { cumulative: s.cumulative, totalCount: s.totalCount, nanos, x, y, xEnd, d });
   return d;
 }
@@ -165,19 +165,22 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
           {title}
         </text>
       ) : null}
+      {/* Grid lines and tick labels are keyed by position, not value: a new time window moves
+          the y ticks to new values, and keyed by value each one was a node removed and another
+          created (about 40 per window); by position they are updated in place. */}
       <g className="grid">
-        {ticks.map((t) => (
-          <line key={`gx${t.value}`} x1={x(t.value)} x2={x(t.value)} y1={plotTop} y2={plotBottom} />
+        {ticks.map((t, i) => (
+          <line key={`gx${i}`} x1={x(t.value)} x2={x(t.value)} y1={plotTop} y2={plotBottom} />
         ))}
-        {yTicks.map((t) => (
-          <line key={`gy${t}`} x1={plotLeft} x2={plotRight} y1={y(t)} y2={y(t)} />
+        {yTicks.map((t, i) => (
+          <line key={`gy${i}`} x1={plotLeft} x2={plotRight} y1={y(t)} y2={y(t)} />
         ))}
       </g>
       <g className="axis x-axis">
         <line x1={plotLeft} x2={plotRight} y1={plotBottom} y2={plotBottom} />
         {ticks.map((t, i) =>
           tickLabelled[i] ? (
-            <text key={`tx${t.value}`} x={x(t.value)} y={plotBottom + 16} textAnchor="middle">
+            <text key={`tx${i}`} x={x(t.value)} y={plotBottom + 16} textAnchor="middle">
               {t.label}
             </text>
           ) : null,
@@ -188,8 +191,8 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
       </g>
       <g className="axis y-axis">
         <line x1={plotLeft} x2={plotLeft} y1={plotTop} y2={plotBottom} />
-        {yTicks.map((t) => (
-          <text key={`ty${t}`} x={plotLeft - 6} y={y(t)} dy="0.32em" textAnchor="end">
+        {yTicks.map((t, i) => (
+          <text key={`ty${i}`} x={plotLeft - 6} y={y(t)} dy="0.32em" textAnchor="end">
             {yFormat(t)}
           </text>
         ))}
