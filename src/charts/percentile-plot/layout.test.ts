@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { scaleLinear, scaleLog } from "d3";
-import { bucketAt, fastScale, inverseTail, makeXScale, makeYScale, percentileLabel, stepPoints, xDomainEnd, xTicks } from "./layout";
+import { line, scaleLinear, scaleLog } from "d3";
+import { bucketAt, fastScale, inverseTail, makeXScale, makeYScale, percentileLabel, stepPath, stepPoints, xDomainEnd, xTicks } from "./layout";
 
 describe("percentile axis", () => {
   it("labels decades of 1/(1-p) as percentiles", () => {
@@ -57,6 +57,32 @@ describe("step curve", () => {
     const pts = stepPoints({ values, cumulative, totalCount: cumulative[n - 1]! }, x, y, 1e9);
     for (let i = 1; i < pts.length; i++) expect(pts[i]![0]).toBeGreaterThanOrEqual(pts[i - 1]![0]);
     expect(pts[pts.length - 1]![0]).toBeCloseTo(x(1e9), 9);
+  });
+});
+
+describe("stepPath", () => {
+  it("is the path d3's line() draws through stepPoints, to the character", () => {
+    const xs = makeXScale(1e7, { width: 1100, height: 440 });
+    const ys = makeYScale(3e6, 0, false, { width: 1100, height: 440 });
+    const curves = [
+      { values: [], cumulative: [], totalCount: 0 },
+      { values: [5], cumulative: [3], totalCount: 3 },
+      { values: [10, 20, 30, 40], cumulative: [1, 2, 3, 4], totalCount: 4 },
+      // A long log's shape: thousands of buckets, most of them in the first pixels.
+      (() => {
+        const n = 9000;
+        const values = Array.from({ length: n }, (_, i) => 1000 + i * 37 + (i % 11) * 3);
+        const cumulative = values.map((_, i) => Math.round(((i + 1) / n) ** 0.02 * 5e6));
+        return { values, cumulative, totalCount: cumulative[n - 1]! };
+      })(),
+    ];
+    for (const cv of curves) {
+      for (const ys2 of [ys, makeYScale(3e6, 900, true, { width: 1100, height: 440 })]) {
+        const want = line()(stepPoints(cv, xs, ys2, 1e7)) ?? "";
+        expect(stepPath(cv, xs, ys2, 1e7)).toBe(want);
+        expect(stepPath(cv, fastScale(xs), fastScale(ys2), 1e7)).toBe(want);
+      }
+    }
   });
 });
 

@@ -82,32 +82,62 @@ export function makeYScale(maxValue: number, minValue: number, log: boolean, siz
  * curve with many buckets stays light without hiding a spike.
  */
 export function stepPoints(c: CurveInput, x: (v: number) => number, y: (v: number) => number, xEnd: number): [number, number][] {
+  const n = stepPointsFlat(c, x, y, xEnd);
+  const pts: [number, number][] = [];
+  for (let k = 0; k < n; k++) pts.push([flat[2 * k]!, flat[2 * k + 1]!]);
+  return pts;
+}
+
+/**
+ * The step curve as SVG path data: exactly the string d3's line() makes of stepPoints (each
+ * coordinate rounded to 3 decimals, as d3-path does), without an array per point. A new time
+ * window on a long log redraws a curve of thousands of points; the arrays and d3's path
+ * builder were most of that render, and of the garbage collected after it.
+ */
+export function stepPath(c: CurveInput, x: (v: number) => number, y: (v: number) => number, xEnd: number): string {
+  const n = stepPointsFlat(c, x, y, xEnd);
+  let d = "";
+  for (let k = 0; k < n; k++) d += `${k === 0 ? "M" : "L"}${Math.round(flat[2 * k]! * 1000) / 1000},${Math.round(flat[2 * k + 1]! * 1000) / 1000}`;
+  return d;
+}
+
+/** Scratch for stepPointsFlat: x, y of each point in turn (grown as needed, never shrunk). */
+let flat = new Float64Array(4096);
+
+/** stepPoints into `flat`; returns the number of points. */
+function stepPointsFlat(c: CurveInput, x: (v: number) => number, y: (v: number) => number, xEnd: number): number {
   const n = c.values.length;
   const total = c.totalCount;
-  const pts: [number, number][] = [];
-  if (n === 0 || total <= 0) return pts;
+  if (n === 0 || total <= 0) return 0;
+  // At most two points per bucket.
+  if (flat.length < 4 * n) flat = new Float64Array(Math.max(4 * n, 2 * flat.length));
+  const f = flat;
+  let m = 0; // points written
   let prevX = x(1);
   let lastPx = -Infinity;
   for (let i = 0; i < n; i++) {
     const py = y(c.values[i]!);
     const endX = i === n - 1 ? x(xEnd) : x(inverseTail(c.cumulative[i]! / total, xEnd));
-    if (pts.length > 0 && endX - lastPx < 0.5 && i !== n - 1) {
+    if (m > 0 && endX - lastPx < 0.5 && i !== n - 1) {
       // Same pixel column: keep the highest value (smallest py) of the merged runs.
-      const last = pts[pts.length - 1]!;
-      last[0] = endX;
-      last[1] = Math.min(last[1], py);
-      const prev = pts[pts.length - 2];
-      if (prev) prev[1] = last[1];
+      const top = Math.min(f[2 * m - 1]!, py);
+      f[2 * m - 2] = endX;
+      f[2 * m - 1] = top;
+      if (m > 1) f[2 * m - 3] = top;
       // The next run starts where the merged one now ends (it started at the end of the
       // first run of the column: the path stepped back by up to half a pixel).
       prevX = endX;
       continue;
     }
-    pts.push([prevX, py], [endX, py]);
+    f[2 * m] = prevX;
+    f[2 * m + 1] = py;
+    f[2 * m + 2] = endX;
+    f[2 * m + 3] = py;
+    m += 2;
     prevX = endX;
     lastPx = endX;
   }
-  return pts;
+  return m;
 }
 
 /**
