@@ -51,6 +51,7 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "scripts/**/*.test.ts"],
     environment: "node",
+    setupFiles: ["src/test-setup.ts"],
     testTimeout: 30000,
   },
 });

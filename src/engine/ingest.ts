@@ -31,7 +31,11 @@ export async function ingest(
     bytes += chunk.length;
     if (!sink) {
       head += chunk;
-      if (head.length < HEAD_CHARS) continue; // decide on a reasonable head, not a tiny first chunk
+      // Decide on a reasonable head, not a tiny first chunk; and only once it holds more than
+      // HEAD_CHARS, so that "more text follows" is known and the head is cut at a line end
+      // exactly as it is when the whole file arrives in one chunk (found by fuzzing: a head of
+      // exactly 4096 characters was left uncut).
+      if (head.length <= HEAD_CHARS) continue;
       sink = pickSink(name, head, options);
       if (!sink) return unknownFormat(name, head);
       sink.push(head);
@@ -49,11 +53,14 @@ export async function ingest(
   return sink.finish();
 }
 
-/** Detection sees the same head whatever the chunking: the first 4096 characters, cut at a line end. */
+/**
+ * Detection sees the same head whatever the chunking: the first 4096 characters, cut after the
+ * last line end (\n or a lone \r: old Mac files) in them when more text follows.
+ */
 const HEAD_CHARS = 4096;
 function detectionHead(head: string): string {
   if (head.length <= HEAD_CHARS) return head;
-  const nl = head.lastIndexOf("\n", HEAD_CHARS);
+  const nl = Math.max(head.lastIndexOf("\n", HEAD_CHARS - 1), head.lastIndexOf("\r", HEAD_CHARS - 1));
   return head.slice(0, nl > 0 ? nl + 1 : HEAD_CHARS);
 }
 

@@ -155,16 +155,16 @@ export function detectedKind(name: string, head: string): string {
 /** What ingest's detection looks at: the first 4096 characters, cut after the last line break in them. */
 export function detectionHead(head: string): string {
   if (head.length <= 4096) return head;
-  const nl = head.lastIndexOf("\n", 4096);
+  const nl = Math.max(head.lastIndexOf("\n", 4095), head.lastIndexOf("\r", 4095));
   return head.slice(0, nl > 0 ? nl + 1 : 4096);
 }
 
-/** The head ingest decides on for these chunks: chunks joined until 4096 chars, or everything. */
+/** The head ingest decides on for these chunks: chunks joined until more than 4096 chars, or everything. */
 export function headOf(chunks: readonly string[]): string {
   let head = "";
   for (const c of chunks) {
     head += c;
-    if (head.length >= 4096) return head;
+    if (head.length > 4096) return head;
   }
   return head;
 }
