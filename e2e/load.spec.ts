@@ -35,6 +35,36 @@ test.describe("real HdrHistogram logs", () => {
     await expect(cell(page, "jHiccup-2.0.7S.logV2", "100")).toHaveText("1796");
     await page.getByTestId("unit-select").selectOption("s");
     await expect(cell(page, "jHiccup-2.0.7S.logV2", "100")).toHaveText("1.796");
+    // The table follows a unit change a frame after the chart; data-busy stays true until it
+    // has. Watched in the page at every DOM change: whenever data-busy is false, the table is
+    // wholly in the new unit (a Playwright round trip would be too slow to see the gap).
+    const seen = await page.evaluate(
+      () =>
+        new Promise<string[]>((resolve) => {
+          const app = document.querySelector("[data-testid=app]")!;
+          const select = document.querySelector<HTMLSelectElement>("[data-testid=unit-select]")!;
+          const table = () => {
+            const max = document.querySelector('[data-testid=percentile-table] td[data-series="jHiccup-2.0.7S.logV2"][data-percentile="100"]');
+            return `${document.querySelector("[data-testid=percentile-table] caption")?.textContent} | ${max?.textContent}`;
+          };
+          const out: string[] = [];
+          const mo = new MutationObserver(() => {
+            if (app.getAttribute("data-busy") !== "false") return;
+            out.push(table());
+            if (out.length >= 3) done();
+          });
+          const done = () => {
+            mo.disconnect();
+            resolve(out);
+          };
+          mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+          select.value = "us";
+          select.dispatchEvent(new Event("change", { bubbles: true }));
+          setTimeout(done, 1000);
+        }),
+    );
+    expect(seen.length).toBeGreaterThan(0);
+    for (const s of seen) expect(s).toBe("Latency at percentile (µs); max is the largest value recorded | 1796211");
     await page.getByTestId("unit-select").selectOption("ms");
     await page.screenshot({ path: "screens/jhiccup-v2.png", fullPage: true });
   });

@@ -34,6 +34,7 @@ import { PastePanel } from "./ui/PastePanel";
 import { downloadText } from "./ui/download";
 import { useStableCallback } from "./ui/use-stable-callback";
 import { usePlotSeries, useSeriesRows } from "./ui/use-series-rows";
+import { useAfterNextPaint } from "./ui/use-after-paint";
 import { useCoalesced } from "./ui/use-coalesced";
 
 const engine = new EngineClient();
@@ -386,7 +387,9 @@ export function App() {
   });
   const dismissProblems = useCallback(() => setProblems([]), []);
 
-  const busy = pending > 0;
+  // The table takes a new display unit one frame after the chart (see use-after-paint.ts).
+  const tableUnit = useAfterNextPaint(unit);
+  const busy = pending > 0 || tableUnit.stale;
   const hasIntervals = views.some((v) => v.intervalCount > 0);
 
   return (
@@ -510,7 +513,7 @@ export function App() {
               onRange={changeRange}
             />
           ) : null}
-          <PercentileTable rows={visibleRows} unit={unit} />
+          <PercentileTable rows={visibleRows} unit={tableUnit.value} />
           <Judgement part="chart" rows={visibleRows} requirement={requirement} unit={unit} width={Math.max(320, plotWidth)} />
         </section>
         <aside className="side-panel">
