@@ -15,7 +15,7 @@
 // --profile adds a CPU profile of one 24-hour load (worker and main thread) against an
 // unminified build in .bench/dist-profile, and prints where the time goes.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import { basename, join, resolve } from "node:path";
@@ -1234,6 +1234,10 @@ async function profileRun(b: Browser, fx: Fixtures, port: number): Promise<strin
       load = await withTimeout("profiled load", 180_000, () => page.evaluate(() => window.__bench.wait("load")));
     });
     lines.push(`  A. one 24-hour load (file chosen → painted ${ms(load!.tPaint - load!.t0)})`, "  worker:", ...summarize(wp!, 12, modOf), "  main thread:", ...summarize(mp!, 6, modOf));
+    // Kept for a closer look (DevTools' Performance panel opens .cpuprofile files).
+    writeFileSync(join(out, "load-engine.cpuprofile"), JSON.stringify(wp));
+    writeFileSync(join(out, "load-main.cpuprofile"), JSON.stringify(mp));
+    lines.push(`  (profiles saved: .bench/dist-profile/load-engine.cpuprofile, load-main.cpuprofile)`);
     const times: number[] = [];
     const [wr, mr] = await profiled(sends, async () => {
       for (const [i, [s, e]] of RANGES.entries()) {
