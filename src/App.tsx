@@ -113,16 +113,20 @@ export function App() {
       const outcomes = task ? await task() : null;
       const q = tlQuery.current;
       const asked = rangeRef.current;
-      const [next, tl] = await Promise.all([
-        refresh.views === false ? null : engine.views(asked),
+      const nextP = refresh.views === false ? null : engine.views(asked);
+      const tlP =
         refresh.timeline === false
           ? null
-          : engine.timeline({ t0: q.domain?.[0] ?? null, t1: q.domain?.[1] ?? null, columns: Math.max(100, q.width - 92), percentiles: q.percentiles }),
-      ]);
+          : engine.timeline({ t0: q.domain?.[0] ?? null, t1: q.domain?.[1] ?? null, columns: Math.max(100, q.width - 92), percentiles: q.percentiles });
+      // The spectra are rendered as soon as they arrive, while the engine computes the
+      // timeline (answered after them): after a 24-hour load that overlaps ~20 ms of each.
+      // Busy stays true until both are shown.
+      const next = await nextP;
       if (next) {
         setViews(next);
         setShownRange(asked);
       }
+      const tl = await tlP;
       if (tl) setTimeline(tl);
       if (outcomes) {
         const found = outcomes.flatMap((o) => o.problems);
