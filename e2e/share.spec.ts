@@ -196,3 +196,55 @@ test("reloading keeps the loaded files and the view; Start over returns to the d
   await idle(page);
   await expect(page.getByTestId("series")).toHaveCount(6);
 });
+
+test("merges are kept across a reload: made again with the same counts and percentiles, hidden or removed as left", async ({ page }) => {
+  await openEmpty(page);
+  const dir = mkdtempSync(join(tmpdir(), "hdr-e2e-"));
+  const files = [1, 2, 3].map((k) => {
+    const f = join(dir, `node${k}.hlog`);
+    writeFileSync(f, writeHlog(simulateQueue({ rate: 1000 * k, seconds: 8, medianServiceSec: 1e-4 * k, sigma: 0.5, stalls: [], seed: 20 + k })));
+    return f;
+  });
+  await loadFiles(page, files);
+  const row = (name: string) => page.locator(`[data-testid=series][data-name="${name}"]`);
+  const count = async (name: string) => Number(await row(name).getAttribute("data-count"));
+  const merge = async (names: string[]) => {
+    for (const n of names) await row(n).getByTestId("series-select").check();
+    await page.getByTestId("merge").click();
+    await page.waitForTimeout(50);
+    await idle(page);
+  };
+  // A merge, then a merge of that merge with the third file.
+  await merge(["node1", "node2"]);
+  const first = (await page.locator("[data-testid=series][data-name^='merged:']").getAttribute("data-name"))!;
+  await merge([first, "node3"]);
+  const second = (await page.locator("[data-testid=series][data-name^='merged:']").nth(1).getAttribute("data-name"))!;
+  const total = (await count("node1")) + (await count("node2")) + (await count("node3"));
+  expect(await count(second)).toBe(total);
+  const p999 = await cell(page, second, "99.9").getAttribute("data-raw");
+  // The first merge removed, the second hidden.
+  await row(first).getByTestId("remove-series").click();
+  await page.waitForTimeout(50);
+  await idle(page);
+  await row(second).getByTestId("series-toggle").click();
+  await expect(row(second)).toHaveAttribute("data-visible", "false");
+  await page.waitForTimeout(400); // the view is saved 200 ms after it settles
+  await page.reload();
+  await idle(page);
+  await expect(page.getByTestId("series")).toHaveCount(4);
+  await expect(row(first)).toHaveCount(0);
+  await expect(row(second)).toHaveAttribute("data-count", String(total));
+  await expect(row(second)).toHaveAttribute("data-visible", "false");
+  await row(second).getByTestId("series-toggle").click();
+  await page.waitForTimeout(50);
+  await idle(page);
+  await expect(cell(page, second, "99.9")).toHaveAttribute("data-raw", p999!);
+  // Removed, it stays removed.
+  await row(second).getByTestId("remove-series").click();
+  await page.waitForTimeout(50);
+  await idle(page);
+  await page.waitForTimeout(400);
+  await page.reload();
+  await idle(page);
+  await expect(page.getByTestId("series")).toHaveCount(3);
+});

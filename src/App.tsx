@@ -35,6 +35,7 @@ import { downloadText } from "./ui/download";
 import { useStableCallback } from "./ui/use-stable-callback";
 import { usePlotSeries, useSeriesRows } from "./ui/use-series-rows";
 import { useAfterNextPaint } from "./ui/use-after-paint";
+import { memberOf, replayMerges, type MergeMember, type SavedMerge } from "./ui/merges";
 import { useCoalesced } from "./ui/use-coalesced";
 
 const engine = new EngineClient();
@@ -86,6 +87,9 @@ export function App() {
   /** Unit and identity edits per series, by file and tag (kept in the saved session). */
   const edits = useRef(new Map<string, SeriesEdit>());
   const [editsVersion, setEditsVersion] = useState(0);
+  /** Merges made in the page, in order (kept in the saved session; see ui/merges.ts), and which shown series each made. */
+  const merges = useRef<SavedMerge[]>([]);
+  const mergeIndex = useRef(new Map<string, number>());
   const noteEdit = (v: SeriesView | undefined, change: Pick<SeriesEdit, "unit" | "patch">) => {
     // Merged and corrected series are made in the page, not loaded: nothing to re-apply.
     if (!v || v.correctedFrom || v.mergedFrom.length > 0) return;
@@ -193,6 +197,13 @@ export function App() {
         edits.current.set(`${e.source}\u0000${e.tag}`, e);
       }
     }
+    if (v.merges && v.merges.length > 0) {
+      merges.current = v.merges;
+      mergeIndex.current = await replayMerges(v.merges, await engine.views(rangeRef.current), {
+        merge: (ids, name) => engine.merge(ids, name),
+        remove: (id) => engine.remove(id),
+      });
+    }
     const all = await engine.views(rangeRef.current);
     setHidden(new Set(all.filter((x, i) => v.hidden(x.name, i)).map((x) => x.id)));
   };
@@ -241,6 +252,7 @@ export function App() {
           theme,
           coInterval: coText || undefined,
           edits: edits.current.size > 0 ? [...edits.current.values()] : undefined,
+          merges: merges.current.length > 0 ? merges.current : undefined,
         },
       };
       void saveSession(session.current);
@@ -310,6 +322,13 @@ export function App() {
   const removeSeries = useStableCallback((id: string) => {
     const v = views.find((x) => x.id === id);
     if (v && edits.current.delete(`${v.source}\u0000${v.tag}`)) setEditsVersion((n) => n + 1);
+    const k = mergeIndex.current.get(id);
+    if (k !== undefined) {
+      // Kept, marked removed: a later merge may have been made from it.
+      merges.current = merges.current.map((m, i) => (i === k ? { ...m, removed: true } : m));
+      mergeIndex.current.delete(id);
+      setEditsVersion((n) => n + 1);
+    }
     void run(async () => { await engine.remove(id); return null; });
   });
   const setSeriesUnit = useStableCallback((id: string, u: Unit) => {
@@ -445,6 +464,8 @@ export function App() {
             setHidden(new Set());
             setProblems([]);
             edits.current.clear();
+            merges.current = [];
+            mergeIndex.current.clear();
             setEditsVersion((n) => n + 1);
             session.current = { demo: false, files: [], view: session.current.view };
             void saveSession(session.current);
@@ -528,10 +549,19 @@ export function App() {
               data-testid="merge"
               className="merge-button"
               onClick={() => {
-                const ids = views.filter((v) => selected.has(v.id)).map((v) => v.id);
+                const chosen = views.filter((v) => selected.has(v.id));
+                const ids = chosen.map((v) => v.id);
+                const members = chosen.map((v) => memberOf(v, mergeIndex.current));
                 setSelected(new Set());
                 void run(async () => {
-                  await engine.merge(ids);
+                  const id = await engine.merge(ids);
+                  // Remembered for the saved session when every member can be named again.
+                  if (members.every((m) => m !== null)) {
+                    const name = (await engine.views(rangeRef.current)).find((v) => v.id === id)?.name ?? "merged";
+                    merges.current = [...merges.current, { members: members as MergeMember[], name }];
+                    mergeIndex.current.set(id, merges.current.length - 1);
+                    setEditsVersion((n) => n + 1);
+                  }
                   return null;
                 });
               }}

@@ -1,5 +1,6 @@
 // The session survives a reload: the files the user loaded (as blobs) and the view, kept in
 // IndexedDB in this browser only. A failed load never touches it.
+import type { SavedMerge } from "./merges";
 
 export interface SessionView {
   unit: string;
@@ -14,6 +15,8 @@ export interface SessionView {
   coInterval?: string;
   /** Per-series edits (recorded unit, identity), by file and tag; absent in older sessions. */
   edits?: SeriesEdit[];
+  /** Merges made in the page, in the order made (see merges.ts); absent in older sessions. */
+  merges?: SavedMerge[];
 }
 
 export interface SeriesEdit {

@@ -3,6 +3,7 @@
 import type { EngineClient } from "../engine/client";
 import type { FileOutcome, Progress } from "../engine/protocol";
 import type { SeriesEdit } from "./session";
+import type { SavedMerge } from "./merges";
 import { srcUrls } from "../engine/remote";
 import type { TimeRange } from "../engine/store";
 import { UNITS, type Unit } from "../core/types";
@@ -20,6 +21,8 @@ export interface RestoredView {
   coInterval?: string;
   /** Per-series edits to apply again (saved sessions only). */
   edits?: SeriesEdit[];
+  /** Merges to make again, after the edits (saved sessions only). */
+  merges?: SavedMerge[];
   /** Whether series `name`, the i-th loaded, starts hidden. */
   hidden: (name: string, i: number) => boolean;
 }

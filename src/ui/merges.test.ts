@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { Store } from "../engine/store";
+import { memberOf, replayMerges, type SavedMerge } from "./merges";
+
+/** A store with three one-series files of known values. */
+async function loaded(): Promise<Store> {
+  const store = new Store();
+  await store.load("a.txt", ["1\n2\n3\n"]);
+  await store.load("b.txt", ["10\n20\n"]);
+  await store.load("c.txt", ["100\n"]);
+  return store;
+}
+
+const ops = (s: Store) => ({ merge: async (ids: string[], name: string) => s.merge(ids, name), remove: async (id: string) => s.remove(id) });
+
+describe("merges kept in the session", () => {
+  it("a merge of a merge comes back with the same counts and names after a fresh load", async () => {
+    const before = await loaded();
+    const index = new Map<string, number>();
+    const saved: SavedMerge[] = [];
+    const record = (ids: string[], name: string) => {
+      const views = before.views();
+      saved.push({ members: ids.map((id) => memberOf(views.find((v) => v.id === id)!, index)!), name });
+      index.set(before.merge(ids, name), saved.length - 1);
+    };
+    const [a, b, c] = before.views().map((v) => v.id);
+    record([a!, b!], "ab");
+    record([[...index.keys()][0]!, c!], "abc");
+    const expected = before.views().map((v) => [v.name, v.spectrum.totalCount, v.spectrum.percentiles["100"]]);
+
+    const after = await loaded();
+    const restored = await replayMerges(saved, after.views(), ops(after));
+    expect(after.views().map((v) => [v.name, v.spectrum.totalCount, v.spectrum.percentiles["100"]])).toEqual(expected);
+    expect([...restored.values()].sort()).toEqual([0, 1]);
+    expect(expected.at(-1)).toEqual(["abc", 6, expect.any(Number)]);
+  });
+
+  it("a merge removed after a later merge was made from it is made, used, then removed", async () => {
+    const saved: SavedMerge[] = [
+      { members: [{ source: "a.txt", tag: "" }, { source: "b.txt", tag: "" }], name: "ab", removed: true },
+      { members: [{ merge: 0 }, { source: "c.txt", tag: "" }], name: "abc" },
+    ];
+    const s = await loaded();
+    await replayMerges(saved, s.views(), ops(s));
+    expect(s.views().map((v) => [v.name, v.spectrum.totalCount])).toEqual([["a", 3], ["b", 2], ["c", 1], ["abc", 6]]);
+  });
+
+  it("a merge whose member did not load is skipped, and so is every merge made from it", async () => {
+    const saved: SavedMerge[] = [
+      { members: [{ source: "a.txt", tag: "" }, { source: "gone.txt", tag: "" }], name: "a-gone" },
+      { members: [{ merge: 0 }, { source: "c.txt", tag: "" }], name: "later" },
+      { members: [{ source: "b.txt", tag: "" }, { source: "c.txt", tag: "" }], name: "bc" },
+    ];
+    const s = await loaded();
+    const index = await replayMerges(saved, s.views(), ops(s));
+    expect(s.views().map((v) => v.name)).toEqual(["a", "b", "c", "bc"]);
+    expect([...index.values()]).toEqual([2]);
+  });
+
+  it("remembers series by file and tag, merges by their place, and a corrected copy by what it corrects", () => {
+    const index = new Map([["m7", 3]]);
+    expect(memberOf({ id: "s1", source: "x.hlog", tag: "A", correctedFrom: null, mergedFrom: [] }, index)).toEqual({ source: "x.hlog", tag: "A" });
+    expect(memberOf({ id: "m7", source: "x, y", tag: "", correctedFrom: null, mergedFrom: ["a", "b"] }, index)).toEqual({ merge: 3 });
+    expect(memberOf({ id: "m7#co", source: "x, y", tag: "", correctedFrom: "m7", mergedFrom: ["a", "b"] }, index)).toEqual({ merge: 3 });
+    expect(memberOf({ id: "m9", source: "x, y", tag: "", correctedFrom: null, mergedFrom: ["a", "b"] }, index)).toBeNull();
+  });
+});
