@@ -1531,7 +1531,7 @@ async function main(): Promise<void> {
         status: status(median(pa) <= 30 && max(pa) <= 30),
         baseline: "",
         ratio: "",
-        notes: `max ${ms(max(pa))}; paint = rAF then a task (main-thread layout/paint done)`,
+        notes: `max ${ms(max(pa))}; per window (median / max over runs): ${RANGES.map((r, k) => { const v = runs.map((d) => d.range.paint[k]!).filter((x) => x !== undefined); return `${r[0]}–${r[1] ?? "end"} ${ms(median(v))} / ${ms(max(v))}`; }).join(", ")}; paint = rAF then a task (main-thread layout/paint done)`,
       });
       rows.push({
         id: "3c",
