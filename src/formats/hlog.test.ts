@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { HlogReader, detectHlog } from "./hlog";
 
@@ -62,5 +63,27 @@ describe("HlogReader", () => {
     expect(detectHlog("x.txt", "#[Histogram log format version 1.2]\n")).toBe(true);
     expect(detectHlog("x.txt", "0.127,1.007,2.769,HISTFAAAAEV42pNpmSzMwMC\n")).toBe(true);
     expect(detectHlog("x.txt", "Value Percentile TotalCount\n")).toBe(false);
+  });
+});
+
+describe("HlogReader's data lines: the quick cut of plain lines equals the general split", () => {
+  it("any separators (commas, spaces, tabs, runs of them), any numbers, with or without a tag", () => {
+    const num = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }).map(String), fc.constantFrom("1.000", "0", "-2.5", "1e3", "x", "", "1.0.0"));
+    const sep = fc.constantFrom(",", ", ", " ", "\t", ",,", " ,", ",\t,");
+    const payload = fc.oneof(fc.constant("HISTFAAAAB54nJNpmSzMwMDAxQABzFCaEUzOmQQmAE8nBB0="), fc.stringMatching(/^HIST[A-Za-z0-9+/=]{0,20}$/), fc.constantFrom("DHISTxyz", "nothist", "HIST,extra", "HIST x"));
+    fc.assert(
+      fc.property(fc.option(fc.stringMatching(/^[A-Za-z0-9_]{0,6}$/)), num, num, num, payload, fc.array(sep, { minLength: 3, maxLength: 3 }), (tag, a, b, c, p, [s1, s2, s3]) => {
+        const line = `${tag !== null ? `Tag=${tag},` : ""}${a}${s1}${b}${s2}${c}${s3}${p}`;
+        // The general way, as the reader does for lines that are not plain.
+        const rest = tag !== null ? line.slice(line.search(/[,\s]/) + 1).trimStart() : line;
+        const fields = rest.split(/[,\s]+/).filter((f) => f !== "");
+        const got = new HlogReader("x.hlog").readLine(line, 1);
+        const ok =
+          fields.length === 4 && Number.isFinite(Number(fields[0])) && Number.isFinite(Number(fields[1])) && Number(fields[1]) >= 0 && Number.isFinite(Number(fields[2])) && fields[3]!.startsWith("HIST");
+        if (!ok) return got === null;
+        return got !== null && got.tag === (tag ?? "") && got.rawStart === Number(fields[0]) && got.length === Number(fields[1]) && got.maxColumn === Number(fields[2]) && got.payload === fields[3];
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -35,6 +35,8 @@ export interface ReaderPart {
 }
 
 const YEAR_SECONDS = 365 * 24 * 3600;
+/** White space as the general field split sees it. */
+const WHITE = /\s/;
 
 /** Does this look like an interval log? By name first, then by content. */
 export function detectHlog(name: string, head: string): boolean {
@@ -94,6 +96,15 @@ export class HlogReader {
   }
 
   private readData(line: string, lineNo: number): HlogInterval | null {
+    // The usual line, "start,length,max,HIST…" with single commas and no white space, is cut
+    // by three indexOf calls; anything else goes the general way below, which gives the same
+    // fields (and the reasons for lines it refuses).
+    const c1 = line.indexOf(",");
+    const c2 = c1 > 0 ? line.indexOf(",", c1 + 1) : -1;
+    const c3 = c2 > c1 + 1 ? line.indexOf(",", c2 + 1) : -1;
+    if (c3 > c2 + 1 && c3 < line.length - 1 && line.indexOf(",", c3 + 1) < 0 && !WHITE.test(line) && !line.startsWith("Tag=")) {
+      return this.fields(lineNo, "", line.slice(0, c1), line.slice(c1 + 1, c2), line.slice(c2 + 1, c3), line.slice(c3 + 1));
+    }
     let rest = line;
     let tag = "";
     if (rest.startsWith("Tag=")) {
@@ -108,6 +119,10 @@ export class HlogReader {
     }
     if (fields.length > 4) return this.fail(lineNo, `expected 4 fields (start, length, max, histogram), found ${fields.length}`);
     const [startText, lengthText, maxText, payload] = fields as [string, string, string, string];
+    return this.fields(lineNo, tag, startText, lengthText, maxText, payload);
+  }
+
+  private fields(lineNo: number, tag: string, startText: string, lengthText: string, maxText: string, payload: string): HlogInterval | null {
     const rawStart = Number(startText);
     const length = Number(lengthText);
     const maxColumn = Number(maxText);
