@@ -20,7 +20,8 @@
 
 import { decodeBase64 } from "./hlog-encoding-base64";
 import { readFixedWordCounts, readZigZagCounts, releaseLargeScratch, scratch } from "./hlog-encoding-counts";
-import { inflateBounded } from "./hlog-encoding-inflate";
+// The project's own inflater: pako's verdicts, 1.7x faster on histogram payloads (inflate.ts).
+import { inflateZlib } from "./inflate";
 import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "./hlog-encoding-layout";
 
 export { addDecodedInto } from "./hlog-encoding-add";
@@ -242,7 +243,7 @@ function inflateCompressed(b: Uint8Array, outer: EncodingVersion): InflateResult
   if (compressedLength > b.length - 8) {
     return { ok: false, reason: `compressed payload is truncated (declares ${compressedLength} bytes, ${b.length - 8} present)` };
   }
-  let r = inflateBounded(b, 8, compressedLength, FIRST_INFLATE_LIMIT);
+  let r = inflateZlib(b, 8, compressedLength, FIRST_INFLATE_LIMIT);
   if (typeof r === "string") return { ok: false, reason: r };
   if (!r.ended) {
     // The buffer filled up: find out from the header how much the histogram needs.
@@ -256,7 +257,7 @@ function inflateCompressed(b: Uint8Array, outer: EncodingVersion): InflateResult
           reason: `payload would inflate to ${Math.ceil(needed / 1048576)} MiB, more than the ${MAX_INFLATED_BYTES / 1048576} MiB this reader accepts`,
         };
       }
-      r = inflateBounded(b, 8, compressedLength, needed);
+      r = inflateZlib(b, 8, compressedLength, needed);
       if (typeof r === "string") return { ok: false, reason: r };
     }
   }
