@@ -34,7 +34,7 @@ import { PastePanel } from "./ui/PastePanel";
 import { downloadText } from "./ui/download";
 import { useStableCallback } from "./ui/use-stable-callback";
 import { usePlotSeries, useSeriesRows } from "./ui/use-series-rows";
-import { useAfterNextPaint } from "./ui/use-after-paint";
+import { useAfterNextPaint, useOnScreen } from "./ui/use-after-paint";
 import { memberOf, replayMerges, type MergeMember, type SavedMerge } from "./ui/merges";
 import { useCoalesced } from "./ui/use-coalesced";
 
@@ -99,6 +99,7 @@ export function App() {
     setEditsVersion((n) => n + 1);
   };
   const plotRef = useRef<HTMLDivElement>(null);
+  const [tableBox, tableOnScreen] = useOnScreen<HTMLDivElement>();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
@@ -410,8 +411,8 @@ export function App() {
   });
   const dismissProblems = useCallback(() => setProblems([]), []);
 
-  // The table takes a new display unit one frame after the chart (see use-after-paint.ts).
-  const tableUnit = useAfterNextPaint(unit);
+  // Off screen, the table takes a new display unit one frame after the chart (see use-after-paint.ts).
+  const tableUnit = useAfterNextPaint(unit, () => !tableOnScreen());
   const busy = pending > 0 || tableUnit.stale;
   const hasIntervals = views.some((v) => v.intervalCount > 0);
 
@@ -538,7 +539,9 @@ export function App() {
               onRange={changeRange}
             />
           ) : null}
-          <PercentileTable rows={visibleRows} unit={tableUnit.value} />
+          <div ref={tableBox}>
+            <PercentileTable rows={visibleRows} unit={tableUnit.value} />
+          </div>
           <Judgement part="chart" rows={visibleRows} requirement={requirement} unit={unit} width={Math.max(320, plotWidth)} />
         </section>
         <aside className="side-panel">
