@@ -246,7 +246,11 @@ function result(out: Uint8Array, produced: number, ended: boolean): Inflated {
   const bytes = out.subarray(0, produced);
   // The caller's view keeps a huge buffer alive as long as it needs it; we let go now.
   if (out.length > KEEP_OUTPUT_BYTES && output === out) output = new Uint8Array(DEFAULT_OUTPUT_BYTES);
-  return { bytes, ended };
+  // `ended` first: V8 shares the hidden class of objects whose literals start with the same
+  // property, and progress reports ({ bytes: <number>, … }) would otherwise turn this `bytes`
+  // field from "object" to "anything", throwing away the optimised inflater mid-load (seen in
+  // --trace-deopt: "dependent field representation changed").
+  return { ended, bytes };
 }
 
 /**
