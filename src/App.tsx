@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { PercentilePlot, type PlotSeries } from "./charts/percentile-plot/PercentilePlot";
 import { UNIT_LABEL } from "./core/format";
 import { NANOS_PER_UNIT, unitFactor, UNITS, type LoadProblem, type Unit } from "./core/types";
@@ -37,6 +37,9 @@ import { usePlotSeries, useSeriesRows } from "./ui/use-series-rows";
 import { useAfterNextPaint, useOnScreen } from "./ui/use-after-paint";
 import { memberOf, replayMerges, type MergeMember, type SavedMerge } from "./ui/merges";
 import { useCoalesced } from "./ui/use-coalesced";
+
+/** More series than this in an answer: rendered as a transition (see run). */
+const MANY_SERIES = 20;
 
 const engine = new EngineClient();
 // Effects run twice under React's StrictMode in development: load the demo once.
@@ -112,6 +115,12 @@ export function App() {
    */
   const run = useCallback(async (task: (() => Promise<FileOutcome[] | null | void>) | null, refresh: { views?: boolean; timeline?: boolean } = {}) => {
     setPending((n) => n + 1);
+    // Many series are rendered as a transition: React renders them in slices and the page
+    // stays responsive (100 logs dropped at once made one 100+ ms task of it). Few are
+    // rendered at once, which is quicker. Everything the answer changes, the busy flag's
+    // release included, goes the same way, so data-busy never turns false before the data shows.
+    let many = false;
+    const apply = (f: () => void) => (many ? startTransition(f) : f());
     try {
       // No task: the queries below are posted at once, in the caller's task (a new time
       // window reaches the engine before React renders the inputs, not after).
@@ -127,12 +136,21 @@ export function App() {
       // timeline (answered after them): after a 24-hour load that overlaps ~20 ms of each.
       // Busy stays true until both are shown.
       const next = await nextP;
+      many = next !== null && next.length > MANY_SERIES;
+      // Many: one transition for spectra and timeline together (a second one arriving while
+      // React renders the first would restart that render: ~150 ms more with 100 series).
+      const tl = many ? await tlP : null;
       if (next) {
-        setViews(next);
-        setShownRange(asked);
+        apply(() => {
+          setViews(next);
+          setShownRange(asked);
+          if (tl) setTimeline(tl);
+        });
       }
-      const tl = await tlP;
-      if (tl) setTimeline(tl);
+      if (!many) {
+        const later = await tlP;
+        if (later) setTimeline(later);
+      }
       if (outcomes) {
         const found = outcomes.flatMap((o) => o.problems);
         if (found.length > 0) setProblems((p) => [...p, ...found]);
@@ -140,8 +158,10 @@ export function App() {
     } catch (e) {
       setProblems((p) => [...p, { file: "(app)", line: null, reason: e instanceof Error ? e.message : String(e) }]);
     } finally {
-      setProgress(null);
-      setPending((n) => n - 1);
+      apply(() => {
+        setProgress(null);
+        setPending((n) => n - 1);
+      });
     }
   }, []);
 
