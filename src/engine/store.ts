@@ -435,6 +435,24 @@ export class Store {
     return out;
   }
 
+  /**
+   * Computes, and throws away, the spectrum of the middle third of the longest series with
+   * intervals. The worker calls it when idle after a load, so that the first time window a
+   * person picks does not run the window path (block sums, edge decoding, spectrum) in V8's
+   * cold tiers: traced on the 24-hour log, the first window took 7.3 ms in the engine, the
+   * next ones 4.5. Returns whether there was anything to warm.
+   */
+  warmWindow(): boolean {
+    let best: SeriesModel | null = null;
+    for (const s of this.series) if (s.intervals && s.intervals.n > (best?.intervals?.n ?? 1)) best = s;
+    const t = best?.intervals;
+    if (!best || !t) return false;
+    const t0 = t.offsets[0]!;
+    const span = t.offsets[t.n - 1]! - t0;
+    const h = this.histogramFor(best.id, { start: t0 + span / 3, end: t0 + (2 * span) / 3 });
+    return spectrumOf(atReferencePrecision(h)).totalCount >= 0;
+  }
+
   /** Expected interval between requests (ns) for view-time coordinated-omission correction. */
   coIntervalNs: number | null = null;
   private readonly coCache = new Map<string, SeriesWarning | null>();

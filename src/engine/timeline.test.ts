@@ -187,3 +187,15 @@ describe("timeline percentiles on coarser logs (2 digits, lowest discernible val
     expect(checked).toBeGreaterThan(8);
   });
 });
+
+describe("Store.warmWindow (run by the worker when idle after a load)", () => {
+  it("warms a log's window path without changing any answer", async () => {
+    expect(new Store().warmWindow()).toBe(false); // nothing loaded
+    const store = await loaded();
+    const before = JSON.stringify(store.views({ start: 5, end: 20 }));
+    const whole = JSON.stringify(store.views());
+    expect(store.warmWindow()).toBe(true);
+    expect(JSON.stringify(store.views({ start: 5, end: 20 }))).toBe(before);
+    expect(JSON.stringify(store.views())).toBe(whole);
+  });
+});

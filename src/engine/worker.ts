@@ -38,6 +38,7 @@ self.onmessage = (ev: MessageEvent<Envelope | { cancel: true } | HelperPorts | H
     return;
   }
   const { reqId, request } = ev.data;
+  const seq = ++received;
   queue = queue.then(async () => {
     const signal = cancel.signal;
     try {
@@ -46,5 +47,25 @@ self.onmessage = (ev: MessageEvent<Envelope | { cancel: true } | HelperPorts | H
     } catch (e) {
       post({ reqId, type: "error", message: e instanceof Error ? e.message : String(e) });
     }
+    if (LOADS.has(request.kind)) warmPending = true;
+    // The page asks for the spectra and the timeline right after a load: wait for those too.
+    if (warmPending) setTimeout(() => warmIfIdle(seq), WARM_AFTER_MS);
   });
 };
+
+// After a load, once nothing else has been asked for a moment, one throw-away time window
+// (Store.warmWindow), so that the first window a person picks runs warm code. Any request
+// that comes meanwhile cancels it, so it never delays one; it takes a few ms when it runs.
+const LOADS = new Set<string>(["load", "loadUrls", "loadText", "openShare"]);
+const WARM_AFTER_MS = 100;
+let received = 0;
+let warmPending = false;
+function warmIfIdle(seq: number): void {
+  if (received !== seq || !warmPending) return;
+  warmPending = false;
+  try {
+    store.warmWindow();
+  } catch {
+    // Only a speed-up.
+  }
+}
