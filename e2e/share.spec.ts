@@ -197,7 +197,7 @@ test("reloading keeps the loaded files and the view; Start over returns to the d
   await expect(page.getByTestId("series")).toHaveCount(6);
 });
 
-test("merges are kept across a reload: made again with the same counts and percentiles, hidden or removed as left", async ({ page }) => {
+test("merges and removals are kept across a reload: merges made again with the same counts and percentiles, hidden or removed as left", async ({ page }) => {
   await openEmpty(page);
   const dir = mkdtempSync(join(tmpdir(), "hdr-e2e-"));
   const files = [1, 2, 3].map((k) => {
@@ -228,11 +228,17 @@ test("merges are kept across a reload: made again with the same counts and perce
   await idle(page);
   await row(second).getByTestId("series-toggle").click();
   await expect(row(second)).toHaveAttribute("data-visible", "false");
+  // A loaded series removed after a merge was made from it: gone after the reload too, and
+  // the merge made from it still there.
+  await row("node2").getByTestId("remove-series").click();
+  await page.waitForTimeout(50);
+  await idle(page);
   await page.waitForTimeout(400); // the view is saved 200 ms after it settles
   await page.reload();
   await idle(page);
-  await expect(page.getByTestId("series")).toHaveCount(4);
+  await expect(page.getByTestId("series")).toHaveCount(3);
   await expect(row(first)).toHaveCount(0);
+  await expect(row("node2")).toHaveCount(0);
   await expect(row(second)).toHaveAttribute("data-count", String(total));
   await expect(row(second)).toHaveAttribute("data-visible", "false");
   await row(second).getByTestId("series-toggle").click();
@@ -246,5 +252,7 @@ test("merges are kept across a reload: made again with the same counts and perce
   await page.waitForTimeout(400);
   await page.reload();
   await idle(page);
-  await expect(page.getByTestId("series")).toHaveCount(3);
+  await expect(page.getByTestId("series")).toHaveCount(2);
+  await expect(row("node1")).toHaveCount(1);
+  await expect(row("node3")).toHaveCount(1);
 });

@@ -35,7 +35,7 @@ import { downloadText } from "./ui/download";
 import { useStableCallback } from "./ui/use-stable-callback";
 import { usePlotSeries, useSeriesRows } from "./ui/use-series-rows";
 import { useAfterNextPaint, useOnScreen } from "./ui/use-after-paint";
-import { memberOf, replayMerges, type MergeMember, type SavedMerge } from "./ui/merges";
+import { memberOf, removalOf, replayMerges, replayRemovals, type MergeMember, type RemovedSeries, type SavedMerge } from "./ui/merges";
 import { useCoalesced } from "./ui/use-coalesced";
 
 /** More series than this in an answer: rendered as a transition (see run). */
@@ -93,6 +93,8 @@ export function App() {
   /** Merges made in the page, in order (kept in the saved session; see ui/merges.ts), and which shown series each made. */
   const merges = useRef<SavedMerge[]>([]);
   const mergeIndex = useRef(new Map<string, number>());
+  /** Loaded series the user removed, in order (kept in the saved session: their files stay in it). */
+  const removed = useRef<RemovedSeries[]>([]);
   const noteEdit = (v: SeriesView | undefined, change: Pick<SeriesEdit, "unit" | "patch">) => {
     // Merged and corrected series are made in the page, not loaded: nothing to re-apply.
     if (!v || v.correctedFrom || v.mergedFrom.length > 0) return;
@@ -225,6 +227,11 @@ export function App() {
         remove: (id) => engine.remove(id),
       });
     }
+    // After the merges: a merge may have been made from a series removed later.
+    if (v.removed && v.removed.length > 0) {
+      removed.current = v.removed;
+      await replayRemovals(v.removed, await engine.views(rangeRef.current), (id) => engine.remove(id));
+    }
     const all = await engine.views(rangeRef.current);
     setHidden(new Set(all.filter((x, i) => v.hidden(x.name, i)).map((x) => x.id)));
   };
@@ -274,6 +281,7 @@ export function App() {
           coInterval: coText || undefined,
           edits: edits.current.size > 0 ? [...edits.current.values()] : undefined,
           merges: merges.current.length > 0 ? merges.current : undefined,
+          removed: removed.current.length > 0 ? removed.current : undefined,
         },
       };
       void saveSession(session.current);
@@ -343,6 +351,11 @@ export function App() {
   const removeSeries = useStableCallback((id: string) => {
     const v = views.find((x) => x.id === id);
     if (v && edits.current.delete(`${v.source}\u0000${v.tag}`)) setEditsVersion((n) => n + 1);
+    const gone = v ? removalOf(v, views) : null;
+    if (gone) {
+      removed.current = [...removed.current, gone];
+      setEditsVersion((n) => n + 1);
+    }
     const k = mergeIndex.current.get(id);
     if (k !== undefined) {
       // Kept, marked removed: a later merge may have been made from it.
@@ -487,6 +500,7 @@ export function App() {
             edits.current.clear();
             merges.current = [];
             mergeIndex.current.clear();
+            removed.current = [];
             setEditsVersion((n) => n + 1);
             session.current = { demo: false, files: [], view: session.current.view };
             void saveSession(session.current);

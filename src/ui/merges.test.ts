@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Store } from "../engine/store";
-import { memberOf, replayMerges, type SavedMerge } from "./merges";
+import { memberOf, removalOf, replayMerges, replayRemovals, type RemovedSeries, type SavedMerge } from "./merges";
 
 /** A store with three one-series files of known values. */
 async function loaded(): Promise<Store> {
@@ -63,5 +63,40 @@ describe("merges kept in the session", () => {
     expect(memberOf({ id: "m7", source: "x, y", tag: "", correctedFrom: null, mergedFrom: ["a", "b"] }, index)).toEqual({ merge: 3 });
     expect(memberOf({ id: "m7#co", source: "x, y", tag: "", correctedFrom: "m7", mergedFrom: ["a", "b"] }, index)).toEqual({ merge: 3 });
     expect(memberOf({ id: "m9", source: "x, y", tag: "", correctedFrom: null, mergedFrom: ["a", "b"] }, index)).toBeNull();
+  });
+});
+
+describe("removed series kept in the session", () => {
+  it("the same series are removed again after a fresh load, the nth copy of a file loaded twice included", async () => {
+    const load = async () => {
+      const s = await loaded();
+      await s.load("a.txt", ["7\n8\n"]); // a second a.txt: two series of the same file and tag
+      return s;
+    };
+    const before = await load();
+    const removed: RemovedSeries[] = [];
+    const drop = (pick: (names: string[]) => number) => {
+      const views = before.views();
+      const v = views[pick(views.map((x) => x.name))]!;
+      removed.push(removalOf(v, views)!);
+      before.remove(v.id);
+    };
+    drop((names) => names.lastIndexOf("a")); // the second a.txt
+    drop((names) => names.indexOf("c"));
+    const expected = before.views().map((v) => [v.name, v.spectrum.totalCount]);
+    expect(expected).toEqual([["a", 3], ["b", 2]]);
+    const after = await load();
+    await replayRemovals(removed, after.views(), async (id) => after.remove(id));
+    expect(after.views().map((v) => [v.name, v.spectrum.totalCount])).toEqual(expected);
+  });
+
+  it("merged and corrected series are not recorded as removals; unknown ones are passed over", async () => {
+    const s = await loaded();
+    const [a, b] = s.views().map((v) => v.id);
+    s.merge([a!, b!], "ab");
+    const m = s.views().find((v) => v.name === "ab")!;
+    expect(removalOf(m, s.views())).toBeNull();
+    await replayRemovals([{ source: "gone.txt", tag: "", nth: 0 }, { source: "a.txt", tag: "", nth: 5 }], s.views(), async (id) => s.remove(id));
+    expect(s.views().map((v) => v.name)).toEqual(["a", "b", "c", "ab"]);
   });
 });

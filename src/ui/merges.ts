@@ -1,4 +1,5 @@
-// Merges made in the page, kept in the saved session so that a reload brings them back.
+// Merges made in the page, and loaded series removed from it, kept in the saved session so
+// that a reload brings the same series back.
 // A merge is remembered by what it was made of: loaded series by file and tag (ids change from
 // one load to the next), earlier merges by their place in the list. Replayed in order after
 // the files are loaded and the per-series edits applied.
@@ -64,4 +65,37 @@ export async function replayMerges(saved: readonly SavedMerge[], loaded: readonl
   const index = new Map<string, number>();
   for (const [k, id] of made) if (!saved[k]!.removed) index.set(id, k);
   return index;
+}
+
+/**
+ * A loaded series the user removed. The file stays in the session (other series of it may be
+ * shown), so a reload loads the series again and this takes it away: by file and tag, and
+ * `nth` among the series of that file and tag still shown when it was removed (the same file
+ * can be loaded twice).
+ */
+export interface RemovedSeries {
+  source: string;
+  tag: string;
+  nth: number;
+}
+
+const isLoaded = (v: MergeableView) => !v.correctedFrom && v.mergedFrom.length === 0;
+
+/** How the removal of `v` (one of `shown`) is remembered, or null for a series made in the page (merges keep their own record). */
+export function removalOf(v: MergeableView, shown: readonly MergeableView[]): RemovedSeries | null {
+  if (!isLoaded(v)) return null;
+  const same = shown.filter((x) => isLoaded(x) && x.source === v.source && x.tag === v.tag);
+  return { source: v.source, tag: v.tag, nth: same.findIndex((x) => x.id === v.id) };
+}
+
+/** Removes again, in order, the loaded series the user had removed; those not found are passed over. */
+export async function replayRemovals(removed: readonly RemovedSeries[], loaded: readonly MergeableView[], remove: (id: string) => Promise<unknown>): Promise<void> {
+  let shown = [...loaded];
+  for (const r of removed) {
+    const same = shown.filter((x) => isLoaded(x) && x.source === r.source && x.tag === r.tag);
+    const target = r.nth >= 0 ? same[r.nth] : undefined;
+    if (!target) continue;
+    await remove(target.id);
+    shown = shown.filter((x) => x.id !== target.id);
+  }
 }

@@ -1,6 +1,6 @@
 // The session survives a reload: the files the user loaded (as blobs) and the view, kept in
 // IndexedDB in this browser only. A failed load never touches it.
-import type { SavedMerge } from "./merges";
+import type { RemovedSeries, SavedMerge } from "./merges";
 
 export interface SessionView {
   unit: string;
@@ -17,6 +17,8 @@ export interface SessionView {
   edits?: SeriesEdit[];
   /** Merges made in the page, in the order made (see merges.ts); absent in older sessions. */
   merges?: SavedMerge[];
+  /** Loaded series removed, in the order removed (see merges.ts); absent in older sessions. */
+  removed?: RemovedSeries[];
 }
 
 export interface SeriesEdit {

@@ -3,7 +3,7 @@
 import type { EngineClient } from "../engine/client";
 import type { FileOutcome, Progress } from "../engine/protocol";
 import type { SeriesEdit } from "./session";
-import type { SavedMerge } from "./merges";
+import type { RemovedSeries, SavedMerge } from "./merges";
 import { srcUrls } from "../engine/remote";
 import type { TimeRange } from "../engine/store";
 import { UNITS, type Unit } from "../core/types";
@@ -23,6 +23,8 @@ export interface RestoredView {
   edits?: SeriesEdit[];
   /** Merges to make again, after the edits (saved sessions only). */
   merges?: SavedMerge[];
+  /** Loaded series to remove again, after the merges (saved sessions only). */
+  removed?: RemovedSeries[];
   /** Whether series `name`, the i-th loaded, starts hidden. */
   hidden: (name: string, i: number) => boolean;
 }
