@@ -79,6 +79,20 @@ test("presentation mode: verdict, spectra, max over time; arrows step, Escape le
   await page.keyboard.press("ArrowRight");
   await page.screenshot({ path: "screens/present-dark.png" });
   await page.keyboard.press("Escape");
+  await expect(p).toHaveCount(0);
+  // Escape that leaves the presentation leaves the time window as it was (it used to reach
+  // the page too, which opens the window again).
+  await page.getByTestId("range-start").fill("2");
+  await page.getByTestId("range-end").fill("5");
+  await page.getByTestId("range-end").press("Enter");
+  await idle(page);
+  await page.getByTestId("present").click();
+  await expect(p).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(p).toHaveCount(0);
+  await idle(page);
+  await expect(page.getByTestId("range-start")).toHaveValue("2");
+  await expect(page.getByTestId("range-end")).toHaveValue("5");
 });
 
 test("share link: reopens the same view in a new browser context from the link alone, percentiles within 1 %", async ({ page, browser }) => {

@@ -310,6 +310,9 @@ export function App() {
 
   useWindowInput({
     onEscape: () => {
+      // Escape leaves a presentation (Presentation listens for it): it must not also open the
+      // time window again underneath.
+      if (presenting) return;
       const r = rangeRef.current;
       if (r.start !== null || r.end !== null) changeRange({ start: null, end: null });
     },
