@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { simulateQueue } from "../scripts/lib/queue-sim";
@@ -32,6 +32,22 @@ test("demo: identity from names, verdicts, sustainable throughput and the senten
   await page.getByTestId("side-by-side").check();
   await expect(page.getByTestId("small-multiples").locator("[data-testid=percentile-plot]")).toHaveCount(2);
   await page.screenshot({ path: "screens/side-by-side.png", fullPage: true });
+  // Exported side by side, the two plots go into one SVG, placed as on the page, and one PNG.
+  const actions = page.locator(".chart-actions").first();
+  const svgDl = page.waitForEvent("download");
+  await actions.getByTestId("export-svg").click();
+  const svg = readFileSync(await (await svgDl).path(), "utf8");
+  expect(svg.match(/data-testid="percentile-plot"/g)?.length).toBe(2);
+  for (const name of ["sysA_8k.response", "sysB_8k.response"]) expect(svg).toContain(name);
+  const plots = page.getByTestId("small-multiples").locator("[data-testid=percentile-plot]");
+  const [a, b] = [(await plots.nth(0).boundingBox())!, (await plots.nth(1).boundingBox())!];
+  const union = Math.max(a.x + a.width, b.x + b.width) - Math.min(a.x, b.x);
+  const width = Number(/^<svg[^>]* width="(\d+)"/.exec(svg)?.[1]);
+  expect(Math.abs(width - union)).toBeLessThanOrEqual(1);
+  const pngDl = page.waitForEvent("download");
+  await actions.getByTestId("export-png").click();
+  const png = readFileSync(await (await pngDl).path());
+  expect(png.readUInt32BE(16)).toBe(width * 2);
 });
 
 test("requirement text: applies on Enter, verdict at the boundary, clear errors, empty clears", async ({ page }) => {

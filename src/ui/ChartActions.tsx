@@ -1,17 +1,17 @@
 // Export buttons for one chart: SVG and PNG (2×) exactly as drawn, and the plotted points as CSV.
 import type { RefObject } from "react";
-import { exportPng, exportSvg } from "./chart-export";
+import { chartSvg, exportPng, exportSvg } from "./chart-export";
 import { downloadText } from "./download";
 
 interface Props {
-  /** The element holding the chart: its first <svg> (and <canvas>, for the timeline) is exported. */
+  /** The element holding the chart: its plot(s) (and <canvas>, for the timeline) are exported; see chartSvg. */
   container: RefObject<HTMLElement | null>;
   name: string;
   csv?: () => string;
 }
 
 export function ChartActions({ container, name, csv }: Props) {
-  const svg = () => container.current?.querySelector("svg") ?? null;
+  const svg = () => (container.current ? chartSvg(container.current) : null);
   return (
     <div className="chart-actions" role="group" aria-label={`Export ${name}`}>
       <button type="button" data-testid="export-svg" onClick={() => { const s = svg(); if (s) exportSvg(s, name); }}>

@@ -69,3 +69,31 @@ export async function exportPng(svg: SVGSVGElement, name: string, under?: HTMLCa
   const blob = await new Promise<Blob | null>((r) => canvas.toBlob(r, "image/png"));
   if (blob) downloadBlob(`${name}.png`, blob);
 }
+
+/**
+ * The chart to export from a container: its one plot, or, when it holds several (side by side:
+ * one plot per configuration), one SVG that places them as they stand on the page, so "System A
+ * vs System B" goes onto a slide whole. Null when there is none.
+ */
+export function chartSvg(container: HTMLElement): SVGSVGElement | null {
+  const plots = Array.from(container.querySelectorAll<SVGSVGElement>("svg.plot"));
+  if (plots.length <= 1) return plots[0] ?? container.querySelector("svg");
+  const rects = plots.map((p) => p.getBoundingClientRect());
+  const left = Math.min(...rects.map((r) => r.left));
+  const top = Math.min(...rects.map((r) => r.top));
+  const width = Math.ceil(Math.max(...rects.map((r) => r.right)) - left);
+  const height = Math.ceil(Math.max(...rects.map((r) => r.bottom)) - top);
+  const ns = "http://www.w3.org/2000/svg";
+  const all = document.createElementNS(ns, "svg");
+  all.setAttribute("width", String(width));
+  all.setAttribute("height", String(height));
+  all.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  all.setAttribute("class", "plot");
+  plots.forEach((p, i) => {
+    const c = p.cloneNode(true) as SVGSVGElement;
+    c.setAttribute("x", String(Math.round(rects[i]!.left - left)));
+    c.setAttribute("y", String(Math.round(rects[i]!.top - top)));
+    all.appendChild(c);
+  });
+  return all;
+}
