@@ -64,6 +64,27 @@ function detectionHead(head: string): string {
   return head.slice(0, nl > 0 ? nl + 1 : HEAD_CHARS);
 }
 
+/**
+ * The format ingest() picks for an input whose first chunks joined make `fullHead` (all of it,
+ * or the first chunks until more than HEAD_CHARS): "hlog", "percentiles", a reader's id, or
+ * "unknown". For diagnostics (the fuzz harness): the same decisions as pickSink below.
+ */
+export function detectedFormat(name: string, fullHead: string): string {
+  if (looksLikeUtf16(fullHead)) return "unknown";
+  const head = detectionHead(fullHead);
+  return detectKind(name, head) ?? pickReader(name, head)?.id ?? "unknown";
+}
+
+/** The head ingest() decides on when the input comes in these chunks. */
+export function headOfChunks(chunks: readonly string[]): string {
+  let head = "";
+  for (const c of chunks) {
+    head += c;
+    if (head.length > HEAD_CHARS) return head;
+  }
+  return head;
+}
+
 /** Whether ingest() would read this input as an interval log (so it can be read in parts). */
 export function isIntervalLog(name: string, head: string): boolean {
   return !looksLikeUtf16(head) && detectKind(name, detectionHead(head)) === "hlog";

@@ -1,12 +1,9 @@
 // Fuzzing harness: feeding inputs to the parsers, the oracle every outcome must satisfy, and
 // the bookkeeping of known (reported, not yet fixed) bugs. Pure Node: no Vitest import, so the
 // long runner (scripts/fuzz.ts) and the Vitest suite share it.
-import { ingest, type IngestResult } from "../engine/ingest";
+import { detectedFormat, headOfChunks, ingest, type IngestResult } from "../engine/ingest";
 import { Store } from "../engine/store";
 import { bucketsOf, maxOf, type Histogram } from "../core/histogram";
-import { detectHlog } from "../formats/hlog";
-import { detectPercentileFile } from "../formats/hgrm";
-import { looksLikeUtf16, pickReader } from "../formats/detect";
 import type { SampleOptions } from "../formats/source";
 
 /** Wall time one case may take (parse + checks). A hang or a quadratic blow-up fails the case. */
@@ -140,36 +137,6 @@ export function preview(v: unknown, max = 300): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Format detection as ingest does it (its detectKind/pickSink are private): used to tell the
-// known head-size bug apart from a real chunking bug.
-
-export function detectedKind(name: string, head: string): string {
-  if (looksLikeUtf16(head)) return "unknown";
-  if (/\.hlog$/i.test(name)) return "hlog";
-  if (/\.hgrm$/i.test(name)) return "percentiles";
-  if (detectPercentileFile(name, head)) return "percentiles";
-  if (detectHlog(name, head)) return "hlog";
-  return pickReader(name, head)?.id ?? "unknown";
-}
-
-/** What ingest's detection looks at: the first 4096 characters, cut after the last line break in them. */
-export function detectionHead(head: string): string {
-  if (head.length <= 4096) return head;
-  const nl = Math.max(head.lastIndexOf("\n", 4095), head.lastIndexOf("\r", 4095));
-  return head.slice(0, nl > 0 ? nl + 1 : 4096);
-}
-
-/** The head ingest decides on for these chunks: chunks joined until more than 4096 chars, or everything. */
-export function headOf(chunks: readonly string[]): string {
-  let head = "";
-  for (const c of chunks) {
-    head += c;
-    if (head.length > 4096) return head;
-  }
-  return head;
-}
-
-// ---------------------------------------------------------------------------------------------
 // The oracle
 
 export interface IngestContext {
@@ -299,8 +266,8 @@ export async function checkChunkingInvariance(name: string, text: string, chunks
   const a = digest(whole);
   const b = digest(parts);
   if (a === b) return "same";
-  const kindWhole = detectedKind(name, detectionHead(headOf([text])));
-  const kindParts = detectedKind(name, detectionHead(headOf(chunks)));
+  const kindWhole = detectedFormat(name, headOfChunks([text]));
+  const kindParts = detectedFormat(name, headOfChunks(chunks));
   let at = 0;
   while (at < a.length && a[at] === b[at]) at++;
   fail(
