@@ -9,15 +9,14 @@ import fc from "fast-check";
 import { describe, it } from "vitest";
 import { PROPERTIES } from "./properties";
 
-const seedEnv = process.env.FUZZ_SEED;
-
 /** A stable 31-bit seed per property name (FNV-1a). */
 function seedOf(name: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
   return (h >>> 0) % 2 ** 31;
 }
-const seedFor = (name: string): number | undefined => (seedEnv === "random" ? undefined : seedEnv !== undefined ? Number(seedEnv) : seedOf(name));
+// With FUZZ_SEED set, src/test-setup.ts has configured fast-check's seed (or left it random).
+const seedFor = (name: string): number | undefined => (process.env.FUZZ_SEED !== undefined ? undefined : seedOf(name));
 const runs = process.env.FUZZ_RUNS !== undefined ? Number(process.env.FUZZ_RUNS) : undefined;
 
 describe("fuzz properties (quick)", () => {
