@@ -18,12 +18,11 @@ export function useAfterNextPaint<T>(value: T, defer: () => boolean): { value: T
   const [shown, setShown] = useState(value);
   // Decided once per change of value, on the render that first sees it.
   const deferred = useRef<{ value: T; defer: boolean } | null>(null);
-  if (!Object.is(shown, value) && (deferred.current === null || !Object.is(deferred.current.value, value))) {
-    deferred.current = { value, defer: defer() };
-  }
-  const stale = !Object.is(shown, value) && deferred.current !== null && deferred.current.defer;
+  const changed = !Object.is(shown, value);
+  if (changed && (deferred.current === null || !Object.is(deferred.current.value, value))) deferred.current = { value, defer: defer() };
+  const stale = changed && deferred.current!.defer;
   useEffect(() => {
-    if (Object.is(shown, value)) return;
+    if (!changed) return;
     if (!stale) {
       // Shown at once (not deferred): remember it so that a later change compares with it.
       setShown(() => value);
@@ -43,7 +42,7 @@ export function useAfterNextPaint<T>(value: T, defer: () => boolean): { value: T
       live = false;
       cancelAnimationFrame(raf);
     };
-  }, [value, stale, shown]);
+  }, [value, stale, changed]);
   return { value: stale ? shown : value, stale };
 }
 
