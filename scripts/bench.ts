@@ -1334,6 +1334,8 @@ async function main(): Promise<void> {
   // A snapshot of dist/, so that a rebuild by someone else mid-run cannot change what is served.
   // One per run (two benches at once must not delete each other's); removed at the end.
   const dist = resolve(BENCH_DIR, `dist-snapshot-${process.pid}`);
+  // A fresh clone has no .bench/ yet (the first bench there failed on this readdir).
+  mkdirSync(BENCH_DIR, { recursive: true });
   for (const old of readdirSync(BENCH_DIR).filter((d) => d === "dist-snapshot")) rmSync(resolve(BENCH_DIR, old), { recursive: true, force: true });
   rmSync(dist, { recursive: true, force: true });
   cpSync(resolve(ROOT, "dist"), dist, { recursive: true });
