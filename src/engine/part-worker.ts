@@ -8,8 +8,11 @@
 import { fileChunks } from "./file-chunks";
 import { ingestHlogPart, transferablesOf } from "./hlog-ingest";
 import type { PartReply, PartRequest, PartSetup } from "./part-protocol";
+import { warmUp } from "./warm-up";
 
 const running = new Map<number, AbortController>();
+// While no part is asked for, read a synthetic log through the same path (see warm-up.ts).
+void warmUp(() => running.size > 0, ingestHlogPart);
 
 function serve(endpoint: { postMessage(message: unknown, transfer: Transferable[]): void }) {
   const post = (r: PartReply, transfer: Transferable[] = []) => endpoint.postMessage(r, transfer);

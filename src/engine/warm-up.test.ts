@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { ingest } from "./ingest";
+import { syntheticLog, warmUp } from "./warm-up";
+
+describe("warm-up", () => {
+  it("its synthetic log is a valid interval log that reaches every part of the load path it means to warm", async () => {
+    const lines = 400;
+    const r = await ingest("warm-up.hlog", [syntheticLog(lines)]);
+    // A silent failure here would leave the warm-up warming nothing.
+    expect(r.problems).toEqual([]);
+    expect(r.series.map((s) => s.tag).sort()).toEqual(["", "warm"]);
+    const total = r.series.reduce((n, s) => n + s.intervals!.n, 0);
+    expect(total).toBe(lines);
+    // Both tags keep one layout each, so both build blocks (the window path).
+    for (const s of r.series) expect(s.blocks).toBeTruthy();
+  });
+
+  it("waits while the worker is busy and reads the whole log once it is idle", async () => {
+    let busy = true;
+    let chunks = 0;
+    const done = warmUp(
+      () => busy,
+      async (_name, it) => {
+        for await (const _ of it) chunks++;
+      },
+    );
+    await new Promise((r) => setTimeout(r, 120));
+    expect(chunks).toBe(0);
+    busy = false;
+    await done;
+    expect(chunks).toBeGreaterThan(10);
+  });
+});
