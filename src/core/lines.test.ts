@@ -21,6 +21,40 @@ describe("LineSplitter", () => {
     expect(splitLines("a\n\nb\n")).toEqual(["a", "", "b"]);
   });
 
+  it("tells where each line starts in the whole text, whatever the chunk boundaries", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.stringMatching(/^[a-z ,.]{0,12}$/), { maxLength: 12 }),
+        fc.array(fc.constantFrom("\n", "\r\n", "\r"), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (lines, breaks, rawCuts) => {
+          let text = "";
+          lines.forEach((l, k) => (text += (k ? breaks[k % breaks.length] : "") + l));
+          const cuts = rawCuts.map((c) => (text.length ? c % (text.length + 1) : 0)).sort((a, b) => a - b);
+          const seen: [string, number][] = [];
+          const s = new LineSplitter({ line: (t, _n, at) => seen.push([t, at]), overlong: () => undefined });
+          let last = 0;
+          for (const c of cuts) {
+            s.push(text.slice(last, c));
+            last = c;
+          }
+          s.push(text.slice(last));
+          s.end();
+          // Independent reference: the starts of the pieces of a regex split.
+          const expected: [string, number][] = [];
+          const re = /\r\n|\r|\n/g;
+          let from = 0;
+          for (let m = re.exec(text); m; m = re.exec(text)) {
+            expected.push([text.slice(from, m.index), from]);
+            from = m.index + m[0].length;
+          }
+          if (from < text.length) expected.push([text.slice(from), from]);
+          expect(seen).toEqual(expected);
+        },
+      ),
+    );
+  });
+
   it("gives the same lines whatever the chunk boundaries (including a split CRLF)", () => {
     fc.assert(
       fc.property(

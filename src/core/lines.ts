@@ -6,7 +6,8 @@
 export const MAX_LINE_CHARS = 4 * 1024 * 1024;
 
 export interface LineSink {
-  line(text: string, lineNo: number): void;
+  /** `at`: where the line starts in the whole text pushed so far (characters). */
+  line(text: string, lineNo: number, at: number): void;
   /** A line longer than MAX_LINE_CHARS: its content was dropped. */
   overlong(lineNo: number, length: number): void;
 }
@@ -16,6 +17,10 @@ export class LineSplitter {
   private tailOverflow = 0; // characters dropped from an overlong line so far
   private lineNo = 0;
   private pendingCR = false;
+  /** Characters of the chunks before the current one. */
+  private consumed = 0;
+  /** Where the carried-over tail (the start of an unfinished line) began. */
+  private tailAt = 0;
 
   constructor(private readonly sink: LineSink) {}
 
@@ -29,16 +34,17 @@ export class LineSplitter {
       // No \r at all (most logs): let indexOf find the line ends (a char-by-char loop over a
       // 42 MB log was 5 % of its load).
       for (let nl = chunk.indexOf("\n", start); nl >= 0; nl = chunk.indexOf("\n", start)) {
-        this.emit(chunk.slice(start, nl));
+        this.emit(chunk.slice(start, nl), start);
         start = nl + 1;
       }
-      if (start < n) this.append(chunk.slice(start));
+      if (start < n) this.append(chunk.slice(start), start);
+      this.consumed += n;
       return;
     }
     for (let i = start; i < n; i++) {
       const c = chunk.charCodeAt(i);
       if (c === 10 || c === 13) {
-        this.emit(chunk.slice(start, i));
+        this.emit(chunk.slice(start, i), start);
         if (c === 13) {
           if (i + 1 < n) {
             if (chunk.charCodeAt(i + 1) === 10) i++;
@@ -47,11 +53,12 @@ export class LineSplitter {
         start = i + 1;
       }
     }
-    if (start < n) this.append(chunk.slice(start));
+    if (start < n) this.append(chunk.slice(start), start);
+    this.consumed += n;
   }
 
   end(): void {
-    if (this.tail !== "" || this.tailOverflow > 0) this.emit("");
+    if (this.tail !== "" || this.tailOverflow > 0) this.emit("", 0);
   }
 
   /** Counts lines another reader read (a later part of the same file, joined after this one's). */
@@ -63,7 +70,13 @@ export class LineSplitter {
     return this.lineNo;
   }
 
-  private append(piece: string): void {
+  /** Characters pushed so far. */
+  get charsRead(): number {
+    return this.consumed;
+  }
+
+  private append(piece: string, from: number): void {
+    if (this.tail === "" && this.tailOverflow === 0) this.tailAt = this.consumed + from;
     if (this.tailOverflow > 0 || this.tail.length + piece.length > MAX_LINE_CHARS) {
       this.tailOverflow += piece.length;
       return;
@@ -71,8 +84,11 @@ export class LineSplitter {
     this.tail += piece;
   }
 
-  private emit(lastPiece: string): void {
+  /** `from`: where lastPiece starts in the current chunk. */
+  private emit(lastPiece: string, from: number): void {
     this.lineNo++;
+    const carried = this.tail !== "" || this.tailOverflow > 0;
+    const at = carried ? this.tailAt : this.consumed + from;
     if (this.tailOverflow > 0 || this.tail.length + lastPiece.length > MAX_LINE_CHARS) {
       this.sink.overlong(this.lineNo, this.tail.length + this.tailOverflow + lastPiece.length);
       this.tail = "";
@@ -81,7 +97,7 @@ export class LineSplitter {
     }
     const text = this.tail === "" ? lastPiece : this.tail + lastPiece;
     this.tail = "";
-    this.sink.line(text, this.lineNo);
+    this.sink.line(text, this.lineNo, at);
   }
 }
 

@@ -13,8 +13,11 @@ export function yielder(): () => Promise<void> {
   };
 }
 
-/** Reads a File as a stream of text chunks: a big log is never one string. */
-export async function* fileChunks(file: Blob, onBytes: (n: number) => void, signal?: AbortSignal): AsyncGenerator<string> {
+/**
+ * Reads a File as a stream of text chunks: a big log is never one string. With `keep` (as
+ * long as the file), its bytes are also copied there as they come.
+ */
+export async function* fileChunks(file: Blob, onBytes: (n: number) => void, signal?: AbortSignal, keep?: Uint8Array): AsyncGenerator<string> {
   const reader = file.stream().getReader();
   const decoder = new TextDecoder("utf-8");
   const breathe = yielder();
@@ -27,6 +30,10 @@ export async function* fileChunks(file: Blob, onBytes: (n: number) => void, sign
     }
     const { done, value } = await reader.read();
     if (done) break;
+    if (keep) {
+      if (bytes + value.byteLength > keep.length) throw new Error("the file grew while it was read");
+      keep.set(value, bytes);
+    }
     bytes += value.byteLength;
     onBytes(bytes);
     yield decoder.decode(value, { stream: true });

@@ -6,7 +6,7 @@ import { countsLengthOf, declaredCountsLength, highestEquivalent, lowestDiscerni
 /** Counts-array slots all tags' histograms of one log may hold together: 2^27 float64 = 1 GiB. */
 const MAX_TOTAL_SLOTS = 2 ** 27;
 import { LineSplitter, MAX_LINE_CHARS } from "../core/lines";
-import { IntervalTable, inferUnitFromIntervalMax, type SeriesModel, type TableColumns } from "../core/series";
+import { IntervalTable, inferUnitFromIntervalMax, type PayloadSource, type SeriesModel, type TableColumns } from "../core/series";
 import { IntervalBlocks, JoinedBlocks, type BlockParts, type RangeSums } from "../core/blocks";
 import { HlogReader, type ReaderPart } from "../formats/hlog";
 import { addDecodedInto, decodeHistogramPayload, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
@@ -59,6 +59,9 @@ export interface HlogPart {
   lines: number;
   intervalCount: number;
   tags: HlogPartTag[];
+  /** The bytes the part was read from (its payloads are cut out of them), and how many characters they decoded to. */
+  source: Uint8Array | null;
+  chars: number;
 }
 
 /** Thrown by absorb() when a part cannot be joined exactly: read the file in one piece instead. */
@@ -69,18 +72,28 @@ export function transferablesOf(p: HlogPart): ArrayBuffer[] {
   const out: ArrayBufferLike[] = [];
   for (const t of p.tags) {
     const c = t.table;
-    out.push(c.offsets.buffer, c.lengths.buffer, c.maxes.buffer, c.counts.buffer, c.maxColumn.buffer, c.p50.buffer, t.rawStarts.buffer);
+    out.push(c.offsets.buffer, c.lengths.buffer, c.maxes.buffer, c.counts.buffer, c.maxColumn.buffer, c.p50.buffer, c.payloadAt.buffer, c.payloadLength.buffer, t.rawStarts.buffer);
     if (t.histogram) out.push(t.histogram.indices.buffer, t.histogram.counts.buffer);
     for (const level of t.blocks?.levels ?? []) out.push(level.indices.buffer, level.counts.buffer, level.ends.buffer);
   }
+  if (p.source) out.push(p.source.buffer);
   return out.filter((b, i, all) => b instanceof ArrayBuffer && all.indexOf(b) === i) as ArrayBuffer[];
 }
 
-/** Reads a part of an interval log that starts at a line boundary (not necessarily the file's start). */
-export async function ingestHlogPart(name: string, chunks: AsyncIterable<string> | Iterable<string>, onProgress?: (p: IngestProgress) => void): Promise<HlogPart> {
-  const sink = new HlogIngest(name);
+/**
+ * Reads a part of an interval log that starts at a line boundary (not necessarily the file's
+ * start). `source` holds the bytes the chunks were decoded from once they are all read (the
+ * joining worker cuts the part's payloads out of them); without it, the part cannot be joined.
+ */
+export async function ingestHlogPart(
+  name: string,
+  chunks: AsyncIterable<string> | Iterable<string>,
+  onProgress?: (p: IngestProgress) => void,
+  source: Uint8Array | null = null,
+): Promise<HlogPart> {
+  const sink = new HlogIngest(name, false);
   await pushAll(sink, chunks, onProgress);
-  return sink.toPart();
+  return sink.toPart(source);
 }
 
 async function pushAll(sink: HlogIngest, chunks: AsyncIterable<string> | Iterable<string>, onProgress?: (p: IngestProgress) => void): Promise<void> {
@@ -120,10 +133,14 @@ export class HlogIngest implements Sink {
   /** Counts-array slots of all tags' histograms (see MAX_TOTAL_SLOTS). */
   private slots = 0;
 
-  constructor(private readonly file: string) {
+  /** `keepPayloads` false: a part for another worker to join (see IntervalTable). */
+  constructor(
+    private readonly file: string,
+    private readonly keepPayloads = true,
+  ) {
     this.reader = new HlogReader(file);
     this.splitter = new LineSplitter({
-      line: (t, n) => this.line(t, n),
+      line: (t, n, at) => this.line(t, n, at),
       overlong: (n, len) => this.reader.noteProblem(n, `line is ${len} characters long (limit ${MAX_LINE_CHARS}): not a log line`),
     });
   }
@@ -132,7 +149,7 @@ export class HlogIngest implements Sink {
     this.splitter.push(chunk);
   }
 
-  private line(text: string, lineNo: number): void {
+  private line(text: string, lineNo: number, at: number): void {
     const interval = this.reader.readLine(text, lineNo);
     if (!interval) return;
     // Transient: every use of the decoded arrays below is done before the next line's decode.
@@ -167,7 +184,7 @@ export class HlogIngest implements Sink {
       return;
     }
     if (!t) {
-      t = { histogram: null, intervals: new IntervalTable(), blocks: new IntervalBlocks(), layout: `${d.lowestDiscernibleValue}/${d.numberOfSignificantValueDigits}`, parts: [], partsBroken: false };
+      t = { histogram: null, intervals: new IntervalTable(this.keepPayloads), blocks: new IntervalBlocks(), layout: `${d.lowestDiscernibleValue}/${d.numberOfSignificantValueDigits}`, parts: [], partsBroken: false };
       this.tags.set(interval.tag, t);
       this.rawStarts.set(interval.tag, []);
     }
@@ -180,13 +197,13 @@ export class HlogIngest implements Sink {
     const max = lastIndex >= 0
       ? highestEquivalent(t.histogram, valueFromIndex(lastIndex, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits))
       : 0;
-    t.intervals.push(0, interval.length, max, d.totalCount, interval.maxColumn, interval.payload, medianOf(d));
+    t.intervals.push(0, interval.length, max, d.totalCount, interval.maxColumn, interval.payload, medianOf(d), at + interval.payloadAt);
     this.rawStarts.get(interval.tag)!.push(interval.rawStart);
     this.intervalCount++;
   }
 
   /** This reader's state as a part for another worker to absorb (see ingestHlogInParts). */
-  toPart(): HlogPart {
+  toPart(source: Uint8Array | null = null): HlogPart {
     this.splitter.end();
     for (const t of this.tags.values()) t.blocks?.seal();
     return {
@@ -201,12 +218,18 @@ export class HlogIngest implements Sink {
         rawStarts: Float64Array.from(this.rawStarts.get(tag)!),
         blocks: t.blocks ? t.blocks.toParts() : null,
       })),
+      source,
+      chars: this.splitter.charsRead,
     };
   }
 
   /** Appends the part read after this reader's lines (call after the last push). */
   absorb(p: HlogPart): void {
     this.splitter.end();
+    if (p.intervalCount > 0 && !p.source) throw new PartsNotJoinable("a part came without the bytes it was read from");
+    // Bytes that each decoded to one character hold the payloads at the same positions; other
+    // bytes (UTF-8 beyond ASCII, a byte-order mark) are decoded as the reader decoded them.
+    const source: PayloadSource = !p.source || p.chars === p.source.length ? (p.source ?? "") : new TextDecoder("utf-8").decode(p.source);
     const shift = this.splitter.linesRead;
     this.reader.absorb(p.reader, shift);
     this.splitter.skipLines(p.lines);
@@ -236,7 +259,11 @@ export class HlogIngest implements Sink {
         // Each part kept within the budget alone; together they may not: read in one piece.
         if (this.slots > MAX_TOTAL_SLOTS) throw new PartsNotJoinable("the parts' histograms together exceed the memory budget");
       }
-      t.intervals.appendColumns(pt.table);
+      try {
+        t.intervals.appendColumns(pt.table, source);
+      } catch (e) {
+        throw new PartsNotJoinable(e instanceof Error ? e.message : String(e));
+      }
       const raws = this.rawStarts.get(pt.tag)!;
       for (let i = 0; i < pt.rawStarts.length; i++) raws.push(pt.rawStarts[i]!);
       if (pt.blocks) t.parts.push({ blocks: IntervalBlocks.fromParts(pt.blocks), from });

@@ -23,7 +23,8 @@ class InThreadHelpers implements PartReader {
       await new Promise((r) => setTimeout(r, 1)); // let the other lanes start
       if (this.fail) throw new Error("helper crashed");
       let bytes = 0;
-      const part = await ingestHlogPart(name, fileChunks(blob, (b) => (bytes = b), signal), (p) => onProgress(bytes, p.intervals));
+      const source = new Uint8Array(blob.size); // as part-worker.ts: the bytes go with the part
+      const part = await ingestHlogPart(name, fileChunks(blob, (b) => (bytes = b), signal, source), (p) => onProgress(bytes, p.intervals), source);
       return structuredClone(part);
     } finally {
       this.running--;

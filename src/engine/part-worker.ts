@@ -26,13 +26,15 @@ function serve(endpoint: { postMessage(message: unknown, transfer: Transferable[
     let bytes = 0;
     let last = 0;
     try {
-      const part = await ingestHlogPart(m.name, fileChunks(m.blob, (b) => (bytes = b), control.signal), (p) => {
+      // The part's bytes go to the engine with it (transferred): its payloads are cut out of them.
+      const source = new Uint8Array(m.blob.size);
+      const part = await ingestHlogPart(m.name, fileChunks(m.blob, (b) => (bytes = b), control.signal, source), (p) => {
         // Progress at most every 100 ms: a message per chunk would cost more than it tells.
         const now = performance.now();
         if (now - last < 100) return;
         last = now;
         post({ id: m.id, type: "progress", bytes, intervals: p.intervals });
-      });
+      }, source);
       post({ id: m.id, type: "done", part }, transferablesOf(part));
     } catch (e) {
       post({ id: m.id, type: "error", message: e instanceof Error ? e.message : String(e) });

@@ -154,7 +154,7 @@ function decodeAt(t: IntervalTable, i: number): Sparse | null {
     const d = decodeInflated(hit.bytes, hit.outer, true);
     return d.ok ? d.value : null;
   }
-  const r = inflateHistogramPayload(t.payloads[i]!);
+  const r = inflateHistogramPayload(t.payload(i));
   if (!r.ok) return null;
   if (r.outer !== -1) {
     // Only inflated payloads are worth keeping (the rest are their own bytes again).
@@ -357,7 +357,7 @@ export class Store {
       rows.sort((a, b) => a.at - b.at);
       for (const { at, p, i } of rows) {
         const t = p.intervals!;
-        intervals.push(at, t.lengths[i]!, t.maxes[i]!, t.counts[i]!, t.maxColumn[i]!, t.payloads[i]!, t.p50[i]!);
+        intervals.push(at, t.lengths[i]!, t.maxes[i]!, t.counts[i]!, t.maxColumn[i]!, t.payload(i), t.p50[i]!);
       }
     }
     const first = parts[0]!;
@@ -429,7 +429,7 @@ export class Store {
     for (let i = 0; i < t.n; i++) {
       const o = t.offsets[i]!;
       if (o < lo || o > hi) continue;
-      const d = decodeHistogramPayload(t.payloads[i]!, true);
+      const d = decodeHistogramPayload(t.payload(i), true);
       if (d.ok) addDecodedInto(out, d.value);
     }
     return out;
@@ -659,7 +659,7 @@ export class Store {
         }
         const h = sameShape(s.histogram);
         for (let j = b.first; j < b.first + b.count; j++) {
-          const d = decodeHistogramPayload(t.payloads[order[j]!]!, true);
+          const d = decodeHistogramPayload(t.payload(order[j]!), true);
           if (d.ok) addDecodedInto(h, d.value);
         }
         const ref = atReferencePrecision(h);

@@ -17,6 +17,8 @@ export interface HlogInterval {
   maxColumn: number;
   /** The base64 histogram payload. */
   payload: string;
+  /** Where the payload starts in the line as given to readLine. */
+  payloadAt: number;
   /** 1-based line number in the file. */
   line: number;
 }
@@ -66,7 +68,10 @@ export class HlogReader {
       return null;
     }
     if (line.startsWith('"StartTimestamp"') || line.startsWith("StartTimestamp")) return null;
-    return this.readData(line, lineNo);
+    const interval = this.readData(line, lineNo);
+    // readData placed the payload in the trimmed line; move it past what trim() cut in front.
+    if (interval && line.length !== raw.length) interval.payloadAt += raw.length - raw.trimStart().length;
+    return interval;
   }
 
   private readComment(line: string): void {
@@ -103,7 +108,7 @@ export class HlogReader {
     const c2 = c1 > 0 ? line.indexOf(",", c1 + 1) : -1;
     const c3 = c2 > c1 + 1 ? line.indexOf(",", c2 + 1) : -1;
     if (c3 > c2 + 1 && c3 < line.length - 1 && line.indexOf(",", c3 + 1) < 0 && !WHITE.test(line) && !line.startsWith("Tag=")) {
-      return this.fields(lineNo, "", line.slice(0, c1), line.slice(c1 + 1, c2), line.slice(c2 + 1, c3), line.slice(c3 + 1));
+      return this.fields(lineNo, "", line.slice(0, c1), line.slice(c1 + 1, c2), line.slice(c2 + 1, c3), line.slice(c3 + 1), c3 + 1);
     }
     let rest = line;
     let tag = "";
@@ -119,10 +124,11 @@ export class HlogReader {
     }
     if (fields.length > 4) return this.fail(lineNo, `expected 4 fields (start, length, max, histogram), found ${fields.length}`);
     const [startText, lengthText, maxText, payload] = fields as [string, string, string, string];
-    return this.fields(lineNo, tag, startText, lengthText, maxText, payload);
+    // The last field, so its last occurrence (this way is rare: lines with spaces or a tag).
+    return this.fields(lineNo, tag, startText, lengthText, maxText, payload, line.lastIndexOf(payload));
   }
 
-  private fields(lineNo: number, tag: string, startText: string, lengthText: string, maxText: string, payload: string): HlogInterval | null {
+  private fields(lineNo: number, tag: string, startText: string, lengthText: string, maxText: string, payload: string, payloadAt: number): HlogInterval | null {
     const rawStart = Number(startText);
     const length = Number(lengthText);
     const maxColumn = Number(maxText);
@@ -132,7 +138,7 @@ export class HlogReader {
     if (payload.startsWith("DHIST")) return this.fail(lineNo, "DoubleHistogram payloads are not supported yet");
     if (!payload.startsWith("HIST")) return this.fail(lineNo, `the histogram field does not start with HIST (found "${clip(payload)}")`);
     if (this.firstStart === null) this.firstStart = rawStart;
-    return { tag, rawStart, length, maxColumn, payload, line: lineNo };
+    return { tag, rawStart, length, maxColumn, payload, payloadAt, line: lineNo };
   }
 
   /** What a reader of a later part of the same file learnt, for absorb(). */
