@@ -89,8 +89,13 @@ const fixedDistTable = new Int32Array(1 << 5);
 // Scratch for the builder and the dynamic header: no allocation per call.
 /** How many codes of each length (index 0 unused): code-length, literal/length, distance. */
 const codeLengthCount = new Int32Array(16);
-const litlenCount = new Int32Array(16);
-const distCount = new Int32Array(16);
+// Literal/length counts then distance counts, in one array: the header reader counts into it at
+// one place whichever code a length belongs to, so no path of it goes without V8 type feedback
+// after a warm-up (a repeat running on into the distance lengths is rare, and its own counting
+// statement threw the optimised inflater away the first time a real log had one).
+const lengthCount = new Int32Array(32);
+const litlenCount = lengthCount.subarray(0, 16);
+const distCount = lengthCount.subarray(16, 32);
 const sortOffset = new Int32Array(16);
 const sortedSymbols = new Uint16Array(288);
 /** Positions in codeLengths of the nonzero lengths, ascending: what buildTable sorts. */
@@ -397,7 +402,8 @@ export function inflateZlib(input: Uint8Array, offset: number, length: number, l
       if (nlen > 286 || ndist > 30) return failed("too many length or distance symbols", pos, end, bits, out, op, limit);
       const lens = codeLengths;
       const clCount = codeLengthCount;
-      for (let l = 0; l < 16; l++) clCount[l] = litlenCount[l] = distCount[l] = 0;
+      for (let l = 0; l < 16; l++) clCount[l] = 0;
+      for (let l = 0; l < 32; l++) lengthCount[l] = 0;
       for (let i = 0; i < 19; i++) {
         let l = 0;
         if (i < ncode) {
@@ -450,8 +456,7 @@ export function inflateZlib(input: Uint8Array, offset: number, length: number, l
         hold >>= e & 15;
         bits -= e & 15;
         if (sym < 16) {
-          if (i < nlen) litlenCount[sym]++;
-          else distCount[sym]++;
+          lengthCount[(i < nlen ? 0 : 16) + sym]++;
           coded[nCoded] = i;
           nCoded += -sym >>> 31;
           lens[i++] = sym;
@@ -480,8 +485,7 @@ export function inflateZlib(input: Uint8Array, offset: number, length: number, l
           while (repeat-- > 0) lens[i++] = 0;
         } else {
           while (repeat-- > 0) {
-            if (i < nlen) litlenCount[value]++;
-            else distCount[value]++;
+            lengthCount[(i < nlen ? 0 : 16) + value]++;
             coded[nCoded++] = i;
             lens[i++] = value;
           }
