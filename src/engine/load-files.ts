@@ -39,12 +39,12 @@ async function headOf(file: Blob): Promise<string> {
 }
 
 /**
- * How much more of a cut log the first part gets than each helper's: the helpers' parts reach
- * this worker only after being copied out of their worker and in here (~50 ms for half of a
- * 24-hour log) and a helper starts its read a little later, so with equal parts this worker
- * sat idle while the last helper finished (one trace: ~60 ms; with 1.1 the other way round, ~90 ms).
+ * How much more of a cut log the first part gets than each helper's. While helpers sent their
+ * payloads as text, joining them cost this worker ~50 ms, and 1.05 balanced the two; now a part
+ * arrives with its bytes transferred, and with 1.05 this worker still read ~45 ms after the
+ * helper had finished (CPU profiles of a 24-hour load): equal parts.
  */
-const FIRST_PART_WEIGHT = 1.05;
+const FIRST_PART_WEIGHT = 1.0;
 
 /** Byte offsets just after a line break near the part boundaries, strictly increasing; fewer when lines are too long. */
 async function cutPoints(file: Blob, parts: number): Promise<number[]> {
