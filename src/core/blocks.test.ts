@@ -50,6 +50,26 @@ describe.each([
     );
   });
 
+  it("the total of the first k intervals, at any k (inside a block or on a boundary), is their sum", () => {
+    for (const k of [0, 1, 63, 64, 65, BLOCK_SIZES[1] - 1, BLOCK_SIZES[1], BLOCK_SIZES[1] + 64, n]) {
+      const b = new IntervalBlocks();
+      for (let i = 0; i < k; i++) b.add(parts[i]!);
+      const t = b.total();
+      const got = new Map<number, number>();
+      t.indices.forEach((ix, j) => got.set(ix, t.counts[j]!));
+      expect(got).toEqual(direct(parts, 0, k - 1));
+      expect(Array.from(t.indices)).toEqual(Array.from(t.indices).sort((x, y) => x - y));
+      // Asking does not change what the blocks hold: more intervals after it still add up.
+      if (k < n) {
+        b.add(parts[k]!);
+        const t2 = b.total();
+        const got2 = new Map<number, number>();
+        t2.indices.forEach((ix, j) => got2.set(ix, t2.counts[j]!));
+        expect(got2).toEqual(direct(parts, 0, k));
+      }
+    }
+  });
+
   it("the whole table uses the big blocks", () => {
     const r = blocks.sumRange(0, n - 1, (i) => parts[i]!);
     expect(r.blocks).toBeLessThan(2 + (BLOCK_SIZES[1] / BLOCK_SIZES[0]) * 2);

@@ -70,6 +70,38 @@ class Scratch {
     return this.hi < 0;
   }
 
+  /** Adds what this holds into `into`, leaving this as it is. */
+  addTo(into: Scratch): void {
+    if (this.hi < 0) return;
+    const wEnd = this.hi >> 5;
+    for (let w = this.lo >> 5; w <= wEnd; w++) {
+      let word = this.bits[w]!;
+      while (word !== 0) {
+        const low = word & -word;
+        const i = (w << 5) | (31 - Math.clz32(low));
+        word ^= low;
+        into.addOne(i, this.dense[i]!);
+      }
+    }
+  }
+
+  private addOne(i: number, c: number): void {
+    if (i >= this.dense.length) {
+      let size = this.dense.length;
+      while (size <= i) size *= 2;
+      const d = new Float64Array(size);
+      d.set(this.dense);
+      this.dense = d;
+      const b = new Int32Array(size >> 5);
+      b.set(this.bits);
+      this.bits = b;
+    }
+    if (i < this.lo) this.lo = i;
+    if (i > this.hi) this.hi = i;
+    this.dense[i]! += c;
+    this.bits[i >> 5]! |= 1 << (i & 31);
+  }
+
   /** The accumulated counts as sparse, sorted; resets the scratch. */
   take(): Sparse {
     const dense = this.dense;
@@ -137,6 +169,17 @@ export class IntervalBlocks implements RangeSums {
 
   get intervalCount(): number {
     return this.n;
+  }
+
+  /**
+   * The sum of every interval added so far: the top level's blocks and what each level holds
+   * towards its next block. Call before seal().
+   */
+  total(): Sparse {
+    const acc = new Scratch();
+    for (const b of this.levels[BLOCK_SIZES.length - 1]!) acc.add(b);
+    for (const s of this.scratch) s.addTo(acc);
+    return acc.take();
   }
 
   /**

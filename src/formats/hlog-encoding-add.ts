@@ -77,3 +77,18 @@ export function addDecodedInto(target: Histogram, decoded: DecodedHistogram): vo
     target.autoResize = previousAutoResize;
   }
 }
+
+/**
+ * Grows `target` as addDecodedInto would for `decoded`, adding nothing: for a reader that adds
+ * the counts later, in one sum, but must know now how much memory the histogram takes.
+ */
+export function growToCover(target: Histogram, decoded: DecodedHistogram): void {
+  const n = decoded.indices.length;
+  if (n === 0) return;
+  const unit = unitMagnitudeOf(decoded.lowestDiscernibleValue);
+  const half = subBucketCountMagnitude(decoded.numberOfSignificantValueDigits) - 1;
+  if (unit < 0 || half < 0) return;
+  const t = target as unknown as JsHistogramInternals;
+  const maxIndex = decoded.indices[n - 1]!;
+  if (maxIndex >= t.countsArrayLength && typeof t.resize === "function") t.resize(valueAtIndex(maxIndex + 1, unit, half) - 1);
+}

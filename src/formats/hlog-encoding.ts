@@ -24,7 +24,7 @@ import { readFixedWordCounts, readZigZagCounts, releaseLargeScratch, scratch } f
 import { inflateZlib } from "./inflate";
 import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "./hlog-encoding-layout";
 
-export { addDecodedInto } from "./hlog-encoding-add";
+export { addDecodedInto, growToCover } from "./hlog-encoding-add";
 
 export type EncodingVersion = 0 | 1 | 2;
 /** `indices` and `counts` are views on one ArrayBuffer of their own (one allocation per decode). */
