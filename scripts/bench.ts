@@ -36,6 +36,8 @@ const CHROMIUM_ARGS = [
   "--enable-precise-memory-info",
 ];
 const VIEWPORT = { width: 1400, height: 900 };
+/** Item 1d: how long after the page is ready the file is chosen (a person takes longer). */
+const SETTLE_MS = 3000;
 const HDR_UMD = resolve(ROOT, "node_modules/hdr-histogram-js/dist/hdrhistogram.umd.js");
 // The UMD build inflates with a global `pako` (the same pako 1.x the project depends on).
 const PAKO_UMD = resolve(ROOT, "node_modules/pako/dist/pako.min.js");
@@ -847,11 +849,12 @@ async function demoRun(b: Browser, url: string): Promise<WaitResult> {
 }
 
 /** Loads `files` through the file input in a fresh page opened with `query`; timed in the page. */
-async function loadRun(b: Browser, url: string, query: string, files: string[], label: string, timeoutMs = 180_000): Promise<WaitResult> {
+async function loadRun(b: Browser, url: string, query: string, files: string[], label: string, timeoutMs = 180_000, settleMs = 0): Promise<WaitResult> {
   const { context, page } = await newPage(b);
   try {
     await page.goto(`${url}?${query}`);
     await page.waitForSelector("[data-testid=app][data-busy=false]");
+    if (settleMs > 0) await page.waitForTimeout(settleMs);
     await page.evaluate(() => window.__bench.arm("load", { event: "change", selector: "[data-testid=file-input]", minSeries: 1, requireTrue: true }));
     await page.getByTestId("file-input").setInputFiles(files);
     return await withTimeout(label, timeoutMs, () => page.evaluate(() => window.__bench.wait("load")));
@@ -1354,6 +1357,7 @@ async function main(): Promise<void> {
   const demos: WaitResult[] = [];
   const hundreds: (WaitResult & { longest: number })[] = [];
   const daysSerial: WaitResult[] = [];
+  const daysSettled: WaitResult[] = [];
   const hundredsSerial: WaitResult[] = [];
   const huges: HugeRun[] = [];
   const timelines: TimelineRun[] = [];
@@ -1381,6 +1385,11 @@ async function main(): Promise<void> {
         await attempt("day-serial", daysSerial, () => loadRun(b, url, "demo=0&helpers=0", [fx.day], "24-hour load, one worker"));
         const s1 = daysSerial.at(-1);
         if (s1) log(`  24-hour load with one worker ${ms(s1.tPaint - s1.t0)}`);
+        // The file chosen as a person would: seconds after the page opened, when the workers
+        // have warmed their load path (src/engine/warm-up.ts); item 1 chooses it at once.
+        await attempt("day-settled", daysSettled, () => loadRun(b, url, "demo=0", [fx.day], "24-hour load, settled page", 180_000, SETTLE_MS));
+        const s2 = daysSettled.at(-1);
+        if (s2) log(`  24-hour load ${SETTLE_MS / 1000} s after the page is ready ${ms(s2.tPaint - s2.t0)}`);
       }
       await attempt("baseline", bases, () => baselineRun(b, fx));
       const bl = bases.at(-1);
@@ -1459,6 +1468,19 @@ async function main(): Promise<void> {
         notes: `${nOf(loads)} runs ${loads.map((x) => secs(x)).join(", ")}; busy→false ${secs(median(days.map((d) => d.load.tFalse - d.load.t0)))}; ${drawn ? "plot+timeline present" : "WARNING: plot or timeline missing"}; load errors ${max(days.map((d) => d.loadErrors))}; ${(fx.dayBytes / 1e6).toFixed(1)} MB, ${bases[0]?.intervals ?? 86_400} intervals; baseline = read+split+decode+add (hdr-histogram-js), of it file.text() ${secs(median(bases.map((x) => x.read)))}; ratio = median per-run app/baseline`,
       });
     } else err("1", "24-hour log: file chosen → plot and timeline painted", "≤ 0.800 s", "day");
+    if (daysSettled.length) {
+      const settled = median(daysSettled.map((d) => d.tPaint - d.t0));
+      rows.push({
+        id: "1d",
+        measure: `  same, file chosen ${SETTLE_MS / 1000} s after the page is ready`,
+        figure: secs(settled),
+        target: "≤ 0.800 s",
+        status: status(settled <= 800),
+        baseline: "",
+        ratio: "",
+        notes: `${daysSettled.map((d) => secs(d.tPaint - d.t0)).join(", ")}; a person needs seconds to choose a file: by then the workers have read their synthetic warm-up log (warm-up.ts) and the load runs optimised code from its first line; item 1 chooses the file the moment the page is ready, before that`,
+      });
+    }
     if (daysSerial.length) {
       const serial = median(daysSerial.map((d) => d.tPaint - d.t0));
       const par = days.length ? median(days.map((d) => d.load.tPaint - d.load.t0)) : Number.NaN;
