@@ -11,8 +11,10 @@ import type { PartReply, PartRequest, PartSetup } from "./part-protocol";
 import { warmUp } from "./warm-up";
 
 const running = new Map<number, AbortController>();
-// While no part is asked for, read a synthetic log through the same path (see warm-up.ts).
-void warmUp(() => running.size > 0, ingestHlogPart);
+// While no part is asked for, read a synthetic log through the same path (see warm-up.ts); a
+// real part read makes it needless.
+let partsRead = 0;
+void warmUp(() => running.size > 0, ingestHlogPart, () => partsRead > 0);
 
 function serve(endpoint: { postMessage(message: unknown, transfer: Transferable[]): void }) {
   const post = (r: PartReply, transfer: Transferable[] = []) => endpoint.postMessage(r, transfer);
@@ -23,6 +25,7 @@ function serve(endpoint: { postMessage(message: unknown, transfer: Transferable[
     }
     const control = new AbortController();
     running.set(m.id, control);
+    partsRead++;
     let bytes = 0;
     let last = 0;
     try {

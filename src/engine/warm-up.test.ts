@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ingest } from "./ingest";
 import { syntheticLog, warmUp } from "./warm-up";
 
@@ -23,11 +23,33 @@ describe("warm-up", () => {
       async (_name, it) => {
         for await (const _ of it) chunks++;
       },
+      () => false,
+      0,
     );
     await new Promise((r) => setTimeout(r, 120));
     expect(chunks).toBe(0);
     busy = false;
     await done;
     expect(chunks).toBeGreaterThan(10);
+  });
+
+  it("stops for good once it is no longer needed", async () => {
+    vi.resetModules(); // warmUp runs once per module: a fresh one
+    const { warmUp: fresh } = await import("./warm-up");
+    let chunks = 0;
+    let needed = true;
+    await fresh(
+      () => false,
+      async (_name, it) => {
+        for await (const _ of it) {
+          chunks++;
+          if (chunks === 3) needed = false;
+          await new Promise((r) => setTimeout(r, 10)); // past a slice, so it looks again
+        }
+      },
+      () => !needed,
+      0,
+    );
+    expect(chunks).toBe(3);
   });
 });

@@ -41,6 +41,7 @@ self.onmessage = (ev: MessageEvent<Envelope | { cancel: true } | HelperPorts | H
   const { reqId, request } = ev.data;
   const seq = ++received;
   inFlight++;
+  if (request.kind === "load") filesLoaded = true;
   queue = queue.then(async () => {
     const signal = cancel.signal;
     try {
@@ -59,6 +60,7 @@ self.onmessage = (ev: MessageEvent<Envelope | { cancel: true } | HelperPorts | H
 // While idle, read a synthetic log into a throw-away store and ask what the page asks after a
 // load (see warm-up.ts): the first real load then runs optimised code.
 let inFlight = 0;
+let filesLoaded = false;
 void warmUp(
   () => inFlight > 0,
   async (name, chunks) => {
@@ -69,6 +71,7 @@ void warmUp(
     scratch.timeline({ t0: null, t1: null, columns: 1200, percentiles: [] });
     scratch.warmWindow();
   },
+  () => filesLoaded,
 );
 
 // After a load, once nothing else has been asked for a moment, one throw-away time window
