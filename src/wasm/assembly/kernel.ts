@@ -1,0 +1,825 @@
+// WebAssembly fast path for one interval-log payload: base64 → zlib inflate → V2 header →
+// ZigZag LEB128 counts, in one call. Compiled by scripts/build-wasm.mjs (AssemblyScript).
+//
+// It is a fast path only: for any input it either produces exactly what the JS reader
+// (src/formats/hlog-encoding.ts, decodeHistogramPayload) produces, or declines with a negative
+// code and the caller runs the JS reader, which gives the verdict and its message. So every
+// check of the JS path is here (or something stricter that declines), and everything unusual
+// (V0/V1, uncompressed, DoubleHistogram, output above 64 KiB, non-ASCII text) is declined.
+//
+// The inflater is a port of src/formats/inflate.ts (same tables, same checks, so the same
+// verdicts as pako), with a 64-bit bit buffer refilled a whole word at a time in its fast loop.
+//
+// No allocator, no managed objects: everything lives at fixed addresses of linear memory
+// (below --memoryBase, which build-wasm.mjs sets to MEMORY_END), so every access is a plain
+// load or store with a constant offset.
+
+// ---------------------------------------------------------------------------------------
+// Memory map (bytes). Tables first, then the buffers the JS wrapper reads or writes.
+
+const LIT_TABLE: usize = 0; // i32 × (1024 + 286·32): root 10 + the inflate.ts bound on sub-tables
+const DIST_TABLE: usize = 40704; // i32 × (256 + 30·128)
+const CL_TABLE: usize = 57088; // i32 × 128
+const FIXED_LIT: usize = 57600; // i32 × 512
+const FIXED_DIST: usize = 59648; // i32 × 32
+const LIT_TEMPLATE: usize = 59776; // i32 × 288
+const DIST_TEMPLATE: usize = 60928; // i32 × 32
+const CL_TEMPLATE: usize = 61056; // i32 × 19 (+ pad)
+const REVERSE: usize = 61136; // u8 × 256
+const CL_COUNT: usize = 61392; // i32 × 16
+const LEN_COUNT: usize = 61456; // i32 × 32: literal/length counts, then distance counts
+const DIST_COUNT: usize = LEN_COUNT + 64;
+const SORT_OFFSET: usize = 61584; // i32 × 16
+const SORTED: usize = 61648; // u16 × 288
+const CODED: usize = 62224; // u16 × 320
+const LENS: usize = 62864; // u8 × 320
+const B64: usize = 63184; // u8 × 256: sextet, or 0xff for a character outside the alphabet
+const RESULT: usize = 63440; // f64 lowest, f64 highest, f64 total, i32 digits
+const OUT: usize = 65536; // inflated bytes
+const OUT_BYTES: i32 = 65536;
+const INDICES: usize = 131072; // i32 × 65536
+const COUNTS: usize = 393216; // f64 × 65536
+const INPUT: usize = 917504; // the payload's characters, then (in place) its bytes
+const INPUT_BYTES: i32 = 262144;
+// Where the wrapper finds things (exported as globals, read once).
+export const inputAddress: i32 = <i32>INPUT;
+export const inputCapacity: i32 = INPUT_BYTES - 16; // room for the fast loop's word reads
+export const outputAddress: i32 = <i32>OUT;
+export const indicesAddress: i32 = <i32>INDICES;
+export const countsAddress: i32 = <i32>COUNTS;
+export const resultAddress: i32 = <i32>RESULT;
+
+// Why a payload was declined (for tests; the wrapper only sees "negative").
+const NOT_BASE64: i32 = -1;
+const NOT_V2_COMPRESSED: i32 = -2;
+const BAD_LENGTH: i32 = -3;
+const INFLATE_FAILED: i32 = -4;
+const INFLATE_UNFINISHED: i32 = -5;
+const BAD_HEADER: i32 = -6;
+const BAD_COUNTS: i32 = -7;
+
+// ---------------------------------------------------------------------------------------
+// Table entries, exactly as inflate.ts lays them out (see there).
+
+const KIND_MASK: i32 = 0x300;
+const KIND_VALUE: i32 = 0x000;
+const KIND_LINK: i32 = 0x100;
+const KIND_EOB: i32 = 0x200;
+const KIND_BAD: i32 = 0x300;
+const LITERAL: i32 = 1 << 31;
+
+const LITLEN_ROOT: i32 = 10;
+const DIST_ROOT: i32 = 8;
+const CODE_LENGTH_ROOT: i32 = 7;
+
+const CODE_LENGTH_ORDER = memory.data<u8>([16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]);
+
+// @ts-ignore: decorator
+@inline function i32At(base: usize, i: i32): i32 {
+  return load<i32>(base + (<usize>i << 2));
+}
+// @ts-ignore: decorator
+@inline function setI32(base: usize, i: i32, v: i32): void {
+  store<i32>(base + (<usize>i << 2), v);
+}
+
+// Templates: per-symbol entries without the code length. Base values follow from the extra
+// bits (RFC 1951 3.2.5), so they are computed rather than stored.
+{
+  let base = 3;
+  for (let s = 0; s < 288; s++) {
+    let e: i32;
+    if (s < 256) e = LITERAL | (s << 16);
+    else if (s == 256) e = KIND_EOB;
+    else if (s < 285) {
+      const extra = s < 265 ? 0 : (s - 261) >> 2;
+      e = KIND_VALUE | (base << 16) | (extra << 4);
+      base += 1 << extra;
+    } else if (s == 285) e = KIND_VALUE | (258 << 16);
+    else e = KIND_BAD;
+    setI32(LIT_TEMPLATE, s, e);
+  }
+  base = 1;
+  for (let s = 0; s < 32; s++) {
+    const extra = s < 4 ? 0 : (s >> 1) - 1;
+    setI32(DIST_TEMPLATE, s, s < 30 ? KIND_VALUE | (base << 16) | (extra << 4) : KIND_BAD);
+    base += 1 << extra;
+  }
+  for (let s = 0; s < 19; s++) setI32(CL_TEMPLATE, s, s << 16);
+  for (let i = 0; i < 256; i++) {
+    let r = 0;
+    for (let b = 0; b < 8; b++) if (i & (1 << b)) r |= 0x80 >> b;
+    store<u8>(REVERSE + i, r);
+  }
+  memory.fill(B64, 0xff, 256);
+  for (let i = 0; i < 26; i++) {
+    store<u8>(B64 + 65 + i, i);
+    store<u8>(B64 + 97 + i, 26 + i);
+  }
+  for (let i = 0; i < 10; i++) store<u8>(B64 + 48 + i, 52 + i);
+  store<u8>(B64 + 43, 62);
+  store<u8>(B64 + 47, 63);
+}
+
+// @ts-ignore: decorator
+@inline function reversed(code: i32, l: i32): i32 {
+  return ((<i32>load<u8>(REVERSE + (code & 0xff)) << 8) | <i32>load<u8>(REVERSE + (code >>> 8))) >>> (16 - l);
+}
+
+/**
+ * inflate.ts's buildTable, over addresses: `lengths[offset + s]` is symbol s's code length,
+ * `coded[from, to)` the positions of the nonzero ones, `count` the codes per length (used up).
+ * Returns the root bits, 0 for no codes, -1 for a code zlib refuses.
+ */
+function buildTable(
+  lengths: usize,
+  offset: i32,
+  from: i32,
+  to: i32,
+  count: usize,
+  template: usize,
+  table: usize,
+  rootMax: i32,
+  incompleteSingle: bool,
+): i32 {
+  let max = 15;
+  while (max > 0 && i32At(count, max) == 0) max--;
+  if (max == 0) return 0;
+  let min = 1;
+  while (i32At(count, min) == 0) min++;
+  let left = 1;
+  for (let l = 1; l <= 15; l++) {
+    left = (left << 1) - i32At(count, l);
+    if (left < 0) return -1;
+  }
+  if (left > 0 && !(incompleteSingle && max == 1)) return -1;
+
+  let root = rootMax;
+  if (root > max) root = max;
+  if (root < min) root = min;
+  const size = 1 << root;
+  if (left > 0) {
+    store<i32>(table, KIND_BAD | 1);
+    store<i32>(table, KIND_BAD | 1, 4);
+  }
+
+  let codes = 0;
+  for (let l = 1; l <= 15; l++) {
+    setI32(SORT_OFFSET, l, codes);
+    codes += i32At(count, l);
+  }
+  for (let j = from; j < to; j++) {
+    const p = <i32>load<u16>(CODED + (<usize>j << 1));
+    const slot = SORT_OFFSET + (<usize>load<u8>(lengths + p) << 2);
+    const k = load<i32>(slot);
+    store<i32>(slot, k + 1);
+    store<u16>(SORTED + (<usize>k << 1), <u16>(p - offset));
+  }
+
+  let k = 0;
+  let code = 0;
+  let l = min;
+  for (; l <= root; l++) {
+    const step = 1 << l;
+    for (let j = i32At(count, l); j > 0; j--) {
+      const entry = i32At(template, <i32>load<u16>(SORTED + (<usize>k << 1))) | l;
+      k++;
+      for (let i = reversed(code, l); i < size; i += step) setI32(table, i, entry);
+      code++;
+    }
+    code <<= 1;
+  }
+  if (max <= root) return root;
+
+  let nextFree = size;
+  let prefix = -1;
+  let subBase = 0;
+  let subBits = 0;
+  for (; l <= max; l++) {
+    for (let j = i32At(count, l); j > 0; j--) {
+      const r = reversed(code, l);
+      const low = r & (size - 1);
+      if (low != prefix) {
+        prefix = low;
+        subBits = l - root;
+        let room = 1 << subBits;
+        for (;;) {
+          room -= i32At(count, root + subBits);
+          if (room <= 0 || root + subBits >= max) break;
+          subBits++;
+          room <<= 1;
+        }
+        subBase = nextFree;
+        nextFree += 1 << subBits;
+        setI32(table, low, KIND_LINK | (subBase << 16) | (subBits << 4) | root);
+      }
+      setI32(count, l, i32At(count, l) - 1);
+      const entry = i32At(template, <i32>load<u16>(SORTED + (<usize>k << 1))) | (l - root);
+      k++;
+      const step = 1 << (l - root);
+      const end = subBase + (1 << subBits);
+      for (let i = subBase + (r >>> root); i < end; i += step) setI32(table, i, entry);
+      code++;
+    }
+    code <<= 1;
+  }
+  return root;
+}
+
+// The fixed code of block type 1, built once (same lengths as inflate.ts).
+{
+  for (let s = 0; s < 288; s++) {
+    store<u8>(LENS + s, s < 144 ? 8 : s < 256 ? 9 : s < 280 ? 7 : 8);
+    store<u16>(CODED + (<usize>s << 1), <u16>s);
+  }
+  memory.fill(LEN_COUNT, 0, 64);
+  setI32(LEN_COUNT, 7, 24);
+  setI32(LEN_COUNT, 8, 152);
+  setI32(LEN_COUNT, 9, 112);
+  buildTable(LENS, 0, 0, 288, LEN_COUNT, LIT_TEMPLATE, FIXED_LIT, 9, false);
+  memory.fill(LENS, 5, 32);
+  memory.fill(LEN_COUNT, 0, 64);
+  setI32(LEN_COUNT, 5, 32);
+  buildTable(LENS, 0, 0, 32, LEN_COUNT, DIST_TEMPLATE, FIXED_DIST, 5, false);
+}
+
+// ---------------------------------------------------------------------------------------
+// Inflate
+
+function adler32(start: usize, n: i32): u32 {
+  let a: u32 = 1;
+  let s: u32 = 0;
+  let p = start;
+  const end = start + <usize>n;
+  while (p < end) {
+    // zlib's NMAX: the most bytes before the sums can overflow 32 bits.
+    let stop = p + 5552;
+    if (stop > end) stop = end;
+    for (; p + 4 <= stop; p += 4) {
+      a += <u32>load<u8>(p);
+      s += a;
+      a += <u32>load<u8>(p, 1);
+      s += a;
+      a += <u32>load<u8>(p, 2);
+      s += a;
+      a += <u32>load<u8>(p, 3);
+      s += a;
+    }
+    for (; p < stop; p++) {
+      a += <u32>load<u8>(p);
+      s += a;
+    }
+    a %= 65521;
+    s %= 65521;
+  }
+  return (s << 16) | a;
+}
+
+/**
+ * Inflates the zlib stream at `inp[0, length)` into OUT, producing at most `limit` bytes.
+ * Returns the byte count when the stream ended (checksum verified) within the limit, else a
+ * negative code: whatever inflateZlib would say instead (an error, a truncation, or a full
+ * buffer, which it reports as an unfinished success), this declines.
+ */
+function inflate(inp: usize, length: i32, limit: i32): i32 {
+  const end = inp + <usize>length;
+  let pos = inp;
+  let op = 0;
+  if (length < 2) return INFLATE_FAILED;
+  const cmf = <i32>load<u8>(pos);
+  const flg = <i32>load<u8>(pos, 1);
+  pos += 2;
+  if (((cmf << 8) | flg) % 31 != 0) return INFLATE_FAILED;
+  if ((cmf & 0x0f) != 8) return INFLATE_FAILED;
+  const windowBits = (cmf >>> 4) + 8;
+  if (windowBits > 15) return INFLATE_FAILED;
+  const maxDistance = 1 << windowBits;
+  if (flg & 0x20) return INFLATE_FAILED;
+
+  // `bits` valid bits in `hold`, next bit lowest. The fast loop's word refills may leave input
+  // bits above `bits`; they are the stream's own next bits, so OR-ing them in again later
+  // changes nothing. Past `end` the careful reads feed zeros and count on in `pos`; a result
+  // is only returned when the checksum's 4 bytes lie within the input, which means no zero
+  // fed past the end was ever consumed (the checks on the way only stop early).
+  let hold: u64 = 0;
+  let bits: i32 = 0;
+  let last = 0;
+  const inFast = length >= 8 ? end - 8 : inp;
+  const outFast = limit - 258;
+  do {
+    while (bits < 3) {
+      hold |= <u64>(pos < end ? load<u8>(pos) : 0) << <u64>bits;
+      pos++;
+      bits += 8;
+    }
+    last = <i32>hold & 1;
+    const type = (<i32>hold >>> 1) & 3;
+    hold >>= 3;
+    bits -= 3;
+    if (pos > end && <usize>bits < (pos - end) << 3) return INFLATE_FAILED;
+
+    if (type == 0) {
+      bits -= bits & 7;
+      pos -= <usize>(bits >>> 3);
+      hold = 0;
+      bits = 0;
+      if (pos + 4 > end) return INFLATE_FAILED;
+      const len = <i32>load<u16>(pos);
+      if (len != (~(<i32>load<u16>(pos, 2)) & 0xffff)) return INFLATE_FAILED;
+      pos += 4;
+      if (len > limit - op || <usize>len > end - pos) return INFLATE_FAILED;
+      memory.copy(OUT + <usize>op, pos, len);
+      pos += <usize>len;
+      op += len;
+      continue;
+    }
+
+    let lt: usize;
+    let dt: usize;
+    let lmask: i32;
+    let dmask: i32;
+    if (type == 1) {
+      lt = FIXED_LIT;
+      dt = FIXED_DIST;
+      lmask = (1 << 9) - 1;
+      dmask = (1 << 5) - 1;
+    } else if (type == 2) {
+      while (bits < 14) {
+        hold |= <u64>(pos < end ? load<u8>(pos) : 0) << <u64>bits;
+        pos++;
+        bits += 8;
+      }
+      const nlen = (<i32>hold & 0x1f) + 257;
+      const ndist = ((<i32>hold >>> 5) & 0x1f) + 1;
+      const ncode = ((<i32>hold >>> 10) & 0x0f) + 4;
+      hold >>= 14;
+      bits -= 14;
+      if (nlen > 286 || ndist > 30) return INFLATE_FAILED;
+      memory.fill(CL_COUNT, 0, 64);
+      memory.fill(LEN_COUNT, 0, 128);
+      for (let i = 0; i < 19; i++) {
+        let l = 0;
+        if (i < ncode) {
+          if (bits < 3) {
+            hold |= <u64>(pos < end ? load<u8>(pos) : 0) << <u64>bits;
+            pos++;
+            bits += 8;
+          }
+          l = <i32>hold & 7;
+          hold >>= 3;
+          bits -= 3;
+        }
+        store<u8>(LENS + <usize>load<u8>(CODE_LENGTH_ORDER + i), l);
+        setI32(CL_COUNT, l, i32At(CL_COUNT, l) + 1);
+      }
+      let nCoded = 0;
+      for (let s = 0; s < 19; s++) {
+        store<u16>(CODED + (<usize>nCoded << 1), <u16>s);
+        nCoded += (-(<i32>load<u8>(LENS + s))) >>> 31;
+      }
+      const clRoot = buildTable(LENS, 0, 0, nCoded, CL_COUNT, CL_TEMPLATE, CL_TABLE, CODE_LENGTH_ROOT, false);
+      // No code-length code at all ends in an error in inflate.ts too (after some reading).
+      if (clRoot <= 0) return INFLATE_FAILED;
+      const clMask = (1 << clRoot) - 1;
+      const total = nlen + ndist;
+      let i = 0;
+      nCoded = 0;
+      while (i < total) {
+        if (bits < 14) {
+          if (pos + 2 <= end) {
+            hold |= <u64>load<u16>(pos) << <u64>bits;
+            pos += 2;
+            bits += 16;
+          } else {
+            while (bits < 14) {
+              hold |= <u64>(pos < end ? load<u8>(pos) : 0) << <u64>bits;
+              pos++;
+              bits += 8;
+            }
+          }
+        }
+        const e = i32At(CL_TABLE, <i32>hold & clMask);
+        const sym = e >> 16;
+        hold >>= <u64>(e & 15);
+        bits -= e & 15;
+        if (sym < 16) {
+          const slot = LEN_COUNT + (<usize>((i < nlen ? 0 : 16) + sym) << 2);
+          store<i32>(slot, load<i32>(slot) + 1);
+          store<u16>(CODED + (<usize>nCoded << 1), <u16>i);
+          nCoded += (-sym) >>> 31;
+          store<u8>(LENS + <usize>i, sym);
+          i++;
+          continue;
+        }
+        let repeat: i32;
+        let value = 0;
+        if (sym == 16) {
+          repeat = 3 + (<i32>hold & 3);
+          hold >>= 2;
+          bits -= 2;
+          if (i == 0) return INFLATE_FAILED;
+          value = <i32>load<u8>(LENS + <usize>(i - 1));
+        } else if (sym == 17) {
+          repeat = 3 + (<i32>hold & 7);
+          hold >>= 3;
+          bits -= 3;
+        } else {
+          repeat = 11 + (<i32>hold & 0x7f);
+          hold >>= 7;
+          bits -= 7;
+        }
+        if (i + repeat > total) return INFLATE_FAILED;
+        if (value == 0) {
+          memory.fill(LENS + <usize>i, 0, repeat);
+          i += repeat;
+        } else {
+          while (repeat-- > 0) {
+            const slot = LEN_COUNT + (<usize>((i < nlen ? 0 : 16) + value) << 2);
+            store<i32>(slot, load<i32>(slot) + 1);
+            store<u16>(CODED + (<usize>nCoded << 1), <u16>i);
+            nCoded++;
+            store<u8>(LENS + <usize>i, value);
+            i++;
+          }
+        }
+      }
+      if (pos > end && <usize>bits < (pos - end) << 3) return INFLATE_FAILED;
+      if (load<u8>(LENS + 256) == 0) return INFLATE_FAILED;
+      let litlenCoded = 0;
+      for (let l = 1; l <= 15; l++) litlenCoded += i32At(LEN_COUNT, l);
+      const lroot = buildTable(LENS, 0, 0, litlenCoded, LEN_COUNT, LIT_TEMPLATE, LIT_TABLE, LITLEN_ROOT, true);
+      if (lroot <= 0) return INFLATE_FAILED;
+      let droot = buildTable(LENS, nlen, litlenCoded, nCoded, DIST_COUNT, DIST_TEMPLATE, DIST_TABLE, DIST_ROOT, true);
+      if (droot < 0) return INFLATE_FAILED;
+      if (droot == 0) {
+        store<i32>(DIST_TABLE, KIND_BAD | 1);
+        store<i32>(DIST_TABLE, KIND_BAD | 1, 4);
+        droot = 1;
+      }
+      lt = LIT_TABLE;
+      dt = DIST_TABLE;
+      lmask = (1 << lroot) - 1;
+      dmask = (1 << droot) - 1;
+    } else {
+      return INFLATE_FAILED;
+    }
+
+    // Fast loop: one refill to 56+ bits covers a length/distance pair (at most 15 + 5 + 15 +
+    // 13 = 48 bits) or three literals; at least 8 input bytes and 258 bytes of room remain.
+    let blockDone = false;
+    while (pos <= inFast && op <= outFast) {
+      hold |= load<u64>(pos) << <u64>bits;
+      pos += <usize>((63 - bits) >>> 3);
+      bits |= 56;
+      let e = i32At(lt, <i32>hold & lmask);
+      if (e < 0) {
+        hold >>= <u64>(e & 15);
+        bits -= e & 15;
+        store<u8>(OUT + <usize>op, e >> 16);
+        op++;
+        e = i32At(lt, <i32>hold & lmask);
+        if (e < 0) {
+          hold >>= <u64>(e & 15);
+          bits -= e & 15;
+          store<u8>(OUT + <usize>op, e >> 16);
+          op++;
+          e = i32At(lt, <i32>hold & lmask);
+          if (e < 0) {
+            hold >>= <u64>(e & 15);
+            bits -= e & 15;
+            store<u8>(OUT + <usize>op, e >> 16);
+            op++;
+          }
+        }
+        continue;
+      }
+      if ((e & KIND_MASK) == KIND_LINK) {
+        hold >>= <u64>(e & 15);
+        bits -= e & 15;
+        e = i32At(lt, (e >> 16) + (<i32>hold & ((1 << ((e >> 4) & 15)) - 1)));
+        if (e < 0) {
+          hold >>= <u64>(e & 15);
+          bits -= e & 15;
+          store<u8>(OUT + <usize>op, e >> 16);
+          op++;
+          continue;
+        }
+      }
+      hold >>= <u64>(e & 15);
+      bits -= e & 15;
+      if ((e & KIND_MASK) != KIND_VALUE) {
+        if ((e & KIND_MASK) == KIND_EOB) {
+          blockDone = true;
+          break;
+        }
+        return INFLATE_FAILED;
+      }
+      let extra = (e >> 4) & 15;
+      const len = (e >> 16) + (<i32>hold & ((1 << extra) - 1));
+      hold >>= <u64>extra;
+      bits -= extra;
+      e = i32At(dt, <i32>hold & dmask);
+      if ((e & KIND_MASK) == KIND_LINK) {
+        hold >>= <u64>(e & 15);
+        bits -= e & 15;
+        e = i32At(dt, (e >> 16) + (<i32>hold & ((1 << ((e >> 4) & 15)) - 1)));
+      }
+      hold >>= <u64>(e & 15);
+      bits -= e & 15;
+      if ((e & KIND_MASK) != KIND_VALUE) return INFLATE_FAILED;
+      extra = (e >> 4) & 15;
+      const dist = (e >> 16) + (<i32>hold & ((1 << extra) - 1));
+      hold >>= <u64>extra;
+      bits -= extra;
+      if (dist > op || dist > maxDistance) return INFLATE_FAILED;
+      let to = OUT + <usize>op;
+      let from = to - <usize>dist;
+      const stop = to + <usize>len;
+      op += len;
+      if (dist >= 8) {
+        // Whole words; may write up to 7 bytes past the match, into room later output takes
+        // (or past OUT into INDICES, which are written after inflating).
+        do {
+          store<u64>(to, load<u64>(from));
+          to += 8;
+          from += 8;
+        } while (to < stop);
+      } else {
+        do {
+          store<u8>(to, load<u8>(from));
+          to++;
+          from++;
+        } while (to < stop);
+      }
+    }
+
+    // Careful loop, as inflate.ts's: one symbol at a time, refilling a byte at a time.
+    while (!blockDone) {
+      while (bits < 15) {
+        hold |= <u64>(pos < end ? load<u8>(pos) : 0) << <u64>bits;
+        pos++;
+        bits += 8;
+      }
+      let e = i32At(lt, <i32>hold & lmask);
+      if ((e & KIND_MASK) == KIND_LINK) {
+        hold >>= <u64>(e & 15);
+        bits -= e & 15;
+        e = i32At(lt, (e >> 16) + (<i32>hold & ((1 << ((e >> 4) & 15)) - 1)));
+      }
+      hold >>= <u64>(e & 15);
+      bits -= e & 15;
+      if (pos > end && <usize>bits < (pos - end) << 3) return INFLATE_FAILED;
+      if (e < 0) {
+        if (op >= limit) return INFLATE_UNFINISHED;
+        store<u8>(OUT + <usize>op, e >> 16);
+        op++;
+        continue;
+      }
+      if ((e & KIND_MASK) != KIND_VALUE) {
+        if ((e & KIND_MASK) == KIND_EOB) break;
+        return INFLATE_FAILED;
+      }
+      let extra = (e >> 4) & 15;
+      while (bits < 15) {
+        hold |= <u64>(pos < end ? load<u8>(pos) : 0) << <u64>bits;
+        pos++;
+        bits += 8;
+      }
+      const len = (e >> 16) + (<i32>hold & ((1 << extra) - 1));
+      hold >>= <u64>extra;
+      bits -= extra;
+      while (bits < 15) {
+        hold |= <u64>(pos < end ? load<u8>(pos) : 0) << <u64>bits;
+        pos++;
+        bits += 8;
+      }
+      e = i32At(dt, <i32>hold & dmask);
+      if ((e & KIND_MASK) == KIND_LINK) {
+        hold >>= <u64>(e & 15);
+        bits -= e & 15;
+        e = i32At(dt, (e >> 16) + (<i32>hold & ((1 << ((e >> 4) & 15)) - 1)));
+      }
+      hold >>= <u64>(e & 15);
+      bits -= e & 15;
+      if ((e & KIND_MASK) != KIND_VALUE) return INFLATE_FAILED;
+      extra = (e >> 4) & 15;
+      while (bits < 15) {
+        hold |= <u64>(pos < end ? load<u8>(pos) : 0) << <u64>bits;
+        pos++;
+        bits += 8;
+      }
+      const dist = (e >> 16) + (<i32>hold & ((1 << extra) - 1));
+      hold >>= <u64>extra;
+      bits -= extra;
+      if (pos > end && <usize>bits < (pos - end) << 3) return INFLATE_FAILED;
+      if (dist > maxDistance || dist > op) return INFLATE_FAILED;
+      // A match running past the limit: inflateZlib returns what fits, unfinished.
+      if (len > limit - op) return INFLATE_UNFINISHED;
+      let to = OUT + <usize>op;
+      let from = to - <usize>dist;
+      const stop = to + <usize>len;
+      op += len;
+      do {
+        store<u8>(to, load<u8>(from));
+        to++;
+        from++;
+      } while (to < stop);
+    }
+  } while (!last);
+
+  bits -= bits & 7;
+  pos -= <usize>(bits >>> 3);
+  if (pos + 4 > end) return INFLATE_FAILED;
+  if (adler32(OUT, op) != bswap<u32>(load<u32>(pos))) return INFLATE_FAILED;
+  return op;
+}
+
+/** Inflate only, of `length` bytes at INPUT (for tests and the benchmark). */
+export function inflateAt(length: i32, limit: i32): i32 {
+  if (length < 0 || length > inputCapacity || limit < 0 || limit > OUT_BYTES) return INFLATE_FAILED;
+  return inflate(INPUT, length, limit);
+}
+
+// ---------------------------------------------------------------------------------------
+// Base64, in place: the characters at INPUT become bytes at INPUT.
+
+/** hlog-encoding-base64's rules (padding optional, no white space inside); returns the byte count or -1. */
+function base64InPlace(start: usize, end: usize): i32 {
+  if (end > start && load<u8>(end - 1) == 61) end--;
+  if (end > start && load<u8>(end - 1) == 61) end--;
+  const chars = <i32>(end - start);
+  const tail = chars & 3;
+  if (tail == 1) return NOT_BASE64;
+  const fullEnd = end - <usize>tail;
+  let i = start;
+  let o = INPUT;
+  // The bytes written for each 4 characters end before the next 4 characters start.
+  while (i < fullEnd) {
+    const a = <u32>load<u8>(B64 + <usize>load<u8>(i));
+    const b = <u32>load<u8>(B64 + <usize>load<u8>(i, 1));
+    const c = <u32>load<u8>(B64 + <usize>load<u8>(i, 2));
+    const d = <u32>load<u8>(B64 + <usize>load<u8>(i, 3));
+    if ((a | b | c | d) & 0x80) return NOT_BASE64;
+    const n = (a << 18) | (b << 12) | (c << 6) | d;
+    store<u8>(o, n >> 16);
+    store<u8>(o, n >> 8, 1);
+    store<u8>(o, n, 2);
+    i += 4;
+    o += 3;
+  }
+  if (tail != 0) {
+    const a = <u32>load<u8>(B64 + <usize>load<u8>(i));
+    const b = <u32>load<u8>(B64 + <usize>load<u8>(i, 1));
+    const c = tail == 3 ? <u32>load<u8>(B64 + <usize>load<u8>(i, 2)) : 0;
+    if ((a | b | c) & 0x80) return NOT_BASE64;
+    const n = (a << 18) | (b << 12) | (c << 6);
+    store<u8>(o, n >> 16);
+    o++;
+    if (tail == 3) {
+      store<u8>(o, n >> 8);
+      o++;
+    }
+  }
+  return <i32>(o - INPUT);
+}
+
+// @ts-ignore: decorator
+@inline function isSpace(c: u32): bool {
+  // The ASCII members of hlog-encoding.ts's isSpace; the wrapper declines non-ASCII text.
+  return c == 32 || (c >= 9 && c <= 13);
+}
+
+// @ts-ignore: decorator
+@inline function be32(p: usize): i32 {
+  return <i32>bswap<u32>(load<u32>(p));
+}
+
+/** A Java long as hlog-encoding.ts's int64 computes it: high * 2^32 + low, in float64. */
+// @ts-ignore: decorator
+@inline function int64AsDouble(p: usize): f64 {
+  return <f64>be32(p) * 4294967296.0 + <f64><u32>be32(p + 4);
+}
+
+const MAX_EXACT: f64 = 9007199254740991.0;
+const V2_COMPRESSED: i32 = 0x1c849304;
+const V2_ENCODING: i32 = 0x1c849303;
+const FIRST_INFLATE_LIMIT: i32 = 65536;
+
+/**
+ * Decodes the payload whose `length` ASCII characters are at INPUT. Returns how many
+ * (index, count) pairs it wrote to INDICES/COUNTS, with digits, lowest, highest and the total
+ * at RESULT; or a negative code when it declines.
+ */
+export function decode(length: i32): i32 {
+  if (length <= 0 || length > inputCapacity) return NOT_BASE64;
+  let start = INPUT;
+  let end = INPUT + <usize>length;
+  while (start < end && isSpace(load<u8>(start))) start++;
+  while (end > start && isSpace(load<u8>(end - 1))) end--;
+  if (start == end) return NOT_BASE64;
+  const bytes = base64InPlace(start, end);
+  if (bytes < 0) return bytes;
+
+  // hlog-encoding.ts's inflateCompressed, for the V2 cookie family only.
+  if (bytes < 8) return NOT_V2_COMPRESSED;
+  if ((be32(INPUT) & ~0xf0) != V2_COMPRESSED) return NOT_V2_COMPRESSED;
+  const compressedLength = be32(INPUT + 4);
+  if (compressedLength < 0 || compressedLength > bytes - 8) return BAD_LENGTH;
+  // The JS path's first inflate has this limit; when it fills up, the JS path goes on by what
+  // the header says, which is not worth repeating here.
+  const inflated = inflate(INPUT + 8, compressedLength, FIRST_INFLATE_LIMIT);
+  if (inflated < 0) return inflated;
+  return decodeV2(OUT, inflated);
+}
+
+/**
+ * hlog-encoding.ts's parseHeader and readZigZagCounts for a V2 histogram in `b[0, len)`, with
+ * the same float64 arithmetic where the JS path computes in float64.
+ */
+function decodeV2(b: usize, len: i32): i32 {
+  if (len < 40) return BAD_HEADER;
+  // V1 inside a compressed V2 is legal but never written; the JS path reads it.
+  if ((be32(b) & ~0xf0) != V2_ENCODING) return BAD_HEADER;
+  const payloadLength = be32(b + 4);
+  const digits = be32(b + 12);
+  const lowest = int64AsDouble(b + 16);
+  const highest = int64AsDouble(b + 24);
+  if (payloadLength < 0) return BAD_HEADER;
+  if (digits < 0 || digits > 5) return BAD_HEADER;
+  // ceil(log2(2 * 10^digits)): 1, 5, 8, 11, 15, 18
+  const subMagnitude = digits == 0 ? 1 : digits == 1 ? 5 : digits == 2 ? 8 : digits == 3 ? 11 : digits == 4 ? 15 : 18;
+  if (!(lowest >= 1)) return BAD_HEADER;
+  if (!(highest >= 2 * lowest)) return BAD_HEADER;
+  // floor(log2(lowest)): lowest is a finite double >= 1, so its exponent.
+  const unitMagnitude = <i32>((reinterpret<u64>(lowest) >> 52) & 0x7ff) - 1023;
+  if (unitMagnitude + subMagnitude > 62) return BAD_HEADER;
+  // hlog-encoding-layout.ts's countsArrayLengthFor, in float64 like it.
+  let smallestUntrackable = <f64>(<u64>1 << <u64>(subMagnitude + unitMagnitude));
+  let buckets = 1;
+  const two62: f64 = 4611686018427387904.0;
+  while (smallestUntrackable <= highest && buckets < 130) {
+    if (smallestUntrackable >= two62) {
+      buckets++;
+      break;
+    }
+    smallestUntrackable *= 2;
+    buckets++;
+  }
+  const countsLength: i64 = <i64>(buckets + 1) << <i64>(subMagnitude - 1);
+  if (<i64>payloadLength > countsLength * 9) return BAD_HEADER;
+  if (payloadLength > len - 40) return BAD_HEADER;
+
+  let p = b + 40;
+  const end = p + <usize>payloadLength;
+  let index: i64 = 0;
+  let n = 0;
+  let total: f64 = 0;
+  while (p < end) {
+    let byte = <u32>load<u8>(p);
+    p++;
+    let value: i64;
+    if (byte < 0x80) {
+      value = <i64><i32>((byte >>> 1) ^ -(byte & 1));
+    } else {
+      let raw: u64 = <u64>(byte & 0x7f);
+      let shift: u64 = 7;
+      for (;;) {
+        if (p >= end) return BAD_COUNTS;
+        byte = <u32>load<u8>(p);
+        p++;
+        if (shift == 56) {
+          // The 9th byte carries all 8 bits.
+          raw |= <u64>byte << 56;
+          break;
+        }
+        raw |= <u64>(byte & 0x7f) << shift;
+        shift += 7;
+        if (byte < 0x80) break;
+      }
+      // The JS reader adds these up in float64 and refuses them above 2^53 - 1 (exactly
+      // then: float64 sums of non-negative terms cross 2^53 - 1 when the exact sum does).
+      if (raw > 9007199254740991) return BAD_COUNTS;
+      value = <i64>(raw >>> 1) ^ -<i64>(raw & 1);
+    }
+    if (value > 0) {
+      if (index >= countsLength) return BAD_COUNTS;
+      const c = <f64>value;
+      store<i32>(INDICES + (<usize>n << 2), <i32>index);
+      store<f64>(COUNTS + (<usize>n << 3), c);
+      n++;
+      total += c;
+      index++;
+    } else if (value == 0) {
+      index++;
+    } else {
+      if (value < -2147483647) return BAD_COUNTS;
+      index -= value;
+    }
+  }
+  if (total > MAX_EXACT) return BAD_COUNTS;
+  store<f64>(RESULT, lowest);
+  store<f64>(RESULT, highest, 8);
+  store<f64>(RESULT, total, 16);
+  store<i32>(RESULT, digits, 24);
+  return n;
+}
