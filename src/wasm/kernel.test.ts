@@ -509,6 +509,11 @@ describe("kernel against the JS reader: damaged payloads", () => {
     const s = toBase64(wrapCompressed(0x1c849314, v1));
     expect(decodeHistogramPayload(s, true).ok).toBe(true);
     expect(decodePayloadFast(s)).toBeNull();
+    // Text beyond the kernel's input buffer (256 KiB): declined, the JS reader decides.
+    const padded = " ".repeat(300_000) + SEEDS[0]!;
+    expect(decodeHistogramPayload(padded, true).ok).toBe(true);
+    expect(decodePayloadFast(padded)).toBeNull();
+    expect(decodePayloadFast(padded, 300_000)).not.toBeNull();
     for (const bad of ["", "   ", "DHISTwAAAAMAAAAAAAAAAj", "====", "A", "AAAA=A"]) {
       expect(decodePayloadFast(bad)).toBeNull();
     }
