@@ -5,8 +5,9 @@
 // inflate to at most 64 KiB; anything else (including every invalid payload) is null.
 //
 // Instantiated synchronously at import. Where WebAssembly is missing or refused (a
-// Content-Security-Policy without 'wasm-unsafe-eval'; Chromium's 4 KB limit on synchronous
-// compiles on a page's main thread), `kernelAvailable` is false and every call returns null.
+// Content-Security-Policy without 'wasm-unsafe-eval' in script-src; a browser's size limit on
+// synchronous compiles on a page's main thread), `kernelAvailable` is false and every call
+// returns null.
 import type { DecodedHistogram } from "../formats/hlog-encoding";
 import { KERNEL_WASM_BASE64 } from "./kernel-wasm";
 
