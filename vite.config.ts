@@ -22,7 +22,8 @@ function noLibraryEval(): Plugin {
 /** The production page's Content-Security-Policy: no eval, no inline script. */
 const CSP = [
   "default-src 'self'",
-  "script-src 'self'",
+  // 'wasm-unsafe-eval' compiles the payload kernel (src/wasm) and nothing else: JavaScript eval stays refused.
+  "script-src 'self' 'wasm-unsafe-eval'",
   "worker-src 'self' blob:",
   "style-src 'self'",
   "img-src 'self' blob: data:",

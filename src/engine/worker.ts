@@ -6,6 +6,10 @@ import { Store } from "./store";
 import { defaultPool } from "./part-pool";
 import type { HelperFailed, HelperPorts } from "./part-protocol";
 import { warmUp } from "./warm-up";
+import { kernelStats } from "../wasm/kernel";
+
+// Whether payloads go through the WebAssembly kernel here (read by e2e tests and the bench).
+(self as unknown as { hdrKernelStats: typeof kernelStats }).hdrKernelStats = kernelStats;
 
 const store = new Store();
 const name = (self as unknown as { name?: string }).name ?? "";

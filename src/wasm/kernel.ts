@@ -85,6 +85,13 @@ function writeInput(text: string, start: number, end: number): boolean {
   return r.read === n && r.written === n;
 }
 
+/**
+ * Payloads this realm's kernel decoded and declined: the workers publish it (as
+ * `self.hdrKernelStats`) so that end-to-end tests and the benchmark can tell that the browser
+ * really ran the fast path, which is otherwise invisible (the JS path gives the same answers).
+ */
+export const kernelStats = { available: kernel !== null, handled: 0, declined: 0 };
+
 /** The kernel's raw verdict for a payload: pairs written (>= 0), or why it declined (< 0). For tests. */
 export function decodePayloadCode(text: string, start = 0, end = text.length): number {
   if (kernel === null) return -100;
@@ -102,7 +109,11 @@ export function decodePayloadCode(text: string, start = 0, end = text.length): n
  */
 export function decodePayloadFast(text: string, start = 0, end = text.length): DecodedHistogram | null {
   const n = decodePayloadCode(text, start, end);
-  if (n < 0) return null;
+  if (n < 0) {
+    kernelStats.declined++;
+    return null;
+  }
+  kernelStats.handled++;
   return {
     version: 2,
     numberOfSignificantValueDigits: resultI32[0]!,

@@ -1,0 +1,60 @@
+// Interval-log payloads are decoded in the workers by a WebAssembly kernel (src/wasm), with the
+// JavaScript reader as the reference and fallback. Both give the same answers, so nothing on
+// the page shows which ran: the workers publish counts (self.hdrKernelStats) and this checks
+// that Chromium, under the production page's Content-Security-Policy, really took the fast
+// path, and that what it shows is what the samples hold.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { simulateQueue } from "../scripts/lib/queue-sim";
+import { writeHlog } from "../scripts/lib/hlog-fixture";
+import { loadFiles, openEmpty } from "./helpers";
+
+interface Stats {
+  available: boolean;
+  handled: number;
+  declined: number;
+}
+
+async function kernelStats(page: Page): Promise<Stats[]> {
+  const out: Stats[] = [];
+  for (const w of page.workers()) {
+    const s = await w.evaluate(() => (self as unknown as { hdrKernelStats?: Stats }).hdrKernelStats ?? null);
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+const sum = (xs: Stats[], k: "handled" | "declined") => xs.reduce((n, s) => n + s[k], 0);
+
+test("the workers decode interval-log payloads with the WebAssembly kernel, and the page shows the samples' numbers", async ({ page }) => {
+  await openEmpty(page);
+  const before = await kernelStats(page);
+  // The engine and at least one helper worker, each with the kernel compiled.
+  expect(before.length).toBeGreaterThanOrEqual(2);
+  for (const s of before) expect(s.available, "WebAssembly refused in a worker").toBe(true);
+
+  const intervals = simulateQueue({ rate: 500, seconds: 120, medianServiceSec: 2e-4, sigma: 0.6, stalls: [{ at: 60, duration: 0.5 }], seed: 7 });
+  let total = 0;
+  let max = 0;
+  for (const iv of intervals) {
+    total += iv.histogram.totalCount;
+    max = Math.max(max, iv.histogram.maxValue);
+  }
+  const dir = mkdtempSync(join(tmpdir(), "hdr-kernel-"));
+  const path = join(dir, "kernel-run.hlog");
+  writeFileSync(path, writeHlog(intervals));
+  await loadFiles(page, [path]);
+
+  const after = await kernelStats(page);
+  // Every one of the log's payloads went through the kernel (a warm-up read may add more).
+  expect(sum(after, "handled") - sum(before, "handled")).toBeGreaterThanOrEqual(intervals.length);
+  expect(sum(after, "declined") - sum(before, "declined")).toBe(0);
+
+  // And the result is the samples': their count, and their max at 3 significant digits.
+  const row = page.getByTestId("series").filter({ hasText: "kernel-run" });
+  await expect(row).toHaveAttribute("data-count", String(total));
+  const shownMax = Number(await page.locator(`[data-testid=percentile-table] [data-series="kernel-run"][data-percentile="100"]`).getAttribute("data-raw"));
+  expect(Math.abs(shownMax - max) / max).toBeLessThan(1e-3);
+});
