@@ -7,10 +7,11 @@ export interface Sparse {
   counts: Float64Array;
 }
 
-/** One level's blocks in three arrays: block k is [ends[k − 1], ends[k]) of indices and counts. */
+/** One level's blocks, as another worker receives them: block k is entries [starts[k], ends[k]) of chunk chunkOf[k]. */
 export interface PackedLevel {
-  indices: Int32Array;
-  counts: Float64Array;
+  chunks: Sparse[];
+  chunkOf: Int32Array;
+  starts: Int32Array;
   ends: Int32Array;
 }
 
@@ -39,10 +40,14 @@ class Scratch {
   private static outCnt = new Float64Array(1024);
 
   add(s: Sparse): void {
-    const n = s.indices.length;
-    if (n === 0) return;
-    const first = s.indices[0]!;
-    const top = s.indices[n - 1]!; // sparse indices are ascending
+    this.addSlice(s.indices, s.counts, 0, s.indices.length);
+  }
+
+  /** Adds entries [from, to) of sparse arrays (a block inside a level's packed arrays). */
+  addSlice(indices: Int32Array, counts: Float64Array, from: number, to: number): void {
+    if (to <= from) return;
+    const first = indices[from]!;
+    const top = indices[to - 1]!; // sparse indices are ascending
     if (top >= this.dense.length) {
       let size = this.dense.length;
       while (size <= top) size *= 2;
@@ -57,9 +62,7 @@ class Scratch {
     if (top > this.hi) this.hi = top;
     const dense = this.dense;
     const bits = this.bits;
-    const indices = s.indices;
-    const counts = s.counts;
-    for (let k = 0; k < n; k++) {
+    for (let k = from; k < to; k++) {
       const i = indices[k]!;
       dense[i]! += counts[k]!;
       bits[i >> 5]! |= 1 << (i & 31);
@@ -102,11 +105,19 @@ class Scratch {
     this.bits[i >> 5]! |= 1 << (i & 31);
   }
 
-  /** The accumulated counts as sparse, sorted; resets the scratch. */
-  take(): Sparse {
+  /** Indices the accumulated counts span: an upper bound of the entries take() returns. */
+  get span(): number {
+    return this.hi < 0 ? 0 : this.hi - this.lo + 1;
+  }
+
+  /**
+   * The accumulated counts, sparse and sorted, written into `indices` and `counts` from `at`
+   * (room for `span` entries); returns how many. Resets the scratch.
+   */
+  takeInto(indices: Int32Array, counts: Float64Array, at: number): number {
     const dense = this.dense;
     const bits = this.bits;
-    let m = 0;
+    let m = at;
     if (this.hi >= 0) {
       const wEnd = this.hi >> 5;
       for (let w = this.lo >> 5; w <= wEnd; w++) {
@@ -119,16 +130,8 @@ class Scratch {
           word ^= low;
           const c = dense[i]!;
           if (c === 0) continue; // only a zero count was added there: nothing to report
-          if (m === Scratch.outIdx.length) {
-            const a = new Int32Array(m * 2);
-            a.set(Scratch.outIdx);
-            Scratch.outIdx = a;
-            const grown = new Float64Array(m * 2);
-            grown.set(Scratch.outCnt);
-            Scratch.outCnt = grown;
-          }
-          Scratch.outIdx[m] = i;
-          Scratch.outCnt[m] = c;
+          indices[m] = i;
+          counts[m] = c;
           dense[i] = 0;
           m++;
         }
@@ -136,7 +139,97 @@ class Scratch {
     }
     this.lo = Infinity;
     this.hi = -1;
+    return m - at;
+  }
+
+  /** The accumulated counts as sparse, sorted; resets the scratch. */
+  take(): Sparse {
+    const room = this.span;
+    if (Scratch.outIdx.length < room) {
+      Scratch.outIdx = new Int32Array(room);
+      Scratch.outCnt = new Float64Array(room);
+    }
+    const m = this.takeInto(Scratch.outIdx, Scratch.outCnt, 0);
     return { indices: Scratch.outIdx.slice(0, m), counts: Scratch.outCnt.slice(0, m) };
+  }
+}
+
+/** The first chunk of a level holds this many entries; each next one twice the last, up to CHUNK_MAX. */
+const CHUNK_FIRST = 4096;
+const CHUNK_MAX = 1 << 18;
+
+/**
+ * One level's finished blocks, written straight into chunks as they are taken: block k is
+ * entries [starts[k], ends[k]) of chunk chunkOf[k]. A block used to be two arrays of its own
+ * (sliced out of the scratch), and the level was copied into one packed array again to go to
+ * another worker (~23 ms on a helper's half of a 24-hour log, on the load's critical path,
+ * profiled); chunks go as they are. Chunks, not one growing array: growing one meant copying
+ * it over and over (slower than the slices, measured). Chunk sizes double from small, so a
+ * short log's level stays small.
+ */
+class Level {
+  readonly chunks: Sparse[];
+  /** Entries used in each chunk. */
+  readonly used: number[];
+  chunkOf: Int32Array;
+  starts: Int32Array;
+  ends: Int32Array;
+  blocks: number;
+
+  constructor(p?: PackedLevel) {
+    this.chunks = p ? [...p.chunks] : [];
+    this.used = this.chunks.map((c) => c.indices.length);
+    this.chunkOf = p?.chunkOf ?? new Int32Array(64);
+    this.starts = p?.starts ?? new Int32Array(64);
+    this.ends = p?.ends ?? new Int32Array(64);
+    this.blocks = p ? p.ends.length : 0;
+  }
+
+  /** Moves what `from` holds into this level as its next block; returns the block's number. */
+  take(from: Scratch): number {
+    const room = from.span; // at least the entries the block will have
+    let c = this.chunks.length - 1;
+    if (c < 0 || this.used[c]! + room > this.chunks[c]!.indices.length) {
+      const size = Math.max(c < 0 ? CHUNK_FIRST : Math.min(this.chunks[c]!.indices.length * 2, CHUNK_MAX), room);
+      this.chunks.push({ indices: new Int32Array(size), counts: new Float64Array(size) });
+      this.used.push(0);
+      c++;
+    }
+    const b = this.blocks;
+    if (b === this.ends.length) {
+      const grow = (a: Int32Array) => {
+        const g = new Int32Array(a.length * 2);
+        g.set(a);
+        return g;
+      };
+      this.chunkOf = grow(this.chunkOf);
+      this.starts = grow(this.starts);
+      this.ends = grow(this.ends);
+    }
+    const chunk = this.chunks[c]!;
+    const start = this.used[c]!;
+    const end = start + from.takeInto(chunk.indices, chunk.counts, start);
+    this.used[c] = end;
+    this.chunkOf[b] = c;
+    this.starts[b] = start;
+    this.ends[b] = end;
+    this.blocks++;
+    return b;
+  }
+
+  /** Adds block `b` into `acc`. */
+  addTo(acc: Scratch, b: number): void {
+    const chunk = this.chunks[this.chunkOf[b]!]!;
+    acc.addSlice(chunk.indices, chunk.counts, this.starts[b]!, this.ends[b]!);
+  }
+
+  packed(): PackedLevel {
+    return {
+      chunks: this.chunks.map((c, k) => ({ indices: c.indices.subarray(0, this.used[k]), counts: c.counts.subarray(0, this.used[k]) })),
+      chunkOf: this.chunkOf.subarray(0, this.blocks),
+      starts: this.starts.subarray(0, this.blocks),
+      ends: this.ends.subarray(0, this.blocks),
+    };
   }
 }
 
@@ -150,8 +243,8 @@ export interface RangeSums {
 }
 
 export class IntervalBlocks implements RangeSums {
-  /** levels[l][b] = merged counts of intervals [b·size, (b+1)·size). */
-  readonly levels: Sparse[][] = BLOCK_SIZES.map(() => []);
+  /** levels[l]'s block b = merged counts of intervals [b·size, (b+1)·size). */
+  private readonly levels: Level[] = BLOCK_SIZES.map(() => new Level());
   private scratch = BLOCK_SIZES.map(() => new Scratch());
   private n = 0;
 
@@ -161,10 +254,15 @@ export class IntervalBlocks implements RangeSums {
     this.n++;
     for (let l = 0; l < BLOCK_SIZES.length; l++) {
       if (this.n % BLOCK_SIZES[l]! !== 0) break;
-      const done = this.scratch[l]!.take();
-      this.levels[l]!.push(done);
-      if (l + 1 < BLOCK_SIZES.length) this.scratch[l + 1]!.add(done);
+      const level = this.levels[l]!;
+      const b = level.take(this.scratch[l]!);
+      if (l + 1 < BLOCK_SIZES.length) level.addTo(this.scratch[l + 1]!, b);
     }
+  }
+
+  /** Finished blocks at each level (the largest level last). */
+  blockCounts(): number[] {
+    return this.levels.map((l) => l.blocks);
   }
 
   get intervalCount(): number {
@@ -177,7 +275,8 @@ export class IntervalBlocks implements RangeSums {
    */
   total(): Sparse {
     const acc = new Scratch();
-    for (const b of this.levels[BLOCK_SIZES.length - 1]!) acc.add(b);
+    const top = this.levels[BLOCK_SIZES.length - 1]!;
+    for (let b = 0; b < top.blocks; b++) top.addTo(acc, b);
     for (const s of this.scratch) s.addTo(acc);
     return acc.take();
   }
@@ -191,27 +290,11 @@ export class IntervalBlocks implements RangeSums {
   }
 
   /**
-   * The finished blocks, for sending to another worker (the unfinished tails are not needed),
-   * packed into three arrays per level: postMessage transferred ~1,300 small buffers of half a
-   * 24-hour log in ~20 ms, on the load's critical path; copying them into one costs ~5.
+   * The finished blocks, for sending to another worker (the unfinished tails are not needed):
+   * each level's packed arrays as they are (views; transferring them moves their buffers).
    */
   toParts(): BlockParts {
-    const levels = this.levels.map((blocks): PackedLevel => {
-      let size = 0;
-      for (const b of blocks) size += b.indices.length;
-      const indices = new Int32Array(size);
-      const counts = new Float64Array(size);
-      const ends = new Int32Array(blocks.length);
-      let at = 0;
-      blocks.forEach((b, k) => {
-        indices.set(b.indices, at);
-        counts.set(b.counts, at);
-        at += b.indices.length;
-        ends[k] = at;
-      });
-      return { indices, counts, ends };
-    });
-    return { levels, n: this.n };
+    return { levels: this.levels.map((l) => l.packed()), n: this.n };
   }
 
   /** Blocks rebuilt from toParts(): queries work; add() must not be called on them. */
@@ -219,13 +302,7 @@ export class IntervalBlocks implements RangeSums {
     const b = new IntervalBlocks();
     for (let l = 0; l < BLOCK_SIZES.length; l++) {
       const packed = p.levels[l];
-      if (!packed) continue;
-      let from = 0;
-      for (let k = 0; k < packed.ends.length; k++) {
-        const to = packed.ends[k]!;
-        b.levels[l]!.push({ indices: packed.indices.subarray(from, to), counts: packed.counts.subarray(from, to) });
-        from = to;
-      }
+      if (packed) b.levels[l] = new Level(packed);
     }
     b.n = p.n;
     return b;
@@ -255,7 +332,8 @@ export class IntervalBlocks implements RangeSums {
       const size = BLOCK_SIZES[level]!;
       const first = Math.ceil(lo / size);
       const last = Math.floor((hi + 1) / size) - 1; // last block that ends within hi
-      const available = this.levels[level]!.length;
+      const lv = this.levels[level]!;
+      const available = lv.blocks;
       const end = Math.min(last, available - 1);
       if (first > end) {
         cover(lo, hi, level - 1);
@@ -263,7 +341,7 @@ export class IntervalBlocks implements RangeSums {
       }
       cover(lo, first * size - 1, level - 1);
       for (let b = first; b <= end; b++) {
-        acc.add(this.levels[level]![b]!);
+        lv.addTo(acc, b);
         blocks++;
       }
       cover((end + 1) * size, hi, level - 1);

@@ -100,7 +100,10 @@ export function transferablesOf(p: HlogPart): ArrayBuffer[] {
     const c = t.table;
     out.push(c.offsets.buffer, c.lengths.buffer, c.maxes.buffer, c.counts.buffer, c.maxColumn.buffer, c.p50.buffer, c.payloadAt.buffer, c.payloadLength.buffer, t.rawStarts.buffer);
     if (t.histogram) out.push(t.histogram.indices.buffer, t.histogram.counts.buffer);
-    for (const level of t.blocks?.levels ?? []) out.push(level.indices.buffer, level.counts.buffer, level.ends.buffer);
+    for (const level of t.blocks?.levels ?? []) {
+      out.push(level.chunkOf.buffer, level.starts.buffer, level.ends.buffer);
+      for (const c of level.chunks) out.push(c.indices.buffer, c.counts.buffer);
+    }
   }
   if (p.source) out.push(p.source.buffer);
   return out.filter((b, i, all) => b instanceof ArrayBuffer && all.indexOf(b) === i) as ArrayBuffer[];
