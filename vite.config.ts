@@ -19,6 +19,26 @@ function noLibraryEval(): Plugin {
   };
 }
 
+/**
+ * hdr-histogram-js's browser build embeds its own WebAssembly histograms as a 39 KB base64
+ * string (`const BINARY="eNrs…"`), used only by its initWebAssembly(Sync), which this app never
+ * calls: its histograms are the JavaScript ones, with float64 counters (src/core/histogram.ts).
+ * A string the bundler cannot drop, of compressed data gzip cannot shrink, it was ~29 kB of each
+ * worker's gzipped bundle: replace it with an empty string. initWebAssembly would then fail; a
+ * unit test (src/core/no-library-wasm.test.ts) keeps the app from calling it.
+ */
+function noLibraryWasm(): Plugin {
+  return {
+    name: "hdr-histogram-no-wasm",
+    enforce: "pre",
+    transform(code, id) {
+      if (!id.includes("hdr-histogram-js")) return null;
+      const out = code.replace(/(\bBINARY\s*=\s*)"[A-Za-z0-9+/=]{1000,}"/, '$1""');
+      return out === code ? null : { code: out, map: null };
+    },
+  };
+}
+
 /** The production page's Content-Security-Policy: no eval, no inline script. */
 const CSP = [
   "default-src 'self'",
@@ -45,9 +65,9 @@ function csp(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [noLibraryEval(), react(), csp()],
+  plugins: [noLibraryEval(), noLibraryWasm(), react(), csp()],
   base: "./",
-  worker: { format: "es", plugins: () => [noLibraryEval()] },
+  worker: { format: "es", plugins: () => [noLibraryEval(), noLibraryWasm()] },
   build: { target: "es2022", sourcemap: false },
   test: {
     include: ["src/**/*.test.ts", "scripts/**/*.test.ts"],
