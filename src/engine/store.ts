@@ -9,7 +9,9 @@ import { BLOCK_SIZES, indexRange, type Sparse } from "../core/blocks";
 import { spectrumOf, type Spectrum } from "../core/spectrum";
 import { formatPercentileDistribution } from "../core/hgrm-export";
 import { NANOS_PER_UNIT, type LoadProblem, type Unit } from "../core/types";
-import { addDecodedInto, decodeHistogramPayload, decodeInflated, inflateHistogramPayload, valueFromIndex, type EncodingVersion } from "../formats/hlog-encoding";
+import { decodePayloadFast } from "../wasm/kernel";
+import { decodePayload } from "./payload";
+import { addDecodedInto, decodeInflated, inflateHistogramPayload, valueFromIndex, type EncodingVersion } from "../formats/hlog-encoding";
 import { ingest, type IngestProgress, type IngestResult } from "./ingest";
 import type { SampleOptions } from "../formats/source";
 import { decodeShare, encodeShare, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type ShareView } from "../share";
@@ -145,7 +147,12 @@ function forgetInflated(t: IntervalTable | null | undefined): void {
 }
 
 function decodeAt(t: IntervalTable, i: number): Sparse | null {
-  // Transient: sumRange adds each edge interval before decoding the next.
+  // Transient: sumRange adds each edge interval before decoding the next. The kernel decodes
+  // the usual payload from its text faster than the JS reader decodes it from cached inflated
+  // bytes, so the cache keeps only what the kernel declines (V0 and V1 payloads, mostly).
+  // (After a load the JS inflater was also cold: the first time window took ~31 ms, the rest ~11.)
+  const fast = decodePayloadFast(t.payload(i));
+  if (fast !== null) return fast;
   let m = inflatedCache.get(t);
   const hit = m?.get(i);
   if (hit) {
@@ -429,7 +436,7 @@ export class Store {
     for (let i = 0; i < t.n; i++) {
       const o = t.offsets[i]!;
       if (o < lo || o > hi) continue;
-      const d = decodeHistogramPayload(t.payload(i), true);
+      const d = decodePayload(t.payload(i));
       if (d.ok) addDecodedInto(out, d.value);
     }
     return out;
@@ -659,7 +666,7 @@ export class Store {
         }
         const h = sameShape(s.histogram);
         for (let j = b.first; j < b.first + b.count; j++) {
-          const d = decodeHistogramPayload(t.payload(order[j]!), true);
+          const d = decodePayload(t.payload(order[j]!));
           if (d.ok) addDecodedInto(h, d.value);
         }
         const ref = atReferencePrecision(h);

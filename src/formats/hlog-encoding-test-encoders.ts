@@ -1,7 +1,7 @@
 // Test-only encoders for HdrHistogram's V0, V1 and V2 histogram encodings, written from the
 // format as HdrHistogram Java writes it (AbstractHistogram.encodeIntoByteBuffer /
 // encodeIntoCompressedByteBuffer / fillBufferFromCountsArray in 2.0.x (V0), 2.1.x (V1)
-// and 2.1.7+ (V2)). Used by hlog-encoding.test.ts only; never imported by app code.
+// and 2.1.7+ (V2)). Used by tests only; never imported by app code.
 import { deflateSync } from "node:zlib";
 
 export interface DenseHistogram {
