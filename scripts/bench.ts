@@ -208,7 +208,7 @@ declare global {
   interface Window {
     __bench: BenchApi;
     hdr: any; // hdr-histogram-js UMD, in the baseline page
-    floorLib: { inflateAll(payloads: string[]): number }; // scripts/lib/floor-entry.ts, in the baseline page
+    floorLib: { inflateAll(payloads: string[]): number; engine: string }; // scripts/lib/floor-entry.ts, in the baseline page
   }
 }
 
@@ -655,6 +655,8 @@ interface BaselineRun {
   window: number[];
   /** base64 + zlib inflate of every payload and nothing else, in one thread (ms). */
   floor: number;
+  /** What inflated in the floor: "kernel" (WebAssembly, as the app) or "javascript". */
+  floorEngine: string;
 }
 
 let floorPath: string | null = null;
@@ -732,7 +734,7 @@ async function baselineRun(b: Browser, fx: Fixtures): Promise<BaselineRun> {
         const inflated = window.floorLib.inflateAll(data);
         const floor = performance.now() - f0;
         if (!(inflated > 0)) throw new Error("nothing inflated");
-        return { whole: t1 - t0, read: tRead - t0, intervals: n, p99, heap, window: windowTimes, windowIntervals: win.length, floor };
+        return { whole: t1 - t0, read: tRead - t0, intervals: n, p99, heap, window: windowTimes, windowIntervals: win.length, floor, floorEngine: window.floorLib.engine };
       }),
     );
   } finally {
@@ -1505,7 +1507,7 @@ async function main(): Promise<void> {
         status: "info",
         baseline: "",
         ratio: "",
-        notes: `the app's own base64 decoder and inflater in one thread, warm, nothing else done with the bytes: even split perfectly over the 2 cores that is ${secs(floor / 2)} of item 1's ${days.length ? secs(median(days.map((d) => d.load.tPaint - d.load.t0))) : "?"} (reading the file, counts, blocks, joining and drawing are the rest)`,
+        notes: `the app's own base64 decoding and inflating (${bases[0]!.floorEngine === "kernel" ? "the browser's base64 decoder and the WebAssembly kernel's inflater" : "JavaScript: the kernel could not be compiled on the baseline page"}) in one thread, warm, nothing else done with the bytes: even split perfectly over the 2 cores that is ${secs(floor / 2)} of item 1's ${days.length ? secs(median(days.map((d) => d.load.tPaint - d.load.t0))) : "?"} (reading the file, counts, blocks, joining and drawing are the rest)`,
       });
     }
   }
