@@ -6,11 +6,11 @@ import { Store } from "./store";
 import { defaultPool } from "./part-pool";
 import type { HelperFailed, HelperPorts } from "./part-protocol";
 import { syntheticLog, warmUp } from "./warm-up";
+import { kernelStats } from "../wasm/kernel";
 
 /** The quick warm-up at start (below): intervals, and rounds of the page's after-load queries. */
 const QUICK_WARM_LINES = 400;
 const QUICK_WARM_QUERIES = 12;
-import { kernelStats } from "../wasm/kernel";
 
 // Whether payloads go through the WebAssembly kernel here (read by e2e tests and the bench).
 (self as unknown as { hdrKernelStats: typeof kernelStats }).hdrKernelStats = kernelStats;
@@ -65,10 +65,13 @@ self.onmessage = (ev: MessageEvent<Envelope | { cancel: true } | HelperPorts | H
   });
 };
 
+let inFlight = 0;
+let filesLoaded = false;
+
 // At once, before the page is ready: what the page asks right after a load (views, the
-// timeline, then time windows) on a small synthetic log, several times, so that a log chosen the moment the page
-// is ready does not run them in V8's interpreter (traced: ~30 ms each after a 24-hour load,
-// against ~2 and ~4 warm). Small, and in rounds that give way to requests.
+// timeline, then time windows) on a small synthetic log, several times, so that a log chosen
+// the moment the page is ready does not run them in V8's interpreter (traced: ~30 ms each
+// after a 24-hour load, against ~2 and ~4 warm). Small, and in rounds that give way to requests.
 setTimeout(() => {
   if (inFlight > 0) return;
   void (async () => {
@@ -97,8 +100,6 @@ setTimeout(() => {
 
 // While idle, read a synthetic log into a throw-away store and ask what the page asks after a
 // load (see warm-up.ts): the first real load then runs optimised code.
-let inFlight = 0;
-let filesLoaded = false;
 void warmUp(
   () => inFlight > 0,
   async (name, chunks) => {
