@@ -10,7 +10,7 @@ import { IntervalTable, inferUnitFromIntervalMax, type PayloadSource, type Serie
 import { IntervalBlocks, JoinedBlocks, type BlockParts, type RangeSums } from "../core/blocks";
 import { HlogReader, type ReaderPart } from "../formats/hlog";
 import { addDecodedInto, decodeHistogramPayload, growToCover, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
-import { decodePayloadAdaptive } from "../wasm/kernel";
+import { decodePayloadFast } from "../wasm/kernel";
 import { makeSeries, MAX_TAGS, stripExtension, type IngestProgress, type IngestResult, type Sink } from "./series-make";
 
 function blocksOf(t: TagSeries): RangeSums | null {
@@ -188,9 +188,9 @@ export class HlogIngest implements Sink, LineSink {
     const interval = this.reader.readLine(text, lineNo);
     if (!interval) return;
     // Transient: every use of the decoded arrays below is done before the next line's decode.
-    // The WebAssembly kernel decodes the usual payload (compressed, up to 64 KiB inflated) or
-    // declines, and the JavaScript reader, the reference, decides what it declines, errors included.
-    let d = decodePayloadAdaptive(interval.payload);
+    // The WebAssembly kernel decodes the usual payload (V2, compressed) or declines, and the
+    // JavaScript reader, the reference, decides everything it declines, errors included.
+    let d = decodePayloadFast(interval.payload);
     if (d === null) {
       const decoded = decodeHistogramPayload(interval.payload, true);
       if (!decoded.ok) {

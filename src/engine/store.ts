@@ -9,7 +9,7 @@ import { BLOCK_SIZES, indexRange, type Sparse } from "../core/blocks";
 import { spectrumOf, type Spectrum } from "../core/spectrum";
 import { formatPercentileDistribution } from "../core/hgrm-export";
 import { NANOS_PER_UNIT, type LoadProblem, type Unit } from "../core/types";
-import { decodePayloadAdaptive } from "../wasm/kernel";
+import { decodePayloadFast } from "../wasm/kernel";
 import { decodePayload } from "./payload";
 import { addDecodedInto, decodeInflated, inflateHistogramPayload, valueFromIndex, type EncodingVersion } from "../formats/hlog-encoding";
 import { ingest, type IngestProgress, type IngestResult } from "./ingest";
@@ -149,10 +149,9 @@ function forgetInflated(t: IntervalTable | null | undefined): void {
 function decodeAt(t: IntervalTable, i: number): Sparse | null {
   // Transient: sumRange adds each edge interval before decoding the next. The kernel decodes
   // the usual payload from its text faster than the JS reader decodes it from cached inflated
-  // bytes, so the cache keeps only what the kernel declines (uncompressed payloads, and those
-  // that inflate past its 64 KiB, mostly wide V0/V1 histograms).
+  // bytes, so the cache keeps only what the kernel declines (V0 and V1 payloads, mostly).
   // (After a load the JS inflater was also cold: the first time window took ~31 ms, the rest ~11.)
-  const fast = decodePayloadAdaptive(t.payload(i));
+  const fast = decodePayloadFast(t.payload(i));
   if (fast !== null) return fast;
   let m = inflatedCache.get(t);
   const hit = m?.get(i);

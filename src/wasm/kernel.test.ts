@@ -6,10 +6,10 @@ import { build, encodeIntoCompressedBase64 } from "hdr-histogram-js";
 import pako from "pako";
 import { describe, expect, it } from "vitest";
 import { decodeHistogramPayload, inflateHistogramPayload } from "../formats/hlog-encoding";
-import { encodeHistogram, encodeHistogramBytes, toBase64, Writer, wrapCompressed } from "../formats/hlog-encoding-test-encoders";
+import { encodeHistogramBytes, toBase64, Writer, wrapCompressed } from "../formats/hlog-encoding-test-encoders";
 import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf } from "../formats/hlog-encoding-layout";
 import { inflateZlib } from "../formats/inflate";
-import { decodePayloadAdaptive, decodePayloadCode, decodePayloadFast, inflateFast, kernelAvailable, kernelStats, kernelUnavailableReason } from "./kernel";
+import { decodePayloadCode, decodePayloadFast, inflateFast, kernelAvailable, kernelUnavailableReason } from "./kernel";
 
 // The kernel is a fast path: for every input it either returns what the JS reader returns
 // (decodeHistogramPayload(payload, true)), field by field, or null. And where the JS reader
@@ -1177,32 +1177,5 @@ describe.skipIf(!existsSync(SAMPLES))("sample logs", () => {
     // The jHiccup 2.0.1 (V0) and 2.0.6 (V1) logs are read by the kernel too.
     expect(byOuter.get(1) ?? 0).toBeGreaterThan(10);
     expect(byOuter.get(0) ?? 0).toBeGreaterThan(10);
-  });
-});
-
-describe.skipIf(!kernelAvailable)("decodePayloadAdaptive (the load's and the queries' entry)", () => {
-  it("after a payload that outgrows the kernel, sends the next ones with its cookie to the JS reader for a while, then tries the kernel again", () => {
-    const wideCounts = new Array<number>(20001).fill(0);
-    wideCounts[5] = 1;
-    wideCounts[20000] = 3;
-    const wide = encodeHistogram({ digits: 3, lowest: 1, highest: 2 ** 40, counts: wideCounts }, { version: 1, wordSize: 8, compressed: true });
-    const small = encodeHistogram({ digits: 3, lowest: 1, highest: 2 ** 40, counts: [0, 2, 0, 5] }, { version: 1, wordSize: 8, compressed: true });
-    const other = encodeHistogram({ digits: 3, lowest: 1, highest: 2 ** 40, counts: [0, 2, 0, 5] }, { version: 2, compressed: true });
-    expect(small.slice(0, 6)).toBe(wide.slice(0, 6));
-    expect(other.slice(0, 6)).not.toBe(wide.slice(0, 6));
-    expect(decodePayloadCode(wide)).toBe(-5); // outgrew the kernel's 64 KiB
-    expect(decodeHistogramPayload(wide).ok).toBe(true); // which the JS reader then reads
-    expect(decodePayloadFast(small)).not.toBeNull();
-
-    const skipped = kernelStats.skipped;
-    expect(decodePayloadAdaptive(wide)).toBeNull();
-    expect(decodePayloadAdaptive(small)).toBeNull(); // same cookie: straight to the JS reader
-    expect(kernelStats.skipped).toBe(skipped + 1);
-    expect(decodePayloadAdaptive(other)).not.toBeNull(); // another cookie: the kernel
-    for (let i = 1; i < 256; i++) expect(decodePayloadAdaptive(small)).toBeNull();
-    expect(kernelStats.skipped).toBe(skipped + 256);
-    const again = decodePayloadAdaptive(small); // the run is over: the kernel again
-    expect(again).not.toBeNull();
-    expect(Array.from(again!.counts)).toEqual([2, 5]);
   });
 });

@@ -105,16 +105,7 @@ function writeInput(text: string, start: number, end: number): boolean {
  * `self.hdrKernelStats`) so that end-to-end tests and the benchmark can tell that the browser
  * really ran the fast path, which is otherwise invisible (the JS path gives the same answers).
  */
-export const kernelStats = { available: kernel !== null, handled: 0, declined: 0, nativeBase64: 0, skipped: 0 };
-
-/** The kernel's code for "the output outgrew its 64 KiB before the stream ended". */
-const UNFINISHED = -5;
-/** Payloads skipped after one that outgrew the kernel (see decodePayloadFast). */
-const SKIP_AFTER_UNFINISHED = 256;
-let skipPrefix = "";
-let skipLeft = 0;
-/** decodePayloadCode's answer for the last payload decodePayloadFast was given. */
-let lastCode = 0;
+export const kernelStats = { available: kernel !== null, handled: 0, declined: 0, nativeBase64: 0 };
 
 /** The kernel's raw verdict for a payload: pairs written (>= 0), or why it declined (< 0). For tests. */
 export function decodePayloadCode(text: string, start = 0, end = text.length): number {
@@ -174,7 +165,6 @@ function nativeBase64(set: NativeSet, text: string, start: number, end: number):
  */
 export function decodePayloadFast(text: string, start = 0, end = text.length): DecodedHistogram | null {
   const n = decodePayloadCode(text, start, end);
-  lastCode = n;
   if (n < 0) {
     kernelStats.declined++;
     return null;
@@ -189,28 +179,6 @@ export function decodePayloadFast(text: string, start = 0, end = text.length): D
     counts: counts.subarray(0, n),
     totalCount: resultF64[2]!,
   };
-}
-
-/**
- * decodePayloadFast for a log's payloads one after another, as the load and the queries decode
- * them. A payload that outgrows the kernel's 64 KiB costs a 64 KiB inflate before the JS reader
- * starts over (~40 µs, measured on wide V1 histograms), and a log's payloads are alike: after
- * one, the next SKIP_AFTER_UNFINISHED with the same first 6 characters (the cookie) go straight
- * to the JS reader (null), and then the kernel is tried again.
- */
-export function decodePayloadAdaptive(text: string): DecodedHistogram | null {
-  if (skipLeft > 0 && text.startsWith(skipPrefix)) {
-    skipLeft--;
-    kernelStats.skipped++;
-    kernelStats.declined++;
-    return null;
-  }
-  const d = decodePayloadFast(text);
-  if (d === null && lastCode === UNFINISHED && text.length >= 6) {
-    skipPrefix = text.slice(0, 6);
-    skipLeft = SKIP_AFTER_UNFINISHED;
-  }
-  return d;
 }
 
 /**
