@@ -13,8 +13,8 @@ import { decodePayloadCode, decodePayloadFast, inflateFast, kernelAvailable, ker
 
 // The kernel is a fast path: for every input it either returns what the JS reader returns
 // (decodeHistogramPayload(payload, true)), field by field, or null. And where the JS reader
-// accepts an ordinary compressed payload (V2, V1 or V0), the kernel must accept it too, or the
-// fast path would never be taken.
+// accepts an ordinary V2 compressed payload, the kernel must accept it too, or the fast path
+// would never be taken.
 
 interface Plain {
   version: number;
@@ -74,38 +74,14 @@ function bytesOf(text: string): Uint8Array {
   return new Uint8Array(Buffer.from(text, "base64"));
 }
 
-const COMPRESSED_VERSION = new Map([
-  [0x1c849304, 2],
-  [0x1c849302, 1],
-  [0x1c849309, 0],
-]);
-const ENCODING_VERSION = new Map([
-  [0x1c849303, 2],
-  [0x1c849301, 1],
-  [0x1c849308, 0],
-]);
-
-/**
- * What the kernel is meant to handle: a compressed payload (V2, V1 or V0 cookie family)
- * holding a histogram of a version the JS reader reads in it (V0 in V0; V1 or V2 in V1 or V2),
- * inflating to at most 64 KiB.
- */
+/** What the kernel is meant to handle: a V2 (cookie family) histogram inside V2 compression, inflating to at most 64 KiB. */
 function ordinary(text: string): boolean {
   const b = bytesOf(text);
   const inner = innerBytes(text);
   if (b.length < 8 || inner === null || inner.length < 4) return false;
   const cookie = (b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!;
   const innerCookie = (inner[0]! << 24) | (inner[1]! << 16) | (inner[2]! << 8) | inner[3]!;
-  const outer = COMPRESSED_VERSION.get(cookie & ~0xf0);
-  const version = ENCODING_VERSION.get(innerCookie & ~0xf0);
-  return outer !== undefined && version !== undefined && (outer === 0) === (version === 0) && inner.length <= 65536;
-}
-
-/** The version of the compressed payload's outer cookie (-1 when not compressed). */
-function outerVersion(text: string): number {
-  const b = bytesOf(text);
-  if (b.length < 4) return -1;
-  return COMPRESSED_VERSION.get(((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) & ~0xf0) ?? -1;
+  return (cookie & ~0xf0) === 0x1c849304 && (innerCookie & ~0xf0) === 0x1c849303 && inner.length <= 65536;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -364,7 +340,7 @@ describe("kernel against the JS reader: valid payloads", () => {
     expect(refused).toBeGreaterThan(20);
   });
 
-  it("any header field and any ZigZag value: identical, or declined exactly where JS refuses or the payload is not one the kernel handles", () => {
+  it("any header field and any ZigZag value: identical, or declined exactly where JS refuses or the histogram is not V2-in-V2", () => {
     let handled = 0;
     let refused = 0;
     fc.assert(
@@ -516,39 +492,23 @@ describe("kernel against the JS reader: damaged payloads", () => {
     );
   });
 
-  it("declines what is not a compressed histogram; handles V1 and V0 compressed, and every pairing the JS reader reads", () => {
+  it("declines what is not a V2 compressed histogram", () => {
     const counts = [0, 3, 0, 0, 9, 1];
     const h = { lowest: 1, highest: 1e6, digits: 2, counts };
-    // Uncompressed payloads of every version: declined.
-    for (const opts of [{ version: 2 as const }, { version: 1 as const, wordSize: 4 as const }, { version: 0 as const, wordSize: 8 as const }]) {
+    for (const opts of [
+      { version: 2 as const },
+      { version: 1 as const, wordSize: 4 as const, compressed: true },
+      { version: 0 as const, wordSize: 8 as const, compressed: true },
+    ]) {
       const s = toBase64(encodeHistogramBytes(h, opts));
       expect(decodeHistogramPayload(s, true).ok).toBe(true);
       expect(decodePayloadFast(s)).toBeNull();
     }
-    // Compressed V1 and V0, every word size: handled, with the JS reader's version.
-    for (const version of [1, 0] as const) {
-      for (const wordSize of [2, 4, 8] as const) {
-        const s = toBase64(encodeHistogramBytes(h, { version, wordSize, compressed: true }));
-        agreeAndHandle(s);
-        expect(decodePayloadFast(s)?.version).toBe(version);
-      }
-    }
-    // Inner histograms by outer cookie: V1/V2 inside V1/V2 compression are read (Java picks the
-    // header size from the outer cookie, and V1 and V2 share it); V0 only inside V0.
-    const inner = {
-      2: encodeHistogramBytes(h, { version: 2 }),
-      1: encodeHistogramBytes(h, { version: 1, wordSize: 4 }),
-      0: encodeHistogramBytes(h, { version: 0, wordSize: 4 }),
-    };
-    for (const outer of [0x1c849304, 0x1c849302, 0x1c849309]) {
-      for (const v of [2, 1, 0] as const) {
-        const s = toBase64(wrapCompressed(outer | 0x40, inner[v]));
-        const ok = decodeHistogramPayload(s, true).ok;
-        expect(ok).toBe((outer === 0x1c849309) === (v === 0));
-        agreeAndHandle(s);
-        if (ok) expect(decodePayloadFast(s)?.version).toBe(v);
-      }
-    }
+    // A V1 histogram inside V2 compression: legal, read by the JS reader, declined here.
+    const v1 = encodeHistogramBytes(h, { version: 1, wordSize: 4 });
+    const s = toBase64(wrapCompressed(0x1c849314, v1));
+    expect(decodeHistogramPayload(s, true).ok).toBe(true);
+    expect(decodePayloadFast(s)).toBeNull();
     // Text beyond the kernel's input buffer (256 KiB): declined, the JS reader decides.
     const padded = " ".repeat(300_000) + SEEDS[0]!;
     expect(decodeHistogramPayload(padded, true).ok).toBe(true);
@@ -571,241 +531,6 @@ describe("kernel against the JS reader: damaged payloads", () => {
     expect(decodeHistogramPayload(big, true).ok).toBe(true);
     expect(decodePayloadFast(big)).toBeNull();
     expect(decodePayloadCode(big)).toBe(-5);
-  });
-});
-
-// ---------------------------------------------------------------------------------------------
-// V1 and V0 compressed payloads: fixed-size big-endian words (2, 4 or 8 bytes) per index.
-
-/** Counts a word of this size holds (2-byte and 4-byte words: mostly inside, sometimes wrapping negative). */
-function wordCountArb(wordSize: 2 | 4 | 8): fc.Arbitrary<number> {
-  const max = wordSize === 2 ? 2 ** 15 - 1 : wordSize === 4 ? 2 ** 31 - 1 : 2 ** 53 - 1;
-  return fc.oneof(
-    { weight: 6, arbitrary: fc.integer({ min: 1, max: 200 }) },
-    { weight: 2, arbitrary: fc.integer({ min: 1, max }) },
-    { weight: 1, arbitrary: fc.integer({ min: Math.max(1, max - 3), max }) },
-    ...(wordSize === 8
-      ? [
-          { weight: 1, arbitrary: fc.integer({ min: 2 ** 52 - 3, max: 2 ** 52 + 3 }) },
-          { weight: 1, arbitrary: fc.constantFrom(2 ** 53, 2 ** 53 + 2, 2 ** 60) }, // above 2^53: refused
-        ]
-      : [{ weight: 1, arbitrary: fc.constant(max + 1) }]), // wraps to a negative word: refused
-  );
-}
-
-const fixedArb = fc
-  .record({
-    version: fc.constantFrom(1 as const, 0 as const),
-    wordSize: fc.constantFrom(2 as const, 4 as const, 8 as const),
-    digits: fc.integer({ min: 1, max: 5 }),
-    lowest: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 1e6 }), fc.constant(2 ** 40)),
-    rangeBits: fc.oneof(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 13, max: 44 })),
-    offset: fc.integer({ min: -5, max: 5 }),
-    seed: fc.nat(),
-    length: fc.integer({ min: 1, max: 3000 }),
-    density: fc.double({ min: 0.01, max: 0.6, noNaN: true }),
-  })
-  .chain((s) =>
-    fc
-      .array(fc.oneof({ weight: 1, arbitrary: wordCountArb(s.wordSize) }, { weight: 2, arbitrary: fc.constant(0) }), { minLength: 0, maxLength: 60 })
-      .map((picked) => {
-        const highest = s.lowest * 2 ** s.rangeBits;
-        const countsLength = countsLengthOf(s.digits, s.lowest, highest);
-        // A sparse counts array with runs of zeros, within the histogram's counts array (and
-        // what fits in 64 KiB of inflated words).
-        const n = Math.min(s.length, countsLength, Math.floor(60000 / s.wordSize));
-        const counts = new Array<number>(n).fill(0);
-        const rnd = seeded(s.seed);
-        for (const c of picked) if (rnd() < s.density * 4) counts[Math.floor(rnd() * n)] = c;
-        return { ...s, highest, counts };
-      }),
-  );
-type FixedSpec = typeof fixedArb extends fc.Arbitrary<infer T> ? T : never;
-
-function fixedInner(s: FixedSpec): Uint8Array {
-  return encodeHistogramBytes(
-    { lowest: s.lowest, highest: s.highest, digits: s.digits, counts: s.counts },
-    { version: s.version, wordSize: s.wordSize, normalizingIndexOffset: s.offset },
-  );
-}
-
-function fixedPayload(s: FixedSpec): string {
-  return toBase64(encodeHistogramBytes({ lowest: s.lowest, highest: s.highest, digits: s.digits, counts: s.counts }, { version: s.version, wordSize: s.wordSize, compressed: true, normalizingIndexOffset: s.offset }));
-}
-
-const FIXED_SEEDS = ([1, 0] as const).flatMap((version) =>
-  ([2, 4, 8] as const).map((wordSize) =>
-    toBase64(
-      encodeHistogramBytes(
-        {
-          lowest: 1,
-          highest: 3.6e12,
-          digits: 3,
-          counts: Array.from({ length: 900 }, (_, i) => (i % 7 === 0 ? (wordSize === 8 ? 2 ** 40 + i : wordSize === 4 ? 70_000 + i : 1 + i) : 0)),
-        },
-        { version, wordSize, compressed: true },
-      ),
-    ),
-  ),
-);
-
-describe("kernel against the JS reader: V1 and V0 compressed payloads", () => {
-  it("seed payloads: handled, identical", () => {
-    for (const s of FIXED_SEEDS) {
-      agreeAndHandle(s);
-      expect(decodePayloadFast(s)).not.toBeNull();
-    }
-  });
-
-  it("random histograms (digits 1-5, any lowest, small and huge ranges, 2/4/8-byte words, counts up to 2^53): identical, handled exactly where JS accepts", () => {
-    const handled = { 0: 0, 1: 0 };
-    let refused = 0;
-    fc.assert(
-      fc.property(fixedArb, (spec) => {
-        const s = fixedPayload(spec);
-        agreeAndHandle(s);
-        const k = decodePayloadFast(s);
-        if (k === null) refused++;
-        else {
-          expect(k.version).toBe(spec.version);
-          handled[spec.version]++;
-        }
-      }),
-      { numRuns: 1500 },
-    );
-    expect(handled[1]).toBeGreaterThan(200);
-    expect(handled[0]).toBeGreaterThan(200);
-    expect(refused).toBeGreaterThan(50);
-  });
-
-  it("totals near 2^53: identical, or both refuse", () => {
-    const big = fc.array(fc.constantFrom(0, 2 ** 51, 2 ** 52 - 1, 2 ** 52, 2 ** 52 + 1, 3 * 2 ** 50, 1), { minLength: 1, maxLength: 12 });
-    let handled = 0;
-    let refused = 0;
-    fc.assert(
-      fc.property(fc.constantFrom(1 as const, 0 as const), big, (version, counts) => {
-        const s = toBase64(encodeHistogramBytes({ lowest: 1, highest: 1e9, digits: 2, counts }, { version, wordSize: 8, compressed: true }));
-        agreeAndHandle(s);
-        if (decodePayloadFast(s) === null) refused++;
-        else handled++;
-      }),
-      { numRuns: 400 },
-    );
-    expect(handled).toBeGreaterThan(20);
-    expect(refused).toBeGreaterThan(20);
-  });
-
-  it("header fields out of range, wrong word sizes, other outer cookies, cut or grown inner bytes, bad words: identical, or declined; handled where JS accepts", () => {
-    const field = fc.oneof(
-      fc.record({ kind: fc.constant("wordBits" as const), v: fc.integer({ min: 0, max: 15 }) }),
-      fc.record({ kind: fc.constant("payloadLength" as const), v: fc.oneof(fc.integer({ min: -9, max: 9 }), fc.constantFrom(-(2 ** 31), 2 ** 31 - 1, 1 << 20)) }),
-      fc.record({ kind: fc.constant("digits" as const), v: fc.constantFrom(-1, 0, 1, 5, 6, 2 ** 31 - 1) }),
-      fc.record({ kind: fc.constant("lowest" as const), v: fc.constantFrom(0n, -1n, 1n, 2n, 1000n, 2n ** 44n, 2n ** 47n, 2n ** 62n, 2n ** 63n - 1n) }),
-      fc.record({ kind: fc.constant("highest" as const), v: fc.constantFrom(0n, 1n, 2n, 3n, 2000n, 2n ** 20n, 2n ** 62n, 2n ** 63n - 1n, -1n) }),
-      fc.record({ kind: fc.constant("cut" as const), v: fc.nat() }),
-      fc.record({ kind: fc.constant("grow" as const), v: fc.integer({ min: 1, max: 17 }) }),
-      fc.record({ kind: fc.constant("word" as const), v: fc.nat() }),
-      fc.record({ kind: fc.constant("flip" as const), v: fc.nat() }),
-    );
-    const outerArb = fc.oneof({ weight: 3, arbitrary: fc.constant(-1) }, { weight: 1, arbitrary: fc.constantFrom(0x1c849304, 0x1c849302, 0x1c849309, 0x1c849303) });
-    let handled = 0;
-    let refused = 0;
-    fc.assert(
-      fc.property(fixedArb, fc.array(field, { minLength: 1, maxLength: 3 }), outerArb, fc.integer({ min: 0, max: 15 }), (spec, edits, outerBase, outerBits) => {
-        let b = fixedInner(spec);
-        const dv = () => new DataView(b.buffer, b.byteOffset, b.byteLength);
-        const v0 = spec.version === 0;
-        for (const e of edits) {
-          if (e.kind === "wordBits" && b.length >= 4) b[3] = (b[3]! & 0x0f) | (e.v << 4);
-          else if (e.kind === "payloadLength" && !v0 && b.length >= 8) dv().setInt32(4, e.v > 9 || e.v < -9 ? e.v : dv().getInt32(4) + e.v);
-          else if (e.kind === "digits" && b.length >= 16) dv().setInt32(v0 ? 4 : 12, e.v);
-          else if (e.kind === "lowest" && b.length >= 32) dv().setBigInt64(v0 ? 8 : 16, BigInt.asIntN(64, e.v));
-          else if (e.kind === "highest" && b.length >= 32) dv().setBigInt64(v0 ? 16 : 24, BigInt.asIntN(64, e.v));
-          else if (e.kind === "cut") b = b.slice(0, e.v % (b.length + 1));
-          else if (e.kind === "grow") b = Uint8Array.from([...b, ...new Array<number>(e.v).fill(e.v * 37)]);
-          else if (e.kind === "word") {
-            // A count word made negative, huge, or just below 2^53.
-            const header = v0 ? 32 : 40;
-            const words = Math.floor((b.length - header) / spec.wordSize);
-            if (words > 0) {
-              const at = header + (e.v % words) * spec.wordSize;
-              const pattern = (e.v >> 8) % 4;
-              if (spec.wordSize === 8) dv().setBigInt64(at, [-1n, 2n ** 53n, 2n ** 53n - 1n, -(2n ** 63n)][pattern]!);
-              else if (spec.wordSize === 4) dv().setInt32(at, [-1, 2 ** 31 - 1, 1, -(2 ** 31)][pattern]!);
-              else dv().setInt16(at, [-1, 2 ** 15 - 1, 1, -(2 ** 15)][pattern]!);
-            }
-          } else if (e.kind === "flip" && b.length > 0) {
-            const bit = e.v % 2 === 0 ? (e.v >> 1) % Math.min(b.length * 8, 320) : (e.v >> 1) % (b.length * 8);
-            b[bit >> 3]! ^= 1 << (bit & 7);
-          }
-        }
-        const base = outerBase === -1 ? (v0 ? 0x1c849309 : 0x1c849302) : outerBase;
-        const s = toBase64(wrapCompressed(base | (outerBits << 4), b));
-        const ok = decodeHistogramPayload(s, true).ok;
-        const here = agreeOrDecline(s);
-        if (ordinary(s) && ok) expect(here).toBe(true);
-        if (here) handled++;
-        if (!ok) refused++;
-      }),
-      { numRuns: 5000 },
-    );
-    expect(handled).toBeGreaterThan(500);
-    expect(refused).toBeGreaterThan(1000);
-  });
-
-  it("bit flips, cuts, insertions and overwrites in the decoded bytes of V1 and V0 payloads", () => {
-    const edit = fc.tuple(fc.nat(), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 255 }));
-    fc.assert(
-      fc.property(fc.oneof(fc.constantFrom(...FIXED_SEEDS), fixedArb.map(fixedPayload)), fc.array(edit, { minLength: 1, maxLength: 4 }), (s, edits) => {
-        let b = Array.from(bytesOf(s));
-        for (const [at, kind, v] of edits) {
-          const i = at % 2 === 0 ? (at >> 1) % Math.min(b.length + 1, 48) : (at >> 1) % (b.length + 1);
-          if (kind === 0 && i < b.length) b[i]! ^= 1 << (v & 7);
-          else if (kind === 1) b.splice(i, 0, v);
-          else if (kind === 2) b = b.slice(0, i);
-          else if (i < b.length) b[i] = v;
-        }
-        agreeOrDecline(toBase64(Uint8Array.from(b)));
-      }),
-      { numRuns: 2000 },
-    );
-  });
-
-  it("bit flips inside the deflate stream of V1 and V0 payloads, re-wrapped with a correct envelope", () => {
-    fc.assert(
-      fc.property(fc.constantFrom(...FIXED_SEEDS), deflateOptions, fc.array(fc.nat(), { minLength: 1, maxLength: 3 }), (s, options, flips) => {
-        const z = deflate(innerBytes(s)!, options);
-        fc.pre(z !== null);
-        const d = z!.slice();
-        for (const f of flips) {
-          const bit = f % 2 === 0 ? (f >> 1) % Math.min(d.length * 8, 400) : (f >> 1) % (d.length * 8);
-          d[bit >> 3]! ^= 1 << (bit & 7);
-        }
-        const b = bytesOf(s);
-        agreeOrDecline(toBase64(envelope((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!, d)));
-      }),
-      { numRuns: 1500 },
-    );
-  });
-
-  it("V0: the payload runs to the end of the inflated bytes, up to a full counts array", () => {
-    // 2 digits, highest 2^10 * 2: a small counts array; words past it are ignored by both.
-    const countsLength = countsLengthOf(2, 1, 2048);
-    for (const extraWords of [0, 1, 5, 300]) {
-      const counts = Array.from({ length: countsLength + extraWords }, (_, i) => (i % 3 === 0 ? i + 1 : 0));
-      const s = toBase64(encodeHistogramBytes({ lowest: 1, highest: 2048, digits: 2, counts }, { version: 0, wordSize: 4, compressed: true }));
-      agreeAndHandle(s);
-      const k = decodePayloadFast(s)!;
-      expect(k).not.toBeNull();
-      expect(k.indices[k.indices.length - 1]).toBeLessThan(countsLength);
-    }
-    // A partial last word is ignored by both.
-    const inner = encodeHistogramBytes({ lowest: 1, highest: 2048, digits: 2, counts: [5, 0, 7] }, { version: 0, wordSize: 8 });
-    for (const cut of [0, 1, 7]) {
-      const s = toBase64(wrapCompressed(0x1c849389, Uint8Array.from([...inner, ...new Array<number>(cut).fill(0x7f)])));
-      agreeAndHandle(s);
-      expect(decodePayloadFast(s)).not.toBeNull();
-    }
   });
 });
 
@@ -1157,9 +882,8 @@ describe("kernel inflate: hand-made dynamic blocks", () => {
 const SAMPLES = path.resolve(__dirname, "../../../shared/samples/hdrhistogram");
 
 describe.skipIf(!existsSync(SAMPLES))("sample logs", () => {
-  it("every payload of every sample log: the kernel agrees or declines, and handles every compressed V2, V1 and V0 one", () => {
+  it("every payload of every sample log: the kernel agrees or declines, and handles every V2 one", () => {
     let handled = 0;
-    const byOuter = new Map<number, number>();
     for (const file of readdirSync(SAMPLES).filter((f) => f.endsWith(".hlog"))) {
       for (const raw of readFileSync(path.join(SAMPLES, file), "utf8").split("\n")) {
         const line = raw.trim();
@@ -1167,15 +891,9 @@ describe.skipIf(!existsSync(SAMPLES))("sample logs", () => {
         const payload = line.slice(line.lastIndexOf(",") + 1);
         const ok = agreeOrDecline(payload);
         if (ordinary(payload) && decodeHistogramPayload(payload, true).ok) expect(ok).toBe(true);
-        if (ok) {
-          handled++;
-          byOuter.set(outerVersion(payload), (byOuter.get(outerVersion(payload)) ?? 0) + 1);
-        }
+        if (ok) handled++;
       }
     }
     expect(handled).toBeGreaterThan(100);
-    // The jHiccup 2.0.1 (V0) and 2.0.6 (V1) logs are read by the kernel too.
-    expect(byOuter.get(1) ?? 0).toBeGreaterThan(10);
-    expect(byOuter.get(0) ?? 0).toBeGreaterThan(10);
   });
 });

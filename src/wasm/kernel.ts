@@ -1,15 +1,14 @@
 // The WebAssembly payload kernel (assembly/kernel.ts): a fast path for decoding one interval
 // log payload. It either returns exactly what decodeHistogramPayload(payload, true) returns,
 // or null ("not handled"), and then the caller runs the JS reader, which has the verdict and
-// the message. Payloads it handles: compressed histograms (V2, V1 and V0 cookies, holding the
-// histogram versions the JS reader accepts in each) whose text is ASCII and which inflate to at
-// most 64 KiB; anything else (including every invalid payload) is null.
+// the message. Payloads it handles: V2 compressed histograms whose text is ASCII and which
+// inflate to at most 64 KiB; anything else (including every invalid payload) is null.
 //
 // Instantiated synchronously at import. Where WebAssembly is missing or refused (a
 // Content-Security-Policy without 'wasm-unsafe-eval' in script-src; a browser's size limit on
 // synchronous compiles on a page's main thread), `kernelAvailable` is false and every call
 // returns null.
-import type { DecodedHistogram, EncodingVersion } from "../formats/hlog-encoding";
+import type { DecodedHistogram } from "../formats/hlog-encoding";
 import { KERNEL_WASM_BASE64 } from "./kernel-wasm";
 
 interface KernelExports {
@@ -82,7 +81,7 @@ function views(): void {
   indices = new Int32Array(b, INDICES, 65536);
   counts = new Float64Array(b, COUNTS, 65536);
   resultF64 = new Float64Array(b, RESULT, 3);
-  resultI32 = new Int32Array(b, RESULT + 24, 2); // digits, version
+  resultI32 = new Int32Array(b, RESULT + 24, 1);
   input = new Uint8Array(b, INPUT, INPUT_CAPACITY);
 }
 
@@ -171,7 +170,7 @@ export function decodePayloadFast(text: string, start = 0, end = text.length): D
   }
   kernelStats.handled++;
   return {
-    version: resultI32[1] as EncodingVersion,
+    version: 2,
     numberOfSignificantValueDigits: resultI32[0]!,
     lowestDiscernibleValue: resultF64[0]!,
     highestTrackableValue: resultF64[1]!,

@@ -1,14 +1,11 @@
-// WebAssembly fast path for one interval-log payload: base64 → zlib inflate → header →
-// counts (V2 ZigZag LEB128, or V0/V1 fixed-size words), in one call. Compiled by
-// scripts/build-wasm.mjs (AssemblyScript).
+// WebAssembly fast path for one interval-log payload: base64 → zlib inflate → V2 header →
+// ZigZag LEB128 counts, in one call. Compiled by scripts/build-wasm.mjs (AssemblyScript).
 //
 // It is a fast path only: for any input it either produces exactly what the JS reader
 // (src/formats/hlog-encoding.ts, decodeHistogramPayload) produces, or declines with a negative
 // code and the caller runs the JS reader, which gives the verdict and its message. So every
-// check of the JS path is here (or something stricter that declines). Handled: compressed
-// payloads (V0, V1 and V2 cookies) holding the histogram the JS reader accepts in them (V0 in
-// V0; V1 or V2 in V1 or V2). Declined: uncompressed payloads, DoubleHistogram, output above
-// 64 KiB, non-ASCII text.
+// check of the JS path is here (or something stricter that declines), and everything unusual
+// (V0/V1, uncompressed, DoubleHistogram, output above 64 KiB, non-ASCII text) is declined.
 //
 // The inflater is a port of src/formats/inflate.ts (same tables, same checks, so the same
 // verdicts as pako), with a 64-bit bit buffer refilled a whole word at a time in its fast loop.
@@ -37,7 +34,7 @@ const SORTED: usize = 61648; // u16 × 288
 const CODED: usize = 62224; // u16 × 320
 const LENS: usize = 62864; // u8 × 320
 const B64: usize = 63184; // u8 × 256: sextet, or 0xff for a character outside the alphabet
-const RESULT: usize = 63440; // f64 lowest, f64 highest, f64 total, i32 digits, i32 version
+const RESULT: usize = 63440; // f64 lowest, f64 highest, f64 total, i32 digits
 const OUT: usize = 65536; // inflated bytes
 const OUT_BYTES: i32 = 65536;
 const INDICES: usize = 131072; // i32 × 65536
@@ -55,7 +52,7 @@ export const resultAddress: i32 = <i32>RESULT;
 
 // Why a payload was declined (for tests; the wrapper only sees "negative").
 const NOT_BASE64: i32 = -1;
-const NOT_COMPRESSED: i32 = -2;
+const NOT_V2_COMPRESSED: i32 = -2;
 const BAD_LENGTH: i32 = -3;
 const INFLATE_FAILED: i32 = -4;
 const INFLATE_UNFINISHED: i32 = -5;
@@ -705,18 +702,14 @@ function base64InPlace(start: usize, end: usize): i32 {
 }
 
 const MAX_EXACT: f64 = 9007199254740991.0;
-const V0_COMPRESSED: i32 = 0x1c849309;
-const V1_COMPRESSED: i32 = 0x1c849302;
 const V2_COMPRESSED: i32 = 0x1c849304;
-const V0_ENCODING: i32 = 0x1c849308;
-const V1_ENCODING: i32 = 0x1c849301;
 const V2_ENCODING: i32 = 0x1c849303;
 const FIRST_INFLATE_LIMIT: i32 = 65536;
 
 /**
  * Decodes the payload whose `length` ASCII characters are at INPUT. Returns how many
- * (index, count) pairs it wrote to INDICES/COUNTS, with digits, lowest, highest, the total and
- * the histogram's encoding version at RESULT; or a negative code when it declines.
+ * (index, count) pairs it wrote to INDICES/COUNTS, with digits, lowest, highest and the total
+ * at RESULT; or a negative code when it declines.
  */
 export function decode(length: i32): i32 {
   if (length <= 0 || length > inputCapacity) return NOT_BASE64;
@@ -736,62 +729,31 @@ export function decode(length: i32): i32 {
  */
 export function decodeBytes(bytes: i32): i32 {
   if (bytes < 0 || bytes > inputCapacity) return NOT_BASE64;
-  // hlog-encoding.ts's inflateCompressed, for the compressed cookie families (V0, V1, V2).
-  if (bytes < 8) return NOT_COMPRESSED;
-  const base = be32(INPUT) & ~0xf0;
-  let outer: i32;
-  if (base == V2_COMPRESSED) outer = 2;
-  else if (base == V1_COMPRESSED) outer = 1;
-  else if (base == V0_COMPRESSED) outer = 0;
-  else return NOT_COMPRESSED;
+  // hlog-encoding.ts's inflateCompressed, for the V2 cookie family only.
+  if (bytes < 8) return NOT_V2_COMPRESSED;
+  if ((be32(INPUT) & ~0xf0) != V2_COMPRESSED) return NOT_V2_COMPRESSED;
   const compressedLength = be32(INPUT + 4);
   if (compressedLength < 0 || compressedLength > bytes - 8) return BAD_LENGTH;
   // The JS path's first inflate has this limit; when it fills up, the JS path goes on by what
   // the header says, which is not worth repeating here.
   const inflated = inflate(INPUT + 8, compressedLength, FIRST_INFLATE_LIMIT);
   if (inflated < 0) return inflated;
-  return decodeInner(OUT, inflated, outer);
+  return decodeV2(OUT, inflated);
 }
 
 /**
- * hlog-encoding.ts's parseHeader and decodeUncompressed (with readZigZagCounts for V2,
- * readFixedWordCounts for V0/V1) for the histogram in `b[0, len)` inflated from a compressed
- * payload of version `outer`, with the same float64 arithmetic where the JS path computes in
- * float64.
+ * hlog-encoding.ts's parseHeader and readZigZagCounts for a V2 histogram in `b[0, len)`, with
+ * the same float64 arithmetic where the JS path computes in float64.
  */
-function decodeInner(b: usize, len: i32, outer: i32): i32 {
-  if (len < 4) return BAD_HEADER;
-  const cookie = be32(b);
-  const base = cookie & ~0xf0;
-  let version: i32;
-  if (base == V2_ENCODING) version = 2;
-  else if (base == V1_ENCODING) version = 1;
-  else if (base == V0_ENCODING) version = 0;
-  else return BAD_HEADER; // DoubleHistogram, nested compression, unknown: JS refuses
-  // Java picks the inner header size from the outer cookie: V0 must hold V0; V1 and V2 share it.
-  if ((outer == 0) != (version == 0)) return BAD_HEADER;
-  const headerSize = version == 0 ? 32 : 40;
-  if (len < headerSize) return BAD_HEADER;
-  let payloadLength = -1;
-  let digits: i32;
-  let lowest: f64;
-  let highest: f64;
-  if (version == 0) {
-    digits = be32(b + 4);
-    lowest = int64AsDouble(b + 8);
-    highest = int64AsDouble(b + 16);
-  } else {
-    payloadLength = be32(b + 4);
-    digits = be32(b + 12);
-    lowest = int64AsDouble(b + 16);
-    highest = int64AsDouble(b + 24);
-    if (payloadLength < 0) return BAD_HEADER;
-  }
-  let wordSize = 0;
-  if (version != 2) {
-    wordSize = ((cookie & 0xf0) >> 4) & 0xe;
-    if (wordSize != 2 && wordSize != 4 && wordSize != 8) return BAD_HEADER;
-  }
+function decodeV2(b: usize, len: i32): i32 {
+  if (len < 40) return BAD_HEADER;
+  // V1 inside a compressed V2 is legal but never written; the JS path reads it.
+  if ((be32(b) & ~0xf0) != V2_ENCODING) return BAD_HEADER;
+  const payloadLength = be32(b + 4);
+  const digits = be32(b + 12);
+  const lowest = int64AsDouble(b + 16);
+  const highest = int64AsDouble(b + 24);
+  if (payloadLength < 0) return BAD_HEADER;
   if (digits < 0 || digits > 5) return BAD_HEADER;
   // ceil(log2(2 * 10^digits)): 1, 5, 8, 11, 15, 18
   const subMagnitude = digits == 0 ? 1 : digits == 1 ? 5 : digits == 2 ? 8 : digits == 3 ? 11 : digits == 4 ? 15 : 18;
@@ -813,80 +775,11 @@ function decodeInner(b: usize, len: i32, outer: i32): i32 {
     buckets++;
   }
   const countsLength: i64 = <i64>(buckets + 1) << <i64>(subMagnitude - 1);
-  let n: i32;
-  if (version == 0) {
-    // No recorded length: everything after the header, up to a full counts array.
-    let available: i64 = <i64>(len - 32);
-    const most = countsLength * <i64>wordSize;
-    if (available > most) available = most;
-    n = fixedWordCounts(b + 32, <i32>(available / <i64>wordSize), wordSize);
-  } else {
-    if (<i64>payloadLength > countsLength * <i64>(version == 2 ? 9 : wordSize)) return BAD_HEADER;
-    if (version == 1 && payloadLength % wordSize != 0) return BAD_HEADER;
-    if (payloadLength > len - 40) return BAD_HEADER;
-    n = version == 2 ? zigZagCounts(b + 40, payloadLength, countsLength) : fixedWordCounts(b + 40, payloadLength / wordSize, wordSize);
-  }
-  if (n < 0) return n;
-  store<f64>(RESULT, lowest);
-  store<f64>(RESULT, highest, 8);
-  store<i32>(RESULT, digits, 24);
-  store<i32>(RESULT, version, 28);
-  return n;
-}
+  if (<i64>payloadLength > countsLength * 9) return BAD_HEADER;
+  if (payloadLength > len - 40) return BAD_HEADER;
 
-/**
- * hlog-encoding-counts.ts's readFixedWordCounts: `words` big-endian signed words of
- * `wordSize` (2, 4 or 8) bytes at `p`, one per counts-array index. Stores the total at RESULT.
- */
-function fixedWordCounts(p: usize, words: i32, wordSize: i32): i32 {
-  let n = 0;
-  let total: f64 = 0;
-  if (wordSize == 8) {
-    for (let i = 0; i < words; i++, p += 8) {
-      const w = <i64>bswap<u64>(load<u64>(p));
-      if (w == 0) continue;
-      if (w < 0) return BAD_COUNTS;
-      if (w > 9007199254740991) return BAD_COUNTS;
-      const c = <f64>w;
-      store<i32>(INDICES + (<usize>n << 2), i);
-      store<f64>(COUNTS + (<usize>n << 3), c);
-      n++;
-      total += c;
-    }
-  } else if (wordSize == 4) {
-    for (let i = 0; i < words; i++, p += 4) {
-      const w = <i32>bswap<u32>(load<u32>(p));
-      if (w == 0) continue;
-      if (w < 0) return BAD_COUNTS;
-      const c = <f64>w;
-      store<i32>(INDICES + (<usize>n << 2), i);
-      store<f64>(COUNTS + (<usize>n << 3), c);
-      n++;
-      total += c;
-    }
-  } else {
-    for (let i = 0; i < words; i++, p += 2) {
-      const w = <i32>(<i16>bswap<u16>(load<u16>(p)));
-      if (w == 0) continue;
-      if (w < 0) return BAD_COUNTS;
-      const c = <f64>w;
-      store<i32>(INDICES + (<usize>n << 2), i);
-      store<f64>(COUNTS + (<usize>n << 3), c);
-      n++;
-      total += c;
-    }
-  }
-  if (total > MAX_EXACT) return BAD_COUNTS;
-  store<f64>(RESULT, total, 16);
-  return n;
-}
-
-/**
- * hlog-encoding-counts.ts's readZigZagCounts: ZigZag LEB128 longs in `[p, p + length)`.
- * Stores the total at RESULT.
- */
-function zigZagCounts(p: usize, length: i32, countsLength: i64): i32 {
-  const end = p + <usize>length;
+  let p = b + 40;
+  const end = p + <usize>payloadLength;
   let index: i64 = 0;
   let n = 0;
   let total: f64 = 0;
@@ -933,6 +826,9 @@ function zigZagCounts(p: usize, length: i32, countsLength: i64): i32 {
     }
   }
   if (total > MAX_EXACT) return BAD_COUNTS;
+  store<f64>(RESULT, lowest);
+  store<f64>(RESULT, highest, 8);
   store<f64>(RESULT, total, 16);
+  store<i32>(RESULT, digits, 24);
   return n;
 }
