@@ -6,7 +6,7 @@ import { build, encodeIntoCompressedBase64 } from "hdr-histogram-js";
 import pako from "pako";
 import { describe, expect, it } from "vitest";
 import { decodeHistogramPayload, inflateHistogramPayload } from "../formats/hlog-encoding";
-import { encodeHistogramBytes, toBase64, Writer, wrapCompressed } from "../formats/hlog-encoding-test-encoders";
+import { encodeHistogramBytes, putZigZagLong, toBase64, Writer, wrapCompressed } from "../formats/hlog-encoding-test-encoders";
 import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf } from "../formats/hlog-encoding-layout";
 import { inflateZlib } from "../formats/inflate";
 import { decodePayloadCode, decodePayloadFast, inflateFast, kernelAvailable, kernelUnavailableReason } from "./kernel";
@@ -183,24 +183,6 @@ const headerArb = fc.record({
 });
 type HeaderSpec = typeof headerArb extends fc.Arbitrary<infer T> ? T : never;
 
-/** Java's ZigZag LEB128 long, from the raw (unsigned 64-bit) ZigZag value. */
-function putRaw(w: Writer, raw: bigint): void {
-  let zz = BigInt.asUintN(64, raw);
-  for (let k = 0; k < 8; k++) {
-    if (zz >> 7n === 0n) {
-      w.u8(Number(zz));
-      return;
-    }
-    w.u8(Number(zz & 0x7fn) | 0x80);
-    zz >>= 7n;
-  }
-  w.u8(Number(zz & 0xffn));
-}
-
-function putZigZag(w: Writer, value: bigint): void {
-  putRaw(w, (value << 1n) ^ (value >> 63n));
-}
-
 function countsLengthOf(digits: number, lowest: number, highest: number): number {
   const sub = subBucketCountMagnitude(digits);
   const unit = unitMagnitudeOf(lowest);
@@ -217,34 +199,34 @@ function headerPayload(s: HeaderSpec): string {
   let index = 0;
   for (const [zeros, count] of s.cells) {
     if (index + zeros + 1 > countsLength) break;
-    if (zeros === 1) putZigZag(body, 0n);
-    else if (zeros > 1) putZigZag(body, BigInt(-zeros));
-    putZigZag(body, BigInt(count));
+    if (zeros === 1) putZigZagLong(body, 0n);
+    else if (zeros > 1) putZigZagLong(body, BigInt(-zeros));
+    putZigZagLong(body, BigInt(count));
     index += zeros + 1;
   }
   switch (s.ending) {
     case "beyond": // a count just past the end of the counts array
-      if (countsLength - index > 1) putZigZag(body, BigInt(-(countsLength - index)));
-      else if (countsLength - index === 1) putZigZag(body, 0n);
-      putZigZag(body, 1n);
+      if (countsLength - index > 1) putZigZagLong(body, BigInt(-(countsLength - index)));
+      else if (countsLength - index === 1) putZigZagLong(body, 0n);
+      putZigZagLong(body, 1n);
       break;
     case "zerosPastEnd": // zero values only, more bytes than 9 per counts-array entry
-      for (let i = 0; i < Math.min(countsLength * 9 + 2, 3000); i++) putZigZag(body, 0n);
+      for (let i = 0; i < Math.min(countsLength * 9 + 2, 3000); i++) putZigZagLong(body, 0n);
       break;
     case "runAtLimit":
-      putZigZag(body, -(2n ** 31n - 1n));
+      putZigZagLong(body, -(2n ** 31n - 1n));
       break;
     case "runPastLimit":
-      putZigZag(body, -(2n ** 31n));
+      putZigZagLong(body, -(2n ** 31n));
       break;
-    case "countAtLimit": // raw ZigZag 2^53 - 2: the largest count accepted
-      putRaw(body, 2n ** 53n - 2n);
+    case "countAtLimit": // raw ZigZag 2^53 - 2 (the count 2^52 - 1): the largest raw value accepted
+      putZigZagLong(body, 2n ** 52n - 1n);
       break;
-    case "countPastLimit":
-      putRaw(body, 2n ** 53n);
+    case "countPastLimit": // raw ZigZag 2^53 (the count 2^52)
+      putZigZagLong(body, 2n ** 52n);
       break;
     case "bigCounts": // a total past 2^53 - 1, or just below it
-      for (let i = 0; i < 3 && index < countsLength; i++, index++) putZigZag(body, 2n ** 51n + BigInt(i) * 2n ** 50n);
+      for (let i = 0; i < 3 && index < countsLength; i++, index++) putZigZagLong(body, 2n ** 51n + BigInt(i) * 2n ** 50n);
       break;
     case "truncatedVarint":
       body.u8(0x80);
