@@ -260,11 +260,6 @@ export class IntervalBlocks implements RangeSums {
     }
   }
 
-  /** Finished blocks at each level (the largest level last). */
-  blockCounts(): number[] {
-    return this.levels.map((l) => l.blocks);
-  }
-
   get intervalCount(): number {
     return this.n;
   }

@@ -9,8 +9,8 @@ import { LineSplitter, MAX_LINE_CHARS, type LineSink } from "../core/lines";
 import { IntervalTable, inferUnitFromIntervalMax, type PayloadSource, type SeriesModel, type TableColumns } from "../core/series";
 import { IntervalBlocks, JoinedBlocks, type BlockParts, type RangeSums } from "../core/blocks";
 import { HlogReader, type ReaderPart } from "../formats/hlog";
-import { addDecodedInto, decodeHistogramPayload, growToCover, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
-import { decodePayloadFast } from "../wasm/kernel";
+import { addDecodedInto, growToCover, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
+import { decodePayload } from "./payload";
 import { makeSeries, MAX_TAGS, stripExtension, type IngestProgress, type IngestResult, type Sink } from "./series-make";
 
 function blocksOf(t: TagSeries): RangeSums | null {
@@ -188,17 +188,12 @@ export class HlogIngest implements Sink, LineSink {
     const interval = this.reader.readLine(text, lineNo);
     if (!interval) return;
     // Transient: every use of the decoded arrays below is done before the next line's decode.
-    // The WebAssembly kernel decodes the usual payload (V2, compressed) or declines, and the
-    // JavaScript reader, the reference, decides everything it declines, errors included.
-    let d = decodePayloadFast(interval.payload);
-    if (d === null) {
-      const decoded = decodeHistogramPayload(interval.payload, true);
-      if (!decoded.ok) {
-        this.reader.noteProblem(lineNo, `histogram payload: ${decoded.reason}`);
-        return;
-      }
-      d = decoded.value;
+    const decoded = decodePayload(interval.payload);
+    if (!decoded.ok) {
+      this.reader.noteProblem(lineNo, `histogram payload: ${decoded.reason}`);
+      return;
     }
+    const d = decoded.value;
     let t = this.tags.get(interval.tag);
     if (!t && this.tags.size >= MAX_TAGS) {
       this.reader.noteProblem(lineNo, `more than ${MAX_TAGS} tags in one log: lines of further tags are skipped`);

@@ -9,10 +9,7 @@ import { fileChunks } from "./file-chunks";
 import { ingestHlogPart, transferablesOf } from "./hlog-ingest";
 import type { PartReply, PartRequest, PartSetup } from "./part-protocol";
 import { warmUp } from "./warm-up";
-import { kernelStats } from "../wasm/kernel";
 
-// Whether payloads go through the WebAssembly kernel here (read by e2e tests and the bench).
-(self as unknown as { hdrKernelStats: typeof kernelStats }).hdrKernelStats = kernelStats;
 
 const running = new Map<number, AbortController>();
 // While no part is asked for, read a synthetic log through the same path (see warm-up.ts); a

@@ -1,6 +1,6 @@
-// One interval's payload, decoded for a query: by the WebAssembly kernel when it handles the
-// payload, else by the JavaScript reader (the reference, which also words every error). The
-// load takes the same two steps inline (hlog-ingest.ts).
+// One interval's payload, decoded for the load and for queries: by the WebAssembly kernel when
+// it handles the payload (compressed V2, up to 64 KiB inflated), else by the JavaScript reader
+// (the reference, which also words every error).
 import { decodeHistogramPayload, type DecodeResult } from "../formats/hlog-encoding";
 import { decodePayloadFast } from "../wasm/kernel";
 

@@ -6,14 +6,11 @@ import { Store } from "./store";
 import { defaultPool } from "./part-pool";
 import type { HelperFailed, HelperPorts } from "./part-protocol";
 import { syntheticLog, warmUp } from "./warm-up";
-import { kernelStats } from "../wasm/kernel";
 
 /** The quick warm-up at start (below): intervals, and rounds of the page's after-load queries. */
 const QUICK_WARM_LINES = 400;
 const QUICK_WARM_QUERIES = 12;
 
-// Whether payloads go through the WebAssembly kernel here (read by e2e tests and the bench).
-(self as unknown as { hdrKernelStats: typeof kernelStats }).hdrKernelStats = kernelStats;
 
 const store = new Store();
 const name = (self as unknown as { name?: string }).name ?? "";
