@@ -1,5 +1,5 @@
 // vite.config.ts removes hdr-histogram-js's embedded WebAssembly from the production bundle
-// (noLibraryWasm), so the library's WebAssembly histograms must never be asked for.
+// (trimLibrary), so the library's WebAssembly histograms must never be asked for.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
