@@ -2,6 +2,8 @@ import { defineConfig } from "@playwright/test";
 
 // Debian's Chromium, never a downloaded browser (the machine reaches only package registries).
 const executablePath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+// E2E_PORT lets two checkouts run their end-to-end tests at once without sharing a server.
+const port = Number(process.env.E2E_PORT || 4173);
 
 export default defineConfig({
   testDir: "e2e",
@@ -11,7 +13,7 @@ export default defineConfig({
   retries: 0,
   reporter: [["list"]],
   use: {
-    baseURL: "http://127.0.0.1:4173/",
+    baseURL: `http://127.0.0.1:${port}/`,
     acceptDownloads: true,
     viewport: { width: 1400, height: 900 },
     launchOptions: {
@@ -20,8 +22,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "npx vite preview --port 4173 --strictPort --host 127.0.0.1",
-    url: "http://127.0.0.1:4173/",
+    command: `npx vite preview --port ${port} --strictPort --host 127.0.0.1`,
+    url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
   },

@@ -96,7 +96,7 @@ test("a share link carrying injections renders them as text", async ({ page, bro
   const other = await browser.newContext();
   const p2 = await other.newPage();
   const problems = await watch(p2);
-  await p2.goto(url.replace(/^https?:\/\/[^/]+\//, "http://127.0.0.1:4173/"));
+  await p2.goto(url.replace(/^https?:\/\/[^/]+\//, `http://127.0.0.1:${process.env.E2E_PORT || 4173}/`));
   await idle(p2);
   await expect(p2.getByTestId("series")).toHaveCount(1);
   expect(await p2.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();

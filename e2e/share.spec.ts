@@ -114,7 +114,7 @@ test("share link: reopens the same view in a new browser context from the link a
   const other = await browser.newContext({ offline: false });
   const p2 = await other.newPage();
   // Served from the same preview server; the data comes from the fragment only.
-  await p2.goto(url.replace(/^https?:\/\/[^/]+\//, "http://127.0.0.1:4173/"));
+  await p2.goto(url.replace(/^https?:\/\/[^/]+\//, `http://127.0.0.1:${process.env.E2E_PORT || 4173}/`));
   await idle(p2);
   await expect(p2.getByTestId("series")).toHaveCount(6);
   await expect(p2.getByTestId("unit-select")).toHaveValue("us");
@@ -142,7 +142,7 @@ test("a broken share link says what is wrong and the page still works", async ({
 });
 
 test("#src= links load remote logs; refused or unreachable ones say why", async ({ page }) => {
-  await page.goto("./#src=" + encodeURIComponent("http://127.0.0.1:4173/demo/sysA_2k.response.hlog") + "&src=javascript:alert(1)&src=" + encodeURIComponent("http://127.0.0.1:9/nothing.hlog"));
+  await page.goto("./#src=" + encodeURIComponent(`http://127.0.0.1:${process.env.E2E_PORT || 4173}/demo/sysA_2k.response.hlog`) + "&src=javascript:alert(1)&src=" + encodeURIComponent("http://127.0.0.1:9/nothing.hlog"));
   await idle(page);
   await expect(page.getByTestId("series")).toHaveCount(1);
   await expect(page.getByTestId("series")).toHaveAttribute("data-name", "sysA_2k.response");
