@@ -1,7 +1,9 @@
 import { defineConfig } from "@playwright/test";
+import { findBrowser } from "./scripts/browser.mjs";
 
-// Debian's Chromium, never a downloaded browser (the machine reaches only package registries).
-const executablePath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+// CHROMIUM_PATH, else a browser Playwright installed, else the system's Chromium or Chrome
+// (`npm run test:e2e` installs one first when there is none: scripts/browser.mjs).
+const executablePath = findBrowser() ?? "/usr/bin/chromium";
 // E2E_PORT lets two checkouts run their end-to-end tests at once without sharing a server.
 const port = Number(process.env.E2E_PORT || 4173);
 

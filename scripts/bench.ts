@@ -22,10 +22,11 @@ import { basename, join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
 import { dayLogName, writeDayLog, type DayLogOptions } from "./lib/day-log";
+import { findBrowser } from "./browser.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const BENCH_DIR = resolve(ROOT, ".bench");
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const CHROMIUM = findBrowser() ?? "/usr/bin/chromium";
 const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
