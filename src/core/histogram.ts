@@ -141,12 +141,12 @@ export function bucketsOf(h: Histogram): Buckets {
  * 2^(floor(log2 v) − log2(subBucketCount) + 1))), so fewer digits or a larger unit only widen
  * them, and every bucket of a member lies inside one bucket of this layout.
  */
-export function coarsestLayout(hs: readonly Histogram[]): { digits: number; lowest: number } {
+export function coarsestLayout(hs: readonly (Histogram | { numberOfSignificantValueDigits: number; lowestDiscernibleValue: number })[]): { digits: number; lowest: number } {
   let digits = Infinity;
   let lowest = 1;
   for (const h of hs) {
     digits = Math.min(digits, h.numberOfSignificantValueDigits);
-    const l = internals(h).lowestDiscernibleValue;
+    const l = (h as { lowestDiscernibleValue: number }).lowestDiscernibleValue;
     if (Math.floor(Math.log2(l)) > Math.floor(Math.log2(lowest)) || (Math.floor(Math.log2(l)) === Math.floor(Math.log2(lowest)) && l > lowest)) lowest = l;
   }
   return { digits: Number.isFinite(digits) ? digits : 3, lowest };

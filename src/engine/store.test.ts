@@ -243,3 +243,33 @@ describe.skipIf(!existsSync(HGRM))("coordinated omission", () => {
     expect(store.views().length).toBe(3);
   });
 });
+
+describe("a log whose intervals change precision", () => {
+  it("is read at the coarsest layout among its intervals: never below what a coarser interval recorded", async () => {
+    // 3 digits first (as HistogramLogProcessor would keep), then 2 digits with a 1000 ns unit.
+    const fine = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+    for (let v = 100_000; v < 200_000; v += 997) fine.recordValue(v);
+    const coarse = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 2, lowestDiscernibleValue: 1000, highestTrackableValue: 2 ** 40 });
+    for (let v = 150_000; v < 5_000_000; v += 31_337) coarse.recordValue(v);
+    coarse.recordValue(7_777_777); // 2 digits, unit 512 (2^floor(log2 1000)): bucket 7766016..7798783
+    const text = writeHlog([
+      { start: 0, length: 1, histogram: fine },
+      { start: 1, length: 1, histogram: coarse },
+    ]);
+    const store = new Store();
+    const r = await store.load("mixed.hlog", [text]);
+    expect(r.problems).toEqual([]);
+    const [v] = store.views();
+    // Reference: the library's decodes added into a library histogram of the coarser layout.
+    const ref = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 2, lowestDiscernibleValue: 1000, highestTrackableValue: 2 ** 40 });
+    for (const line of text.split("\n")) if (/^\d/.test(line)) ref.add(decodeFromCompressedBase64(line.split(",")[3]!, 64));
+    expect(v!.spectrum.totalCount).toBe(ref.totalCount);
+    for (const p of ["50", "90", "99", "100"]) expect(v!.spectrum.percentiles[p]).toBe(valueAtPercentile(ref, Number(p)));
+    expect(v!.spectrum.percentiles["100"]).toBe(7798783);
+    // Kept in the first interval's 3-digit layout (HistogramLogProcessor's way), that bucket would be
+    // recorded at 7766016 and read back as 7770111: below the 7777777 recorded.
+    const timeline = store.timeline({ t0: null, t1: null, columns: 2, percentiles: [100] }).series[0]!;
+    expect(Array.from(timeline.max)).toContain(7798783);
+    expect(Math.max(...timeline.percentiles["100"]!)).toBe(7798783);
+  });
+});
