@@ -7,6 +7,7 @@ import { build, decodeFromCompressedBase64 } from "hdr-histogram-js";
 import { simulateQueue } from "../../scripts/lib/queue-sim";
 import { writeHlog } from "../../scripts/lib/hlog-fixture";
 import { valueAtPercentile } from "../core/histogram";
+import type { ShareView } from "../share";
 import { OPEN_RANGE, Store } from "./store";
 
 const HDR = resolve(__dirname, "../../../shared/samples/hdrhistogram");
@@ -83,6 +84,24 @@ describe.skipIf(!existsSync(HDR))("HdrHistogram's own test logs, read at their o
     expect(Array.from(w.spectrum.values)).toEqual(Array.from(v.spectrum.values));
     const tl = store.timeline({ t0: null, t1: null, columns: 1, percentiles: [100] }).series.find((x) => x.id === id)!;
     expect(Math.max(...tl.percentiles["100"]!)).toBe(1803550719);
+  });
+
+  it("a share link of the 2-digit log opens with the same numbers (full precision) or within 1 % (default)", async () => {
+    const store = new Store();
+    await loadSample(store, HDR, "jHiccup-2.0.7S.logV2.hlog");
+    const before = store.views()[0]!.spectrum.percentiles;
+    const view: ShareView = { displayUnit: "ms", yLog: false, sideBySide: false, requirement: null, range: { start: null, end: null }, timeline: { percentiles: [], perLane: false, wallClock: false, log: false } };
+    const looks = [{ id: store.series[0]!.id, color: "#000", visible: true }];
+    for (const full of [true, false]) {
+      const link = store.share(view, looks, OPEN_RANGE, full);
+      const other = new Store();
+      expect(other.openShare(link.fragment).ok).toBe(true);
+      const after = other.views()[0]!.spectrum.percentiles;
+      // Full precision: HistogramLogProcessor's values (see above), e.g. max 1803550719.
+      if (full) expect(after).toEqual(before);
+      else for (const p of Object.keys(before)) expect(Math.abs(after[p]! - before[p]!) / before[p]!).toBeLessThanOrEqual(0.01);
+    }
+    expect(before["100"]).toBe(1803550719);
   });
 
   it("interval counts per version (V0 81, V1 88, V2 62)", async () => {
