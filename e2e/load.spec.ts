@@ -22,19 +22,24 @@ test("opens with the demo: System A vs System B, spectrum drawn, table filled", 
 test.describe("real HdrHistogram logs", () => {
   test.skip(!haveSamples, "../shared/samples is absent");
 
-  test("V2 jHiccup log: counts, p99.9 and max equal HdrHistogram Java's published values", async ({ page }) => {
+  test("V2 jHiccup log: counts, p50, p99.9 and max are HistogramLogProcessor's, read at the log's own precision", async ({ page }) => {
     await openEmpty(page);
     await loadFiles(page, [join(HDR, "jHiccup-2.0.7S.logV2.hlog")]);
     const row = page.locator("[data-testid=series][data-name='jHiccup-2.0.7S.logV2']");
     await expect(row).toHaveAttribute("data-count", "48761");
     await expect(row).toHaveAttribute("data-unit", "ns");
     await expect(row).toHaveAttribute("data-source", "jHiccup-2.0.7S.logV2.hlog");
-    await expect(cell(page, "jHiccup-2.0.7S.logV2", "99.9")).toHaveAttribute("data-raw", "1745879039");
-    await expect(cell(page, "jHiccup-2.0.7S.logV2", "100")).toHaveAttribute("data-raw", "1796210687");
-    // Display unit ms: the max reads 1796.211 ms… formatted to 1796 (4 significant digits).
-    await expect(cell(page, "jHiccup-2.0.7S.logV2", "100")).toHaveText("1796");
+    // The log is 2 significant digits, lowest discernible value 20000 ns. HdrHistogram Java 2.2.2's
+    // HistogramLogProcessor on it: p50 344063 (its .hgrm row at 0.5), max 1803550719 ("#[Max" line,
+    // 1803.55 ms), p99.9 1753219071 (getValueAtPercentile(99.9) of the same accumulated histogram).
+    // The same values as the .hgrm export below: one number per fact.
+    await expect(cell(page, "jHiccup-2.0.7S.logV2", "50")).toHaveAttribute("data-raw", "344063");
+    await expect(cell(page, "jHiccup-2.0.7S.logV2", "99.9")).toHaveAttribute("data-raw", "1753219071");
+    await expect(cell(page, "jHiccup-2.0.7S.logV2", "100")).toHaveAttribute("data-raw", "1803550719");
+    // Display unit ms: the max reads 1803.550719 ms, formatted to 1804 (4 significant digits).
+    await expect(cell(page, "jHiccup-2.0.7S.logV2", "100")).toHaveText("1804");
     await page.getByTestId("unit-select").selectOption("s");
-    await expect(cell(page, "jHiccup-2.0.7S.logV2", "100")).toHaveText("1.796");
+    await expect(cell(page, "jHiccup-2.0.7S.logV2", "100")).toHaveText("1.804");
     // The table follows a unit change a frame after the chart; data-busy stays true until it
     // has. Watched in the page at every DOM change: whenever data-busy is false, the table is
     // wholly in the new unit (a Playwright round trip would be too slow to see the gap).
@@ -64,7 +69,7 @@ test.describe("real HdrHistogram logs", () => {
         }),
     );
     expect(seen.length).toBeGreaterThan(0);
-    for (const s of seen) expect(s).toBe("Latency at percentile (µs); max is the largest value recorded | 1796211");
+    for (const s of seen) expect(s).toBe("Latency at percentile (µs); max is the largest value recorded | 1803551");
     await page.getByTestId("unit-select").selectOption("ms");
     await page.screenshot({ path: "screens/jhiccup-v2.png", fullPage: true });
   });

@@ -1,7 +1,7 @@
 // A log big enough to be cut in parts and read by two workers in Chromium: what the page shows
 // must equal an independent reference — every interval decoded by hdr-histogram-js and added
-// into a Histogram(3), as HdrHistogram Java's reference tests do — for the whole run and for a
-// time window that straddles the cut.
+// into a histogram of the log's own precision (3 digits, as writeDayLog writes it by default) —
+// for the whole run and for a time window that straddles the cut.
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -97,6 +97,60 @@ describe("merge", () => {
   });
 });
 
+describe("merging histograms of different precisions", () => {
+  // Members recorded at random layouts (1–4 digits, lowest discernible value 1 to 2^14): the
+  // merge must never report a value below what some member recorded.
+  const arbMember = fc.record({
+    digits: fc.integer({ min: 1, max: 4 }),
+    lowest: fc.constantFrom(1, 3, 1000, 1024, 20000),
+    values: fc.array(fc.integer({ min: 1, max: 2e9 }), { minLength: 1, maxLength: 40 }),
+  });
+
+  it("never below: every percentile of the sum is at or above the same percentile of the members' values as each member reports them", () => {
+    fc.assert(
+      fc.property(fc.array(arbMember, { minLength: 2, maxLength: 4 }), (members) => {
+        const hs = members.map((m) => {
+          const h = newHistogram(m.digits, m.lowest);
+          for (const v of m.values) h.recordValue(v);
+          return h;
+        });
+        const m = mergeAll(hs);
+        expect(m.totalCount).toBe(members.reduce((a, x) => a + x.values.length, 0));
+        // Reference: each recorded value as its own member reports it (its bucket's top), pooled.
+        const reported = hs.flatMap((h, k) => members[k]!.values.map((v) => (h as unknown as { highestEquivalentValue(v: number): number }).highestEquivalentValue(v))).sort((a, b) => a - b);
+        for (const p of [1, 10, 50, 90, 99, 99.9, 100]) expect(valueAtPercentile(m, p)).toBeGreaterThanOrEqual(exactPercentile(reported, p));
+        expect(maxOf(m)).toBeGreaterThanOrEqual(Math.max(...hs.map(maxOf)));
+        // And it is exactly the raw values recorded into the coarsest layout (fewest digits,
+        // largest unit): each member's buckets nest in that layout's buckets.
+        const digits = Math.min(...members.map((x) => x.digits));
+        const lowest = members.map((x) => x.lowest).reduce((a, b) => (Math.floor(Math.log2(b)) > Math.floor(Math.log2(a)) ? b : a));
+        const direct = newHistogram(digits, lowest);
+        for (const x of members) for (const v of x.values) direct.recordValue(v);
+        expect(Array.from(bucketsOf(m).values)).toEqual(Array.from(bucketsOf(direct).values));
+        expect(Array.from(bucketsOf(m).cumulative)).toEqual(Array.from(bucketsOf(direct).cumulative));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("a 3-digit and a 2-digit histogram: the sum is read at 2 digits, the 2-digit member's top kept", () => {
+    const fine = newHistogram(3);
+    fine.recordValue(1000);
+    const coarse = newHistogram(2, 20000);
+    coarse.recordValue(1_790_000_000); // 2-digit bucket 1786773504..1795162111
+    for (const hs of [[fine, coarse], [coarse, fine]]) {
+      const m = mergeAll(hs);
+      expect(m.numberOfSignificantValueDigits).toBe(2);
+      expect(maxOf(m)).toBe(1795162111);
+      // Merged into the 3-digit layout, the coarse bucket would read 1786773504's 3-digit bucket.
+      const wrong = newHistogram(3);
+      wrong.add(fine);
+      wrong.add(coarse);
+      expect(maxOf(wrong)).toBeLessThan(1_790_000_000);
+    }
+  });
+});
+
 describe("one-pass summaries and declared sizes", () => {
   it("bucketsOf's mean and standard deviation equal the library's", async () => {
     const { bucketsOf: b } = await import("./histogram");

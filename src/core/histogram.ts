@@ -2,6 +2,7 @@
 // (percentiles, equivalent-value ranges, merging). Everything that reads a histogram goes
 // through here, so the places where we depend on library internals are in one file.
 import { valueAtIndex } from "../formats/hlog-encoding-layout";
+import { addDecodedInto } from "../formats/hlog-encoding-add";
 import { build, type Histogram } from "hdr-histogram-js";
 
 /** The library's JsHistogram methods that exist at runtime but are not in its public typings. */
@@ -133,13 +134,47 @@ export function bucketsOf(h: Histogram): Buckets {
   return { values: Float64Array.from(values), cumulative: Float64Array.from(cumulative), totalCount: total, mean, stdDeviation: Math.sqrt(sq / total) };
 }
 
-/** A new histogram holding the sum of the given ones (merging is the only honest way to combine). */
+/**
+ * The layout (significant digits, lowest discernible value) that is at least as coarse as each
+ * of `hs` at every value: the fewest digits and the largest unit. HdrHistogram's buckets are
+ * power-of-two wide and aligned to their width (width at v: max(2^unitMagnitude,
+ * 2^(floor(log2 v) − log2(subBucketCount) + 1))), so fewer digits or a larger unit only widen
+ * them, and every bucket of a member lies inside one bucket of this layout.
+ */
+export function coarsestLayout(hs: readonly (Histogram | { numberOfSignificantValueDigits: number; lowestDiscernibleValue: number })[]): { digits: number; lowest: number } {
+  let digits = Infinity;
+  let lowest = 1;
+  for (const h of hs) {
+    digits = Math.min(digits, h.numberOfSignificantValueDigits);
+    const l = (h as { lowestDiscernibleValue: number }).lowestDiscernibleValue;
+    if (Math.floor(Math.log2(l)) > Math.floor(Math.log2(lowest)) || (Math.floor(Math.log2(l)) === Math.floor(Math.log2(lowest)) && l > lowest)) lowest = l;
+  }
+  return { digits: Number.isFinite(digits) ? digits : 3, lowest };
+}
+
+/**
+ * Adds `source` into `target` (any layouts), walking every index of the source: not the
+ * library's add, whose path for other layouts starts from the source's maxValue field, which
+ * drifts (see maxOf). Each count is recorded at its bucket's lowest value, so when `target` is
+ * as coarse as `source` (coarsestLayout) it lands in the target bucket that holds the whole
+ * source bucket, and reads back as that bucket's top: at or above every value recorded there.
+ */
+export function addInto(target: Histogram, source: Histogram): void {
+  addDecodedInto(target, { version: 2, ...sparseOf(source) });
+}
+
+/**
+ * A new histogram holding the sum of the given ones (merging is the only honest way to
+ * combine). Members of different precisions are merged into the coarsest layout among them
+ * (coarsestLayout): a finer member's bucket lies inside one coarse bucket, which reports its
+ * top, so no percentile of the sum is below a value any member recorded. (Merging into the
+ * finest layout instead would record each coarse bucket at its lowest value: below what the
+ * coarse member recorded, by up to its bucket's width.)
+ */
 export function mergeAll(hs: readonly Histogram[]): Histogram {
-  const first = hs[0];
-  const out = first
-    ? newHistogram(first.numberOfSignificantValueDigits, internals(first).lowestDiscernibleValue)
-    : newHistogram();
-  for (const h of hs) out.add(h);
+  const { digits, lowest } = coarsestLayout(hs);
+  const out = newHistogram(digits, lowest);
+  for (const h of hs) addInto(out, h);
   return out;
 }
 
@@ -155,32 +190,6 @@ export function countsLengthOf(h: Histogram): number {
 
 export function lowestDiscernibleValueOf(h: Histogram): number {
   return internals(h).lowestDiscernibleValue;
-}
-
-/** Already as fine as the reference precision (3+ digits, lowest discernible value 1). */
-export function isAtReferencePrecision(h: Histogram): boolean {
-  return h.numberOfSignificantValueDigits >= 3 && internals(h).lowestDiscernibleValue === 1;
-}
-
-/**
- * The histogram as HdrHistogram Java's reference results see a log: every interval added into
- * a `new Histogram(3)` (lowest discernible value 1, 3 significant digits), as its
- * HistogramLogReaderWriterTest does. Adding a coarser histogram records each bucket's lowest
- * value with its count, so the published percentiles of a 2-digit jHiccup log are the
- * 3-digit buckets holding those values. Histograms already that fine are returned as they are.
- * (HistogramLogProcessor instead keeps the first interval's precision: the .hgrm export uses
- * the log's own histogram for that reason.)
- */
-export function atReferencePrecision(h: Histogram): Histogram {
-  if (isAtReferencePrecision(h)) return h;
-  const js = internals(h);
-  const out = newHistogram(Math.max(3, h.numberOfSignificantValueDigits), 1);
-  // Walk every index, not up to the library's maxValue field (it drifts, see maxOf).
-  for (let i = 0; i < js.countsArrayLength; i++) {
-    const c = js.getCountAtIndex(i);
-    if (c > 0) out.recordValueWithCount(js.valueFromIndex(i), c);
-  }
-  return out;
 }
 
 /** A histogram's non-zero counts by index, with what is needed to add them elsewhere (another worker). */

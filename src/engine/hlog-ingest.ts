@@ -1,7 +1,7 @@
 // Interval-log ingest: one series per tag, every interval decoded once and merged; a log can
 // also be read in parts by several workers and joined (equal to reading it whole). Kept apart
 // from the other formats so that the helper workers load only this.
-import { countsLengthOf, declaredCountsLength, highestEquivalent, lowestDiscernibleValueOf, MAX_DECLARED_COUNTS, newHistogram, sparseOf, type Histogram, type SparseHistogram } from "../core/histogram";
+import { addInto, coarsestLayout, countsLengthOf, declaredCountsLength, highestEquivalent, lowestDiscernibleValueOf, MAX_DECLARED_COUNTS, newHistogram, sparseOf, type Histogram, type SparseHistogram } from "../core/histogram";
 
 /** Counts-array slots all tags' histograms of one log may hold together: 2^27 float64 = 1 GiB. */
 const MAX_TOTAL_SLOTS = 2 ** 27;
@@ -228,6 +228,16 @@ export class HlogIngest implements Sink, LineSink {
     if (t.blocks && `${d.lowestDiscernibleValue}/${d.numberOfSignificantValueDigits}` !== t.layout) {
       settle(t);
       t.blocks = null;
+    }
+    // An interval coarser than the series' histogram (fewer digits, a larger unit) would be
+    // recorded at its buckets' lowest values, below what it recorded (HistogramLogProcessor
+    // does that): the series moves to the coarsest layout instead, as a merge does (mergeAll).
+    const layout = coarsestLayout([t.histogram, d]);
+    if (layout.digits !== t.histogram.numberOfSignificantValueDigits || layout.lowest !== lowestDiscernibleValueOf(t.histogram)) {
+      settle(t);
+      const coarser = newHistogram(layout.digits, layout.lowest, Math.max(t.histogram.highestTrackableValue, d.highestTrackableValue));
+      addInto(coarser, t.histogram);
+      t.histogram = coarser;
     }
     if (t.pending) growToCover(t.histogram, d);
     else addDecodedInto(t.histogram, d);

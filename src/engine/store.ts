@@ -1,6 +1,6 @@
 // The loaded data and the queries on it. Owned by the worker; pure so that tests drive it
 // directly. A query answers with plot-ready values, never with library objects.
-import { atReferencePrecision, highestEquivalent, isAtReferencePrecision, lowestDiscernibleValueOf, newHistogram, valueAtPercentile, type Histogram } from "../core/histogram";
+import { addInto, coarsestLayout, lowestDiscernibleValueOf, newHistogram, valueAtPercentile, type Histogram } from "../core/histogram";
 import { countAtPercentile } from "../core/bucket-lookup";
 import { IntervalTable, type SeriesModel } from "../core/series";
 import { detectSaturation } from "../core/saturation";
@@ -193,23 +193,13 @@ function addSparse(target: Histogram, s: SeriesModel, sum: Sparse): void {
 }
 
 /**
- * Where a series' bucket values land at the reference precision the table and plot use
- * (atReferencePrecision): the series' own histogram when it is already that fine, else an
- * empty Histogram(3) whose layout answers "highest value equivalent to v".
- */
-function referenceLayoutOf(h: Histogram): Histogram {
-  return isAtReferencePrecision(h) ? h : newHistogram(Math.max(3, h.numberOfSignificantValueDigits), 1);
-}
-
-/**
- * valueAtPercentile(atReferencePrecision(histogram of `sum`), p) without building either:
- * the first bucket whose cumulative count reaches the percentile's count, valued as
- * atReferencePrecision values it (its lowest value recorded at reference precision reads back
- * as the highest equivalent value there; buckets that land together there do not change which
- * one is first). timeline.test.ts checks it against the library column by column.
+ * valueAtPercentile(histogram of `sum`, p) without building the histogram: the first bucket
+ * whose cumulative count reaches the percentile's count, valued at its highest equivalent
+ * value in the series' own layout (what HdrHistogram reports for it). timeline.test.ts checks
+ * it against the library column by column.
  */
 /** For 0 < p ≤ 100 (the timeline never asks for p0, whose value Java takes at the bucket's low end). */
-function percentileOfSum(s: SeriesModel, sum: Sparse, p: number, ref: Histogram): number {
+function percentileOfSum(s: SeriesModel, sum: Sparse, p: number): number {
   const n = sum.indices.length;
   if (n === 0) return 0;
   let total = 0;
@@ -225,7 +215,7 @@ function percentileOfSum(s: SeriesModel, sum: Sparse, p: number, ref: Histogram)
       if (run >= target) break;
     }
   }
-  return highestEquivalent(ref, valueFromIndex(sum.indices[k]!, lowest, digits));
+  return valueFromIndex(sum.indices[k]! + 1, lowest, digits) - 1;
 }
 
 /** A shared series' coarse max-over-time as timeline buckets (no percentiles: they were not shared). */
@@ -347,8 +337,12 @@ export class Store {
     const unit = parts[0]!.recordedUnit;
     const odd = parts.find((p) => p.recordedUnit !== unit);
     if (odd) throw new Error(`cannot merge series recorded in different units (${unit} and ${odd.recordedUnit}): set their recorded units first`);
-    const histogram = sameShape(parts[0]!.histogram);
-    for (const p of parts) histogram.add(p.histogram);
+    // Into the coarsest layout among the parts (see mergeAll): never below what any part
+    // recorded. Time windows and timeline columns of the merge add its intervals into this
+    // layout too (sameShape of this histogram).
+    const layout = coarsestLayout(parts.map((p) => p.histogram));
+    const histogram = newHistogram(layout.digits, layout.lowest, Math.max(...parts.map((p) => p.histogram.highestTrackableValue)));
+    for (const p of parts) addInto(histogram, p.histogram);
     let intervals: IntervalTable | null = null;
     let startTime: number | null = null;
     if (parts.every((p) => p.intervals && p.intervals.n > 0)) {
@@ -457,7 +451,7 @@ export class Store {
     const t0 = t.offsets[0]!;
     const span = t.offsets[t.n - 1]! - t0;
     const h = this.histogramFor(best.id, { start: t0 + span / 3, end: t0 + (2 * span) / 3 });
-    return spectrumOf(atReferencePrecision(h)).totalCount >= 0;
+    return spectrumOf(h).totalCount >= 0;
   }
 
   /** Expected interval between requests (ns) for view-time coordinated-omission correction. */
@@ -480,7 +474,7 @@ export class Store {
         name: `${v.name} (CO-corrected, ${formatNs(this.coIntervalNs)})`,
         correctedFrom: v.id,
         wholeCount: this.histogramFor(v.id + CO_SUFFIX, OPEN_RANGE).totalCount,
-        spectrum: spectrumOf(atReferencePrecision(h)),
+        spectrum: spectrumOf(h),
         warnings: [],
       });
     }
@@ -505,7 +499,7 @@ export class Store {
       failures: s.failures,
       wholeCount: s.histogram.totalCount,
       correctedFrom: null,
-      spectrum: spectrumOf(atReferencePrecision(this.histogramFor(s.id, range))),
+      spectrum: spectrumOf(this.histogramFor(s.id, range)),
       warnings: this.warnings(s),
     }));
   }
@@ -632,7 +626,6 @@ export class Store {
       // Columns of many intervals are moved onto block boundaries: a column's merged histogram
       // is then whole pre-merged blocks (percentile lines on a 24-hour log took over a second
       // per query when every column decoded its intervals).
-      const refLayout = q.percentiles.length > 0 && s.blocks ? referenceLayoutOf(s.histogram) : null;
       if (s.blocks && buckets.length > 1 && (buckets[buckets.length - 1]!.first + buckets[buckets.length - 1]!.count - buckets[0]!.first) / buckets.length >= BLOCK_SIZES[0]) {
         buckets = snapToBlocks(t, buckets, BLOCK_SIZES[0]);
       }
@@ -661,7 +654,7 @@ export class Store {
           // Percentiles straight off the block sum, valuing only the bucket each one lands in
           // (a histogram per column, allocated and walked from index 0, cost more than the sum).
           const sum = s.blocks.sumRange(b.first, b.first + b.count - 1, (i) => decodeAt(t, i)).sum;
-          for (const p of q.percentiles) r.percentiles[String(p)]![k] = percentileOfSum(s, sum, p, refLayout!);
+          for (const p of q.percentiles) r.percentiles[String(p)]![k] = percentileOfSum(s, sum, p);
           return;
         }
         const h = sameShape(s.histogram);
@@ -669,8 +662,7 @@ export class Store {
           const d = decodePayload(t.payload(order[j]!));
           if (d.ok) addDecodedInto(h, d.value);
         }
-        const ref = atReferencePrecision(h);
-        for (const p of q.percentiles) r.percentiles[String(p)]![k] = valueAtPercentile(ref, p);
+        for (const p of q.percentiles) r.percentiles[String(p)]![k] = valueAtPercentile(h, p);
       });
       out.push(r);
     }
