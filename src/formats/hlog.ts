@@ -37,6 +37,36 @@ export interface ReaderPart {
 }
 
 const YEAR_SECONDS = 365 * 24 * 3600;
+/**
+ * Long.MAX_VALUE as a double (2^63). HistogramLogReader.nextIntervalHistogram() only returns
+ * intervals whose absolute start lies in [0, Long.MAX_VALUE * 1.0] seconds; at a start above
+ * it, it returns null, which its callers take for the end of the log.
+ */
+const JAVA_LATEST_START = 2 ** 63;
+
+/**
+ * A number as HdrHistogram Java's log reader reads the first three fields: java.util.Scanner's
+ * nextDouble() with Locale.US (HistogramLogScanner): an optional sign, digits with an optional
+ * fraction and exponent ("5.", ".5", "1e3"), a hexadecimal float with a point ("0x1.8p3"),
+ * NaN or Infinity. Anything else ("0x10", "1_000", "", "1.0.0") makes Java's reader stop
+ * there. Scanner also takes non-ASCII digits; this reader does not. Null when not a number.
+ */
+export function parseJavaDouble(text: string): number | null {
+  if (DECIMAL.test(text)) return Number(text);
+  const hex = HEX_FLOAT.exec(text);
+  if (hex) {
+    const [, sign, whole, fraction, exponent] = hex;
+    const mantissa = parseInt((whole ?? "") + fraction!, 16) || 0;
+    const v = mantissa * 2 ** (Number(exponent ?? 0) - 4 * fraction!.length);
+    return sign === "-" ? -v : v;
+  }
+  const special = NON_NUMBER.exec(text);
+  if (special) return special[2] === "NaN" ? NaN : special[1] === "-" ? -Infinity : Infinity;
+  return null;
+}
+const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+const HEX_FLOAT = /^([-+]?)0[xX]([0-9a-fA-F]*)\.([0-9a-fA-F]+)(?:[pP]([-+]?\d+))?$/;
+const NON_NUMBER = /^([-+]?)(NaN|Infinity|\u221e)$/;
 /** White space as the general field split sees it. */
 const WHITE = /\s/;
 
@@ -129,14 +159,17 @@ export class HlogReader {
   }
 
   private fields(lineNo: number, tag: string, startText: string, lengthText: string, maxText: string, payload: string, payloadAt: number): HlogInterval | null {
-    const rawStart = Number(startText);
-    const length = Number(lengthText);
-    const maxColumn = Number(maxText);
-    if (!Number.isFinite(rawStart)) return this.fail(lineNo, `start timestamp "${clip(startText)}" is not a number`);
-    if (!Number.isFinite(length) || length < 0) return this.fail(lineNo, `interval length "${clip(lengthText)}" is not a non-negative number`);
-    if (!Number.isFinite(maxColumn)) return this.fail(lineNo, `Interval_Max "${clip(maxText)}" is not a number`);
-    if (payload.startsWith("DHIST")) return this.fail(lineNo, "DoubleHistogram payloads are not supported yet");
-    if (!payload.startsWith("HIST")) return this.fail(lineNo, `the histogram field does not start with HIST (found "${clip(payload)}")`);
+    const rawStart = parseJavaDouble(startText);
+    const length = parseJavaDouble(lengthText);
+    const maxColumn = parseJavaDouble(maxText);
+    if (rawStart === null || !Number.isFinite(rawStart)) return this.fail(lineNo, `start timestamp "${clip(startText)}" is not a number`);
+    if (rawStart + (this.header.baseTime ?? 0) > JAVA_LATEST_START) {
+      return this.fail(lineNo, `start timestamp "${clip(startText)}" is beyond 2^63 seconds, where HdrHistogram's reader stops reading the log`);
+    }
+    if (length === null || !Number.isFinite(length) || length < 0) return this.fail(lineNo, `interval length "${clip(lengthText)}" is not a non-negative number`);
+    if (maxColumn === null || !Number.isFinite(maxColumn)) return this.fail(lineNo, `Interval_Max "${clip(maxText)}" is not a number`);
+    // "HIST" and "DHIST" are the base64 of the integer and DoubleHistogram cookies' first bytes.
+    if (!payload.startsWith("HIST") && !payload.startsWith("DHIST")) return this.fail(lineNo, `the histogram field does not start with HIST or DHIST (found "${clip(payload)}")`);
     if (this.firstStart === null) this.firstStart = rawStart;
     return { tag, rawStart, length, maxColumn, payload, payloadAt, line: lineNo };
   }
