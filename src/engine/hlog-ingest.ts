@@ -8,7 +8,7 @@ const MAX_TOTAL_SLOTS = 2 ** 27;
 import { LineSplitter, MAX_LINE_CHARS, type LineSink } from "../core/lines";
 import { IntervalTable, inferUnitFromIntervalMax, type PayloadSource, type SeriesModel, type TableColumns } from "../core/series";
 import { IntervalBlocks, JoinedBlocks, type BlockParts, type RangeSums } from "../core/blocks";
-import { HlogReader, type ReaderPart } from "../formats/hlog";
+import { HlogReader, producerUnit, type ReaderPart } from "../formats/hlog";
 import { addDecodedInto, growToCover, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
 import { decodePayload } from "./payload";
 import { makeSeries, MAX_TAGS, stripExtension, type IngestProgress, type IngestResult, type Sink } from "./series-make";
@@ -65,6 +65,8 @@ interface TagSeries {
   parts: { blocks: RangeSums; from: number }[];
   /** A part came without blocks: no blocks for the series. */
   partsBroken: boolean;
+  /** Some interval was a DoubleHistogram (its values were taken as seconds). */
+  double: boolean;
 }
 
 /** One tag of an HlogPart: everything but the time base, as transferable arrays. */
@@ -77,6 +79,7 @@ export interface HlogPartTag {
   rawStarts: Float64Array;
   /** Null when the part saw two layouts for the tag. */
   blocks: BlockParts | null;
+  double: boolean;
 }
 
 /** What a worker that read a later part of an interval log hands to the one that read its start. */
@@ -219,11 +222,12 @@ export class HlogIngest implements Sink, LineSink {
       return;
     }
     if (!t) {
-      t = { histogram: null, pending: true, intervals: new IntervalTable(this.keepPayloads), blocks: new IntervalBlocks(), layout: `${d.lowestDiscernibleValue}/${d.numberOfSignificantValueDigits}`, parts: [], partsBroken: false };
+      t = { histogram: null, pending: true, intervals: new IntervalTable(this.keepPayloads), blocks: new IntervalBlocks(), layout: `${d.lowestDiscernibleValue}/${d.numberOfSignificantValueDigits}`, parts: [], partsBroken: false, double: false };
       this.tags.set(interval.tag, t);
       this.rawStarts.set(interval.tag, []);
     }
     if (!t.histogram) t.histogram = newHistogram(d.numberOfSignificantValueDigits, d.lowestDiscernibleValue, d.highestTrackableValue);
+    if (d.double) t.double = true;
     // Blocks add counts by index, so they need every interval in the same layout.
     if (t.blocks && `${d.lowestDiscernibleValue}/${d.numberOfSignificantValueDigits}` !== t.layout) {
       settle(t);
@@ -267,6 +271,7 @@ export class HlogIngest implements Sink, LineSink {
         table: t.intervals.toColumns(),
         rawStarts: Float64Array.from(this.rawStarts.get(tag)!),
         blocks: t.blocks ? t.blocks.toParts() : null,
+        double: t.double,
       })),
       source,
       chars: this.splitter.charsRead,
@@ -292,7 +297,7 @@ export class HlogIngest implements Sink, LineSink {
           this.reader.noteProblem(null, `more than ${MAX_TAGS} tags in one log: lines of further tags are skipped`);
           continue;
         }
-        t = { histogram: null, pending: false, intervals: new IntervalTable(), blocks: new IntervalBlocks(), layout: pt.layout, parts: [], partsBroken: false };
+        t = { histogram: null, pending: false, intervals: new IntervalTable(), blocks: new IntervalBlocks(), layout: pt.layout, parts: [], partsBroken: false, double: false };
         this.tags.set(pt.tag, t);
         this.rawStarts.set(pt.tag, []);
       } else if (pt.layout !== t.layout || pt.blocks === null) {
@@ -301,6 +306,7 @@ export class HlogIngest implements Sink, LineSink {
         throw new PartsNotJoinable(`tag "${pt.tag}" changes histogram layout`);
       }
       const from = t.intervals.n;
+      if (pt.double) t.double = true;
       if (pt.histogram) {
         const h = pt.histogram;
         const current = t.histogram ? countsLengthOf(t.histogram) : 0;
@@ -343,15 +349,18 @@ export class HlogIngest implements Sink, LineSink {
       for (let i = 0; i < raws.length; i++) t.intervals.offsets[i] = this.reader.offsetOf(raws[i]!);
       let sorted = true;
       for (let i = 1; i < t.intervals.n; i++) if (t.intervals.offsets[i]! < t.intervals.offsets[i - 1]!) sorted = false;
-      const inferred = inferUnitFromIntervalMax(t.intervals);
+      // A producer named in the header fixes the unit; a DoubleHistogram's values were taken
+      // as seconds and recorded in ns, an assumption; else the Interval_Max ratio suggests one.
+      const known = t.double ? null : producerUnit(this.reader.header.producer);
+      const inferred = known || t.double ? null : inferUnitFromIntervalMax(t.intervals);
       const base = stripExtension(this.file);
       series.push(makeSeries({
         name: tag ? `${base} [${tag}]` : base,
         source: this.file,
         tag,
         // Without a usable Interval_Max column, assume what Java's writers assume: ns values.
-        recordedUnit: inferred ?? "ns",
-        unitSource: inferred ? "interval-max" : "default",
+        recordedUnit: known ?? inferred ?? "ns",
+        unitSource: known ? "format" : inferred ? "interval-max" : "default",
         histogram: t.histogram,
         intervals: t.intervals,
         startTime,

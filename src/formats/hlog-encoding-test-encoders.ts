@@ -19,6 +19,8 @@ export interface EncodeOptions {
   compressed?: boolean;
   /** V1/V2 header field; HdrHistogram's decoder does not move counts by it. */
   normalizingIndexOffset?: number;
+  /** V1/V2 header field integerToDoubleValueConversionRatio: 1 for integer histograms. */
+  integerToDoubleRatio?: number;
 }
 
 const COOKIE = {
@@ -131,7 +133,7 @@ export function encodeHistogramBytes(h: DenseHistogram, opts: EncodeOptions): Ui
     w.i32(h.digits);
     w.i64(h.lowest);
     w.i64(h.highest);
-    w.f64(1.0);
+    w.f64(opts.integerToDoubleRatio ?? 1.0);
   }
   const payloadStart = w.length;
   if (version === 2) {
@@ -187,3 +189,63 @@ export function wrapCompressed(outerCookie: number, inner: Uint8Array): Uint8Arr
 }
 
 export { Writer };
+
+// DoubleHistogram (DoubleHistogram.encodeIntoByteBuffer / encodeIntoCompressedByteBuffer):
+// cookie, digits, configuredHighestToLowestValueRatio, then the wrapped integer histogram
+// (lowest 1), plain or compressed, whose header carries the conversion ratio.
+export const DHIST_COOKIE = { plain: 0x0c72124e, compressed: 0x0c72124f } as const;
+
+export interface DoubleEncoding {
+  /** The wrapped integer histogram (lowest must be 1 for Java to accept it). */
+  inner: DenseHistogram;
+  /** integerToDoubleValueConversionRatio: integer value i stands for i * ratio. */
+  ratio: number;
+  configuredHighestToLowestValueRatio?: number;
+  compressed?: boolean;
+  /** Version of the wrapped encoding (Java 2.1.7+ writes V2). */
+  version?: 1 | 2;
+}
+
+export function encodeDoubleHistogramBytes(d: DoubleEncoding): Uint8Array {
+  const inner = encodeHistogramBytes(d.inner, { version: d.version ?? 2, compressed: d.compressed ?? true, integerToDoubleRatio: d.ratio });
+  const w = new Writer();
+  w.i32(d.compressed ?? true ? DHIST_COOKIE.compressed : DHIST_COOKIE.plain);
+  w.i32(d.inner.digits);
+  w.i64(d.configuredHighestToLowestValueRatio ?? 2);
+  w.bytes(inner);
+  return w.result();
+}
+
+export function encodeDoubleHistogram(d: DoubleEncoding): string {
+  return toBase64(encodeDoubleHistogramBytes(d));
+}
+
+const SUB_MAG_OF = SUB_MAG;
+
+/**
+ * Records double samples as Java's DoubleHistogram does, independently of the app's reader:
+ * the conversion ratio is lowestValueInAutoRange / subBucketHalfCount with lowestValueInAutoRange
+ * the largest power of two at or below the smallest sample (so every sample keeps the full
+ * precision), and each sample becomes the integer (long)(sample / ratio).
+ */
+export function doubleHistogramOf(samples: readonly number[], digits: number): DoubleEncoding & { integers: number[] } {
+  const subMag = SUB_MAG_OF[digits]!;
+  const half = subMag - 1;
+  const min = Math.min(...samples.filter((x) => x > 0));
+  const ratio = 2 ** (Math.floor(Math.log2(min)) - half);
+  const integers = samples.map((x) => Math.floor(x / ratio));
+  const top = Math.max(...integers);
+  // Index of the top value in the layout lowest 1, then a counts array covering it.
+  const indexOf = (v: number) => {
+    if (v < 2 ** subMag) return v;
+    let lg = Math.floor(Math.log2(v));
+    while (2 ** lg > v) lg--;
+    while (2 ** (lg + 1) <= v) lg++;
+    const bucket = lg + 1 - subMag;
+    return (bucket + 1) * 2 ** half + (Math.floor(v / 2 ** bucket) - 2 ** half);
+  };
+  const counts = new Array<number>(indexOf(top) + 1).fill(0);
+  for (const v of integers) counts[indexOf(v)]!++;
+  const highest = 2 ** Math.ceil(Math.log2(top + 2));
+  return { inner: { lowest: 1, highest, digits, counts }, ratio, integers, compressed: true };
+}

@@ -23,6 +23,7 @@ import { readFixedWordCounts, readZigZagCounts, releaseLargeScratch, scratch } f
 // The project's own inflater: pako's verdicts, 1.7x faster on histogram payloads (inflate.ts).
 import { inflateZlib } from "./inflate";
 import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "./hlog-encoding-layout";
+import { DHIST_COMPRESSED, DHIST_ENCODING, DHIST_HEADER_SIZE, requantizeInPlace, targetDigitsFor, targetHighest, type DoubleInfo } from "./hlog-encoding-double";
 
 export { addDecodedInto, growToCover } from "./hlog-encoding-add";
 
@@ -38,6 +39,11 @@ export interface DecodedHistogram {
   /** Counts for those indices (float64 so nothing wraps at 2^31). */
   counts: Float64Array;
   totalCount: number;
+  /**
+   * Set when the payload was a DoubleHistogram: the counts above are its wrapped integer
+   * histogram mapped to integer ns (see hlog-encoding-double.ts); this is what it wrapped.
+   */
+  double?: DoubleInfo;
 }
 export type DecodeResult = { ok: true; value: DecodedHistogram } | { ok: false; reason: string };
 
@@ -47,8 +53,6 @@ const V1_ENCODING = 0x1c849301;
 const V1_COMPRESSED = 0x1c849302;
 const V2_ENCODING = 0x1c849303;
 const V2_COMPRESSED = 0x1c849304;
-const DHIST_ENCODING = 0x0c72124e;
-const DHIST_COMPRESSED = 0x0c72124f;
 
 const V0_HEADER_SIZE = 32;
 const V1_V2_HEADER_SIZE = 40;
@@ -58,7 +62,7 @@ const FIRST_INFLATE_LIMIT = 64 * 1024;
 /** Never inflate more than this, whatever the header says. */
 const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
 
-const DOUBLE_HISTOGRAM = "DoubleHistogram payloads are not supported yet";
+const NESTED_DOUBLE = "DoubleHistogram nested inside another histogram";
 
 function fail(reason: string): DecodeResult {
   return { ok: false, reason };
@@ -100,7 +104,7 @@ function versionName(v: EncodingVersion): string {
 function parseHeader(b: Uint8Array, len: number): Header | string {
   if (len < 4) return "histogram header is truncated";
   const cookie = int32(b, 0);
-  if (cookie === DHIST_ENCODING || cookie === DHIST_COMPRESSED) return DOUBLE_HISTOGRAM;
+  if (cookie === DHIST_ENCODING || cookie === DHIST_COMPRESSED) return NESTED_DOUBLE;
   const base = cookie & ~0xf0;
   let version: EncodingVersion;
   if (base === V2_ENCODING) version = 2;
@@ -181,6 +185,55 @@ function neededBytes(h: Header): number {
  * interval and forgets it, and a fresh ArrayBuffer per interval cost more than the decoding.
  */
 function decodeUncompressed(b: Uint8Array, len: number, outer: EncodingVersion | -1, transient: boolean): DecodeResult {
+  if (len >= 4 && int32(b, 0) === DHIST_ENCODING) return decodeDouble(b, len, outer, transient);
+  return decodeInteger(b, len, outer, transient);
+}
+
+/**
+ * An uncompressed DoubleHistogram (its header, then the integer histogram it wraps), mapped
+ * into an integer histogram of ns (hlog-encoding-double.ts says how and why).
+ */
+function decodeDouble(b: Uint8Array, len: number, outer: EncodingVersion | -1, transient: boolean): DecodeResult {
+  if (len < DHIST_HEADER_SIZE) return fail(`DoubleHistogram header is truncated (${len} of ${DHIST_HEADER_SIZE} bytes)`);
+  const digits = int32(b, 4);
+  const inner = b.subarray(DHIST_HEADER_SIZE, len);
+  const h = parseHeader(inner, inner.length);
+  if (typeof h === "string") return fail(h);
+  if (h.version === 0) return fail("DoubleHistogram wraps a V0 histogram, which records no conversion ratio");
+  const ratio = new DataView(inner.buffer, inner.byteOffset + 32, 8).getFloat64(0);
+  if (!(ratio > 0) || !Number.isFinite(ratio)) return fail(`DoubleHistogram's conversion ratio ${ratio} is not a positive number`);
+  // Java refuses these too ("integer values histogram does not match stated parameters").
+  if (h.lowest !== 1) return fail(`DoubleHistogram wraps a histogram with lowest discernible value ${h.lowest}; it must be 1`);
+  if (h.digits !== digits) return fail(`DoubleHistogram declares ${digits} significant digits but wraps a histogram of ${h.digits}`);
+  const r = decodeInteger(inner, inner.length, outer, true);
+  if (!r.ok) return r;
+  const d = r.value;
+  // d's arrays are views of the scratch (kept alive by the views if the scratch was let go): rewrite them in place.
+  const n = requantizeInPlace(d.indices, d.counts, d.indices.length, digits, ratio);
+  if (typeof n === "string") return fail(n);
+  let indices = d.indices.subarray(0, n);
+  let counts = d.counts.subarray(0, n);
+  if (!transient) {
+    const memory = new ArrayBuffer(n * 12);
+    counts = new Float64Array(memory, 0, n);
+    indices = new Int32Array(memory, n * 8, n);
+    counts.set(d.counts.subarray(0, n));
+    indices.set(d.indices.subarray(0, n));
+  }
+  const value: DecodedHistogram = {
+    version: d.version,
+    numberOfSignificantValueDigits: targetDigitsFor(digits),
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: targetHighest(h.highest, ratio),
+    indices,
+    counts,
+    totalCount: d.totalCount,
+    double: { ratio, digits },
+  };
+  return { ok: true, value };
+}
+
+function decodeInteger(b: Uint8Array, len: number, outer: EncodingVersion | -1, transient: boolean): DecodeResult {
   const h = parseHeader(b, len);
   if (typeof h === "string") return fail(h);
   // Java picks the inner header size from the outer cookie: V0 must hold V0; V1 and V2 share it.
@@ -264,6 +317,26 @@ function inflateCompressed(b: Uint8Array, outer: EncodingVersion): InflateResult
   return { ok: true, bytes: r.bytes, outer };
 }
 
+/**
+ * A compressed DoubleHistogram: its 16-byte header, then a compressed integer histogram.
+ * Gives the uncompressed DoubleHistogram form (plain cookie, same header, inflated integer
+ * histogram), with the wrapped histogram's version as `outer`, as Java would read it.
+ */
+function inflateDouble(b: Uint8Array): InflateResult {
+  if (b.length < DHIST_HEADER_SIZE + 4) return { ok: false, reason: "DoubleHistogram header is truncated" };
+  const inner = b.subarray(DHIST_HEADER_SIZE);
+  const base = int32(inner, 0) & ~0xf0;
+  const version: EncodingVersion | -1 = base === V2_COMPRESSED ? 2 : base === V1_COMPRESSED ? 1 : base === V0_COMPRESSED ? 0 : -1;
+  if (version === -1) return { ok: false, reason: `compressed DoubleHistogram wraps cookie ${hex(int32(inner, 0))}, not a compressed histogram` };
+  const r = inflateCompressed(inner, version);
+  if (!r.ok) return r;
+  const out = new Uint8Array(DHIST_HEADER_SIZE + r.bytes.length);
+  out.set(b.subarray(0, DHIST_HEADER_SIZE));
+  out[3] = DHIST_ENCODING & 0xff;
+  out.set(r.bytes, DHIST_HEADER_SIZE);
+  return { ok: true, bytes: out, outer: version };
+}
+
 function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11 || c === 0xfeff || c === 0xa0;
 }
@@ -281,12 +354,12 @@ export function inflateHistogramPayload(base64: string): InflateResult {
     while (start < end && isSpace(base64.charCodeAt(start))) start++;
     while (end > start && isSpace(base64.charCodeAt(end - 1))) end--;
     if (start === end) return { ok: false, reason: "payload is empty" };
-    if (base64.startsWith("DHIST", start)) return { ok: false, reason: DOUBLE_HISTOGRAM };
     const b = decodeBase64(base64, start, end);
     if (b === null) return { ok: false, reason: "payload is not valid base64" };
     if (b.length < 4) return { ok: false, reason: `payload is too short to be a histogram (${b.length} bytes)` };
     const cookie = int32(b, 0);
-    if (cookie === DHIST_ENCODING || cookie === DHIST_COMPRESSED) return { ok: false, reason: DOUBLE_HISTOGRAM };
+    if (cookie === DHIST_ENCODING) return b.length < DHIST_HEADER_SIZE ? { ok: false, reason: "DoubleHistogram header is truncated" } : { ok: true, bytes: b, outer: -1 };
+    if (cookie === DHIST_COMPRESSED) return inflateDouble(b);
     const base = cookie & ~0xf0;
     if (base === V2_COMPRESSED) return inflateCompressed(b, 2);
     if (base === V1_COMPRESSED) return inflateCompressed(b, 1);

@@ -4,7 +4,7 @@
 // then one interval a line: `[Tag=NAME,]start,length,max,payload`, fields split on commas
 // or spaces. The reader is stateful and takes one line at a time so that a big file can be
 // streamed through it without ever being one string.
-import type { LoadProblem } from "../core/types";
+import type { LoadProblem, Unit } from "../core/types";
 
 export interface HlogInterval {
   /** Tag of the line, "" when untagged. */
@@ -27,6 +27,27 @@ export interface HlogHeader {
   startTime: number | null; // seconds since epoch, from #[StartTime:
   baseTime: number | null; // seconds since epoch, from #[BaseTime:
   formatVersion: string | null;
+  /** The program that wrote the log, when a header comment names it (see PRODUCERS). */
+  producer: string | null;
+}
+
+/**
+ * Programs whose logs say who wrote them, and the unit they record values in (a log does not
+ * state its unit; these producers fix it). From their sources:
+ * - YCSB (site.ycsb.measurements.OneMeasurementHdrHistogram): outputComment("[Logging for: " +
+ *   name + "]"), measure(int latencyInMicros): µs, Interval_Max with the writer's default ÷10⁶.
+ * - jHiccup: "#[Logged with jHiccup version …]", hiccups in ns (Interval_Max in ms).
+ * - cassandra-stress (org.apache.cassandra.stress StressMetrics / HdrLog): outputComment("Logging
+ *   op latencies for Cassandra Stress"), latencies in ns.
+ */
+export const PRODUCERS: readonly { name: string; pattern: RegExp; unit: Unit }[] = [
+  { name: "YCSB", pattern: /^#\[Logging for: /, unit: "us" },
+  { name: "jHiccup", pattern: /^#\[Logged with jHiccup version/, unit: "ns" },
+  { name: "cassandra-stress", pattern: /^#Logging op latencies for Cassandra Stress/, unit: "ns" },
+];
+
+export function producerUnit(producer: string | null): Unit | null {
+  return PRODUCERS.find((p) => p.name === producer)?.unit ?? null;
 }
 
 export interface ReaderPart {
@@ -37,6 +58,39 @@ export interface ReaderPart {
 }
 
 const YEAR_SECONDS = 365 * 24 * 3600;
+/**
+ * Long.MAX_VALUE as a double (2^63). HistogramLogReader.nextIntervalHistogram() only returns
+ * intervals whose absolute start lies in [0, Long.MAX_VALUE * 1.0] seconds; at a start above
+ * it, it returns null, which its callers take for the end of the log.
+ */
+const JAVA_LATEST_START = 2 ** 63;
+
+/**
+ * A number as HdrHistogram Java's log reader reads the first three fields: java.util.Scanner's
+ * nextDouble() with Locale.US (HistogramLogScanner): an optional sign, digits with an optional
+ * fraction and exponent ("5.", ".5", "1e3"), a hexadecimal float with a point and a binary
+ * exponent ("0x1.8p3"),
+ * NaN or Infinity. Anything else ("0x10", "1_000", "", "1.0.0") makes Java's reader stop
+ * there. Scanner also takes non-ASCII digits; this reader does not. Null when not a number.
+ */
+export function parseJavaDouble(text: string): number | null {
+  if (DECIMAL.test(text)) return Number(text);
+  const hex = HEX_FLOAT.exec(text);
+  if (hex) {
+    const [, sign, whole, fraction, exponent] = hex;
+    const mantissa = parseInt((whole ?? "") + fraction!, 16) || 0;
+    const v = mantissa * 2 ** (Number(exponent ?? 0) - 4 * fraction!.length);
+    return sign === "-" ? -v : v;
+  }
+  const special = NON_NUMBER.exec(text);
+  if (special) return special[2] === "NaN" ? NaN : special[1] === "-" ? -Infinity : Infinity;
+  return null;
+}
+const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+// Scanner's pattern makes the exponent optional, but it then hands the token to
+// Double.parseDouble, which requires it: "0x1.0" is refused.
+const HEX_FLOAT = /^([-+]?)0[xX]([0-9a-fA-F]*)\.([0-9a-fA-F]+)[pP]([-+]?\d+)$/;
+const NON_NUMBER = /^([-+]?)(NaN|Infinity|\u221e)$/;
 /** White space as the general field split sees it. */
 const WHITE = /\s/;
 
@@ -50,7 +104,7 @@ export function detectHlog(name: string, head: string): boolean {
 }
 
 export class HlogReader {
-  readonly header: HlogHeader = { startTime: null, baseTime: null, formatVersion: null };
+  readonly header: HlogHeader = { startTime: null, baseTime: null, formatVersion: null, producer: null };
   readonly problems: LoadProblem[] = [];
   /** Lines that held something but could not be read. */
   skippedLines = 0;
@@ -91,6 +145,7 @@ export class HlogReader {
     }
     const version = /^#\[Histogram log format version ([\d.]+)/.exec(line);
     if (version) this.header.formatVersion = version[1] ?? null;
+    else if (this.header.producer === null) this.header.producer = PRODUCERS.find((p) => p.pattern.test(line))?.name ?? null;
   }
 
   private fail(lineNo: number, reason: string): null {
@@ -129,14 +184,17 @@ export class HlogReader {
   }
 
   private fields(lineNo: number, tag: string, startText: string, lengthText: string, maxText: string, payload: string, payloadAt: number): HlogInterval | null {
-    const rawStart = Number(startText);
-    const length = Number(lengthText);
-    const maxColumn = Number(maxText);
-    if (!Number.isFinite(rawStart)) return this.fail(lineNo, `start timestamp "${clip(startText)}" is not a number`);
-    if (!Number.isFinite(length) || length < 0) return this.fail(lineNo, `interval length "${clip(lengthText)}" is not a non-negative number`);
-    if (!Number.isFinite(maxColumn)) return this.fail(lineNo, `Interval_Max "${clip(maxText)}" is not a number`);
-    if (payload.startsWith("DHIST")) return this.fail(lineNo, "DoubleHistogram payloads are not supported yet");
-    if (!payload.startsWith("HIST")) return this.fail(lineNo, `the histogram field does not start with HIST (found "${clip(payload)}")`);
+    const rawStart = parseJavaDouble(startText);
+    const length = parseJavaDouble(lengthText);
+    const maxColumn = parseJavaDouble(maxText);
+    if (rawStart === null || !Number.isFinite(rawStart)) return this.fail(lineNo, `start timestamp "${clip(startText)}" is not a number`);
+    if (rawStart + this.baseTimeAt(rawStart) > JAVA_LATEST_START) {
+      return this.fail(lineNo, `start timestamp "${clip(startText)}" is beyond 2^63 seconds, where HdrHistogram's reader stops reading the log`);
+    }
+    if (length === null || !Number.isFinite(length) || length < 0) return this.fail(lineNo, `interval length "${clip(lengthText)}" is not a non-negative number`);
+    if (maxColumn === null || !Number.isFinite(maxColumn)) return this.fail(lineNo, `Interval_Max "${clip(maxText)}" is not a number`);
+    // "HIST" and "DHIST" are the base64 of the integer and DoubleHistogram cookies' first bytes.
+    if (!payload.startsWith("HIST") && !payload.startsWith("DHIST")) return this.fail(lineNo, `the histogram field does not start with HIST or DHIST (found "${clip(payload)}")`);
     if (this.firstStart === null) this.firstStart = rawStart;
     return { tag, rawStart, length, maxColumn, payload, payloadAt, line: lineNo };
   }
@@ -155,6 +213,7 @@ export class HlogReader {
     if (p.header.startTime !== null) this.header.startTime = p.header.startTime;
     if (p.header.baseTime !== null) this.header.baseTime = p.header.baseTime;
     if (p.header.formatVersion !== null) this.header.formatVersion = p.header.formatVersion;
+    if (this.header.producer === null) this.header.producer = p.header.producer;
     if (this.firstStart === null) this.firstStart = p.firstStart;
     this.inferredBase = null;
     for (const q of p.problems) {
@@ -192,6 +251,14 @@ export class HlogReader {
     if (this.header.startTime !== null) return this.header.startTime;
     if (this.firstStart === null) return null;
     return (this.header.baseTime ?? 0) + this.firstStart;
+  }
+
+  /** The time base Java's reader would use when this line were the first it read, without caching it (baseTime() does). */
+  private baseTimeAt(rawStart: number): number {
+    if (this.header.baseTime !== null) return this.header.baseTime;
+    const first = this.firstStart ?? rawStart;
+    const start = this.header.startTime ?? first;
+    return first < start - YEAR_SECONDS ? start : 0;
   }
 
   /** Seconds since StartTime for a raw timestamp (what HistogramLogProcessor's -start/-end compare with). */

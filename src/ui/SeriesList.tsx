@@ -126,6 +126,25 @@ const SeriesItem = memo(function SeriesItem({ row, isSelected, onSelect, onToggl
         {v.failures > 0 ? `, ${formatCount(v.failures)} failed` : ""}
         {v.mergedFrom.length ? ` · merged from ${v.mergedFrom.length}` : ""}
       </span>
+      {v.unitSource === "interval-max" || v.unitSource === "default" ? (
+        // The unit is only a guess: say so where it is seen, and change it in one go.
+        <select
+          className="unit-assumed warn-inline"
+          data-testid="unit-assumed"
+          value={v.recordedUnit}
+          title={`Recorded unit ${UNIT_SOURCE_TEXT[v.unitSource]}`}
+          aria-label={`Recorded unit of ${v.name}, assumed: change it`}
+          onClick={stop}
+          onKeyDown={stop}
+          onChange={(e) => onUnit(v.id, e.target.value as Unit)}
+        >
+          {UNITS.map((u) => (
+            <option key={u} value={u}>
+              {u === v.recordedUnit ? `${UNIT_LABEL[u]}? — ${v.unitSource === "interval-max" ? "from Interval_Max" : "assumed"}` : UNIT_LABEL[u]}
+            </option>
+          ))}
+        </select>
+      ) : null}
       {verdict ? (
         <span className={verdict.pass ? "verdict pass" : "verdict fail"} data-testid="series-verdict">
           {verdict.pass ? "✓ " : "✗ "}
