@@ -16,6 +16,7 @@ import { ingest, type IngestProgress, type IngestResult } from "./ingest";
 import type { SampleOptions } from "../formats/source";
 import { decodeShare, encodeShare, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type ShareView } from "../share";
 import { makeSeries } from "./ingest";
+import { compareSeries } from "../core/naming";
 import { bucketIntervals, snapToBlocks } from "../core/timeline-buckets";
 
 /** A time window in seconds since each log's StartTime; null ends are open. */
@@ -466,7 +467,8 @@ export class Store {
    */
   views(range: TimeRange = OPEN_RANGE): SeriesView[] {
     const out: SeriesView[] = [];
-    for (const v of this.rawViews(range)) {
+    // Listed in one order everywhere (core/naming's compareSeries); each corrected copy right after its series.
+    for (const v of this.rawViews(range).sort(compareSeries)) {
       out.push(v);
       if (this.coIntervalNs === null) continue;
       const h = this.histogramFor(v.id + CO_SUFFIX, range);
