@@ -11,8 +11,9 @@ import { idle, loadFiles, openEmpty } from "./helpers";
 const rates = ["1k", "2k", "5k", "10k", "20k", "40k", "80k", "160k"];
 const tput = { "1k": 1e3, "2k": 2e3, "5k": 5e3, "10k": 1e4, "20k": 2e4, "40k": 4e4, "80k": 8e4, "160k": 16e4 } as Record<string, number>;
 
-test("a 2 configurations × 8 throughputs sweep, response and service time, loaded in string order", async ({ page }) => {
+test("a 2 configurations × 8 throughputs sweep, response and service time, loaded in string order", async ({ page, context }) => {
   test.setTimeout(120_000);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await openEmpty(page);
   const dir = mkdtempSync(join(tmpdir(), "hdr-sweep-"));
   const paths: string[] = [];
@@ -54,5 +55,10 @@ test("a 2 configurations × 8 throughputs sweep, response and service time, load
   await expect(gaps.nth(1)).toHaveAttribute("data-config", "sysB");
   await expect(gaps.nth(1)).toContainText("at 8 throughputs, widest at 160k/s");
   await expect(gaps.nth(1)).toContainText("queue");
+  // The Markdown table reads in the same order.
+  await page.getByTestId("copy-markdown").click();
+  const md = await page.getByTestId("markdown-output").inputValue();
+  const mdNames = md.split("\n").filter((l) => /^\| sys/.test(l)).map((l) => l.split(" | ")[0]!.slice(2).replace(/\\_/g, "_"));
+  expect(mdNames).toEqual(want);
   await page.locator(".judgement").screenshot({ path: "screens/sweep-verdict.png" });
 });
