@@ -141,14 +141,62 @@ test("a broken share link says what is wrong and the page still works", async ({
   await expect(page.getByTestId("app")).toBeVisible();
 });
 
-test("#src= links load remote logs; refused or unreachable ones say why", async ({ page }) => {
-  await page.goto("./#src=" + encodeURIComponent(`http://127.0.0.1:${process.env.E2E_PORT || 4173}/demo/sysA_2k.response.hlog`) + "&src=javascript:alert(1)&src=" + encodeURIComponent("http://127.0.0.1:9/nothing.hlog"));
+const PORT = process.env.E2E_PORT || 4173;
+const OWN = `http://127.0.0.1:${PORT}/demo/sysA_2k.response.hlog`;
+
+test("#src= links load remote logs after consent; refused or unreachable ones say why", async ({ page }) => {
+  const asked: string[] = [];
+  page.on("request", (r) => asked.push(r.url()));
+  await page.goto("./#src=" + encodeURIComponent(OWN) + "&src=javascript:alert(1)&src=" + encodeURIComponent("http://127.0.0.1:9/nothing.hlog"));
   await idle(page);
+  // Another origin (another port of the same host): the page asks first, naming it.
+  const ask = page.getByTestId("src-consent");
+  await expect(ask).toBeVisible();
+  await expect(ask).toHaveAttribute("data-hosts", "127.0.0.1:9");
+  await expect(ask).toContainText("This link loads data from 127.0.0.1:9. Load?");
+  await page.getByTestId("src-consent-load").click();
+  await page.waitForTimeout(50);
+  await idle(page);
+  await expect(ask).toHaveCount(0);
   await expect(page.getByTestId("series")).toHaveCount(1);
   await expect(page.getByTestId("series")).toHaveAttribute("data-name", "sysA_2k.response");
   await expect(page.getByTestId("series")).toHaveAttribute("data-count", "120000");
   await expect(page.locator("[data-testid=load-error][data-file='javascript:alert(1)']")).toContainText("only http and https");
   await expect(page.locator("[data-testid=load-error][data-file='http://127.0.0.1:9/nothing.hlog']")).toContainText(/unreachable|CORS/);
+  // The engine worker's fetches are seen here (what the test below relies on to see none).
+  expect(asked).toContain("http://127.0.0.1:9/nothing.hlog");
+});
+
+test("#src= links fetch nothing from other hosts before consent; Cancel fetches only the page's own", async ({ page }) => {
+  const asked: string[] = [];
+  page.on("request", (r) => asked.push(r.url()));
+  const foreign = ["http://127.0.0.1:9/a.hlog", "https://logs.example.invalid/b.hlog"];
+  await page.goto("./#" + [OWN, ...foreign].map((u) => "src=" + encodeURIComponent(u)).join("&"));
+  await idle(page);
+  const ask = page.getByTestId("src-consent");
+  await expect(ask).toContainText("This link loads data from 127.0.0.1:9 and logs.example.invalid. Load?");
+  await expect(page.getByTestId("src-consent-load")).toBeVisible();
+  await expect(page.getByTestId("src-consent-cancel")).toBeVisible();
+  await page.screenshot({ path: "screens/src-consent.png" });
+  await page.waitForTimeout(500); // time for a fetch that should not happen
+  // Not even the page's own log: nothing of the link is fetched before the answer.
+  expect(asked.filter((u) => u.includes("127.0.0.1:9") || u.includes("example.invalid") || u.endsWith("sysA_2k.response.hlog"))).toEqual([]);
+  await page.getByTestId("src-consent-cancel").click();
+  await page.waitForTimeout(50);
+  await idle(page);
+  await expect(ask).toHaveCount(0);
+  expect(asked.filter((u) => u.includes("127.0.0.1:9") || u.includes("example.invalid"))).toEqual([]);
+  await expect(page.getByTestId("series")).toHaveCount(1);
+  await expect(page.getByTestId("series")).toHaveAttribute("data-name", "sysA_2k.response");
+  for (const u of foreign) await expect(page.locator(`[data-testid=load-error][data-file='${u}']`)).toContainText("not fetched: loading from");
+});
+
+test("#src= links to the page's own origin load without a question", async ({ page }) => {
+  await page.goto("./#src=" + encodeURIComponent(OWN));
+  await idle(page);
+  await expect(page.getByTestId("series")).toHaveCount(1);
+  await expect(page.getByTestId("series")).toHaveAttribute("data-count", "120000");
+  await expect(page.getByTestId("src-consent")).toHaveCount(0);
 });
 
 test("reloading keeps the loaded files and the view; Start over returns to the demo", async ({ page }) => {
@@ -232,7 +280,7 @@ test("merges and removals are kept across a reload: merges made again with the s
   await merge(["node1", "node2"]);
   const first = (await page.locator("[data-testid=series][data-name^='merged:']").getAttribute("data-name"))!;
   await merge([first, "node3"]);
-  const second = (await page.locator("[data-testid=series][data-name^='merged:']").nth(1).getAttribute("data-name"))!;
+  const second = (await page.locator(`[data-testid=series][data-name^='merged:']:not([data-name="${first}"])`).getAttribute("data-name"))!;
   const total = (await count("node1")) + (await count("node2")) + (await count("node3"));
   expect(await count(second)).toBe(total);
   const p999 = await cell(page, second, "99.9").getAttribute("data-raw");

@@ -24,6 +24,7 @@ import { markdownSummary, spectrumCsv } from "./core/markdown";
 import { markdownRows } from "./ui/markdown-rows";
 import { formatThroughput } from "./core/naming";
 import { LoadErrors } from "./ui/LoadErrors";
+import { RemoteConsent, type RemoteQuestion } from "./ui/RemoteConsent";
 import { PercentileTable } from "./ui/PercentileTable";
 import { SeriesList, type SeriesRow } from "./ui/SeriesList";
 import { useElementWidth } from "./ui/use-element-width";
@@ -52,6 +53,7 @@ export function App() {
   const [yLog, setYLog] = useState(false);
   const [range, setRange] = useState<TimeRange>({ start: null, end: null });
   const [problems, setProblems] = useState<LoadProblem[]>([]);
+  const [remoteQuestion, setRemoteQuestion] = useState<RemoteQuestion | null>(null);
   const [pending, setPending] = useState(0);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -257,6 +259,7 @@ export function App() {
             demoRequirement.current = r.value;
           }
         },
+        askRemote: (hosts, answer) => setRemoteQuestion({ hosts, answer }),
       }),
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -519,6 +522,13 @@ export function App() {
         <RequirementEditor requirement={requirement} onChange={setRequirement} />
         <CoIntervalInput value={coText} onChange={setCoInterval} />
       </div>
+      <RemoteConsent
+        question={remoteQuestion}
+        onAnswer={(load) => {
+          setRemoteQuestion(null);
+          if (remoteQuestion) void run(() => remoteQuestion.answer(load));
+        }}
+      />
       <LoadErrors problems={problems} onDismiss={dismissProblems} />
       <Warnings rows={visibleRows} />
       <main className="main">

@@ -69,3 +69,64 @@ export function simulateQueue(c: SimConfig): SimInterval[] {
   }
   return intervals;
 }
+
+export interface SyncClientConfig {
+  /** Connections, each with at most one request in flight. */
+  connections: number;
+  /** Intended total rate (requests per second): each connection means to send every connections/rate s. */
+  rate: number;
+  seconds: number;
+  medianServiceSec: number;
+  sigma: number;
+  /** The server does nothing during a stall. */
+  stalls: Stall[];
+  seed: number;
+  intervalSec?: number;
+}
+
+export interface SyncClientRun {
+  /** What the synchronous client records: from its (late) send to the reply, in ns. */
+  measured: SimInterval[];
+  /** The same values recorded with recordValueWithExpectedInterval(value, connections/rate). */
+  corrected: SimInterval[];
+}
+
+/**
+ * A synchronous client (each connection sends its next request only after the previous reply,
+ * at its next scheduled slot or at once when behind, and never catches up on the slots it
+ * missed) against a server that stalls. Each stall is measured once per connection: coordinated
+ * omission. Values are recorded in the interval in which the reply arrives, as a recorder that
+ * logs intervals (HdrHistogram's Recorder) does. Deterministic for a given seed.
+ */
+export function simulateSyncClient(c: SyncClientConfig): SyncClientRun {
+  const rnd = mulberry32(c.seed);
+  const step = c.intervalSec ?? 1;
+  const n = Math.ceil(c.seconds / step);
+  const make = (): SimInterval[] => Array.from({ length: n }, (_, i) => ({ start: i * step, length: step, histogram: build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 }) }));
+  const measured = make();
+  const corrected = make();
+  const stalls = [...c.stalls].sort((a, b) => a.at - b.at);
+  const every = c.connections / c.rate;
+  const everyNs = Math.round(every * 1e9);
+  for (let k = 0; k < c.connections; k++) {
+    let t = (k * every) / c.connections;
+    let si = 0;
+    while (t < c.seconds) {
+      let start = t;
+      while (si < stalls.length && stalls[si]!.at + stalls[si]!.duration <= start) si++;
+      const s = stalls[si];
+      if (s && s.at <= start) start = s.at + s.duration;
+      const u = Math.max(1e-12, rnd());
+      const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rnd());
+      let finish = start + c.medianServiceSec * Math.exp(c.sigma * z);
+      for (let j = si; j < stalls.length && stalls[j]!.at < finish; j++) if (stalls[j]!.at > start) finish += stalls[j]!.duration;
+      if (finish >= c.seconds) break;
+      const latencyNs = Math.max(1, Math.round((finish - t) * 1e9));
+      const idx = Math.min(n - 1, Math.floor(finish / step));
+      measured[idx]!.histogram.recordValue(latencyNs);
+      corrected[idx]!.histogram.recordValueWithExpectedInterval(latencyNs, everyNs);
+      t = Math.max(t + every, finish);
+    }
+  }
+  return { measured, corrected };
+}

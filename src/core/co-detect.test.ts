@@ -4,10 +4,10 @@ import fc from "fast-check";
 import { build } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
 import { simulateClosedLoop } from "../../scripts/lib/loadgen-fixtures";
-import { mulberry32, simulateQueue, type Stall } from "../../scripts/lib/queue-sim";
+import { mulberry32, simulateQueue, simulateSyncClient, type SimInterval, type Stall } from "../../scripts/lib/queue-sim";
 import { parsePercentileFile } from "../formats/hgrm";
-import { MAX_GAP_SHARE, MAX_TAIL_FRACTION, MIN_CONTRAST, MIN_JUMP, MIN_TAIL_COUNT, TAIL_WINDOW, detectCoordinatedOmission, searchCliffs, strongestCliff, type Bin, type Candidate } from "./co-detect";
-import { newHistogram, type Histogram } from "./histogram";
+import { FEW_FRACTION, MAX_GAP_SHARE, MAX_TAIL_FRACTION, MIN_CONTRAST, MIN_JUMP, MIN_TAIL_COUNT, TAIL_WINDOW, coMessage, detectCoordinatedOmission, percentilePair, searchCliffs, stallEvidence, strongestCliff, type Bin, type Candidate, type IntervalColumns } from "./co-detect";
+import { maxOf, newHistogram, valueAtPercentile, type Histogram } from "./histogram";
 
 const dir = path.resolve(__dirname, "../../../shared/samples/hgrm");
 const hgrm = (f: string) => parsePercentileFile(f, readFileSync(path.join(dir, f), "utf8")).histogram; // values in µs
@@ -202,3 +202,181 @@ describe("searchCliffs", () => {
     );
   });
 });
+
+/** The interval columns the engine keeps for a log, built from the simulated intervals. */
+function columns(ivs: readonly SimInterval[]): IntervalColumns {
+  return { n: ivs.length, offsets: ivs.map((iv) => iv.start), lengths: ivs.map((iv) => iv.length), counts: ivs.map((iv) => iv.histogram.totalCount), maxes: ivs.map((iv) => (iv.histogram.totalCount > 0 ? maxOf(iv.histogram) : 0)) };
+}
+const mergedOf = (ivs: readonly SimInterval[]) => {
+  const m = newHistogram();
+  for (const iv of ivs) m.add(iv.histogram);
+  return m;
+};
+const NS = { secondsPerUnit: 1e-9 };
+
+describe("the rate test: stalls measured far fewer times than they delayed requests", () => {
+  // 20k requests/s from a synchronous client with 2 connections; the server stalls for 0.2–1.4 s
+  // every 20 s. Each stall is measured twice (once per connection) where an open-loop recorder
+  // would measure thousands of delayed requests.
+  const stalls: Stall[] = [
+    { at: 10, duration: 0.31 },
+    { at: 30, duration: 1.37 },
+    { at: 50, duration: 0.74 },
+  ];
+  const config = { connections: 2, rate: 20000, seconds: 60, medianServiceSec: 30e-6, sigma: 0.3, stalls, seed: 3 };
+  const run = simulateSyncClient(config);
+
+  it("flags the synchronous client's run, which the shape test alone misses", () => {
+    const h = mergedOf(run.measured);
+    // The spectrum: flat to p99.999, then the stalls, a handful of values spread over 0.3–1.4 s.
+    expect(valueAtPercentile(h, 99.999) / 1e3).toBeLessThan(200); // µs
+    expect(maxOf(h) / 1e9).toBeCloseTo(1.37, 2);
+    expect(detectCoordinatedOmission(h)).toEqual({ suspicious: false });
+    const co = detectCoordinatedOmission(h, { ...NS, intervals: columns(run.measured) });
+    expect(co.suspicious).toBe(true);
+    // The lowest stall flagged is the 0.31 s one, at 10 s: 2 connections × 3 stalls above 0.155 s,
+    // where an open-loop recorder would have put 20000 × 0.31 / 2; the 20000 × 0.31 requests the
+    // client never sent are missing from the intervals around it.
+    const s = co.stall!;
+    expect(s.rate).toBe(20000);
+    expect(s.stall / 1e9).toBeCloseTo(0.31, 2);
+    expect(s.intervalStart).toBe(10);
+    expect(s.observed).toBe(6);
+    expect(s.expected).toBeCloseTo((20000 * s.stall) / 1e9 / 2, 6);
+    expect(s.missing / (20000 * 0.31)).toBeGreaterThan(0.97);
+    expect(s.missing / (20000 * 0.31)).toBeLessThan(1.03);
+    // The cliff: from the body's top to the lowest stall, at one percentile (nothing between).
+    expect(co.from!.value).toBe(valueAtPercentile(h, co.from!.percentile));
+    expect(co.from!.value / 1e3).toBeLessThan(300);
+    expect(co.to!.value).toBeGreaterThanOrEqual(s.stall / 2);
+    expect(co.tailFraction! * h.totalCount).toBe(6);
+  });
+
+  it("does not flag the same stalls corrected (recordValueWithExpectedInterval): every stall has its ramp", () => {
+    const h = mergedOf(run.corrected);
+    const t = columns(run.corrected);
+    // The back-filled values stand for the requests never sent: the count dip is filled too.
+    expect(columns(run.measured).counts[10]!).toBeLessThan(20000 * (1 - 0.31) * 1.01);
+    expect(t.counts[10]!).toBeGreaterThan(20000 * 0.99);
+    expect(stallEvidence(h, { ...NS, intervals: t })).toBeNull();
+    expect(detectCoordinatedOmission(h, { ...NS, intervals: t })).toEqual({ suspicious: false });
+  });
+
+  it("does not flag the same stalls measured open-loop", () => {
+    const q = simulateQueue({ rate: 20000, seconds: 60, medianServiceSec: 30e-6, sigma: 0.3, stalls, seed: 3 });
+    const h = mergedOf(q);
+    expect(maxOf(h) / 1e9).toBeCloseTo(1.37, 2);
+    expect(detectCoordinatedOmission(h, { ...NS, intervals: columns(q) })).toEqual({ suspicious: false });
+  });
+
+  it("does not flag a stall that held a fifth of the requests, measured correctly: its tail is short but nothing is missing", () => {
+    // Five open-loop streams of 4k/s on one interval grid, one of them stalling: like one of five
+    // server threads stopping. Above half the stall there are a fifth of R·D/2 values, which
+    // condition 2 alone would take for omission (HdrHistogram's correct 16Krps.hgrm is like this).
+    const parts = [0, 1, 2, 3, 4].map((k) => simulateQueue({ rate: 4000, seconds: 30, medianServiceSec: 50e-6, sigma: 0.4, stalls: k === 0 ? [{ at: 12, duration: 0.8 }] : [], seed: 40 + k }));
+    const ivs: SimInterval[] = parts[0]!.map((iv, i) => {
+      const h = newHistogram();
+      for (const p of parts) h.add(p[i]!.histogram);
+      return { start: iv.start, length: iv.length, histogram: h };
+    });
+    const h = mergedOf(ivs);
+    expect(maxOf(h) / 1e9).toBeCloseTo(0.8, 2);
+    const tail = h.totalCount - countBelow(h, maxOf(h) / 2);
+    expect(tail).toBeLessThan(FEW_FRACTION * 20000 * (maxOf(h) / 1e9 / 2));
+    expect(tail).toBeGreaterThan(MIN_TAIL_COUNT);
+    expect(detectCoordinatedOmission(h, { ...NS, intervals: columns(ivs) })).toEqual({ suspicious: false });
+  });
+
+  it("does not take slow requests among others that went on for a stall: the rate did not drop", () => {
+    const q = simulateQueue({ rate: 5000, seconds: 30, medianServiceSec: 50e-6, sigma: 0.4, stalls: [], seed: 8 });
+    q[15]!.histogram.recordValue(900e6);
+    q[15]!.histogram.recordValue(905e6);
+    // Conditions 1 and 2 hold (2 values above 450 ms where a stall would have left 2250)…
+    const h = mergedOf(q);
+    expect(h.totalCount - countBelow(h, 450e6)).toBe(2);
+    // …but the intervals around them hold every request.
+    expect(stallEvidence(h, { ...NS, intervals: columns(q) })).toBeNull();
+    // (The shape test flags a tight pile of two or more far above the body, as it always has.)
+  });
+
+  it("random runs: a synchronous client's stalls are flagged; open-loop, corrected and stall-free runs never", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.constantFrom(2000, 5000, 10000),
+        fc.array(fc.double({ min: 0.05, max: 1.5, noNaN: true }), { minLength: 1, maxLength: 3 }),
+        fc.double({ min: 0.2, max: 0.6, noNaN: true }),
+        fc.integer({ min: 1, max: 1e6 }),
+        (connections, rate, durations, sigma, seed) => {
+          const stalls = durations.map((duration, k) => ({ at: 4 + k * 8, duration }));
+          const sim = { connections, rate, seconds: 28, medianServiceSec: 0.2 / rate, sigma, stalls, seed };
+          const r = simulateSyncClient(sim);
+          const ev = (ivs: SimInterval[]) => ({ ...NS, intervals: columns(ivs) });
+          // Flagged whenever a stall delays enough requests to tell (R·D/2 ≥ 100).
+          if (Math.min(...durations) * rate >= 200) expect(detectCoordinatedOmission(mergedOf(r.measured), ev(r.measured)).suspicious).toBe(true);
+          expect(detectCoordinatedOmission(mergedOf(r.corrected), ev(r.corrected)).suspicious).toBe(false);
+          const q = simulateQueue({ rate, seconds: 28, medianServiceSec: 0.5 / rate, sigma, stalls, seed });
+          expect(detectCoordinatedOmission(mergedOf(q), ev(q)).suspicious).toBe(false);
+          const calm = simulateSyncClient({ ...sim, stalls: [] });
+          expect(detectCoordinatedOmission(mergedOf(calm.measured), ev(calm.measured)).suspicious).toBe(false);
+        },
+      ),
+      // A fixed seed: these properties are statistical (simulated runs), and CI must not flake.
+      { numRuns: 12, seed: 20261123 },
+    );
+  });
+
+  it("intervals that overlap (a merge of runs) give no rate: the shape test decides", () => {
+    const t = columns(run.measured);
+    const overlapping = { ...t, offsets: t.offsets as number[] };
+    (overlapping.offsets as number[])[5] = 3.5;
+    expect(stallEvidence(mergedOf(run.measured), { ...NS, intervals: overlapping })).toBeNull();
+  });
+});
+
+describe.skipIf(!existsSync(dir))("why a percentile file gets the shape test only", () => {
+  it("HdrHistogram's correct 16Krps.hgrm holds far fewer values above max/2 than 16000/s × max/2", () => {
+    // A stall that held only some of the requests: without intervals there is no count dip to
+    // tell it from omission, so the tail count alone must not decide.
+    const h = hgrm("16Krps.hgrm");
+    const max = maxOf(h) / 1e6; // s
+    const above = h.totalCount - countBelow(h, (maxOf(h) / 2));
+    expect(above).toBeLessThan(FEW_FRACTION * 16000 * (max / 2));
+    expect(detectCoordinatedOmission(h, { secondsPerUnit: 1e-6, intervals: null })).toEqual({ suspicious: false });
+  });
+});
+
+describe("the warning's text", () => {
+  it("writes two percentiles with enough digits to tell them apart", () => {
+    expect(percentilePair(99.99991, 99.99999)).toEqual(["99.99991", "99.99999"]);
+    expect(percentilePair(99.999909, 99.999926)).toEqual(["99.99991", "99.99993"]);
+    expect(percentilePair(99.5, 99.9)).toEqual(["99.5", "99.9"]);
+    expect(percentilePair(50, 90)).toEqual(["50", "90"]);
+    expect(percentilePair(99.99, 99.99)).toEqual(["99.99", "99.99"]);
+    // never "100" for a percentile under it
+    expect(percentilePair(99.9999912, 99.9999912)).toEqual(["99.99999", "99.99999"]);
+    expect(percentilePair(99.99999991, 99.99999999)).toEqual(["99.99999991", "99.99999999"]);
+    expect(percentilePair(99.99996, 100)).toEqual(["99.99996", "100"]);
+  });
+
+  it("the message names both ends of the cliff apart", () => {
+    const m = coMessage("run", { suspicious: true, from: { percentile: 99.999909, value: 18.14 }, to: { percentile: 99.999926, value: 224.7 }, jump: 12.4, tailFraction: 7.4e-7 }, (v) => `${v} s`);
+    expect(m).toContain("from 18.14 s at p99.99991 to 224.7 s at p99.99993 (12.4× within the top 0.000091 %)");
+    const one = coMessage("run", { suspicious: true, from: { percentile: 99.9997, value: 1 }, to: { percentile: 99.9997, value: 200 }, jump: 200, tailFraction: 3e-6 }, (v) => `${v} ms`);
+    expect(one).toContain("from 1 ms to 200 ms at p99.9997");
+  });
+
+  it("the rate test's finding is in the message", () => {
+    const run = simulateSyncClient({ connections: 2, rate: 20000, seconds: 30, medianServiceSec: 30e-6, sigma: 0.3, stalls: [{ at: 10, duration: 0.5 }, { at: 20, duration: 1.1 }], seed: 5 });
+    const co = detectCoordinatedOmission(mergedOf(run.measured), { ...NS, intervals: columns(run.measured) });
+    const m = coMessage("sync", co, (v) => `${Number((v / 1e6).toPrecision(4))} ms`);
+    expect(m).toMatch(/At the run's 20k requests\/s, a stall that left a max of 50\d\.\d ms, measured for every request it delayed, puts about 50\d\d values above 25\d\.\d ms; this run has 4, and the intervals around 10 s hold 9\d\d\d fewer requests/);
+  });
+});
+
+function countBelow(h: Histogram, x: number): number {
+  let n = 0;
+  const js = h as unknown as { countsArrayLength: number; getCountAtIndex(i: number): number; valueFromIndex(i: number): number };
+  for (let i = 0; i < js.countsArrayLength; i++) if (js.valueFromIndex(i) < x) n += js.getCountAtIndex(i);
+  return n;
+}

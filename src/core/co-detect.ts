@@ -32,6 +32,31 @@
 // is how a correct run looks too; when the piles are spaced like a back-fill comb; or when the
 // stalls are under ~3× the body's own tail. A real second mode (timeouts, retransmissions at a
 // fixed delay) that is tight, small and far above the body is flagged: it has the same shape.
+//
+// The rate test (series with intervals). The shape test cannot see the commonest case: a few
+// connections and stalls of different lengths leave a few values spread from the shortest stall to
+// the longest — a sparse ramp, the shape of a correct run. Physics can: an open-loop recorder that
+// saw a stall of length D at R requests/s records about R·D/2 values above D/2 (the requests that
+// queued in its first half; a queue draining after it adds more). A synchronous client records one
+// per connection, and sends nothing while it waits. R is the intervals' median count per second;
+// for each of the highest interval maxima M:
+//   1. R·M/2 ≥ MIN_EXPECTED, so that "far fewer" is not chance;
+//   2. the whole run holds at least MIN_TAIL_COUNT values ≥ M/2, but at most FEW_FRACTION·R·M/2
+//      of them (and at most MAX_TAIL_FRACTION of all values): the stall was not measured for the
+//      requests it delayed;
+//   3. the requests never sent: the intervals within M of the one holding M hold at least
+//      DIP_SHARE·R·M fewer than R per second, beyond the run's own spread of counts (DIP_NOISE
+//      robust deviations plus Poisson noise).
+// Condition 3 is what makes condition 2 safe. Alone, 2 also fires on honest runs: on a stall that
+// held only some of the requests (one of several server threads) — HdrHistogram's correct
+// 16Krps.hgrm holds 0.18× of R·M/2 above M/2 at its nominal 16000/s — and on one honestly slow
+// request among others that went on (a lock, a slow query). Neither drops the rate by half of R·M.
+// So a histogram without intervals (a percentile file) gets the shape test only, even where its
+// name gives a throughput. A correct measurement of a stall (the ramp) has R·D/2 above D/2 and
+// passes even where its completions leave a dip; so does a run without stalls (its max is the
+// body's tail: R·M/2 is small, or the body fills M/2 up). A load generator that catches up after a
+// stall (sends the missed requests late and measures from the late send) leaves no dip: only the
+// shape test can see it.
 import { bucketsOf, maxOf, type Histogram } from "./histogram";
 
 export interface CoSuspicion {
@@ -43,6 +68,8 @@ export interface CoSuspicion {
   jump?: number;
   /** fraction of counts above the cliff */
   tailFraction?: number;
+  /** the rate test's finding, when it flagged a stall */
+  stall?: StallEvidence;
 }
 
 /** "Several times": the top of the cliff is at least this multiple of its bottom. */
@@ -302,13 +329,188 @@ function backfillChain(values: Float64Array, from: number, max: number, b: numbe
   return false;
 }
 
+/** The rate test needs at least this many values expected above M/2 from a stall measured correctly. */
+export const MIN_EXPECTED = 50;
+/**
+ * "Far fewer": at most this share of the values a correct measurement would have put above M/2.
+ * A correct one has at least all of them (HdrHistogram's 12Krps.hgrm: 2.2×, 16Krps.hgrm: 1.2×);
+ * its 12Krps_CO.hgrm, the mildest omission of the four, has 0.39×, 16Krps_CO.hgrm 0.005×.
+ */
+export const FEW_FRACTION = 0.5;
+/** The requests never sent: the intervals around the stall miss at least this share of R·M. */
+export const DIP_SHARE = 0.5;
+/** …and more than this many robust standard deviations of the interval counts (and of Poisson noise). */
+export const DIP_NOISE = 4;
+/** Interval maxima examined, highest first (bounds the work on long logs). */
+const MAX_STALL_CANDIDATES = 16;
+/** Intervals sampled for the typical rate and its spread (bounds the work on long logs). */
+const RATE_SAMPLE = 4096;
+
+/** Per-interval columns, in time order (the shape of the engine's IntervalTable). */
+export interface IntervalColumns {
+  n: number;
+  /** Start, seconds. */
+  offsets: ArrayLike<number>;
+  /** Length, seconds. */
+  lengths: ArrayLike<number>;
+  counts: ArrayLike<number>;
+  /** Max, in the histogram's unit. */
+  maxes: ArrayLike<number>;
+}
+
+/** What the rate test knows of the run beside its histogram. */
+export interface RateEvidence {
+  /** Seconds per unit of the histogram's values (1e-9 for ns). */
+  secondsPerUnit: number;
+  /** The run's intervals: they give the rate and the count dips. */
+  intervals: IntervalColumns | null;
+}
+
+/** What the rate test found for the lowest stall it flags. */
+export interface StallEvidence {
+  /** Requests per second: the intervals' median. */
+  rate: number;
+  /** The stall's max (histogram unit). */
+  stall: number;
+  /** Values ≥ stall/2 a correct measurement would hold at least, and those the run holds. */
+  expected: number;
+  observed: number;
+  /** The start (s) of the interval holding the max, and the requests missing around it. */
+  intervalStart: number;
+  missing: number;
+}
+
+function median(xs: Float64Array): number {
+  xs.sort();
+  const m = xs.length >> 1;
+  return xs.length % 2 ? xs[m]! : (xs[m - 1]! + xs[m]!) / 2;
+}
+
+/** Intervals usable for rates: several, in time order, none overlapping (a merge of runs interleaves them). */
+function usableIntervals(t: IntervalColumns | null | undefined): IntervalColumns | null {
+  if (!t || t.n < 3) return null;
+  for (let i = 0; i < t.n; i++) {
+    if (!(t.lengths[i]! > 0)) return null;
+    if (i > 0 && t.offsets[i]! < t.offsets[i - 1]! + t.lengths[i - 1]! * (1 - 1e-6)) return null;
+  }
+  return t;
+}
+
+/**
+ * The rate test (see the header): the lowest stall that was measured far fewer times than it
+ * delayed requests, or null (no such stall, or no rate known).
+ */
+export function stallEvidence(h: Histogram, e: RateEvidence): StallEvidence | null {
+  const n = h.totalCount;
+  const t = usableIntervals(e.intervals);
+  if (!t || !(n > 0) || !(e.secondsPerUnit > 0)) return null;
+  const stride = Math.max(1, Math.ceil(t.n / RATE_SAMPLE));
+  const rates = new Float64Array(Math.ceil(t.n / stride));
+  for (let k = 0, i = 0; i < t.n; i += stride, k++) rates[k] = t.counts[i]! / t.lengths[i]!;
+  const rate = median(rates);
+  if (!(rate > 0)) return null;
+  const dev = new Float64Array(rates.length);
+  for (let k = 0, i = 0; i < t.n; i += stride, k++) dev[k] = Math.abs(t.counts[i]! - rate * t.lengths[i]!);
+  const spread = 1.4826 * median(dev); // robust standard deviation of an interval's count
+
+  const b = bucketsOf(h);
+  /** Values ≥ x in the whole run. */
+  const above = (x: number): number => {
+    let lo = 0;
+    let hi = b.values.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (b.values[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? n : n - b.cumulative[lo - 1]!;
+  };
+
+  // Candidate stalls: the highest interval maxima.
+  const candidates: { max: number; at: number }[] = [];
+  for (let i = 0; i < t.n; i++) {
+    const m = t.maxes[i]!;
+    if (!(m > 0) || (candidates.length === MAX_STALL_CANDIDATES && m <= candidates[candidates.length - 1]!.max)) continue;
+    let k = candidates.length;
+    while (k > 0 && candidates[k - 1]!.max < m) k--;
+    candidates.splice(k, 0, { max: m, at: i });
+    if (candidates.length > MAX_STALL_CANDIDATES) candidates.pop();
+  }
+
+  let found: StallEvidence | null = null;
+  for (const c of candidates) {
+    const seconds = c.max * e.secondsPerUnit;
+    const expected = (rate * seconds) / 2;
+    if (expected < MIN_EXPECTED) continue;
+    const observed = above(c.max / 2);
+    if (observed < MIN_TAIL_COUNT || observed > FEW_FRACTION * expected || observed > MAX_TAIL_FRACTION * n) continue;
+    // The intervals within the stall's length of the one holding its max hold the requests
+    // that were due during it, whether a value is logged when it was sent or when it returned.
+    const from = t.offsets[c.at]! - seconds;
+    const to = t.offsets[c.at]! + t.lengths[c.at]! + seconds;
+    let due = 0;
+    let seen = 0;
+    let w = 0;
+    for (let j = c.at; j >= 0 && t.offsets[j]! + t.lengths[j]! > from; j--, w++) (due += rate * t.lengths[j]!), (seen += t.counts[j]!);
+    for (let j = c.at + 1; j < t.n && t.offsets[j]! < to; j++, w++) (due += rate * t.lengths[j]!), (seen += t.counts[j]!);
+    const missing = due - seen;
+    if (missing < DIP_SHARE * rate * seconds || missing < DIP_NOISE * (Math.sqrt(due) + spread * Math.sqrt(w))) continue;
+    if (!found || c.max < found.stall) found = { rate, stall: c.max, expected, observed, intervalStart: t.offsets[c.at]!, missing };
+  }
+  return found;
+}
+
 /**
  * Flags a spectrum that ends in a vertical cliff: a jump of several times in value within a tiny
  * range of the highest percentiles — the shape a stalled load generator leaves (each stall
- * measured once instead of for every request it delayed).
+ * measured once instead of for every request it delayed). With a rate (`evidence`), also flags
+ * stalls measured far fewer times than the requests they delayed, whatever the tail's shape.
  */
-export function detectCoordinatedOmission(h: Histogram): CoSuspicion {
+export function detectCoordinatedOmission(h: Histogram, evidence?: RateEvidence): CoSuspicion {
   const c = strongestCliff(h);
-  if (!c || !(c.contrast >= MIN_CONTRAST) || c.shape === "even") return { suspicious: false };
-  return { suspicious: true, from: c.from, to: c.to, jump: c.jump, tailFraction: c.tailFraction };
+  const shape = !!c && c.contrast >= MIN_CONTRAST && c.shape !== "even";
+  const stall = evidence ? stallEvidence(h, evidence) : null;
+  if (shape && c) return { suspicious: true, from: c.from, to: c.to, jump: c.jump, tailFraction: c.tailFraction, ...(stall ? { stall } : {}) };
+  if (!stall) return { suspicious: false };
+  // The cliff the omitted stalls leave: from the highest value under half the lowest flagged
+  // stall to the lowest value at or above it.
+  const b = bucketsOf(h);
+  const n = h.totalCount;
+  let k = 0;
+  while (k < b.values.length - 1 && b.values[k]! < stall.stall / 2) k++;
+  const below = k > 0 ? b.cumulative[k - 1]! : 0;
+  const from = { percentile: (100 * below) / n, value: k > 0 ? b.values[k - 1]! : 0 };
+  const to = { percentile: (100 * below) / n, value: b.values[k]! };
+  return { suspicious: true, from, to, jump: from.value > 0 ? to.value / from.value : Infinity, tailFraction: (n - below) / n, stall };
+}
+
+/**
+ * Two percentiles (0..100) written with as many digits as it takes to tell them apart (six
+ * significant digits at least: 99.99909 and 99.99992 would both read 99.9999 with six), and
+ * never rounded up to 100 while under it.
+ */
+export function percentilePair(a: number, b: number): [string, string] {
+  const at = (p: number, d: number): string => String(Number(p.toFixed(d)));
+  const roundsUp = (p: number, d: number) => p < 100 && Number(p.toFixed(d)) >= 100;
+  const first = (p: number) => Math.max(0, 6 - Math.max(1, Math.floor(Math.log10(Math.max(p, 1))) + 1));
+  let d = Math.max(first(a), first(b));
+  while ((roundsUp(a, d) || roundsUp(b, d) || (a !== b && at(a, d) === at(b, d))) && d < 15) d++;
+  return [at(a, d), at(b, d)];
+}
+
+const TOP_PCT = (p: number) => String(Number(p.toPrecision(p < 1 ? 2 : 6)));
+
+/** The warning for a flagged series; `value` writes a value given in the histogram's unit. */
+export function coMessage(name: string, c: CoSuspicion, value: (v: number) => string): string {
+  const from = c.from!;
+  const to = c.to!;
+  const [pFrom, pTo] = percentilePair(from.percentile, to.percentile);
+  const jump = c.jump !== undefined && Number.isFinite(c.jump) ? ` (${c.jump.toFixed(1)}× within the top ${TOP_PCT(100 - from.percentile)} %)` : "";
+  const cliff = pFrom === pTo ? `from ${value(from.value)} to ${value(to.value)} at p${pFrom}${jump}` : `from ${value(from.value)} at p${pFrom} to ${value(to.value)} at p${pTo}${jump}`;
+  const s = c.stall;
+  const rate = (r: number) => (r >= 1000 ? `${Number((r / 1000).toPrecision(3))}k` : String(Number(r.toPrecision(3))));
+  const physics = s
+    ? ` At the run's ${rate(s.rate)} requests/s, a stall that left a max of ${value(s.stall)}, measured for every request it delayed, puts about ${Math.round(s.expected)} values above ${value(s.stall / 2)}; this run has ${s.observed}, and the intervals around ${Number(s.intervalStart.toPrecision(6))} s hold ${Math.round(s.missing)} fewer requests than that rate: they were never sent.`
+    : "";
+  return `The spectrum of ${name} ends in a vertical cliff: ${cliff}.${physics} That is the shape a load generator leaves when it waits for each reply: each stall was measured once instead of for every request it delayed (coordinated omission), so the percentiles below the cliff are far too good. Check with the "Control-Z test": suspend the system under test (Ctrl-Z) for 10 s in a 100 s run at constant load; requests sent during the pause wait 0–10 s, so an honest tool reports a p99 of about 9 s, while one that omits them still shows milliseconds. Set the expected interval between requests to see the corrected spectrum beside this one.`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { DEFAULT_CONFIG, formatThroughput, identityFromName, parseThroughput, type SeriesIdentity } from "./naming";
+import { DEFAULT_CONFIG, compareSeries, formatThroughput, identityFromName, naturalCompare, parseThroughput, type SeriesIdentity, type SeriesOrderKey } from "./naming";
 
 type Row = [fileName: string, tag: string, expected: SeriesIdentity];
 const id = (config: string, throughput: number | null, kind: SeriesIdentity["kind"] = ""): SeriesIdentity => ({
@@ -198,6 +198,51 @@ describe("parseThroughput", () => {
         const back = parseThroughput(formatThroughput(v));
         expect(back).not.toBeNull();
         expect(Math.abs(back! - v) / v).toBeLessThan(5e-4);
+      }),
+    );
+  });
+});
+
+describe("the order series are listed in", () => {
+  const key = (file: string): SeriesOrderKey => {
+    const { config, throughput } = identityFromName(file, "");
+    return { config, throughput, name: file.replace(/\.hlog$/, "") };
+  };
+
+  it("a sweep of 2 configurations × 8 throughputs: by configuration, then throughput as a number", () => {
+    const rates = ["1k", "2k", "5k", "10k", "20k", "40k", "80k", "160k"];
+    const files = ["sysB", "sysA"].flatMap((c) => rates.map((r) => `${c}_${r}.hlog`));
+    // the order a file picker hands them over in (string order)
+    const picked = [...files].sort();
+    expect(picked.slice(0, 4)).toEqual(["sysA_10k.hlog", "sysA_160k.hlog", "sysA_1k.hlog", "sysA_20k.hlog"]);
+    const ordered = picked.map(key).sort(compareSeries).map((k) => k.name);
+    expect(ordered).toEqual(["sysA", "sysB"].flatMap((c) => rates.map((r) => `${c}_${r}`)));
+  });
+
+  it("unknown throughput last, then by name; response before service at one throughput", () => {
+    const keys: SeriesOrderKey[] = [
+      { config: "A", throughput: null, name: "A notes" },
+      { config: "A", throughput: 40000, name: "A_40k.service" },
+      { config: "A", throughput: 40000, name: "A_40k.response" },
+      { config: "A", throughput: 8000, name: "A_8k" },
+      { config: "A", throughput: null, name: "A extra" },
+    ];
+    expect([...keys].sort(compareSeries).map((k) => k.name)).toEqual(["A_8k", "A_40k.response", "A_40k.service", "A extra", "A notes"]);
+  });
+
+  it("natural order of text: digit runs as numbers, case-blind, the same for any input order", () => {
+    expect(["sys10", "sys2", "Sys1", "sys02b", "sys2a"].sort(naturalCompare)).toEqual(["Sys1", "sys2", "sys2a", "sys02b", "sys10"]);
+    expect(naturalCompare("a99999999999999999999", "a100000000000000000000")).toBeLessThan(0);
+    fc.assert(
+      fc.property(fc.array(fc.record({ config: fc.constantFrom("a", "B", "a2", "a10", ""), throughput: fc.option(fc.constantFrom(500, 2000, 10000, 2e4), { nil: null }), name: fc.string({ maxLength: 6 }) }), { maxLength: 12 }), (ks) => {
+        const sorted = [...ks].sort(compareSeries);
+        // a total order: sorting the reverse gives the same keys in the same order
+        expect([...ks].reverse().sort(compareSeries).map((k) => JSON.stringify(k))).toEqual(sorted.map((k) => JSON.stringify(k)));
+        for (let i = 1; i < sorted.length; i++) {
+          const [p, q] = [sorted[i - 1]!, sorted[i]!];
+          expect(naturalCompare(p.config, q.config)).toBeLessThanOrEqual(0);
+          if (p.config === q.config && q.throughput !== null) expect(p.throughput !== null && p.throughput <= q.throughput).toBe(true);
+        }
       }),
     );
   });

@@ -344,3 +344,58 @@ export function parseThroughput(text: string): number | null {
   const v = clean(Number(digits) * f);
   return Number.isFinite(v) && v > 0 ? v : null;
 }
+
+/** What series are ordered by. */
+export interface SeriesOrderKey {
+  config: string;
+  throughput: number | null;
+  name: string;
+}
+
+/**
+ * Text compared with its runs of digits as numbers ("sys2" before "sys10"), then case-blind,
+ * then by code point: the same order in every browser and in Node (no locale involved).
+ */
+export function naturalCompare(a: string, b: string): number {
+  const chunk = /(\d+)|(\D+)/g;
+  const xs = a.match(chunk) ?? [];
+  const ys = b.match(chunk) ?? [];
+  for (let i = 0; i < Math.min(xs.length, ys.length); i++) {
+    const x = xs[i]!;
+    const y = ys[i]!;
+    const dx = /^\d/.test(x);
+    const dy = /^\d/.test(y);
+    if (dx && dy) {
+      // Compare digit runs as numbers without Number's precision limit: strip leading zeros, then length, then text.
+      const sx = x.replace(/^0+(?=\d)/, "");
+      const sy = y.replace(/^0+(?=\d)/, "");
+      if (sx.length !== sy.length) return sx.length - sy.length;
+      if (sx !== sy) return sx < sy ? -1 : 1;
+      continue;
+    }
+    if (dx !== dy) return dx ? -1 : 1;
+    const lx = x.toLowerCase();
+    const ly = y.toLowerCase();
+    if (lx !== ly) return lx < ly ? -1 : 1;
+  }
+  if (xs.length !== ys.length) return xs.length - ys.length;
+  return a === b ? 0 : a < b ? -1 : 1;
+}
+
+/**
+ * The order series are listed in everywhere (series list, verdict lines, table, Markdown): by
+ * configuration, then throughput as a number (unknown last), then name. A sweep reads 2k, 10k,
+ * 20k, 40k, not in the string order its file names come in.
+ */
+export function compareSeries(a: SeriesOrderKey, b: SeriesOrderKey): number {
+  const c = naturalCompare(a.config, b.config);
+  if (c !== 0) return c;
+  const ta = a.throughput !== null && Number.isFinite(a.throughput) ? a.throughput : null;
+  const tb = b.throughput !== null && Number.isFinite(b.throughput) ? b.throughput : null;
+  if (ta !== tb) {
+    if (ta === null) return 1;
+    if (tb === null) return -1;
+    return ta - tb;
+  }
+  return naturalCompare(a.name, b.name);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { looksBinary, nameOfUrl, refuseUrl, srcUrls } from "./remote";
+import { foreignHosts, looksBinary, nameOfUrl, needsConsent, refuseUrl, srcUrls } from "./remote";
 
 describe("remote logs", () => {
   it("reads several src= parameters from a fragment", () => {
@@ -20,5 +20,20 @@ describe("remote logs", () => {
   it("sniffs binary content", () => {
     expect(looksBinary(new TextEncoder().encode("#[StartTime: 1 (seconds since epoch)]\n0.1,1,1,HISTFA"))).toBe(false);
     expect(looksBinary(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]))).toBe(true);
+  });
+});
+
+describe("asking before fetching from other hosts", () => {
+  const page = "https://app.test";
+  it("names each other host once, in order; the page's own origin and refused URLs need no question", () => {
+    const urls = ["https://logs.a.test/x.hlog", "https://app.test/demo/y.hlog", "http://b.test:8080/z.hlog", "https://logs.a.test/w.hlog", "javascript:alert(1)", "not a url"];
+    expect(foreignHosts(urls, page)).toEqual(["logs.a.test", "b.test:8080"]);
+    expect(urls.map((u) => needsConsent(u, page))).toEqual([true, false, true, true, false, false]);
+  });
+  it("another scheme or port of the same host is another origin", () => {
+    expect(foreignHosts(["http://app.test/x.hlog", "https://app.test:8443/x.hlog", "https://app.test:443/x.hlog"], page)).toEqual(["app.test", "app.test:8443"]);
+  });
+  it("nothing to ask for same-origin links", () => {
+    expect(foreignHosts(["https://app.test/a.hlog", "/relative.hlog"], page)).toEqual([]);
   });
 });

@@ -33,6 +33,28 @@ export function refuseUrl(u: string): string | null {
   return null;
 }
 
+/**
+ * The hosts a link would make the page fetch from, other than the page's own origin, each once,
+ * in order. Opening a link must not contact them before the user agrees: a fetch tells a host
+ * who opened the link and when. URLs that refuseUrl refuses are never fetched and need no
+ * question; nor do the page's own.
+ */
+export function foreignHosts(urls: readonly string[], pageOrigin: string): string[] {
+  const out: string[] = [];
+  for (const u of urls) {
+    if (refuseUrl(u) !== null) continue;
+    const url = new URL(u);
+    if (url.origin === pageOrigin) continue;
+    if (!out.includes(url.host)) out.push(url.host);
+  }
+  return out;
+}
+
+/** Whether fetching u needs the user's consent (a fetchable URL of another origin). */
+export function needsConsent(u: string, pageOrigin: string): boolean {
+  return refuseUrl(u) === null && new URL(u).origin !== pageOrigin;
+}
+
 /** A name for the series: the URL's last path segment. */
 export function nameOfUrl(u: string): string {
   try {

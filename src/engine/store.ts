@@ -4,7 +4,7 @@ import { addInto, coarsestLayout, lowestDiscernibleValueOf, newHistogram, valueA
 import { countAtPercentile } from "../core/bucket-lookup";
 import { IntervalTable, type SeriesModel } from "../core/series";
 import { detectSaturation } from "../core/saturation";
-import { detectCoordinatedOmission } from "../core/co-detect";
+import { coMessage, detectCoordinatedOmission } from "../core/co-detect";
 import { BLOCK_SIZES, indexRange, type Sparse } from "../core/blocks";
 import { spectrumOf, type Spectrum } from "../core/spectrum";
 import { formatPercentileDistribution } from "../core/hgrm-export";
@@ -16,6 +16,7 @@ import { ingest, type IngestProgress, type IngestResult } from "./ingest";
 import type { SampleOptions } from "../formats/source";
 import { decodeShare, encodeShare, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type ShareView } from "../share";
 import { makeSeries } from "./ingest";
+import { compareSeries } from "../core/naming";
 import { bucketIntervals, snapToBlocks } from "../core/timeline-buckets";
 
 /** A time window in seconds since each log's StartTime; null ends are open. */
@@ -279,10 +280,6 @@ function formatNs(ns: number): string {
   return `${Number((ns / d).toPrecision(4))} ${u}`;
 }
 
-function trimPct(p: number): string {
-  return String(Number(p.toPrecision(p < 1 ? 2 : 6)));
-}
-
 export class Store {
   readonly series: SeriesModel[] = [];
 
@@ -464,7 +461,8 @@ export class Store {
    */
   views(range: TimeRange = OPEN_RANGE): SeriesView[] {
     const out: SeriesView[] = [];
-    for (const v of this.rawViews(range)) {
+    // Listed in one order everywhere (core/naming's compareSeries); each corrected copy right after its series.
+    for (const v of this.rawViews(range).sort(compareSeries)) {
       out.push(v);
       if (this.coIntervalNs === null) continue;
       const h = this.histogramFor(v.id + CO_SUFFIX, range);
@@ -517,17 +515,9 @@ export class Store {
 
   private coWarning(s: SeriesModel): SeriesWarning[] {
     if (!this.coCache.has(s.id)) {
-      const c = detectCoordinatedOmission(s.histogram);
+      const c = detectCoordinatedOmission(s.histogram, { secondsPerUnit: NANOS_PER_UNIT[s.recordedUnit] / 1e9, intervals: s.intervals });
       const f = (v: number) => formatNs(v * NANOS_PER_UNIT[s.recordedUnit]);
-      this.coCache.set(
-        s.id,
-        c.suspicious && c.from && c.to
-          ? {
-              kind: "coordinated-omission",
-              message: `The spectrum of ${s.name} ends in a vertical cliff: from ${f(c.from.value)} at p${trimPct(c.from.percentile)} to ${f(c.to.value)} at p${trimPct(c.to.percentile)} (${(c.jump ?? 0).toFixed(1)}× within the top ${trimPct(100 - c.from.percentile)} %). That is the shape a load generator leaves when it waits for each reply: each stall was measured once instead of for every request it delayed (coordinated omission), so the percentiles below the cliff are far too good. Check with the "Control-Z test": suspend the system under test (Ctrl-Z) for 10 s in a 100 s run at constant load; requests sent during the pause wait 0–10 s, so an honest tool reports a p99 of about 9 s, while one that omits them still shows milliseconds. Set the expected interval between requests to see the corrected spectrum beside this one.`,
-            }
-          : null,
-      );
+      this.coCache.set(s.id, c.suspicious && c.from && c.to ? { kind: "coordinated-omission", message: coMessage(s.name, c, f) } : null);
     }
     const w = this.coCache.get(s.id);
     return w ? [w] : [];

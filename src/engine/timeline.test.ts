@@ -170,7 +170,8 @@ describe("saturation warning on loaded logs", () => {
     const store = new Store();
     await store.load("over.hlog", [writeHlog(simulateQueue({ rate: 13000, seconds: 30, medianServiceSec: 80e-6, sigma: 0.5, stalls: [], seed: 1 }))]);
     await store.load("ok.hlog", [log]);
-    const [over, ok] = store.views();
+    const named = (n: string) => store.views().find((v) => v.name === n);
+    const [over, ok] = [named("over"), named("ok")];
     expect(over!.warnings.map((w) => w.kind)).toEqual(["saturation"]);
     expect(over!.warnings[0]!.message).toMatch(/past its capacity/);
     expect(ok!.warnings).toEqual([]);

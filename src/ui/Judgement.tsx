@@ -10,6 +10,7 @@ import { sustainableThroughput, verdictSentence, type Requirement } from "../cor
 import { valueAtFromBuckets } from "../core/bucket-lookup";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../core/types";
 import { dashOf } from "./colors";
+import { gapsByConfig, type ConfigGap } from "./kind-gaps";
 import type { SeriesRow } from "./SeriesList";
 
 interface Props {
@@ -19,21 +20,6 @@ interface Props {
   width: number;
   /** The sentence and list (above the charts) or the throughput chart (below them). */
   part: "summary" | "chart";
-}
-
-/** Response and service time of the same run side by side: the gap is queueing. */
-function kindPairs(rows: SeriesRow[]) {
-  const out: { key: string; response: SeriesRow; service: SeriesRow; gap: number }[] = [];
-  for (const r of rows) {
-    if (r.view.kind !== "response") continue;
-    const s = rows.find((x) => x.view.kind === "service" && x.view.config === r.view.config && x.view.throughput === r.view.throughput && x.view.source === r.view.source);
-    const s2 = s ?? rows.find((x) => x.view.kind === "service" && x.view.config === r.view.config && x.view.throughput === r.view.throughput);
-    if (!s2) continue;
-    const p99r = valueAtFromBuckets(r.view.spectrum, 99) * NANOS_PER_UNIT[r.view.recordedUnit];
-    const p99s = valueAtFromBuckets(s2.view.spectrum, 99) * NANOS_PER_UNIT[s2.view.recordedUnit];
-    out.push({ key: `${r.view.id}-${s2.view.id}`, response: r, service: s2, gap: p99s > 0 ? p99r / p99s : 0 });
-  }
-  return out;
 }
 
 /**
@@ -50,7 +36,7 @@ export function judgeRows(rows: SeriesRow[], requirement: Requirement | null) {
 
 // Memoised: its inputs keep their identity across the app's other re-renders (timeline queries).
 export const Judgement = memo(function Judgement({ rows, requirement, unit, width, part }: Props) {
-  const pairs = kindPairs(rows);
+  const gaps = gapsByConfig(rows);
   const { judged, sustainable, sentence } = judgeRows(rows, requirement);
   const withThroughput = judged.filter((r) => r.view.throughput !== null);
   const lines: TpLine[] = [];
@@ -94,7 +80,7 @@ export const Judgement = memo(function Judgement({ rows, requirement, unit, widt
       </section>
     );
   }
-  if (!sentence && sustainable.length === 0 && pairs.length === 0) return null;
+  if (!sentence && sustainable.length === 0 && gaps.length === 0) return null;
   return (
     <section className="judgement" aria-label="Verdict">
       {sentence ? (
@@ -123,20 +109,38 @@ export const Judgement = memo(function Judgement({ rows, requirement, unit, widt
           ))}
         </ul>
       ) : null}
-      {pairs.length > 0 ? (
+      {gaps.length > 0 ? (
         <ul className="kind-pairs">
-          {pairs.map((p) => (
-            <li key={p.key} data-testid="kind-gap" data-response={p.response.view.name} data-service={p.service.view.name} data-gap={p.gap.toFixed(3)} className={p.gap >= 2 ? "diverge" : undefined}>
-              {p.response.view.config} {p.response.view.throughput !== null ? `at ${formatThroughput(p.response.view.throughput)}` : ""}: response time p99{" "}
-              {formatNumber(valueAtFromBuckets(p.response.view.spectrum, 99) * unitFactor(p.response.view.recordedUnit, unit))} {UNIT_LABEL[unit]} vs service time p99{" "}
-              {formatNumber(valueAtFromBuckets(p.service.view.spectrum, 99) * unitFactor(p.service.view.recordedUnit, unit))} {UNIT_LABEL[unit]}
-              {p.gap >= 2
-                ? ` — ${p.gap.toFixed(1)}× apart: requests wait in a queue before service; service time alone hides it.`
-                : ` (${p.gap.toFixed(2)}×)`}
-            </li>
+          {gaps.map((g) => (
+            <KindGapLine key={g.config} g={g} unit={unit} />
           ))}
         </ul>
       ) : null}
     </section>
   );
 });
+
+/** One configuration's response time against its service time: the widest gap, and where. */
+function KindGapLine({ g, unit }: { g: ConfigGap; unit: Unit }) {
+  const w = g.worst;
+  const v = (ns: number) => `${formatNumber(ns / NANOS_PER_UNIT[unit])} ${UNIT_LABEL[unit]}`;
+  const at = w.response.view.throughput !== null ? ` at ${formatThroughput(w.response.view.throughput)}` : "";
+  const diverge = w.gap >= 2;
+  const apart = diverge ? ` — ${w.gap.toFixed(1)}× apart: requests wait in a queue before service; service time alone hides it.` : ` (${w.gap.toFixed(2)}×)`;
+  return (
+    <li
+      data-testid="kind-gap"
+      data-config={g.config}
+      data-pairs={g.pairs.length}
+      data-throughput={w.response.view.throughput === null ? "" : String(w.response.view.throughput)}
+      data-response={w.response.view.name}
+      data-service={w.service.view.name}
+      data-gap={w.gap.toFixed(3)}
+      className={diverge ? "diverge" : undefined}
+    >
+      {g.pairs.length === 1
+        ? `${g.config}${at}: response time p99 ${v(w.responseP99)} vs service time p99 ${v(w.serviceP99)}${apart}`
+        : `${g.config}: response time p99 against service time p99 at ${g.pairs.length} throughputs, widest${at}: ${v(w.responseP99)} vs ${v(w.serviceP99)}${apart}`}
+    </li>
+  );
+}

@@ -4,7 +4,7 @@ import type { EngineClient } from "../engine/client";
 import type { FileOutcome, Progress } from "../engine/protocol";
 import type { SeriesEdit } from "./session";
 import type { RemovedSeries, SavedMerge } from "./merges";
-import { srcUrls } from "../engine/remote";
+import { foreignHosts, needsConsent, srcUrls } from "../engine/remote";
 import type { TimeRange } from "../engine/store";
 import { UNITS, type Unit } from "../core/types";
 import { loadSession, saveSession, type Session } from "./session";
@@ -36,6 +36,11 @@ export interface StartDeps {
   session: { current: Session };
   onSessionReady: () => void;
   onDemoRequirement: (text: string) => void;
+  /**
+   * A #src= link names other hosts: show the question (naming them) and, on the user's answer,
+   * run `answer(load)` as a load. Nothing is fetched from them until then.
+   */
+  askRemote: (hosts: string[], answer: (load: boolean) => Promise<FileOutcome[]>) => void;
 }
 
 export async function startApp(d: StartDeps): Promise<FileOutcome[] | null> {
@@ -48,7 +53,12 @@ export async function startApp(d: StartDeps): Promise<FileOutcome[] | null> {
     return null;
   }
   const urls = srcUrls(hash);
-  if (urls.length > 0) return d.engine.loadUrls(urls, d.setProgress);
+  if (urls.length > 0) {
+    const hosts = foreignHosts(urls, window.location.origin);
+    if (hosts.length === 0) return d.engine.loadUrls(urls, d.setProgress);
+    d.askRemote(hosts, (load) => remoteAnswer(d, urls, load));
+    return null;
+  }
   const saved = await loadSession();
   if (saved && (saved.files.length > 0 || !saved.demo)) {
     // A reload: the saved files and view come back.
@@ -77,4 +87,14 @@ async function loadDemo(d: StartDeps): Promise<FileOutcome[]> {
   if (manifest.requirement) d.onDemoRequirement(manifest.requirement);
   const files = await Promise.all(manifest.files.map(async (f) => new File([await (await fetch(`demo/${f}`)).blob()], f)));
   return d.engine.load(files);
+}
+
+/** Loads a link's URLs once the user answered: all of them, or (declined) only those that needed no consent. */
+async function remoteAnswer(d: StartDeps, urls: string[], load: boolean): Promise<FileOutcome[]> {
+  if (load) return d.engine.loadUrls(urls, d.setProgress);
+  const own = urls.filter((u) => !needsConsent(u, window.location.origin));
+  const declined: FileOutcome[] = urls
+    .filter((u) => needsConsent(u, window.location.origin))
+    .map((u) => ({ file: u, added: [], problems: [{ file: u, line: null, reason: `not fetched: loading from ${new URL(u).host} was declined` }] }));
+  return [...(own.length > 0 ? await d.engine.loadUrls(own, d.setProgress) : []), ...declined];
 }
