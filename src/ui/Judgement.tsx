@@ -11,6 +11,7 @@ import { valueAtFromBuckets } from "../core/bucket-lookup";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../core/types";
 import { dashOf } from "./colors";
 import type { SeriesRow } from "./SeriesList";
+import { windowText, type TimeInfo } from "./time-state";
 
 interface Props {
   rows: SeriesRow[];
@@ -19,6 +20,8 @@ interface Props {
   width: number;
   /** The sentence and list (above the charts) or the throughput chart (below them). */
   part: "summary" | "chart";
+  /** The requirement in every window (time-state.ts), shown with the verdicts. */
+  time?: TimeInfo;
 }
 
 /** Response and service time of the same run side by side: the gap is queueing. */
@@ -49,7 +52,7 @@ export function judgeRows(rows: SeriesRow[], requirement: Requirement | null) {
 }
 
 // Memoised: its inputs keep their identity across the app's other re-renders (timeline queries).
-export const Judgement = memo(function Judgement({ rows, requirement, unit, width, part }: Props) {
+export const Judgement = memo(function Judgement({ rows, requirement, unit, width, part, time }: Props) {
   const pairs = kindPairs(rows);
   const { judged, sustainable, sentence } = judgeRows(rows, requirement);
   const withThroughput = judged.filter((r) => r.view.throughput !== null);
@@ -94,7 +97,8 @@ export const Judgement = memo(function Judgement({ rows, requirement, unit, widt
       </section>
     );
   }
-  if (!sentence && sustainable.length === 0 && pairs.length === 0) return null;
+  const windowRows = time && time.windowLength !== null && requirement ? time.windows.filter((w) => w.judgement) : [];
+  if (!sentence && sustainable.length === 0 && pairs.length === 0 && windowRows.length === 0) return null;
   return (
     <section className="judgement" aria-label="Verdict">
       {sentence ? (
@@ -133,6 +137,23 @@ export const Judgement = memo(function Judgement({ rows, requirement, unit, widt
               {p.gap >= 2
                 ? ` — ${p.gap.toFixed(1)}× apart: requests wait in a queue before service; service time alone hides it.`
                 : ` (${p.gap.toFixed(2)}×)`}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {windowRows.length > 0 ? (
+        <ul className="window-verdicts">
+          {windowRows.map((w) => (
+            <li
+              key={w.id}
+              data-testid="window-verdict"
+              data-series={w.name}
+              data-windows={String(w.judgement!.windows)}
+              data-passing={String(w.judgement!.passing)}
+              data-worst-start={w.judgement!.worst ? String(w.judgement!.worst.start) : ""}
+              className={w.judgement!.passing < w.judgement!.windows ? "fail" : "pass"}
+            >
+              <strong>{w.name}</strong>: {windowText(w, time!.windowLength!, unit)}
             </li>
           ))}
         </ul>
