@@ -7,7 +7,7 @@ import { highestEquivalent, lowestDiscernibleValueOf, newHistogram, sparseOf, ty
 import { countAtPercentile } from "../core/bucket-lookup";
 import { BLOCK_SIZES, type Sparse } from "../core/blocks";
 import type { IntervalTable, SeriesModel } from "../core/series";
-import { bucketIntervals, snapToBlocks } from "../core/timeline-buckets";
+import { bucketIntervals } from "../core/timeline-buckets";
 import { cutWindows, windowOrigin } from "../core/windows";
 import { summariseTail, type TailInterval } from "../core/tail";
 import { NANOS_PER_UNIT, type Unit } from "../core/types";
@@ -227,6 +227,119 @@ function axisOf(s: SeriesModel, rows: number): { lo: number; hi: number; rows: n
   return axis;
 }
 
+/** Columns hold whole blocks when there are at least this many intervals per column. */
+const BLOCK_ROWS_FROM = 16;
+
+/** One interval's (or block's) counts by heatmap row. */
+interface RowEntries {
+  rows: Int16Array;
+  counts: Float64Array;
+}
+
+const EMPTY_ROWS: RowEntries = { rows: new Int16Array(0), counts: new Float64Array(0) };
+
+function toRows(indices: ArrayLike<number>, counts: ArrayLike<number>, rowOf: Int16Array, lastRow: number): RowEntries {
+  const acc = new Map<number, number>();
+  for (let k = 0; k < indices.length; k++) {
+    const idx = indices[k]!;
+    const row = idx < rowOf.length ? rowOf[idx]! : lastRow;
+    acc.set(row, (acc.get(row) ?? 0) + counts[k]!);
+  }
+  const out: RowEntries = { rows: new Int16Array(acc.size), counts: new Float64Array(acc.size) };
+  let j = 0;
+  for (const [row, c] of acc) {
+    out.rows[j] = row;
+    out.counts[j++] = c;
+  }
+  return out;
+}
+
+/** At most this many intervals' rows are kept per series (then the cache starts over). */
+const MAX_CACHED_INTERVALS = 200_000;
+
+interface RowCache {
+  rows: number;
+  /** Whole level-0 blocks available: intervals [0, blocksUpTo). */
+  blocksUpTo: number;
+  interval(i: number): RowEntries;
+  block(b: number): RowEntries;
+}
+
+/**
+ * Per series and axis: each interval's and each block's counts by row, computed when first
+ * asked and kept, so that zooming and panning add small row lists instead of decoding again.
+ */
+const rowCaches = new WeakMap<Histogram, RowCache>();
+
+function rowCacheOf(s: SeriesModel, axis: { rows: number; rowOf: Int16Array }): RowCache {
+  const hit = rowCaches.get(s.histogram);
+  if (hit && hit.rows === axis.rows) return hit;
+  const t = s.intervals!;
+  const layout = layoutOf(s);
+  let intervals = new Map<number, RowEntries>();
+  const blocks = new Map<number, RowEntries>();
+  const lastRow = axis.rows - 1;
+  const size = BLOCK_SIZES[0];
+  const c: RowCache = {
+    rows: axis.rows,
+    blocksUpTo: s.blocks ? Math.floor(s.blocks.intervalCount / size) * size : 0,
+    interval(i) {
+      let e = intervals.get(i);
+      if (!e) {
+        const d = decodeInterval(t, i);
+        if (!d) e = EMPTY_ROWS;
+        else if (d.lowestDiscernibleValue === layout.lowest && d.numberOfSignificantValueDigits === layout.digits) e = toRows(d.indices, d.counts, axis.rowOf, lastRow);
+        else {
+          // Another layout than the series' own (a merge): added into one of that layout first.
+          const h = newHistogram(layout.digits, layout.lowest, s.histogram.highestTrackableValue);
+          addDecodedInto(h, d);
+          const sp = sparseOf(h);
+          e = toRows(sp.indices, sp.counts, axis.rowOf, lastRow);
+        }
+        if (intervals.size >= MAX_CACHED_INTERVALS) intervals = new Map();
+        intervals.set(i, e);
+      }
+      return e;
+    },
+    block(b) {
+      let e = blocks.get(b);
+      if (!e) {
+        const sum = s.blocks!.sumRange(b * size, b * size + size - 1, (i) => {
+          const d = decodeInterval(t, i);
+          return d ? { indices: d.indices, counts: d.counts } : null;
+        }).sum;
+        e = toRows(sum.indices, sum.counts, axis.rowOf, lastRow);
+        blocks.set(b, e);
+      }
+      return e;
+    },
+  };
+  rowCaches.set(s.histogram, c);
+  return c;
+}
+
+/**
+ * Buckets (intervals in time order) regrouped into columns of `perColumn` whole level-0 blocks,
+ * from the block holding the first interval to the one holding the last.
+ */
+function wholeBlocks(t: IntervalTable, buckets: readonly { first: number; count: number }[], perColumn: number) {
+  const size = BLOCK_SIZES[0];
+  const first = Math.floor(buckets[0]!.first / size) * size;
+  const last = buckets[buckets.length - 1]!;
+  const end = Math.min(t.n, Math.ceil((last.first + last.count) / size) * size);
+  const out: { t0: number; t1: number; first: number; count: number; max: number }[] = [];
+  for (let a = first; a < end; a += size * perColumn) {
+    const z = Math.min(end, a + size * perColumn);
+    const bk = { t0: t.offsets[a]!, t1: t.offsets[a]! + t.lengths[a]!, first: a, count: z - a, max: 0 };
+    for (let i = a; i < z; i++) {
+      bk.t1 = Math.max(bk.t1, t.offsets[i]! + t.lengths[i]!);
+      bk.max = Math.max(bk.max, t.maxes[i]!);
+    }
+    out.push(bk);
+  }
+  return out;
+}
+
 function extentOf(series: readonly SeriesModel[]): [number, number] | null {
   let first = Infinity;
   let last = -Infinity;
@@ -260,15 +373,19 @@ export function heatmapQuery(all: readonly SeriesModel[], q: HeatmapQuery): Heat
     if (!s || !t || t.n === 0) continue;
     let longest = 0;
     for (let i = 0; i < t.n; i++) longest = Math.max(longest, t.lengths[i]!);
-    const grouped = bucketIntervals(t, t0 - longest, t1, Math.max(1, Math.floor(q.columns)));
+    const columns = Math.max(1, Math.floor(q.columns));
+    const grouped = bucketIntervals(t, t0 - longest, t1, columns);
     const identity = grouped.order.every((v, i) => v === i);
     const order = identity ? null : grouped.order;
     let buckets = grouped.buckets;
-    if (s.blocks && identity && buckets.length > 1) {
-      const lastB = buckets[buckets.length - 1]!;
-      if ((lastB.first + lastB.count - buckets[0]!.first) / buckets.length >= BLOCK_SIZES[0]) buckets = snapToBlocks(t, buckets, BLOCK_SIZES[0]);
-    }
     const axis = axisOf(s, rows);
+    const cache = rowCacheOf(s, axis);
+    const inView = buckets.length > 0 ? buckets[buckets.length - 1]!.first + buckets[buckets.length - 1]!.count - buckets[0]!.first : 0;
+    // Many intervals per pixel: columns of whole pre-merged blocks (each block's rows are
+    // computed once), drawn over the span they cover; otherwise each interval's rows (decoded
+    // once, then kept) added per column.
+    const blockCols = !!s.blocks && identity && inView / columns >= BLOCK_ROWS_FROM;
+    if (blockCols) buckets = wholeBlocks(t, buckets, Math.max(1, Math.round(inView / columns / BLOCK_SIZES[0])));
     const n = buckets.length;
     const r: HeatmapSeries = {
       id: s.id,
@@ -283,21 +400,25 @@ export function heatmapQuery(all: readonly SeriesModel[], q: HeatmapQuery): Heat
       cells: new Float64Array(n * rows),
       maxCell: 0,
     };
-    const rowOf = axis.rowOf;
-    const lastRow = rows - 1;
     let maxCell = 0;
+    const addRows = (e: RowEntries, base: number) => {
+      for (let k = 0; k < e.rows.length; k++) {
+        const c = (r.cells[base + e.rows[k]!]! += e.counts[k]!);
+        if (c > maxCell) maxCell = c;
+      }
+    };
+    const size = BLOCK_SIZES[0];
     buckets.forEach((b, k) => {
       r.t0[k] = b.t0;
       r.t1[k] = b.t1;
       r.max[k] = b.max;
-      const sum = sumOf(s, order, b.first, b.first + b.count - 1);
       const base = k * rows;
-      for (let e = 0; e < sum.indices.length; e++) {
-        const idx = sum.indices[e]!;
-        const row = idx < rowOf.length ? rowOf[idx]! : lastRow;
-        const c = (r.cells[base + row]! += sum.counts[e]!);
-        if (c > maxCell) maxCell = c;
+      const end = b.first + b.count; // exclusive
+      let i = b.first;
+      if (blockCols) {
+        for (; i % size === 0 && i + size <= end && i + size <= cache.blocksUpTo; i += size) addRows(cache.block(i / size), base);
       }
+      for (; i < end; i++) addRows(cache.interval(order ? order[i]! : i), base);
     });
     r.maxCell = maxCell;
     out.push(r);
