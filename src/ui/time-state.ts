@@ -72,7 +72,7 @@ export function windowText(row: WindowRow, length: number, unit: Unit): string {
           : `worst at ${formatSeconds(w.start)} (${percentileLabel(w.percentile)} ${formatNumber(w.valueNs / NANOS_PER_UNIT[unit])} ${UNIT_LABEL[unit]}, ${formatNumber(w.ratio)}× its limit)`,
       );
     }
-    if (j.drop && j.drop.drop > 0) parts.push(`throughput fell ${Math.round(j.drop.drop * 100)} % below the median window's (${formatNumber(j.drop.median)}/s) at ${formatSeconds(j.drop.start)}`);
+    if (j.drop && j.drop.drop >= 0.005) parts.push(`throughput fell ${Math.round(j.drop.drop * 100)} % below the median window's (${formatNumber(j.drop.median)}/s) at ${formatSeconds(j.drop.start)}`);
   } else {
     parts.push(`${formatCount(row.data.start.length)} windows of ${len}`);
   }
