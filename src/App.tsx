@@ -38,6 +38,8 @@ import { usePlotSeries, useSeriesRows } from "./ui/use-series-rows";
 import { useAfterNextPaint, useOnScreen } from "./ui/use-after-paint";
 import { memberOf, removalOf, replayMerges, replayRemovals, type MergeMember, type RemovedSeries, type SavedMerge } from "./ui/merges";
 import { useCoalesced } from "./ui/use-coalesced";
+import { TimeAnalysis } from "./ui/TimeAnalysis";
+import { bandsById, DEFAULT_TIME_OPTIONS, NO_TIME_INFO, timeSummaryLines, type TimeInfo, type TimeOptions } from "./ui/time-state";
 
 /** More series than this in an answer: rendered as a transition (see run). */
 const MANY_SERIES = 20;
@@ -83,6 +85,11 @@ export function App() {
   const [timeline, setTimeline] = useState<TimelineResult | null>(null);
   const [tl, setTl] = useState<TimelineSettings>(DEFAULT_TIMELINE);
   const [requirement, setRequirement] = useState<Requirement | null>(null);
+  /** Heatmap, requirement in every window, tail attribution: options and what they found. */
+  const [timeOpts, setTimeOpts] = useState<TimeOptions>(DEFAULT_TIME_OPTIONS);
+  const [timeInfo, setTimeInfo] = useState<TimeInfo>(NO_TIME_INFO);
+  const timeBands = useMemo(() => bandsById(timeInfo), [timeInfo]);
+  const timeNotes = useMemo(() => timeSummaryLines(timeInfo, unit), [timeInfo, unit]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [sideBySide, setSideBySide] = useState(false);
   const [presenting, setPresenting] = useState(false);
@@ -309,6 +316,7 @@ export function App() {
   const timelineOnly = useCallback(() => run(null, { views: false }), [run]);
   const holdBusy = useCallback((d: 1 | -1) => setPending((n) => n + d), []);
   const refreshTimeline = useCoalesced(timelineOnly, holdBusy);
+  const zoomBoth = useCallback((d: [number, number] | null) => setTl((s) => ({ ...s, domain: d })), []);
   useUpdateEffect(refreshTimeline, [tl.domain, tl.percentiles, plotWidth, refreshTimeline]);
 
   useWindowInput({
@@ -442,6 +450,7 @@ export function App() {
       sentence: judged.sentence,
       shareUrl: shareUrl.current,
       range,
+      notes: timeNotes,
     }),
   );
   const setCoInterval = useStableCallback((ns: number | null, text: string) => {
@@ -533,7 +542,7 @@ export function App() {
       <Warnings rows={visibleRows} />
       <main className="main">
         <section className="chart-panel" ref={plotBox}>
-          <Judgement part="summary" rows={visibleRows} requirement={requirement} unit={unit} width={Math.max(320, plotWidth)} />
+          <Judgement part="summary" rows={visibleRows} requirement={requirement} unit={unit} width={Math.max(320, plotWidth)} time={timeInfo} />
           <div ref={plotRef}>
           {visibleRows.length > 0 && sideBySide && configsShown.length > 1 ? (
             <div className="small-multiples" data-testid="small-multiples">
@@ -584,6 +593,24 @@ export function App() {
               settings={tl}
               onSettings={setTl}
               onRange={changeRange}
+              bands={timeBands}
+            />
+          ) : null}
+          {hasIntervals && visibleRows.length > 0 ? (
+            <TimeAnalysis
+              engine={engine}
+              rows={visibleRows}
+              requirement={requirement}
+              unit={unit}
+              range={shownRange}
+              width={Math.max(320, plotWidth)}
+              domain={tl.domain}
+              options={timeOpts}
+              onOptions={setTimeOpts}
+              onZoom={zoomBoth}
+              onRange={changeRange}
+              onInfo={setTimeInfo}
+              holdBusy={holdBusy}
             />
           ) : null}
           <div ref={tableBox}>
@@ -648,6 +675,7 @@ export function App() {
           timeline={timeline}
           timelineLines={timelineLines}
           onExit={() => setPresenting(false)}
+          notes={timeNotes}
         />
       ) : null}
     </div>

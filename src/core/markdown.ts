@@ -19,6 +19,8 @@ export interface MarkdownInput {
   sentence: string | null;
   shareUrl: string | null;
   range: { start: number | null; end: number | null };
+  /** Sentences after the table: the requirement in every window, the tail's attribution. */
+  notes?: string[];
 }
 
 /** Markdown table cells must not break the table: escape pipes, drop line breaks and markup. */
@@ -46,6 +48,7 @@ export function markdownSummary(m: MarkdownInput): string {
     out.push(`| ${cells.join(" | ")} |`);
   }
   out.push("");
+  if (m.notes && m.notes.length > 0) out.push(...m.notes.map((t) => `- ${escapeCell(t)}`), "");
   if (m.shareUrl) out.push(`[Open this view](${m.shareUrl.replace(/\)/g, "%29").replace(/ /g, "%20")})`, "");
   out.push("<sub>Percentiles of merged HdrHistograms; max is the largest recorded value.</sub>");
   return `${out.join("\n")}\n`;

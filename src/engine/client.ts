@@ -4,6 +4,7 @@ import type { Envelope, FileOutcome, IdentityPatch, Progress, Reply, Request, Re
 import type { Encoded, ShareView } from "../share";
 import type { SampleOptions } from "../formats/source";
 import type { SeriesView, TimelineQuery, TimelineResult, TimeRange } from "./store";
+import type { HeatmapQuery, HeatmapResult, TailQuery, TailSeries, WindowQuery, WindowSeries } from "./time-queries";
 import { helperCount } from "./part-pool";
 import type { HelperFailed, HelperPorts, PartSetup } from "./part-protocol";
 
@@ -77,6 +78,15 @@ export class EngineClient {
   }
   timeline(query: TimelineQuery): Promise<TimelineResult> {
     return this.call({ kind: "timeline", query });
+  }
+  heatmap(query: HeatmapQuery): Promise<HeatmapResult> {
+    return this.call({ kind: "heatmap", query });
+  }
+  windows(query: WindowQuery): Promise<WindowSeries[]> {
+    return this.call({ kind: "windows", query });
+  }
+  tail(query: TailQuery): Promise<TailSeries[]> {
+    return this.call({ kind: "tail", query });
   }
   exportHgrm(id: string, range: TimeRange, unit: Unit): Promise<string> {
     return this.call({ kind: "export", id, range, unit });

@@ -3,6 +3,7 @@ import type { FileOutcome, Progress, Request, ResultOf } from "./protocol";
 import type { Store } from "./store";
 import { fetchChunks, nameOfUrl, refuseUrl, RemoteError } from "./remote";
 import { loadFiles, type PartReader } from "./load-files";
+import { heatmapQuery, tailQuery, windowQuery } from "./time-queries";
 
 /** `helpers` read interval logs on other cores (the worker passes its pool; tests read in one thread). */
 export async function handle(store: Store, req: Request, progress: (p: Progress) => void, signal?: AbortSignal, helpers: PartReader | null = null): Promise<ResultOf[Request["kind"]]> {
@@ -37,6 +38,12 @@ export async function handle(store: Store, req: Request, progress: (p: Progress)
       return store.views(req.range);
     case "timeline":
       return store.timeline(req.query);
+    case "heatmap":
+      return heatmapQuery(store.series, req.query);
+    case "windows":
+      return windowQuery(store.series, req.query);
+    case "tail":
+      return tailQuery(store.series, req.query);
     case "export":
       return store.exportHgrm(req.id, req.range, req.unit);
     case "remove":

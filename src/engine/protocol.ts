@@ -3,6 +3,7 @@ import type { Unit } from "../core/types";
 import type { Encoded, ShareView } from "../share";
 import type { SampleOptions } from "../formats/source";
 import type { LoadOutcome, SeriesView, TimelineQuery, TimelineResult, TimeRange } from "./store";
+import type { HeatmapQuery, HeatmapResult, TailQuery, TailSeries, WindowQuery, WindowSeries } from "./time-queries";
 
 export type Request =
   | { kind: "load"; files: File[]; options?: SampleOptions }
@@ -10,6 +11,9 @@ export type Request =
   | { kind: "loadUrls"; urls: string[] }
   | { kind: "views"; range: TimeRange }
   | { kind: "timeline"; query: TimelineQuery }
+  | { kind: "heatmap"; query: HeatmapQuery }
+  | { kind: "windows"; query: WindowQuery }
+  | { kind: "tail"; query: TailQuery }
   | { kind: "export"; id: string; range: TimeRange; unit: Unit }
   | { kind: "remove"; id: string }
   | { kind: "clear" }
@@ -33,6 +37,9 @@ export interface ResultOf {
   loadUrls: FileOutcome[];
   views: SeriesView[];
   timeline: TimelineResult;
+  heatmap: HeatmapResult;
+  windows: WindowSeries[];
+  tail: TailSeries[];
   export: string;
   remove: null;
   clear: null;

@@ -12,6 +12,7 @@ import { NANOS_PER_UNIT, unitFactor, type Unit } from "../core/types";
 import { dashOf } from "./colors";
 import { gapsByConfig, type ConfigGap } from "./kind-gaps";
 import type { SeriesRow } from "./SeriesList";
+import { windowText, type TimeInfo } from "./time-state";
 
 interface Props {
   rows: SeriesRow[];
@@ -20,6 +21,8 @@ interface Props {
   width: number;
   /** The sentence and list (above the charts) or the throughput chart (below them). */
   part: "summary" | "chart";
+  /** The requirement in every window (time-state.ts), shown with the verdicts. */
+  time?: TimeInfo;
 }
 
 /**
@@ -35,7 +38,7 @@ export function judgeRows(rows: SeriesRow[], requirement: Requirement | null) {
 }
 
 // Memoised: its inputs keep their identity across the app's other re-renders (timeline queries).
-export const Judgement = memo(function Judgement({ rows, requirement, unit, width, part }: Props) {
+export const Judgement = memo(function Judgement({ rows, requirement, unit, width, part, time }: Props) {
   const gaps = gapsByConfig(rows);
   const { judged, sustainable, sentence } = judgeRows(rows, requirement);
   const withThroughput = judged.filter((r) => r.view.throughput !== null);
@@ -80,7 +83,8 @@ export const Judgement = memo(function Judgement({ rows, requirement, unit, widt
       </section>
     );
   }
-  if (!sentence && sustainable.length === 0 && gaps.length === 0) return null;
+  const windowRows = time && time.windowLength !== null && requirement ? time.windows.filter((w) => w.judgement) : [];
+  if (!sentence && sustainable.length === 0 && gaps.length === 0 && windowRows.length === 0) return null;
   return (
     <section className="judgement" aria-label="Verdict">
       {sentence ? (
@@ -113,6 +117,23 @@ export const Judgement = memo(function Judgement({ rows, requirement, unit, widt
         <ul className="kind-pairs">
           {gaps.map((g) => (
             <KindGapLine key={g.config} g={g} unit={unit} />
+          ))}
+        </ul>
+      ) : null}
+      {windowRows.length > 0 ? (
+        <ul className="window-verdicts">
+          {windowRows.map((w) => (
+            <li
+              key={w.id}
+              data-testid="window-verdict"
+              data-series={w.name}
+              data-windows={String(w.judgement!.windows)}
+              data-passing={String(w.judgement!.passing)}
+              data-worst-start={w.judgement!.worst ? String(w.judgement!.worst.start) : ""}
+              className={w.judgement!.passing < w.judgement!.windows ? "fail" : "pass"}
+            >
+              <strong>{w.name}</strong>: {windowText(w, time!.windowLength!, unit)}
+            </li>
           ))}
         </ul>
       ) : null}

@@ -16,6 +16,8 @@ interface Props {
   timeline: TimelineResult | null;
   timelineLines: TimelineLine[];
   onExit: () => void;
+  /** The requirement in every window and the tail, one sentence per series (time-state.ts). */
+  notes?: string[];
 }
 
 export function Presentation(p: Props) {
@@ -58,6 +60,13 @@ export function Presentation(p: Props) {
               </li>
             ))}
           </ul>
+          {p.notes && p.notes.length > 0 ? (
+            <ul className="present-notes" data-testid="present-notes">
+              {p.notes.map((t) => (
+                <li key={t}>{t}</li>
+              ))}
+            </ul>
+          ) : null}
         </div>
       ) : null}
       {current === "spectra" ? (

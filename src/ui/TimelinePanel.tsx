@@ -5,6 +5,7 @@ import { Timeline, type TimelineLine } from "../charts/timeline/Timeline";
 import { TIMELINE_PERCENTILES, type Unit } from "../core/types";
 import type { TimelineResult, TimeRange } from "../engine/store";
 import { ChartActions } from "./ChartActions";
+import type { TimeBands } from "./time-state";
 
 export interface TimelineSettings {
   percentiles: number[];
@@ -26,11 +27,13 @@ interface Props {
   settings: TimelineSettings;
   onSettings: (s: TimelineSettings) => void;
   onRange: (r: TimeRange) => void;
+  /** Window verdicts and tail intervals to mark, per series id. */
+  bands?: Map<string, TimeBands>;
 }
 
 // Memoised: re-renders when the timeline, its settings, the unit or the window change, not
 // on the app's other re-renders.
-export const TimelinePanel = memo(function TimelinePanel({ timeline, lines, unit, range, width, settings, onSettings, onRange }: Props) {
+export const TimelinePanel = memo(function TimelinePanel({ timeline, lines, unit, range, width, settings, onSettings, onRange, bands }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const set = (patch: Partial<TimelineSettings>) => onSettings({ ...settings, ...patch });
   const check = (id: string, key: "perLane" | "wallClock" | "log", label: string) => (
@@ -81,6 +84,7 @@ export const TimelinePanel = memo(function TimelinePanel({ timeline, lines, unit
           height={settings.perLane ? Math.max(200, 110 * lines.length) : 220}
           onBrush={(a, b) => onRange({ start: a, end: b })}
           onZoom={(d) => set({ domain: d })}
+          bands={bands}
         />
       </div>
       <ChartActions container={box} name="max-over-time" />

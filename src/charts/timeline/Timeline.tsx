@@ -8,6 +8,7 @@ import { formatCount, formatValue, UNIT_LABEL } from "../../core/format";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
 import type { TimelineSeries, TimeRange } from "../../engine/store";
 import { bucketAtTime, formatSeconds, lanes, sameSpan, TL_MARGIN, wheelSpan, xScaleFor, yScaleFor } from "./layout";
+import type { TimeBands } from "../../ui/time-state";
 
 export interface TimelineLine {
   id: string;
@@ -30,13 +31,15 @@ interface Props {
   height: number;
   onBrush: (start: number, end: number) => void;
   onZoom: (domain: [number, number] | null) => void;
+  /** Per series id: windows that fail (shaded) or pass, and intervals holding the tail (ticks). */
+  bands?: Map<string, TimeBands>;
 }
 
 function dashArray(d: string): number[] {
   return d ? d.split(/\s+/).map(Number) : [];
 }
 
-export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, domain, range, width, height, onBrush, onZoom }: Props) {
+export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, domain, range, width, height, onBrush, onZoom, bands }: Props) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
   const [hover, setHover] = useState<number | null>(null); // px
@@ -151,7 +154,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     pendingDraw.current = null;
     draw();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [lines, yScales, x, width, height, percentiles, yLog]);
+  }, [lines, yScales, x, width, height, percentiles, yLog, bands]);
 
   function drawLines(canvas: HTMLCanvasElement) {
     const dpr = window.devicePixelRatio || 1;
@@ -169,6 +172,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     ctx.beginPath();
     ctx.rect(TL_MARGIN.left, 0, width - TL_MARGIN.left - TL_MARGIN.right, height);
     ctx.clip();
+    if (bands && bands.size > 0) drawBands(ctx);
     lines.forEach((l, li) => {
       const y = yScales[li]!;
       const f = NANOS_PER_UNIT[l.data.recordedUnit];
@@ -196,6 +200,41 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
       stroke(d.max, 1, 1.6, dashArray(l.dash));
     });
     ctx.restore();
+  }
+
+  /**
+   * Windows judged against the requirement: failing ones shaded across the lane, and a strip per
+   * series at the lane's top (green passes, vermillion fails); intervals holding values above
+   * the tail threshold as vermillion ticks in a strip per series at the lane's bottom.
+   */
+  function drawBands(ctx: CanvasRenderingContext2D) {
+    lines.forEach((l, li) => {
+      const b = bands?.get(l.id);
+      if (!b) return;
+      const lane = laneList[perLane ? li : 0]!;
+      const row = perLane ? 0 : li;
+      const w = b.windows;
+      if (w) {
+        for (let k = 0; k < w.start.length; k++) {
+          const x0 = toX(w.start[k]!, l.data.startTime);
+          const x1 = toX(w.end[k]!, l.data.startTime);
+          if (!w.pass[k]) {
+            ctx.fillStyle = "rgba(213, 94, 0, 0.10)";
+            ctx.fillRect(x0, lane.top, x1 - x0, lane.bottom - lane.top);
+          }
+          ctx.fillStyle = w.pass[k] ? "rgba(0, 158, 115, 0.55)" : "rgba(213, 94, 0, 0.9)";
+          ctx.fillRect(x0 + 0.5, lane.top + row * 4, Math.max(1, x1 - x0 - 1), 3);
+        }
+      }
+      const t = b.tail;
+      if (t) {
+        ctx.fillStyle = "rgba(213, 94, 0, 0.9)";
+        for (let k = 0; k < t.start.length; k++) {
+          const x0 = toX(t.start[k]!, l.data.startTime);
+          ctx.fillRect(x0, lane.bottom - 4 - row * 5, Math.max(1.5, toX(t.end[k]!, l.data.startTime) - x0), 4);
+        }
+      }
+    });
   }
 
   const xTicks = (x as { ticks(n: number): (number | Date)[] }).ticks(Math.max(2, Math.floor(width / 110)));

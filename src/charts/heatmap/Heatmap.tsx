@@ -1,0 +1,321 @@
+// The latency heatmap: time across, latency up on a log axis, each cell coloured by how many
+// values it holds (log colour scale, cividis), one lane per series shown; the max of each
+// column drawn over it. Cells are painted into a bitmap of one pixel per column and row and
+// scaled onto a <canvas>; axes, window, brush and hover are a light SVG on top. A wheel step
+// redraws at once from the bitmap already here, scaled to the new span, while the engine
+// computes the new columns. Shares the time window and the zoom with the timeline.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { formatCount, formatValue, UNIT_LABEL } from "../../core/format";
+import { unitFactor, type Unit } from "../../core/types";
+import type { HeatmapSeries } from "../../engine/time-queries";
+import type { TimeRange } from "../../engine/store";
+import { scaleLinear } from "d3";
+import { bucketAtTime, formatSeconds, sameSpan, wheelSpan } from "../timeline/layout";
+import { colourIndex, logTicks, lutCss, paintColumns, rowValue, valueRow } from "./layout";
+
+export const HM_MARGIN = { top: 8, right: 86, bottom: 34, left: 72 };
+
+export interface HeatmapLane {
+  id: string;
+  name: string;
+  color: string;
+  data: HeatmapSeries;
+  /** Intervals holding values above the tail threshold (s since StartTime). */
+  marks?: { start: Float64Array; end: Float64Array } | null;
+}
+
+interface Props {
+  lanes: HeatmapLane[];
+  unit: Unit;
+  /** The span the engine's columns cover. */
+  domain: [number, number];
+  range: TimeRange;
+  width: number;
+  laneHeight: number;
+  onBrush: (start: number, end: number) => void;
+  onZoom: (domain: [number, number] | null) => void;
+}
+
+const LANE_GAP = 14;
+const MARK_STRIP = 5;
+
+export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush, onZoom }: Props) {
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const svgRef = useRef<SVGSVGElement>(null);
+  const [hover, setHover] = useState<[number, number] | null>(null);
+  const [drag, setDrag] = useState<[number, number] | null>(null);
+  const height = HM_MARGIN.top + lanes.length * (laneHeight + LANE_GAP) - LANE_GAP + HM_MARGIN.bottom;
+  const plotW = Math.max(10, width - HM_MARGIN.left - HM_MARGIN.right);
+  const laneTop = (i: number) => HM_MARGIN.top + i * (laneHeight + LANE_GAP);
+
+  // Spans asked by wheel steps and not answered yet: the view, until the engine's answer lands.
+  const [asked, setAsked] = useState<[number, number] | null>(null);
+  const askedList = useRef<[number, number][]>([]);
+  useLayoutEffect(() => {
+    const list = askedList.current;
+    const i = list.findIndex((s) => sameSpan(s, domain));
+    if (i >= 0 && i < list.length - 1) askedList.current = list.slice(i + 1);
+    else {
+      askedList.current = [];
+      setAsked(null);
+    }
+  }, [domain]);
+  const view: [number, number] = asked ?? domain;
+  const viewRef = useRef(view);
+  viewRef.current = view;
+  const toX = (t: number) => HM_MARGIN.left + ((t - view[0]) / (view[1] - view[0] || 1)) * plotW;
+  const fromX = (px: number) => view[0] + ((px - HM_MARGIN.left) / plotW) * (view[1] - view[0]);
+
+  // One bitmap per lane at the engine's columns (one pixel per plot pixel and per row).
+  const bitmaps = useMemo(() => {
+    if (typeof document === "undefined") return [];
+    return lanes.map((l) => {
+      const c = document.createElement("canvas");
+      c.width = plotW;
+      c.height = Math.max(1, l.data.rows);
+      const ctx = c.getContext("2d");
+      if (ctx) {
+        const px = paintColumns(l.data, domain[0], domain[1], plotW);
+        const img = new ImageData(new Uint8ClampedArray(px.buffer as ArrayBuffer), plotW, l.data.rows);
+        ctx.putImageData(img, 0, 0);
+      }
+      return c;
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [lanes, domain[0], domain[1], plotW]);
+
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    if (!canvas) return;
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.round(width * dpr);
+    const h = Math.round(height * dpr);
+    if (canvas.width !== w) canvas.width = w;
+    if (canvas.height !== h) canvas.height = h;
+    const ctx = canvas.getContext("2d");
+    if (!ctx) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, width, height);
+    ctx.imageSmoothingEnabled = false;
+    const [d0, d1] = domain;
+    const [v0, v1] = view;
+    // The part of the bitmap (domain) that the view shows, and where it goes.
+    const a = Math.max(d0, v0);
+    const b = Math.min(d1, v1);
+    lanes.forEach((l, i) => {
+      const top = laneTop(i);
+      const bm = bitmaps[i];
+      if (bm && b > a) {
+        const sx = ((a - d0) / (d1 - d0)) * plotW;
+        const sw = ((b - a) / (d1 - d0)) * plotW;
+        const dx = toX(a);
+        const dw = toX(b) - dx;
+        ctx.drawImage(bm, sx, 0, Math.max(0.01, sw), bm.height, dx, top, dw, laneHeight);
+      }
+      // The max of each column over the cells: a white line edged in black, readable on every colour.
+      const d = l.data;
+      const yOf = (v: number) => top + laneHeight - (Math.min(d.rows, valueRow(v, d.lo, d.hi, d.rows)) / d.rows) * laneHeight;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(HM_MARGIN.left, top, plotW, laneHeight);
+      ctx.clip();
+      ctx.beginPath();
+      for (let k = 0; k < d.t0.length; k++) {
+        const x0 = toX(d.t0[k]!);
+        const x1 = Math.max(toX(d.t1[k]!), x0 + 0.5);
+        const y = yOf(d.max[k]!);
+        if (k === 0) ctx.moveTo(x0, y);
+        else ctx.lineTo(x0, y);
+        ctx.lineTo(x1, y);
+      }
+      ctx.strokeStyle = "rgba(0,0,0,0.75)";
+      ctx.lineWidth = 3;
+      ctx.stroke();
+      ctx.strokeStyle = "#ffffff";
+      ctx.lineWidth = 1.2;
+      ctx.stroke();
+      ctx.restore();
+      // Intervals holding values above the tail threshold: ticks in a strip under the lane.
+      const m = l.marks;
+      if (m && m.start.length > 0) {
+        ctx.fillStyle = "#d55e00";
+        for (let k = 0; k < m.start.length; k++) {
+          const x0 = toX(m.start[k]!);
+          if (x0 < HM_MARGIN.left - 1 || x0 > HM_MARGIN.left + plotW + 1) continue;
+          ctx.fillRect(x0, top + laneHeight + 1, Math.max(1.5, toX(m.end[k]!) - x0), MARK_STRIP);
+        }
+      }
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [bitmaps, view[0], view[1], width, height, laneHeight]);
+
+  const onWheel = (e: WheelEvent) => {
+    const pan = e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY);
+    const r = svgRef.current!.getBoundingClientRect();
+    const at = (e.clientX - r.left - HM_MARGIN.left) / plotW;
+    const next = wheelSpan(viewRef.current, { pan, direction: pan ? e.deltaX || e.deltaY : e.deltaY, at });
+    viewRef.current = next;
+    askedList.current.push(next);
+    setAsked(next);
+    onZoom(next);
+  };
+  const wheelRef = useRef(onWheel);
+  wheelRef.current = onWheel;
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (!svg) return;
+    const h = (e: WheelEvent) => {
+      e.preventDefault();
+      wheelRef.current(e);
+    };
+    svg.addEventListener("wheel", h, { passive: false });
+    return () => svg.removeEventListener("wheel", h);
+  }, []);
+
+  const pos = (e: { clientX: number; clientY: number }): [number, number] => {
+    const r = svgRef.current!.getBoundingClientRect();
+    return [Math.min(HM_MARGIN.left + plotW, Math.max(HM_MARGIN.left, e.clientX - r.left)), e.clientY - r.top];
+  };
+
+  const shade =
+    range.start !== null || range.end !== null ? [toX(Math.max(view[0], range.start ?? view[0])), toX(Math.min(view[1], range.end ?? view[1]))] : null;
+  const xTicks = scaleLinear().domain(view).ticks(Math.max(2, Math.floor(plotW / 110)));
+
+  // Hover: the column and cell under the pointer.
+  let hoverText: string[] | null = null;
+  if (hover && !drag) {
+    const li = lanes.findIndex((_, i) => hover[1] >= laneTop(i) && hover[1] < laneTop(i) + laneHeight);
+    const l = lanes[li];
+    if (l) {
+      const d = l.data;
+      const t = fromX(hover[0]);
+      const k = bucketAtTime(d.t0, d.t1, d.t0.length, t);
+      if (k >= 0) {
+        const row = Math.min(d.rows - 1, Math.floor(((laneTop(li) + laneHeight - hover[1]) / laneHeight) * d.rows));
+        const f = unitFactor(d.recordedUnit, unit);
+        const c = d.cells[k * d.rows + row]!;
+        hoverText = [
+          l.name.length > 30 ? `${l.name.slice(0, 29)}…` : l.name,
+          `${formatSeconds(d.t0[k]!)}–${formatSeconds(d.t1[k]!)}: max ${formatValue(d.max[k]! * f, unit)}`,
+          `${formatValue(rowValue(row, d.lo, d.hi, d.rows) * f, unit)}–${formatValue(rowValue(row + 1, d.lo, d.hi, d.rows) * f, unit)}: ${formatCount(c)} values`,
+        ];
+      }
+    }
+  }
+
+  const maxCell = Math.max(1, ...lanes.map((l) => l.data.maxCell));
+  const legendTicks = logTicks(1, maxCell, 5);
+  const legendH = Math.min(160, Math.max(60, lanes.length * (laneHeight + LANE_GAP) - LANE_GAP));
+  const legendX = width - HM_MARGIN.right + 14;
+
+  return (
+    <div className="heatmap" style={{ position: "relative", width, height }}>
+      <canvas ref={canvasRef} style={{ width, height, position: "absolute", left: 0, top: 0 }} aria-hidden="true" />
+      <svg
+        ref={svgRef}
+        data-testid="heatmap"
+        data-domain-start={String(view[0])}
+        data-domain-end={String(view[1])}
+        data-lanes={lanes.length}
+        role="img"
+        aria-label={`Latency heatmap over time for ${lanes.map((l) => l.name).join(", ")}: colour is the count of values in each cell (log scale), the white line the max of each column; drag to select a time window`}
+        width={width}
+        height={height}
+        className="timeline-overlay heatmap-overlay"
+        style={{ position: "absolute", left: 0, top: 0 }}
+        onMouseDown={(e) => {
+          if (e.button !== 0) return;
+          const [p] = pos(e);
+          setDrag([p, p]);
+        }}
+        onMouseMove={(e) => {
+          const p = pos(e);
+          setHover(p);
+          if (drag) setDrag([drag[0], p[0]]);
+        }}
+        onMouseUp={() => {
+          if (drag && Math.abs(drag[1] - drag[0]) > 3) {
+            const a = fromX(Math.min(drag[0], drag[1]));
+            const b = fromX(Math.max(drag[0], drag[1]));
+            onBrush(Number(a.toFixed(3)), Number(b.toFixed(3)));
+          }
+          setDrag(null);
+        }}
+        onMouseLeave={() => {
+          setHover(null);
+          setDrag(null);
+        }}
+        onDoubleClick={() => {
+          askedList.current = [];
+          setAsked(null);
+          onZoom(null);
+        }}
+      >
+        {shade ? <rect x={Math.min(shade[0]!, shade[1]!)} width={Math.abs(shade[1]! - shade[0]!)} y={HM_MARGIN.top} height={height - HM_MARGIN.top - HM_MARGIN.bottom} className="window heatmap-window" /> : null}
+        {lanes.map((l, i) => {
+          const d = l.data;
+          const top = laneTop(i);
+          const f = unitFactor(d.recordedUnit, unit);
+          const ticks = logTicks(d.lo, d.hi, Math.max(2, Math.floor(laneHeight / 28)));
+          return (
+            <g key={l.id} className="axis y-axis">
+              <line x1={HM_MARGIN.left} x2={HM_MARGIN.left} y1={top} y2={top + laneHeight} />
+              {ticks.map((t) => (
+                <text key={t} x={HM_MARGIN.left - 6} y={top + laneHeight - (valueRow(t, d.lo, d.hi, d.rows) / d.rows) * laneHeight} dy="0.32em" textAnchor="end">
+                  {Number((t * f).toPrecision(4))}
+                </text>
+              ))}
+              {lanes.length > 1 ? (
+                <text x={HM_MARGIN.left + 6} y={top + 12} className="lane-label heatmap-lane-label">
+                  {l.name}
+                </text>
+              ) : null}
+            </g>
+          );
+        })}
+        <g className="axis x-axis">
+          <line x1={HM_MARGIN.left} x2={HM_MARGIN.left + plotW} y1={height - HM_MARGIN.bottom} y2={height - HM_MARGIN.bottom} />
+          {xTicks.map((t) => (
+            <text key={t} x={toX(t)} y={height - HM_MARGIN.bottom + 16} textAnchor="middle">
+              {formatSeconds(t)}
+            </text>
+          ))}
+          <text x={HM_MARGIN.left + plotW / 2} y={height - 3} textAnchor="middle" className="axis-label">
+            Time since StartTime
+          </text>
+        </g>
+        <text transform={`translate(14 ${HM_MARGIN.top + (height - HM_MARGIN.top - HM_MARGIN.bottom) / 2}) rotate(-90)`} textAnchor="middle" className="axis-label">
+          Latency ({UNIT_LABEL[unit]}, log)
+        </text>
+        <g className="heatmap-legend" data-testid="heatmap-legend" transform={`translate(${legendX} ${HM_MARGIN.top})`}>
+          <text x={0} y={-1} className="legend-title" dy="0.8em">
+            values
+          </text>
+          {Array.from({ length: 32 }, (_, k) => (
+            <rect key={k} x={0} y={14 + ((31 - k) / 32) * legendH} width={12} height={legendH / 32 + 0.5} fill={lutCss((k / 31) * 255)} />
+          ))}
+          {legendTicks.map((t) => {
+            const ci = colourIndex(t, maxCell);
+            const y = 14 + legendH - (ci / 255) * legendH;
+            return (
+              <text key={t} x={16} y={y} dy="0.32em">
+                {formatCount(t)}
+              </text>
+            );
+          })}
+        </g>
+        {drag ? <rect x={Math.min(drag[0], drag[1])} width={Math.abs(drag[1] - drag[0])} y={HM_MARGIN.top} height={height - HM_MARGIN.top - HM_MARGIN.bottom} className="brush" /> : null}
+        {hoverText && hover ? (
+          <g pointerEvents="none" data-testid="heatmap-hover" transform={`translate(${hover[0] + 260 > width ? hover[0] - 266 : hover[0] + 8} ${HM_MARGIN.top + 4})`}>
+            <rect width={258} height={54} rx={4} className="hover-box" />
+            {hoverText.map((s, k) => (
+              <text key={k} x={8} y={16 + k * 15}>
+                {s}
+              </text>
+            ))}
+          </g>
+        ) : null}
+      </svg>
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+// Pure layout of the latency heatmap: the colour scale (count per cell on a log scale, through
+// cividis: perceptually uniform and readable with colour-vision deficiencies), the latency
+// rows on a log axis, and the pixels each engine column paints.
+/**
+ * Cividis (Nuñez, Anderton & Renslow, 2018) at t in [0, 1] as [r, g, b]: the polynomial fit
+ * d3-scale-chromatic publishes for it, evaluated here so that the page does not carry that
+ * whole package (it ships as one module) for one colour scale.
+ */
+export function cividis(t: number): [number, number, number] {
+  const x = Math.max(0, Math.min(1, t));
+  const c = (v: number) => Math.max(0, Math.min(255, Math.round(v)));
+  return [
+    c(-4.54 - x * (35.34 - x * (2381.73 - x * (6402.7 - x * (7024.72 - x * 2710.57))))),
+    c(32.49 + x * (170.73 + x * (52.82 - x * (131.46 - x * (176.58 - x * 67.37))))),
+    c(81.24 + x * (442.36 - x * (2482.43 - x * (6167.24 - x * (6614.94 - x * 2475.67))))),
+  ];
+}
+
+/** 256 colours from cividis as 0xAABBGGRR words (ImageData's byte order on little-endian machines). */
+export const LUT: Uint32Array = (() => {
+  const out = new Uint32Array(256);
+  for (let i = 0; i < 256; i++) {
+    const [r, g, b] = cividis(i / 255);
+    out[i] = ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
+  }
+  return out;
+})();
+
+/** CSS colour of LUT entry i (for the legend). */
+export function lutCss(i: number): string {
+  const c = LUT[Math.max(0, Math.min(255, Math.round(i)))]!;
+  return `rgb(${c & 255}, ${(c >>> 8) & 255}, ${(c >>> 16) & 255})`;
+}
+
+/** Colour index of a count on a log scale from 1 (0) to maxCell (255); -1 for an empty cell. */
+export function colourIndex(count: number, maxCell: number): number {
+  if (!(count > 0)) return -1;
+  if (maxCell <= 1) return 255;
+  const t = Math.log(Math.max(1, count)) / Math.log(maxCell);
+  return Math.max(0, Math.min(255, Math.round(t * 255)));
+}
+
+/** The value at the bottom of row r (r may be fractional; rows at the top edge): lo·(hi/lo)^(r/rows). */
+export function rowValue(r: number, lo: number, hi: number, rows: number): number {
+  return lo * Math.pow(hi / lo, r / rows);
+}
+
+/** Fractional row of a value (0 at lo, rows at hi). */
+export function valueRow(v: number, lo: number, hi: number, rows: number): number {
+  if (!(v > lo)) return 0;
+  return (rows * Math.log(v / lo)) / Math.log(hi / lo);
+}
+
+/** Decades for the legend and axis ticks: 1, 10, 100, … up to max (and max itself when far from the last). */
+export function logTicks(lo: number, hi: number, maxCount = 8): number[] {
+  if (!(hi > 0) || !(lo > 0) || hi < lo) return [];
+  const out: number[] = [];
+  let step = 1;
+  const decades = Math.log10(hi / lo);
+  if (decades > maxCount) step = Math.ceil(decades / maxCount);
+  for (let e = Math.ceil(Math.log10(lo)); 10 ** e <= hi * (1 + 1e-9); e += step) out.push(10 ** e);
+  if (out.length < 2) {
+    // Less than a decade: the ends, and 2 and 5 in between.
+    for (const m of [2, 5]) for (let e = Math.floor(Math.log10(lo)); 10 ** e <= hi; e++) if (m * 10 ** e > lo && m * 10 ** e < hi) out.push(m * 10 ** e);
+    out.sort((a, b) => a - b);
+  }
+  return out;
+}
+
+export interface HeatmapColumns {
+  t0: ArrayLike<number>;
+  t1: ArrayLike<number>;
+  cells: ArrayLike<number>;
+  rows: number;
+  maxCell: number;
+}
+
+/**
+ * The heatmap as pixels, `width` × rows (row 0 at the bottom): each engine column paints the
+ * pixel columns its time span covers over [d0, d1] (at least one). Returns the words to put in
+ * an ImageData (0 = transparent).
+ */
+export function paintColumns(c: HeatmapColumns, d0: number, d1: number, width: number): Uint32Array {
+  const rows = c.rows;
+  const px = new Uint32Array(width * rows);
+  const n = c.t0.length;
+  const k = width / (d1 - d0 || 1);
+  for (let col = 0; col < n; col++) {
+    let x0 = Math.floor((c.t0[col]! - d0) * k);
+    let x1 = Math.ceil((c.t1[col]! - d0) * k);
+    if (x1 <= x0) x1 = x0 + 1;
+    if (x1 <= 0 || x0 >= width) continue;
+    x0 = Math.max(0, x0);
+    x1 = Math.min(width, x1);
+    const base = col * rows;
+    for (let r = 0; r < rows; r++) {
+      const ci = colourIndex(c.cells[base + r]!, c.maxCell);
+      if (ci < 0) continue;
+      const colour = LUT[ci]!;
+      const line = (rows - 1 - r) * width;
+      for (let x = x0; x < x1; x++) px[line + x] = colour;
+    }
+  }
+  return px;
+}

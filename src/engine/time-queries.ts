@@ -1,0 +1,527 @@
+// Time-resolved queries on the loaded data: the latency heatmap (a histogram per pixel column),
+// each window's values for the requirement in every window, and how many values above a
+// threshold each interval holds. Columns and windows of several intervals merge their
+// histograms (the store's pre-merged blocks when there are any), never average them.
+// Percentiles here are read at each log's own precision, as HistogramLogProcessor reads them.
+import { highestEquivalent, lowestDiscernibleValueOf, newHistogram, sparseOf, type Histogram } from "../core/histogram";
+import { countAtPercentile } from "../core/bucket-lookup";
+import { BLOCK_SIZES, type Sparse } from "../core/blocks";
+import type { IntervalTable, SeriesModel } from "../core/series";
+import { bucketIntervals } from "../core/timeline-buckets";
+import { cutWindows, windowOrigin } from "../core/windows";
+import { summariseTail, type TailInterval } from "../core/tail";
+import { NANOS_PER_UNIT, type Unit } from "../core/types";
+import { addDecodedInto, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
+import { decodePayload } from "./payload";
+
+/** A series' layout: what turns a counts-array index into a value. */
+interface Layout {
+  lowest: number;
+  digits: number;
+  histogram: Histogram;
+}
+
+function layoutOf(s: SeriesModel): Layout {
+  return { lowest: lowestDiscernibleValueOf(s.histogram), digits: s.histogram.numberOfSignificantValueDigits, histogram: s.histogram };
+}
+
+/** Decodes interval i (transient: valid until the next decode). */
+function decodeInterval(t: IntervalTable, i: number): DecodedHistogram | null {
+  const d = decodePayload(t.payload(i));
+  return d.ok ? d.value : null;
+}
+
+/** Intervals in time order: the table's own order when it is sorted (always, with blocks). */
+function timeOrder(t: IntervalTable): Int32Array | null {
+  for (let i = 1; i < t.n; i++) {
+    if (t.offsets[i]! < t.offsets[i - 1]!) {
+      const order = new Int32Array(t.n);
+      for (let k = 0; k < t.n; k++) order[k] = k;
+      order.sort((a, b) => t.offsets[a]! - t.offsets[b]!);
+      return order;
+    }
+  }
+  return null;
+}
+
+/**
+ * The merged counts of intervals [first, last] (positions in time order), in the series' own
+ * layout: whole pre-merged blocks and decoded edges when the series has blocks, else every
+ * interval added into a histogram of that layout.
+ */
+function sumOf(s: SeriesModel, order: Int32Array | null, first: number, last: number): Sparse {
+  const t = s.intervals!;
+  if (s.blocks && order === null) {
+    return s.blocks.sumRange(first, last, (i) => {
+      const d = decodeInterval(t, i);
+      return d ? { indices: d.indices, counts: d.counts } : null;
+    }).sum;
+  }
+  const h = newHistogram(s.histogram.numberOfSignificantValueDigits, lowestDiscernibleValueOf(s.histogram), s.histogram.highestTrackableValue);
+  for (let j = first; j <= last; j++) {
+    const d = decodeInterval(t, order ? order[j]! : j);
+    if (d) addDecodedInto(h, d);
+  }
+  const sp = sparseOf(h);
+  return { indices: sp.indices, counts: sp.counts };
+}
+
+function totalOf(sum: Sparse): number {
+  let n = 0;
+  for (let k = 0; k < sum.counts.length; k++) n += sum.counts[k]!;
+  return n;
+}
+
+/**
+ * HdrHistogram's getValueAtPercentile on merged counts, at the log's own precision: the
+ * highest value equivalent to the first bucket whose cumulative count reaches the percentile's
+ * count; 100 gives the max (the highest equivalent value of the last bucket). 0 without values.
+ */
+export function percentileOfSparse(sum: Sparse, p: number, layout: Layout, total = totalOf(sum)): number {
+  const n = sum.indices.length;
+  if (n === 0 || total === 0) return 0;
+  let k = n - 1;
+  if (p < 100) {
+    const target = countAtPercentile(total, p);
+    let run = 0;
+    for (k = 0; k < n - 1; k++) {
+      run += sum.counts[k]!;
+      if (run >= target) break;
+    }
+  }
+  return highestEquivalent(layout.histogram, valueFromIndex(sum.indices[k]!, layout.lowest, layout.digits));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Windows
+
+export interface WindowQuery {
+  /** Window length in seconds. */
+  length: number;
+  /** Boundaries on whole multiples of the length in wall-clock time instead of from StartTime. */
+  wallClock: boolean;
+  /** Percentiles to read in each window (100 = max). */
+  percentiles: number[];
+}
+
+export interface WindowSeries {
+  id: string;
+  recordedUnit: Unit;
+  startTime: number | null;
+  /** Per window: [start, end) in s since StartTime, values recorded, seconds the run covers. */
+  start: Float64Array;
+  end: Float64Array;
+  count: Float64Array;
+  covered: Float64Array;
+  /** Percentile → per-window value in the recorded unit (0 in a window without values). */
+  values: Record<string, Float64Array>;
+}
+
+/** Every series with intervals, cut into windows, with each window's count and values. */
+export function windowQuery(series: readonly SeriesModel[], q: WindowQuery): WindowSeries[] {
+  const out: WindowSeries[] = [];
+  if (!(q.length > 0)) return out;
+  for (const s of series) {
+    const t = s.intervals;
+    if (!t || t.n === 0) continue;
+    const order = timeOrder(t);
+    const starts = order ? Float64Array.from(order, (i) => t.offsets[i]!) : t.offsets;
+    const origin = windowOrigin(q.length, s.startTime, q.wallClock);
+    const spans = cutWindows(starts, t.n, q.length, origin);
+    let runStart = Infinity;
+    let runEnd = -Infinity;
+    for (let i = 0; i < t.n; i++) {
+      runStart = Math.min(runStart, t.offsets[i]!);
+      runEnd = Math.max(runEnd, t.offsets[i]! + t.lengths[i]!);
+    }
+    const n = spans.length;
+    const r: WindowSeries = {
+      id: s.id,
+      recordedUnit: s.recordedUnit,
+      startTime: s.startTime,
+      start: new Float64Array(n),
+      end: new Float64Array(n),
+      count: new Float64Array(n),
+      covered: new Float64Array(n),
+      values: {},
+    };
+    for (const p of q.percentiles) r.values[String(p)] = new Float64Array(n);
+    const layout = layoutOf(s);
+    spans.forEach((w, k) => {
+      r.start[k] = w.start;
+      r.end[k] = w.end;
+      r.covered[k] = Math.max(0, Math.min(w.end, runEnd) - Math.max(w.start, runStart));
+      if (w.first > w.last) return;
+      const sum = sumOf(s, order, w.first, w.last);
+      const total = totalOf(sum);
+      r.count[k] = total;
+      for (const p of q.percentiles) r.values[String(p)]![k] = percentileOfSparse(sum, p, layout, total);
+    });
+    out.push(r);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Heatmap
+
+export interface HeatmapQuery {
+  ids: string[];
+  /** Visible span in s since StartTime; null ends take the extent of all loaded intervals. */
+  t0: number | null;
+  t1: number | null;
+  columns: number;
+  rows: number;
+}
+
+export interface HeatmapSeries {
+  id: string;
+  recordedUnit: Unit;
+  startTime: number | null;
+  /** The latency axis (recorded unit, log scale): row r covers [lo·(hi/lo)^(r/rows), lo·(hi/lo)^((r+1)/rows)). */
+  lo: number;
+  hi: number;
+  rows: number;
+  /** Per column: time span (s since StartTime) and max of its intervals' maxes. */
+  t0: Float64Array;
+  t1: Float64Array;
+  max: Float64Array;
+  /** Column k's counts per row at [k·rows, (k+1)·rows): the merged histogram of its intervals. */
+  cells: Float64Array;
+  /** The highest count of any cell. */
+  maxCell: number;
+}
+
+export interface HeatmapResult {
+  domain: [number, number];
+  series: HeatmapSeries[];
+}
+
+/** Per series (by histogram), its latency axis and the row of each counts-array index. */
+const axisCache = new WeakMap<Histogram, { lo: number; hi: number; rows: number; rowOf: Int16Array }>();
+
+function axisOf(s: SeriesModel, rows: number): { lo: number; hi: number; rows: number; rowOf: Int16Array } {
+  const cached = axisCache.get(s.histogram);
+  if (cached && cached.rows === rows) return cached;
+  const layout = layoutOf(s);
+  const sp = sparseOf(s.histogram);
+  const n = sp.indices.length;
+  let lo = 1;
+  let hi = 10;
+  if (n > 0) {
+    const firstNonZero = sp.indices[0]! === 0 && n > 1 ? sp.indices[1]! : sp.indices[0]!;
+    lo = Math.max(layout.lowest, valueFromIndex(firstNonZero, layout.lowest, layout.digits), 1);
+    hi = highestEquivalent(s.histogram, valueFromIndex(sp.indices[n - 1]!, layout.lowest, layout.digits)) + 1;
+    if (hi <= lo * 1.01) hi = lo * 10;
+  }
+  const top = n > 0 ? sp.indices[n - 1]! : 0;
+  const rowOf = new Int16Array(top + 1);
+  const span = Math.log(hi / lo);
+  for (let i = 0; i <= top; i++) {
+    const v = valueFromIndex(i, layout.lowest, layout.digits);
+    const r = v <= lo ? 0 : Math.floor((rows * Math.log(v / lo)) / span);
+    rowOf[i] = Math.min(rows - 1, Math.max(0, r));
+  }
+  const axis = { lo, hi, rows, rowOf };
+  axisCache.set(s.histogram, axis);
+  return axis;
+}
+
+/** Columns hold whole blocks when there are at least this many intervals per column. */
+const BLOCK_ROWS_FROM = 16;
+
+/** One interval's (or block's) counts by heatmap row. */
+interface RowEntries {
+  rows: Int16Array;
+  counts: Float64Array;
+}
+
+const EMPTY_ROWS: RowEntries = { rows: new Int16Array(0), counts: new Float64Array(0) };
+
+function toRows(indices: ArrayLike<number>, counts: ArrayLike<number>, rowOf: Int16Array, lastRow: number): RowEntries {
+  const acc = new Map<number, number>();
+  for (let k = 0; k < indices.length; k++) {
+    const idx = indices[k]!;
+    const row = idx < rowOf.length ? rowOf[idx]! : lastRow;
+    acc.set(row, (acc.get(row) ?? 0) + counts[k]!);
+  }
+  const out: RowEntries = { rows: new Int16Array(acc.size), counts: new Float64Array(acc.size) };
+  let j = 0;
+  for (const [row, c] of acc) {
+    out.rows[j] = row;
+    out.counts[j++] = c;
+  }
+  return out;
+}
+
+/** At most this many intervals' rows are kept per series (then the cache starts over). */
+const MAX_CACHED_INTERVALS = 200_000;
+
+interface RowCache {
+  rows: number;
+  /** Whole level-0 blocks available: intervals [0, blocksUpTo). */
+  blocksUpTo: number;
+  interval(i: number): RowEntries;
+  block(b: number): RowEntries;
+}
+
+/**
+ * Per series and axis: each interval's and each block's counts by row, computed when first
+ * asked and kept, so that zooming and panning add small row lists instead of decoding again.
+ */
+const rowCaches = new WeakMap<Histogram, RowCache>();
+
+function rowCacheOf(s: SeriesModel, axis: { rows: number; rowOf: Int16Array }): RowCache {
+  const hit = rowCaches.get(s.histogram);
+  if (hit && hit.rows === axis.rows) return hit;
+  const t = s.intervals!;
+  const layout = layoutOf(s);
+  let intervals = new Map<number, RowEntries>();
+  const blocks = new Map<number, RowEntries>();
+  const lastRow = axis.rows - 1;
+  const size = BLOCK_SIZES[0];
+  const c: RowCache = {
+    rows: axis.rows,
+    blocksUpTo: s.blocks ? Math.floor(s.blocks.intervalCount / size) * size : 0,
+    interval(i) {
+      let e = intervals.get(i);
+      if (!e) {
+        const d = decodeInterval(t, i);
+        if (!d) e = EMPTY_ROWS;
+        else if (d.lowestDiscernibleValue === layout.lowest && d.numberOfSignificantValueDigits === layout.digits) e = toRows(d.indices, d.counts, axis.rowOf, lastRow);
+        else {
+          // Another layout than the series' own (a merge): added into one of that layout first.
+          const h = newHistogram(layout.digits, layout.lowest, s.histogram.highestTrackableValue);
+          addDecodedInto(h, d);
+          const sp = sparseOf(h);
+          e = toRows(sp.indices, sp.counts, axis.rowOf, lastRow);
+        }
+        if (intervals.size >= MAX_CACHED_INTERVALS) intervals = new Map();
+        intervals.set(i, e);
+      }
+      return e;
+    },
+    block(b) {
+      let e = blocks.get(b);
+      if (!e) {
+        const sum = s.blocks!.sumRange(b * size, b * size + size - 1, (i) => {
+          const d = decodeInterval(t, i);
+          return d ? { indices: d.indices, counts: d.counts } : null;
+        }).sum;
+        e = toRows(sum.indices, sum.counts, axis.rowOf, lastRow);
+        blocks.set(b, e);
+      }
+      return e;
+    },
+  };
+  rowCaches.set(s.histogram, c);
+  return c;
+}
+
+/**
+ * Buckets (intervals in time order) regrouped into columns of `perColumn` whole level-0 blocks,
+ * from the block holding the first interval to the one holding the last.
+ */
+function wholeBlocks(t: IntervalTable, buckets: readonly { first: number; count: number }[], perColumn: number) {
+  const size = BLOCK_SIZES[0];
+  const first = Math.floor(buckets[0]!.first / size) * size;
+  const last = buckets[buckets.length - 1]!;
+  const end = Math.min(t.n, Math.ceil((last.first + last.count) / size) * size);
+  const out: { t0: number; t1: number; first: number; count: number; max: number }[] = [];
+  for (let a = first; a < end; a += size * perColumn) {
+    const z = Math.min(end, a + size * perColumn);
+    const bk = { t0: t.offsets[a]!, t1: t.offsets[a]! + t.lengths[a]!, first: a, count: z - a, max: 0 };
+    for (let i = a; i < z; i++) {
+      bk.t1 = Math.max(bk.t1, t.offsets[i]! + t.lengths[i]!);
+      bk.max = Math.max(bk.max, t.maxes[i]!);
+    }
+    out.push(bk);
+  }
+  return out;
+}
+
+function extentOf(series: readonly SeriesModel[]): [number, number] | null {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const s of series) {
+    const t = s.intervals;
+    if (!t) continue;
+    for (let i = 0; i < t.n; i++) {
+      first = Math.min(first, t.offsets[i]!);
+      last = Math.max(last, t.offsets[i]! + t.lengths[i]!);
+    }
+  }
+  return Number.isFinite(first) ? [first, last] : null;
+}
+
+/**
+ * The heatmap of the asked series over [t0, t1], at most `columns` columns of `rows` rows. A
+ * column is the intervals that start in it (the one straddling t0 included, as the timeline
+ * does), moved onto block boundaries when columns hold many intervals, so their merged
+ * histogram is whole pre-merged blocks.
+ */
+export function heatmapQuery(all: readonly SeriesModel[], q: HeatmapQuery): HeatmapResult {
+  const extent = extentOf(all);
+  if (!extent) return { domain: [0, 1], series: [] };
+  const t0 = q.t0 ?? extent[0];
+  const t1 = Math.max(q.t1 ?? extent[1], t0 + 1e-3);
+  const rows = Math.max(1, Math.min(4000, Math.floor(q.rows)));
+  const out: HeatmapSeries[] = [];
+  for (const id of q.ids) {
+    const s = all.find((x) => x.id === id);
+    const t = s?.intervals;
+    if (!s || !t || t.n === 0) continue;
+    let longest = 0;
+    for (let i = 0; i < t.n; i++) longest = Math.max(longest, t.lengths[i]!);
+    const columns = Math.max(1, Math.floor(q.columns));
+    const grouped = bucketIntervals(t, t0 - longest, t1, columns);
+    const identity = grouped.order.every((v, i) => v === i);
+    const order = identity ? null : grouped.order;
+    let buckets = grouped.buckets;
+    const axis = axisOf(s, rows);
+    const cache = rowCacheOf(s, axis);
+    const inView = buckets.length > 0 ? buckets[buckets.length - 1]!.first + buckets[buckets.length - 1]!.count - buckets[0]!.first : 0;
+    // Many intervals per pixel: columns of whole pre-merged blocks (each block's rows are
+    // computed once), drawn over the span they cover; otherwise each interval's rows (decoded
+    // once, then kept) added per column.
+    const blockCols = !!s.blocks && identity && inView / columns >= BLOCK_ROWS_FROM;
+    if (blockCols) buckets = wholeBlocks(t, buckets, Math.max(1, Math.round(inView / columns / BLOCK_SIZES[0])));
+    const n = buckets.length;
+    const r: HeatmapSeries = {
+      id: s.id,
+      recordedUnit: s.recordedUnit,
+      startTime: s.startTime,
+      lo: axis.lo,
+      hi: axis.hi,
+      rows,
+      t0: new Float64Array(n),
+      t1: new Float64Array(n),
+      max: new Float64Array(n),
+      cells: new Float64Array(n * rows),
+      maxCell: 0,
+    };
+    let maxCell = 0;
+    const addRows = (e: RowEntries, base: number) => {
+      for (let k = 0; k < e.rows.length; k++) {
+        const c = (r.cells[base + e.rows[k]!]! += e.counts[k]!);
+        if (c > maxCell) maxCell = c;
+      }
+    };
+    const size = BLOCK_SIZES[0];
+    buckets.forEach((b, k) => {
+      r.t0[k] = b.t0;
+      r.t1[k] = b.t1;
+      r.max[k] = b.max;
+      const base = k * rows;
+      const end = b.first + b.count; // exclusive
+      let i = b.first;
+      if (blockCols) {
+        for (; i % size === 0 && i + size <= end && i + size <= cache.blocksUpTo; i += size) addRows(cache.block(i / size), base);
+      }
+      for (; i < end; i++) addRows(cache.interval(order ? order[i]! : i), base);
+    });
+    r.maxCell = maxCell;
+    out.push(r);
+  }
+  return { domain: [t0, t1], series: out };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tail
+
+export interface TailQuery {
+  thresholdNs: number;
+  /** Top intervals to return per series. */
+  keep: number;
+  /** At most this many marked intervals per series (those holding most values above). */
+  maxMarks: number;
+}
+
+export interface TailSeries {
+  id: string;
+  recordedUnit: Unit;
+  startTime: number | null;
+  /** Values above the threshold in the whole series. */
+  above: number;
+  intervalsWithAny: number;
+  /** Highest counts first (ties: earliest first). */
+  top: TailInterval[];
+  /** How many of `top` the sentence names, and the share of `above` they hold. */
+  named: number;
+  share: number;
+  /** Intervals holding values above (at most maxMarks, those holding most), in time order. */
+  marks: { start: Float64Array; end: Float64Array; above: Float64Array };
+}
+
+/** Values of a decoded interval whose bucket lies wholly above `threshold` (recorded unit). */
+function aboveIn(indices: ArrayLike<number>, counts: ArrayLike<number>, lowest: number, digits: number, threshold: number): number {
+  let n = 0;
+  // Indices ascend, and so do their lowest equivalent values: walk down from the top.
+  for (let k = indices.length - 1; k >= 0; k--) {
+    if (!(valueFromIndex(indices[k]!, lowest, digits) > threshold)) break;
+    n += counts[k]!;
+  }
+  return n;
+}
+
+/**
+ * Per series with intervals: how many values lie above the threshold (a value counts when its
+ * bucket's lowest equivalent value is above it) in each interval. With pre-merged blocks, a
+ * block holding none is skipped without decoding its intervals.
+ */
+export function tailQuery(series: readonly SeriesModel[], q: TailQuery): TailSeries[] {
+  const out: TailSeries[] = [];
+  for (const s of series) {
+    const t = s.intervals;
+    if (!t || t.n === 0) continue;
+    const threshold = q.thresholdNs / NANOS_PER_UNIT[s.recordedUnit];
+    const layout = layoutOf(s);
+    const counts = new Float64Array(t.n);
+    const decodeOne = (i: number) => {
+      const d = decodeInterval(t, i);
+      if (d) counts[i] = aboveIn(d.indices, d.counts, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits, threshold);
+    };
+    const whole = aboveIn(...sparseArgs(s.histogram), layout.lowest, layout.digits, threshold);
+    if (whole > 0) {
+      if (s.blocks && timeOrder(t) === null) {
+        const size = BLOCK_SIZES[0];
+        for (let b = 0; b * size < t.n; b++) {
+          const first = b * size;
+          const last = Math.min(t.n - 1, first + size - 1);
+          const sum = s.blocks.sumRange(first, last, (i) => {
+            const d = decodeInterval(t, i);
+            return d ? { indices: d.indices, counts: d.counts } : null;
+          }).sum;
+          if (aboveIn(sum.indices, sum.counts, layout.lowest, layout.digits, threshold) > 0) for (let i = first; i <= last; i++) decodeOne(i);
+        }
+      } else {
+        for (let i = 0; i < t.n; i++) decodeOne(i);
+      }
+    }
+    const intervals: TailInterval[] = [];
+    for (let i = 0; i < t.n; i++) if (counts[i]! > 0) intervals.push({ index: i, start: t.offsets[i]!, end: t.offsets[i]! + t.lengths[i]!, above: counts[i]! });
+    const summary = summariseTail(intervals, q.keep);
+    const marked = intervals.length > q.maxMarks ? [...intervals].sort((a, b) => b.above - a.above).slice(0, q.maxMarks).sort((a, b) => a.start - b.start) : intervals;
+    out.push({
+      id: s.id,
+      recordedUnit: s.recordedUnit,
+      startTime: s.startTime,
+      above: summary.above,
+      intervalsWithAny: summary.intervalsWithAny,
+      top: summary.top,
+      named: summary.named,
+      share: summary.share,
+      marks: {
+        start: Float64Array.from(marked, (m) => m.start),
+        end: Float64Array.from(marked, (m) => m.end),
+        above: Float64Array.from(marked, (m) => m.above),
+      },
+    });
+  }
+  return out;
+}
+
+function sparseArgs(h: Histogram): [Int32Array, Float64Array] {
+  const sp = sparseOf(h);
+  return [sp.indices, sp.counts];
+}

@@ -1,0 +1,242 @@
+// "Where the tail comes from": the latency heatmap, the requirement in every window and tail
+// attribution, with their inputs. Asks the engine for heatmap columns, window values and
+// per-interval tail counts; judges the windows here (cheap) and reports what the rest of the
+// page shows (verdicts, Markdown, presentation, the timeline's bands) through onInfo.
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { Heatmap, HM_MARGIN, type HeatmapLane } from "../charts/heatmap/Heatmap";
+import { formatCount } from "../core/format";
+import { judgeWindows, parseWindowLength } from "../core/windows";
+import { parseThreshold } from "../core/tail";
+import { NANOS_PER_UNIT, type Unit } from "../core/types";
+import type { Requirement } from "../core/requirements";
+import type { EngineClient } from "../engine/client";
+import type { TimeRange } from "../engine/store";
+import type { HeatmapResult, TailSeries, WindowSeries } from "../engine/time-queries";
+import type { SeriesRow } from "./SeriesList";
+import { intervalLabel, tailText, type TimeInfo, type TimeOptions } from "./time-state";
+import "./time-panel.css";
+
+interface Props {
+  engine: EngineClient;
+  /** The shown series. */
+  rows: SeriesRow[];
+  requirement: Requirement | null;
+  unit: Unit;
+  range: TimeRange;
+  width: number;
+  /** The zoom shared with the timeline (null: everything). */
+  domain: [number, number] | null;
+  options: TimeOptions;
+  onOptions: (o: TimeOptions) => void;
+  onZoom: (d: [number, number] | null) => void;
+  onRange: (r: TimeRange) => void;
+  onInfo: (info: TimeInfo) => void;
+  /** +1 while a query is out, −1 when it lands: the page stays busy meanwhile. */
+  holdBusy: (d: 1 | -1) => void;
+}
+
+/** A text input that applies on Enter or blur, refusing what `check` refuses. */
+function AppliedInput({ testId, label, value, placeholder, check, onApply }: { testId: string; label: string; value: string; placeholder: string; check: (t: string) => string | null; onApply: (t: string) => void }) {
+  const [text, setText] = useState(value);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => setText(value), [value]);
+  const apply = () => {
+    const e = check(text);
+    setError(e);
+    if (e === null && text.trim() !== value) onApply(text.trim());
+  };
+  return (
+    <label className="time-input">
+      {label}{" "}
+      <input data-testid={testId} value={text} placeholder={placeholder} size={8} aria-invalid={error !== null} onChange={(e) => setText(e.target.value)} onBlur={apply} onKeyDown={(e) => e.key === "Enter" && apply()} />
+      {error ? (
+        <span className="warn-inline" role="alert">
+          {" "}
+          {error}
+        </span>
+      ) : null}
+    </label>
+  );
+}
+
+const SINGLE_LANE = 220;
+const MULTI_LANE = 110;
+
+export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
+  const { engine, rows, requirement, unit, options, onOptions, holdBusy } = p;
+  const withIntervals = useMemo(() => rows.filter((r) => r.view.intervalCount > 0 && !r.view.correctedFrom), [rows]);
+  // What the engine's answers depend on: which series, their units and sizes (not the window's spectra).
+  const seriesKey = withIntervals.map((r) => `${r.view.id}:${r.view.recordedUnit}:${r.view.intervalCount}`).join(",");
+  const windowLength = parseWindowLength(options.window);
+  const length = windowLength !== null && !Number.isNaN(windowLength) ? windowLength : null;
+  const threshold = parseThreshold(options.tail);
+  const thresholdNs = threshold !== null && !Number.isNaN(threshold) ? threshold : null;
+
+  const heatIds = options.heatmap === "*" ? withIntervals.map((r) => r.view.id) : [withIntervals.find((r) => r.view.id === options.heatmap)?.view.id ?? withIntervals[0]?.view.id].filter((x): x is string => !!x);
+  const laneHeight = heatIds.length > 1 ? MULTI_LANE : SINGLE_LANE;
+  const plotW = Math.max(10, p.width - HM_MARGIN.left - HM_MARGIN.right);
+
+  const [heat, setHeat] = useState<HeatmapResult | null>(null);
+  const [windows, setWindows] = useState<{ key: string; data: WindowSeries[] } | null>(null);
+  const [tail, setTail] = useState<{ key: string; data: TailSeries[] } | null>(null);
+
+  // Queries are asked in layout effects: the busy flag is raised before the page is painted,
+  // so data-busy never reads false between a load and these answers.
+  const heatKey = `${seriesKey}|${heatIds.join(",")}|${p.domain?.[0] ?? ""}|${p.domain?.[1] ?? ""}|${plotW}|${laneHeight}`;
+  const latestHeat = useRef("");
+  useLayoutEffect(() => {
+    if (heatIds.length === 0) return;
+    latestHeat.current = heatKey;
+    holdBusy(1);
+    void engine
+      .heatmap({ ids: heatIds, t0: p.domain?.[0] ?? null, t1: p.domain?.[1] ?? null, columns: plotW, rows: Math.round(laneHeight / 2) })
+      .then((r) => {
+        if (latestHeat.current === heatKey) setHeat(r);
+      })
+      .catch(() => undefined)
+      .finally(() => holdBusy(-1));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [heatKey]);
+
+  const percentiles = requirement ? requirement.entries.map((e) => e.percentile) : [];
+  const windowKey = length === null ? "" : `${seriesKey}|${length}|${options.wallClock}|${percentiles.join(",")}`;
+  useLayoutEffect(() => {
+    if (windowKey === "" || length === null) return;
+    holdBusy(1);
+    void engine
+      .windows({ length, wallClock: options.wallClock, percentiles })
+      .then((data) => setWindows({ key: windowKey, data }))
+      .catch(() => undefined)
+      .finally(() => holdBusy(-1));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [windowKey]);
+
+  const tailKey = thresholdNs === null ? "" : `${seriesKey}|${thresholdNs}`;
+  useLayoutEffect(() => {
+    if (tailKey === "" || thresholdNs === null) return;
+    holdBusy(1);
+    void engine
+      .tail({ thresholdNs, keep: 10, maxMarks: 20000 })
+      .then((data) => setTail({ key: tailKey, data }))
+      .catch(() => undefined)
+      .finally(() => holdBusy(-1));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [tailKey]);
+
+  const shownIds = new Set(withIntervals.map((r) => r.view.id));
+  const nameOf = (id: string) => withIntervals.find((r) => r.view.id === id)?.view.name ?? id;
+  const info: TimeInfo = useMemo(() => {
+    const w = windows && windows.key === windowKey ? windows.data.filter((d) => shownIds.has(d.id)) : [];
+    const t = tail && tail.key === tailKey ? tail.data.filter((d) => shownIds.has(d.id)) : [];
+    return {
+      windowLength: length,
+      windows: w.map((d) => {
+        const f = NANOS_PER_UNIT[d.recordedUnit];
+        return {
+          id: d.id,
+          name: nameOf(d.id),
+          data: d,
+          judgement: requirement
+            ? judgeWindows(
+                Array.from(d.start, (start, k) => ({
+                  start,
+                  end: d.end[k]!,
+                  count: d.count[k]!,
+                  covered: d.covered[k]!,
+                  valuesNs: requirement.entries.map((e) => d.values[String(e.percentile)]![k]! * f),
+                })),
+                requirement,
+              )
+            : null,
+        };
+      }),
+      thresholdNs,
+      tail: t.map((d) => ({ id: d.id, name: nameOf(d.id), data: d })),
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [windows, tail, windowKey, tailKey, requirement, seriesKey]);
+  useEffect(() => p.onInfo(info), [info]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const lanes: HeatmapLane[] = useMemo(() => {
+    if (!heat) return [];
+    const marks = new Map(info.tail.map((r) => [r.id, r.data.marks]));
+    return heat.series.flatMap((d) => {
+      const r = withIntervals.find((x) => x.view.id === d.id);
+      return r && heatIds.includes(d.id) ? [{ id: d.id, name: r.view.name, color: r.color, data: d, marks: marks.get(d.id) ?? null }] : [];
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [heat, info.tail, seriesKey, heatIds.join(",")]);
+
+  if (withIntervals.length === 0) return null;
+
+  /** Selects one interval as the time window: from its start (floored to the ms) to half way to its end. */
+  const selectInterval = (start: number, end: number) => {
+    const a = Math.floor(start * 1000) / 1000;
+    p.onRange({ start: a, end: Number((a + Math.max(0.001, (end - start) / 2)).toFixed(3)) });
+  };
+
+  return (
+    <section className="time-panel" aria-label="Where the tail comes from">
+      <div className="timeline-controls">
+        <strong>Heatmap</strong>
+        <label>
+          series{" "}
+          <select data-testid="heatmap-series" value={options.heatmap === "*" ? "*" : (heatIds[0] ?? "")} onChange={(e) => onOptions({ ...options, heatmap: e.target.value })}>
+            {withIntervals.map((r) => (
+              <option key={r.view.id} value={r.view.id}>
+                {r.view.name}
+              </option>
+            ))}
+            {withIntervals.length > 1 ? <option value="*">all, one lane each</option> : null}
+          </select>
+        </label>
+        <AppliedInput
+          testId="window-length"
+          label="requirement in every window of"
+          value={options.window}
+          placeholder="e.g. 10s, 5m"
+          check={(t) => (Number.isNaN(parseWindowLength(t) ?? 0) ? `"${t}" is not a length (10s, 5m, 1h)` : null)}
+          onApply={(t) => onOptions({ ...options, window: t })}
+        />
+        <label title="Windows start on whole multiples of their length in UTC instead of at each log's StartTime">
+          <input type="checkbox" data-testid="window-wallclock" checked={options.wallClock} onChange={(e) => onOptions({ ...options, wallClock: e.target.checked })} /> on the clock
+        </label>
+        <AppliedInput
+          testId="tail-threshold"
+          label="tail above"
+          value={options.tail}
+          placeholder="e.g. >10ms"
+          check={(t) => (Number.isNaN(parseThreshold(t) ?? 0) ? `"${t}" is not a latency (>10ms)` : null)}
+          onApply={(t) => onOptions({ ...options, tail: t })}
+        />
+        <span className="hint">colour: values per cell (log scale); white line: max per column; a value is above the threshold when its whole histogram bucket is</span>
+      </div>
+      {heat && lanes.length > 0 ? (
+        <Heatmap lanes={lanes} unit={unit} domain={heat.domain} range={p.range} width={p.width} laneHeight={laneHeight} onBrush={(a, b) => p.onRange({ start: a, end: b })} onZoom={p.onZoom} />
+      ) : null}
+      {thresholdNs !== null && info.tail.length > 0 ? (
+        <ul className="tail-summaries">
+          {info.tail.map((r) => {
+            const top = r.data.top[0];
+            return (
+              <li key={r.id} data-testid="tail-summary" data-series={r.name} data-above={String(r.data.above)} data-top-start={top ? String(top.start) : ""} data-top-count={top ? String(top.above) : ""}>
+                <strong>{r.name}</strong>: {tailText(r, thresholdNs)}
+                {r.data.top.length > 0 ? (
+                  <span className="tail-top">
+                    {" "}
+                    Top intervals:{" "}
+                    {r.data.top.map((iv) => (
+                      <button key={iv.index} type="button" className="link-button" data-testid="tail-interval" data-start={String(iv.start)} title="Select this interval as the time window" onClick={() => selectInterval(iv.start, iv.end)}>
+                        {intervalLabel(iv.start, r.data.startTime)} ({formatCount(iv.above)})
+                      </button>
+                    ))}
+                  </span>
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+    </section>
+  );
+});
