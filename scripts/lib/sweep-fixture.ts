@@ -7,9 +7,9 @@
 // simSweep: the queue simulator's histograms (1 s intervals merged, per-interval maxes as the
 // timeline), up to 5e5 requests per series (a bigger run costs seconds of test time).
 import type { Histogram } from "hdr-histogram-js";
-import { maxOf, mergeAll, newHistogram, valueAtPercentile } from "../core/histogram";
-import { mulberry32, simulateQueue } from "../../scripts/lib/queue-sim";
-import type { ShareState, ShareView, SharedSeries } from "./schema";
+import { maxOf, mergeAll, newHistogram, valueAtPercentile } from "../../src/core/histogram";
+import { mulberry32, simulateQueue } from "./queue-sim";
+import type { ShareState, ShareView, SharedSeries } from "../../src/share/schema";
 
 interface Js {
   valueFromIndex(i: number): number;
