@@ -52,7 +52,8 @@ function matchGolden(name: string, element: ReactElement): void {
     writeFileSync(file, actual);
     return;
   }
-  if (!existsSync(file)) throw new Error(`no golden file ${path.relative(process.cwd(), file)}: run UPDATE_GOLDEN=1 npx vitest run src/charts/render.test.ts, look at it and commit it`);
+  if (!existsSync(file))
+    throw new Error(`no golden file ${path.relative(process.cwd(), file)}: run UPDATE_GOLDEN=1 npx vitest run src/charts/render.test.ts, look at it and commit it`);
   expect(actual, `${name}.svg differs from its golden file (UPDATE_GOLDEN=1 rewrites it once the change is meant)`).toBe(readFileSync(file, "utf8"));
 }
 
@@ -122,14 +123,40 @@ describe("timeline", () => {
   it("overlaid series with a selected window", () => {
     matchGolden(
       "timeline",
-      createElement(Timeline, { lines: timelineLines, unit: "ms", percentiles: [99], perLane: false, wallClock: false, yLog: true, domain: [0, 60], range: { start: 15, end: 30 }, width: 760, height: 220, onBrush: none, onZoom: none }),
+      createElement(Timeline, {
+        lines: timelineLines,
+        unit: "ms",
+        percentiles: [99],
+        perLane: false,
+        wallClock: false,
+        yLog: true,
+        domain: [0, 60],
+        range: { start: 15, end: 30 },
+        width: 760,
+        height: 220,
+        onBrush: none,
+        onZoom: none,
+      }),
     );
   });
 
   it("one lane per series, linear", () => {
     matchGolden(
       "timeline-lanes",
-      createElement(Timeline, { lines: timelineLines, unit: "us", percentiles: [], perLane: true, wallClock: false, yLog: false, domain: [0, 60], range: { start: null, end: null }, width: 760, height: 300, onBrush: none, onZoom: none }),
+      createElement(Timeline, {
+        lines: timelineLines,
+        unit: "us",
+        percentiles: [],
+        perLane: true,
+        wallClock: false,
+        yLog: false,
+        domain: [0, 60],
+        range: { start: null, end: null },
+        width: 760,
+        height: 300,
+        onBrush: none,
+        onZoom: none,
+      }),
     );
   });
 });
