@@ -620,7 +620,7 @@ async function dayRun(b: Browser, url: string, fx: Fixtures, only: (n: number) =
       }
     }
     // The forced GC comes after the windows: it is a memory-reducing GC that also throws away
-    // compiled code, which made the first window after it ~10 ms slower than any person sees.
+    // compiled code, which made the first window after it slower than any person sees.
     await withTimeout("main GC", 30_000, () => ps.send("HeapProfiler.collectGarbage"));
     if (heap.worker !== null) {
       try {
@@ -728,8 +728,8 @@ async function baselineRun(b: Browser, fx: Fixtures): Promise<BaselineRun> {
         }
         // The floor: what every reader of these payloads must do, base64 and inflate, alone,
         // with the app's own decoder and inflater (scripts/lib/floor-entry.ts; the fastest
-        // measured for 320-byte streams: pako.inflate re-allocates per call and is ~4× slower,
-        // the browser's DecompressionStream costs ~60 µs per stream). Warmed once, then timed.
+        // measured for 320-byte streams: pako.inflate re-allocates per call and is several times
+        // slower, the browser's DecompressionStream has a high cost per stream). Warmed once, then timed.
         window.floorLib.inflateAll(data.slice(0, 2000));
         const f0 = performance.now();
         const inflated = window.floorLib.inflateAll(data);

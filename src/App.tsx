@@ -65,7 +65,7 @@ export function App() {
    * The window of the spectra on screen: the timeline's shading and the window inputs follow
    * it, so a new window changes nothing visible until its spectra arrive, and the page is
    * painted once with all of it (an intermediate frame for the shading alone held the main
-   * thread, ~5 ms, while the engine's answer waited).
+   * thread while the engine's answer waited).
    */
   const [shownRange, setShownRange] = useState<TimeRange>(range);
   const pasteCount = useRef(0);
@@ -144,12 +144,12 @@ export function App() {
           ? null
           : engine.timeline({ t0: q.domain?.[0] ?? null, t1: q.domain?.[1] ?? null, columns: Math.max(100, q.width - 92), percentiles: q.percentiles });
       // The spectra are rendered as soon as they arrive, while the engine computes the
-      // timeline (answered after them): after a 24-hour load that overlaps ~20 ms of each.
+      // timeline (answered after them): after a 24-hour load that overlaps much of each.
       // Busy stays true until both are shown.
       const next = await nextP;
       many = next !== null && next.length > MANY_SERIES;
       // Many: one transition for spectra and timeline together (a second one arriving while
-      // React renders the first would restart that render: ~150 ms more with 100 series).
+      // React renders the first would restart that render, which grows with the series count).
       const tl = many ? await tlP : null;
       if (next) {
         apply(() => {
@@ -386,7 +386,7 @@ export function App() {
 
   // The timeline's lines depend on which series are shown and how they look, not on their
   // spectra: a new time window brings new spectra (new rows) but must not redraw the timeline
-  // canvas (resizing and repainting it was ~6 ms of every window change).
+  // canvas (resizing and repainting it was a large part of every window change).
   const lineLooks = visibleRows.map((r) => `${r.view.id}\u0000${r.view.name}\u0000${r.color}\u0000${r.dash}`).join("\u0001");
   const timelineLines: TimelineLine[] = useMemo(() => {
     if (!timeline) return [];

@@ -1,6 +1,6 @@
 // Every fast-check property in the unit tests runs from one fixed seed, so the suite that gates
-// CI gives the same verdict on every run (a random seed once refused a whole session's work for
-// an old bug). Exploring new cases is `npm run fuzz`, which starts from the clock; FUZZ_SEED=N
+// CI gives the same verdict on every run (a random seed once failed unrelated work on an old
+// bug). Exploring new cases is `npm run fuzz`, which starts from the clock; FUZZ_SEED=N
 // or FUZZ_SEED=random changes the seed here too. Properties that pass their own seed keep it.
 import fc from "fast-check";
 

@@ -162,7 +162,7 @@ const CHUNK_MAX = 1 << 18;
  * One level's finished blocks, written straight into chunks as they are taken: block k is
  * entries [starts[k], ends[k]) of chunk chunkOf[k]. A block used to be two arrays of its own
  * (sliced out of the scratch), and the level was copied into one packed array again to go to
- * another worker (~23 ms on a helper's half of a 24-hour log, on the load's critical path,
+ * another worker (on the load's critical path for a helper's half of a 24-hour log,
  * profiled); chunks go as they are. Chunks, not one growing array: growing one meant copying
  * it over and over (slower than the slices, measured). Chunk sizes double from small, so a
  * short log's level stays small.

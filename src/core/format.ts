@@ -23,7 +23,7 @@ export function formatPercentile(p: number): string {
   return `${p}%`;
 }
 
-/** One formatter for every count: toLocaleString builds a new one per call (~20 µs each). */
+/** One formatter for every count: toLocaleString builds a new one per call. */
 const COUNT_FORMAT = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 
 export function formatCount(n: number): string {

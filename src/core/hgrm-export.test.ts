@@ -159,7 +159,7 @@ describe("formatPercentileDistribution: small cases", () => {
     const h = oneToTenThousand();
     const lib = h.outputPercentileDistribution(5, 1);
     const ours = formatPercentileDistribution(h, 1);
-    expect(lib.replace(/#\[Max     = +[\d.]+,/, "")).toBe(ours.replace(/#\[Max     = +[\d.]+,/, ""));
+    expect(lib.replace(/#\[Max {5}= +[\d.]+,/, "")).toBe(ours.replace(/#\[Max {5}= +[\d.]+,/, ""));
     expect(lib).toContain("#[Max     =    10000.000,");
     expect(ours).toContain("#[Max     =    10007.000,");
   });

@@ -112,7 +112,7 @@ export function bucketsOf(h: Histogram): Buckets {
   let sum = 0;
   // Fast path for our float64 histograms: counts read from the array and bucket bounds from the
   // layout arithmetic (a bucket's highest equivalent value is the next index's value minus
-  // one), instead of four library calls per index (views of 100 series took 130 ms).
+  // one), instead of four library calls per index (which made views of 100 series slow).
   const fast = js._counts instanceof Float64Array && Number.isInteger(js.unitMagnitude) && Number.isInteger(js.subBucketHalfCountMagnitude);
   const counts = fast ? (js._counts as Float64Array) : null;
   for (let i = 0; i <= last; i++) {

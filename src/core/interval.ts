@@ -1,8 +1,7 @@
 // The expected interval between requests, as a user states it: a duration ("10ms", "250 us")
 // or a rate ("100/s", "2k/s", "500 rps"), which gives the interval 1/rate.
 import { parseThroughput } from "./naming";
-
-const UNIT_NS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, μs: 1e3, ms: 1e6, s: 1e9 };
+import { NANOS_PER_UNIT, unitOfWord } from "./types";
 
 /** Nanoseconds, null for empty text, NaN for text that is neither a duration nor a rate. */
 export function parseExpectedInterval(text: string): number | null {
@@ -10,7 +9,7 @@ export function parseExpectedInterval(text: string): number | null {
   if (t === "") return null;
   const d = /^(\d+(?:\.\d+)?|\.\d+)\s*(ns|us|µs|μs|ms|s)$/i.exec(t);
   if (d) {
-    const v = Number(d[1]) * UNIT_NS[d[2]!.toLowerCase()]!;
+    const v = Number(d[1]) * NANOS_PER_UNIT[unitOfWord(d[2]!.toLowerCase())!];
     return v > 0 ? v : Number.NaN;
   }
   if (/(\/\s*s|rps|ops|qps|per sec)/i.test(t)) {

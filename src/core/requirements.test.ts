@@ -92,6 +92,8 @@ describe("parseRequirement", () => {
     ["p99.9<=10", ['entry "p99.9<=10": missing unit (ns, us, µs, ms, s)']],
     ["p99<=10 msec", ['entry "p99<=10msec": unknown unit "msec" (use ns, us, µs, ms, s)']],
     ["p99<=10sec", ['entry "p99<=10sec": unknown unit "sec" (use ns, us, µs, ms, s)']],
+    // A word an object has by inheritance is no unit either.
+    ["p99<=5constructor", ['entry "p99<=5constructor": unknown unit "constructor" (use ns, us, µs, ms, s)']],
     ["p99<=5ms, p99<=6ms", ['duplicate percentile p99: "p99<=5ms" and "p99<=6ms"']],
     ["p99<=5ms, p99.90<=6ms, p99.9<=7ms", ['duplicate percentile p99.9: "p99.90<=6ms" and "p99.9<=7ms"']],
     ["max<=5ms, p100<=6ms", ['duplicate percentile max: "max<=5ms" and "p100<=6ms"']],

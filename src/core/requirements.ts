@@ -2,9 +2,9 @@
 // typed as text ("p50<=1ms, p99<=5ms, max<=100ms") or read from HdrHistogram's gnuplot SLA
 // file, and the verdicts drawn from them: pass/fail per run, the highest throughput each
 // configuration sustains, and the sentence that says so.
-import { plainNumber } from "./format";
+import { plainNumber, UNIT_LABEL } from "./format";
 import { formatThroughput } from "./naming";
-import { NANOS_PER_UNIT, type Unit } from "./types";
+import { NANOS_PER_UNIT, unitOfWord, type Unit } from "./types";
 
 export interface RequirementEntry {
   /** 0 < p < 100, or 100 for max. */
@@ -22,9 +22,7 @@ export interface Requirement {
 /** null = empty text = no requirement. */
 export type ParseResult = { ok: true; value: Requirement | null } | { ok: false; errors: string[] };
 
-const UNIT_WORDS: Record<string, Unit> = { ns: "ns", us: "us", "µs": "us", "μs": "us", ms: "ms", s: "s" };
 const UNIT_LIST = "ns, us, µs, ms, s";
-const UNIT_TEXT: Record<Unit, string> = { ns: "ns", us: "µs", ms: "ms", s: "s" };
 
 /** Float noise (1.1 ms recorded in ms is 1100000.0000000002 ns) is not a latency. */
 function cleanNumber(v: number): number {
@@ -39,7 +37,7 @@ export function percentileLabel(p: number): string {
 
 /** A limit in the unit it was written in: "5 ms", "500 µs". */
 export function formatLimit(e: RequirementEntry, space = true): string {
-  return `${plainNumber(cleanNumber(e.limitNs / NANOS_PER_UNIT[e.unit]))}${space ? " " : ""}${UNIT_TEXT[e.unit]}`;
+  return `${plainNumber(cleanNumber(e.limitNs / NANOS_PER_UNIT[e.unit]))}${space ? " " : ""}${UNIT_LABEL[e.unit]}`;
 }
 
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?/i;
@@ -74,7 +72,7 @@ function parseEntry(chunk: string): { entry: RequirementEntry } | { error: strin
   const value = Number(num[0]);
   const unitText = right.slice(num[0].length);
   if (unitText === "") return { error: `${where}: missing unit (${UNIT_LIST})` };
-  const unit = UNIT_WORDS[unitText];
+  const unit = unitOfWord(unitText);
   if (!unit) return { error: `${where}: unknown unit "${unitText}" (use ${UNIT_LIST})` };
   if (!Number.isFinite(value)) return { error: `${where}: limit ${num[0]} is not a finite number` };
   if (value <= 0) return { error: `${where}: limit must be above 0` };

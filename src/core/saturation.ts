@@ -22,7 +22,7 @@ export const SATURATION_MIN_INTERVALS = 8;
 /**
  * Ranks (1-based, ties share their average rank). Per-interval medians are bucket values, so
  * there are few distinct values: a numeric typed-array sort and one rank per distinct value
- * (an index sort with a comparator took ~100 ms on a 24-hour log, on the load's critical path).
+ * (an index sort with a comparator was slow on a 24-hour log, on the load's critical path).
  */
 function ranks(v: ArrayLike<number>): Float64Array {
   const n = v.length;

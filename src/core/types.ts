@@ -8,6 +8,14 @@ export const UNITS: readonly Unit[] = ["ns", "us", "ms", "s"];
 /** Nanoseconds per unit: converting between units is a ratio of these. */
 export const NANOS_PER_UNIT: Record<Unit, number> = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
 
+/** The spellings of a unit a person may type (micro sign and Greek mu alike), lower case. */
+const UNIT_WORDS: Readonly<Record<string, Unit>> = { ns: "ns", us: "us", "µs": "us", "μs": "us", ms: "ms", s: "s" };
+
+/** The unit a typed word names, or null (an own key only: "constructor" is no unit). */
+export function unitOfWord(word: string): Unit | null {
+  return Object.hasOwn(UNIT_WORDS, word) ? UNIT_WORDS[word]! : null;
+}
+
 /** Factor that turns a value recorded in `from` into `to`. */
 export function unitFactor(from: Unit, to: Unit): number {
   return NANOS_PER_UNIT[from] / NANOS_PER_UNIT[to];

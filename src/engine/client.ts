@@ -20,7 +20,7 @@ export class EngineClient {
     const override = param !== null && /^\d$/.test(param) ? Number(param) : Number.NaN;
     // The helper workers start here, beside the engine worker, not from it: they boot in
     // parallel with it instead of after it (a file dropped as soon as the page showed waited
-    // ~150 ms for them). The engine reaches them through ports.
+    // for them). The engine reaches them through ports.
     const lanes = typeof MessageChannel !== "undefined" ? helperCount(override) : 0;
     const name = `engine${Number.isNaN(override) ? "" : `;helpers=${override}`}${lanes > 0 ? ";ports" : ""}`;
     this.worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name });

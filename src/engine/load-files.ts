@@ -19,8 +19,8 @@ export interface PartReader {
 /** Interval logs at least this big are cut into parts (below it, the copy and join cost more than they save). */
 export const SPLIT_BYTES = 4 * 1024 * 1024;
 /**
- * Largest interval log read (bytes). A 502 MB log (1,015,000 intervals) loads in ~16 s with
- * ~350 MB of worker heap; beyond ~1 GB a worker risks running out of memory.
+ * Largest interval log read (bytes). A worker's heap grows with the log (a 502 MB log of
+ * 1,015,000 intervals loads); beyond about 1 GB a worker risks running out of memory.
  */
 export const MAX_LOG_BYTES = 800_000_000;
 
@@ -40,8 +40,8 @@ async function headOf(file: Blob): Promise<string> {
 
 /**
  * How much more of a cut log the first part gets than each helper's. While helpers sent their
- * payloads as text, joining them cost this worker ~50 ms, and 1.05 balanced the two; now a part
- * arrives with its bytes transferred, and with 1.05 this worker still read ~45 ms after the
+ * payloads as text, joining them cost this worker time, and 1.05 balanced the two; now a part
+ * arrives with its bytes transferred, and with 1.05 this worker still read on after the
  * helper had finished (CPU profiles of a 24-hour load): equal parts.
  */
 const FIRST_PART_WEIGHT = 1.0;

@@ -2,8 +2,8 @@
 // and hands the part to the engine worker, which joins parts (see load-files.ts).
 //
 // The page starts helpers beside the engine worker and gives each a MessagePort to it (a
-// helper started by the engine would only boot once the engine has: ~150 ms later, and a
-// file dropped at once waited for it). Started by the engine itself (the fallback), it talks
+// helper started by the engine would only boot once the engine has, and a file dropped at
+// once waited for it). Started by the engine itself (the fallback), it talks
 // to the engine through its own worker messages.
 import { fileChunks } from "./file-chunks";
 import { ingestHlogPart, transferablesOf } from "./hlog-ingest";

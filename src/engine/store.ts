@@ -111,8 +111,8 @@ function warningsOf(s: SeriesModel): SeriesWarning[] {
 /**
  * Recently inflated intervals (the uncompressed histogram bytes, ~540 for a jHiccup second),
  * least recently used first, for every table. A timeline zoomed in to a few intervals per
- * column decodes each one (~200 ms for a screen of the 24-hour log, three quarters of it base64
- * and inflate), and a pan, the next zoom step or a window query asks for mostly the same ones.
+ * column decodes each one (for a screen of the 24-hour log, mostly base64 and inflate), and a
+ * pan, the next zoom step or a window query asks for mostly the same ones.
  */
 const inflatedCache = new Map<IntervalTable, Map<number, { bytes: Uint8Array; outer: EncodingVersion | -1 }>>();
 let inflatedBytes = 0;
@@ -151,7 +151,7 @@ function decodeAt(t: IntervalTable, i: number): Sparse | null {
   // Transient: sumRange adds each edge interval before decoding the next. The kernel decodes
   // the usual payload from its text faster than the JS reader decodes it from cached inflated
   // bytes, so the cache keeps only what the kernel declines (V0 and V1 payloads, mostly).
-  // (After a load the JS inflater was also cold: the first time window took ~31 ms, the rest ~11.)
+  // (After a load the JS inflater was also cold: the first time window took about three times the rest.)
   const fast = decodePayloadFast(t.payload(i));
   if (fast !== null) return fast;
   let m = inflatedCache.get(t);
@@ -437,8 +437,8 @@ export class Store {
    * Computes, and throws away, the spectrum of the middle third of the longest series with
    * intervals. The worker calls it when idle after a load, so that the first time window a
    * person picks does not run the window path (block sums, edge decoding, spectrum) in V8's
-   * cold tiers: traced on the 24-hour log, the first window took 7.3 ms in the engine, the
-   * next ones 4.5. Returns whether there was anything to warm.
+   * cold tiers (traced on the 24-hour log, the first window was markedly slower than the next
+   * ones). Returns whether there was anything to warm.
    */
   warmWindow(): boolean {
     let best: SeriesModel | null = null;

@@ -3,7 +3,7 @@
 // A fresh worker runs the decoder in V8's interpreter and baseline tiers until enough calls
 // have been made for the optimising compilers, and then compiles it on background threads
 // that share the machine's cores with the load itself. Measured on the 24-hour log in one
-// page: the first load took ~1.3 s, a second load of the same file ~0.9 s. A person needs
+// page: a second load of the same file was markedly faster than the first. A person needs
 // seconds to choose a file after the page opens; in them, each worker reads a synthetic log
 // through the same code, so that the first real load starts with optimised code.
 //

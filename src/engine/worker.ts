@@ -67,8 +67,8 @@ let filesLoaded = false;
 
 // At once, before the page is ready: what the page asks right after a load (views, the
 // timeline, then time windows) on a small synthetic log, several times, so that a log chosen
-// the moment the page is ready does not run them in V8's interpreter (traced: ~30 ms each
-// after a 24-hour load, against ~2 and ~4 warm). Small, and in rounds that give way to requests.
+// the moment the page is ready does not run them in V8's interpreter (traced after a 24-hour
+// load: an order of magnitude slower cold than warm). Small, and in rounds that give way to requests.
 setTimeout(() => {
   if (inFlight > 0) return;
   void (async () => {
@@ -84,8 +84,8 @@ setTimeout(() => {
         // Few columns for many intervals: the block-aligned path a long log takes.
         scratch.timeline({ t0: null, t1: null, columns: 4, percentiles: [] });
         // Time windows: a few intervals decoded at the edges only, and one over whole blocks
-        // (the first window a person picked after a load was the slowest, ~18 ms of engine time
-        // against ~5 for the next ones).
+        // (the first window a person picked after a load was the slowest, several times the next
+        // ones).
         scratch.views({ start: 10 + k, end: 20 + k });
         scratch.views({ start: 20 + k, end: 300 + k });
       }

@@ -47,7 +47,7 @@ function columnsOf(names: string[]): Columns | null {
 // Sample elements are found by scanning, not by one regex over the whole tag: the former
 // /<(httpSample|sample)\s([^>]*?)\/?>/g ran to the end of the line from every "<sample " without
 // a ">", and the attribute pattern backtracked through every long name or unclosed quote, both
-// O(n²) per line (a 192 KB line of "<sample ": ~1 s; found by fuzzing). What they matched is
+// O(n²) per line (a long line of "<sample " stalled the reader; found by fuzzing). What they matched is
 // kept: a tag ends at the first ">", a "/" just before it is not part of the attributes, and
 // attributes are name = "value" or name = 'value', the leftmost matches as the regex took them.
 const XML_SAMPLE_START = /<(httpSample|sample)\s/g;

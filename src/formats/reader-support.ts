@@ -497,7 +497,7 @@ interface BucketMath {
  * (v itself, then v - e, v - 2e, … down to the last value ≥ e), with the back-filled values of
  * many recorded values added together, bucket by bucket: the cost of a flush is the number of
  * buckets between e and the largest value (plus a log per value), not v/e per value (at e = 1 ns
- * a 100 ms value is 10^8 values, and even one call per bucket was ~18 000 per value).
+ * a 100 ms value is 10^8 values, and even one call per bucket was thousands per value).
  *
  * The values v - je (j = 1 … q-1, where v = qe + r, 0 ≤ r < e) are r + je: per bucket [lo, hi]
  * their number is G(hi) - G(lo - 1) with G(x) = floor((x - r)/e) = floor(x/e) - [r > x mod e]

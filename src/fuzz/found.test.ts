@@ -39,7 +39,7 @@ describe("bugs found by fuzzing", () => {
     expect(digest(chunked)).toBe(digest(whole));
   });
 
-  // FIXED in session 4 (CI's quick fuzz, seed -1895464305). ingest() decided once the head held
+  // FIXED (found by CI's quick fuzz, seed -1895464305). ingest() decided once the head held
   // at least 4096 characters, and detectionHead() cuts a head at its last line end only when
   // it is longer than 4096. One-character chunks made a head of exactly 4096: left uncut, it
   // held the interval-log lines after "0\n"; the whole text was cut back to "0\n" (its other

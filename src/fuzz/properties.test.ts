@@ -1,7 +1,7 @@
 // The fuzz properties at a modest number of cases (the whole folder runs in well under 30 s).
 // Each property runs from a fixed seed (derived from its name), so this suite, which gates CI,
-// gives the same verdict on every run: a session's work must not be refused because a random
-// seed found an old bug that day (session 3's work was). Exploring new seeds is `npm run fuzz
+// gives the same verdict on every run: unrelated work must not be refused because a random
+// seed found an old bug that day (it once was). Exploring new seeds is `npm run fuzz
 // -- --count 20000 [--seed N] [--only name]`, which starts from the clock; what it finds goes
 // into found.test.ts. FUZZ_SEED=N runs every property from seed N (FUZZ_SEED=random: from a
 // random one, printed on failure); FUZZ_RUNS=N overrides every property's case count.

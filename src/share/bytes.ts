@@ -3,11 +3,11 @@
 // deflate can claim gigabytes). Nothing here knows about histograms or the schema.
 
 // pako 1.x ships no type declarations; the shapes used are declared below.
-// @ts-ignore -- untyped CommonJS module
+// @ts-expect-error -- untyped CommonJS module
 import * as pakoDeflate from "pako/lib/deflate.js";
-// @ts-ignore -- untyped CommonJS module
+// @ts-expect-error -- untyped CommonJS module
 import * as zlibInflate from "pako/lib/zlib/inflate.js";
-// @ts-ignore -- untyped CommonJS module
+// @ts-expect-error -- untyped CommonJS module
 import ZStreamModule from "pako/lib/zlib/zstream.js";
 
 /** A malformed link: the message says what is wrong. Thrown inside the decoder, never out of it. */

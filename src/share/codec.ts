@@ -104,7 +104,7 @@ export function encodeShare(state: ShareState, opts: EncodeOptions = {}): Encode
   try {
     validateMeta(meta);
   } catch (e) {
-    if (e instanceof ShareFormatError) throw new RangeError(`cannot share this view: ${e.message}`);
+    if (e instanceof ShareFormatError) throw new RangeError(`cannot share this view: ${e.message}`, { cause: e });
     throw e;
   }
   const fragment = wrapPayload(buildPayload(meta, data.finish()));

@@ -7,7 +7,7 @@ import { ByteWriter, base64urlEncode, zlibDeflate } from "./bytes";
 import { buildPayload, wrapPayload } from "./codec";
 import { decodeShare, encodeShare, MAX_FRAGMENT_CHARS, SHARE_VERSION } from "./index";
 import { MAX_SERIES } from "./schema";
-import { synthSweep } from "./sweep-fixture";
+import { synthSweep } from "../../scripts/lib/sweep-fixture";
 
 function rejects(fragment: string, reason?: RegExp): string {
   let r: ReturnType<typeof decodeShare> | undefined;

@@ -29,7 +29,8 @@ export const MAX_TOTAL_CELLS = 1 << 23;
 
 export type SeriesKind = "response" | "service" | "";
 
-export interface SharedSeries {
+/** What a link says of a series besides its data: the same in the shared state and in the metadata JSON. */
+export interface SeriesFields {
   name: string;
   source: string;
   tag: string;
@@ -40,11 +41,14 @@ export interface SharedSeries {
   unit: Unit;
   color?: string;
   visible: boolean;
+  startTime: number | null;
+}
+
+export interface SharedSeries extends SeriesFields {
   /** The spectrum: a histogram (hdr-histogram-js, 64-bit counts) rebuilt from the link. */
   histogram: Histogram;
   /** Optional coarse timeline: max per bucket (recorded unit) over [t0,t1] seconds, equal-width buckets. NaN: no data. */
   timeline?: SharedTimeline | null;
-  startTime: number | null;
 }
 
 export interface SharedTimeline {
@@ -72,17 +76,7 @@ export interface ShareState {
 // The metadata document of the current version (what JSON carries).
 
 /** Per-series metadata: SharedSeries without the data, plus how the data is packed. */
-export interface SeriesMeta {
-  name: string;
-  source: string;
-  tag: string;
-  config: string;
-  throughput: number | null;
-  kind: SeriesKind;
-  unit: Unit;
-  color?: string;
-  visible: boolean;
-  startTime: number | null;
+export interface SeriesMeta extends SeriesFields {
   /** Histogram layout: significant digits and lowest discernible value of the index space. */
   hist: { sig: number; ldv: number };
   /** Absent: the series had no timeline field; null: it was null; else its span (values are binary). */

@@ -47,7 +47,7 @@ function useDelayed(on: boolean, ms: number): boolean {
 }
 
 export function Toolbar(p: Props) {
-  // "Working…" only for work that lasts: a new time window is answered in ~10-20 ms, and the
+  // "Working…" only for work that lasts: a new time window is answered within a frame or two, and the
   // text flashing in and out cost a relayout and a frame of its own each time (and a status
   // announcement). A load's progress bar shows at once. data-busy is set either way.
   const slow = useDelayed(p.busy && !p.progress, 200);

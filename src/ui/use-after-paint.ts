@@ -6,8 +6,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
  * one in a task after it.
  *
  * Used for the percentile table on a unit change, while the table is off screen. With 50
- * series its 350 relabelled cells cost more than the chart (~3 ms of React, ~3 ms of text
- * layout, repaint of the page's root layer) and put the chart's repaint over a frame. The chart
+ * series its 350 relabelled cells cost more than the chart (React, text layout, a repaint of
+ * the page's root layer) and put the chart's repaint over a frame. The chart
  * and the timeline now repaint first; the table, wholly in the old unit (its caption too, so it
  * never mixes units), follows in the next frame. On screen, the table changes with the chart,
  * in one frame: nobody should see the two disagree. `stale` is true meanwhile: the app stays

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { build, encodeIntoCompressedBase64 } from "hdr-histogram-js";
-// @ts-ignore -- pako 1.x ships no type declarations
+// @ts-expect-error -- pako 1.x ships no type declarations
 import pako from "pako";
 import { describe, expect, it } from "vitest";
 import { decodeHistogramPayload, inflateHistogramPayload } from "../formats/hlog-encoding";

@@ -70,7 +70,7 @@ const nativeSet: NativeSet | null =
 /**
  * Makes the views again if the kernel's memory has grown (the kernel never grows it itself;
  * a grown memory detaches the old views, whose length then reads 0). Reading memory.buffer on
- * every call instead cost ~13 ms of a worker's 24-hour load in Chromium (profiled).
+ * every call instead was a visible share of a worker's 24-hour load in Chromium (profiled).
  */
 function views(): void {
   if (input.length !== 0) return;
@@ -128,8 +128,8 @@ export function decodePayloadCode(text: string, start = 0, end = text.length): n
 
 /**
  * The browser's base64 decoder (Uint8Array.prototype.setFromBase64, Chromium 140+), writing
- * straight into the kernel's input: in Chromium, TextEncoder.encodeInto cost ~1.4 µs a payload
- * (~9 % of a worker's load, profiled), more than the kernel's inflating needed. Held to the JS
+ * straight into the kernel's input: in Chromium, TextEncoder.encodeInto per payload was a
+ * visible share of a worker's load (profiled), more than the kernel's inflating needed. Held to the JS
  * reader's rules exactly as its own native path is (hlog-encoding-base64.ts decodeNative):
  * padding taken off first, and the whole text read into exactly the bytes it must make (the
  * browser skips white space inside, which the reader refuses). Returns the byte count, or -1

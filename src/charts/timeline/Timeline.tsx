@@ -133,8 +133,8 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     if (!canvas) return;
     const draw = () => drawLines(canvas);
     // Off screen, the lines are drawn when the page is idle (or when the canvas comes into
-    // view), not before the next frame: rasterising them (software, ~5 ms for 50 series of
-    // 60 intervals, in Chromium's FinalizeFrame at the end of the task) held back the frame
+    // view), not before the next frame: rasterising them (in software, in Chromium's FinalizeFrame
+    // at the end of the task) held back the frame
     // that shows a hidden series gone from the plot, the list and the table. On screen (or
     // not known yet) they are drawn at once, in the same frame as the rest.
     if (onScreen.current === false) {

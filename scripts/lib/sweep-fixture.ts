@@ -7,9 +7,9 @@
 // simSweep: the queue simulator's histograms (1 s intervals merged, per-interval maxes as the
 // timeline), up to 5e5 requests per series (a bigger run costs seconds of test time).
 import type { Histogram } from "hdr-histogram-js";
-import { maxOf, mergeAll, newHistogram, valueAtPercentile } from "../core/histogram";
-import { mulberry32, simulateQueue } from "../../scripts/lib/queue-sim";
-import type { ShareState, ShareView, SharedSeries } from "./schema";
+import { maxOf, mergeAll, newHistogram, valueAtPercentile } from "../../src/core/histogram";
+import { mulberry32, simulateQueue } from "./queue-sim";
+import type { ShareState, ShareView, SharedSeries } from "../../src/share/schema";
 
 interface Js {
   valueFromIndex(i: number): number;
@@ -24,7 +24,9 @@ function erfc(x: number): number {
   const r =
     t *
     Math.exp(
-      -z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+      -z * z -
+        1.26551223 +
+        t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
     );
   return x >= 0 ? r : 2 - r;
 }
