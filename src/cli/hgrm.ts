@@ -113,7 +113,7 @@ export async function hgrmOf(file: string, chunks: AsyncIterable<string> | Itera
   if (p.problem) throw new CliError(2, `${file}${p.problem.line !== null ? `:${p.problem.line}` : ""}: ${p.problem.reason}`);
   if (!p.histogram) {
     const which = o.tag === null ? "untagged intervals" : `intervals tagged ${JSON.stringify(o.tag)}`;
-    const range = o.start !== null || o.end !== null ? ` starting between ${o.start ?? 0} s and ${o.end ?? "the end"} s after StartTime` : "";
+    const range = o.start !== null || o.end !== null ? ` starting in the window (--start ${o.start ?? "none"}, --end ${o.end ?? "none"}; seconds since StartTime)` : "";
     throw new CliError(2, `${file}: no ${which}${range} (HistogramLogProcessor would fail here with an empty output)`);
   }
   return (p.startTimeLine ?? "") + formatPercentileDistribution(p.histogram, o.ratio);
