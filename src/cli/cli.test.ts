@@ -59,7 +59,7 @@ function knownLog(seed: number, medianUs: number, intervals = 30, perInterval = 
 function expectedAt(values: number[], p: number, layout: Histogram): number {
   const sorted = [...values].sort((a, b) => a - b);
   const rank = p >= 100 ? sorted.length : Math.max(1, Math.ceil((p / 100) * sorted.length * (1 - 1e-15)));
-  return layout.highestEquivalentValue(sorted[rank - 1]!);
+  return (layout as unknown as { highestEquivalentValue(v: number): number }).highestEquivalentValue(sorted[rank - 1]!);
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), "hdr-spectrum-cli-"));
@@ -179,7 +179,7 @@ describe("check: exit codes", () => {
   });
 
   it("2 when a file cannot be read: file, line and reason on stderr, nothing on stdout", async () => {
-    const lines = runs[0]!.path && readFileSync(runs[0]!.path, "utf8").split("\n");
+    const lines = readFileSync(runs[0]!.path, "utf8").split("\n");
     const n = lines.findIndex((l) => /HIST/.test(l)) + 3;
     lines[n - 1] = lines[n - 1]!.replace(/,HIST[A-Za-z0-9+/]{8}/, ",HISTxxxxxxxx");
     const damaged = path.join(dir, "sysC_2k.hlog");
