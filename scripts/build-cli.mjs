@@ -19,7 +19,7 @@ await build({
     __HDR_SPECTRUM_VERSION__: JSON.stringify(pkg.version),
   },
   // The page's components are written for React's automatic JSX runtime.
-  oxc: { jsx: { runtime: "automatic" } },
+  oxc: { jsx: { runtime: "automatic", development: false } },
   ssr: { target: "node", noExternal: true },
   build: {
     ssr: "src/cli/bin.ts",

@@ -280,6 +280,11 @@ describe("the built command line", () => {
     expect(spawned.stdout).toBe((await run(args)).stdout);
     const fail = spawnSync(process.execPath, [bin, "check", "--require", "p50<=0.5ms", ...runs.map((x) => x.path)], { encoding: "utf8" });
     expect(fail.status).toBe(1);
+    // The charts render in the bundle too (the page's components under React's production build).
+    const out = mkdtempSync(path.join(tmpdir(), "hdr-spectrum-built-out-"));
+    const charts = spawnSync(process.execPath, [bin, "report", "--out", out, runs[0]!.path], { encoding: "utf8" });
+    expect(charts.status, charts.stderr).toBe(0);
+    expect(readFileSync(path.join(out, "percentile-plot.svg"), "utf8")).toContain('data-series="sysA_2k"');
     const bad = spawnSync(process.execPath, [bin, "check", "--require", "p50<=0.5ms", path.join(dir, "missing.hlog")], { encoding: "utf8" });
     expect(bad.status).toBe(2);
     expect(bad.stdout).toBe("");
