@@ -6,7 +6,8 @@ import { ThroughputChart } from "../charts/throughput/ThroughputChart";
 import type { TpLine } from "../charts/throughput/layout";
 import { formatNumber, UNIT_LABEL } from "../core/format";
 import { formatThroughput } from "../core/naming";
-import { sustainableThroughput, verdictSentence, type Requirement } from "../core/requirements";
+import type { Requirement } from "../core/requirements";
+import { judgeRows } from "../core/judge";
 import { valueAtFromBuckets } from "../core/bucket-lookup";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../core/types";
 import { dashOf } from "./colors";
@@ -25,17 +26,8 @@ interface Props {
   time?: TimeInfo;
 }
 
-/**
- * The runs that are judged (response time where a configuration has it: service time hides
- * the queueing), the sustainable throughput per configuration, and the sentence.
- */
-export function judgeRows(rows: SeriesRow[], requirement: Requirement | null) {
-  const hasResponse = new Set(rows.filter((r) => r.view.kind === "response").map((r) => r.view.config));
-  const judged = rows.filter((r) => r.verdict && !(r.view.kind === "service" && hasResponse.has(r.view.config)));
-  const runs = judged.map((r) => ({ id: r.view.id, config: r.view.config, throughput: r.view.throughput, pass: r.verdict!.pass }));
-  const sustainable = requirement ? sustainableThroughput(runs) : [];
-  return { judged, sustainable, sentence: verdictSentence(requirement, sustainable) };
-}
+/** The judgment (pure, in core/judge.ts: the command line gives the same). */
+export { judgeRows };
 
 // Memoised: its inputs keep their identity across the app's other re-renders (timeline queries).
 export const Judgement = memo(function Judgement({ rows, requirement, unit, width, part, time }: Props) {

@@ -4,9 +4,8 @@
 // one series of fifty is hidden or shown, or when only the display unit changes.
 import { useMemo, useRef } from "react";
 import type { PlotSeries } from "../charts/percentile-plot/PercentilePlot";
-import { valueAtFromBuckets } from "../core/bucket-lookup";
-import { verdictOf, type Requirement, type Verdict } from "../core/requirements";
-import { NANOS_PER_UNIT } from "../core/types";
+import { verdictFor } from "../core/judge";
+import type { Requirement, Verdict } from "../core/requirements";
 import type { SeriesView } from "../engine/store";
 import { stylesFor, type Theme } from "./colors";
 import type { SeriesRow } from "./SeriesList";
@@ -20,8 +19,7 @@ export function useSeriesRows(views: SeriesView[], hidden: Set<string>, requirem
       const st = styles.get(v.id)!;
       const visible = !hidden.has(v.id);
       // Judge on the current window's spectrum, in ns like the requirement.
-      const ns = NANOS_PER_UNIT[v.recordedUnit];
-      const verdict = requirement && visible && v.spectrum.totalCount > 0 ? verdictOf(requirement, (p) => valueAtFromBuckets(v.spectrum, p) * ns) : null;
+      const verdict = visible ? verdictFor(v, requirement) : null;
       const prev = rowCache.current.get(v.id);
       const row =
         prev && prev.view === v && prev.color === st.color && prev.dash === st.dash && prev.visible === visible && sameVerdict(prev.verdict, verdict)

@@ -1,0 +1,53 @@
+// The command line's JSON equals the page's table for the same files: one engine, two faces.
+import { spawnSync } from "node:child_process";
+import { join, resolve } from "node:path";
+import { expect, test } from "@playwright/test";
+import { haveSamples, HDR, HGRM, loadFiles, openEmpty } from "./helpers";
+
+const root = resolve(import.meta.dirname, "..");
+
+interface JsonSeries {
+  name: string;
+  source: string;
+  tag: string | null;
+  config: string;
+  throughput: number | null;
+  kind: string | null;
+  count: number;
+  unit: string;
+  percentiles: Record<string, number>;
+}
+
+test.describe("hdr-spectrum report --json", () => {
+  test.skip(!haveSamples, "../shared/samples is absent");
+
+  test("equals the page's series rows and table cells (data-raw) for the same files", async ({ page }) => {
+    const build = spawnSync(process.execPath, [join(root, "scripts/build-cli.mjs")], { cwd: root, encoding: "utf8" });
+    expect(build.status, build.stderr).toBe(0);
+    const files = [join(HDR, "jHiccup-2.0.7S.logV2.hlog"), join(HDR, "tagged-Log.logV2.hlog"), join(HDR, "jHiccup-2.0.1.logV0.hlog"), join(HGRM, "12Krps.hgrm"), join(HGRM, "wrk2-latency-output.txt")];
+    const r = spawnSync(process.execPath, [join(root, "dist-cli/hdr-spectrum.mjs"), "report", "--json", ...files], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout) as { version: number; series: JsonSeries[] };
+    expect(json.version).toBe(1);
+
+    await openEmpty(page);
+    await loadFiles(page, files);
+    const rows = page.getByTestId("series");
+    await expect(rows).toHaveCount(json.series.length);
+    for (const [i, s] of json.series.entries()) {
+      const row = rows.nth(i);
+      await expect(row).toHaveAttribute("data-name", s.name);
+      await expect(row).toHaveAttribute("data-source", s.source);
+      await expect(row).toHaveAttribute("data-tag", s.tag ?? "");
+      await expect(row).toHaveAttribute("data-config", s.config);
+      await expect(row).toHaveAttribute("data-throughput", s.throughput === null ? "" : String(s.throughput));
+      await expect(row).toHaveAttribute("data-kind", s.kind ?? "");
+      await expect(row).toHaveAttribute("data-count", String(s.count));
+      await expect(row).toHaveAttribute("data-unit", s.unit);
+      for (const p of ["50", "90", "99", "99.9", "99.99", "99.999", "100"]) {
+        const cell = page.locator(`[data-testid=percentile-table] [data-series="${s.name}"][data-percentile="${p}"]`);
+        await expect(cell, `${s.name} p${p}`).toHaveAttribute("data-raw", String(s.percentiles[p]));
+      }
+    }
+  });
+});

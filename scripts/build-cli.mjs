@@ -1,0 +1,47 @@
+// Builds the command line (src/cli/bin.ts and everything it imports from src/) into one plain
+// ES module, dist-cli/hdr-spectrum.mjs: the package's `bin`, runnable by Node without tsx or
+// TypeScript. Run by `npm run build:cli`, and by `prepare`, so `npm install`/`npm ci` in a clone
+// and `npm pack` build it.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { build } from "vite";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+
+await build({
+  root,
+  configFile: false,
+  logLevel: "warn",
+  mode: "production",
+  define: {
+    "process.env.NODE_ENV": JSON.stringify("production"),
+    __HDR_SPECTRUM_VERSION__: JSON.stringify(pkg.version),
+  },
+  // The page's components are written for React's automatic JSX runtime.
+  oxc: { jsx: { runtime: "automatic", development: false } },
+  ssr: { target: "node", noExternal: true },
+  build: {
+    ssr: "src/cli/bin.ts",
+    outDir: "dist-cli",
+    emptyOutDir: true,
+    target: "node20",
+    minify: false,
+    sourcemap: false,
+    copyPublicDir: false,
+    rollupOptions: {
+      // hdr-histogram-js probes for zlib with eval("require('zlib')") (it falls back to pako):
+      // known, harmless here.
+      onwarn(w, warn) {
+        if (w.code !== "EVAL") warn(w);
+      },
+      output: {
+        format: "es",
+        entryFileNames: "hdr-spectrum.mjs",
+        // One file: the helper threads run this same file.
+        codeSplitting: false,
+        banner: "#!/usr/bin/env node",
+      },
+    },
+  },
+});

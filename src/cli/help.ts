@@ -1,0 +1,69 @@
+// Usage texts of the command line.
+export const MAIN_HELP = `hdr-spectrum: judge latency logs, compare runs and write the review comment, headless.
+The same readers, histograms, verdicts, Markdown and share links as the page.
+
+Usage:
+  hdr-spectrum report FILES… [options]     Markdown summary (or --json), charts with --out
+  hdr-spectrum check --require R FILES…    exit 0 if every series passes, 1 if one fails
+  hdr-spectrum hgrm FILE [options]         HistogramLogProcessor's output, byte for byte
+
+FILES: interval logs (.hlog), .hgrm, wrk2 output, JMeter, Gatling, k6, Vegeta, plain samples;
+a directory stands for the files in it.
+Exit codes: 0 done (check: all pass), 1 a requirement fails (check), 2 input or usage error.
+
+Run "hdr-spectrum COMMAND --help" for a command's options.
+`;
+
+const COMMON = `  --require R        requirement, e.g. "p50<=1ms, p99<=5ms, p99.9<=10ms, max<=100ms"
+                     (units ns us µs ms s; entries separated by commas or spaces)
+  --start S          time window start, seconds since each log's StartTime
+  --end E            time window end (HistogramLogProcessor's -start/-end: an interval counts
+                     when its start lies in the window)
+  --unit U           display unit of the Markdown and the charts: ns, us, ms (default), s
+  --merge            merge the files into one series per configuration, throughput, kind and
+                     tag (parsed from names, as the page does), in batches with bounded memory
+  --json             print the JSON (version 1) instead of text
+  --link-base URL    where the page is hosted: the Markdown links to URL#… (the same view)
+  --no-workers       read on this thread only
+  -h, --help         this text
+`;
+
+export const REPORT_HELP = `Usage: hdr-spectrum report FILES… [options]
+
+Prints what the page's "Copy Markdown" gives for these files: the table (p50 … max, count),
+each series' verdict, the sentence with the sustainable throughput, and a link that opens the
+same view in the page. With --json, the JSON of every series (values in the recorded unit, as
+the page's table data-raw).
+
+Options:
+${COMMON}  --out DIR          also write DIR/percentile-plot.svg, DIR/max-over-time.svg, one .hgrm per
+                     series (display unit), DIR/summary.md and DIR/report.json
+  --compare BASE     compare every other series with BASE (a file or series name)
+`;
+
+export const CHECK_HELP = `Usage: hdr-spectrum check --require R [options] FILES…
+
+Judges every series against the requirement, as the page does (response time where a
+configuration has it). Prints one line per series and the sentence.
+Exit 0 when every judgment passes, 1 when one fails, 2 when input cannot be read (each
+problem on stderr as FILE:LINE: reason) or the arguments are wrong.
+
+Options:
+${COMMON}  --out DIR          also write the charts and files "report --out" writes
+`;
+
+export const HGRM_HELP = `Usage: hdr-spectrum hgrm FILE [--tag T] [--start S --end E] [--ratio R]
+
+Prints exactly what HdrHistogram's HistogramLogProcessor prints for
+"-i FILE [-tag T] [-start S] [-end E] [-outputValueUnitRatio R]": the "#[StartTime: …]" line
+and the percentile distribution of the log's intervals at the log's own precision.
+
+  --tag T            only intervals tagged T (default: only untagged intervals)
+  --start S          skip intervals that start before S seconds after StartTime
+  --end E            stop at the first interval that starts after E seconds
+  --ratio R          divide values by R (default 1000000: ns shown in ms)
+  -h, --help         this text
+
+Where HistogramLogProcessor fails (no interval in range: an exception and no output; a damaged
+line) this command exits 2 with the file, line and reason on stderr.
+`;

@@ -1,0 +1,234 @@
+// The command line: the page's engine without the page. `report` prints the Markdown the page's
+// "Copy Markdown" gives (or the JSON), `check` turns the verdicts into an exit code, `hgrm` is
+// HistogramLogProcessor. Output is written only once everything was read and judged, so a
+// failure never leaves half a report on stdout.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseRequirement, type Requirement } from "../core/requirements";
+import { UNITS, type Unit } from "../core/types";
+import type { LoadProblem } from "../core/types";
+import { fileChunks } from "../engine/file-chunks";
+import type { TimeRange } from "../engine/store";
+import { compareRuns } from "./compare";
+import { CliError } from "./errors";
+import { hgrmOf } from "./hgrm";
+import { CHECK_HELP, HGRM_HELP, MAIN_HELP, REPORT_HELP } from "./help";
+import { expandPaths, loadAll, loadMerged } from "./load";
+import { helperLanes, NodePartPool } from "./node-pool";
+import { PathFile } from "./path-file";
+import { checkText, jsonOf, markdownOf, rowsOf, shareUrl, type Row } from "./report";
+import { percentilePlotSvg, timelineColumns, timelineSvg } from "./svg";
+
+export interface Io {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Progress goes to stderr only when it is a terminal. */
+  stderrIsTTY: boolean;
+}
+
+export interface MainOptions {
+  /** The script helper threads run (the bundled command line); null reads on this thread only. */
+  helperScript: URL | null;
+}
+
+interface Parsed {
+  command: string;
+  files: string[];
+  flags: Map<string, string | true>;
+}
+
+const VALUE_FLAGS = new Set(["--require", "--compare", "--start", "--end", "--unit", "--out", "--link-base", "--tag", "--ratio"]);
+const BOOL_FLAGS = new Set(["--json", "--merge", "--no-workers", "--help"]);
+const ALLOWED: Record<string, string[]> = {
+  report: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--link-base", "--json", "--merge", "--no-workers", "--help"],
+  check: ["--require", "--start", "--end", "--unit", "--out", "--link-base", "--json", "--merge", "--no-workers", "--help"],
+  hgrm: ["--tag", "--start", "--end", "--ratio", "--help"],
+};
+const HELP: Record<string, string> = { report: REPORT_HELP, check: CHECK_HELP, hgrm: HGRM_HELP };
+
+function parseArgs(argv: readonly string[]): Parsed {
+  const [command = "", ...rest] = argv;
+  const files: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < rest.length; i++) {
+    let a = rest[i]!;
+    if (a === "-h") a = "--help";
+    if (a === "--") {
+      files.push(...rest.slice(i + 1));
+      break;
+    }
+    if (!a.startsWith("--") || a === "-") {
+      files.push(a);
+      continue;
+    }
+    const eq = a.indexOf("=");
+    const name = eq > 0 ? a.slice(0, eq) : a;
+    if (!(ALLOWED[command] ?? []).includes(name)) throw new CliError(2, `${command}: unknown option ${name} (see hdr-spectrum ${command} --help)`);
+    if (BOOL_FLAGS.has(name)) {
+      if (eq > 0) throw new CliError(2, `${name} takes no value`);
+      flags.set(name, true);
+    } else if (VALUE_FLAGS.has(name)) {
+      const v = eq > 0 ? a.slice(eq + 1) : rest[++i];
+      if (v === undefined) throw new CliError(2, `${name} needs a value`);
+      flags.set(name, v);
+    }
+  }
+  return { command, files, flags };
+}
+
+function numberFlag(p: Parsed, name: string): number | null {
+  const v = p.flags.get(name);
+  if (v === undefined || v === true) return null;
+  const n = Number(v);
+  if (v.trim() === "" || !Number.isFinite(n)) throw new CliError(2, `${name} ${v}: not a number`);
+  return n;
+}
+
+function stringFlag(p: Parsed, name: string): string | null {
+  const v = p.flags.get(name);
+  return typeof v === "string" ? v : null;
+}
+
+function requirementOf(p: Parsed): Requirement | null {
+  const text = stringFlag(p, "--require");
+  if (text === null) return null;
+  const r = parseRequirement(text);
+  if (!r.ok) throw new CliError(2, `--require ${JSON.stringify(text)}: ${r.errors.join("; ")}`);
+  return r.value;
+}
+
+function unitOf(p: Parsed): Unit {
+  const u = stringFlag(p, "--unit") ?? "ms";
+  const unit = (u === "µs" ? "us" : u) as Unit;
+  if (!UNITS.includes(unit)) throw new CliError(2, `--unit ${u}: one of ns, us, ms, s`);
+  return unit;
+}
+
+function rangeOf(p: Parsed): TimeRange {
+  const start = numberFlag(p, "--start");
+  const end = numberFlag(p, "--end");
+  if (start !== null && end !== null && end < start) throw new CliError(2, `--end ${end} is before --start ${start}`);
+  return { start, end };
+}
+
+function problemText(p: LoadProblem): string {
+  return `${p.file}${p.line !== null ? `:${p.line}` : ""}: ${p.reason}`;
+}
+
+/** A file name for a series' .hgrm: its name without characters file systems refuse. */
+function safeName(name: string, taken: Set<string>): string {
+  const base = name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, "_").replace(/^\.+/, "_").slice(0, 120) || "series";
+  let n = base;
+  for (let k = 2; taken.has(n); k++) n = `${base}-${k}`;
+  taken.add(n);
+  return n;
+}
+
+async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<number> {
+  const check = p.command === "check";
+  const requirement = requirementOf(p);
+  if (check && !requirement) throw new CliError(2, "check needs --require (see hdr-spectrum check --help)");
+  const range = rangeOf(p);
+  const unit = unitOf(p);
+  const baseline = stringFlag(p, "--compare");
+  const linkBase = stringFlag(p, "--link-base");
+  const out = stringFlag(p, "--out");
+  if (p.files.length === 0) throw new CliError(2, `${p.command}: no input files (see hdr-spectrum ${p.command} --help)`);
+  const paths = expandPaths(p.files);
+
+  const lanes = opts.helperScript && !p.flags.has("--no-workers") ? helperLanes() : 0;
+  const pool = lanes > 0 ? new NodePartPool(lanes, opts.helperScript!) : null;
+  pool?.start();
+  let loaded;
+  try {
+    loaded = p.flags.has("--merge") ? await loadMerged(paths, range, pool, io.stderrIsTTY) : await loadAll(paths, pool, io.stderrIsTTY);
+  } finally {
+    await pool?.close();
+  }
+  const { store, problems } = loaded;
+  if (problems.length > 0) {
+    io.stderr(problems.map((x) => `${problemText(x)}\n`).join(""));
+    io.stderr(`hdr-spectrum: ${problems.length} problem${problems.length === 1 ? "" : "s"} reading the input; nothing was judged\n`);
+    return 2;
+  }
+  // A merged series holds its window's histogram already.
+  const views = store.views(p.flags.has("--merge") ? { start: null, end: null } : range);
+  if (views.length === 0) throw new CliError(2, "no series in the input");
+  const rows: Row[] = rowsOf(views, requirement);
+
+  const compared = baseline !== null ? compareRuns({ store, baseline, range }) : null;
+  const url = linkBase !== null ? shareUrl(store, rows, requirement, range, unit, linkBase) : null;
+  const markdown = markdownOf(rows, requirement, range, unit, url) + (compared ? `\n${compared.markdown}` : "");
+  const json = jsonOf(rows, requirement, range, url) as Record<string, unknown>;
+  if (compared) json.comparison = compared.json;
+  const jsonText = `${JSON.stringify(json, null, 2)}\n`;
+
+  if (out !== null) {
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, "percentile-plot.svg"), percentilePlotSvg(rows, requirement, unit));
+    const width = 960;
+    const tl = store.timeline({ t0: null, t1: null, columns: timelineColumns(width), percentiles: [] });
+    writeFileSync(join(out, "max-over-time.svg"), timelineSvg(tl, rows, unit, width));
+    const taken = new Set<string>();
+    for (const r of rows) writeFileSync(join(out, `${safeName(r.view.name, taken)}.hgrm`), store.exportHgrm(r.view.id, p.flags.has("--merge") ? { start: null, end: null } : range, unit));
+    writeFileSync(join(out, "summary.md"), markdown);
+    writeFileSync(join(out, "report.json"), jsonText);
+  }
+
+  if (p.flags.has("--json")) io.stdout(jsonText);
+  else if (check) io.stdout(checkText(rows, requirement!, unit));
+  else io.stdout(markdown);
+
+  if (!check) return 0;
+  const judged = rows.filter((r) => r.verdict);
+  if (judged.length === 0) throw new CliError(2, "no series has values to judge");
+  return judged.every((r) => r.verdict!.pass) ? 0 : 1;
+}
+
+async function hgrm(p: Parsed, io: Io): Promise<number> {
+  if (p.files.length !== 1) throw new CliError(2, "hgrm takes one log file (see hdr-spectrum hgrm --help)");
+  const file = p.files[0]!;
+  let f: PathFile;
+  try {
+    f = new PathFile(file);
+  } catch {
+    throw new CliError(2, `${file}: no such file`);
+  }
+  const ratio = numberFlag(p, "--ratio") ?? 1e6;
+  if (!(ratio > 0)) throw new CliError(2, `--ratio ${ratio}: must be above 0`);
+  const text = await hgrmOf(f.name, fileChunks(f as unknown as Blob, () => undefined), { tag: stringFlag(p, "--tag"), start: numberFlag(p, "--start"), end: numberFlag(p, "--end"), ratio });
+  io.stdout(text);
+  return 0;
+}
+
+/** Runs one command; returns the exit code. Never throws. */
+export async function main(argv: readonly string[], io: Io, opts: MainOptions = { helperScript: null }): Promise<number> {
+  try {
+    const p = parseArgs(argv);
+    if (p.command === "" || p.command === "--help" || p.command === "-h" || p.command === "help") {
+      io.stdout(MAIN_HELP);
+      return p.command === "" ? 2 : 0;
+    }
+    if (p.command === "--version" || p.command === "-v") {
+      io.stdout(`hdr-spectrum ${VERSION}\n`);
+      return 0;
+    }
+    if (!HELP[p.command]) throw new CliError(2, `unknown command ${JSON.stringify(p.command)}\n\n${MAIN_HELP}`);
+    if (p.flags.has("--help")) {
+      io.stdout(HELP[p.command]!);
+      return 0;
+    }
+    if (p.command === "hgrm") return await hgrm(p, io);
+    return await reportOrCheck(p, io, opts);
+  } catch (e) {
+    if (e instanceof CliError) {
+      io.stderr(`hdr-spectrum: ${e.message}\n`);
+      return e.code;
+    }
+    io.stderr(`hdr-spectrum: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return 2;
+  }
+}
+
+declare const __HDR_SPECTRUM_VERSION__: string | undefined;
+const VERSION = typeof __HDR_SPECTRUM_VERSION__ === "string" ? __HDR_SPECTRUM_VERSION__ : "dev";

@@ -1,0 +1,104 @@
+// Helper threads for the command line: the engine's loader (engine/load-files.ts) shares
+// interval logs out to these, and cuts a big log into parts read at once, exactly as the page
+// does with its helper workers; the parts are read by the same code (ingestHlogPart) and
+// joined by the same code (ingestHlogInParts).
+import { availableParallelism } from "node:os";
+import { Worker, parentPort, type MessagePort as NodeMessagePort } from "node:worker_threads";
+import { fileChunks } from "../engine/file-chunks";
+import { ingestHlogPart, transferablesOf, type HlogPart } from "../engine/hlog-ingest";
+import type { PartReader } from "../engine/load-files";
+import { PathFile } from "./path-file";
+
+type ToHelper = { type: "read"; id: number; path: string; name: string; start: number; end: number };
+type FromHelper = { id: number; type: "done"; part: HlogPart } | { id: number; type: "error"; message: string };
+
+/** workerData that makes the bundled command line serve as a helper thread. */
+export const HELPER_ROLE = "hdr-spectrum-part";
+
+/** One helper per core beyond this thread's own, at most 3 (the page's rule). */
+export function helperLanes(): number {
+  return Math.max(0, Math.min(3, availableParallelism() - 1));
+}
+
+export class NodePartPool implements PartReader {
+  private readonly workers: (Worker | null)[];
+  private readonly pending = new Map<number, { resolve: (p: HlogPart) => void; reject: (e: Error) => void }>();
+  private nextId = 1;
+
+  /** `script`: the file a helper runs (the bundled command line itself). */
+  constructor(
+    readonly lanes: number,
+    private readonly script: URL,
+  ) {
+    this.workers = new Array<Worker | null>(lanes).fill(null);
+  }
+
+  /** Starts every helper now, so none is still booting when the first part is sent. */
+  start(): void {
+    for (let l = 0; l < this.lanes; l++) this.worker(l);
+  }
+
+  private worker(lane: number): Worker {
+    let w = this.workers[lane];
+    if (w) return w;
+    w = new Worker(this.script, { workerData: { role: HELPER_ROLE } });
+    w.on("message", (r: FromHelper) => {
+      const p = this.pending.get(r.id);
+      if (!p) return;
+      this.pending.delete(r.id);
+      if (r.type === "done") p.resolve(r.part);
+      else p.reject(new Error(r.message));
+    });
+    w.on("error", (e: unknown) => this.fail(lane, e instanceof Error ? e : new Error(String(e))));
+    w.on("exit", (code) => {
+      if (code !== 0) this.fail(lane, new Error(`helper thread exited with code ${code}`));
+    });
+    this.workers[lane] = w;
+    return w;
+  }
+
+  private fail(lane: number, e: Error): void {
+    // What was pending fails; the loader then reads those files on the main thread.
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      p.reject(new Error(`helper thread failed: ${e.message}`));
+    }
+    this.workers[lane] = null;
+  }
+
+  read(lane: number, blob: Blob, name: string): Promise<HlogPart> {
+    if (!(blob instanceof PathFile)) return Promise.reject(new Error("only files on disk are read on helper threads"));
+    const id = this.nextId++;
+    return new Promise<HlogPart>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      const msg: ToHelper = { type: "read", id, path: blob.path, name, start: blob.start, end: blob.end };
+      try {
+        this.worker(lane).postMessage(msg);
+      } catch (e) {
+        this.pending.delete(id);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    });
+  }
+
+  /** Ends the helper threads. */
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w?.terminate()));
+    this.workers.fill(null);
+  }
+}
+
+/** The helper thread's side: reads each part asked for and sends it back, its arrays transferred. */
+export function serveParts(port: NodeMessagePort | null = parentPort): void {
+  if (!port) return;
+  port.on("message", async (m: ToHelper) => {
+    try {
+      const file = new PathFile(m.path, m.name, m.start, m.end);
+      const source = new Uint8Array(file.size);
+      const part = await ingestHlogPart(m.name, fileChunks(file as unknown as Blob, () => undefined, undefined, source), undefined, source);
+      port.postMessage({ id: m.id, type: "done", part } satisfies FromHelper, transferablesOf(part));
+    } catch (e) {
+      port.postMessage({ id: m.id, type: "error", message: e instanceof Error ? e.message : String(e) } satisfies FromHelper);
+    }
+  });
+}

@@ -1,0 +1,105 @@
+// What `report` and `check` print, from the Store's views: the page's table values (data-raw),
+// its verdicts, judgment, Markdown and share link.
+import { formatNumber, UNIT_LABEL } from "../core/format";
+import { judgeRows, markdownRows, verdictFor } from "../core/judge";
+import { markdownSummary } from "../core/markdown";
+import { formatRequirement, percentileLabel, type Requirement, type Verdict } from "../core/requirements";
+import { NANOS_PER_UNIT, TABLE_PERCENTILES, type Unit } from "../core/types";
+import type { SeriesView, Store, TimeRange } from "../engine/store";
+import { stylesFor } from "../ui/colors";
+import { DEFAULT_TIMELINE } from "../ui/TimelinePanel";
+
+/** The JSON's version: a change that drops or renames a field makes it 2. */
+export const JSON_VERSION = 1;
+
+export interface Row {
+  view: SeriesView;
+  verdict: Verdict | null;
+  color: string;
+  dash: string;
+}
+
+export function rowsOf(views: SeriesView[], requirement: Requirement | null): Row[] {
+  const styles = stylesFor(views, "light");
+  return views.map((v) => ({ view: v, verdict: verdictFor(v, requirement), color: styles.get(v.id)!.color, dash: styles.get(v.id)!.dash }));
+}
+
+/** `${linkBase}#fragment`: the page opens the same view (its data in the fragment, never sent to a server). */
+export function shareUrl(store: Store, rows: Row[], requirement: Requirement | null, range: TimeRange, unit: Unit, linkBase: string): string {
+  const view = {
+    displayUnit: unit,
+    yLog: false,
+    sideBySide: false,
+    requirement: requirement ? formatRequirement(requirement) : null,
+    range,
+    timeline: { percentiles: [...DEFAULT_TIMELINE.percentiles], perLane: DEFAULT_TIMELINE.perLane, wallClock: DEFAULT_TIMELINE.wallClock, log: DEFAULT_TIMELINE.log },
+  };
+  const looks = rows.map((r) => ({ id: r.view.id, color: r.color, visible: true }));
+  const enc = store.share(view, looks, range, false);
+  return `${linkBase.replace(/#.*$/, "")}#${enc.fragment}`;
+}
+
+export function markdownOf(rows: Row[], requirement: Requirement | null, range: TimeRange, unit: Unit, url: string | null): string {
+  const { sentence } = judgeRows(rows, requirement);
+  return markdownSummary({
+    rows: markdownRows(rows, unit),
+    unit,
+    requirement: requirement ? formatRequirement(requirement) : null,
+    sentence,
+    shareUrl: url,
+    range,
+  });
+}
+
+export function jsonOf(rows: Row[], requirement: Requirement | null, range: TimeRange, url: string | null): unknown {
+  const { sustainable, sentence } = judgeRows(rows, requirement);
+  return {
+    version: JSON_VERSION,
+    series: rows.map(({ view: v, verdict }) => ({
+      name: v.name,
+      source: v.source,
+      tag: v.tag === "" ? null : v.tag,
+      config: v.config,
+      throughput: v.throughput,
+      kind: v.kind === "" ? null : v.kind,
+      count: v.spectrum.totalCount,
+      unit: v.recordedUnit,
+      percentiles: Object.fromEntries(TABLE_PERCENTILES.map((p) => [String(p), v.spectrum.percentiles[String(p)] ?? 0])),
+      verdict: verdict ? (verdict.pass ? "pass" : "fail") : null,
+      firstViolation: verdict?.firstViolation ?? null,
+      violations: (verdict?.violations ?? []).map((x) => ({ percentile: x.percentile, limitNs: x.limitNs, valueNs: x.valueNs, ratio: x.ratio })),
+      format: v.format,
+      intervals: v.intervalCount,
+      startTime: v.startTime,
+      failures: v.failures,
+      warnings: v.warnings.map((w) => ({ kind: w.kind, message: w.message })),
+    })),
+    requirement: requirement ? formatRequirement(requirement) : null,
+    range: { start: range.start, end: range.end },
+    sustainable: sustainable.map((s) => ({ config: s.config, maxThroughput: s.maxThroughput, nonMonotonic: s.nonMonotonic, points: s.points })),
+    sentence,
+    shareUrl: url,
+  };
+}
+
+/** `check`'s lines: one per judged series, what failed and by how much, then the sentence. */
+export function checkText(rows: Row[], requirement: Requirement, unit: Unit): string {
+  const { sentence } = judgeRows(rows, requirement);
+  const u = UNIT_LABEL[unit];
+  const f = (ns: number) => `${formatNumber(ns / NANOS_PER_UNIT[unit])} ${u}`;
+  const lines: string[] = [];
+  for (const r of rows) {
+    const v = r.verdict;
+    if (!v) {
+      lines.push(`- ${r.view.name}: no values`);
+      continue;
+    }
+    if (v.pass) lines.push(`pass ${r.view.name}`);
+    else {
+      const why = v.violations.map((x) => `${percentileLabel(x.percentile)} ${f(x.valueNs)} > ${f(x.limitNs)} (${x.ratio.toFixed(2)}×)`).join(", ");
+      lines.push(`FAIL ${r.view.name}: ${why}`);
+    }
+  }
+  if (sentence) lines.push("", sentence);
+  return `${lines.join("\n")}\n`;
+}

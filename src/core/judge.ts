@@ -1,0 +1,60 @@
+// The judgment and the Markdown rows, from the engine's views: pure, so the page (ui/) and the
+// command line (cli/) give the same verdicts, sentence and table from the same spectra.
+import { valueAtFromBuckets, type BucketView } from "./bucket-lookup";
+import type { MarkdownRow } from "./markdown";
+import { sustainableThroughput, verdictOf, verdictSentence, type Requirement, type Verdict } from "./requirements";
+import { NANOS_PER_UNIT, unitFactor, type Unit } from "./types";
+
+/** What judging needs of a series view (engine/store's SeriesView has all of it). */
+export interface JudgedView {
+  id: string;
+  name: string;
+  config: string;
+  throughput: number | null;
+  kind: "response" | "service" | "";
+  recordedUnit: Unit;
+  spectrum: BucketView;
+}
+
+export interface JudgedRow {
+  view: JudgedView;
+  verdict: Verdict | null;
+}
+
+/** A series' verdict against the requirement (null without one, or without data), judged in ns. */
+export function verdictFor(view: JudgedView, requirement: Requirement | null): Verdict | null {
+  if (!requirement || view.spectrum.totalCount <= 0) return null;
+  const ns = NANOS_PER_UNIT[view.recordedUnit];
+  return verdictOf(requirement, (p) => valueAtFromBuckets(view.spectrum, p) * ns);
+}
+
+/**
+ * The runs that are judged (response time where a configuration has it: service time hides
+ * the queueing), the sustainable throughput per configuration, and the sentence.
+ */
+export function judgeRows<R extends JudgedRow>(rows: R[], requirement: Requirement | null) {
+  const hasResponse = new Set(rows.filter((r) => r.view.kind === "response").map((r) => r.view.config));
+  const judged = rows.filter((r) => r.verdict && !(r.view.kind === "service" && hasResponse.has(r.view.config)));
+  const runs = judged.map((r) => ({ id: r.view.id, config: r.view.config, throughput: r.view.throughput, pass: r.verdict!.pass }));
+  const sustainable = requirement ? sustainableThroughput(runs) : [];
+  return { judged, sustainable, sentence: verdictSentence(requirement, sustainable) };
+}
+
+/** "pass", "fails at p99.9" / "fails at max", or "" without a verdict. */
+export function verdictText(v: Verdict | null): string {
+  return !v ? "" : v.pass ? "pass" : `fails at ${v.firstViolation === 100 ? "max" : `p${v.firstViolation}`}`;
+}
+
+/** The table rows of the Markdown summary, values in the display unit. */
+export function markdownRows(rows: readonly JudgedRow[], unit: Unit): MarkdownRow[] {
+  return rows.map((r) => {
+    const f = unitFactor(r.view.recordedUnit, unit);
+    const at = (p: number) => valueAtFromBuckets(r.view.spectrum, p) * f;
+    return {
+      name: r.view.name,
+      values: { p50: at(50), p90: at(90), p99: at(99), p999: at(99.9), p9999: at(99.99), max: r.view.spectrum.max * f },
+      count: r.view.spectrum.totalCount,
+      verdict: verdictText(r.verdict),
+    };
+  });
+}
