@@ -185,29 +185,81 @@ export function jmeterXml(samples: readonly LoadSample[]): string {
 // ---------------------------------------------------------------------------------------------
 // Gatling
 
+/** The simulation.log layouts of Gatling's text log, by the versions that write them. */
+export type GatlingLayout = "3.4" | "3.0" | "2.2" | "2.2-M" | "2.0";
+
+export interface GatlingLogOptions {
+  layout?: GatlingLayout;
+  /** The RUN line's version field (default: one the layout's versions wrote). */
+  version?: string;
+  /** Leave the RUN line out (a log cut at its start). */
+  runLine?: boolean;
+  /**
+   * Keep the message field of OK requests: a single space. false ends those lines right after
+   * the status, as a file whose trailing white space was stripped does.
+   */
+  okMessage?: boolean;
+  /** Puts a label in groups. */
+  groupOf?: (label: string) => string[];
+}
+
+const GATLING_VERSION: Record<GatlingLayout, string> = { "3.4": "3.9.5", "3.0": "3.3.1", "2.2": "2.0", "2.2-M": "2.0", "2.0": "2.0" };
+
 /**
- * Gatling's text simulation.log. Layout "3.4" (3.4 to 3.12): `REQUEST\tgroups\tname\tstart\tend\tstatus\tmessage`;
- * layout "3.0" (3.0 to 3.3) has the user id after REQUEST. `groupOf` puts a label in groups.
+ * Gatling's text simulation.log, as LogFileDataWriter (3.x) and FileDataWriter (2.x) write it.
+ * REQUEST lines per layout ("3.4": 3.4 to 3.12, "3.0": 3.0 to 3.3, "2.2": 2.2 to 2.3,
+ * "2.2-M": the 2.2 milestones, "2.0": 2.0 to 2.1):
+ *   3.4   REQUEST groups name start end status message
+ *   3.0   REQUEST userId groups name start end status message
+ *   2.2   REQUEST scenario userId groups name start end status message
+ *   2.2-M REQUEST scenario userId groups name requestStart requestEnd responseStart responseEnd status message
+ *   2.0   scenario userId REQUEST groups name requestStart requestEnd responseStart responseEnd status message
+ * A request's start is its sample's start (ms) and its end start + msValue: the response time
+ * Gatling's reports use is end − start (2.0–2.1: responseEnd − requestStart). The four-time
+ * layouts put the request's end and the response's start strictly inside, so a reader taking the
+ * wrong pair reads other values.
  */
-export function gatlingLog(samples: readonly LoadSample[], opts: { layout?: "3.4" | "3.0"; groupOf?: (label: string) => string[] } = {}): string {
+export function gatlingLog(samples: readonly LoadSample[], opts: GatlingLogOptions = {}): string {
   const layout = opts.layout ?? "3.4";
-  const version = layout === "3.4" ? "3.9.5" : "3.3.1";
+  const version = opts.version ?? GATLING_VERSION[layout];
   const runStart = samples.length > 0 ? Math.floor(samples.reduce((m, s) => Math.min(m, s.startUs), Infinity) / 1000) - 100 : 0;
-  const lines = [
-    "ASSERTION\tAQEBAgECAwBkAA==",
-    `RUN\tcomputerdatabase.BasicSimulation\tbasicsimulation\t${runStart}\t \t${version}`,
-    layout === "3.4" ? `USER\tUsers\tSTART\t${runStart + 5}` : `USER\tUsers\t1\tSTART\t${runStart + 5}\t${runStart + 5}`,
-  ];
+  const run: Record<GatlingLayout, string> = {
+    "3.4": `RUN\tcomputerdatabase.BasicSimulation\tbasicsimulation\t${runStart}\t \t${version}`,
+    "3.0": `RUN\tcomputerdatabase.BasicSimulation\tbasicsimulation\t${runStart}\t \t${version}`,
+    "2.2": `RUN\tcomputerdatabase.BasicSimulation\t\tbasicsimulation\t${runStart}\t \t${version}`,
+    "2.2-M": `RUN\tcomputerdatabase.BasicSimulation\tbasicsimulation\t${runStart}\t \t${version}`,
+    "2.0": `computerdatabase.BasicSimulation\tbasicsimulation\tRUN\t${runStart}\t \t${version}`,
+  };
+  const user = (event: "START" | "END", at: number): string => {
+    if (layout === "3.4") return `USER\tUsers\t${event}\t${at}`;
+    if (layout === "3.0" || layout === "2.2" || layout === "2.2-M") return `USER\tUsers\t1\t${event}\t${runStart + 5}\t${at}`;
+    return `Users\t1\tUSER\t${event}\t${runStart + 5}\t${at}`;
+  };
+  const lines = layout.startsWith("3") ? ["ASSERTION\tAQEBAgECAwBkAA=="] : [];
+  if (opts.runLine !== false) lines.push(run[layout]);
+  lines.push(user("START", runStart + 5));
   samples.forEach((s, i) => {
     const start = Math.floor(s.startUs / 1000);
-    const end = start + msValue(s);
+    const ms = msValue(s);
+    const end = start + ms;
+    // inside [start, end] and off both ends when the response time allows it
+    const requestEnd = start + Math.min(1, Math.max(0, ms - 2));
+    const responseStart = end - Math.min(1, Math.max(0, ms - 2));
     const groups = (opts.groupOf?.(s.label) ?? []).join(",");
     const status = s.success ? "OK" : "KO";
-    const message = s.success ? " " : "status.find.in([200, 209], 304), found 500";
-    const user = String((i % 50) + 1);
-    lines.push(layout === "3.4" ? ["REQUEST", groups, s.label, start, end, status, message].join("\t") : ["REQUEST", user, groups, s.label, start, end, status, message].join("\t"));
+    const message = s.success ? (opts.okMessage === false ? [] : [" "]) : ["status.find.in([200, 209], 304), found 500"];
+    const userId = String((i % 50) + 1);
+    const four = [start, requestEnd, responseStart, end];
+    const fields: Record<GatlingLayout, (string | number)[]> = {
+      "3.4": ["REQUEST", groups, s.label, start, end, status],
+      "3.0": ["REQUEST", userId, groups, s.label, start, end, status],
+      "2.2": ["REQUEST", "Users", userId, groups, s.label, start, end, status],
+      "2.2-M": ["REQUEST", "Users", userId, groups, s.label, ...four, status],
+      "2.0": ["Users", userId, "REQUEST", groups, s.label, ...four, status],
+    };
+    lines.push([...fields[layout], ...message].join("\t"));
   });
-  lines.push(layout === "3.4" ? `USER\tUsers\tEND\t${runStart + 99999}` : `USER\tUsers\t1\tEND\t${runStart + 5}\t${runStart + 99999}`);
+  lines.push(user("END", runStart + 99999));
   return lines.join("\n") + "\n";
 }
 
