@@ -136,11 +136,16 @@ const FAIL_MESSAGE = "The operation lasted too long: It took 1,234 milliseconds,
 
 export const JMETER_HEADER = "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect";
 
-/** JMeter's default CSV .jtl (header, comma), or with another delimiter / without header. */
-export function jmeterCsv(samples: readonly LoadSample[], opts: { delimiter?: string; header?: boolean } = {}): string {
+/**
+ * JMeter's default CSV .jtl (header, comma), or with another delimiter / without header, or
+ * without some columns (`omit`: header names, as jmeter.save.saveservice.<field>=false leaves them out).
+ */
+export function jmeterCsv(samples: readonly LoadSample[], opts: { delimiter?: string; header?: boolean; omit?: string[] } = {}): string {
   const d = opts.delimiter ?? ",";
+  const names = JMETER_HEADER.split(",");
+  const keep = names.map((n) => !(opts.omit ?? []).includes(n));
   const lines: string[] = [];
-  if (opts.header !== false) lines.push(JMETER_HEADER.split(",").join(d));
+  if (opts.header !== false) lines.push(names.filter((_, k) => keep[k]).join(d));
   samples.forEach((s, i) => {
     const elapsed = msValue(s);
     const fields = [
@@ -162,7 +167,7 @@ export function jmeterCsv(samples: readonly LoadSample[], opts: { delimiter?: st
       "0",
       String(i % 3),
     ];
-    lines.push(fields.map((f) => csvField(f, d)).join(d));
+    lines.push(fields.filter((_, k) => keep[k]).map((f) => csvField(f, d)).join(d));
   });
   return lines.join("\n") + "\n";
 }
@@ -374,6 +379,70 @@ export function samplesTable(samples: readonly LoadSample[], opts: { delimiter?:
   const [tName, vName, lName] = opts.names ?? ["timestamp", "latency_ms", "label"];
   const lines = [[tName, vName, lName].join(d)];
   for (const s of samples) lines.push([String(Math.floor(s.startUs / 1000)), fixed(usValue(s), 3), csvField(s.label, d)].join(d));
+  return lines.join("\n") + "\n";
+}
+
+/** ctime(3)'s text of an epoch second in UTC: "Wed Apr 15 18:54:11 2015" (day of month padded with a space). */
+export function ctimeText(sec: number): string {
+  const d = new Date(sec * 1000);
+  const day = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][d.getUTCDay()]!;
+  const mon = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][d.getUTCMonth()]!;
+  return `${day} ${mon} ${String(d.getUTCDate()).padStart(2, " ")} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} ${d.getUTCFullYear()}`;
+}
+
+/**
+ * ApacheBench's `ab -g` output: a header `starttime seconds ctime dtime ttime wait`, then one
+ * line per request sorted by ttime (as ab sorts before writing), tab-separated: the start as
+ * ctime text and as epoch seconds, connect time, the rest, the total (msValue) and the wait, in
+ * whole ms. Failures are not marked in this output: every sample is written.
+ */
+export function abGnuplot(samples: readonly LoadSample[]): string {
+  const lines = ["starttime\tseconds\tctime\tdtime\tttime\twait"];
+  const sorted = [...samples].sort((a, b) => msValue(a) - msValue(b) || a.startUs - b.startUs);
+  for (const s of sorted) {
+    const sec = Math.floor(s.startUs / 1e6);
+    const total = msValue(s);
+    const connect = Math.min(total, 1 + (s.startUs % 3));
+    lines.push([ctimeText(sec), sec, connect, total - connect, total, Math.max(0, total - connect - 1)].join("\t"));
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** The nearest-rank percentile of sorted values (what summaries print; only its shape matters here). */
+function nearestRank(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/**
+ * Locust's `--csv` *_stats.csv: one row per endpoint and an "Aggregated" row, with the request
+ * and failure counts, median, average, min, max, sizes, rates and percentiles (ms).
+ */
+export function locustStats(samples: readonly LoadSample[]): string {
+  const pct = [50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100];
+  const lines = [["Type", "Name", "Request Count", "Failure Count", "Median Response Time", "Average Response Time", "Min Response Time", "Max Response Time", "Average Content Size", "Requests/s", "Failures/s", ...pct.map((p) => `${p}%`)].join(",")];
+  const row = (type: string, name: string, mine: readonly LoadSample[]) => {
+    const v = mine.map(msValue).sort((a, b) => a - b);
+    const failures = mine.filter((s) => !s.success).length;
+    const avg = v.length ? Math.round(v.reduce((a, b) => a + b, 0) / v.length) : 0;
+    lines.push([type, name, mine.length, failures, nearestRank(v, 50), avg, v[0] ?? 0, v[v.length - 1] ?? 0, 1234, mine.length, failures, ...pct.map((p) => nearestRank(v, p))].map((x) => csvField(String(x))).join(","));
+  };
+  for (const label of [...new Set(samples.map((s) => s.label))].sort()) row("GET", `/${label}`, samples.filter((s) => s.label === label));
+  row("", "Aggregated", samples);
+  return lines.join("\n") + "\n";
+}
+
+/** JMeter's Aggregate Report saved as CSV: one row per label and a TOTAL row. */
+export function jmeterAggregate(samples: readonly LoadSample[]): string {
+  const lines = ["Label,# Samples,Average,Median,90% Line,95% Line,99% Line,Min,Max,Error %,Throughput,Received KB/sec,Std. Dev."];
+  const row = (name: string, mine: readonly LoadSample[]) => {
+    const v = mine.map(msValue).sort((a, b) => a - b);
+    const avg = v.length ? Math.round(v.reduce((a, b) => a + b, 0) / v.length) : 0;
+    const err = mine.length ? `${fixed(Math.round((mine.filter((s) => !s.success).length * 10000) / mine.length), 2)}%` : "0.00%";
+    lines.push([name, mine.length, avg, nearestRank(v, 50), nearestRank(v, 90), nearestRank(v, 95), nearestRank(v, 99), v[0] ?? 0, v[v.length - 1] ?? 0, err, "12.5", "3.2", "4.1"].map((x) => csvField(String(x))).join(","));
+  };
+  for (const label of [...new Set(samples.map((s) => s.label))].sort()) row(label, samples.filter((s) => s.label === label));
+  row("TOTAL", samples);
   return lines.join("\n") + "\n";
 }
 
