@@ -30,6 +30,11 @@ export function formatCount(n: number): string {
   return COUNT_FORMAT.format(Math.round(n));
 }
 
+/** A count and its noun, singular for exactly one: "1 value", "2,048 values". */
+export function formatCountOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${formatCount(n)} ${Math.round(n) === 1 ? noun : plural}`;
+}
+
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;

@@ -3,7 +3,7 @@
 // The list and each item are memoised (nothing here depends on the display unit): with stable
 // callbacks from the parent, a unit change skips it and hiding one series re-renders one item.
 import { memo, useState } from "react";
-import { formatCount, UNIT_LABEL } from "../core/format";
+import { formatCount, formatCountOf, UNIT_LABEL } from "../core/format";
 import { formatThroughput, parseThroughput } from "../core/naming";
 import type { Verdict } from "../core/requirements";
 import { UNITS, type Unit } from "../core/types";
@@ -121,8 +121,8 @@ const SeriesItem = memo(function SeriesItem({ row, isSelected, onSelect, onToggl
       <span className="series-meta">
         {v.throughput !== null ? `${formatThroughput(v.throughput)} · ` : ""}
         {v.kind ? `${v.kind} time · ` : ""}
-        {formatCount(v.wholeCount)} values
-        {v.intervalCount > 0 ? `, ${formatCount(v.intervalCount)} intervals` : ""}
+        {formatCountOf(v.wholeCount, "value")}
+        {v.intervalCount > 0 ? `, ${formatCountOf(v.intervalCount, "interval")}` : ""}
         {v.failures > 0 ? `, ${formatCount(v.failures)} failed` : ""}
         {v.mergedFrom.length ? ` · merged from ${v.mergedFrom.length}` : ""}
       </span>
