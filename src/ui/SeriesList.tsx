@@ -44,6 +44,21 @@ function verdictText(v: Verdict | null): string {
   return worst ? `fails at ${at} (${worst.ratio.toFixed(worst.ratio < 10 ? 2 : 1)}× the limit)` : `fails at ${at}`;
 }
 
+/**
+ * The row's visible name: for a series named "file [label]" (one per label of a file) the label
+ * first, then the file in muted text, so the end of a long name that the row cuts off is the
+ * part all rows share, not the part that tells them apart. data-name keeps the full name.
+ */
+function labelFirst(v: SeriesView): React.ReactNode {
+  const suffix = v.tag ? ` [${v.tag}]` : "";
+  if (!suffix || !v.name.endsWith(suffix) || v.name.length === suffix.length) return v.name;
+  return (
+    <>
+      {v.tag} <span className="series-file">{v.name.slice(0, -suffix.length)}</span>
+    </>
+  );
+}
+
 export const SeriesList = memo(function SeriesList(props: Props) {
   const { rows, selected, ...handlers } = props;
   if (rows.length === 0) return <p className="empty">No series loaded. Drop .hlog, .hgrm, wrk2 or load-generator output anywhere on the page.</p>;
@@ -116,7 +131,7 @@ const SeriesItem = memo(function SeriesItem({ row, isSelected, onSelect, onToggl
           onToggle(v.id);
         }}
       >
-        {v.name}
+        {labelFirst(v)}
       </button>
       <span className="series-meta">
         {v.throughput !== null ? `${formatThroughput(v.throughput)} · ` : ""}
