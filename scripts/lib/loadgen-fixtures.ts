@@ -136,11 +136,16 @@ const FAIL_MESSAGE = "The operation lasted too long: It took 1,234 milliseconds,
 
 export const JMETER_HEADER = "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect";
 
-/** JMeter's default CSV .jtl (header, comma), or with another delimiter / without header. */
-export function jmeterCsv(samples: readonly LoadSample[], opts: { delimiter?: string; header?: boolean } = {}): string {
+/**
+ * JMeter's default CSV .jtl (header, comma), or with another delimiter / without header, or
+ * without some columns (`omit`: header names, as jmeter.save.saveservice.<field>=false leaves them out).
+ */
+export function jmeterCsv(samples: readonly LoadSample[], opts: { delimiter?: string; header?: boolean; omit?: string[] } = {}): string {
   const d = opts.delimiter ?? ",";
+  const names = JMETER_HEADER.split(",");
+  const keep = names.map((n) => !(opts.omit ?? []).includes(n));
   const lines: string[] = [];
-  if (opts.header !== false) lines.push(JMETER_HEADER.split(",").join(d));
+  if (opts.header !== false) lines.push(names.filter((_, k) => keep[k]).join(d));
   samples.forEach((s, i) => {
     const elapsed = msValue(s);
     const fields = [
@@ -162,7 +167,7 @@ export function jmeterCsv(samples: readonly LoadSample[], opts: { delimiter?: st
       "0",
       String(i % 3),
     ];
-    lines.push(fields.map((f) => csvField(f, d)).join(d));
+    lines.push(fields.filter((_, k) => keep[k]).map((f) => csvField(f, d)).join(d));
   });
   return lines.join("\n") + "\n";
 }
@@ -185,29 +190,81 @@ export function jmeterXml(samples: readonly LoadSample[]): string {
 // ---------------------------------------------------------------------------------------------
 // Gatling
 
+/** The simulation.log layouts of Gatling's text log, by the versions that write them. */
+export type GatlingLayout = "3.4" | "3.0" | "2.2" | "2.2-M" | "2.0";
+
+export interface GatlingLogOptions {
+  layout?: GatlingLayout;
+  /** The RUN line's version field (default: one the layout's versions wrote). */
+  version?: string;
+  /** Leave the RUN line out (a log cut at its start). */
+  runLine?: boolean;
+  /**
+   * Keep the message field of OK requests: a single space. false ends those lines right after
+   * the status, as a file whose trailing white space was stripped does.
+   */
+  okMessage?: boolean;
+  /** Puts a label in groups. */
+  groupOf?: (label: string) => string[];
+}
+
+const GATLING_VERSION: Record<GatlingLayout, string> = { "3.4": "3.9.5", "3.0": "3.3.1", "2.2": "2.0", "2.2-M": "2.0", "2.0": "2.0" };
+
 /**
- * Gatling's text simulation.log. Layout "3.4" (3.4 to 3.12): `REQUEST\tgroups\tname\tstart\tend\tstatus\tmessage`;
- * layout "3.0" (3.0 to 3.3) has the user id after REQUEST. `groupOf` puts a label in groups.
+ * Gatling's text simulation.log, as LogFileDataWriter (3.x) and FileDataWriter (2.x) write it.
+ * REQUEST lines per layout ("3.4": 3.4 to 3.12, "3.0": 3.0 to 3.3, "2.2": 2.2 to 2.3,
+ * "2.2-M": the 2.2 milestones, "2.0": 2.0 to 2.1):
+ *   3.4   REQUEST groups name start end status message
+ *   3.0   REQUEST userId groups name start end status message
+ *   2.2   REQUEST scenario userId groups name start end status message
+ *   2.2-M REQUEST scenario userId groups name requestStart requestEnd responseStart responseEnd status message
+ *   2.0   scenario userId REQUEST groups name requestStart requestEnd responseStart responseEnd status message
+ * A request's start is its sample's start (ms) and its end start + msValue: the response time
+ * Gatling's reports use is end − start (2.0–2.1: responseEnd − requestStart). The four-time
+ * layouts put the request's end and the response's start strictly inside, so a reader taking the
+ * wrong pair reads other values.
  */
-export function gatlingLog(samples: readonly LoadSample[], opts: { layout?: "3.4" | "3.0"; groupOf?: (label: string) => string[] } = {}): string {
+export function gatlingLog(samples: readonly LoadSample[], opts: GatlingLogOptions = {}): string {
   const layout = opts.layout ?? "3.4";
-  const version = layout === "3.4" ? "3.9.5" : "3.3.1";
+  const version = opts.version ?? GATLING_VERSION[layout];
   const runStart = samples.length > 0 ? Math.floor(samples.reduce((m, s) => Math.min(m, s.startUs), Infinity) / 1000) - 100 : 0;
-  const lines = [
-    "ASSERTION\tAQEBAgECAwBkAA==",
-    `RUN\tcomputerdatabase.BasicSimulation\tbasicsimulation\t${runStart}\t \t${version}`,
-    layout === "3.4" ? `USER\tUsers\tSTART\t${runStart + 5}` : `USER\tUsers\t1\tSTART\t${runStart + 5}\t${runStart + 5}`,
-  ];
+  const run: Record<GatlingLayout, string> = {
+    "3.4": `RUN\tcomputerdatabase.BasicSimulation\tbasicsimulation\t${runStart}\t \t${version}`,
+    "3.0": `RUN\tcomputerdatabase.BasicSimulation\tbasicsimulation\t${runStart}\t \t${version}`,
+    "2.2": `RUN\tcomputerdatabase.BasicSimulation\t\tbasicsimulation\t${runStart}\t \t${version}`,
+    "2.2-M": `RUN\tcomputerdatabase.BasicSimulation\tbasicsimulation\t${runStart}\t \t${version}`,
+    "2.0": `computerdatabase.BasicSimulation\tbasicsimulation\tRUN\t${runStart}\t \t${version}`,
+  };
+  const user = (event: "START" | "END", at: number): string => {
+    if (layout === "3.4") return `USER\tUsers\t${event}\t${at}`;
+    if (layout === "3.0" || layout === "2.2" || layout === "2.2-M") return `USER\tUsers\t1\t${event}\t${runStart + 5}\t${at}`;
+    return `Users\t1\tUSER\t${event}\t${runStart + 5}\t${at}`;
+  };
+  const lines = layout.startsWith("3") ? ["ASSERTION\tAQEBAgECAwBkAA=="] : [];
+  if (opts.runLine !== false) lines.push(run[layout]);
+  lines.push(user("START", runStart + 5));
   samples.forEach((s, i) => {
     const start = Math.floor(s.startUs / 1000);
-    const end = start + msValue(s);
+    const ms = msValue(s);
+    const end = start + ms;
+    // inside [start, end] and off both ends when the response time allows it
+    const requestEnd = start + Math.min(1, Math.max(0, ms - 2));
+    const responseStart = end - Math.min(1, Math.max(0, ms - 2));
     const groups = (opts.groupOf?.(s.label) ?? []).join(",");
     const status = s.success ? "OK" : "KO";
-    const message = s.success ? " " : "status.find.in([200, 209], 304), found 500";
-    const user = String((i % 50) + 1);
-    lines.push(layout === "3.4" ? ["REQUEST", groups, s.label, start, end, status, message].join("\t") : ["REQUEST", user, groups, s.label, start, end, status, message].join("\t"));
+    const message = s.success ? (opts.okMessage === false ? [] : [" "]) : ["status.find.in([200, 209], 304), found 500"];
+    const userId = String((i % 50) + 1);
+    const four = [start, requestEnd, responseStart, end];
+    const fields: Record<GatlingLayout, (string | number)[]> = {
+      "3.4": ["REQUEST", groups, s.label, start, end, status],
+      "3.0": ["REQUEST", userId, groups, s.label, start, end, status],
+      "2.2": ["REQUEST", "Users", userId, groups, s.label, start, end, status],
+      "2.2-M": ["REQUEST", "Users", userId, groups, s.label, ...four, status],
+      "2.0": ["Users", userId, "REQUEST", groups, s.label, ...four, status],
+    };
+    lines.push([...fields[layout], ...message].join("\t"));
   });
-  lines.push(layout === "3.4" ? `USER\tUsers\tEND\t${runStart + 99999}` : `USER\tUsers\t1\tEND\t${runStart + 5}\t${runStart + 99999}`);
+  lines.push(user("END", runStart + 99999));
   return lines.join("\n") + "\n";
 }
 
@@ -322,6 +379,70 @@ export function samplesTable(samples: readonly LoadSample[], opts: { delimiter?:
   const [tName, vName, lName] = opts.names ?? ["timestamp", "latency_ms", "label"];
   const lines = [[tName, vName, lName].join(d)];
   for (const s of samples) lines.push([String(Math.floor(s.startUs / 1000)), fixed(usValue(s), 3), csvField(s.label, d)].join(d));
+  return lines.join("\n") + "\n";
+}
+
+/** ctime(3)'s text of an epoch second in UTC: "Wed Apr 15 18:54:11 2015" (day of month padded with a space). */
+export function ctimeText(sec: number): string {
+  const d = new Date(sec * 1000);
+  const day = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][d.getUTCDay()]!;
+  const mon = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][d.getUTCMonth()]!;
+  return `${day} ${mon} ${String(d.getUTCDate()).padStart(2, " ")} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} ${d.getUTCFullYear()}`;
+}
+
+/**
+ * ApacheBench's `ab -g` output: a header `starttime seconds ctime dtime ttime wait`, then one
+ * line per request sorted by ttime (as ab sorts before writing), tab-separated: the start as
+ * ctime text and as epoch seconds, connect time, the rest, the total (msValue) and the wait, in
+ * whole ms. Failures are not marked in this output: every sample is written.
+ */
+export function abGnuplot(samples: readonly LoadSample[]): string {
+  const lines = ["starttime\tseconds\tctime\tdtime\tttime\twait"];
+  const sorted = [...samples].sort((a, b) => msValue(a) - msValue(b) || a.startUs - b.startUs);
+  for (const s of sorted) {
+    const sec = Math.floor(s.startUs / 1e6);
+    const total = msValue(s);
+    const connect = Math.min(total, 1 + (s.startUs % 3));
+    lines.push([ctimeText(sec), sec, connect, total - connect, total, Math.max(0, total - connect - 1)].join("\t"));
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** The nearest-rank percentile of sorted values (what summaries print; only its shape matters here). */
+function nearestRank(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/**
+ * Locust's `--csv` *_stats.csv: one row per endpoint and an "Aggregated" row, with the request
+ * and failure counts, median, average, min, max, sizes, rates and percentiles (ms).
+ */
+export function locustStats(samples: readonly LoadSample[]): string {
+  const pct = [50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100];
+  const lines = [["Type", "Name", "Request Count", "Failure Count", "Median Response Time", "Average Response Time", "Min Response Time", "Max Response Time", "Average Content Size", "Requests/s", "Failures/s", ...pct.map((p) => `${p}%`)].join(",")];
+  const row = (type: string, name: string, mine: readonly LoadSample[]) => {
+    const v = mine.map(msValue).sort((a, b) => a - b);
+    const failures = mine.filter((s) => !s.success).length;
+    const avg = v.length ? Math.round(v.reduce((a, b) => a + b, 0) / v.length) : 0;
+    lines.push([type, name, mine.length, failures, nearestRank(v, 50), avg, v[0] ?? 0, v[v.length - 1] ?? 0, 1234, mine.length, failures, ...pct.map((p) => nearestRank(v, p))].map((x) => csvField(String(x))).join(","));
+  };
+  for (const label of [...new Set(samples.map((s) => s.label))].sort()) row("GET", `/${label}`, samples.filter((s) => s.label === label));
+  row("", "Aggregated", samples);
+  return lines.join("\n") + "\n";
+}
+
+/** JMeter's Aggregate Report saved as CSV: one row per label and a TOTAL row. */
+export function jmeterAggregate(samples: readonly LoadSample[]): string {
+  const lines = ["Label,# Samples,Average,Median,90% Line,95% Line,99% Line,Min,Max,Error %,Throughput,Received KB/sec,Std. Dev."];
+  const row = (name: string, mine: readonly LoadSample[]) => {
+    const v = mine.map(msValue).sort((a, b) => a - b);
+    const avg = v.length ? Math.round(v.reduce((a, b) => a + b, 0) / v.length) : 0;
+    const err = mine.length ? `${fixed(Math.round((mine.filter((s) => !s.success).length * 10000) / mine.length), 2)}%` : "0.00%";
+    lines.push([name, mine.length, avg, nearestRank(v, 50), nearestRank(v, 90), nearestRank(v, 95), nearestRank(v, 99), v[0] ?? 0, v[v.length - 1] ?? 0, err, "12.5", "3.2", "4.1"].map((x) => csvField(String(x))).join(","));
+  };
+  for (const label of [...new Set(samples.map((s) => s.label))].sort()) row(label, samples.filter((s) => s.label === label));
+  row("TOTAL", samples);
   return lines.join("\n") + "\n";
 }
 

@@ -30,6 +30,29 @@ export function formatCount(n: number): string {
   return COUNT_FORMAT.format(Math.round(n));
 }
 
+/** A count and its noun, singular for exactly one: "1 value", "2,048 values". */
+export function formatCountOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${formatCount(n)} ${Math.round(n) === 1 ? noun : plural}`;
+}
+
+/**
+ * A series name cut to `max` characters, keeping what tells series apart: a name "file [label]"
+ * (one series per label of a file) keeps its label and shortens the file part, so 56 series of
+ * one file do not all read as the file's name.
+ */
+export function shortSeriesName(name: string, max: number): string {
+  if (name.length <= max) return name;
+  const m = /^([^]*) \[([^]*)\]$/.exec(name);
+  if (m) {
+    const file = m[1]!;
+    const label = m[2]!;
+    const room = max - label.length - 3; // " [" and "]"
+    if (room >= 2) return `${file.slice(0, room - 1)}… [${label}]`;
+    return label.length <= max ? label : `${label.slice(0, max - 1)}…`;
+  }
+  return `${name.slice(0, max - 1)}…`;
+}
+
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { byCompletion, factsOfParsed, factsOfSamples, gatlingLog, generateSamples, msValue, parseByChunks, parseByLines } from "../../scripts/lib/loadgen-fixtures";
+import { byCompletion, factsOfParsed, factsOfSamples, gatlingLog, type GatlingLayout, generateSamples, msValue, parseByChunks, parseByLines } from "../../scripts/lib/loadgen-fixtures";
 import { GATLING_BINARY_PROBLEM, gatlingReader } from "./gatling";
 
 const samples = generateSamples({
@@ -34,6 +34,52 @@ describe("Gatling text simulation.log", () => {
     expect(p.problems).toEqual([]);
     const exp = factsOfSamples(written, msValue, ms, 1000);
     expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+  });
+
+  // Each layout Gatling wrote, with and without the message of OK requests (a file whose trailing
+  // white space was stripped ends those lines at the status), against the samples written.
+  const layouts: { layout: GatlingLayout; version?: string; what: string }[] = [
+    { layout: "3.4", version: "3.4.0", what: "3.4" },
+    { layout: "3.4", version: "3.5.1", what: "3.5" },
+    { layout: "3.4", version: "3.12.0", what: "3.12" },
+    { layout: "3.0", version: "3.0.3", what: "3.0" },
+    { layout: "3.0", version: "3.3.0", what: "3.3" },
+    { layout: "2.2", what: "2.2–2.3" },
+    { layout: "2.2-M", what: "the 2.2 milestones" },
+    { layout: "2.0", what: "2.0–2.1" },
+  ];
+  for (const { layout, version, what } of layouts) {
+    for (const okMessage of [true, false]) {
+      it(`reads Gatling ${what} REQUEST lines ${okMessage ? "with" : "without"} the message of OK requests`, () => {
+        const p = parseByLines(gatlingReader, "simulation.log", gatlingLog(written, { layout, version, okMessage }));
+        expect(p.problems).toEqual([]);
+        const exp = factsOfSamples(written, msValue, ms, 1000);
+        expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+      });
+    }
+  }
+
+  it("tells the layouts apart by the fields' shape when the RUN line is missing", () => {
+    for (const layout of ["3.4", "3.0", "2.2", "2.2-M", "2.0"] as const) {
+      for (const okMessage of [true, false]) {
+        const text = gatlingLog(written, { layout, okMessage, runLine: false });
+        const p = parseByLines(gatlingReader, "simulation.log", text);
+        expect(p.problems, `${layout} ${okMessage}`).toEqual([]);
+        const exp = factsOfSamples(written, msValue, ms, 1000);
+        expect(factsOfParsed(p, exp.minIndex), `${layout} ${okMessage}`).toEqual(exp.facts);
+        expect(gatlingReader.detect("run.log", text), layout).toBe(true);
+      }
+    }
+  });
+
+  it("reads a 3.3 line without its message by the RUN line's version, not as the 3.4 layout", () => {
+    // REQUEST userId groups name start end status: 7 fields, as many as a 3.4 line with its message
+    const run = "RUN\tsim.Basic\tbasic\t1767323045000\t \t3.3.1";
+    const p = parseByLines(gatlingReader, "simulation.log", [run, "REQUEST\t12\t\tHome\t1767323045100\t1767323045137\tOK"].join("\n"));
+    expect(p.problems).toEqual([]);
+    expect(p.series.map((s) => s.tag)).toEqual(["Home"]);
+    expect(p.series[0]!.histogram.maxValue).toBe(37);
+    expect(p.series[0]!.startTime).toBe(1767323045.1);
   });
 
   it("names requests in groups by their group path", () => {
@@ -102,9 +148,13 @@ describe("Gatling bad input", () => {
     expect(p.series[0]!.failures).toBe(1);
   });
 
-  it("says so when a Gatling 2 log is given", () => {
-    const p = parseByLines(gatlingReader, "simulation.log", "Scn\t1\tREQUEST\t\treq\t1\t2\t3\t4\tOK\t \n");
-    expect(p.problems[0]!.reason).toMatch(/Gatling 2/);
+  it("reports a REQUEST line that does not fit the layout the RUN line states, naming it", () => {
+    const lines = ["RUN\tsim.Basic\tbasic\t1767323045000\t \t3.3.1", "REQUEST\t\ta\t1767323045100\t1767323045120\tOK\t ", "REQUEST\t7\t\ta\t1767323045100\t1767323045120\tOK"];
+    const p = parseByLines(gatlingReader, "simulation.log", lines.join("\n"));
+    expect(p.problems).toHaveLength(1);
+    expect(p.problems[0]!.line).toBe(2);
+    expect(p.problems[0]!.reason).toMatch(/Gatling 3\.0–3\.3/);
+    expect(p.series[0]!.histogram.totalCount).toBe(1);
   });
 
   it("survives arbitrary garbage", () => {

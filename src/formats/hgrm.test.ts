@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { build } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
 import { formatPercentileDistribution } from "../core/hgrm-export";
+import { maxOf } from "../core/histogram";
 import { detectPercentileFile, parsePercentileFile, type ParsedPercentileFile } from "./hgrm";
 
 const dir = path.resolve(__dirname, "../../../shared/samples/hgrm");
@@ -205,6 +206,27 @@ describe("Java-written text (formatted here exactly as Java prints it)", () => {
     expect(p.histogramUnit).toBe("us");
     expect(Math.abs(p.histogram.maxValue / 1000 - p.footer.max!)).toBeLessThanOrEqual(0.5 * 10 ** -decimals);
     expectRowsReproduced(p, 1000, 12);
+  });
+
+  it.each([3, 2] as const)("the stated Max is the max: a %i-digit µs histogram printed with ratio 1 (\"282111.000\")", (sig) => {
+    // µs values up to ~0.3 s whose max lies in the bucket topped by 282111 (3 digits: [281856, 282111])
+    const us = values.map((v) => Math.min(282_000, Math.round(v / 7)));
+    const h = nsHistogram(us, sig);
+    const text = formatPercentileDistribution(h, 1);
+    const stated = maxOf(h); // HdrHistogram's getMaxValue, what the footer prints
+    if (sig === 3) expect(text).toMatch(/#\[Max {5}= +282111\.000,/);
+    const p = parsePercentileFile("ratio1.hgrm", text);
+    expect(p.problems).toEqual([]);
+    expect(p.footer.max).toBe(stated);
+    // the max the app shows (HdrHistogram's getMaxValue of the rebuilt histogram) in the file's unit
+    const scale = { ms: 1, us: 1e3, ns: 1e6 }[p.histogramUnit as "ms" | "us" | "ns"];
+    expect(maxOf(p.histogram) / scale).toBe(stated);
+    expect(p.histogram.totalCount).toBe(us.length);
+    // and every printed row comes back exactly (the file's own buckets)
+    expectRowsReproduced(p, scale, 12);
+    p.rows.forEach((row, i) => {
+      if (i < p.rows.length - 1) expect(p.histogram.getValueAtPercentile(row.percentile * 100) / scale).toBeLessThanOrEqual(row.value);
+    });
   });
 
   it("more than 3 decimals are kept by scaling to ns", () => {

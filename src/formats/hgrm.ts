@@ -44,8 +44,8 @@ export interface ParsedPercentileFile {
   };
   /**
    * Histogram rebuilt from the rows: for each row, (totalCount - previous totalCount) recorded at
-   * the row's value scaled to an integer (value × scale, scale 1000 for up to 3 printed decimals,
-   * 10^6 for more). The value recorded is the top of the histogram bucket whose top is nearest to
+   * the row's value scaled to an integer (value × scale: 1 when every value is whole, 1000 for up
+   * to 3 decimals that are not trailing zeros, 10^6 for more). The value recorded is the top of the histogram bucket whose top is nearest to
    * the scaled printed value, because a printed row value is HdrHistogram's highestEquivalentValue
    * of a bucket: so getValueAtPercentile at a row's percentile gives back the printed value
    * (exactly when the file came from a same-shaped histogram, within 0.1% otherwise). The last
@@ -53,7 +53,7 @@ export interface ParsedPercentileFile {
    * histogram's (raw) maxValue is the footer's Max.
    */
   histogram: Histogram;
-  /** Unit of histogram values: the file's values are taken as ms, so scale 1000 gives "us". */
+  /** Unit of histogram values: the file's values are taken as ms, so scale 1000 gives "us" (1: "ms"). */
   histogramUnit: Unit;
   problems: LoadProblem[];
 }
@@ -94,9 +94,17 @@ function decimalsOf(token: string): number {
   return m ? m[1].length : 0;
 }
 
+/** Decimals that are not trailing zeros ("282111.000" → 0, "0.250" → 2); exponents counted ("1.5e-3" → 4). */
+function significantDecimalsOf(token: string): number {
+  const m = /^[+-]?\d*(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(token);
+  if (!m) return decimalsOf(token);
+  return Math.max(0, (m[1] ?? "").replace(/0+$/, "").length - Number(m[2] ?? 0));
+}
+
 interface RawRow extends PercentileRow {
   line: number;
   decimals: number;
+  significantDecimals: number;
 }
 
 type RowResult = { ok: true; row: RawRow } | { ok: false; reason: string };
@@ -120,7 +128,7 @@ function parseRow(line: string, lineNo: number, csv: boolean): RowResult {
   if (value > MAX_VALUE) return { ok: false, reason: `value ${v} is too large (over ${MAX_VALUE})` };
   if (!(percentile >= 0 && percentile <= 1 + 1e-9)) return { ok: false, reason: `percentile ${p} is outside 0..1` };
   if (!Number.isSafeInteger(totalCount)) return { ok: false, reason: `total count ${c} is too large` };
-  return { ok: true, row: { value, percentile: Math.min(percentile, 1), totalCount, line: lineNo, decimals: decimalsOf(v) } };
+  return { ok: true, row: { value, percentile: Math.min(percentile, 1), totalCount, line: lineNo, decimals: decimalsOf(v), significantDecimals: significantDecimalsOf(v) } };
 }
 
 type Footer = ParsedPercentileFile["footer"];
@@ -252,9 +260,28 @@ export function parsePercentileFile(name: string, text: string): ParsedPercentil
     problem(null, `footer Total count ${footer.totalCount} differs from the last row's total count ${last.totalCount}`);
   }
 
-  // Scale printed values to integers: µs for up to 3 decimals of ms, ns beyond.
+  // Scale printed values to integers: µs for up to 3 decimals of ms, ns beyond. But the stated
+  // Max must come back as the max, which the app shows as the top of its bucket: Java prints as
+  // many decimals as the histogram's significant digits, so a µs histogram printed with ratio 1
+  // reads "282111.000", and scaled by 1000 its Max fell in a bucket whose top is 282329.087.
+  // When the Max scaled so is not a bucket top, a coarser scale that still holds every printed
+  // value exactly (decimals that are only trailing zeros do not count) and makes it one is used.
   const decimals = rows.reduce((d, r) => Math.max(d, r.decimals), 0);
-  const scale = decimals <= 3 ? 1e3 : 1e6;
+  const significant = Math.max(
+    rows.reduce((d, r) => Math.max(d, r.significantDecimals), 0),
+    footer.max !== undefined ? significantDecimalsOf(String(footer.max)) : 0,
+  );
+  let scale = decimals <= 3 ? 1e3 : 1e6;
+  if (footer.max !== undefined) {
+    const bucketTop = (sc: number) => {
+      const v = Math.round(footer.max! * sc);
+      return (histogram as unknown as BucketMath).highestEquivalentValue(v) === v;
+    };
+    if (!bucketTop(scale)) {
+      const coarser = [1e3, 1].filter((sc) => sc < scale && significant <= Math.log10(sc));
+      scale = coarser.find(bucketTop) ?? scale;
+    }
+  }
   const math = histogram as unknown as BucketMath;
   const tops = rows.map((r) => nearestBucketTop(math, Math.round(r.value * scale)));
   let lastWithCount = 0;
@@ -288,7 +315,7 @@ export function parsePercentileFile(name: string, text: string): ParsedPercentil
       rows: rows.map(({ value, percentile, totalCount }) => ({ value, percentile, totalCount })),
       footer,
       histogram,
-      histogramUnit: scale === 1e3 ? "us" : "ns",
+      histogramUnit: scale === 1 ? "ms" : scale === 1e3 ? "us" : "ns",
       problems,
     };
   }

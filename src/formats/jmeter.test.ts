@@ -231,5 +231,11 @@ describe("JMeter detection", () => {
     expect(jmeterReader.detect("x.xml", '<?xml version="1.0"?>\n<testResults version="1.2">\n')).toBe(true);
     expect(jmeterReader.detect("x.csv", jmeterCsv(written.slice(0, 5), { header: false }))).toBe(true);
     expect(jmeterReader.detect("x.csv", "a,b\n1,2\n")).toBe(false);
+    // saved without elapsed: still JMeter's header, so its reader says the column is missing
+    const noElapsed = jmeterCsv(written.slice(0, 5), { omit: ["elapsed", "Latency"] });
+    expect(jmeterReader.detect("x.csv", noElapsed)).toBe(true);
+    const p = parseByLines(jmeterReader, "x.csv", noElapsed);
+    expect(p.series).toEqual([]);
+    expect(p.problems).toEqual([{ file: "x.csv", line: 1, reason: expect.stringMatching(/^the header has no elapsed column: "timeStamp,label,responseCode,/) }]);
   });
 });

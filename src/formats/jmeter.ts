@@ -261,11 +261,12 @@ export function jmeterNameMatch(name: string): boolean {
   return /\.jtl$/i.test(name);
 }
 
-/** A CSV header with timeStamp and elapsed, an XML testResults document, or default-order rows. */
+/** A CSV header with timeStamp and elapsed (or other JMeter columns), an XML testResults document, or default-order rows. */
 export function jmeterContentMatch(head: string): boolean {
   const text = head.replace(/^\uFEFF/, "");
   const first = text.split(/\r\n|\r|\n/, 1)[0] ?? "";
-  if (/\btimeStamp\b/.test(first) && /\belapsed\b/.test(first)) return true;
+  // JMeter's header names (case as JMeter writes them); without elapsed too, to refuse it clearly
+  if (/\btimeStamp\b/.test(first) && /\b(elapsed|responseCode|threadName)\b/.test(first)) return true;
   if (/<testResults[\s>]/.test(text.slice(0, 1000))) return true;
   return /^\d{13}([,;\t])\d+\1[^\r\n]*?\1(true|false)\1/.test(first);
 }

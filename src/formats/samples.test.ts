@@ -2,7 +2,13 @@ import fc from "fast-check";
 import { build } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
 import {
+  abGnuplot,
   expectedIntervals,
+  factsOfParsed,
+  factsOfSamples,
+  jmeterAggregate,
+  jmeterCsv,
+  locustStats,
   fixed,
   generateSamples,
   msValue,
@@ -14,6 +20,7 @@ import {
   spectrumSummary,
   usValue,
 } from "../../scripts/lib/loadgen-fixtures";
+import { pickReader } from "./detect";
 import { MAX_SNIFF_COLUMNS, samplesReader, unitFromHeader } from "./samples";
 import type { ParsedSeries, ParsedSource } from "./source";
 
@@ -203,6 +210,79 @@ describe("bad input", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("only a column the header or the format names is read as latency", () => {
+  const withFailures = generateSamples({ seed: 11, seconds: 6, rate: 200, labels: ["login", "search", "checkout"], medianMs: 30, sigma: 0.5, failureRate: 0.05 });
+
+  it("refuses a JMeter CSV saved without its elapsed column instead of reading responseCode as 200 ms", () => {
+    // without elapsed and Latency (time to first byte), as jmeter.save.saveservice.time/latency=false write it
+    const text = jmeterCsv(withFailures, { omit: ["elapsed", "Latency"] });
+    const p = parseByLines(samplesReader, "results.csv", text);
+    expect(p.series).toEqual([]);
+    expect(p.problems).toHaveLength(1);
+    expect(p.problems[0]!.reason).toMatch(/^no latency column found among "timeStamp", "label", "responseCode", /);
+    // the app hands it, and one without elapsed alone, to the JMeter reader, which says what is missing
+    expect(pickReader("results.csv", text)?.id).toBe("jmeter");
+    expect(pickReader("results.csv", jmeterCsv(withFailures, { omit: ["elapsed"] }))?.id).toBe("jmeter");
+  });
+
+  it("refuses Locust's *_stats.csv: a summary, not samples, naming the requests per row and the line", () => {
+    const text = locustStats(withFailures);
+    const p = parseByLines(samplesReader, "run_stats.csv", text);
+    expect(p.series).toEqual([]);
+    expect(p.problems).toHaveLength(1);
+    const first = [...new Set(withFailures.map((s) => s.label))].sort()[0]!;
+    const n = withFailures.filter((s) => s.label === first).length;
+    expect(p.problems[0]).toEqual({ file: "run_stats.csv", line: 2, reason: expect.stringMatching(new RegExp(`^a summary, not samples: ${n} requests per row \\(column "Request Count"\\)`)) });
+    expect(pickReader("run_stats.csv", text)?.id).toBe("samples");
+  });
+
+  it("refuses JMeter's aggregate report CSV the same way", () => {
+    const p = parseByLines(samplesReader, "aggregate.csv", jmeterAggregate(withFailures));
+    expect(p.series).toEqual([]);
+    const n = withFailures.filter((s) => s.label === "checkout").length;
+    expect(p.problems).toEqual([{ file: "aggregate.csv", line: 2, reason: expect.stringMatching(new RegExp(`^a summary, not samples: ${n} requests per row \\(column "# Samples"\\)`)) }]);
+  });
+
+  it("reads such a file when the options name its value column", () => {
+    const p = parseByLines(samplesReader, "run_stats.csv", locustStats(withFailures), { valueColumn: "Median Response Time" });
+    expect(p.series.reduce((a, x) => a + x.histogram.totalCount, 0)).toBe(4);
+  });
+
+  it("reads ApacheBench -g output: ttime in ms as the latency, seconds as epoch timestamps", () => {
+    const ok = generateSamples({ seed: 12, seconds: 8, rate: 150, labels: [""], medianMs: 40, sigma: 0.7, failureRate: 0, stalls: [{ at: 3, duration: 0.8 }] });
+    const text = abGnuplot(ok);
+    expect(pickReader("ab.tsv", text)?.id).toBe("samples");
+    expect(pickReader("ab.dat", text)?.id).toBe("samples");
+    const p = parseByLines(samplesReader, "ab.tsv", text);
+    expect(p.problems).toEqual([]);
+    expect(p.series).toHaveLength(1);
+    expect(p.series[0]!.unit).toBe("ms");
+    // in the order ab wrote them (sorted by ttime), timestamps in whole seconds
+    const written = [...ok].sort((a, b) => msValue(a) - msValue(b) || a.startUs - b.startUs);
+    const exp = factsOfSamples(written, msValue, (s) => Math.floor(s.startUs / 1e6), 1);
+    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+    expect(p.series[0]!.startTime).toBe(Math.floor(Math.min(...ok.map((s) => s.startUs)) / 1e6));
+  });
+
+  it("names the column in a value or timestamp error", () => {
+    const ab = parseByLines(samplesReader, "ab.tsv", abGnuplot(samples.slice(0, 5)), { valueColumn: "seconds" });
+    expect(ab.problems[0]!.reason).toMatch(/^column "seconds": value 17\d{8} is too large/);
+    const bad = parseByLines(samplesReader, "x.csv", "timestamp,latency_ms\n1767323045000,5\n1767323046000,x\nnever,7\n");
+    expect(bad.problems.map((x) => [x.line, x.reason.replace(/:.*/, "")])).toEqual([
+      [3, 'column "latency_ms"'],
+      [4, 'column "timestamp"'],
+    ]);
+    const headerless = parseByLines(samplesReader, "x.csv", "1767323045000,5\n1767323046000,x\n1767323047000,6\n");
+    expect(headerless.problems.map((x) => x.reason.replace(/:.*/, ""))).toEqual(["column 2"]);
+  });
+
+  it("says which column it read when, without a header, several could be the latency", () => {
+    const p = parseByLines(samplesReader, "x.csv", "5,200,3\n6,200,4\n7,404,5\n");
+    expect(p.problems).toEqual([{ file: "x.csv", line: null, reason: "no header line: column 1 of 3 read as the latency in ms; 2 other numeric columns left out (choose another in Raw sample options)" }]);
+    expect(p.series[0]!.histogram.maxValue).toBe(7);
   });
 });
 

@@ -13,6 +13,15 @@
 // a later value with more decimals than those lines had is rounded (half up) to the chosen unit.
 // Timestamps: epoch s/ms/µs/ns guessed from the first one's magnitude (or SampleOptions
 // .timestampUnit), or date-times; a label column makes one series per label.
+//
+// A column is read as the latency only when its header names one (or the options do): a table
+// with a header and no such name is refused (reading its first numeric column took JMeter's
+// responseCode as 200 ms samples). Without a header, the first numeric column that is not a
+// timestamp is taken, and a note says which when there was a choice. ApacheBench's `-g` output
+// is recognised by its header (ttime in ms, seconds as epoch timestamps). Summaries (one row per
+// endpoint with a request count and its median, average or percentiles: Locust's *_stats.csv,
+// JMeter's aggregate and summary reports, Taurus' stats) and percentile tables (ab -e) are
+// refused: their rows are not samples, and no spectrum can be rebuilt from them.
 import type { Unit } from "../core/types";
 import type { FormatReader, LineParser, ParsedSource, SampleOptions } from "./source";
 import {
@@ -105,6 +114,9 @@ function bareName(name: string): string {
 }
 
 interface Layout {
+  /** How problems name the value and timestamp columns: `column "ttime"`, or `column 3` without a header. */
+  valueName: string;
+  timeName: string;
   delimiter: Delimiter;
   decimalComma: boolean;
   headerLine: number; // 0: none
@@ -115,6 +127,61 @@ interface Layout {
   timeKind: "date" | TimeUnit | null;
   unit: Unit;
   scaleDigits: number;
+}
+
+/**
+ * ApacheBench's `ab -g` output: `starttime seconds ctime dtime ttime wait`, tab-separated, one
+ * request a line (sorted by ttime, not by time): starttime is ctime(3) text, seconds the epoch
+ * seconds of the start, ctime, dtime, ttime (the request's total time) and wait in whole ms.
+ * The indices of ttime and seconds when the header has these names (other columns may be added).
+ */
+export function abGnuplotColumns(names: string[]): { ttime: number; seconds: number } | null {
+  const at = (n: string) => names.findIndex((x) => x.trim().toLowerCase() === n);
+  const i = { seconds: at("seconds"), ctime: at("ctime"), dtime: at("dtime"), ttime: at("ttime"), wait: at("wait") };
+  if (i.seconds < 0 || i.ctime < 0 || i.dtime < 0 || i.ttime < 0 || i.wait < 0) return null;
+  return { ttime: i.ttime, seconds: i.seconds };
+}
+
+/** A header naming how many requests a row stands for ("Request Count", "# Samples", "# requests", "count", "hits"). */
+const COUNT_NAME = /^(#\s*(samples|requests|reqs)|((total|num|number of)\s+)?(request|sample|hit)s?\s+count|(total|num|number of)\s+(requests|samples|hits)|count|hits|samples count)$/i;
+/** A header naming a statistic of many requests: median, average, min, max, std dev, a percentile. */
+const STATISTIC_NAME = /(^|[^a-z])(median|average|avg|mean|min|max|std|stdev|std\.?\s*dev\.?|percentile|perc_?\d+)([^a-z]|$)|^\s*(p\d+(\.\d+)?|\d+(\.\d+)?\s*%(\s*line)?)\s*$/i;
+/** ab -e: "Percentage served,Time in ms". */
+const PERCENT_NAME = /^(percentage( served)?|percentile|percent)$/i;
+
+const SUMMARY_ADVICE = "no spectrum can be rebuilt from medians and percentiles: load the results with one line per request (a JMeter .jtl, a Gatling simulation.log, k6 or Vegeta output, ab -g output, a CSV of samples)";
+
+/** Why a table with these header names is a summary, not samples (file, line and what it holds), or null. */
+function summaryRefusal(names: string[], rows: string[][], lines: Pending[]): { line: number; reason: string } | null {
+  const stats = names.filter((n) => STATISTIC_NAME.test(n.trim()));
+  const count = names.findIndex((n) => COUNT_NAME.test(n.trim()));
+  if (count >= 0 && stats.length >= 2) {
+    const k = rows.findIndex((r) => /^\d+$/.test((r[count] ?? "").trim().replace(/[,_\s]/g, "")));
+    const first = k >= 0 ? lines[k]! : (lines[0] ?? { lineNo: 0, text: "" });
+    const n = k >= 0 ? Number(rows[k]![count]!.trim().replace(/[,_\s]/g, "")) : null;
+    const per = n === null ? "many requests per row" : `${n} request${n === 1 ? "" : "s"} per row`;
+    return {
+      line: first.lineNo || 1,
+      reason:
+        `a summary, not samples: ${per} (column ${JSON.stringify(names[count]!.trim())}), each row giving only statistics (${stats.slice(0, 4).map((x) => JSON.stringify(x.trim())).join(", ")}${stats.length > 4 ? " …" : ""}); ${SUMMARY_ADVICE}`,
+    };
+  }
+  // No count, but statistics only where a latency would be (Taurus' avg_rt, stdev_rt, perc_…).
+  const latencyNamed = names.filter((n) => VALUE_NAMES.some((re) => re.test(bareName(n))));
+  if (stats.length >= 3 && latencyNamed.every((n) => STATISTIC_NAME.test(n.trim()))) {
+    return {
+      line: lines[0]?.lineNo ?? 1,
+      reason: `a summary, not samples: each row gives statistics of many requests (${stats.slice(0, 4).map((x) => JSON.stringify(x.trim())).join(", ")}${stats.length > 4 ? " …" : ""}); ${SUMMARY_ADVICE}`,
+    };
+  }
+  const percent = names.findIndex((n) => PERCENT_NAME.test(n.trim()));
+  if (percent >= 0 && names.length === 2 && count < 0) {
+    return {
+      line: lines[0]?.lineNo ?? 1,
+      reason: `a summary, not samples: a percentile table (column ${JSON.stringify(names[percent]!.trim())}), as ab -e writes; load ab -g output (one line per request) instead`,
+    };
+  }
+  return null;
 }
 
 interface Pending {
@@ -228,8 +295,8 @@ class SamplesParser implements LineParser {
     const guessNames = names.slice(0, MAX_SNIFF_COLUMNS);
     const bodyRows = header ? rows.slice(1) : rows;
 
-    const problem = (reason: string): null => {
-      this.problems.once("layout", null, reason);
+    const problem = (reason: string, line: number | null = null): null => {
+      this.problems.once("layout", line, reason);
       return null;
     };
     const resolve = (spec: string | number, what: string): number | null => {
@@ -245,12 +312,22 @@ class SamplesParser implements LineParser {
       return problem(header ? `no ${what} column named ${JSON.stringify(spec)}; the header has ${listNames(names)}` : `no ${what} column named ${JSON.stringify(spec)}: the file has no header line`);
     };
 
+    // What the header says the file is: ApacheBench -g output, or a summary that is not samples.
+    // (among the names guessing looks at: a 200 000-column header costs no more than 256)
+    const ab = header ? abGnuplotColumns(guessNames) : null;
+    if (header && o.valueColumn === undefined && !ab) {
+      const refusal = summaryRefusal(guessNames, bodyRows, header ? lines.slice(1) : lines);
+      if (refusal) return problem(refusal.reason, refusal.line);
+    }
+
     // Timestamp column.
     let timeCol = -1;
     if (o.timestampColumn !== undefined && o.timestampColumn !== null) {
       const c = resolve(o.timestampColumn, "timestamp");
       if (c === null) return null;
       timeCol = c;
+    } else if (o.timestampColumn === undefined && ab) {
+      timeCol = ab.seconds;
     } else if (o.timestampColumn === undefined && nCols > 1) {
       if (header) timeCol = guessNames.findIndex((n) => TIME_NAMES.test(words(n).replace(/ /g, "_")) || TIME_NAMES.test(bareName(n)));
       else timeCol = this.guessTimeColumn(bodyRows, sniffCols, decimalComma);
@@ -266,10 +343,14 @@ class SamplesParser implements LineParser {
     }
     // Value column.
     let valueCol = -1;
+    /** Numeric columns the value column was picked from without a name (a note says which). */
+    let guessedAmong = 0;
     if (o.valueColumn !== undefined) {
       const c = resolve(o.valueColumn, "value");
       if (c === null) return null;
       valueCol = c;
+    } else if (ab) {
+      valueCol = ab.ttime;
     } else {
       if (header) {
         for (const re of VALUE_NAMES) {
@@ -277,8 +358,14 @@ class SamplesParser implements LineParser {
           if (valueCol >= 0) break;
         }
       }
+      if (valueCol < 0 && header && nCols > 1) {
+        // Only a header that names a latency says which column holds one.
+        return problem(`no latency column found among ${listNames(names)}: choose one`);
+      }
       if (valueCol < 0) {
+        const candidates = numericCols.filter((isNum, c) => isNum && c !== timeCol && c !== labelCol).length;
         valueCol = numericCols.findIndex((isNum, c) => isNum && c !== timeCol && c !== labelCol);
+        if (candidates > 1) guessedAmong = candidates;
         if (valueCol < 0) {
           // no clean numeric column: the most numeric one (its bad lines are reported one by one)
           let best = 0;
@@ -298,7 +385,7 @@ class SamplesParser implements LineParser {
     if (valueCol === labelCol) labelCol = -1;
 
     // Units: the options, else the header, else ms; then finer for written decimals.
-    const named = header ? unitFromHeader(names[valueCol] ?? "") : null;
+    const named = ab ? "ms" : header ? unitFromHeader(names[valueCol] ?? "") : null;
     const baseUnit: Unit = o.valueUnit ?? named ?? "ms";
     let decimals = 0;
     for (const r of bodyRows) {
@@ -312,12 +399,23 @@ class SamplesParser implements LineParser {
     if (timeCol >= 0) {
       const sample = bodyRows.map((r) => r[timeCol]?.trim() ?? "").find((f) => f !== "");
       if (o.timestampUnit) timeKind = o.timestampUnit;
+      else if (ab && timeCol === ab.seconds) timeKind = "s";
       else if (sample !== undefined && isDateTime(sample)) timeKind = "date";
       else if (sample !== undefined && isNumber(sample, false)) timeKind = guessEpochUnit(sample);
       else timeKind = "s";
     }
     const minFields = Math.max(valueCol, timeCol, labelCol) + 1;
-    return { delimiter, decimalComma, headerLine: header ? lines[0]!.lineNo : 0, valueCol, timeCol, labelCol, minFields, timeKind, unit: finer.unit, scaleDigits: 3 * finer.steps };
+    const columnName = (c: number) => (header && names[c] ? `column ${JSON.stringify(names[c]!.length > 40 ? `${names[c]!.slice(0, 40)}…` : names[c])}` : `column ${c + 1}`);
+    if (guessedAmong > 1) {
+      this.problems.once(
+        "guessed",
+        null,
+        `no header line: ${columnName(valueCol)} of ${nCols} read as the latency in ${finer.unit}` +
+          (timeCol >= 0 ? `, ${columnName(timeCol)} as timestamps` : "") +
+          `; ${guessedAmong - 1} other numeric column${guessedAmong === 2 ? "" : "s"} left out (choose another in Raw sample options)`,
+      );
+    }
+    return { valueName: columnName(valueCol), timeName: timeCol >= 0 ? columnName(timeCol) : "", delimiter, decimalComma, headerLine: header ? lines[0]!.lineNo : 0, valueCol, timeCol, labelCol, minFields, timeKind, unit: finer.unit, scaleDigits: 3 * finer.steps };
   }
 
   /** Without a header: a numeric column of epoch-like, non-decreasing values, or of date-times (among the first `nCols`). */
@@ -365,7 +463,7 @@ class SamplesParser implements LineParser {
     if (L.decimalComma) v = v.replace(",", ".");
     const parsed = parseLatency(v, L.scaleDigits, maxLatencyIn(c.unit), "value");
     if (!parsed.ok) {
-      this.problems.line(lineNo, parsed.reason);
+      this.problems.line(lineNo, `${L.valueName}: ${parsed.reason}`);
       return;
     }
     let at: Instant | null = null;
@@ -374,7 +472,7 @@ class SamplesParser implements LineParser {
       if (t !== "") {
         const r: TimeResult = L.timeKind === "date" ? parseDateTime(t) : parseNumericTime(L.decimalComma ? t.replace(",", ".") : t, L.timeKind as TimeUnit);
         if (!r.ok) {
-          this.problems.line(lineNo, r.reason);
+          this.problems.line(lineNo, `${L.timeName}: ${r.reason}`);
           return;
         }
         at = r.at;

@@ -3,7 +3,7 @@
 // The list and each item are memoised (nothing here depends on the display unit): with stable
 // callbacks from the parent, a unit change skips it and hiding one series re-renders one item.
 import { memo, useState } from "react";
-import { formatCount, UNIT_LABEL } from "../core/format";
+import { formatCount, formatCountOf, UNIT_LABEL } from "../core/format";
 import { formatThroughput, parseThroughput } from "../core/naming";
 import type { Verdict } from "../core/requirements";
 import { UNITS, type Unit } from "../core/types";
@@ -42,6 +42,21 @@ function verdictText(v: Verdict | null): string {
   const worst = v.violations.find((x) => x.percentile === v.firstViolation);
   const at = v.firstViolation === 100 ? "max" : `p${v.firstViolation}`;
   return worst ? `fails at ${at} (${worst.ratio.toFixed(worst.ratio < 10 ? 2 : 1)}× the limit)` : `fails at ${at}`;
+}
+
+/**
+ * The row's visible name: for a series named "file [label]" (one per label of a file) the label
+ * first, then the file in muted text, so the end of a long name that the row cuts off is the
+ * part all rows share, not the part that tells them apart. data-name keeps the full name.
+ */
+function labelFirst(v: SeriesView): React.ReactNode {
+  const suffix = v.tag ? ` [${v.tag}]` : "";
+  if (!suffix || !v.name.endsWith(suffix) || v.name.length === suffix.length) return v.name;
+  return (
+    <>
+      {v.tag} <span className="series-file">{v.name.slice(0, -suffix.length)}</span>
+    </>
+  );
 }
 
 export const SeriesList = memo(function SeriesList(props: Props) {
@@ -116,13 +131,13 @@ const SeriesItem = memo(function SeriesItem({ row, isSelected, onSelect, onToggl
           onToggle(v.id);
         }}
       >
-        {v.name}
+        {labelFirst(v)}
       </button>
       <span className="series-meta">
         {v.throughput !== null ? `${formatThroughput(v.throughput)} · ` : ""}
         {v.kind ? `${v.kind} time · ` : ""}
-        {formatCount(v.wholeCount)} values
-        {v.intervalCount > 0 ? `, ${formatCount(v.intervalCount)} intervals` : ""}
+        {formatCountOf(v.wholeCount, "value")}
+        {v.intervalCount > 0 ? `, ${formatCountOf(v.intervalCount, "interval")}` : ""}
         {v.failures > 0 ? `, ${formatCount(v.failures)} failed` : ""}
         {v.mergedFrom.length ? ` · merged from ${v.mergedFrom.length}` : ""}
       </span>

@@ -1,7 +1,7 @@
 // The top bar: open files, display unit and axis, layout, time window, presentation, theme,
 // start over, clear, and the progress of a load (with Cancel).
 import { useEffect, useState } from "react";
-import { formatBytes, formatCount } from "../core/format";
+import { formatBytes, formatCountOf } from "../core/format";
 import type { Unit } from "../core/types";
 import type { Progress } from "../engine/protocol";
 import type { TimeRange } from "../engine/store";
@@ -119,7 +119,7 @@ function LoadProgress({ progress }: { progress: Progress }) {
     return (
       <>
         <progress data-testid="progress-bar" max={progress.totalBytes || 1} value={Math.min(progress.bytes, progress.totalBytes || 1)} aria-label={`Reading ${progress.file}`} />{" "}
-        {`${progress.file}: ${formatBytes(progress.bytes)}${progress.totalBytes ? ` of ${formatBytes(progress.totalBytes)}` : ""}, ${formatCount(progress.intervals)} intervals`}
+        {`${progress.file}: ${formatBytes(progress.bytes)}${progress.totalBytes ? ` of ${formatBytes(progress.totalBytes)}` : ""}, ${formatCountOf(progress.intervals, "interval")}`}
       </>
     );
   }
@@ -135,7 +135,7 @@ function LoadProgress({ progress }: { progress: Progress }) {
           {files.map((f, k) => (
             <li key={k} data-testid="file-progress" data-file={f.file} data-done={String(f.done)}>
               <progress max={f.totalBytes || 1} value={Math.min(f.bytes, f.totalBytes || 1)} aria-label={`Reading ${f.file}`} /> {f.file}
-              {f.done ? " — read" : `: ${formatBytes(f.bytes)} of ${formatBytes(f.totalBytes)}, ${formatCount(f.intervals)} intervals`}
+              {f.done ? " — read" : `: ${formatBytes(f.bytes)} of ${formatBytes(f.totalBytes)}, ${formatCountOf(f.intervals, "interval")}`}
             </li>
           ))}
         </ul>

@@ -7,7 +7,7 @@
 // the scales, so hiding one series of fifty, or hovering, does not rebuild the other paths.
 import { memo, useMemo, useRef, useState } from "react";
 import { line, type ScaleContinuousNumeric, type ScaleLogarithmic } from "d3";
-import { formatCount, formatNumber, formatValue, UNIT_LABEL } from "../../core/format";
+import { formatCount, formatNumber, formatValue, shortSeriesName, UNIT_LABEL } from "../../core/format";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
 import { bucketAt, fastScale, inverseTail, labelledMaxes, labelledTicks, makeXScale, readableTicks, makeYScale, MARGIN, stepPath, xDomainEnd, xTicks, type CurveInput } from "./layout";
 
@@ -273,7 +273,7 @@ const Legend = memo(function Legend({ series, left, top }: { series: PlotSeries[
         <g key={s.id} transform={`translate(0 ${i * 16})`}>
           <line x1={0} x2={22} y1={0} y2={0} stroke={s.color} strokeWidth={2.5} strokeDasharray={s.dash || undefined} />
           <text x={28} y={0} dy="0.32em">
-            {truncate(s.name, 34)}
+            {shortSeriesName(s.name, 34)}
           </text>
         </g>
       ))}
@@ -306,7 +306,7 @@ function HoverBox({ x, right, top, bottom, rows: all, unit }: { x: number; right
       </text>
       {rows.map(({ s, b }, i) => (
         <text key={s.id} x={8} y={15 + (i + 1) * lineH} fill={s.color}>
-          {`${truncate(s.name, 18)}: ${formatValue(b.value * unitFactor(s.recordedUnit, unit), unit)} (${formatCount(b.countAtOrBelow)} ≤)`}
+          {`${shortSeriesName(s.name, 18)}: ${formatValue(b.value * unitFactor(s.recordedUnit, unit), unit)} (${formatCount(b.countAtOrBelow)} ≤)`}
         </text>
       ))}
       {left0 > 0 ? (
@@ -318,6 +318,3 @@ function HoverBox({ x, right, top, bottom, rows: all, unit }: { x: number; right
   );
 }
 
-function truncate(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
-}

@@ -4,7 +4,7 @@
 // Values are placed in ns whatever the display unit, so a unit change relabels the y axis and
 // leaves the canvas as drawn.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { formatCount, formatValue, UNIT_LABEL } from "../../core/format";
+import { formatCountOf, formatValue, shortSeriesName, UNIT_LABEL } from "../../core/format";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
 import type { TimelineSeries, TimeRange } from "../../engine/store";
 import { bucketAtTime, formatSeconds, lanes, sameSpan, TL_MARGIN, wheelSpan, xScaleFor, yScaleFor } from "./layout";
@@ -384,8 +384,8 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
                 const f = unitFactor(l.data.recordedUnit, unit);
                 return (
                   <text key={l.id} x={8} y={18 + k * 32} fill={l.color}>
-                    <tspan x={8}>{`${l.name.length > 26 ? `${l.name.slice(0, 25)}…` : l.name}`}</tspan>
-                    <tspan x={8} dy={14}>{`${formatSeconds(l.data.t0[i]!)}: max ${formatValue(l.data.max[i]! * f, unit)}, ${formatCount(l.data.count[i]!)} values`}</tspan>
+                    <tspan x={8}>{shortSeriesName(l.name, 26)}</tspan>
+                    <tspan x={8} dy={14}>{`${formatSeconds(l.data.t0[i]!)}: max ${formatValue(l.data.max[i]! * f, unit)}, ${formatCountOf(l.data.count[i]!, "value")}`}</tspan>
                   </text>
                 );
               })}
