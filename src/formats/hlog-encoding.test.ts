@@ -13,6 +13,7 @@ import {
   wrapCompressed,
   type DenseHistogram,
 } from "./hlog-encoding-test-encoders";
+import { budgetMs } from "../../scripts/lib/budget";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -577,7 +578,7 @@ describe("bad and hostile input", () => {
     const b64 = toBase64(wrapCompressed(0x1c849382, bomb));
     const t0 = performance.now();
     const d = decodeOk(b64);
-    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(performance.now() - t0).toBeLessThan(budgetMs(1000));
     expect(Array.from(d.indices)).toEqual([0]);
   });
 
@@ -612,17 +613,18 @@ describe("bad and hostile input", () => {
 });
 
 describe("speed", () => {
-  it.skipIf(!existsSync(SAMPLES))("decodes and merges 86,400 real V2 intervals quickly", () => {
+  // Speed is measured by `npm run bench`; this keeps the long run's sum exact.
+  it.skipIf(!existsSync(SAMPLES))("decodes and merges 86,400 real V2 intervals into their exact total", () => {
     const payloads = readLog("jHiccup-2.0.7S.logV2.hlog").map((l) => l.payload);
     const acc = hist(2, 20000, 3.6e12);
-    const t0 = performance.now();
+    let expected = 0;
     for (let i = 0; i < 86_400; i++) {
       const r = decodeHistogramPayload(payloads[i % payloads.length]!);
-      if (r.ok) addDecodedInto(acc, r.value);
+      if (r.ok) {
+        addDecodedInto(acc, r.value);
+        expected += r.value.totalCount;
+      }
     }
-    const ms = performance.now() - t0;
-    console.log(`86,400 V2 intervals decoded and merged in ${ms.toFixed(0)} ms`);
-    expect(acc.totalCount).toBeGreaterThan(0);
-    expect(ms).toBeLessThan(4000); // generous: about 0.3 s on a laptop-class core
+    expect(acc.totalCount).toBe(expected);
   });
 });

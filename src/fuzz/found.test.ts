@@ -12,6 +12,7 @@ import { parseRequirement, parseSlaDat } from "../core/requirements";
 import { encodeHistogram } from "../formats/hlog-encoding-test-encoders";
 import { generatedFixture, sparseV2Payload, utf16Garbage } from "./generators";
 import { chunkEvery, digest } from "./harness";
+import { budgetMs } from "../../scripts/lib/budget";
 
 /** Wall time of a (sync or async) call, in ms. */
 async function timeOf(f: () => unknown): Promise<number> {
@@ -62,7 +63,7 @@ describe("bugs found by fuzzing", () => {
   // about an hour). 20 000 blank lines in one chunk: ~1 s (any file name).
   it("detection: a head of many blank lines is scanned in linear time (20 000 newlines < 200 ms)", async () => {
     const text = "\n".repeat(20_000) + "x\n";
-    expect(await timeOf(() => ingest("x.log", [text]))).toBeLessThan(200);
+    expect(await timeOf(() => ingest("x.log", [text]))).toBeLessThan(budgetMs(200));
   });
 
   // FIXED (commit 38f6985) while this suite was written; kept as a regression test.
@@ -118,7 +119,7 @@ describe("bugs found by fuzzing", () => {
   // FIXED: the markers' leading white space no longer crosses line breaks; kept as a regression test.
   it("hgrm: a percentile file starting with many blank lines is read in linear time (40 000 newlines < 300 ms)", async () => {
     const text = "\n".repeat(40_000) + PLAIN_HGRM_HEAD;
-    expect(await timeOf(() => ingest("x.hgrm", [text]))).toBeLessThan(300);
+    expect(await timeOf(() => ingest("x.hgrm", [text]))).toBeLessThan(budgetMs(300));
   });
 
   // src/engine/ingest.ts HlogIngest.line() with src/formats/hlog-encoding-add.ts addDecodedInto():
@@ -161,7 +162,7 @@ describe("bugs found by fuzzing", () => {
   // 1 M characters); kept as a regression test.
   it("CSV readers: a record left open by a quote is not re-scanned on every line (90 K lines after a stray quote < 600 ms)", async () => {
     const text = JMETER_HEADER + '1700000000000,5,"open\n' + "x\n".repeat(90_000);
-    expect(await timeOf(() => ingest("r.jtl", [text]))).toBeLessThan(600);
+    expect(await timeOf(() => ingest("r.jtl", [text]))).toBeLessThan(budgetMs(600));
   });
 
   // src/formats/jmeter.ts, xmlLine(): XML_SAMPLE = /<(httpSample|sample)\s([^>]*?)\/?>/g scans to
@@ -170,7 +171,7 @@ describe("bugs found by fuzzing", () => {
   // FIXED: tags and attributes are found by one forward scan; kept as a regression test.
   it("JMeter XML: unterminated <sample tags do not make the line quadratic (192 KB line < 300 ms)", async () => {
     const text = '<?xml version="1.0"?>\n<testResults version="1.2">\n' + "<sample ".repeat(24_000) + "\n";
-    expect(await timeOf(() => ingest("r.jtl", [text]))).toBeLessThan(300);
+    expect(await timeOf(() => ingest("r.jtl", [text]))).toBeLessThan(budgetMs(300));
   });
 
   // FIXED (commit 38f6985) while this suite was written; kept as a regression test.
@@ -181,7 +182,7 @@ describe("bugs found by fuzzing", () => {
   // a 1 MB line hours — and detection sees the head unbounded by MAX_LINE_CHARS.
   it("samples: a long run of digits that is not a number is refused in linear time (16 KB line < 200 ms)", async () => {
     const text = "1".repeat(16_000) + "x\n1\n2\n";
-    expect(await timeOf(() => ingest("v.txt", [text]))).toBeLessThan(200);
+    expect(await timeOf(() => ingest("v.txt", [text]))).toBeLessThan(budgetMs(200));
   });
 
   // src/formats/samples.ts, SamplesParser.chooseLayout(): numericShare (and guessTimeColumn)
@@ -191,7 +192,7 @@ describe("bugs found by fuzzing", () => {
   // FIXED: guessing looks at the first 256 columns, each cell once; kept as a regression test.
   it("samples: column sniffing is linear in the sniffed text (49 rows + one 2 MB row of 1 M fields < 500 ms)", async () => {
     const text = "1,2\n".repeat(49) + "1,".repeat(1_000_000) + "\n";
-    expect(await timeOf(() => ingest("v.csv", [text]))).toBeLessThan(500);
+    expect(await timeOf(() => ingest("v.csv", [text]))).toBeLessThan(budgetMs(500));
   });
 
   // FIXED (commit 38f6985) while this suite was written; kept as a regression test.
@@ -201,7 +202,7 @@ describe("bugs found by fuzzing", () => {
   // accepted up to 32 M characters and their lines are not length-limited).
   it("hgrm: a footer line with a long run of spaces is parsed in linear time (50 KB < 200 ms)", async () => {
     const text = PLAIN_HGRM_HEAD + "#[a" + " ".repeat(50_000) + "x]\n";
-    expect(await timeOf(() => ingest("d.hgrm", [text]))).toBeLessThan(200);
+    expect(await timeOf(() => ingest("d.hgrm", [text]))).toBeLessThan(budgetMs(200));
   });
 
   // src/formats/samples.ts, looksLikeNumericTable(): headLines() trims every line before it is
@@ -237,7 +238,7 @@ describe("bugs found by fuzzing", () => {
   it("CO back-fill at load: 200 Vegeta samples of 100 ms with an expected interval of 1 ns in < 200 ms", async () => {
     let text = "";
     for (let i = 0; i < 200; i++) text += `${1700000000000000000 + i * 1e7},200,100000000,0,13,,,,${i}\n`;
-    expect(await timeOf(() => ingest("v.csv", [text], undefined, { expectedInterval: 1 }))).toBeLessThan(200);
+    expect(await timeOf(() => ingest("v.csv", [text], undefined, { expectedInterval: 1 }))).toBeLessThan(budgetMs(200));
   });
 
   // src/engine/ingest.ts (no reader checks the encoding): the app decodes files as UTF-8, so a
@@ -266,7 +267,7 @@ describe("bugs found by fuzzing", () => {
     const h = newHistogram(5, 1, 2);
     h.recordValue(1000);
     h.recordValue(9e11);
-    expect(await timeOf(() => spectrumOf(h))).toBeLessThan(300);
+    expect(await timeOf(() => spectrumOf(h))).toBeLessThan(budgetMs(300));
   });
 
   // FIXED (commit 38f6985) while this suite was written; kept as a regression test.
@@ -274,6 +275,6 @@ describe("bugs found by fuzzing", () => {
   // parseRequirement(): .replace(/\s*(<=|≤|=<|>=|≥|<|>)\s*/g, …) retries `\s*` from every
   // position of a whitespace run that no operator follows: O(n²), 50 000 spaces ~0.85 s.
   it("requirements: a long run of spaces is parsed in linear time (50 000 spaces < 100 ms)", async () => {
-    expect(await timeOf(() => parseRequirement(" ".repeat(50_000) + "x"))).toBeLessThan(100);
+    expect(await timeOf(() => parseRequirement(" ".repeat(50_000) + "x"))).toBeLessThan(budgetMs(100));
   });
 });
