@@ -144,7 +144,7 @@ const SeriesItem = memo(function SeriesItem({ row, isSelected, onSelect, onToggl
       {v.unitSource === "interval-max" || v.unitSource === "default" ? (
         // The unit is only a guess: say so where it is seen, and change it in one go.
         <select
-          className="unit-assumed warn-inline"
+          className="unit-assumed"
           data-testid="unit-assumed"
           value={v.recordedUnit}
           title={`Recorded unit ${UNIT_SOURCE_TEXT[v.unitSource]}`}
