@@ -243,5 +243,10 @@ test("screenshots of the heatmap with window bands and tail marks, light and dar
   await page.getByTestId("theme").check();
   await idle(page);
   await panel.screenshot({ path: "screens/bands-dark.png" });
+  await page.getByTestId("present").click();
+  for (let k = 0; k < 3; k++) await page.keyboard.press("ArrowRight");
+  await expect(page.getByTestId("present-heatmap")).toBeVisible();
+  await page.screenshot({ path: "screens/present-heatmap-dark.png" });
+  await page.getByTestId("present-exit").click();
   await page.getByTestId("theme").uncheck();
 });
