@@ -8,7 +8,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { build, type Histogram } from "hdr-histogram-js";
 import { simulateQueue } from "../scripts/lib/queue-sim";
 import { writeHlog } from "../scripts/lib/hlog-fixture";
-import { idle, loadFiles, openEmpty } from "./helpers";
+import { cell, idle, loadFiles, openEmpty } from "./helpers";
 
 // 2000 requests/s for 120 s, one 1.5 s stall at 63.3 s; intervals of 1 s from StartTime.
 const sim = simulateQueue({ rate: 2000, seconds: 120, medianServiceSec: 200e-6, sigma: 0.5, stalls: [{ at: 63.3, duration: 1.5 }], seed: 7 });
@@ -129,5 +129,124 @@ test("screenshots of the heatmap", async ({ page }) => {
   await page.getByTestId("theme").check();
   await idle(page);
   await panel.screenshot({ path: "screens/demo-lanes-dark.png" });
+  await page.getByTestId("theme").uncheck();
+});
+
+/** The four hooks' data-* values, to compare a page with the one its link opens. */
+async function timeHooks(page: Page) {
+  const attrs = (testId: string, names: string[]) =>
+    page.getByTestId(testId).evaluateAll((els, ns) => els.map((e) => Object.fromEntries(ns.map((n) => [n, e.getAttribute(n)]))), names);
+  return {
+    verdicts: await attrs("window-verdict", ["data-series", "data-windows", "data-passing", "data-worst-start"]),
+    tails: await attrs("tail-summary", ["data-series", "data-above", "data-top-start", "data-top-count"]),
+  };
+}
+
+test("share link: the window verdicts and the tail summary travel with the link and show the same values", async ({ page, browser }) => {
+  await openEmpty(page);
+  await loadFiles(page, [file]);
+  await apply(page, "requirement-input", "p99<=5ms, max<=100ms");
+  await apply(page, "window-length", "10s");
+  await apply(page, "tail-threshold", ">100ms");
+  const here = await timeHooks(page);
+  expect(here.verdicts).toEqual([{ "data-series": "stall_2k", "data-windows": "12", "data-passing": "11", "data-worst-start": "60" }]);
+  expect(here.tails).toHaveLength(1);
+  const verdictText = await page.getByTestId("window-verdict").innerText();
+  const tailText = await page.getByTestId("tail-summary").innerText();
+  await page.getByTestId("share-link").click();
+  const url = await page.getByTestId("share-url").inputValue();
+  const other = await browser.newContext();
+  const p2 = await other.newPage();
+  await p2.goto(url.replace(/^https?:\/\/[^/]+\//, `http://127.0.0.1:${process.env.E2E_PORT || 4173}/`));
+  await idle(p2);
+  await expect(p2.getByTestId("series")).toHaveCount(1);
+  await expect(p2.getByTestId("window-verdict")).toHaveCount(1);
+  expect(await timeHooks(p2)).toEqual(here);
+  // Worded the same from the link's numbers.
+  expect(await p2.getByTestId("window-verdict").innerText()).toBe(verdictText);
+  expect(await p2.getByTestId("tail-summary").innerText()).toBe(tailText);
+  await other.close();
+});
+
+test("reload keeps the time options: window length, wall clock, tail threshold and the heatmap's series", async ({ page }) => {
+  await openEmpty(page);
+  await loadFiles(page, [file]);
+  await apply(page, "requirement-input", "p99<=5ms, max<=100ms");
+  await apply(page, "window-length", "10s");
+  await page.getByTestId("window-wallclock").check();
+  await idle(page);
+  await apply(page, "tail-threshold", ">100ms");
+  const before = await timeHooks(page);
+  await page.waitForTimeout(500); // the view is saved 200 ms after the last change
+  await page.reload();
+  await idle(page);
+  await expect(page.getByTestId("window-length")).toHaveValue("10s");
+  await expect(page.getByTestId("window-wallclock")).toBeChecked();
+  await expect(page.getByTestId("tail-threshold")).toHaveValue(">100ms");
+  await expect(page.getByTestId("window-verdict")).toHaveCount(1);
+  expect(await timeHooks(page)).toEqual(before);
+});
+
+test("a click on the spectrum sets the tail threshold to the curve's value there", async ({ page }) => {
+  await openEmpty(page);
+  await loadFiles(page, [file]);
+  const plot = page.getByTestId("percentile-plot");
+  const box = (await plot.boundingBox())!;
+  // At the 99.9th percentile's tick, half way up the plot (one series: its curve is the nearest).
+  const tick = plot.locator(".x-axis text", { hasText: /^99\.9%?$/ }).first();
+  const tb = (await tick.boundingBox())!;
+  await page.mouse.click(tb.x + tb.width / 2, box.y + box.height / 2);
+  await page.waitForTimeout(50);
+  await idle(page);
+  const text = await page.getByTestId("tail-threshold").inputValue();
+  expect(text).toMatch(/^>[\d.]+(ns|µs|ms|s)$/);
+  const m = /^>([\d.]+)(ns|µs|ms|s)$/.exec(text)!;
+  const ns = Number(m[1]) * { ns: 1, µs: 1e3, ms: 1e6, s: 1e9 }[m[2] as "ns"];
+  // The table's p99.9 (ns, the log's unit), within a pixel's worth of percentile and the
+  // field's four significant digits.
+  const p999 = Number(await cell(page, "stall_2k", "99.9").getAttribute("data-raw"));
+  expect(Math.abs(ns / p999 - 1)).toBeLessThan(0.05);
+  // And the tail is counted above it, as the library counts the simulated intervals.
+  const s = page.getByTestId("tail-summary");
+  await expect(s).toHaveCount(1);
+  const total = sim.reduce((a, iv) => a + countAbove(iv.histogram, ns), 0);
+  await expect(s).toHaveAttribute("data-above", String(total));
+});
+
+test("heatmap: failing windows and tail marks are drawn on it; the presentation has a heatmap slide", async ({ page }) => {
+  await openEmpty(page);
+  await loadFiles(page, [file]);
+  await apply(page, "requirement-input", "p99<=5ms, max<=100ms");
+  await apply(page, "window-length", "10s");
+  await apply(page, "tail-threshold", ">100ms");
+  const hm = page.getByTestId("heatmap");
+  await expect(hm).toHaveAttribute("data-failing-windows", "1");
+  const per = sim.map((iv) => countAbove(iv.histogram, 100e6));
+  await expect(hm).toHaveAttribute("data-tail-marks", String(per.filter((x) => x > 0).length));
+  await page.getByTestId("present").click();
+  for (let k = 0; k < 3; k++) await page.keyboard.press("ArrowRight");
+  await expect(page.getByTestId("present-heatmap")).toBeVisible();
+  await expect(page.getByTestId("presentation").getByTestId("heatmap")).toHaveAttribute("data-failing-windows", "1");
+  await page.getByTestId("present-exit").click();
+});
+
+test("screenshots of the heatmap with window bands and tail marks, light and dark", async ({ page }) => {
+  mkdirSync("screens", { recursive: true });
+  await openEmpty(page);
+  await loadFiles(page, [file]);
+  await apply(page, "requirement-input", "p99<=5ms, max<=100ms");
+  await apply(page, "window-length", "10s");
+  await apply(page, "tail-threshold", ">100ms");
+  const panel = page.locator(".time-panel");
+  await panel.scrollIntoViewIfNeeded();
+  await panel.screenshot({ path: "screens/bands-light.png" });
+  await page.getByTestId("theme").check();
+  await idle(page);
+  await panel.screenshot({ path: "screens/bands-dark.png" });
+  await page.getByTestId("present").click();
+  for (let k = 0; k < 3; k++) await page.keyboard.press("ArrowRight");
+  await expect(page.getByTestId("present-heatmap")).toBeVisible();
+  await page.screenshot({ path: "screens/present-heatmap-dark.png" });
+  await page.getByTestId("present-exit").click();
   await page.getByTestId("theme").uncheck();
 });

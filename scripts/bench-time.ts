@@ -5,7 +5,8 @@
 //      zoom out → heatmap and timeline answered and painted), and a wheel step on the heatmap
 //      (the event → the next frame, drawn from the bitmap already there).
 //
-//   npx tsx scripts/bench-time.ts [--runs N] [--port P]     (after `npx vite build`)
+//   npx tsx scripts/bench-time.ts [--runs N] [--port P] [--node]     (after `npx vite build`;
+//   --node: the engine's figures only, no browser)
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -163,7 +164,7 @@ async function main(): Promise<void> {
   const day = writeDayLog(join(BENCH_DIR, dayLogName(opts)), opts);
   console.log(`24-hour log: ${(day.bytes / 1e6).toFixed(1)} MB, ${day.generated ? "generated" : "cached"}`);
   await engineBench(day.path);
-  await browserBench(day.path);
+  if (!args.includes("--node")) await browserBench(day.path);
 }
 
 void main().catch((e) => {

@@ -39,7 +39,8 @@ import { useAfterNextPaint, useOnScreen } from "./ui/use-after-paint";
 import { memberOf, removalOf, replayMerges, replayRemovals, type MergeMember, type RemovedSeries, type SavedMerge } from "./ui/merges";
 import { useCoalesced } from "./ui/use-coalesced";
 import { TimeAnalysis } from "./ui/TimeAnalysis";
-import { bandsById, DEFAULT_TIME_OPTIONS, NO_TIME_INFO, timeSummaryLines, type TimeInfo, type TimeOptions } from "./ui/time-state";
+import { bandsById, DEFAULT_TIME_OPTIONS, NO_TIME_INFO, sharedSeriesTimes, shareTimeOptions, timeSummaryLines, type SharedTimeInfo, type TimeInfo, type TimeOptions } from "./ui/time-state";
+import { thresholdText } from "./core/tail";
 
 /** More series than this in an answer: rendered as a transition (see run). */
 const MANY_SERIES = 20;
@@ -88,6 +89,8 @@ export function App() {
   /** Heatmap, requirement in every window, tail attribution: options and what they found. */
   const [timeOpts, setTimeOpts] = useState<TimeOptions>(DEFAULT_TIME_OPTIONS);
   const [timeInfo, setTimeInfo] = useState<TimeInfo>(NO_TIME_INFO);
+  /** What an opened share link's page found in its intervals (this page has none to compute it). */
+  const [sharedTime, setSharedTime] = useState<SharedTimeInfo | null>(null);
   const timeBands = useMemo(() => bandsById(timeInfo), [timeInfo]);
   const timeNotes = useMemo(() => timeSummaryLines(timeInfo, unit), [timeInfo, unit]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -209,6 +212,8 @@ export function App() {
     setRange(v.range);
     setTl({ ...DEFAULT_TIMELINE, ...v.timeline });
     if (v.theme) setTheme(v.theme);
+    if (v.timeOptions) setTimeOpts({ ...DEFAULT_TIME_OPTIONS, ...v.timeOptions });
+    setSharedTime(v.sharedTime ?? null);
     if (v.coInterval) {
       // Only what the field accepted was saved; a session edited by hand is checked again.
       const ns = parseExpectedInterval(v.coInterval);
@@ -292,12 +297,13 @@ export function App() {
           edits: edits.current.size > 0 ? [...edits.current.values()] : undefined,
           merges: merges.current.length > 0 ? merges.current : undefined,
           removed: removed.current.length > 0 ? removed.current : undefined,
+          timeOptions: timeOpts,
         },
       };
       void saveSession(session.current);
     }, 200);
     return () => clearTimeout(t);
-  }, [unit, yLog, sideBySide, requirement, range, hidden, views, tl, theme, coText, editsVersion]);
+  }, [unit, yLog, sideBySide, requirement, range, hidden, views, tl, theme, coText, editsVersion, timeOpts]);
 
   // A new time window re-queries the spectra, asked for in the event that set it: the engine
   // computes while React renders the inputs and the busy state (one render, not two: the
@@ -431,8 +437,10 @@ export function App() {
         requirement: requirement ? formatRequirement(requirement) : null,
         range,
         timeline: { percentiles: tl.percentiles, perLane: tl.perLane, wallClock: tl.wallClock, log: tl.log },
+        ...(shareTimeOptions(timeOpts) ? { time: shareTimeOptions(timeOpts) } : {}),
       };
-      const looks = rows.filter((r) => !r.view.correctedFrom).map((r) => ({ id: r.view.id, color: r.color, visible: r.visible }));
+      const times = sharedSeriesTimes(timeInfo);
+      const looks = rows.filter((r) => !r.view.correctedFrom).map((r) => ({ id: r.view.id, color: r.color, visible: r.visible, ...(times.has(r.view.id) ? { time: times.get(r.view.id) } : {}) }));
       const enc = await engine.share(view, looks, range, fullPrecision);
       const url = `${window.location.origin}${window.location.pathname}#${enc.fragment}`;
       shareUrl.current = url;
@@ -458,6 +466,8 @@ export function App() {
     void run(async () => { await engine.setCoInterval(ns); return null; }, { timeline: false });
   });
   const dismissProblems = useCallback(() => setProblems([]), []);
+  /** A click on the spectrum: the tail threshold becomes the value of the curve clicked there. */
+  const pickThreshold = useCallback((p: { valueNs: number }) => setTimeOpts((o) => ({ ...o, tail: thresholdText(p.valueNs) })), []);
 
   // Off screen, the table takes a new display unit one frame after the chart (see use-after-paint.ts).
   const tableUnit = useAfterNextPaint(unit, () => !tableOnScreen());
@@ -520,6 +530,7 @@ export function App() {
             session.current = { demo: false, files: [], view: session.current.view };
             void saveSession(session.current);
             setRequirement((r) => (r !== null && r === demoRequirement.current ? null : r));
+            setSharedTime(null);
             return null;
           })
         }
@@ -561,7 +572,7 @@ export function App() {
               ))}
             </div>
           ) : visibleRows.length > 0 ? (
-            <PercentilePlot series={plotSeries} requirement={plotSteps} unit={unit} yLog={yLog} width={Math.max(320, plotWidth)} height={440} />
+            <PercentilePlot series={plotSeries} requirement={plotSteps} unit={unit} yLog={yLog} width={Math.max(320, plotWidth)} height={440} onPick={hasIntervals ? pickThreshold : undefined} />
           ) : (
             <div className="drop-hint" data-testid="percentile-plot" data-empty="true">
               Drop HdrHistogram logs (.hlog), percentile files (.hgrm) or wrk2 output here, or paste text.
@@ -596,8 +607,9 @@ export function App() {
               bands={timeBands}
             />
           ) : null}
-          {hasIntervals && visibleRows.length > 0 ? (
+          {(hasIntervals || sharedTime) && visibleRows.length > 0 ? (
             <TimeAnalysis
+              shared={sharedTime}
               engine={engine}
               rows={visibleRows}
               requirement={requirement}
@@ -676,6 +688,7 @@ export function App() {
           timelineLines={timelineLines}
           onExit={() => setPresenting(false)}
           notes={timeNotes}
+          heatmap={timeInfo.heatmap}
         />
       ) : null}
     </div>

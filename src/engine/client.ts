@@ -3,7 +3,7 @@ import type { Unit } from "../core/types";
 import type { Envelope, FileOutcome, IdentityPatch, Progress, Reply, Request, ResultOf } from "./protocol";
 import type { Encoded, ShareView } from "../share";
 import type { SampleOptions } from "../formats/source";
-import type { SeriesView, TimelineQuery, TimelineResult, TimeRange } from "./store";
+import type { SeriesView, TimelineQuery, TimelineResult, TimeRange, ShareLook } from "./store";
 import type { HeatmapQuery, HeatmapResult, TailQuery, TailSeries, WindowQuery, WindowSeries } from "./time-queries";
 import { helperCount } from "./part-pool";
 import type { HelperFailed, HelperPorts, PartSetup } from "./part-protocol";
@@ -103,7 +103,7 @@ export class EngineClient {
   merge(ids: string[], name?: string): Promise<string> {
     return this.call({ kind: "merge", ids, name });
   }
-  share(view: ShareView, looks: { id: string; color: string; visible: boolean }[], range: TimeRange, fullPrecision: boolean): Promise<Encoded> {
+  share(view: ShareView, looks: ShareLook[], range: TimeRange, fullPrecision: boolean): Promise<Encoded> {
     return this.call({ kind: "share", view, looks, range, fullPrecision });
   }
   openShare(fragment: string): Promise<ResultOf["openShare"]> {

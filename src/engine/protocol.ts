@@ -2,7 +2,7 @@
 import type { Unit } from "../core/types";
 import type { Encoded, ShareView } from "../share";
 import type { SampleOptions } from "../formats/source";
-import type { LoadOutcome, SeriesView, TimelineQuery, TimelineResult, TimeRange } from "./store";
+import type { LoadOutcome, SeriesView, TimelineQuery, TimelineResult, TimeRange, ShareLook, OpenedShare } from "./store";
 import type { HeatmapQuery, HeatmapResult, TailQuery, TailSeries, WindowQuery, WindowSeries } from "./time-queries";
 
 export type Request =
@@ -21,7 +21,7 @@ export type Request =
   | { kind: "setIdentity"; id: string; patch: IdentityPatch }
   | { kind: "merge"; ids: string[]; name?: string }
   | { kind: "setCoInterval"; ns: number | null }
-  | { kind: "share"; view: ShareView; looks: { id: string; color: string; visible: boolean }[]; range: TimeRange; fullPrecision: boolean }
+  | { kind: "share"; view: ShareView; looks: ShareLook[]; range: TimeRange; fullPrecision: boolean }
   | { kind: "openShare"; fragment: string };
 
 export interface IdentityPatch {
@@ -48,7 +48,7 @@ export interface ResultOf {
   merge: string;
   setCoInterval: null;
   share: Encoded;
-  openShare: { ok: true; view: ShareView; lossy: boolean; visible: boolean[] } | { ok: false; reason: string };
+  openShare: OpenedShare;
 }
 
 export interface FileOutcome extends LoadOutcome {

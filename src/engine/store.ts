@@ -14,7 +14,18 @@ import { decodePayload } from "./payload";
 import { addDecodedInto, decodeInflated, inflateHistogramPayload, valueFromIndex, type EncodingVersion } from "../formats/hlog-encoding";
 import { ingest, type IngestProgress, type IngestResult } from "./ingest";
 import type { SampleOptions } from "../formats/source";
-import { decodeShare, encodeShare, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type ShareView } from "../share";
+import { decodeShare, encodeShare, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type SharedSeriesTime, type ShareView } from "../share";
+
+/** A series as a share link shows it: its look, and what the time panel found for it. */
+export interface ShareLook {
+  id: string;
+  color: string;
+  visible: boolean;
+  time?: SharedSeriesTime;
+}
+
+/** An opened link: its view, and per series (in the link's order) its id here and time summaries. */
+export type OpenedShare = { ok: true; view: ShareView; lossy: boolean; visible: boolean[]; time: ({ id: string } & SharedSeriesTime)[] } | { ok: false; reason: string };
 import { makeSeries } from "./ingest";
 import { compareSeries } from "../core/naming";
 import { bucketIntervals, snapToBlocks } from "../core/timeline-buckets";
@@ -524,7 +535,7 @@ export class Store {
   }
 
   /** The current view and its data as a share-link fragment (histograms of the current window). */
-  share(view: ShareView, looks: { id: string; color: string; visible: boolean }[], range: TimeRange, fullPrecision: boolean): Encoded {
+  share(view: ShareView, looks: ShareLook[], range: TimeRange, fullPrecision: boolean): Encoded {
     const series: SharedSeries[] = looks
       .filter((l) => !l.id.endsWith(CO_SUFFIX))
       .map((l) => {
@@ -542,13 +553,14 @@ export class Store {
           histogram: this.histogramFor(s.id, range),
           timeline: coarseOf(s, MAX_TIMELINE_BUCKETS),
           startTime: s.startTime,
+          ...(l.time ? { time: l.time } : {}),
         };
       });
     return encodeShare({ view, series }, { fullPrecision });
   }
 
   /** Replaces everything loaded with a link's series; returns its view settings. */
-  openShare(fragment: string): { ok: true; view: ShareView; lossy: boolean; visible: boolean[] } | { ok: false; reason: string } {
+  openShare(fragment: string): OpenedShare {
     const r = decodeShare(fragment);
     if (!r.ok) return r;
     this.clear();
@@ -571,7 +583,13 @@ export class Store {
       m.coarseTimeline = sh.timeline ?? null;
       this.series.push(m);
     }
-    return { ok: true, view: r.state.view, lossy: r.lossy, visible: r.state.series.map((x) => x.visible) };
+    return {
+      ok: true,
+      view: r.state.view,
+      lossy: r.lossy,
+      visible: r.state.series.map((x) => x.visible),
+      time: r.state.series.map((x, i) => ({ id: this.series[i]!.id, ...x.time })),
+    };
   }
 
   setCoInterval(ns: number | null): void {

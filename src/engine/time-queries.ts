@@ -92,6 +92,128 @@ export function percentileOfSparse(sum: Sparse, p: number, layout: Layout, total
   return highestEquivalent(layout.histogram, valueFromIndex(sum.indices[k]!, layout.lowest, layout.digits));
 }
 
+/**
+ * One window's merged counts, dense over counts-array indices, with a bitmap of the indices
+ * touched: percentiles are read walking the bitmap from the highest index down (a tail
+ * percentile stops near the top), and the accumulator is cleared through the list of indices
+ * added, not by sweeping the whole span (a window of a day log spans tens of thousands of
+ * indices but touches a few hundred).
+ */
+class WindowAccumulator {
+  private dense = new Float64Array(1 << 12);
+  private bits = new Int32Array((1 << 12) >> 5);
+  private touched = new Int32Array(1 << 12);
+  private nTouched = 0;
+  private hi = -1;
+  total = 0;
+
+  private grow(top: number): void {
+    let size = this.dense.length;
+    while (size <= top) size *= 2;
+    const d = new Float64Array(size);
+    d.set(this.dense);
+    this.dense = d;
+    const b = new Int32Array(size >> 5);
+    b.set(this.bits);
+    this.bits = b;
+  }
+
+  private clear(): void {
+    const { dense, bits, touched } = this;
+    for (let k = 0; k < this.nTouched; k++) {
+      const i = touched[k]!;
+      dense[i] = 0;
+      bits[i >> 5] = 0;
+    }
+    this.nTouched = 0;
+    this.hi = -1;
+    this.total = 0;
+  }
+
+  /**
+   * Adds intervals [first, last] (positions in time order). False, leaving nothing added,
+   * when one of them is in another layout than the series' (the caller sums those the
+   * general way, which converts them).
+   */
+  sum(s: SeriesModel, order: Int32Array | null, first: number, last: number, layout: Layout): boolean {
+    this.clear();
+    const t = s.intervals!;
+    for (let j = first; j <= last; j++) {
+      const d = decodeInterval(t, order ? order[j]! : j);
+      if (!d) continue;
+      if (d.lowestDiscernibleValue !== layout.lowest || d.numberOfSignificantValueDigits !== layout.digits) {
+        this.clear();
+        return false;
+      }
+      const n = d.indices.length;
+      if (n === 0) continue;
+      const top = d.indices[n - 1]!;
+      if (top >= this.dense.length) this.grow(top);
+      if (this.nTouched + n > this.touched.length) {
+        const g = new Int32Array(Math.max(this.touched.length * 2, this.nTouched + n));
+        g.set(this.touched.subarray(0, this.nTouched));
+        this.touched = g;
+      }
+      const { dense, bits, touched } = this;
+      let m = this.nTouched;
+      let total = this.total;
+      for (let k = 0; k < n; k++) {
+        const i = d.indices[k]!;
+        const c = d.counts[k]!;
+        dense[i]! += c;
+        bits[i >> 5]! |= 1 << (i & 31);
+        touched[m++] = i;
+        total += c;
+      }
+      this.nTouched = m;
+      this.total = total;
+      if (top > this.hi) this.hi = top;
+    }
+    return true;
+  }
+
+  /**
+   * Writes the value at each percentile into out[p][k], as percentileOfSparse reads it: the
+   * highest equivalent value of the bucket holding the value of rank countAtPercentile(total, p)
+   * (from the bottom), found here counting from the top; 0 without values.
+   */
+  percentiles(ps: readonly number[], layout: Layout, out: Float64Array[], k: number): void {
+    const total = this.total;
+    // The bucket holding rank r from the bottom is the highest one with more than total − r
+    // values at or above it (exact for any counts, whole or not).
+    const over = ps.map((p) => (p >= 100 ? 0 : total - countAtPercentile(total, p)));
+    const idx = ps.map(() => -1);
+    let deepest = 0;
+    for (const x of over) deepest = Math.max(deepest, x);
+    let lowestSeen = -1;
+    let above = 0;
+    const { dense, bits } = this;
+    if (total > 0 && this.hi >= 0) {
+      walk: for (let w = this.hi >> 5; w >= 0; w--) {
+        let word = bits[w]!;
+        while (word !== 0) {
+          const b = 31 - Math.clz32(word);
+          word &= ~(1 << b);
+          const i = (w << 5) | b;
+          const c = dense[i]!;
+          if (c === 0) continue;
+          lowestSeen = i;
+          above += c;
+          for (let q = 0; q < over.length; q++) if (idx[q]! < 0 && above > over[q]!) idx[q] = i;
+          if (above > deepest) break walk;
+        }
+      }
+    }
+    for (let q = 0; q < ps.length; q++) {
+      // Every rank is reached by the bottom (countAtPercentile is at least 1); -1 only without values.
+      const i = idx[q]! >= 0 ? idx[q]! : lowestSeen;
+      out[q]![k] = total > 0 && i >= 0 ? highestEquivalent(layout.histogram, valueFromIndex(i, layout.lowest, layout.digits)) : 0;
+    }
+  }
+}
+
+const windowAcc = new WindowAccumulator();
+
 // ---------------------------------------------------------------------------------------------
 // Windows
 
@@ -147,11 +269,22 @@ export function windowQuery(series: readonly SeriesModel[], q: WindowQuery): Win
     };
     for (const p of q.percentiles) r.values[String(p)] = new Float64Array(n);
     const layout = layoutOf(s);
+    const columns = q.percentiles.map((p) => r.values[String(p)]!);
+    const wide = BLOCK_SIZES[0] * 2;
     spans.forEach((w, k) => {
       r.start[k] = w.start;
       r.end[k] = w.end;
       r.covered[k] = Math.max(0, Math.min(w.end, runEnd) - Math.max(w.start, runStart));
       if (w.first > w.last) return;
+      // Short windows (most of a day's 10 s windows hold no whole block): each interval decoded
+      // once and added into a dense accumulator, read from the top down. Long ones, or intervals
+      // in another layout than the series': pre-merged blocks and decoded edges.
+      const viaBlocks = !!s.blocks && order === null && w.last - w.first + 1 >= wide;
+      if (!viaBlocks && windowAcc.sum(s, order, w.first, w.last, layout)) {
+        r.count[k] = windowAcc.total;
+        windowAcc.percentiles(q.percentiles, layout, columns, k);
+        return;
+      }
       const sum = sumOf(s, order, w.first, w.last);
       const total = totalOf(sum);
       r.count[k] = total;
@@ -466,8 +599,8 @@ function aboveIn(indices: ArrayLike<number>, counts: ArrayLike<number>, lowest: 
 
 /**
  * Per series with intervals: how many values lie above the threshold (a value counts when its
- * bucket's lowest equivalent value is above it) in each interval. With pre-merged blocks, a
- * block holding none is skipped without decoding its intervals.
+ * bucket's lowest equivalent value is above it) in each interval. Intervals whose max is not
+ * above the threshold hold none and are not decoded.
  */
 export function tailQuery(series: readonly SeriesModel[], q: TailQuery): TailSeries[] {
   const out: TailSeries[] = [];
@@ -483,20 +616,10 @@ export function tailQuery(series: readonly SeriesModel[], q: TailQuery): TailSer
     };
     const whole = aboveIn(...sparseArgs(s.histogram), layout.lowest, layout.digits, threshold);
     if (whole > 0) {
-      if (s.blocks && timeOrder(t) === null) {
-        const size = BLOCK_SIZES[0];
-        for (let b = 0; b * size < t.n; b++) {
-          const first = b * size;
-          const last = Math.min(t.n - 1, first + size - 1);
-          const sum = s.blocks.sumRange(first, last, (i) => {
-            const d = decodeInterval(t, i);
-            return d ? { indices: d.indices, counts: d.counts } : null;
-          }).sum;
-          if (aboveIn(sum.indices, sum.counts, layout.lowest, layout.digits, threshold) > 0) for (let i = first; i <= last; i++) decodeOne(i);
-        }
-      } else {
-        for (let i = 0; i < t.n; i++) decodeOne(i);
-      }
+      // An interval's max (the highest equivalent value of its top bucket's lowest value) at or
+      // below the threshold means its top bucket, and so every bucket, is not wholly above it:
+      // only the intervals whose max is above are decoded. NaN (unknown) is decoded too.
+      for (let i = 0; i < t.n; i++) if (!(t.maxes[i]! <= threshold)) decodeOne(i);
     }
     const intervals: TailInterval[] = [];
     for (let i = 0; i < t.n; i++) if (counts[i]! > 0) intervals.push({ index: i, start: t.offsets[i]!, end: t.offsets[i]! + t.lengths[i]!, above: counts[i]! });

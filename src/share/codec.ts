@@ -12,6 +12,8 @@ import {
   MAX_TOTAL_CELLS,
   SHARE_VERSION,
   fail,
+  packSeriesTime,
+  unpackSeriesTime,
   validateMeta,
   type MetaDoc,
   type SeriesMeta,
@@ -79,6 +81,7 @@ export function encodeShare(state: ShareState, opts: EncodeOptions = {}): Encode
       hist: { sig: packed.sig, ldv: packed.ldv },
     };
     if (s.color !== undefined) m.color = s.color;
+    if (s.time !== undefined) m.time = packSeriesTime(s.time);
     if (s.timeline === null) m.timeline = null;
     else if (s.timeline !== undefined) {
       checkTimelineValues(s.timeline.max, `series[${i}]`);
@@ -97,6 +100,7 @@ export function encodeShare(state: ShareState, opts: EncodeOptions = {}): Encode
       requirement: v.requirement,
       range: { start: v.range.start, end: v.range.end },
       timeline: { percentiles: [...v.timeline.percentiles], perLane: v.timeline.perLane, wallClock: v.timeline.wallClock, log: v.timeline.log },
+      ...(v.time ? { time: { window: v.time.window, wallClock: v.time.wallClock, tailNs: v.time.tailNs } } : {}),
     },
     series,
   };
@@ -171,6 +175,7 @@ function decode(fragment: string): DecodeResult {
       startTime: m.startTime,
     };
     if (m.color !== undefined) s.color = m.color;
+    if (m.time !== undefined) s.time = unpackSeriesTime(m.time);
     if (m.timeline === null) s.timeline = null;
     return s;
   });

@@ -5,7 +5,7 @@ import { UNITS, type Unit } from "../core/types";
 import { ShareFormatError } from "./bytes";
 
 /** The schema version links are written in. Older versions are upgraded on decode (upgrade.ts). */
-export const SHARE_VERSION = 2;
+export const SHARE_VERSION = 3;
 
 /** Longer fragments are refused before any work. */
 export const MAX_FRAGMENT_CHARS = 2_000_000;
@@ -19,6 +19,8 @@ export const MAX_REQUIREMENT_CHARS = 2000;
 export const MAX_COLOR_CHARS = 100;
 export const MAX_TIMELINE_BUCKETS = 200;
 export const MAX_VIEW_PERCENTILES = 32;
+/** Top intervals a series' tail summary may carry. */
+export const MAX_TAIL_TOP = 20;
 /** Largest value a histogram in a link may hold (hdr-histogram-js's limit). */
 export const MAX_VALUE = Number.MAX_SAFE_INTEGER;
 /**
@@ -42,6 +44,36 @@ export interface SeriesFields {
   color?: string;
   visible: boolean;
   startTime: number | null;
+  /**
+   * What the time panel found where the intervals were (a link carries no intervals, so the
+   * opened page cannot compute it again): absent when it found nothing for this series.
+   */
+  time?: SharedSeriesTime;
+}
+
+/** A series' window verdict and tail summary, as numbers (the page words them). */
+export interface SharedSeriesTime {
+  windows?: SharedWindows;
+  tail?: SharedTail;
+}
+
+/** The requirement in every window (core/windows.ts WindowJudgement, without the per-window arrays). */
+export interface SharedWindows {
+  windows: number;
+  passing: number;
+  /** valueNs null: the worst window had no values. */
+  worst: { start: number; end: number; percentile: number; valueNs: number | null; limitNs: number } | null;
+  drop: { start: number; end: number; throughput: number; median: number; drop: number } | null;
+}
+
+/** Tail attribution (core/tail.ts TailSummary): values above the threshold and where they came from. */
+export interface SharedTail {
+  above: number;
+  intervalsWithAny: number;
+  named: number;
+  share: number;
+  /** Highest counts first; start and end in s since StartTime. */
+  top: { start: number; end: number; above: number }[];
 }
 
 export interface SharedSeries extends SeriesFields {
@@ -65,6 +97,15 @@ export interface ShareView {
   requirement: string | null;
   range: { start: number | null; end: number | null };
   timeline: { percentiles: number[]; perLane: boolean; wallClock: boolean; log: boolean };
+  /** The time panel's options (v3; absent: none set). */
+  time?: ShareTimeOptions;
+}
+
+/** Window length (s) and tail threshold (ns) as numbers; null: off. */
+export interface ShareTimeOptions {
+  window: number | null;
+  wallClock: boolean;
+  tailNs: number | null;
 }
 
 export interface ShareState {
@@ -75,8 +116,20 @@ export interface ShareState {
 // ---------------------------------------------------------------------------------------------
 // The metadata document of the current version (what JSON carries).
 
+/**
+ * A series' time summaries in the metadata JSON, compact: `w` = { n: windows, pass: passing,
+ * worst: [start, end, percentile, valueNs | null, limitNs] | null, drop: [start, end,
+ * throughput, median, drop] | null }; `t` = { above, any: intervals with any, named, share,
+ * top: [start, end, above, start, end, above, …] }.
+ */
+export interface SeriesTimeMeta {
+  w?: { n: number; pass: number; worst: [number, number, number, number | null, number] | null; drop: [number, number, number, number, number] | null };
+  t?: { above: number; any: number; named: number; share: number; top: number[] };
+}
+
 /** Per-series metadata: SharedSeries without the data, plus how the data is packed. */
-export interface SeriesMeta extends SeriesFields {
+export interface SeriesMeta extends Omit<SeriesFields, "time"> {
+  time?: SeriesTimeMeta;
   /** Histogram layout: significant digits and lowest discernible value of the index space. */
   hist: { sig: number; ldv: number };
   /** Absent: the series had no timeline field; null: it was null; else its span (values are binary). */
@@ -165,7 +218,7 @@ export function validateView(x: unknown): ShareView {
     return n;
   });
   const req = field(v, "requirement");
-  return {
+  const out: ShareView = {
     displayUnit: unit(field(v, "displayUnit"), "view.displayUnit"),
     yLog: bool(field(v, "yLog"), "view.yLog"),
     sideBySide: bool(field(v, "sideBySide"), "view.sideBySide"),
@@ -178,6 +231,104 @@ export function validateView(x: unknown): ShareView {
       log: bool(field(tl, "log"), "view.timeline.log"),
     },
   };
+  if (has(v, "time")) {
+    const t = obj(field(v, "time"), "view.time");
+    const w = numOrNull(field(t, "window"), "view.time.window");
+    if (w !== null && !(w > 0)) fail("view.time.window is not a positive length");
+    const tail = numOrNull(field(t, "tailNs"), "view.time.tailNs");
+    if (tail !== null && tail < 0) fail("view.time.tailNs is negative");
+    out.time = { window: w, wallClock: bool(field(t, "wallClock"), "view.time.wallClock"), tailNs: tail };
+  }
+  return out;
+}
+
+function tuple(x: unknown, where: string, n: number): unknown[] {
+  if (!Array.isArray(x) || x.length !== n) fail(`${where} is not a list of ${n} numbers`);
+  return x;
+}
+
+function count(x: unknown, where: string): number {
+  return int(x, where, 0, Number.MAX_SAFE_INTEGER);
+}
+
+/** Validates a series' compact time summaries (SeriesTimeMeta). */
+export function validateSeriesTime(x: unknown, w: string): SeriesTimeMeta {
+  const o = obj(x, w);
+  const out: SeriesTimeMeta = {};
+  if (has(o, "w")) {
+    const v = obj(field(o, "w"), `${w}.w`);
+    const n = count(field(v, "n"), `${w}.w.n`);
+    const pass = count(field(v, "pass"), `${w}.w.pass`);
+    if (pass > n) fail(`${w}.w.pass is more than ${w}.w.n`);
+    const wo = field(v, "worst");
+    let worst: NonNullable<SeriesTimeMeta["w"]>["worst"] = null;
+    if (wo !== null) {
+      const a = tuple(wo, `${w}.w.worst`, 5);
+      worst = [num(a[0], `${w}.w.worst[0]`), num(a[1], `${w}.w.worst[1]`), num(a[2], `${w}.w.worst[2]`), numOrNull(a[3], `${w}.w.worst[3]`), num(a[4], `${w}.w.worst[4]`)];
+      if (worst[2] <= 0 || worst[2] > 100) fail(`${w}.w.worst[2] (percentile) is outside (0, 100]`);
+      if (!(worst[4] > 0)) fail(`${w}.w.worst[4] (limit) is not positive`);
+    }
+    const dr = field(v, "drop");
+    let drop: NonNullable<SeriesTimeMeta["w"]>["drop"] = null;
+    if (dr !== null) {
+      const a = tuple(dr, `${w}.w.drop`, 5).map((y, k) => num(y, `${w}.w.drop[${k}]`));
+      drop = [a[0]!, a[1]!, a[2]!, a[3]!, a[4]!];
+    }
+    out.w = { n, pass, worst, drop };
+  }
+  if (has(o, "t")) {
+    const t = obj(field(o, "t"), `${w}.t`);
+    const top = field(t, "top");
+    if (!Array.isArray(top) || top.length % 3 !== 0) fail(`${w}.t.top is not a list of (start, end, count) triples`);
+    if (top.length > 3 * MAX_TAIL_TOP) fail(`${w}.t.top has more than ${MAX_TAIL_TOP} intervals`);
+    const share = num(field(t, "share"), `${w}.t.share`);
+    if (share < 0 || share > 1) fail(`${w}.t.share is outside 0..1`);
+    out.t = {
+      above: count(field(t, "above"), `${w}.t.above`),
+      any: count(field(t, "any"), `${w}.t.any`),
+      named: int(field(t, "named"), `${w}.t.named`, 0, top.length / 3),
+      share,
+      top: top.map((y, k) => (k % 3 === 2 ? count(y, `${w}.t.top[${k}]`) : num(y, `${w}.t.top[${k}]`))),
+    };
+  }
+  return out;
+}
+
+/** SharedSeriesTime → its compact form. */
+export function packSeriesTime(t: SharedSeriesTime): SeriesTimeMeta {
+  const out: SeriesTimeMeta = {};
+  const w = t.windows;
+  if (w) {
+    out.w = {
+      n: w.windows,
+      pass: w.passing,
+      worst: w.worst ? [w.worst.start, w.worst.end, w.worst.percentile, w.worst.valueNs, w.worst.limitNs] : null,
+      drop: w.drop ? [w.drop.start, w.drop.end, w.drop.throughput, w.drop.median, w.drop.drop] : null,
+    };
+  }
+  const tl = t.tail;
+  if (tl) out.t = { above: tl.above, any: tl.intervalsWithAny, named: tl.named, share: tl.share, top: tl.top.flatMap((iv) => [iv.start, iv.end, iv.above]) };
+  return out;
+}
+
+/** The compact form → SharedSeriesTime. */
+export function unpackSeriesTime(m: SeriesTimeMeta): SharedSeriesTime {
+  const out: SharedSeriesTime = {};
+  if (m.w) {
+    const { worst, drop } = m.w;
+    out.windows = {
+      windows: m.w.n,
+      passing: m.w.pass,
+      worst: worst ? { start: worst[0], end: worst[1], percentile: worst[2], valueNs: worst[3], limitNs: worst[4] } : null,
+      drop: drop ? { start: drop[0], end: drop[1], throughput: drop[2], median: drop[3], drop: drop[4] } : null,
+    };
+  }
+  if (m.t) {
+    const top: SharedTail["top"] = [];
+    for (let k = 0; k + 2 < m.t.top.length; k += 3) top.push({ start: m.t.top[k]!, end: m.t.top[k + 1]!, above: m.t.top[k + 2]! });
+    out.tail = { above: m.t.above, intervalsWithAny: m.t.any, named: m.t.named, share: m.t.share, top };
+  }
+  return out;
 }
 
 function validateSeriesMeta(x: unknown, i: number): SeriesMeta {
@@ -197,6 +348,7 @@ function validateSeriesMeta(x: unknown, i: number): SeriesMeta {
     hist: { sig: int(field(h, "sig"), `${w}.hist.sig`, 1, 5), ldv: int(field(h, "ldv"), `${w}.hist.ldv`, 1, 2 ** 40) },
   };
   if (has(s, "color")) out.color = str(field(s, "color"), `${w}.color`, MAX_COLOR_CHARS);
+  if (has(s, "time")) out.time = validateSeriesTime(field(s, "time"), `${w}.time`);
   if (has(s, "timeline")) {
     const t = field(s, "timeline");
     if (t === null) out.timeline = null;

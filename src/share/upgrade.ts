@@ -7,7 +7,10 @@
 //       max) or null; view had no sideBySide. Data section as in v2.
 //   v2  view.requirement is the requirement text ("p50<=1ms, p99<=5ms") or null;
 //       view.sideBySide added (v1 links open with it off).
-// To add v3: write upgradeV2toV3, register it under 2 in UPGRADERS, bump SHARE_VERSION, and
+//   v3  optional view.time (window length, wall clock, tail threshold) and optional per-series
+//       time (window verdicts and tail summaries, see schema.ts SeriesTimeMeta); a v2 link has
+//       neither and opens without them.
+// To add v4: write upgradeV2toV3, register it under 2 in UPGRADERS, bump SHARE_VERSION, and
 // add a test that decodes a hand-built v2 link.
 import type { Unit } from "../core/types";
 import { SHARE_VERSION, fail, field, has, isObj, num, obj, unit } from "./schema";
@@ -64,9 +67,24 @@ export function upgradeV1toV2(doc: RawDoc): RawDoc {
 }
 
 // ---------------------------------------------------------------------------------------------
+// v2 → v3
+
+/** Nothing to reshape (the new fields are optional); a v2 link claiming them is malformed. */
+export function upgradeV2toV3(doc: RawDoc): RawDoc {
+  const meta = obj(doc.meta, "the link's metadata");
+  const view = obj(field(meta, "view"), "view");
+  if (has(view, "time")) fail("view.time is not part of a v2 link");
+  const series = field(meta, "series");
+  if (Array.isArray(series)) series.forEach((s, i) => {
+    if (isObj(s) && has(s, "time")) fail(`series[${i}].time is not part of a v2 link`);
+  });
+  return doc;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 /** UPGRADERS[v] turns a version-v document into a version v+1 one. */
-export const UPGRADERS: Readonly<Record<number, Upgrader>> = { 1: upgradeV1toV2 };
+export const UPGRADERS: Readonly<Record<number, Upgrader>> = { 1: upgradeV1toV2, 2: upgradeV2toV3 };
 
 export const OLDEST_VERSION = 1;
 

@@ -5,6 +5,7 @@ import { PercentilePlot, type PlotSeries, type PlotStep } from "../charts/percen
 import { Timeline, type TimelineLine } from "../charts/timeline/Timeline";
 import type { Unit } from "../core/types";
 import type { TimelineResult } from "../engine/store";
+import { Heatmap, type HeatmapLane } from "../charts/heatmap/Heatmap";
 
 interface Props {
   sentence: string | null;
@@ -18,12 +19,14 @@ interface Props {
   onExit: () => void;
   /** The requirement in every window and the tail, one sentence per series (time-state.ts). */
   notes?: string[];
+  /** The heatmap as the page draws it (series with intervals only), with its window bands and tail marks. */
+  heatmap?: { lanes: HeatmapLane[]; domain: [number, number] };
 }
 
 export function Presentation(p: Props) {
   const [slide, setSlide] = useState(0);
   const [size, setSize] = useState({ w: window.innerWidth, h: window.innerHeight });
-  const slides = ["verdict", "spectra", ...(p.timeline && p.timelineLines.length ? ["timeline"] : [])] as const;
+  const slides = ["verdict", "spectra", ...(p.timeline && p.timelineLines.length ? ["timeline"] : []), ...(p.heatmap && p.heatmap.lanes.length ? ["heatmap"] : [])] as const;
   const n = slides.length;
 
   useEffect(() => {
@@ -89,6 +92,21 @@ export function Presentation(p: Props) {
             range={{ start: null, end: null }}
             width={chartW}
             height={chartH}
+            onBrush={() => undefined}
+            onZoom={() => undefined}
+          />
+        </div>
+      ) : null}
+      {current === "heatmap" && p.heatmap ? (
+        <div className="slide" data-testid="present-heatmap">
+          <h2>Where the values lie over time{p.heatmap.lanes.some((l) => l.windows) ? ", and which windows fail" : ""}</h2>
+          <Heatmap
+            lanes={p.heatmap.lanes}
+            unit={p.unit}
+            domain={p.heatmap.domain}
+            range={{ start: null, end: null }}
+            width={chartW}
+            laneHeight={Math.max(80, Math.floor((chartH - 60) / p.heatmap.lanes.length) - 14)}
             onBrush={() => undefined}
             onZoom={() => undefined}
           />

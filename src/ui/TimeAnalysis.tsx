@@ -13,7 +13,7 @@ import type { EngineClient } from "../engine/client";
 import type { TimeRange } from "../engine/store";
 import type { HeatmapResult, TailSeries, WindowSeries } from "../engine/time-queries";
 import type { SeriesRow } from "./SeriesList";
-import { intervalLabel, tailText, type TimeInfo, type TimeOptions } from "./time-state";
+import { intervalLabel, tailText, timeInfoOfShare, type SharedTimeInfo, type TailRow, type TimeInfo, type TimeOptions } from "./time-state";
 import "./time-panel.css";
 
 interface Props {
@@ -33,6 +33,8 @@ interface Props {
   onInfo: (info: TimeInfo) => void;
   /** +1 while a query is out, −1 when it lands: the page stays busy meanwhile. */
   holdBusy: (d: 1 | -1) => void;
+  /** What an opened share link found (shown while no series here has intervals to compute it). */
+  shared?: SharedTimeInfo | null;
 }
 
 /** A text input that applies on Enter or blur, refusing what `check` refuses. */
@@ -125,7 +127,11 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
 
   const shownIds = new Set(withIntervals.map((r) => r.view.id));
   const nameOf = (id: string) => withIntervals.find((r) => r.view.id === id)?.view.name ?? id;
-  const info: TimeInfo = useMemo(() => {
+  // A link's summaries, while no series here has intervals (the link carried none).
+  const fromLink = withIntervals.length === 0 && p.shared ? p.shared : null;
+  const namesKey = rows.map((r) => `${r.view.id}:${r.view.name}`).join(",");
+  const computed: Omit<TimeInfo, "heatmap"> = useMemo(() => {
+    if (fromLink) return timeInfoOfShare(fromLink, rows.map((r) => ({ id: r.view.id, name: r.view.name, recordedUnit: r.view.recordedUnit, startTime: r.view.startTime })));
     const w = windows && windows.key === windowKey ? windows.data.filter((d) => shownIds.has(d.id)) : [];
     const t = tail && tail.key === tailKey ? tail.data.filter((d) => shownIds.has(d.id)) : [];
     return {
@@ -154,19 +160,28 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
       tail: t.map((d) => ({ id: d.id, name: nameOf(d.id), data: d })),
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [windows, tail, windowKey, tailKey, requirement, seriesKey]);
-  useEffect(() => p.onInfo(info), [info]); // eslint-disable-line react-hooks/exhaustive-deps
-
+  }, [windows, tail, windowKey, tailKey, requirement, seriesKey, fromLink, namesKey]);
   const lanes: HeatmapLane[] = useMemo(() => {
     if (!heat) return [];
-    const marks = new Map(info.tail.map((r) => [r.id, r.data.marks]));
+    const marks = new Map(computed.tail.map((r) => [r.id, r.data.marks]));
+    const bands = new Map(computed.windows.flatMap((r) => (r.judgement ? [[r.id, { start: r.data.start, end: r.data.end, pass: r.judgement.pass }] as const] : [])));
     return heat.series.flatMap((d) => {
       const r = withIntervals.find((x) => x.view.id === d.id);
-      return r && heatIds.includes(d.id) ? [{ id: d.id, name: r.view.name, color: r.color, data: d, marks: marks.get(d.id) ?? null }] : [];
+      return r && heatIds.includes(d.id) ? [{ id: d.id, name: r.view.name, color: r.color, data: d, marks: marks.get(d.id) ?? null, windows: bands.get(d.id) ?? null }] : [];
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [heat, info.tail, seriesKey, heatIds.join(",")]);
+  }, [heat, computed, seriesKey, heatIds.join(",")]);
+  const info: TimeInfo = useMemo(() => (heat && lanes.length > 0 ? { ...computed, heatmap: { lanes, domain: heat.domain } } : computed), [computed, heat, lanes]);
+  useEffect(() => p.onInfo(info), [info]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  if (fromLink) {
+    return info.thresholdNs !== null && info.tail.length > 0 ? (
+      <section className="time-panel" aria-label="Where the tail comes from">
+        <p className="hint">From the share link: the tail as the page that made it found it (the link carries no intervals).</p>
+        <TailSummaries tail={info.tail} thresholdNs={info.thresholdNs} />
+      </section>
+    ) : null;
+  }
   if (withIntervals.length === 0) return null;
 
   /** Selects one interval as the time window: from its start (floored to the ms) to half way to its end. */
@@ -214,29 +229,47 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
       {heat && lanes.length > 0 ? (
         <Heatmap lanes={lanes} unit={unit} domain={heat.domain} range={p.range} width={p.width} laneHeight={laneHeight} onBrush={(a, b) => p.onRange({ start: a, end: b })} onZoom={p.onZoom} />
       ) : null}
-      {thresholdNs !== null && info.tail.length > 0 ? (
-        <ul className="tail-summaries">
-          {info.tail.map((r) => {
-            const top = r.data.top[0];
-            return (
-              <li key={r.id} data-testid="tail-summary" data-series={r.name} data-above={String(r.data.above)} data-top-start={top ? String(top.start) : ""} data-top-count={top ? String(top.above) : ""}>
-                <strong>{r.name}</strong>: {tailText(r, thresholdNs)}
-                {r.data.top.length > 0 ? (
-                  <span className="tail-top">
-                    {" "}
-                    Top intervals:{" "}
-                    {r.data.top.map((iv) => (
-                      <button key={iv.index} type="button" className="link-button" data-testid="tail-interval" data-start={String(iv.start)} title="Select this interval as the time window" onClick={() => selectInterval(iv.start, iv.end)}>
-                        {intervalLabel(iv.start, r.data.startTime)} ({formatCount(iv.above)})
-                      </button>
-                    ))}
-                  </span>
-                ) : null}
-              </li>
-            );
-          })}
-        </ul>
-      ) : null}
+      {thresholdNs !== null && info.tail.length > 0 ? <TailSummaries tail={info.tail} thresholdNs={thresholdNs} onSelect={selectInterval} /> : null}
     </section>
   );
 });
+
+/**
+ * One sentence per series on where its values above the threshold came from, with its top
+ * intervals; a click on one selects it as the time window (`onSelect`; without it, as in a
+ * page opened from a link, they are only shown).
+ */
+function TailSummaries({ tail, thresholdNs, onSelect }: { tail: TailRow[]; thresholdNs: number; onSelect?: (start: number, end: number) => void }) {
+  return (
+    <ul className="tail-summaries">
+      {tail.map((r) => {
+        const top = r.data.top[0];
+        return (
+          <li key={r.id} data-testid="tail-summary" data-series={r.name} data-above={String(r.data.above)} data-top-start={top ? String(top.start) : ""} data-top-count={top ? String(top.above) : ""}>
+            <strong>{r.name}</strong>: {tailText(r, thresholdNs)}
+            {r.data.top.length > 0 ? (
+              <span className="tail-top">
+                {" "}
+                Top intervals:{" "}
+                {r.data.top.map((iv) => (
+                  <button
+                    key={iv.index}
+                    type="button"
+                    className="link-button"
+                    data-testid="tail-interval"
+                    data-start={String(iv.start)}
+                    disabled={!onSelect}
+                    title={onSelect ? "Select this interval as the time window" : "The link carries no intervals to select"}
+                    onClick={() => onSelect?.(iv.start, iv.end)}
+                  >
+                    {intervalLabel(iv.start, r.data.startTime)} ({formatCount(iv.above)})
+                  </button>
+                ))}
+              </span>
+            ) : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -19,6 +19,8 @@ export interface SessionView {
   merges?: SavedMerge[];
   /** Loaded series removed, in the order removed (see merges.ts); absent in older sessions. */
   removed?: RemovedSeries[];
+  /** The time panel's options as typed (window, wall clock, tail, heatmap series); absent in older sessions. */
+  timeOptions?: { window: string; wallClock: boolean; tail: string; heatmap: string };
 }
 
 export interface SeriesEdit {

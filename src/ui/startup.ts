@@ -8,6 +8,7 @@ import { foreignHosts, needsConsent, srcUrls } from "../engine/remote";
 import type { TimeRange } from "../engine/store";
 import { UNITS, type Unit } from "../core/types";
 import { loadSession, saveSession, type Session } from "./session";
+import { timeOptionsOfShare, type SharedTimeInfo, type TimeOptions } from "./time-state";
 
 export interface RestoredView {
   unit: Unit;
@@ -25,6 +26,10 @@ export interface RestoredView {
   merges?: SavedMerge[];
   /** Loaded series to remove again, after the merges (saved sessions only). */
   removed?: RemovedSeries[];
+  /** The time panel's options (window, wall clock, tail, heatmap series). */
+  timeOptions?: TimeOptions;
+  /** What a share link's page found in its intervals (window verdicts, tail summaries). */
+  sharedTime?: SharedTimeInfo;
   /** Whether series `name`, the i-th loaded, starts hidden. */
   hidden: (name: string, i: number) => boolean;
 }
@@ -49,7 +54,13 @@ export async function startApp(d: StartDeps): Promise<FileOutcome[] | null> {
     const r = await d.engine.openShare(hash);
     if (!r.ok) return [{ file: "share link", added: [], problems: [{ file: "share link", line: null, reason: r.reason }] }];
     const v = r.view;
-    await d.applyView({ ...v, unit: v.displayUnit, hidden: (_n, i) => r.visible[i] === false });
+    await d.applyView({
+      ...v,
+      unit: v.displayUnit,
+      hidden: (_n, i) => r.visible[i] === false,
+      timeOptions: timeOptionsOfShare(v.time),
+      sharedTime: v.time ? { options: v.time, series: r.time } : undefined,
+    });
     return null;
   }
   const urls = srcUrls(hash);

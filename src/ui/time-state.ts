@@ -2,11 +2,13 @@
 // options (saved in the session and share links) and its results (verdicts, Markdown, the
 // presentation, the timeline's bands). Pure.
 import { formatCount, formatNumber, UNIT_LABEL } from "../core/format";
-import { formatThresholdNs, tailSentence, type TailInterval, type TailSummary } from "../core/tail";
-import { formatWindowLength, type WindowJudgement } from "../core/windows";
+import { formatThresholdNs, parseThreshold, tailSentence, thresholdText, type TailInterval, type TailSummary } from "../core/tail";
+import { formatWindowLength, parseWindowLength, type WindowJudgement } from "../core/windows";
 import { percentileLabel } from "../core/requirements";
 import { NANOS_PER_UNIT, type Unit } from "../core/types";
 import type { TailSeries, WindowSeries } from "../engine/time-queries";
+import type { HeatmapLane } from "../charts/heatmap/Heatmap";
+import type { SharedSeriesTime, ShareTimeOptions } from "../share";
 import { formatSeconds } from "../charts/timeline/layout";
 
 export interface TimeOptions {
@@ -41,9 +43,109 @@ export interface TimeInfo {
   windows: WindowRow[];
   thresholdNs: number | null;
   tail: TailRow[];
+  /** The heatmap as drawn in the panel (the presentation shows it too); absent without one. */
+  heatmap?: { lanes: HeatmapLane[]; domain: [number, number] };
+  /** True when the summaries came from a share link (no intervals here to compute them). */
+  fromLink?: boolean;
 }
 
 export const NO_TIME_INFO: TimeInfo = { windowLength: null, windows: [], thresholdNs: null, tail: [] };
+
+// ---------------------------------------------------------------------------------------------
+// Share links and the saved session
+
+/** What an opened link says of the time panel: its options and, per series here, its summaries. */
+export interface SharedTimeInfo {
+  options: ShareTimeOptions;
+  series: ({ id: string } & SharedSeriesTime)[];
+}
+
+/** The options as a link carries them (numbers); undefined when none is set. */
+export function shareTimeOptions(o: TimeOptions): ShareTimeOptions | undefined {
+  const w = parseWindowLength(o.window);
+  const t = parseThreshold(o.tail);
+  const window = w !== null && !Number.isNaN(w) ? w : null;
+  const tailNs = t !== null && !Number.isNaN(t) ? t : null;
+  return window === null && tailNs === null && !o.wallClock ? undefined : { window, wallClock: o.wallClock, tailNs };
+}
+
+/** A link's options as the panel's fields show them. */
+export function timeOptionsOfShare(t: ShareTimeOptions | undefined): TimeOptions {
+  if (!t) return DEFAULT_TIME_OPTIONS;
+  return { ...DEFAULT_TIME_OPTIONS, window: t.window === null ? "" : formatWindowLength(t.window), wallClock: t.wallClock, tail: t.tailNs === null ? "" : thresholdText(t.tailNs) };
+}
+
+/** Per series id, what the panel found, as a link carries it. */
+export function sharedSeriesTimes(info: TimeInfo): Map<string, SharedSeriesTime> {
+  const out = new Map<string, SharedSeriesTime>();
+  if (info.windowLength !== null) {
+    for (const r of info.windows) {
+      const j = r.judgement;
+      if (!j) continue;
+      const w = j.worst;
+      out.set(r.id, {
+        windows: {
+          windows: j.windows,
+          passing: j.passing,
+          worst: w ? { start: w.start, end: w.end, percentile: w.percentile, valueNs: Number.isFinite(w.valueNs) ? w.valueNs : null, limitNs: w.limitNs } : null,
+          drop: j.drop ? { ...j.drop } : null,
+        },
+      });
+    }
+  }
+  if (info.thresholdNs !== null) {
+    for (const r of info.tail) {
+      const d = r.data;
+      out.set(r.id, { ...out.get(r.id), tail: { above: d.above, intervalsWithAny: d.intervalsWithAny, named: d.named, share: d.share, top: d.top.map((iv) => ({ start: iv.start, end: iv.end, above: iv.above })) } });
+    }
+  }
+  return out;
+}
+
+const NO_ARRAY = new Float64Array(0);
+
+/**
+ * A link's summaries as the page's TimeInfo, for the series shown here (`rows`: id, name,
+ * recorded unit, StartTime): window rows without per-window arrays (no bands), tail rows
+ * without marks.
+ */
+export function timeInfoOfShare(shared: SharedTimeInfo, rows: readonly { id: string; name: string; recordedUnit: Unit; startTime: number | null }[]): TimeInfo {
+  const byId = new Map(shared.series.map((s) => [s.id, s]));
+  const windows: WindowRow[] = [];
+  const tail: TailRow[] = [];
+  for (const r of rows) {
+    const s = byId.get(r.id);
+    if (!s) continue;
+    const base = { id: r.id, recordedUnit: r.recordedUnit, startTime: r.startTime };
+    const w = s.windows;
+    if (w && shared.options.window !== null) {
+      const worst = w.worst ? { ...w.worst, valueNs: w.worst.valueNs ?? Number.NaN, ratio: w.worst.valueNs === null ? Infinity : w.worst.valueNs / w.worst.limitNs } : null;
+      windows.push({
+        id: r.id,
+        name: r.name,
+        data: { ...base, start: NO_ARRAY, end: NO_ARRAY, count: NO_ARRAY, covered: NO_ARRAY, values: {} },
+        judgement: { windows: w.windows, passing: w.passing, pass: [], throughput: [], worst, drop: w.drop },
+      });
+    }
+    const t = s.tail;
+    if (t && shared.options.tailNs !== null) {
+      tail.push({
+        id: r.id,
+        name: r.name,
+        data: {
+          ...base,
+          above: t.above,
+          intervalsWithAny: t.intervalsWithAny,
+          top: t.top.map((iv, k) => ({ index: -1 - k, ...iv })),
+          named: t.named,
+          share: t.share,
+          marks: { start: NO_ARRAY, end: NO_ARRAY, above: NO_ARRAY },
+        },
+      });
+    }
+  }
+  return { windowLength: shared.options.window, windows, thresholdNs: shared.options.tailNs, tail, fromLink: true };
+}
 
 /** An interval's time for people: UTC wall clock (12:03:04) when the log's StartTime is known, else seconds since it. */
 export function intervalLabel(start: number, startTime: number | null): string {

@@ -22,6 +22,8 @@ export interface HeatmapLane {
   data: HeatmapSeries;
   /** Intervals holding values above the tail threshold (s since StartTime). */
   marks?: { start: Float64Array; end: Float64Array } | null;
+  /** Windows judged against the requirement (s since StartTime) and whether each passes. */
+  windows?: { start: Float64Array; end: Float64Array; pass: boolean[] } | null;
 }
 
 interface Props {
@@ -38,6 +40,7 @@ interface Props {
 
 const LANE_GAP = 14;
 const MARK_STRIP = 5;
+const WINDOW_STRIP = 4;
 
 export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush, onZoom }: Props) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -135,6 +138,27 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
       ctx.lineWidth = 1.2;
       ctx.stroke();
       ctx.restore();
+      // Windows judged against the requirement, as on the timeline: failing ones washed over
+      // the cells, and a strip at the lane's top (green passes, vermillion fails).
+      const w = l.windows;
+      if (w && w.start.length > 0) {
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(HM_MARGIN.left, top, plotW, laneHeight);
+        ctx.clip();
+        for (let k = 0; k < w.start.length; k++) {
+          const x0 = toX(w.start[k]!);
+          const x1 = toX(w.end[k]!);
+          if (x1 < HM_MARGIN.left || x0 > HM_MARGIN.left + plotW) continue;
+          if (!w.pass[k]) {
+            ctx.fillStyle = "rgba(213, 94, 0, 0.22)";
+            ctx.fillRect(x0, top, x1 - x0, laneHeight);
+          }
+          ctx.fillStyle = w.pass[k] ? "rgba(0, 158, 115, 0.9)" : "rgba(213, 94, 0, 0.95)";
+          ctx.fillRect(x0 + 0.5, top, Math.max(1, x1 - x0 - 1), WINDOW_STRIP);
+        }
+        ctx.restore();
+      }
       // Intervals holding values above the tail threshold: ticks in a strip under the lane.
       const m = l.marks;
       if (m && m.start.length > 0) {
@@ -147,7 +171,7 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
       }
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [bitmaps, view[0], view[1], width, height, laneHeight]);
+  }, [bitmaps, lanes, view[0], view[1], width, height, laneHeight]);
 
   const onWheel = (e: WheelEvent) => {
     const pan = e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY);
@@ -217,6 +241,8 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
         data-domain-start={String(view[0])}
         data-domain-end={String(view[1])}
         data-lanes={lanes.length}
+        data-failing-windows={lanes.reduce((n, l) => n + (l.windows ? l.windows.pass.filter((x) => !x).length : 0), 0)}
+        data-tail-marks={lanes.reduce((n, l) => n + (l.marks ? l.marks.start.length : 0), 0)}
         role="img"
         aria-label={`Latency heatmap over time for ${lanes.map((l) => l.name).join(", ")}: colour is the count of values in each cell (log scale), the white line the max of each column; drag to select a time window`}
         width={width}

@@ -72,11 +72,16 @@ interface Props {
   title?: string;
   /** Shared value range in ns, so side-by-side plots compare on one scale. */
   yExtent?: { max: number; min: number };
+  /**
+   * A click in the plot: the percentile under the pointer and the value there (ns) of the curve
+   * nearest the pointer at that percentile: the curve the user pointed at.
+   */
+  onPick?: (pick: { percentile: number; valueNs: number; seriesId: string }) => void;
 }
 
 // Memoised: the app re-renders on every engine round trip (a timeline query, busy on and off);
 // the plot only when its own inputs change.
-export const PercentilePlot = memo(function PercentilePlot({ series, requirement = [], unit, yLog, width, height, title, yExtent }: Props) {
+export const PercentilePlot = memo(function PercentilePlot({ series, requirement = [], unit, yLog, width, height, title, yExtent, onPick }: Props) {
   const [hoverX, setHoverX] = useState<number | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
   const pathCache = useRef(new WeakMap<object, CachedPath>());
@@ -159,6 +164,28 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
         setHoverX(px >= plotLeft && px <= plotRight ? px : null);
       }}
       onMouseLeave={() => setHoverX(null)}
+      onClick={
+        onPick
+          ? (e) => {
+              const r = svgRef.current?.getBoundingClientRect();
+              if (!r) return;
+              const px = e.clientX - r.left;
+              const py = e.clientY - r.top;
+              if (px < plotLeft || px > plotRight) return;
+              const at = x.invert(px);
+              let best: { percentile: number; valueNs: number; seriesId: string; d: number } | null = null;
+              for (const s of series) {
+                const b = bucketAt(s, at);
+                if (!b) continue;
+                const valueNs = b.value * NANOS_PER_UNIT[s.recordedUnit];
+                const d = Math.abs(y(valueNs) - py);
+                if (!best || d < best.d) best = { percentile: b.percentile, valueNs, seriesId: s.id, d };
+              }
+              if (best) onPick({ percentile: best.percentile, valueNs: best.valueNs, seriesId: best.seriesId });
+            }
+          : undefined
+      }
+      style={onPick ? { cursor: "crosshair" } : undefined}
     >
       {title ? (
         <text x={plotLeft} y={12} className="plot-title">
