@@ -1,0 +1,405 @@
+// The resampling behind a comparison's intervals, for one side.
+//
+// A side is one or more runs. A run with intervals is cut into sub-blocks (plan.ts); a
+// resample draws bootstrap blocks (`span` consecutive sub-blocks, starting at any sub-block)
+// until it is as long as the run, and adds them. A run without intervals has its counts
+// resampled (multinomial over its buckets). Blocks wrap around (circular block bootstrap). Several runs (repeats): the runs are drawn with
+// replacement first, then each drawn run is resampled as above, so the interval holds
+// run-to-run variation.
+//
+// Speed: nothing is merged into a histogram per resample. Values are binned on a log scale
+// (`binsPerOctave` bins per doubling, a step of at most a tenth of the margin), each possible
+// bootstrap block is summed once into a sparse histogram of bins, and a resample adds the
+// blocks it drew into one small dense array of bins, whose cumulative sums give every
+// percentile of the grid in one pass. The interval is then read in bins and widened by one bin
+// on each side, so the binning can only make it wider, never make a difference appear.
+import { countAtPercentile } from "../bucket-lookup";
+import { BucketValues } from "./layout";
+import { MIN_INTERVALS, planBlocks, type BlockPlan } from "./plan";
+import { binomial, type Rng } from "./rng";
+import type { RunInput, Sparse } from "./types";
+
+/** Values in ns (ascending) with counts. */
+interface ValueCounts {
+  vals: Float64Array;
+  counts: Float64Array;
+}
+
+function toValues(s: Sparse, bv: BucketValues, unitNs: number): ValueCounts {
+  const n = s.indices.length;
+  const vals = new Float64Array(n);
+  const counts = new Float64Array(n);
+  let m = 0;
+  for (let k = 0; k < n; k++) {
+    const c = s.counts[k]!;
+    if (!(c > 0)) continue;
+    vals[m] = bv.rep(s.indices[k]!) * unitNs;
+    counts[m] = c;
+    m++;
+  }
+  return { vals: vals.subarray(0, m), counts: counts.subarray(0, m) };
+}
+
+/** Sums of consecutive groups of `stride` sparse histograms. */
+export function sumInto(intervals: readonly Sparse[], stride: number): Sparse[] {
+  const out: Sparse[] = [];
+  let dense = new Float64Array(1024);
+  const touched: number[] = [];
+  for (let at = 0; at < intervals.length; at += stride) {
+    for (let i = at; i < Math.min(intervals.length, at + stride); i++) {
+      const s = intervals[i]!;
+      for (let k = 0; k < s.indices.length; k++) {
+        const x = s.indices[k]!;
+        if (x >= dense.length) {
+          let size = dense.length;
+          while (size <= x) size *= 2;
+          const d = new Float64Array(size);
+          d.set(dense);
+          dense = d;
+        }
+        if (dense[x] === 0) touched.push(x);
+        dense[x]! += s.counts[k]!;
+      }
+    }
+    touched.sort((a, b) => a - b);
+    const indices = Int32Array.from(touched);
+    const counts = Float64Array.from(touched, (x) => dense[x]!);
+    for (const x of touched) dense[x] = 0;
+    touched.length = 0;
+    out.push({ indices, counts });
+  }
+  return out;
+}
+
+/** Bin of a value (ns): floor(log2(v) × binsPerOctave); values below 1 ns go to bin 0. */
+export function binOf(v: number, binsPerOctave: number): number {
+  return v <= 1 ? 0 : Math.floor(Math.log2(v) * binsPerOctave);
+}
+
+/** A sparse histogram of bins (offsets from the side's lowest bin), ascending. */
+interface Binned {
+  bins: Int32Array;
+  counts: Float64Array;
+}
+
+function binned(vc: ValueCounts, bpo: number, kMin: number): Binned {
+  const bins = new Int32Array(vc.vals.length);
+  const counts = new Float64Array(vc.vals.length);
+  let m = -1;
+  for (let k = 0; k < vc.vals.length; k++) {
+    const b = binOf(vc.vals[k]!, bpo) - kMin;
+    if (m >= 0 && bins[m] === b) counts[m]! += vc.counts[k]!;
+    else {
+      m++;
+      bins[m] = b;
+      counts[m] = vc.counts[k]!;
+    }
+  }
+  return { bins: bins.subarray(0, m + 1), counts: counts.subarray(0, m + 1) };
+}
+
+/** Bins of a run's bucket indices, memoised (a run's sub-blocks share most of their buckets). */
+class IndexBins {
+  private memo = new Int32Array(0);
+  constructor(private readonly bv: BucketValues, private readonly unitNs: number, private readonly bpo: number, private readonly kMin: number) {}
+
+  binned(s: Sparse): Binned {
+    const n = s.indices.length;
+    const bins = new Int32Array(n);
+    const counts = new Float64Array(n);
+    let m = -1;
+    for (let k = 0; k < n; k++) {
+      const c = s.counts[k]!;
+      if (!(c > 0)) continue;
+      const i = s.indices[k]!;
+      if (i >= this.memo.length) {
+        let size = Math.max(1024, this.memo.length);
+        while (size <= i) size *= 2;
+        const g = new Int32Array(size).fill(-1);
+        g.set(this.memo);
+        this.memo = g;
+      }
+      let b = this.memo[i]!;
+      if (b < 0) {
+        b = binOf(this.bv.rep(i) * this.unitNs, this.bpo) - this.kMin;
+        this.memo[i] = b;
+      }
+      if (m >= 0 && bins[m] === b) counts[m]! += c;
+      else {
+        m++;
+        bins[m] = b;
+        counts[m] = c;
+      }
+    }
+    return { bins: bins.subarray(0, m + 1), counts: counts.subarray(0, m + 1) };
+  }
+}
+
+/** A run resampled by moving blocks of intervals. */
+class BlockRun {
+  /** Block starting at sub-block s: entries [off[s], off[s+1]) of bins/counts. */
+  private readonly off: Int32Array;
+  private readonly bins: Int32Array;
+  private readonly counts: Float64Array;
+  private readonly totals: Float64Array;
+  private readonly starts: number;
+  /** Blocks drawn per resample: as many intervals as the run has. */
+  private readonly draws: number;
+  private readonly times: Int32Array;
+
+  constructor(sub: Binned[], span: number, nBins: number) {
+    const J = sub.length;
+    const r = Math.max(1, Math.min(span, J));
+    // Circular blocks (Politis and Romano): a block may wrap from the run's end to its start,
+    // so every interval is equally likely to be drawn (plain moving blocks under-draw the ends).
+    this.starts = J;
+    this.draws = Math.ceil(J / r);
+    const acc = new Float64Array(nBins);
+    let cap = 1024;
+    let bins = new Int32Array(cap);
+    let counts = new Float64Array(cap);
+    this.off = new Int32Array(this.starts + 1);
+    this.totals = new Float64Array(this.starts);
+    let at = 0;
+    for (let s = 0; s < this.starts; s++) {
+      let lo = nBins;
+      let hi = -1;
+      let t = 0;
+      for (let j = s; j < s + r; j++) {
+        const b = sub[j % J]!;
+        const bb = b.bins;
+        const bc = b.counts;
+        for (let k = 0; k < bb.length; k++) {
+          acc[bb[k]!]! += bc[k]!;
+          t += bc[k]!;
+        }
+        if (bb.length) {
+          if (bb[0]! < lo) lo = bb[0]!;
+          if (bb[bb.length - 1]! > hi) hi = bb[bb.length - 1]!;
+        }
+      }
+      if (at + (hi - lo + 1) > cap) {
+        while (at + (hi - lo + 1) > cap) cap *= 2;
+        const nb = new Int32Array(cap);
+        nb.set(bins.subarray(0, at));
+        bins = nb;
+        const nc = new Float64Array(cap);
+        nc.set(counts.subarray(0, at));
+        counts = nc;
+      }
+      this.off[s] = at;
+      for (let x = lo; x <= hi; x++) {
+        const c = acc[x]!;
+        if (c > 0) {
+          bins[at] = x;
+          counts[at] = c;
+          at++;
+          acc[x] = 0;
+        }
+      }
+      this.totals[s] = t;
+    }
+    this.bins = bins.subarray(0, at);
+    this.counts = counts.subarray(0, at);
+    this.off[this.starts] = at;
+    this.times = new Int32Array(this.starts);
+  }
+
+  /** Adds `copies` resamples of the run into `acc`; returns their count. */
+  draw(rng: Rng, copies: number, acc: Float64Array): number {
+    const times = this.times;
+    const n = copies * this.draws;
+    for (let c = 0; c < n; c++) times[rng.int(this.starts)]!++;
+    let total = 0;
+    const bins = this.bins;
+    const counts = this.counts;
+    for (let s = 0; s < this.starts; s++) {
+      const w = times[s]!;
+      if (w === 0) continue;
+      times[s] = 0;
+      total += w * this.totals[s]!;
+      const end = this.off[s + 1]!;
+      for (let k = this.off[s]!; k < end; k++) acc[bins[k]!]! += w * counts[k]!;
+    }
+    return total;
+  }
+}
+
+/** A run resampled by its counts (multinomial over its bins: the same as over its buckets, grouped). */
+class CountsRun {
+  readonly total: number;
+  constructor(private readonly b: Binned) {
+    let t = 0;
+    for (let i = 0; i < b.counts.length; i++) t += b.counts[i]!;
+    this.total = t;
+  }
+
+  draw(rng: Rng, copies: number, acc: Float64Array): number {
+    let left = Math.round(this.total * copies);
+    let mass = this.total;
+    let got = 0;
+    const { bins, counts } = this.b;
+    for (let i = 0; i < counts.length && left > 0; i++) {
+      const c = counts[i]!;
+      const x = i === counts.length - 1 ? left : binomial(rng, left, c / mass);
+      left -= x;
+      mass -= c;
+      got += x;
+      acc[bins[i]!]! += x;
+    }
+    return got;
+  }
+}
+
+export interface PreparedSide {
+  /** Every value any run of the side reports, ascending (ns). */
+  U: Float64Array;
+  /** Pooled count at or below U[u]. */
+  pooled: Float64Array;
+  /** Per run: count at or below U[u]. */
+  perRun: Float64Array[];
+  total: number;
+  runTotals: number[];
+  /** Per run: how it is resampled. */
+  methods: string[];
+  /** Relative bucket width at U[u] (the run whose bucket it is). */
+  width: Float64Array;
+  runs: (BlockRun | CountsRun)[];
+  names: string[];
+  /** Runs whose counts are resampled (no time order). */
+  countsOnly: string[];
+  binsPerOctave: number;
+  /** Lowest bin; the side's bins are [kMin, kMin + nBins). */
+  kMin: number;
+  nBins: number;
+}
+
+function blockSums(run: RunInput): { blocks: Sparse[]; plan: BlockPlan } | null {
+  const d = run.data;
+  if (d.kind === "counts") return null;
+  if (d.kind === "blocks") return d.plan.intervals >= MIN_INTERVALS && d.subBlocks.length >= 2 ? { blocks: [...d.subBlocks], plan: d.plan } : null;
+  if (d.intervals.length < MIN_INTERVALS) return null;
+  const plan = planBlocks(d.intervals.length, d.intervalSeconds);
+  return { blocks: sumInto(d.intervals, plan.stride), plan };
+}
+
+function totalOf(run: RunInput): Sparse {
+  const d = run.data;
+  if (d.kind === "counts") return d.counts;
+  const parts = d.kind === "blocks" ? d.subBlocks : d.intervals;
+  return sumInto(parts, Math.max(1, parts.length))[0] ?? { indices: new Int32Array(0), counts: new Float64Array(0) };
+}
+
+function describe(plan: BlockPlan): string {
+  return `moving blocks of ${plan.length} intervals (${plan.span} × ${plan.stride}) over ${plan.intervals} intervals`;
+}
+
+export function prepareSide(runs: readonly RunInput[], binsPerOctave: number): PreparedSide {
+  const totals: ValueCounts[] = [];
+  const sums: ({ blocks: Sparse[]; plan: BlockPlan } | null)[] = [];
+  const layouts: BucketValues[] = [];
+  const widthsByVal = new Map<number, number>();
+  for (const r of runs) {
+    const bv = new BucketValues(r.layout);
+    layouts.push(bv);
+    const t = totalOf(r);
+    totals.push(toValues(t, bv, r.unitNs));
+    for (let k = 0; k < t.indices.length; k++) {
+      if (t.counts[k]! > 0) {
+        const v = bv.rep(t.indices[k]!) * r.unitNs;
+        widthsByVal.set(v, Math.max(widthsByVal.get(v) ?? 0, bv.relativeWidth(t.indices[k]!)));
+      }
+    }
+    sums.push(blockSums(r));
+  }
+  const U = new Float64Array([...widthsByVal.keys()]).sort();
+  const width = Float64Array.from(U, (v) => widthsByVal.get(v)!);
+  const pooled = new Float64Array(U.length);
+  const perRun = totals.map((t) => {
+    const c = new Float64Array(U.length);
+    let k = 0;
+    let run = 0;
+    for (let u = 0; u < U.length; u++) {
+      while (k < t.vals.length && t.vals[k]! <= U[u]!) run += t.counts[k++]!;
+      c[u] = run;
+      pooled[u]! += run;
+    }
+    return c;
+  });
+  const runTotals = perRun.map((c) => (c.length ? c[c.length - 1]! : 0));
+  const kMin = U.length ? binOf(U[0]!, binsPerOctave) : 0;
+  const nBins = U.length ? binOf(U[U.length - 1]!, binsPerOctave) - kMin + 1 : 1;
+  const prepared = runs.map((_, i) => {
+    const s = sums[i];
+    if (!s) return new CountsRun(binned(totals[i]!, binsPerOctave, kMin));
+    const ib = new IndexBins(layouts[i]!, runs[i]!.unitNs, binsPerOctave, kMin);
+    return new BlockRun(s.blocks.map((b) => ib.binned(b)), s.plan.span, nBins);
+  });
+  return {
+    U,
+    pooled,
+    perRun,
+    total: runTotals.reduce((a, b) => a + b, 0),
+    runTotals,
+    methods: runs.map((r, i) => (sums[i] ? describe(sums[i]!.plan) : r.data.kind === "counts" ? "counts (no intervals)" : `counts (fewer than ${MIN_INTERVALS} intervals)`)),
+    width,
+    runs: prepared,
+    names: runs.map((r) => r.name),
+    countsOnly: runs.filter((_, i) => !sums[i]).map((r) => r.name),
+    binsPerOctave,
+    kMin,
+    nBins,
+  };
+}
+
+/** Smallest u with cum[u] ≥ the percentile's count (HdrHistogram's rule); -1 when empty. */
+export function indexAtPercentile(cum: Float64Array, total: number, p: number): number {
+  if (total <= 0 || cum.length === 0) return -1;
+  if (p >= 100) {
+    let u = cum.length - 1;
+    while (u > 0 && cum[u - 1] === total) u--;
+    return u;
+  }
+  const t = countAtPercentile(total, p);
+  let lo = 0;
+  let hi = cum.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cum[mid]! >= t) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * Resamples a side `count` times; out[b * G + g] = the bin (binOf) of the value at grid[g] in
+ * resample b. A generator: yields the resamples done after every `chunk` of them, so a caller
+ * can report progress and give way (cancel) in between; the results do not depend on chunking.
+ */
+export function* resampleSide(side: PreparedSide, grid: readonly number[], count: number, rng: Rng, repeats: boolean, out: Float64Array, chunk = 50): Generator<number, void, void> {
+  const G = grid.length;
+  const R = side.runs.length;
+  const copies = new Int32Array(R);
+  const acc = new Float64Array(side.nBins);
+  for (let b = 0; b < count; b++) {
+    copies.fill(0);
+    if (repeats && R >= 2) for (let k = 0; k < R; k++) copies[rng.int(R)]!++;
+    else copies.fill(1);
+    acc.fill(0);
+    let total = 0;
+    for (let k = 0; k < R; k++) if (copies[k]! > 0) total += side.runs[k]!.draw(rng, copies[k]!, acc);
+    let g = 0;
+    let run = 0;
+    let target = total > 0 && G > 0 ? countAtPercentile(total, grid[0]!) : Infinity;
+    for (let x = 0; x < acc.length && g < G; x++) {
+      run += acc[x]!;
+      while (g < G && run >= target) {
+        out[b * G + g] = x + side.kMin;
+        g++;
+        if (g < G) target = countAtPercentile(total, grid[g]!);
+      }
+    }
+    for (; g < G; g++) out[b * G + g] = Number.NaN;
+    if ((b + 1) % chunk === 0 && b + 1 < count) yield b + 1;
+  }
+}
