@@ -3,6 +3,7 @@ import type { Unit } from "../core/types";
 import type { Encoded, ShareView } from "../share";
 import type { SampleOptions } from "../formats/source";
 import type { LoadOutcome, SeriesView, TimelineQuery, TimelineResult, TimeRange } from "./store";
+import type { CompareAnswer, CompareRequest } from "./compare-query";
 
 export type Request =
   | { kind: "load"; files: File[]; options?: SampleOptions }
@@ -18,7 +19,8 @@ export type Request =
   | { kind: "merge"; ids: string[]; name?: string }
   | { kind: "setCoInterval"; ns: number | null }
   | { kind: "share"; view: ShareView; looks: { id: string; color: string; visible: boolean }[]; range: TimeRange; fullPrecision: boolean }
-  | { kind: "openShare"; fragment: string };
+  | { kind: "openShare"; fragment: string }
+  | { kind: "compare"; request: CompareRequest };
 
 export interface IdentityPatch {
   config?: string;
@@ -42,6 +44,7 @@ export interface ResultOf {
   setCoInterval: null;
   share: Encoded;
   openShare: { ok: true; view: ShareView; lossy: boolean; visible: boolean[] } | { ok: false; reason: string };
+  compare: CompareAnswer;
 }
 
 export interface FileOutcome extends LoadOutcome {

@@ -5,7 +5,7 @@ import { UNITS, type Unit } from "../core/types";
 import { ShareFormatError } from "./bytes";
 
 /** The schema version links are written in. Older versions are upgraded on decode (upgrade.ts). */
-export const SHARE_VERSION = 2;
+export const SHARE_VERSION = 3;
 
 /** Longer fragments are refused before any work. */
 export const MAX_FRAGMENT_CHARS = 2_000_000;
@@ -61,6 +61,31 @@ export interface ShareView {
   requirement: string | null;
   range: { start: number | null; end: number | null };
   timeline: { percentiles: number[]; perLane: boolean; wallClock: boolean; log: boolean };
+  /** The A vs B comparison on screen (v3; absent when none). */
+  compare?: SharedCompare;
+}
+
+/** A comparison: baseline and candidate by series name, the margin (0.05 = ±5 %), whether repeats are pooled. */
+export interface SharedCompare {
+  baseline: string;
+  candidate: string;
+  margin: number;
+  repeats: boolean;
+}
+
+/** Largest margin a link may set (±100 %). */
+export const MAX_COMPARE_MARGIN = 1;
+
+export function validateCompare(x: unknown): SharedCompare {
+  const c = obj(x, "view.compare");
+  const margin = num(field(c, "margin"), "view.compare.margin");
+  if (margin < 0 || margin > MAX_COMPARE_MARGIN) fail(`view.compare.margin is outside [0, ${MAX_COMPARE_MARGIN}]`);
+  return {
+    baseline: str(field(c, "baseline"), "view.compare.baseline", MAX_NAME_CHARS),
+    candidate: str(field(c, "candidate"), "view.compare.candidate", MAX_NAME_CHARS),
+    margin,
+    repeats: bool(field(c, "repeats"), "view.compare.repeats"),
+  };
 }
 
 export interface ShareState {
@@ -171,7 +196,7 @@ export function validateView(x: unknown): ShareView {
     return n;
   });
   const req = field(v, "requirement");
-  return {
+  const out: ShareView = {
     displayUnit: unit(field(v, "displayUnit"), "view.displayUnit"),
     yLog: bool(field(v, "yLog"), "view.yLog"),
     sideBySide: bool(field(v, "sideBySide"), "view.sideBySide"),
@@ -184,6 +209,8 @@ export function validateView(x: unknown): ShareView {
       log: bool(field(tl, "log"), "view.timeline.log"),
     },
   };
+  if (has(v, "compare")) out.compare = validateCompare(field(v, "compare"));
+  return out;
 }
 
 function validateSeriesMeta(x: unknown, i: number): SeriesMeta {

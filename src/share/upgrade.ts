@@ -7,6 +7,8 @@
 //       max) or null; view had no sideBySide. Data section as in v2.
 //   v2  view.requirement is the requirement text ("p50<=1ms, p99<=5ms") or null;
 //       view.sideBySide added (v1 links open with it off).
+//   v3  view.compare added, optional ({ baseline, candidate, margin, repeats }: the A vs B
+//       comparison on screen). v2 links open without one.
 // To add v3: write upgradeV2toV3, register it under 2 in UPGRADERS, bump SHARE_VERSION, and
 // add a test that decodes a hand-built v2 link.
 import type { Unit } from "../core/types";
@@ -64,9 +66,20 @@ export function upgradeV1toV2(doc: RawDoc): RawDoc {
 }
 
 // ---------------------------------------------------------------------------------------------
+// v2 → v3
+
+export function upgradeV2toV3(doc: RawDoc): RawDoc {
+  const meta = obj(doc.meta, "the link's metadata");
+  const view = obj(field(meta, "view"), "view");
+  // Nothing to reshape: a v2 view has no comparison, and one claiming to have one is not v2.
+  if (has(view, "compare")) fail("view.compare is not part of a v2 link");
+  return doc;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 /** UPGRADERS[v] turns a version-v document into a version v+1 one. */
-export const UPGRADERS: Readonly<Record<number, Upgrader>> = { 1: upgradeV1toV2 };
+export const UPGRADERS: Readonly<Record<number, Upgrader>> = { 1: upgradeV1toV2, 2: upgradeV2toV3 };
 
 export const OLDEST_VERSION = 1;
 

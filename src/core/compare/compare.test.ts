@@ -88,7 +88,7 @@ describe("A vs B against known samples", () => {
     let same50 = 0;
     let same90 = 0;
     // Stationary enough that an interval of ±5 % is within reach at p50 and p90.
-    const o = { intervals: 300, perInterval: 60, phi: 0.5, drift: 0.05 };
+    const o = { intervals: 300, perInterval: 100, phi: 0.5, drift: 0.04 };
     for (let k = 0; k < 100; k++) {
       const r = compareSides(side("A", simRun("a", { ...o, seed: 1000 + 2 * k })), side("B", simRun("b", { ...o, seed: 1001 + 2 * k })), { percentiles: [50, 90, 99], perDecade: 0 });
       if (r.points.every((p) => p.verdict !== "better" && p.verdict !== "worse")) clean++;
