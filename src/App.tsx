@@ -37,6 +37,9 @@ import { usePlotSeries, useSeriesRows } from "./ui/use-series-rows";
 import { useAfterNextPaint, useOnScreen } from "./ui/use-after-paint";
 import { memberOf, removalOf, replayMerges, replayRemovals, type MergeMember, type RemovedSeries, type SavedMerge } from "./ui/merges";
 import { useCoalesced } from "./ui/use-coalesced";
+import { ComparePanel } from "./ui/ComparePanel";
+import { useCompare } from "./ui/use-compare";
+import { compareMarkdown } from "./core/compare/markdown";
 
 /** More series than this in an answer: rendered as a transition (see run). */
 const MANY_SERIES = 20;
@@ -200,6 +203,7 @@ export function App() {
     setRange(v.range);
     setTl({ ...DEFAULT_TIMELINE, ...v.timeline });
     if (v.theme) setTheme(v.theme);
+    if (v.compare) cmp.restore(v.compare);
     if (v.coInterval) {
       // Only what the field accepted was saved; a session edited by hand is checked again.
       const ns = parseExpectedInterval(v.coInterval);
@@ -306,6 +310,7 @@ export function App() {
   const timelineOnly = useCallback(() => run(null, { views: false }), [run]);
   const holdBusy = useCallback((d: 1 | -1) => setPending((n) => n + d), []);
   const refreshTimeline = useCoalesced(timelineOnly, holdBusy);
+  const cmp = useCompare(engine, views, shownRange, holdBusy);
   useUpdateEffect(refreshTimeline, [tl.domain, tl.percentiles, plotWidth, refreshTimeline]);
 
   useWindowInput({
@@ -420,6 +425,7 @@ export function App() {
         requirement: requirement ? formatRequirement(requirement) : null,
         range,
         timeline: { percentiles: tl.percentiles, perLane: tl.perLane, wallClock: tl.wallClock, log: tl.log },
+        ...(cmp.shared ? { compare: cmp.shared } : {}),
       };
       const looks = rows.filter((r) => !r.view.correctedFrom).map((r) => ({ id: r.view.id, color: r.color, visible: r.visible }));
       const enc = await engine.share(view, looks, range, fullPrecision);
@@ -431,15 +437,16 @@ export function App() {
     }
   });
 
-  const makeMarkdown = useStableCallback(() =>
-    markdownSummary({
-      rows: markdownRows(visibleRows, unit),
-      unit,
-      requirement: requirement ? formatRequirement(requirement) : null,
-      sentence: judged.sentence,
-      shareUrl: shareUrl.current,
-      range,
-    }),
+  const makeMarkdown = useStableCallback(
+    () =>
+      markdownSummary({
+        rows: markdownRows(visibleRows, unit),
+        unit,
+        requirement: requirement ? formatRequirement(requirement) : null,
+        sentence: judged.sentence,
+        shareUrl: shareUrl.current,
+        range,
+      }) + (cmp.result ? `\n${compareMarkdown(cmp.result, unit)}` : ""),
   );
   const setCoInterval = useStableCallback((ns: number | null, text: string) => {
     setCoText(text);
@@ -580,6 +587,7 @@ export function App() {
             <PercentileTable rows={visibleRows} unit={tableUnit.value} />
           </div>
           <Judgement part="chart" rows={visibleRows} requirement={requirement} unit={unit} width={Math.max(320, plotWidth)} />
+          <ComparePanel c={cmp} views={views} unit={unit} width={Math.max(320, plotWidth)} />
         </section>
         <aside className="side-panel">
           <h2>Series</h2>
@@ -637,6 +645,7 @@ export function App() {
           yLog={yLog}
           timeline={timeline}
           timelineLines={timelineLines}
+          compare={cmp.result}
           onExit={() => setPresenting(false)}
         />
       ) : null}

@@ -97,6 +97,7 @@ export function encodeShare(state: ShareState, opts: EncodeOptions = {}): Encode
       requirement: v.requirement,
       range: { start: v.range.start, end: v.range.end },
       timeline: { percentiles: [...v.timeline.percentiles], perLane: v.timeline.perLane, wallClock: v.timeline.wallClock, log: v.timeline.log },
+      ...(v.compare ? { compare: { baseline: v.compare.baseline, candidate: v.compare.candidate, margin: v.compare.margin, repeats: v.compare.repeats } } : {}),
     },
     series,
   };

@@ -150,3 +150,14 @@ describe("v2 → v3: the comparison", () => {
     expect(noName.ok).toBe(false);
   });
 });
+
+describe("the comparison round trip", () => {
+  it("encodeShare writes it and decodeShare reads it back", async () => {
+    const { encodeShare } = await import("./index");
+    const view = { displayUnit: "ms" as const, yLog: false, sideBySide: false, requirement: null, range: { start: null, end: null }, timeline: { percentiles: [], perLane: false, wallClock: false, log: false }, compare: { baseline: "a", candidate: "b", margin: 0.05, repeats: true } };
+    const series = [{ name: "a", source: "a.hlog", tag: "", config: "a", throughput: null, kind: "" as const, unit: "ns" as const, visible: true, histogram: sample(), startTime: null }];
+    const r = decodeShare(encodeShare({ view, series }, { fullPrecision: true }).fragment);
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.state.view.compare).toEqual(view.compare);
+  });
+});

@@ -34,9 +34,14 @@ describe("ratio chart layout", () => {
     expect(yLimit([3.1], 0.05)).toBe(5);
     expect(yLimit([1 / 3.1], 0.05)).toBe(5);
     const t = ratioTicks(5);
-    expect(t.find((x) => x.value === 1)?.label).toBe("same");
-    expect(t.some((x) => x.label === "2× slower")).toBe(true);
-    expect(t.some((x) => Math.abs(x.value - 0.5) < 1e-12 && x.label === "2× faster")).toBe(true);
+    expect(t.find((x) => x.value === 1)?.label).toBe("1");
+    expect(t.some((x) => x.label === "×2")).toBe(true);
+    expect(t.some((x) => Math.abs(x.value - 0.5) < 1e-12 && x.label === "÷2")).toBe(true);
+    // Never crowded: neighbours at least a quarter of the half-axis apart (in log terms).
+    for (const lim of [1.5, 5, 100, 1e4]) {
+      const v = ratioTicks(lim).map((x) => Math.log(x.value));
+      for (let i = 1; i < v.length; i++) expect(v[i]! - v[i - 1]!).toBeGreaterThanOrEqual(Math.log(lim) / 4 - 1e-9);
+    }
     expect(ratioXEnd([pt(99.95, 1)])).toBe(10_000);
   });
 });

@@ -58,17 +58,26 @@ export function yLimit(values: readonly number[], margin: number): number {
 }
 
 function factorLabel(f: number): string {
-  return `${Number(f.toPrecision(3))}×`;
+  return `${Number(f.toPrecision(3))}`;
 }
 
-/** Ticks at 1 and symmetric factors: "2× slower" above, "2× faster" below. */
+/**
+ * Ticks at 1 and symmetric factors, at least a quarter of the half-axis apart: "×2" above
+ * (B slower), "÷2" below (B faster). Short, so they fit the spectrum's left margin.
+ */
 export function ratioTicks(limit: number): RatioTick[] {
-  const steps = [1.05, 1.1, 1.25, 1.5, 2, 3, 5, 10, 100, 1000, 1e4, 1e5, 1e6].filter((s) => s <= limit * 1.0001);
-  const chosen = steps.length <= 3 ? steps : [steps[Math.floor((steps.length - 1) / 3)]!, steps[Math.floor((2 * (steps.length - 1)) / 3)]!, steps[steps.length - 1]!];
-  const out: RatioTick[] = [{ value: 1, label: "same" }];
-  for (const s of [...new Set(chosen)]) {
-    out.push({ value: s, label: `${factorLabel(s)} slower` });
-    out.push({ value: 1 / s, label: `${factorLabel(s)} faster` });
+  const steps = [1.05, 1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100, 1000, 1e4, 1e5, 1e6].filter((s) => s <= limit * 1.0001);
+  const gap = Math.log(limit) / 4;
+  const chosen: number[] = [];
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const s = steps[i]!;
+    const last = chosen[chosen.length - 1];
+    if (Math.log(s) >= gap * 0.999 && (last === undefined || Math.log(last / s) >= gap * 0.999)) chosen.push(s);
+  }
+  const out: RatioTick[] = [{ value: 1, label: "1" }];
+  for (const s of chosen) {
+    out.push({ value: s, label: `×${factorLabel(s)}` });
+    out.push({ value: 1 / s, label: `÷${factorLabel(s)}` });
   }
   return out.sort((a, b) => a.value - b.value);
 }
