@@ -96,7 +96,8 @@ export function runOf(store: Store, id: string, range: TimeRange): RunInput {
       const hi = Math.min(last, (k + 1) * plan.stride - 1);
       subBlocks.push(s.blocks!.sumRange(lo, hi, decode).sum);
     }
-    return { ...base, layout: layoutOf(s.histogram), saturated, data: { kind: "blocks", subBlocks, plan } };
+    const total = range.start === null && range.end === null ? sparseOf(s.histogram) : s.blocks!.sumRange(first, last, decode).sum;
+    return { ...base, layout: layoutOf(s.histogram), saturated, data: { kind: "blocks", subBlocks, plan, total } };
   }
   if (sel.length < MIN_INTERVALS) return { ...counts(), saturated };
   // Intervals of a merge may differ in layout: each goes into the series' own layout.

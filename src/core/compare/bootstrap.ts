@@ -103,7 +103,7 @@ class IndexBins {
   private memo = new Int32Array(0);
   constructor(private readonly bv: BucketValues, private readonly unitNs: number, private readonly bpo: number, private readonly kMin: number) {}
 
-  binned(s: Sparse): Binned {
+  binnedIndices(s: Sparse): Binned {
     const n = s.indices.length;
     const bins = new Int32Array(n);
     const counts = new Float64Array(n);
@@ -137,15 +137,17 @@ class IndexBins {
 
 /** A run resampled by moving blocks of intervals. */
 class BlockRun {
-  /** Block starting at sub-block s: entries [off[s], off[s+1]) of bins/counts. */
-  private readonly off: Int32Array;
-  private readonly bins: Int32Array;
-  private readonly counts: Float64Array;
-  private readonly totals: Float64Array;
+  /** Cumulative count of the block starting at sub-block s, at bin x: cols[x * starts + s]. */
+  private readonly cols: Float32Array | Float64Array;
   private readonly starts: number;
   /** Blocks drawn per resample: as many intervals as the run has. */
   private readonly draws: number;
+  private readonly totals: Float64Array;
   private readonly times: Int32Array;
+  /** The current resample: distinct blocks drawn and how often. */
+  private readonly pos: Int32Array;
+  private readonly w: Float64Array;
+  private nz = 0;
 
   constructor(sub: Binned[], span: number, nBins: number) {
     const J = sub.length;
@@ -154,16 +156,21 @@ class BlockRun {
     // so every interval is equally likely to be drawn (plain moving blocks under-draw the ends).
     this.starts = J;
     this.draws = Math.ceil(J / r);
+    const S = this.starts;
     const acc = new Float64Array(nBins);
-    let cap = 1024;
-    let bins = new Int32Array(cap);
-    let counts = new Float64Array(cap);
-    this.off = new Int32Array(this.starts + 1);
-    this.totals = new Float64Array(this.starts);
-    let at = 0;
-    for (let s = 0; s < this.starts; s++) {
+    this.totals = new Float64Array(S);
+    let most = 0;
+    for (let j = 0; j < J; j++) {
+      let t = 0;
+      for (let k = 0; k < sub[j]!.counts.length; k++) t += sub[j]!.counts[k]!;
+      most = Math.max(most, t);
+    }
+    // float32 holds a block's cumulative counts exactly below 2^24 (320 one-second intervals
+    // of 1,000 values each is 320,000), at half the memory.
+    this.cols = most * r < 2 ** 24 ? new Float32Array(nBins * S) : new Float64Array(nBins * S);
+    const cols = this.cols;
+    for (let s = 0; s < S; s++) {
       let lo = nBins;
-      let hi = -1;
       let t = 0;
       for (let j = s; j < s + r; j++) {
         const b = sub[j % J]!;
@@ -173,81 +180,89 @@ class BlockRun {
           acc[bb[k]!]! += bc[k]!;
           t += bc[k]!;
         }
-        if (bb.length) {
-          if (bb[0]! < lo) lo = bb[0]!;
-          if (bb[bb.length - 1]! > hi) hi = bb[bb.length - 1]!;
-        }
+        if (bb.length && bb[0]! < lo) lo = bb[0]!;
       }
-      if (at + (hi - lo + 1) > cap) {
-        while (at + (hi - lo + 1) > cap) cap *= 2;
-        const nb = new Int32Array(cap);
-        nb.set(bins.subarray(0, at));
-        bins = nb;
-        const nc = new Float64Array(cap);
-        nc.set(counts.subarray(0, at));
-        counts = nc;
-      }
-      this.off[s] = at;
-      for (let x = lo; x <= hi; x++) {
-        const c = acc[x]!;
-        if (c > 0) {
-          bins[at] = x;
-          counts[at] = c;
-          at++;
-          acc[x] = 0;
-        }
+      let run = 0;
+      for (let x = lo; x < nBins; x++) {
+        run += acc[x]!;
+        acc[x] = 0;
+        cols[x * S + s] = run;
       }
       this.totals[s] = t;
     }
-    this.bins = bins.subarray(0, at);
-    this.counts = counts.subarray(0, at);
-    this.off[this.starts] = at;
-    this.times = new Int32Array(this.starts);
+    this.times = new Int32Array(S);
+    this.pos = new Int32Array(S);
+    this.w = new Float64Array(S);
   }
 
-  /** Adds `copies` resamples of the run into `acc`; returns their count. */
-  draw(rng: Rng, copies: number, acc: Float64Array): number {
+  /** Draws `copies` resamples of the run; returns their count. */
+  draw(rng: Rng, copies: number): number {
     const times = this.times;
     const n = copies * this.draws;
     for (let c = 0; c < n; c++) times[rng.int(this.starts)]!++;
     let total = 0;
-    const bins = this.bins;
-    const counts = this.counts;
+    let nz = 0;
     for (let s = 0; s < this.starts; s++) {
       const w = times[s]!;
       if (w === 0) continue;
       times[s] = 0;
+      this.pos[nz] = s;
+      this.w[nz] = w;
+      nz++;
       total += w * this.totals[s]!;
-      const end = this.off[s + 1]!;
-      for (let k = this.off[s]!; k < end; k++) acc[bins[k]!]! += w * counts[k]!;
     }
+    this.nz = nz;
     return total;
+  }
+
+  /** The current resample's count at or below bin x. */
+  countAt(x: number): number {
+    const base = x * this.starts;
+    const cols = this.cols;
+    const pos = this.pos;
+    const w = this.w;
+    let s = 0;
+    for (let k = 0; k < this.nz; k++) s += w[k]! * cols[base + pos[k]!]!;
+    return s;
   }
 }
 
 /** A run resampled by its counts (multinomial over its bins: the same as over its buckets, grouped). */
 class CountsRun {
   readonly total: number;
-  constructor(private readonly b: Binned) {
+  private readonly cum: Float64Array;
+  constructor(private readonly b: Binned, nBins: number) {
     let t = 0;
     for (let i = 0; i < b.counts.length; i++) t += b.counts[i]!;
     this.total = t;
+    this.cum = new Float64Array(nBins);
   }
 
-  draw(rng: Rng, copies: number, acc: Float64Array): number {
+  draw(rng: Rng, copies: number): number {
     let left = Math.round(this.total * copies);
     let mass = this.total;
     let got = 0;
     const { bins, counts } = this.b;
+    const cum = this.cum;
+    cum.fill(0);
     for (let i = 0; i < counts.length && left > 0; i++) {
       const c = counts[i]!;
       const x = i === counts.length - 1 ? left : binomial(rng, left, c / mass);
       left -= x;
       mass -= c;
       got += x;
-      acc[bins[i]!]! += x;
+      cum[bins[i]!]! += x;
+    }
+    let run = 0;
+    for (let x = 0; x < cum.length; x++) {
+      run += cum[x]!;
+      cum[x] = run;
     }
     return got;
+  }
+
+  countAt(x: number): number {
+    return this.cum[x]!;
   }
 }
 
@@ -286,6 +301,7 @@ function blockSums(run: RunInput): { blocks: Sparse[]; plan: BlockPlan } | null 
 function totalOf(run: RunInput): Sparse {
   const d = run.data;
   if (d.kind === "counts") return d.counts;
+  if (d.kind === "blocks" && d.total) return d.total;
   const parts = d.kind === "blocks" ? d.subBlocks : d.intervals;
   return sumInto(parts, Math.max(1, parts.length))[0] ?? { indices: new Int32Array(0), counts: new Float64Array(0) };
 }
@@ -331,9 +347,9 @@ export function prepareSide(runs: readonly RunInput[], binsPerOctave: number): P
   const nBins = U.length ? binOf(U[U.length - 1]!, binsPerOctave) - kMin + 1 : 1;
   const prepared = runs.map((_, i) => {
     const s = sums[i];
-    if (!s) return new CountsRun(binned(totals[i]!, binsPerOctave, kMin));
+    if (!s) return new CountsRun(binned(totals[i]!, binsPerOctave, kMin), nBins);
     const ib = new IndexBins(layouts[i]!, runs[i]!.unitNs, binsPerOctave, kMin);
-    return new BlockRun(s.blocks.map((b) => ib.binned(b)), s.plan.span, nBins);
+    return new BlockRun(s.blocks.map((b) => ib.binnedIndices(b)), s.plan.span, nBins);
   });
   return {
     U,
@@ -373,33 +389,78 @@ export function indexAtPercentile(cum: Float64Array, total: number, p: number): 
 
 /**
  * Resamples a side `count` times; out[b * G + g] = the bin (binOf) of the value at grid[g] in
- * resample b. A generator: yields the resamples done after every `chunk` of them, so a caller
- * can report progress and give way (cancel) in between; the results do not depend on chunking.
+ * resample b. Each percentile is searched for from the pooled histogram's bin (resamples land
+ * within a bin or two of it where data is plentiful), galloping outwards, never below the
+ * previous percentile's answer. A generator: yields the resamples done after every `chunk`, so
+ * a caller can report progress and give way (cancel) in between; results do not depend on it.
  */
 export function* resampleSide(side: PreparedSide, grid: readonly number[], count: number, rng: Rng, repeats: boolean, out: Float64Array, chunk = 50): Generator<number, void, void> {
   const G = grid.length;
   const R = side.runs.length;
+  const nB = side.nBins;
   const copies = new Int32Array(R);
-  const acc = new Float64Array(side.nBins);
+  const hints = grid.map((p) => {
+    const u = indexAtPercentile(side.pooled, side.total, p);
+    return u < 0 ? 0 : Math.min(nB - 1, Math.max(0, binOf(side.U[u]!, side.binsPerOctave) - side.kMin));
+  });
+  const active: (BlockRun | CountsRun)[] = [];
   for (let b = 0; b < count; b++) {
     copies.fill(0);
     if (repeats && R >= 2) for (let k = 0; k < R; k++) copies[rng.int(R)]!++;
     else copies.fill(1);
-    acc.fill(0);
+    active.length = 0;
     let total = 0;
-    for (let k = 0; k < R; k++) if (copies[k]! > 0) total += side.runs[k]!.draw(rng, copies[k]!, acc);
-    let g = 0;
-    let run = 0;
-    let target = total > 0 && G > 0 ? countAtPercentile(total, grid[0]!) : Infinity;
-    for (let x = 0; x < acc.length && g < G; x++) {
-      run += acc[x]!;
-      while (g < G && run >= target) {
-        out[b * G + g] = x + side.kMin;
-        g++;
-        if (g < G) target = countAtPercentile(total, grid[g]!);
-      }
+    for (let k = 0; k < R; k++) {
+      if (copies[k] === 0) continue;
+      total += side.runs[k]!.draw(rng, copies[k]!);
+      active.push(side.runs[k]!);
     }
-    for (; g < G; g++) out[b * G + g] = Number.NaN;
+    const one = active.length === 1 ? active[0]! : null;
+    const f = (x: number): number => {
+      if (one) return one.countAt(x);
+      let s = 0;
+      for (let k = 0; k < active.length; k++) s += active[k]!.countAt(x);
+      return s;
+    };
+    let floor = 0;
+    for (let g = 0; g < G; g++) {
+      if (!(total > 0)) {
+        out[b * G + g] = Number.NaN;
+        continue;
+      }
+      const t = countAtPercentile(total, grid[g]!);
+      const h = Math.min(nB - 1, Math.max(floor, hints[g]!));
+      let lo: number; // f(lo) < t, or lo = floor - 1
+      let hi: number; // f(hi) >= t
+      if (f(h) >= t) {
+        hi = h;
+        let step = 1;
+        lo = h - 1;
+        while (lo >= floor && f(lo) >= t) {
+          hi = lo;
+          step *= 2;
+          lo = hi - step;
+        }
+        if (lo < floor - 1) lo = floor - 1;
+      } else {
+        lo = h;
+        let step = 1;
+        hi = h + 1;
+        while (hi < nB - 1 && f(hi) < t) {
+          lo = hi;
+          step *= 2;
+          hi = lo + step;
+        }
+        if (hi > nB - 1) hi = nB - 1;
+      }
+      while (hi - lo > 1) {
+        const mid = (lo + hi) >> 1;
+        if (f(mid) >= t) hi = mid;
+        else lo = mid;
+      }
+      floor = hi;
+      out[b * G + g] = hi + side.kMin;
+    }
     if ((b + 1) % chunk === 0 && b + 1 < count) yield b + 1;
   }
 }

@@ -29,7 +29,7 @@ describe("verdicts", () => {
 
 describe("block plan", () => {
   it("keeps a stall and its queue together and grows with the run", () => {
-    expect(planBlocks(86_400, 1)).toMatchObject({ stride: 64, span: 5, length: 320 });
+    expect(planBlocks(86_400, 1)).toMatchObject({ stride: 128, span: 3, length: 384 });
     expect(planBlocks(3600, 1).length).toBeGreaterThanOrEqual(60);
     expect(planBlocks(600, 1).length).toBeGreaterThanOrEqual(30);
     expect(planBlocks(600, 5).length).toBeGreaterThanOrEqual(25);

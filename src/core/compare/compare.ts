@@ -15,12 +15,17 @@ export const COMPARE_PERCENTILES: readonly number[] = TABLE_PERCENTILES.filter((
 export const DEFAULT_RESAMPLES = 1000;
 export const DEFAULT_SEED = 20261125;
 
+/** The resamples' bins are this fraction of the margin wide (0.5 % at the default 5 %). */
+export const BIN_FRACTION = 10;
+
 /**
- * Bins per doubling for the resamples: a step of at most a tenth of the margin (0.5 % at the
- * default 5 %), so the binning never decides a verdict.
+ * Bins per doubling for the resamples: a step of a tenth of the margin, so the binning (which
+ * widens each interval by one bin on either side) cannot decide a verdict on its own. Finer
+ * bins cost memory (a column of every block's cumulative counts per bin) and a search step or
+ * two, not a pass over every bin.
  */
 export function binsPerOctave(margin: number): number {
-  const step = Math.log2(1 + Math.max(1e-4, margin) / 10);
+  const step = Math.log2(1 + Math.max(1e-4, margin) / BIN_FRACTION);
   return Math.min(4096, Math.max(64, Math.ceil(1 / step)));
 }
 

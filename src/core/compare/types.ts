@@ -10,13 +10,14 @@ export type { BucketLayout } from "./layout";
 /**
  * A run's data, sparse counts by index in `layout`:
  * - "intervals": its interval histograms in time order (the comparison sums them into blocks);
- * - "blocks": already summed into sub-blocks of `plan.stride` intervals (planBlocks), in time order;
+ * - "blocks": already summed into sub-blocks of `plan.stride` intervals (planBlocks), in time order
+ *   (`total`, their sum, when the caller has it: saves summing them again);
  * - "counts": one histogram with no time order (.hgrm, wrk2, a shared link): its counts are
  *   resampled (multinomial over buckets), which ignores correlation in time.
  */
 export type RunData =
   | { kind: "intervals"; intervals: readonly Sparse[]; intervalSeconds: number }
-  | { kind: "blocks"; subBlocks: readonly Sparse[]; plan: BlockPlan }
+  | { kind: "blocks"; subBlocks: readonly Sparse[]; plan: BlockPlan; total?: Sparse }
   | { kind: "counts"; counts: Sparse };
 
 export interface RunInput {
