@@ -123,3 +123,33 @@ test("two configurations at common throughputs: one summary per throughput, each
   expect(await page.locator(`[data-testid=series][data-name="${await page.getByTestId("compare-candidate").inputValue()}"]`).getAttribute("data-throughput")).toBe(t);
   await page.getByTestId("compare").screenshot({ path: "screens/compare-demo.png" });
 });
+
+test.describe("accessibility of the open panel", () => {
+  // axe is injected as a script, which the production page's CSP rightly refuses: bypass it here.
+  test.use({ bypassCSP: true });
+
+  test("axe-core finds no serious or critical violations in the A vs B panel, light and dark", async ({ page }) => {
+    const { createRequire } = await import("node:module");
+    const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+    const serious = async () => {
+      await page.addScriptTag({ path: axePath });
+      const v = (await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run(ctx: Element, o: object): Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
+        return (await axe.run(document.querySelector("[data-testid=compare]")!, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } })).violations;
+      })) as { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+      return v.filter((x) => x.impact === "serious" || x.impact === "critical").map((x) => `${x.id}: ${x.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+    };
+    await page.goto("./");
+    await idle(page);
+    await page.getByTestId("compare-open").click();
+    await page.waitForTimeout(50);
+    await idle(page);
+    await page.getByTestId("compare-sweep").click();
+    await page.waitForTimeout(50);
+    await idle(page);
+    expect(await serious()).toEqual([]);
+    await page.getByTestId("theme").check();
+    expect(await serious()).toEqual([]);
+    await page.getByTestId("compare").screenshot({ path: "screens/compare-demo-dark.png" });
+  });
+});
