@@ -310,7 +310,20 @@ function describe(plan: BlockPlan): string {
   return `moving blocks of ${plan.length} intervals (${plan.span} × ${plan.stride}) over ${plan.intervals} intervals`;
 }
 
-export function prepareSide(runs: readonly RunInput[], binsPerOctave: number): PreparedSide {
+/** A side's values and pooled counts, before its runs are binned for resampling. */
+export interface MeasuredSide {
+  runs: readonly RunInput[];
+  U: Float64Array;
+  width: Float64Array;
+  pooled: Float64Array;
+  perRun: Float64Array[];
+  runTotals: number[];
+  totals: ValueCounts[];
+  sums: ({ blocks: Sparse[]; plan: BlockPlan } | null)[];
+  layouts: BucketValues[];
+}
+
+export function measureSide(runs: readonly RunInput[]): MeasuredSide {
   const totals: ValueCounts[] = [];
   const sums: ({ blocks: Sparse[]; plan: BlockPlan } | null)[] = [];
   const layouts: BucketValues[] = [];
@@ -342,26 +355,38 @@ export function prepareSide(runs: readonly RunInput[], binsPerOctave: number): P
     }
     return c;
   });
-  const runTotals = perRun.map((c) => (c.length ? c[c.length - 1]! : 0));
+  return { runs, U, width, pooled, perRun, runTotals: perRun.map((c) => (c.length ? c[c.length - 1]! : 0)), totals, sums, layouts };
+}
+
+/** Matrix cells (block starts × bins) one bin per octave costs the side: bins per octave must keep cells × bpo bounded. */
+export function cellsPerBinPerOctave(m: MeasuredSide): number {
+  if (m.U.length === 0) return 0;
+  const octaves = Math.log2(Math.max(2, m.U[m.U.length - 1]!)) - Math.log2(Math.max(1, m.U[0]!)) + 1;
+  return octaves * m.sums.reduce((a, s) => a + (s ? s.blocks.length : 1), 0);
+}
+
+export function prepareSide(runs: readonly RunInput[] | MeasuredSide, binsPerOctave: number): PreparedSide {
+  const m = "U" in runs ? runs : measureSide(runs);
+  const { U, totals, sums, layouts } = m;
   const kMin = U.length ? binOf(U[0]!, binsPerOctave) : 0;
   const nBins = U.length ? binOf(U[U.length - 1]!, binsPerOctave) - kMin + 1 : 1;
-  const prepared = runs.map((_, i) => {
+  const prepared = m.runs.map((_, i) => {
     const s = sums[i];
     if (!s) return new CountsRun(binned(totals[i]!, binsPerOctave, kMin), nBins);
-    const ib = new IndexBins(layouts[i]!, runs[i]!.unitNs, binsPerOctave, kMin);
+    const ib = new IndexBins(layouts[i]!, m.runs[i]!.unitNs, binsPerOctave, kMin);
     return new BlockRun(s.blocks.map((b) => ib.binnedIndices(b)), s.plan.span, nBins);
   });
   return {
     U,
-    pooled,
-    perRun,
-    total: runTotals.reduce((a, b) => a + b, 0),
-    runTotals,
-    methods: runs.map((r, i) => (sums[i] ? describe(sums[i]!.plan) : r.data.kind === "counts" ? "counts (no intervals)" : `counts (fewer than ${MIN_INTERVALS} intervals)`)),
-    width,
+    pooled: m.pooled,
+    perRun: m.perRun,
+    total: m.runTotals.reduce((a, b) => a + b, 0),
+    runTotals: m.runTotals,
+    methods: m.runs.map((r, i) => (sums[i] ? describe(sums[i]!.plan) : r.data.kind === "counts" ? "counts (no intervals)" : `counts (fewer than ${MIN_INTERVALS} intervals)`)),
+    width: m.width,
     runs: prepared,
-    names: runs.map((r) => r.name),
-    countsOnly: runs.filter((_, i) => !sums[i]).map((r) => r.name),
+    names: m.runs.map((r) => r.name),
+    countsOnly: m.runs.filter((_, i) => !sums[i]).map((r) => r.name),
     binsPerOctave,
     kMin,
     nBins,

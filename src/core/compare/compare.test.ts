@@ -77,6 +77,17 @@ describe("A vs B against known samples", () => {
     }
   });
 
+  it("a margin of 0 still works (bins capped by memory), and judges only beyond the buckets' width", () => {
+    const o = { intervals: 200, perInterval: 100, seed: 21 };
+    const r = compareSides(side("A", simRun("a", o)), side("B", simRun("b", { ...o, scale: 2 })), { margin: 0, resamples: 200 });
+    expect(r.points[0]!.verdict).toBe("worse");
+    expect(r.points[0]!.band).toBe(r.points[0]!.resolution);
+    const same = compareSides(side("A", simRun("a", o)), side("A", simRun("a", o)), { margin: 0, resamples: 200 });
+    expect(same.points[0]!.ratio).toBe(1);
+    expect(same.points[0]!.verdict).not.toBe("better");
+    expect(same.points[0]!.verdict).not.toBe("worse");
+  });
+
   it("is deterministic for the same inputs and seed", () => {
     const o = { intervals: 200, perInterval: 100, seed: 11 };
     const a = () => compareSides(side("A", simRun("a", o)), side("B", simRun("b", { ...o, seed: 12 })));

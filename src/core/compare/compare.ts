@@ -3,7 +3,7 @@
 // heart (a generator), so the engine worker can run it in slices (progress, cancel) and the
 // command line can call it directly.
 import { TABLE_PERCENTILES } from "../types";
-import { indexAtPercentile, prepareSide, resampleSide, type PreparedSide } from "./bootstrap";
+import { cellsPerBinPerOctave, indexAtPercentile, measureSide, prepareSide, resampleSide, type PreparedSide } from "./bootstrap";
 import { makeRng } from "./rng";
 import { compareSentence } from "./sentence";
 import type { CompareOptions, CompareResult, RatioPoint, SideInput, SideSummary } from "./types";
@@ -28,6 +28,10 @@ export function binsPerOctave(margin: number): number {
   const step = Math.log2(1 + Math.max(1e-4, margin) / BIN_FRACTION);
   return Math.min(4096, Math.max(64, Math.ceil(1 / step)));
 }
+
+/** Most matrix cells (4 or 8 bytes each, per side) the resampling may hold. */
+export const MAX_CELLS = 1 << 23;
+const MIN_BINS_PER_OCTAVE = 16;
 
 export interface Progress {
   done: number;
@@ -65,9 +69,14 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
   const level = options.level ?? 0.95;
   const requested = [...(options.percentiles ?? COMPARE_PERCENTILES)];
   const repeats = options.repeats ?? true;
-  const bpo = binsPerOctave(margin);
-  const pb = prepareSide(base.runs, bpo);
-  const pc = prepareSide(cand.runs, bpo);
+  const mb = measureSide(base.runs);
+  const mc = measureSide(cand.runs);
+  // Finer bins cost memory (block starts × bins per side): a tiny margin on a long log would
+  // ask for hundreds of megabytes; past MAX_CELLS the bins get coarser (the intervals only wider).
+  const cells = Math.max(cellsPerBinPerOctave(mb), cellsPerBinPerOctave(mc), 1);
+  const bpo = Math.max(MIN_BINS_PER_OCTAVE, Math.min(binsPerOctave(margin), Math.floor(MAX_CELLS / cells)));
+  const pb = prepareSide(mb, bpo);
+  const pc = prepareSide(mc, bpo);
   {
     const limit = supportLimit(pb.total, pc.total);
     const grid = [...new Set([...curveGrid(limit, options.perDecade ?? 8), ...requested.filter((p) => p <= limit)])].sort((a, b) => a - b);
