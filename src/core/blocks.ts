@@ -354,6 +354,11 @@ export class IntervalBlocks implements RangeSums {
 export class JoinedBlocks implements RangeSums {
   constructor(private readonly parts: readonly { blocks: RangeSums; from: number }[]) {}
 
+  /** Where each part starts: a part's blocks are aligned to its own start, not to multiples of the block size. */
+  get partStarts(): number[] {
+    return this.parts.map((p) => p.from);
+  }
+
   get intervalCount(): number {
     const last = this.parts[this.parts.length - 1];
     return last ? last.from + last.blocks.intervalCount : 0;

@@ -87,3 +87,34 @@ describe("compare query", () => {
     expect(co.warnings.map((w) => w.kind)).toEqual(expect.arrayContaining(["co-correction", "no-intervals"]));
   });
 });
+
+describe("a log read in parts (as the page's helper workers read a big one)", () => {
+  it("compares exactly as the log read whole, decoding almost nothing", async () => {
+    const { mkdtempSync, readFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { writeDayLog } = await import("../../scripts/lib/day-log");
+    const { ingestHlogInParts, ingestHlogPart } = await import("./ingest");
+    const { kernelStats } = await import("../wasm/kernel");
+    // 16,500 intervals: blocks of ⌈√n⌉ = 129 intervals, sub-blocks of 64 (the store's own).
+    const dir = mkdtempSync(join(tmpdir(), "cmp-parts-"));
+    const texts = [1, 2].map((seed) => readFileSync(writeDayLog(join(dir, `d${seed}.hlog`), { intervals: 16_500, seed, distinctPerInterval: 8, samplesPerInterval: 40 }).path, "utf8"));
+    const whole = await store(texts.map((t, i) => [`d${i + 1}.hlog`, t]));
+    const parted = new Store();
+    for (const [i, t] of texts.entries()) {
+      // Cut at a line that is no multiple of 64 intervals into the log.
+      const cut = t.indexOf("\n", Math.floor(t.length * 0.4137)) + 1;
+      parted.add(await ingestHlogInParts(`d${i + 1}.hlog`, [t.slice(0, cut)], [ingestHlogPart(`d${i + 1}.hlog`, [t.slice(cut)], undefined, new TextEncoder().encode(t.slice(cut)))]));
+    }
+    expect(parted.series[0]!.blocks?.constructor.name).toBe("JoinedBlocks");
+    const req = (s: Store) => ({ baseline: s.series[0]!.id, candidate: s.series[1]!.id, range: OPEN, resamples: 300 });
+    const a = await compareQuery(whole, req(whole));
+    const before = kernelStats.handled + kernelStats.declined;
+    const b = await compareQuery(parted, req(parted));
+    const decoded = kernelStats.handled + kernelStats.declined - before;
+    // Each part's last sub-block is partial (fewer than 64 intervals decoded per part and side).
+    expect(decoded).toBeLessThan(4 * 64);
+    expect(b.points.map((p) => [p.base, p.cand, p.ratio])).toEqual(a.points.map((p) => [p.base, p.cand, p.ratio]));
+    expect(b.base.method[0]).toMatch(/moving blocks of \d+ intervals \(\d+ × 64\)/);
+  });
+});

@@ -5,7 +5,7 @@
 // without intervals (.hgrm, wrk2, shared links, CO-corrected copies) give their counts.
 import { addDecodedInto, type DecodedHistogram } from "../formats/hlog-encoding";
 import { lowestDiscernibleValueOf, newHistogram, sparseOf, type Histogram } from "../core/histogram";
-import { indexRange, type Sparse } from "../core/blocks";
+import { indexRange, JoinedBlocks, type Sparse } from "../core/blocks";
 import { detectSaturation } from "../core/saturation";
 import { NANOS_PER_UNIT } from "../core/types";
 import type { SeriesModel } from "../core/series";
@@ -87,15 +87,21 @@ export function runOf(store: Store, id: string, range: TimeRange): RunInput {
     const { first, last } = sel;
     const n = last - first + 1;
     if (n < MIN_INTERVALS) return { ...counts(), saturated };
-    // Sub-blocks end on multiples of the stride (a multiple of 64 when large), so they are the
-    // store's pre-merged blocks: only a window's ragged ends are decoded.
+    // Sub-blocks end on multiples of the stride (a multiple of 64 when large) from the start of
+    // each part the log was read in (a part's blocks are aligned to its own start), so they are
+    // the store's pre-merged blocks: only a window's ragged ends are decoded. (Aligned to the
+    // whole log instead, a log read in two parts decoded half its intervals.)
     const plan = planBlocks(n, intervalSeconds(s));
     const subBlocks: Sparse[] = [];
-    for (let k = Math.floor(first / plan.stride); k * plan.stride <= last; k++) {
-      const lo = Math.max(first, k * plan.stride);
-      const hi = Math.min(last, (k + 1) * plan.stride - 1);
-      subBlocks.push(s.blocks!.sumRange(lo, hi, decode).sum);
-    }
+    const starts = s.blocks instanceof JoinedBlocks ? s.blocks.partStarts : [0];
+    starts.forEach((from, p) => {
+      const to = Math.min(last, (starts[p + 1] ?? Infinity) - 1);
+      for (let k = Math.floor(Math.max(0, first - from) / plan.stride); from + k * plan.stride <= to; k++) {
+        const lo = Math.max(first, from + k * plan.stride);
+        const hi = Math.min(to, from + (k + 1) * plan.stride - 1);
+        if (lo <= hi) subBlocks.push(s.blocks!.sumRange(lo, hi, decode).sum);
+      }
+    });
     const total = range.start === null && range.end === null ? sparseOf(s.histogram) : s.blocks!.sumRange(first, last, decode).sum;
     return { ...base, layout: layoutOf(s.histogram), saturated, data: { kind: "blocks", subBlocks, plan, total } };
   }
