@@ -8,7 +8,7 @@ import { lowestDiscernibleValueOf, newHistogram, sparseOf, type Histogram } from
 import { indexRange, JoinedBlocks, type Sparse } from "../core/blocks";
 import { detectSaturation } from "../core/saturation";
 import { NANOS_PER_UNIT } from "../core/types";
-import type { SeriesModel } from "../core/series";
+import type { IntervalTable, SeriesModel } from "../core/series";
 import { compareSidesAsync, MIN_INTERVALS, planBlocks, type CompareOptions, type CompareResult, type Progress, type RunInput, type SideInput } from "../core/compare";
 import { decodePayload } from "./payload";
 import { CO_SUFFIX, type Store, type TimeRange } from "./store";
@@ -48,6 +48,16 @@ export function repeatsOf(store: Store, id: string): SeriesModel[] {
   return same.length > 0 ? same : [s];
 }
 
+/** The saturation detector's verdict per table (it reads every interval: worth keeping). */
+const saturation = new WeakMap<IntervalTable, { n: number; saturated: boolean }>();
+function saturatedOf(t: IntervalTable): boolean {
+  const c = saturation.get(t);
+  if (c && c.n === t.n) return c.saturated;
+  const saturated = detectSaturation(t.offsets, t.p50, t.counts, t.n).saturated;
+  saturation.set(t, { n: t.n, saturated });
+  return saturated;
+}
+
 /** Rows of the window, in table order. */
 function rowsIn(s: SeriesModel, range: TimeRange): { first: number; last: number } | number[] {
   const t = s.intervals!;
@@ -64,8 +74,11 @@ function rowsIn(s: SeriesModel, range: TimeRange): { first: number; last: number
 
 function intervalSeconds(s: SeriesModel): number {
   const t = s.intervals!;
-  const ls = Array.from(t.lengths.subarray(0, t.n)).filter((x) => x > 0).sort((a, b) => a - b);
-  return ls.length ? ls[ls.length >> 1]! : 1;
+  // The median length (a typed array sorts numerically, without a comparator call per pair).
+  const ls = t.lengths.slice(0, t.n).sort();
+  let i = 0;
+  while (i < ls.length && !(ls[i]! > 0)) i++;
+  return i < ls.length ? ls[(i + ls.length) >> 1]! : 1;
 }
 
 export function runOf(store: Store, id: string, range: TimeRange): RunInput {
@@ -77,7 +90,7 @@ export function runOf(store: Store, id: string, range: TimeRange): RunInput {
     return { ...base, layout: layoutOf(h), data: { kind: "counts", counts: sparseOf(h) }, coCorrected: id.endsWith(CO_SUFFIX) };
   };
   if (id.endsWith(CO_SUFFIX) || !t || t.n === 0) return counts();
-  const saturated = detectSaturation(t.offsets, t.p50, t.counts, t.n).saturated;
+  const saturated = saturatedOf(t);
   const sel = rowsIn(s, range);
   const decode = (i: number): DecodedHistogram | null => {
     const d = decodePayload(t.payload(i));
