@@ -102,6 +102,19 @@ test("B vs A: doubled values read 2.0 with an interval holding it, worse; the ta
   await page.keyboard.press("ArrowRight");
   await expect(page.getByTestId("present-compare")).toContainText("slower");
   await page.keyboard.press("Escape");
+
+  // Reloading the page keeps the comparison (the saved session), margin included.
+  await page.getByTestId("compare-margin").fill("10");
+  await page.waitForTimeout(50);
+  await idle(page);
+  await page.waitForTimeout(400); // the view is saved 200 ms after a change
+  await page.reload();
+  await idle(page);
+  await expect(page.getByTestId("compare")).toBeVisible();
+  await expect(page.getByTestId("compare-baseline")).toHaveValue(a);
+  await expect(page.getByTestId("compare-candidate")).toHaveValue(b);
+  await expect(page.getByTestId("compare-margin")).toHaveValue("10");
+  await expect(page.locator('[data-testid=ratio-point][data-percentile="50"]')).toHaveAttribute("data-verdict", "worse");
 });
 
 test("two configurations at common throughputs: one summary per throughput, each opens its curve", async ({ page }) => {

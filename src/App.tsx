@@ -40,6 +40,7 @@ import { useCoalesced } from "./ui/use-coalesced";
 import { ComparePanel } from "./ui/ComparePanel";
 import { useCompare } from "./ui/use-compare";
 import { compareMarkdown } from "./core/compare/markdown";
+import type { SharedCompare } from "./share/schema";
 
 /** More series than this in an answer: rendered as a transition (see run). */
 const MANY_SERIES = 20;
@@ -98,6 +99,8 @@ export function App() {
   const mergeIndex = useRef(new Map<string, number>());
   /** Loaded series the user removed, in order (kept in the saved session: their files stay in it). */
   const removed = useRef<RemovedSeries[]>([]);
+  /** The comparison on screen, for the saved session (set where the comparison's hook is). */
+  const compareRef = useRef<SharedCompare | null>(null);
   const noteEdit = (v: SeriesView | undefined, change: Pick<SeriesEdit, "unit" | "patch">) => {
     // Merged and corrected series are made in the page, not loaded: nothing to re-apply.
     if (!v || v.correctedFrom || v.mergedFrom.length > 0) return;
@@ -286,6 +289,7 @@ export function App() {
           edits: edits.current.size > 0 ? [...edits.current.values()] : undefined,
           merges: merges.current.length > 0 ? merges.current : undefined,
           removed: removed.current.length > 0 ? removed.current : undefined,
+          compare: compareRef.current ?? undefined,
         },
       };
       void saveSession(session.current);
@@ -311,6 +315,10 @@ export function App() {
   const holdBusy = useCallback((d: 1 | -1) => setPending((n) => n + d), []);
   const refreshTimeline = useCoalesced(timelineOnly, holdBusy);
   const cmp = useCompare(engine, views, shownRange, holdBusy);
+  compareRef.current = cmp.shared;
+  const compareKey = cmp.shared ? JSON.stringify(cmp.shared) : "";
+  // A new comparison is saved with the view (the save effect runs on editsVersion).
+  useUpdateEffect(() => setEditsVersion((n) => n + 1), [compareKey]);
   useUpdateEffect(refreshTimeline, [tl.domain, tl.percentiles, plotWidth, refreshTimeline]);
 
   useWindowInput({

@@ -3,8 +3,7 @@
 // two configurations share throughputs, B vs A at each of them in one step.
 import { memo } from "react";
 import { RatioChart } from "../charts/ratio/RatioChart";
-import { formatNumber, UNIT_LABEL } from "../core/format";
-import { plainNumber } from "../core/format";
+import { formatNumber, plainNumber, UNIT_LABEL } from "../core/format";
 import { NANOS_PER_UNIT, type Unit } from "../core/types";
 import { pLabel, ratioText } from "../core/compare/format";
 import { formatThroughput } from "../core/naming";

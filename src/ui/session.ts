@@ -19,6 +19,8 @@ export interface SessionView {
   merges?: SavedMerge[];
   /** Loaded series removed, in the order removed (see merges.ts); absent in older sessions. */
   removed?: RemovedSeries[];
+  /** The A vs B comparison on screen; absent when none (and in older sessions). */
+  compare?: { baseline: string; candidate: string; margin: number; repeats: boolean };
 }
 
 export interface SeriesEdit {

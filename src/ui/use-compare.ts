@@ -180,9 +180,11 @@ export function useCompare(engine: EngineClient, views: SeriesView[], range: Tim
     runSweep,
     shared: open && baseline && candidate ? { baseline, candidate, margin, repeats } : null,
     restore: (s) => {
+      // From a link (validated) or a saved session (could be edited by hand): checked here too.
+      if (typeof s.baseline !== "string" || typeof s.candidate !== "string") return;
       setNames({ baseline: s.baseline, candidate: s.candidate });
-      setMargin(s.margin);
-      setRepeats(s.repeats);
+      if (typeof s.margin === "number" && Number.isFinite(s.margin) && s.margin >= 0 && s.margin <= 1) setMargin(s.margin);
+      if (typeof s.repeats === "boolean") setRepeats(s.repeats);
       setOpen(true);
     },
   };
