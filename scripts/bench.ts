@@ -1803,5 +1803,10 @@ main()
   })
   .finally(async () => {
     await cleanup();
+    // A vs B runs in Node, after the browser's figures (skipped with --only): scripts/bench-compare.ts.
+    if (exitCode === 0 && !process.argv.some((x) => x.startsWith("--only"))) {
+      const runs = parseArgs(process.argv.slice(2)).runs;
+      spawnSync("npx", ["tsx", resolve(ROOT, "scripts/bench-compare.ts"), "--runs", String(runs)], { stdio: "inherit", cwd: ROOT });
+    }
     process.exit(exitCode);
   });

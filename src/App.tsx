@@ -41,6 +41,10 @@ import { useCoalesced } from "./ui/use-coalesced";
 import { TimeAnalysis } from "./ui/TimeAnalysis";
 import { bandsById, DEFAULT_TIME_OPTIONS, NO_TIME_INFO, sharedSeriesTimes, shareTimeOptions, timeSummaryLines, type SharedTimeInfo, type TimeInfo, type TimeOptions } from "./ui/time-state";
 import { thresholdText } from "./core/tail";
+import { ComparePanel } from "./ui/ComparePanel";
+import { useCompare } from "./ui/use-compare";
+import { compareMarkdown } from "./core/compare/markdown";
+import type { SharedCompare } from "./share/schema";
 
 /** More series than this in an answer: rendered as a transition (see run). */
 const MANY_SERIES = 20;
@@ -107,6 +111,8 @@ export function App() {
   const mergeIndex = useRef(new Map<string, number>());
   /** Loaded series the user removed, in order (kept in the saved session: their files stay in it). */
   const removed = useRef<RemovedSeries[]>([]);
+  /** The comparison on screen, for the saved session (set where the comparison's hook is). */
+  const compareRef = useRef<SharedCompare | null>(null);
   const noteEdit = (v: SeriesView | undefined, change: Pick<SeriesEdit, "unit" | "patch">) => {
     // Merged and corrected series are made in the page, not loaded: nothing to re-apply.
     if (!v || v.correctedFrom || v.mergedFrom.length > 0) return;
@@ -214,6 +220,7 @@ export function App() {
     if (v.theme) setTheme(v.theme);
     if (v.timeOptions) setTimeOpts({ ...DEFAULT_TIME_OPTIONS, ...v.timeOptions });
     setSharedTime(v.sharedTime ?? null);
+    if (v.compare) cmp.restore(v.compare);
     if (v.coInterval) {
       // Only what the field accepted was saved; a session edited by hand is checked again.
       const ns = parseExpectedInterval(v.coInterval);
@@ -298,6 +305,7 @@ export function App() {
           merges: merges.current.length > 0 ? merges.current : undefined,
           removed: removed.current.length > 0 ? removed.current : undefined,
           timeOptions: timeOpts,
+          compare: compareRef.current ?? undefined,
         },
       };
       void saveSession(session.current);
@@ -323,6 +331,11 @@ export function App() {
   const holdBusy = useCallback((d: 1 | -1) => setPending((n) => n + d), []);
   const refreshTimeline = useCoalesced(timelineOnly, holdBusy);
   const zoomBoth = useCallback((d: [number, number] | null) => setTl((s) => ({ ...s, domain: d })), []);
+  const cmp = useCompare(engine, views, shownRange, holdBusy);
+  compareRef.current = cmp.shared;
+  const compareKey = cmp.shared ? JSON.stringify(cmp.shared) : "";
+  // A new comparison is saved with the view (the save effect runs on editsVersion).
+  useUpdateEffect(() => setEditsVersion((n) => n + 1), [compareKey]);
   useUpdateEffect(refreshTimeline, [tl.domain, tl.percentiles, plotWidth, refreshTimeline]);
 
   useWindowInput({
@@ -438,6 +451,7 @@ export function App() {
         range,
         timeline: { percentiles: tl.percentiles, perLane: tl.perLane, wallClock: tl.wallClock, log: tl.log },
         ...(shareTimeOptions(timeOpts) ? { time: shareTimeOptions(timeOpts) } : {}),
+        ...(cmp.shared ? { compare: cmp.shared } : {}),
       };
       const times = sharedSeriesTimes(timeInfo);
       const looks = rows.filter((r) => !r.view.correctedFrom).map((r) => ({ id: r.view.id, color: r.color, visible: r.visible, ...(times.has(r.view.id) ? { time: times.get(r.view.id) } : {}) }));
@@ -450,16 +464,17 @@ export function App() {
     }
   });
 
-  const makeMarkdown = useStableCallback(() =>
-    markdownSummary({
-      rows: markdownRows(visibleRows, unit),
-      unit,
-      requirement: requirement ? formatRequirement(requirement) : null,
-      sentence: judged.sentence,
-      shareUrl: shareUrl.current,
-      range,
-      notes: timeNotes,
-    }),
+  const makeMarkdown = useStableCallback(
+    () =>
+      markdownSummary({
+        rows: markdownRows(visibleRows, unit),
+        unit,
+        requirement: requirement ? formatRequirement(requirement) : null,
+        sentence: judged.sentence,
+        shareUrl: shareUrl.current,
+        range,
+        notes: timeNotes,
+      }) + (cmp.result ? `\n${compareMarkdown(cmp.result, unit)}` : ""),
   );
   const setCoInterval = useStableCallback((ns: number | null, text: string) => {
     setCoText(text);
@@ -629,6 +644,7 @@ export function App() {
             <PercentileTable rows={visibleRows} unit={tableUnit.value} />
           </div>
           <Judgement part="chart" rows={visibleRows} requirement={requirement} unit={unit} width={Math.max(320, plotWidth)} />
+          <ComparePanel c={cmp} views={views} unit={unit} width={Math.max(320, plotWidth)} />
         </section>
         <aside className="side-panel">
           <h2>Series</h2>
@@ -686,6 +702,7 @@ export function App() {
           yLog={yLog}
           timeline={timeline}
           timelineLines={timelineLines}
+          compare={cmp.result}
           onExit={() => setPresenting(false)}
           notes={timeNotes}
           heatmap={timeInfo.heatmap}

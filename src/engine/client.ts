@@ -6,6 +6,7 @@ import type { SampleOptions } from "../formats/source";
 import type { SeriesView, TimelineQuery, TimelineResult, TimeRange, ShareLook } from "./store";
 import type { HeatmapQuery, HeatmapResult, TailQuery, TailSeries, WindowQuery, WindowSeries } from "./time-queries";
 import { helperCount } from "./part-pool";
+import type { CompareAnswer, CompareRequest } from "./compare-query";
 import type { HelperFailed, HelperPorts, PartSetup } from "./part-protocol";
 
 export class EngineClient {
@@ -111,6 +112,14 @@ export class EngineClient {
   }
   setCoInterval(ns: number | null): Promise<null> {
     return this.call({ kind: "setCoInterval", ns });
+  }
+  /** A vs B (runs in the engine; see compare-query.ts). Progress: `bytes` resamples done of `totalBytes`. */
+  compare(request: CompareRequest, progress?: (p: Progress) => void): Promise<CompareAnswer> {
+    return this.call({ kind: "compare", request }, progress);
+  }
+  /** Stops comparisons under way or queued (they fail with "comparison cancelled"). */
+  cancelCompare(): void {
+    this.worker.postMessage({ cancelCompare: true });
   }
   setUnit(id: string, unit: Unit): Promise<null> {
     return this.call({ kind: "setUnit", id, unit });

@@ -4,6 +4,7 @@ import type { Store } from "./store";
 import { fetchChunks, nameOfUrl, refuseUrl, RemoteError } from "./remote";
 import { loadFiles, type PartReader } from "./load-files";
 import { heatmapQuery, tailQuery, windowQuery } from "./time-queries";
+import { compareQuery } from "./compare-query";
 
 /** `helpers` read interval logs on other cores (the worker passes its pool; tests read in one thread). */
 export async function handle(store: Store, req: Request, progress: (p: Progress) => void, signal?: AbortSignal, helpers: PartReader | null = null): Promise<ResultOf[Request["kind"]]> {
@@ -67,5 +68,8 @@ export async function handle(store: Store, req: Request, progress: (p: Progress)
     case "setCoInterval":
       store.setCoInterval(req.ns);
       return null;
+    case "compare":
+      // Progress as resamples done of all (in the fields a load's progress uses).
+      return compareQuery(store, req.request, (p) => progress({ file: "(comparison)", bytes: p.done, totalBytes: p.total, intervals: 0 }), signal);
   }
 }

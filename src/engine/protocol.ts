@@ -4,6 +4,7 @@ import type { Encoded, ShareView } from "../share";
 import type { SampleOptions } from "../formats/source";
 import type { LoadOutcome, SeriesView, TimelineQuery, TimelineResult, TimeRange, ShareLook, OpenedShare } from "./store";
 import type { HeatmapQuery, HeatmapResult, TailQuery, TailSeries, WindowQuery, WindowSeries } from "./time-queries";
+import type { CompareAnswer, CompareRequest } from "./compare-query";
 
 export type Request =
   | { kind: "load"; files: File[]; options?: SampleOptions }
@@ -22,7 +23,8 @@ export type Request =
   | { kind: "merge"; ids: string[]; name?: string }
   | { kind: "setCoInterval"; ns: number | null }
   | { kind: "share"; view: ShareView; looks: ShareLook[]; range: TimeRange; fullPrecision: boolean }
-  | { kind: "openShare"; fragment: string };
+  | { kind: "openShare"; fragment: string }
+  | { kind: "compare"; request: CompareRequest };
 
 export interface IdentityPatch {
   config?: string;
@@ -49,6 +51,7 @@ export interface ResultOf {
   setCoInterval: null;
   share: Encoded;
   openShare: OpenedShare;
+  compare: CompareAnswer;
 }
 
 export interface FileOutcome extends LoadOutcome {

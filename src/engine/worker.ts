@@ -27,8 +27,15 @@ let queue: Promise<void> = Promise.resolve();
 
 // Cancelling is handled at once, not queued: loads check the signal between chunks.
 let cancel = new AbortController();
+// A comparison has its own: a new choice of series cancels the one under way, not a load.
+let compareCancel = new AbortController();
 
-self.onmessage = (ev: MessageEvent<Envelope | { cancel: true } | HelperPorts | HelperFailed>) => {
+self.onmessage = (ev: MessageEvent<Envelope | { cancel: true } | { cancelCompare: true } | HelperPorts | HelperFailed>) => {
+  if ("cancelCompare" in ev.data) {
+    compareCancel.abort();
+    compareCancel = new AbortController();
+    return;
+  }
   if ("helperPorts" in ev.data) {
     helpers = defaultPool(override, ev.data.helperPorts);
     helpers?.start();
@@ -44,11 +51,13 @@ self.onmessage = (ev: MessageEvent<Envelope | { cancel: true } | HelperPorts | H
     return;
   }
   const { reqId, request } = ev.data;
+  // Taken now: a cancel sent after this request (before it starts) still reaches it.
+  const compareSignal = compareCancel.signal;
   const seq = ++received;
   inFlight++;
   if (request.kind === "load") filesLoaded = true;
   queue = queue.then(async () => {
-    const signal = cancel.signal;
+    const signal = request.kind === "compare" ? compareSignal : cancel.signal;
     try {
       const result = await handle(store, request, (progress) => post({ reqId, type: "progress", progress }), signal, helpers);
       post({ reqId, type: "done", result });

@@ -5,7 +5,7 @@ import { UNITS, type Unit } from "../core/types";
 import { ShareFormatError } from "./bytes";
 
 /** The schema version links are written in. Older versions are upgraded on decode (upgrade.ts). */
-export const SHARE_VERSION = 3;
+export const SHARE_VERSION = 4;
 
 /** Longer fragments are refused before any work. */
 export const MAX_FRAGMENT_CHARS = 2_000_000;
@@ -99,6 +99,31 @@ export interface ShareView {
   timeline: { percentiles: number[]; perLane: boolean; wallClock: boolean; log: boolean };
   /** The time panel's options (v3; absent: none set). */
   time?: ShareTimeOptions;
+  /** The A vs B comparison on screen (v4; absent when none). */
+  compare?: SharedCompare;
+}
+
+/** A comparison: baseline and candidate by series name, the margin (0.05 = ±5 %), whether repeats are pooled. */
+export interface SharedCompare {
+  baseline: string;
+  candidate: string;
+  margin: number;
+  repeats: boolean;
+}
+
+/** Largest margin a link may set (±100 %). */
+export const MAX_COMPARE_MARGIN = 1;
+
+export function validateCompare(x: unknown): SharedCompare {
+  const c = obj(x, "view.compare");
+  const margin = num(field(c, "margin"), "view.compare.margin");
+  if (margin < 0 || margin > MAX_COMPARE_MARGIN) fail(`view.compare.margin is outside [0, ${MAX_COMPARE_MARGIN}]`);
+  return {
+    baseline: str(field(c, "baseline"), "view.compare.baseline", MAX_NAME_CHARS),
+    candidate: str(field(c, "candidate"), "view.compare.candidate", MAX_NAME_CHARS),
+    margin,
+    repeats: bool(field(c, "repeats"), "view.compare.repeats"),
+  };
 }
 
 /** Window length (s) and tail threshold (ns) as numbers; null: off. */
@@ -239,6 +264,7 @@ export function validateView(x: unknown): ShareView {
     if (tail !== null && tail < 0) fail("view.time.tailNs is negative");
     out.time = { window: w, wallClock: bool(field(t, "wallClock"), "view.time.wallClock"), tailNs: tail };
   }
+  if (has(v, "compare")) out.compare = validateCompare(field(v, "compare"));
   return out;
 }
 

@@ -109,3 +109,63 @@ describe("v1 → v2", () => {
     expect(formatEntryV1({ percentile: 99.9, max: 10, unit: "us" })).toBe("p99.9<=10us");
   });
 });
+
+describe("v2 and v3 → v4: the comparison", () => {
+  const v2View = { displayUnit: "us", yLog: false, sideBySide: true, requirement: "p99<=5ms", range: { start: null, end: null }, timeline: { percentiles: [], perLane: false, wallClock: false, log: false } };
+  const v2Link = (view: Record<string, unknown>) => {
+    const data = new ByteWriter();
+    writePacked(data, packExact(sample()), false);
+    return wrapPayload(buildPayload({ lossy: false, view, series: [v1Series()] }, data.finish()), 2);
+  };
+
+  it("a hand-built v2 link opens without a comparison", () => {
+    const r = decodeShare(v2Link(v2View));
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.upgradedFrom).toBe(2);
+    expect(r.state.view).toEqual(v2View);
+    expect("compare" in r.state.view).toBe(false);
+  });
+
+  it("a v2 link claiming a comparison is refused", () => {
+    const r = decodeShare(v2Link({ ...v2View, compare: { baseline: "a", candidate: "b", margin: 0.05, repeats: true } }));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.reason).toMatch(/compare/);
+  });
+
+  it("a v3 link claiming a comparison is refused", () => {
+    const data = new ByteWriter();
+    writePacked(data, packExact(sample()), false);
+    const r = decodeShare(wrapPayload(buildPayload({ lossy: false, view: { ...v2View, compare: { baseline: "a", candidate: "b", margin: 0.05, repeats: true } }, series: [v1Series()] }, data.finish()), 3));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.reason).toMatch(/compare/);
+  });
+
+  it("a v4 link carries the comparison, and a bad one is refused with the field named", () => {
+    const compare = { baseline: "sysA_8k", candidate: "sysB_8k", margin: 0.1, repeats: false };
+    const link = (c: unknown) => {
+      const data = new ByteWriter();
+      writePacked(data, packExact(sample()), false);
+      return wrapPayload(buildPayload({ lossy: false, view: { ...v2View, compare: c }, series: [v1Series()] }, data.finish()), 4);
+    };
+    const r = decodeShare(link(compare));
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.upgradedFrom).toBeNull();
+    expect(r.state.view.compare).toEqual(compare);
+    const bad = decodeShare(link({ ...compare, margin: -1 }));
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.reason).toMatch(/view\.compare\.margin/);
+    const noName = decodeShare(link({ ...compare, baseline: 5 }));
+    expect(noName.ok).toBe(false);
+  });
+});
+
+describe("the comparison round trip", () => {
+  it("encodeShare writes it and decodeShare reads it back", async () => {
+    const { encodeShare } = await import("./index");
+    const view = { displayUnit: "ms" as const, yLog: false, sideBySide: false, requirement: null, range: { start: null, end: null }, timeline: { percentiles: [], perLane: false, wallClock: false, log: false }, compare: { baseline: "a", candidate: "b", margin: 0.05, repeats: true } };
+    const series = [{ name: "a", source: "a.hlog", tag: "", config: "a", throughput: null, kind: "" as const, unit: "ns" as const, visible: true, histogram: sample(), startTime: null }];
+    const r = decodeShare(encodeShare({ view, series }, { fullPrecision: true }).fragment);
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.state.view.compare).toEqual(view.compare);
+  });
+});

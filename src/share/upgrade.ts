@@ -10,8 +10,10 @@
 //   v3  optional view.time (window length, wall clock, tail threshold) and optional per-series
 //       time (window verdicts and tail summaries, see schema.ts SeriesTimeMeta); a v2 link has
 //       neither and opens without them.
-// To add v4: write upgradeV2toV3, register it under 2 in UPGRADERS, bump SHARE_VERSION, and
-// add a test that decodes a hand-built v2 link.
+//   v4  view.compare added, optional ({ baseline, candidate, margin, repeats }: the A vs B
+//       comparison on screen). v3 links open without one.
+// To add v5: write upgradeV4toV5, register it under 4 in UPGRADERS, bump SHARE_VERSION, and
+// add a test that decodes a hand-built v4 link.
 import type { Unit } from "../core/types";
 import { SHARE_VERSION, fail, field, has, isObj, num, obj, unit } from "./schema";
 
@@ -82,9 +84,20 @@ export function upgradeV2toV3(doc: RawDoc): RawDoc {
 }
 
 // ---------------------------------------------------------------------------------------------
+// v3 → v4
+
+export function upgradeV3toV4(doc: RawDoc): RawDoc {
+  const meta = obj(doc.meta, "the link's metadata");
+  const view = obj(field(meta, "view"), "view");
+  // Nothing to reshape: a v3 view has no comparison, and one claiming to have one is not v3.
+  if (has(view, "compare")) fail("view.compare is not part of a v3 link");
+  return doc;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 /** UPGRADERS[v] turns a version-v document into a version v+1 one. */
-export const UPGRADERS: Readonly<Record<number, Upgrader>> = { 1: upgradeV1toV2, 2: upgradeV2toV3 };
+export const UPGRADERS: Readonly<Record<number, Upgrader>> = { 1: upgradeV1toV2, 2: upgradeV2toV3, 3: upgradeV3toV4 };
 
 export const OLDEST_VERSION = 1;
 

@@ -6,6 +6,8 @@ import { Timeline, type TimelineLine } from "../charts/timeline/Timeline";
 import type { Unit } from "../core/types";
 import type { TimelineResult } from "../engine/store";
 import { Heatmap, type HeatmapLane } from "../charts/heatmap/Heatmap";
+import type { CompareResult } from "../core/compare/types";
+import { RatioChart } from "../charts/ratio/RatioChart";
 
 interface Props {
   sentence: string | null;
@@ -16,6 +18,8 @@ interface Props {
   yLog: boolean;
   timeline: TimelineResult | null;
   timelineLines: TimelineLine[];
+  /** The A vs B comparison on screen, if any: a slide of its own. */
+  compare?: CompareResult | null;
   onExit: () => void;
   /** The requirement in every window and the tail, one sentence per series (time-state.ts). */
   notes?: string[];
@@ -26,7 +30,7 @@ interface Props {
 export function Presentation(p: Props) {
   const [slide, setSlide] = useState(0);
   const [size, setSize] = useState({ w: window.innerWidth, h: window.innerHeight });
-  const slides = ["verdict", "spectra", ...(p.timeline && p.timelineLines.length ? ["timeline"] : []), ...(p.heatmap && p.heatmap.lanes.length ? ["heatmap"] : [])] as const;
+  const slides = ["verdict", "spectra", ...(p.compare ? ["compare"] : []), ...(p.timeline && p.timelineLines.length ? ["timeline"] : []), ...(p.heatmap && p.heatmap.lanes.length ? ["heatmap"] : [])] as const;
   const n = slides.length;
 
   useEffect(() => {
@@ -76,6 +80,15 @@ export function Presentation(p: Props) {
         <div className="slide">
           <h2>Latency by percentile{p.steps.length ? ", against the requirement" : ""}</h2>
           <PercentilePlot series={p.plotSeries} requirement={p.steps} unit={p.unit} yLog={p.yLog} width={chartW} height={chartH} />
+        </div>
+      ) : null}
+      {current === "compare" && p.compare ? (
+        <div className="slide" data-testid="present-compare">
+          <h2>
+            B vs A: {p.compare.cand.label} ÷ {p.compare.base.label}
+          </h2>
+          <p className="present-sentence">{p.compare.sentence}</p>
+          <RatioChart curve={p.compare.curve} maxRatio={p.compare.max.ratio} margin={p.compare.margin} width={chartW} height={Math.max(260, chartH - 60)} baseLabel={p.compare.base.label} candLabel={p.compare.cand.label} />
         </div>
       ) : null}
       {current === "timeline" && p.timeline ? (

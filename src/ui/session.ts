@@ -21,6 +21,8 @@ export interface SessionView {
   removed?: RemovedSeries[];
   /** The time panel's options as typed (window, wall clock, tail, heatmap series); absent in older sessions. */
   timeOptions?: { window: string; wallClock: boolean; tail: string; heatmap: string };
+  /** The A vs B comparison on screen; absent when none (and in older sessions). */
+  compare?: { baseline: string; candidate: string; margin: number; repeats: boolean };
 }
 
 export interface SeriesEdit {

@@ -1,5 +1,6 @@
 // What the page opens with: a share link's view, the logs a #src= link names, the session
 // saved before a reload, or the demo (System A vs System B, with its requirement).
+import type { SharedCompare } from "../share/schema";
 import type { EngineClient } from "../engine/client";
 import type { FileOutcome, Progress } from "../engine/protocol";
 import type { SeriesEdit } from "./session";
@@ -30,6 +31,8 @@ export interface RestoredView {
   timeOptions?: TimeOptions;
   /** What a share link's page found in its intervals (window verdicts, tail summaries). */
   sharedTime?: SharedTimeInfo;
+  /** The A vs B comparison to show (share links). */
+  compare?: SharedCompare;
   /** Whether series `name`, the i-th loaded, starts hidden. */
   hidden: (name: string, i: number) => boolean;
 }

@@ -1,0 +1,168 @@
+// A vs B: two generated logs, the second the first with every value doubled (the same queue
+// with time stretched by 2: arrivals twice as far apart, services twice as long, 2-second
+// intervals), so candidate ÷ baseline is 2 at every percentile.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { simulateQueue } from "../scripts/lib/queue-sim";
+import { writeHlog } from "../scripts/lib/hlog-fixture";
+import { idle, loadFiles, openEmpty } from "./helpers";
+
+const PS = ["50", "90", "99", "99.9", "99.99", "99.999"];
+
+function logs(): [string, string] {
+  const dir = mkdtempSync(join(tmpdir(), "ab-"));
+  const a = join(dir, "sysA_1k.hlog");
+  const b = join(dir, "sysB_1k.hlog");
+  writeFileSync(a, writeHlog(simulateQueue({ rate: 1000, seconds: 120, medianServiceSec: 0.0004, sigma: 0.6, stalls: [], seed: 7 })));
+  writeFileSync(b, writeHlog(simulateQueue({ rate: 500, seconds: 240, medianServiceSec: 0.0008, sigma: 0.6, stalls: [], seed: 7, intervalSec: 2 })));
+  return [a, b];
+}
+
+async function point(page: Page, p: string) {
+  const el = page.locator(`[data-testid=ratio-point][data-percentile="${p}"]`);
+  const get = async (a: string) => (await el.getAttribute(a)) ?? "";
+  return { ratio: await get("data-ratio"), low: await get("data-low"), high: await get("data-high"), verdict: await get("data-verdict") };
+}
+
+async function choose(page: Page, base: string, cand: string) {
+  await page.getByTestId("compare-baseline").selectOption(base);
+  await page.waitForTimeout(50);
+  await idle(page);
+  await page.getByTestId("compare-candidate").selectOption(cand);
+  await page.waitForTimeout(50);
+  await idle(page);
+}
+
+test("B vs A: doubled values read 2.0 with an interval holding it, worse; the tail beyond the data is unknown", async ({ page, browser }) => {
+  await openEmpty(page);
+  await loadFiles(page, logs());
+  const names = await page.locator("[data-testid=series]").evaluateAll((els) => els.map((e) => e.getAttribute("data-name")!));
+  const a = names.find((n) => n.startsWith("sysA"))!;
+  const b = names.find((n) => n.startsWith("sysB"))!;
+  await page.getByTestId("compare-open").click();
+  await expect(page.getByTestId("compare")).toBeVisible();
+  await choose(page, a, b);
+  await expect(page.getByTestId("ratio-point")).toHaveCount(6);
+  // 120,000 values a side: p99.99 keeps 12 above it, p99.999 only 1.2.
+  for (const p of PS.slice(0, 5)) {
+    const r = await point(page, p);
+    expect(Math.abs(Number(r.ratio) - 2), `p${p}: ${r.ratio}`).toBeLessThan(0.01);
+    expect(Number(r.low), `p${p}`).toBeLessThanOrEqual(2);
+    expect(Number(r.high), `p${p}`).toBeGreaterThanOrEqual(2);
+    expect(r.verdict, `p${p}`).toBe("worse");
+  }
+  const tail = await point(page, "99.999");
+  expect(tail).toMatchObject({ low: "", high: "", verdict: "unknown" });
+  await expect(page.getByTestId("compare-sentence")).toContainText(`${b} is 2.0× slower than ${a} at p99.99`);
+  await expect(page.getByTestId("compare-sentence")).toContainText("beyond p99.99 too few values to say");
+  await expect(page.getByTestId("ratio-chart")).toBeVisible();
+
+  await page.getByTestId("compare").screenshot({ path: "screens/compare-light.png" });
+  await page.getByTestId("theme").check();
+  await page.getByTestId("compare").screenshot({ path: "screens/compare-dark.png" });
+  await page.getByTestId("theme").uncheck();
+
+  // The other way round: B as the baseline, A is twice as fast.
+  await page.getByTestId("compare-swap").click();
+  await page.waitForTimeout(50);
+  await idle(page);
+  await expect(page.getByTestId("compare-baseline")).toHaveValue(b);
+  const swapped = await point(page, "99");
+  expect(Math.abs(Number(swapped.ratio) - 0.5)).toBeLessThan(0.005);
+  expect(swapped.verdict).toBe("better");
+  await page.getByTestId("compare-swap").click();
+  await page.waitForTimeout(50);
+  await idle(page);
+
+  // Markdown carries the comparison.
+  await page.getByTestId("copy-markdown").click();
+  await expect(page.getByTestId("markdown-output")).toHaveValue(/B ÷ A/);
+
+  // A share link reopens the comparison (the link holds histograms, not intervals: counts are resampled).
+  await page.getByTestId("share-link").click();
+  const url = await page.getByTestId("share-url").inputValue();
+  const other = await browser.newContext();
+  const p2 = await other.newPage();
+  await p2.goto(url.replace(/^https?:\/\/[^/]+\//, `http://127.0.0.1:${process.env.E2E_PORT || 4173}/`));
+  await idle(p2);
+  await expect(p2.getByTestId("compare")).toBeVisible();
+  await expect(p2.getByTestId("compare-baseline")).toHaveValue(a);
+  await expect(p2.getByTestId("compare-candidate")).toHaveValue(b);
+  const shared = await point(p2, "50");
+  expect(Math.abs(Number(shared.ratio) - 2)).toBeLessThan(0.05); // the link rounds within 1 %
+  expect(shared.verdict).toBe("worse");
+  await expect(p2.locator("[data-testid=compare-warning][data-kind=no-intervals]")).toHaveCount(1);
+  await other.close();
+
+  // Presentation mode has a B vs A slide.
+  await page.getByTestId("present").click();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByTestId("present-compare")).toContainText("slower");
+  await page.keyboard.press("Escape");
+
+  // Reloading the page keeps the comparison (the saved session), margin included.
+  await page.getByTestId("compare-margin").fill("10");
+  await page.waitForTimeout(50);
+  await idle(page);
+  await page.waitForTimeout(400); // the view is saved 200 ms after a change
+  await page.reload();
+  await idle(page);
+  await expect(page.getByTestId("compare")).toBeVisible();
+  await expect(page.getByTestId("compare-baseline")).toHaveValue(a);
+  await expect(page.getByTestId("compare-candidate")).toHaveValue(b);
+  await expect(page.getByTestId("compare-margin")).toHaveValue("10");
+  await expect(page.locator('[data-testid=ratio-point][data-percentile="50"]')).toHaveAttribute("data-verdict", "worse");
+});
+
+test("two configurations at common throughputs: one summary per throughput, each opens its curve", async ({ page }) => {
+  await page.goto("./");
+  await idle(page);
+  await page.getByTestId("compare-open").click();
+  await page.waitForTimeout(50);
+  await idle(page);
+  await expect(page.getByTestId("ratio-point")).toHaveCount(6);
+  await page.getByTestId("compare-sweep").click();
+  await page.waitForTimeout(50);
+  await idle(page);
+  const rows = page.getByTestId("compare-sweep-row");
+  await expect(rows).toHaveCount(3);
+  await rows.first().click();
+  await page.waitForTimeout(50);
+  await idle(page);
+  const t = await rows.first().getAttribute("data-throughput");
+  expect(await page.locator(`[data-testid=series][data-name="${await page.getByTestId("compare-candidate").inputValue()}"]`).getAttribute("data-throughput")).toBe(t);
+  await page.getByTestId("compare").screenshot({ path: "screens/compare-demo.png" });
+});
+
+test.describe("accessibility of the open panel", () => {
+  // axe is injected as a script, which the production page's CSP rightly refuses: bypass it here.
+  test.use({ bypassCSP: true });
+
+  test("axe-core finds no serious or critical violations in the A vs B panel, light and dark", async ({ page }) => {
+    const { createRequire } = await import("node:module");
+    const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+    const serious = async () => {
+      await page.addScriptTag({ path: axePath });
+      const v = (await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run(ctx: Element, o: object): Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
+        return (await axe.run(document.querySelector("[data-testid=compare]")!, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } })).violations;
+      })) as { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+      return v.filter((x) => x.impact === "serious" || x.impact === "critical").map((x) => `${x.id}: ${x.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+    };
+    await page.goto("./");
+    await idle(page);
+    await page.getByTestId("compare-open").click();
+    await page.waitForTimeout(50);
+    await idle(page);
+    await page.getByTestId("compare-sweep").click();
+    await page.waitForTimeout(50);
+    await idle(page);
+    expect(await serious()).toEqual([]);
+    await page.getByTestId("theme").check();
+    expect(await serious()).toEqual([]);
+    await page.getByTestId("compare").screenshot({ path: "screens/compare-demo-dark.png" });
+  });
+});

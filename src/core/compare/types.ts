@@ -1,0 +1,112 @@
+// What a comparison takes and gives. Pure data: the engine, the command line and tests build
+// these from whatever holds the histograms.
+import type { Sparse } from "../blocks";
+import type { BucketLayout } from "./layout";
+import type { BlockPlan } from "./plan";
+
+export type { Sparse } from "../blocks";
+export type { BucketLayout } from "./layout";
+
+/**
+ * A run's data, sparse counts by index in `layout`:
+ * - "intervals": its interval histograms in time order (the comparison sums them into blocks);
+ * - "blocks": already summed into sub-blocks of `plan.stride` intervals (planBlocks), in time order
+ *   (`total`, their sum, when the caller has it: saves summing them again);
+ * - "counts": one histogram with no time order (.hgrm, wrk2, a shared link): its counts are
+ *   resampled (multinomial over buckets), which ignores correlation in time.
+ */
+export type RunData =
+  | { kind: "intervals"; intervals: readonly Sparse[]; intervalSeconds: number }
+  | { kind: "blocks"; subBlocks: readonly Sparse[]; plan: BlockPlan; total?: Sparse }
+  | { kind: "counts"; counts: Sparse };
+
+export interface RunInput {
+  name: string;
+  layout: BucketLayout;
+  /** Nanoseconds per recorded unit: values are compared in ns. */
+  unitNs: number;
+  data: RunData;
+  /** For the comparability warnings. */
+  recordedUnit?: string;
+  coCorrected?: boolean;
+  saturated?: boolean;
+}
+
+/** One side of the comparison: a series, or several repeated runs of one configuration. */
+export interface SideInput {
+  label: string;
+  runs: RunInput[];
+}
+
+export type Verdict = "better" | "worse" | "same" | "unknown";
+
+export interface CompareOptions {
+  /** Practical-equivalence margin: 0.05 means within ±5 % is "the same". */
+  margin?: number;
+  resamples?: number;
+  seed?: number;
+  /** Confidence level of the intervals. */
+  level?: number;
+  /** Percentiles always reported (the hooks' and table's). */
+  percentiles?: readonly number[];
+  /** Curve points per decade of 1/(1−p); 0 for none. */
+  perDecade?: number;
+  /** Resample runs, then intervals, when a side has several runs (default true). */
+  repeats?: boolean;
+}
+
+export interface RatioPoint {
+  percentile: number;
+  /** Both sides hold at least MIN_ABOVE values above this percentile. */
+  supported: boolean;
+  /** Values in ns; NaN where a side is empty. */
+  base: number;
+  cand: number;
+  /** cand ÷ base. */
+  ratio: number;
+  /** The interval (null where unsupported). */
+  low: number | null;
+  high: number | null;
+  verdict: Verdict;
+  /** The histograms' relative bucket width there (the larger side's). */
+  resolution: number;
+  /** The margin the verdict used: max(margin, resolution). */
+  band: number;
+  /** Spread of each side's runs, as ratios to the baseline's pooled value (sides with 2+ runs). */
+  baseSpread: [number, number] | null;
+  candSpread: [number, number] | null;
+  /** The A–B gap is smaller than the run-to-run spread here. */
+  gapWithinSpread: boolean;
+}
+
+export interface CompareWarning {
+  kind: "units" | "precision" | "co-correction" | "saturation" | "counts" | "no-intervals" | "repeats";
+  message: string;
+}
+
+export interface SideSummary {
+  label: string;
+  runs: string[];
+  totalCount: number;
+  /** How each run was resampled: "blocks of N intervals (…)" or "counts". */
+  method: string[];
+}
+
+export interface CompareResult {
+  base: SideSummary;
+  cand: SideSummary;
+  /** The requested percentiles (options.percentiles), in order. */
+  points: RatioPoint[];
+  /** Every computed percentile, ascending (the curve). */
+  curve: RatioPoint[];
+  /** The max: a point, never an interval. */
+  max: { base: number; cand: number; ratio: number };
+  /** Highest percentile both sides support (fewer than MIN_ABOVE values above it: unsupported). */
+  supportedTo: number;
+  margin: number;
+  level: number;
+  resamples: number;
+  seed: number;
+  sentence: string;
+  warnings: CompareWarning[];
+}

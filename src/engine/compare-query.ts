@@ -1,0 +1,195 @@
+// The engine's side of A vs B: turns loaded series into the pure comparison's inputs
+// (core/compare) and runs it in slices. Series with pre-merged blocks give their sub-block
+// sums straight from the blocks (nothing decoded when a sub-block is whole 64-interval
+// blocks); other series with intervals (merges) are decoded interval by interval; series
+// without intervals (.hgrm, wrk2, shared links, CO-corrected copies) give their counts.
+import { addDecodedInto, type DecodedHistogram } from "../formats/hlog-encoding";
+import { lowestDiscernibleValueOf, newHistogram, sparseOf, type Histogram } from "../core/histogram";
+import { indexRange, JoinedBlocks, type Sparse } from "../core/blocks";
+import { detectSaturation } from "../core/saturation";
+import { NANOS_PER_UNIT } from "../core/types";
+import type { IntervalTable, SeriesModel } from "../core/series";
+import { compareSidesAsync, MIN_INTERVALS, planBlocks, type CompareOptions, type CompareResult, type Progress, type RunInput, type SideInput } from "../core/compare";
+import { decodePayload } from "./payload";
+import { CO_SUFFIX, type Store, type TimeRange } from "./store";
+
+export interface CompareRequest {
+  /** Series ids. */
+  baseline: string;
+  candidate: string;
+  range: TimeRange;
+  margin?: number;
+  /** Pool each side's repeated runs (same configuration, throughput and kind) and resample runs too. */
+  repeats?: boolean;
+  resamples?: number;
+  seed?: number;
+}
+
+export interface CompareAnswer extends CompareResult {
+  /** The series ids each side pooled. */
+  baseIds: string[];
+  candIds: string[];
+}
+
+function copy(d: DecodedHistogram): Sparse {
+  return { indices: d.indices.slice(), counts: d.counts.slice() };
+}
+
+function layoutOf(h: Histogram) {
+  return { digits: h.numberOfSignificantValueDigits, lowest: lowestDiscernibleValueOf(h) };
+}
+
+/** Repeated runs of a series: the others of the same configuration, throughput and kind, loaded as they are. */
+export function repeatsOf(store: Store, id: string): SeriesModel[] {
+  if (id.endsWith(CO_SUFFIX)) return [store.get(id)];
+  const s = store.get(id);
+  if (s.mergedFrom.length > 0) return [s];
+  const same = store.series.filter((x) => x.mergedFrom.length === 0 && x.config === s.config && x.throughput === s.throughput && x.kind === s.kind);
+  return same.length > 0 ? same : [s];
+}
+
+/** The saturation detector's verdict per table (it reads every interval: worth keeping). */
+const saturation = new WeakMap<IntervalTable, { n: number; saturated: boolean }>();
+function saturatedOf(t: IntervalTable): boolean {
+  const c = saturation.get(t);
+  if (c && c.n === t.n) return c.saturated;
+  const saturated = detectSaturation(t.offsets, t.p50, t.counts, t.n).saturated;
+  saturation.set(t, { n: t.n, saturated });
+  return saturated;
+}
+
+/** Rows of the window, in table order. */
+function rowsIn(s: SeriesModel, range: TimeRange): { first: number; last: number } | number[] {
+  const t = s.intervals!;
+  const lo = range.start ?? -Infinity;
+  const hi = range.end ?? Infinity;
+  if (s.blocks) {
+    const [first, last] = range.start === null && range.end === null ? [0, t.n - 1] : indexRange(t.offsets, t.n, lo, hi);
+    return { first, last };
+  }
+  const rows: number[] = [];
+  for (let i = 0; i < t.n; i++) if (t.offsets[i]! >= lo && t.offsets[i]! <= hi) rows.push(i);
+  return rows;
+}
+
+function intervalSeconds(s: SeriesModel): number {
+  const t = s.intervals!;
+  // The median length (a typed array sorts numerically, without a comparator call per pair).
+  const ls = t.lengths.slice(0, t.n).sort();
+  let i = 0;
+  while (i < ls.length && !(ls[i]! > 0)) i++;
+  return i < ls.length ? ls[(i + ls.length) >> 1]! : 1;
+}
+
+export function runOf(store: Store, id: string, range: TimeRange): RunInput {
+  const s = store.get(id);
+  const base = { name: s.name, unitNs: NANOS_PER_UNIT[s.recordedUnit], recordedUnit: s.recordedUnit };
+  const t = s.intervals;
+  const counts = (): RunInput => {
+    const h = store.histogramFor(id, range);
+    return { ...base, layout: layoutOf(h), data: { kind: "counts", counts: sparseOf(h) }, coCorrected: id.endsWith(CO_SUFFIX) };
+  };
+  if (id.endsWith(CO_SUFFIX) || !t || t.n === 0) return counts();
+  const saturated = saturatedOf(t);
+  const sel = rowsIn(s, range);
+  const decode = (i: number): DecodedHistogram | null => {
+    const d = decodePayload(t.payload(i));
+    return d.ok ? d.value : null;
+  };
+  if (!Array.isArray(sel)) {
+    const { first, last } = sel;
+    const n = last - first + 1;
+    if (n < MIN_INTERVALS) return { ...counts(), saturated };
+    // Sub-blocks end on multiples of the stride (a multiple of 64 when large) from the start of
+    // each part the log was read in (a part's blocks are aligned to its own start), so they are
+    // the store's pre-merged blocks: only a window's ragged ends are decoded. (Aligned to the
+    // whole log instead, a log read in two parts decoded half its intervals.)
+    const plan = planBlocks(n, intervalSeconds(s));
+    const subBlocks: Sparse[] = [];
+    const starts = s.blocks instanceof JoinedBlocks ? s.blocks.partStarts : [0];
+    starts.forEach((from, p) => {
+      const to = Math.min(last, (starts[p + 1] ?? Infinity) - 1);
+      for (let k = Math.floor(Math.max(0, first - from) / plan.stride); from + k * plan.stride <= to; k++) {
+        const lo = Math.max(first, from + k * plan.stride);
+        const hi = Math.min(to, from + (k + 1) * plan.stride - 1);
+        if (lo <= hi) subBlocks.push(s.blocks!.sumRange(lo, hi, decode).sum);
+      }
+    });
+    const total = range.start === null && range.end === null ? sparseOf(s.histogram) : s.blocks!.sumRange(first, last, decode).sum;
+    return { ...base, layout: layoutOf(s.histogram), saturated, data: { kind: "blocks", subBlocks, plan, total } };
+  }
+  if (sel.length < MIN_INTERVALS) return { ...counts(), saturated };
+  // Intervals of a merge may differ in layout: each goes into the series' own layout.
+  const layout = layoutOf(s.histogram);
+  const scratch = newHistogram(layout.digits, layout.lowest, s.histogram.highestTrackableValue);
+  const intervals: Sparse[] = [];
+  for (const i of sel) {
+    const d = decode(i);
+    if (!d) continue;
+    if (d.numberOfSignificantValueDigits === layout.digits && d.lowestDiscernibleValue === layout.lowest) intervals.push(copy(d));
+    else {
+      scratch.reset();
+      addDecodedInto(scratch, d);
+      const sp = sparseOf(scratch);
+      intervals.push({ indices: sp.indices, counts: sp.counts });
+    }
+  }
+  return { ...base, layout, saturated, data: { kind: "intervals", intervals, intervalSeconds: intervalSeconds(s) } };
+}
+
+/** The two sides of a request: each a series, or its repeated runs when asked and they do not overlap. */
+export function compareInputs(store: Store, req: CompareRequest): { base: SideInput; cand: SideInput; baseIds: string[]; candIds: string[] } {
+  let baseIds = [req.baseline];
+  let candIds = [req.candidate];
+  if (req.repeats ?? true) {
+    const rb = repeatsOf(store, req.baseline).map((s) => (req.baseline.endsWith(CO_SUFFIX) ? req.baseline : s.id));
+    const rc = repeatsOf(store, req.candidate).map((s) => (req.candidate.endsWith(CO_SUFFIX) ? req.candidate : s.id));
+    // A series compared with its own repeat: each side is the series itself.
+    if (!rb.some((x) => rc.includes(x))) {
+      baseIds = rb;
+      candIds = rc;
+    }
+  }
+  const label = (id: string, ids: string[]) => {
+    const s = store.get(id);
+    const name = id.endsWith(CO_SUFFIX) ? `${s.name} (CO-corrected)` : s.name;
+    return ids.length > 1 ? `${name} (${ids.length} runs)` : name;
+  };
+  return {
+    base: { label: label(req.baseline, baseIds), runs: baseIds.map((id) => runOf(store, id, req.range)) },
+    cand: { label: label(req.candidate, candIds), runs: candIds.map((id) => runOf(store, id, req.range)) },
+    baseIds,
+    candIds,
+  };
+}
+
+/** Gives way to the worker's message queue (a cancel may be waiting), without setTimeout's clamping. */
+function pause(): Promise<void> {
+  if (typeof MessageChannel === "undefined") return new Promise((r) => setTimeout(r, 0));
+  return new Promise((r) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      r();
+    };
+    ch.port2.postMessage(null);
+  });
+}
+
+export async function compareQuery(store: Store, req: CompareRequest, onProgress?: (p: Progress) => void, signal?: AbortSignal): Promise<CompareAnswer> {
+  const { base, cand, baseIds, candIds } = compareInputs(store, req);
+  const options: CompareOptions = { margin: req.margin, repeats: req.repeats ?? true, resamples: req.resamples, seed: req.seed };
+  let last = 0;
+  const r = await compareSidesAsync(base, cand, options, {
+    signal,
+    onProgress,
+    // Giving way costs a message round trip: only every ~30 ms of work.
+    pause: () => {
+      const now = Date.now();
+      if (now - last < 30) return Promise.resolve();
+      last = now;
+      return pause();
+    },
+  });
+  return { ...r, baseIds, candIds };
+}
