@@ -162,11 +162,49 @@ describe("report (Markdown)", () => {
     expect(d.state.view.requirement).toBe("p50<=0.5ms");
   });
 
-  it("--compare is parsed and says the comparison is not available yet (exit 2)", async () => {
-    const r = await run(["report", "--compare", "sysA_2k", ...runs.map((x) => x.path)]);
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/comparison not available yet/);
+  it("--compare: a candidate that is the baseline with every value doubled reads 2.0, worse, at every supported percentile", async () => {
+    const d = mkdtempSync(path.join(tmpdir(), "hdr-spectrum-compare-"));
+    const base = knownLog(21, 300, 120, 500);
+    const ivs = (k: number) =>
+      Array.from({ length: 120 }, (_, i) => {
+        const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+        for (const v of base.values.slice(i * 500, (i + 1) * 500)) h.recordValue(v * k);
+        return { start: i, length: 1, histogram: h };
+      });
+    const A = path.join(d, "before.hlog");
+    const B = path.join(d, "after.hlog");
+    const C = path.join(d, "again.hlog");
+    writeFileSync(A, writeHlog(ivs(1), { startMs: Date.UTC(2026, 0, 5, 10) }));
+    writeFileSync(B, writeHlog(ivs(2), { startMs: Date.UTC(2026, 0, 5, 10) }));
+    writeFileSync(C, writeHlog(ivs(1), { startMs: Date.UTC(2026, 0, 5, 10) }));
+    const r = await run(["report", "--json", "--compare", A, A, B]);
+    expect(r.code, r.stderr).toBe(0);
+    const cmp = (JSON.parse(r.stdout) as { comparison: { baseline: string; pairs: { candidate: string; points: { percentile: number; ratio: number; low: number | null; high: number | null; verdict: string }[]; worse: number[] }[] } }).comparison;
+    expect(cmp.baseline).toBe("before");
+    const pair = cmp.pairs.find((x) => x.candidate === "after")!;
+    const supported = pair.points.filter((x) => x.low !== null);
+    expect(supported.map((x) => x.percentile)).toEqual(expect.arrayContaining([50, 90, 99]));
+    for (const x of supported) {
+      // Doubling moves a value to a bucket of twice the width: the ratio is 2 within 3 digits.
+      expect(Math.abs(x.ratio / 2 - 1)).toBeLessThan(2e-3);
+      expect(x.low!).toBeLessThanOrEqual(2 * (1 + 2e-3));
+      expect(x.high!).toBeGreaterThanOrEqual(2 * (1 - 2e-3));
+      expect(x.verdict).toBe("worse");
+    }
+    expect(pair.worse.length).toBe(supported.length);
+    // The Markdown has the page's comparison section; check fails on the worse candidate only.
+    const md = await run(["report", "--compare", "before", A, B]);
+    expect(md.stdout).toMatch(/### after vs before/);
+    expect(md.stdout).toMatch(/^\| p50 \| [^|]+ \| [^|]+ \| 2(\.0+)?×? \| [^|]+ \| ❌ worse \|$/m);
+    const worse = await run(["check", "--compare", A, A, B]);
+    expect(worse.code, worse.stderr).toBe(1);
+    expect(worse.stdout).toMatch(/^WORSE after at p50/m);
+    const same = await run(["check", "--compare", A, A, C]);
+    expect(same.code, same.stderr + same.stdout).toBe(0);
+    expect(same.stdout).toMatch(/^not worse again/m);
+    const unknown = await run(["report", "--compare", "nothing", A, B]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--compare nothing: no such series or file/);
   });
 });
 

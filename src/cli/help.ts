@@ -38,18 +38,23 @@ the page's table data-raw).
 Options:
 ${COMMON}  --out DIR          also write DIR/percentile-plot.svg, DIR/max-over-time.svg, one .hgrm per
                      series (display unit), DIR/summary.md and DIR/report.json
-  --compare BASE     compare every other series with BASE (a file or series name)
+  --compare BASE     compare every other series with BASE (a file or series name): the ratio
+                     at every percentile with its 95 % bootstrap interval and a verdict, as the
+                     page's A vs B panel computes it (margin ±5 %)
 `;
 
 export const CHECK_HELP = `Usage: hdr-spectrum check --require R [options] FILES…
 
 Judges every series against the requirement, as the page does (response time where a
-configuration has it). Prints one line per series and the sentence.
-Exit 0 when every judgment passes, 1 when one fails, 2 when input cannot be read (each
-problem on stderr as FILE:LINE: reason) or the arguments are wrong.
+configuration has it), and with --compare every other series against the baseline. Prints one
+line per series and the sentence. Needs --require, --compare or both.
+Exit 0 when every judgment passes, 1 when one fails (a requirement, or a candidate worse than
+the baseline at any percentile the data supports), 2 when input cannot be read (each problem on
+stderr as FILE:LINE: reason) or the arguments are wrong.
 
 Options:
-${COMMON}  --out DIR          also write the charts and files "report --out" writes
+${COMMON}  --compare BASE     fail when another series is worse than BASE (file or series name)
+  --out DIR          also write the charts and files "report --out" writes
 `;
 
 export const HGRM_HELP = `Usage: hdr-spectrum hgrm FILE [--tag T] [--start S --end E] [--ratio R]

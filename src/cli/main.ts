@@ -9,7 +9,7 @@ import { UNITS, type Unit } from "../core/types";
 import type { LoadProblem } from "../core/types";
 import { fileChunks } from "../engine/file-chunks";
 import type { TimeRange } from "../engine/store";
-import { compareRuns } from "./compare";
+import { compareRuns, worsePercentiles, type ComparedPair } from "./compare";
 import { CliError } from "./errors";
 import { hgrmOf } from "./hgrm";
 import { CHECK_HELP, HGRM_HELP, MAIN_HELP, REPORT_HELP } from "./help";
@@ -41,7 +41,7 @@ const VALUE_FLAGS = new Set(["--require", "--compare", "--start", "--end", "--un
 const BOOL_FLAGS = new Set(["--json", "--merge", "--no-workers", "--help"]);
 const ALLOWED: Record<string, string[]> = {
   report: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--link-base", "--json", "--merge", "--no-workers", "--help"],
-  check: ["--require", "--start", "--end", "--unit", "--out", "--link-base", "--json", "--merge", "--no-workers", "--help"],
+  check: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--link-base", "--json", "--merge", "--no-workers", "--help"],
   hgrm: ["--tag", "--start", "--end", "--ratio", "--help"],
 };
 const HELP: Record<string, string> = { report: REPORT_HELP, check: CHECK_HELP, hgrm: HGRM_HELP };
@@ -127,10 +127,10 @@ function safeName(name: string, taken: Set<string>): string {
 async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<number> {
   const check = p.command === "check";
   const requirement = requirementOf(p);
-  if (check && !requirement) throw new CliError(2, "check needs --require (see hdr-spectrum check --help)");
   const range = rangeOf(p);
   const unit = unitOf(p);
   const baseline = stringFlag(p, "--compare");
+  if (check && !requirement && baseline === null) throw new CliError(2, "check needs --require or --compare (see hdr-spectrum check --help)");
   const linkBase = stringFlag(p, "--link-base");
   const out = stringFlag(p, "--out");
   if (p.files.length === 0) throw new CliError(2, `${p.command}: no input files (see hdr-spectrum ${p.command} --help)`);
@@ -156,7 +156,7 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   if (views.length === 0) throw new CliError(2, "no series in the input");
   const rows: Row[] = rowsOf(views, requirement);
 
-  const compared = baseline !== null ? compareRuns({ store, baseline, range }) : null;
+  const compared = baseline !== null ? await compareRuns({ store, baseline, range, unit }) : null;
   const url = linkBase !== null ? shareUrl(store, rows, requirement, range, unit, linkBase) : null;
   const markdown = markdownOf(rows, requirement, range, unit, url) + (compared ? `\n${compared.markdown}` : "");
   const json = jsonOf(rows, requirement, range, url) as Record<string, unknown>;
@@ -176,13 +176,29 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   }
 
   if (p.flags.has("--json")) io.stdout(jsonText);
-  else if (check) io.stdout(checkText(rows, requirement!, unit));
+  else if (check) io.stdout((requirement ? checkText(rows, requirement, unit) : "") + (compared ? compareCheckText(compared.pairs) : ""));
   else io.stdout(markdown);
 
   if (!check) return 0;
-  const judged = rows.filter((r) => r.verdict);
-  if (judged.length === 0) throw new CliError(2, "no series has values to judge");
-  return judged.every((r) => r.verdict!.pass) ? 0 : 1;
+  let pass = true;
+  if (requirement) {
+    const judged = rows.filter((r) => r.verdict);
+    if (judged.length === 0) throw new CliError(2, "no series has values to judge");
+    pass = judged.every((r) => r.verdict!.pass);
+  }
+  // With --compare, a candidate worse than the baseline at any supported percentile fails.
+  if (compared && compared.pairs.some((x) => worsePercentiles(x.result).length > 0)) pass = false;
+  return pass ? 0 : 1;
+}
+
+/** One line per compared candidate: worse (with where) or not, and the comparison's sentence. */
+function compareCheckText(pairs: ComparedPair[]): string {
+  const lines = pairs.map((x) => {
+    const worse = worsePercentiles(x.result);
+    const where = worse.map((p) => `p${p}`).join(", ");
+    return `${worse.length > 0 ? `WORSE ${x.candidate} at ${where}` : `not worse ${x.candidate}`}: ${x.result.sentence}`;
+  });
+  return `${lines.join("\n")}\n`;
 }
 
 async function hgrm(p: Parsed, io: Io): Promise<number> {
