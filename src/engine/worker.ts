@@ -3,7 +3,7 @@
 import { handle } from "./handle";
 import type { Envelope, Reply } from "./protocol";
 import { Store } from "./store";
-import { defaultPool } from "./part-pool";
+import { defaultHelperPool } from "./part-pool";
 import type { HelperFailed, HelperPorts } from "./part-protocol";
 import { EngineWarmUps } from "./warm-up";
 
@@ -14,7 +14,7 @@ const override = Number(/helpers=(\d)/.exec(name)?.[1] ?? Number.NaN);
 // The page starts the helpers beside this worker and sends their ports first (";ports" in the
 // name says so); otherwise they start now, not on the first load: booting a worker takes tens
 // of milliseconds.
-let helpers = name.includes(";ports") ? null : defaultPool(override);
+let helpers = name.includes(";ports") ? null : defaultHelperPool(override);
 helpers?.start();
 const post = (r: Reply) => (self as unknown as Worker).postMessage(r);
 
@@ -26,7 +26,7 @@ let cancel = new AbortController();
 
 self.onmessage = (ev: MessageEvent<Envelope | { cancel: true } | HelperPorts | HelperFailed>) => {
   if ("helperPorts" in ev.data) {
-    helpers = defaultPool(override, ev.data.helperPorts);
+    helpers = defaultHelperPool(override, ev.data.helperPorts);
     helpers?.start();
     return;
   }
