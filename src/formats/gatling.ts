@@ -272,6 +272,7 @@ export function gatlingContentMatch(head: string): boolean {
 
 export const gatlingReader: FormatReader = {
   id: "gatling",
+  nameMatch: gatlingNameMatch,
   detect(name: string, head: string): boolean {
     return gatlingNameMatch(name) || gatlingContentMatch(head);
   },

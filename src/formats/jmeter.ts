@@ -273,6 +273,7 @@ export function jmeterContentMatch(head: string): boolean {
 
 export const jmeterReader: FormatReader = {
   id: "jmeter",
+  nameMatch: jmeterNameMatch,
   detect(name: string, head: string): boolean {
     return jmeterNameMatch(name) || jmeterContentMatch(head);
   },
