@@ -4,17 +4,18 @@ import { encodeIntoCompressedBase64 } from "hdr-histogram-js";
 import { maxOf, valueAtPercentile } from "../core/histogram";
 import { LineSplitter, MAX_LINE_CHARS } from "../core/lines";
 import { IntervalTable } from "../core/series";
+import { fileBaseName } from "../core/naming";
 import type { SeriesModel } from "../core/series";
 import type { LoadProblem } from "../core/types";
 import { parsePercentileFile } from "../formats/hgrm";
 import { looksLikeUtf16, pickFormat, unreadableReason } from "../formats/detect";
 import { HlogIngest } from "./hlog-ingest";
-import { makeSeries, stripExtension, type IngestProgress, type IngestResult, type Sink } from "./series-make";
+import { makeSeries, type IngestProgress, type IngestResult, type Sink } from "./series-make";
 import type { FormatReader, LineParser, SampleOptions } from "../formats/source";
 
 const MAX_PERCENTILE_FILE_CHARS = 32 * 1024 * 1024;
 
-export { makeSeries, stripExtension, type IngestProgress, type IngestResult } from "./series-make";
+export { makeSeries, type IngestProgress, type IngestResult } from "./series-make";
 export { ingestHlogInParts, ingestHlogPart, PartsNotJoinable, transferablesOf, type HlogPart, type HlogPartTag } from "./hlog-ingest";
 
 export async function ingest(
@@ -119,7 +120,7 @@ class PercentileIngest implements Sink {
     if (parsed.histogram.totalCount > 0) {
       series.push(
         makeSeries({
-          name: stripExtension(name),
+          name: fileBaseName(name),
           source: name,
           tag: "",
           recordedUnit: parsed.histogramUnit,

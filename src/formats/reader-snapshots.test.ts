@@ -87,3 +87,19 @@ afterAll(() => {
   };
   writeFileSync(GOLDEN, `{\n${keys.map(entry).join(",\n")}\n}\n`);
 });
+
+describe("series names users see: the file's name without folders and its extension", () => {
+  const hlog = generatedFixture("hlog", 3).text;
+  const hgrm = generatedFixture("hgrm", 3).text;
+  const jtl = generatedFixture("jmeter-csv", 3).text;
+  it.each([
+    ["logs/2026-11-01/run.v2.hlog", hlog, ["run.v2"]],
+    ["C:\\runs\\sysA_40k.response.hlog", hlog, ["sysA_40k.response"]],
+    ["noext", hlog, ["noext"]],
+    ["C:\\runs\\dist.v2.hgrm", hgrm, ["dist.v2"]],
+    ["out/results.jtl", jtl, ["results"]],
+  ])("%s", async (name, text, expected) => {
+    const r = await ingest(name, [text]);
+    expect(r.series.map((s) => s.name)).toEqual(expected);
+  });
+});

@@ -4,6 +4,7 @@
 import type { Histogram } from "../core/histogram";
 import { newHistogram } from "../core/histogram";
 import type { LoadProblem, Unit } from "../core/types";
+import { fileBaseName } from "../core/naming";
 import type { LineParser, ParsedInterval, ParsedSeries, ParsedSource } from "./source";
 
 // ---------------------------------------------------------------------------------------------
@@ -433,14 +434,6 @@ export function guessDelimiter(line: string): "\t" | "," | ";" | null {
 // ---------------------------------------------------------------------------------------------
 // Names
 
-/** File name without folders and extension (a trailing .gz too): the series' base name. */
-export function baseName(file: string): string {
-  let base = file.replace(/^.*[\\/]/, "").replace(/\.gz$/i, "");
-  const cut = base.lastIndexOf(".");
-  if (cut > 0) base = base.slice(0, cut);
-  return base || file;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Series collection
 
@@ -797,7 +790,7 @@ export class SeriesCollector {
 
   finish(): ParsedSeries[] {
     this.flushBackfills();
-    const base = baseName(this.options.file);
+    const base = fileBaseName(this.options.file);
     const labels = this.order;
     const single = labels.length === 1 && labels[0] === "";
     const hasIntervals = this.timed > 0 && this.minIndex !== Infinity;
