@@ -10,7 +10,7 @@ import { Store } from "../engine/store";
 import type { Unit } from "../core/types";
 import type { SampleOptions } from "../formats/source";
 import { decodeHistogramPayload, valueFromIndex } from "../formats/hlog-encoding";
-import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf } from "../formats/hlog-encoding-layout";
+import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf } from "../core/counts-layout";
 import { encodeHistogram, type EncodeOptions } from "../formats/hlog-encoding-test-encoders";
 import { decodeShare, encodeShare, type ShareState } from "../share";
 import { base64urlEncode, zlibDeflate } from "../share/bytes";
