@@ -3,7 +3,7 @@
 // (label, value, time) samples into series of histograms without ever keeping the samples.
 import type { Histogram } from "../core/histogram";
 import { newHistogram } from "../core/histogram";
-import type { LoadProblem, Unit } from "../core/types";
+import { NANOS_PER_UNIT, type LoadProblem, type Unit } from "../core/types";
 import { fileBaseName } from "../core/naming";
 import type { LineParser, ParsedInterval, ParsedSeries, ParsedSource } from "./source";
 
@@ -136,13 +136,11 @@ export function clip(text: string, n = 40): string {
 // ---------------------------------------------------------------------------------------------
 // Units and limits
 
-export const NANOS: Record<Unit, number> = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
-
 /** Latencies above one hour are refused: a bad value, and one would widen every histogram. */
 export const MAX_LATENCY_NS = 3600e9;
 
 export function maxLatencyIn(unit: Unit): number {
-  return MAX_LATENCY_NS / NANOS[unit];
+  return MAX_LATENCY_NS / NANOS_PER_UNIT[unit];
 }
 
 /** The unit 10^-3·k of `unit`, k steps finer (capped at ns), and the steps actually taken. */
