@@ -9,7 +9,7 @@ import { bucketsOf, newHistogram } from "../core/histogram";
 import { Store } from "../engine/store";
 import { spectrumOf } from "../core/spectrum";
 import { parseRequirement, parseSlaDat } from "../core/requirements";
-import { encodeHistogram } from "../formats/hlog-encoding-test-encoders";
+import { encodeHistogram } from "../../scripts/lib/hlog-encoders";
 import { generatedFixture, sparseV2Payload, utf16Garbage } from "./generators";
 import { chunkEvery, digest } from "./harness";
 import { budgetMs } from "../../scripts/lib/budget";

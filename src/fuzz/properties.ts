@@ -11,7 +11,7 @@ import type { Unit } from "../core/types";
 import type { SampleOptions } from "../formats/source";
 import { decodeHistogramPayload, valueFromIndex } from "../formats/hlog-encoding";
 import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf } from "../core/counts-layout";
-import { encodeHistogram, type EncodeOptions } from "../formats/hlog-encoding-test-encoders";
+import { encodeHistogram, type EncodeOptions } from "../../scripts/lib/hlog-encoders";
 import { decodeShare, encodeShare, type ShareState } from "../share";
 import { base64urlEncode, zlibDeflate } from "../share/bytes";
 import { buildPayload, wrapPayload } from "../share/codec";
