@@ -78,6 +78,7 @@ export const READABLE_FORMATS =
 /** Why a file whose start (`head`) no reader takes cannot be read: UTF-16, binary, or an unknown format. */
 export function unreadableReason(head: string): string {
   if (looksLikeUtf16(head)) return UTF16_REASON;
+  // eslint-disable-next-line no-control-regex -- control characters (other than tab and line ends) are what marks a binary file
   if (/[\u0000-\u0008\u000e-\u001f]/.test(head.slice(0, 512))) return `this looks like a binary file, not a latency log: expected ${READABLE_FORMATS}`;
   return `not a recognised format: expected ${READABLE_FORMATS}`;
 }

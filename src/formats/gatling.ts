@@ -33,11 +33,13 @@ export const GATLING_BINARY_PROBLEM =
   "(value column: the response time in ms), or run the simulation with Gatling 3.12 or earlier to get the text log";
 
 /** The start of a binary log: record type 0 (RUN), then the Gatling version as an int-length-prefixed string. */
+// eslint-disable-next-line no-control-regex -- the binary log starts with NUL bytes (a big-endian int 0)
 const BINARY_START = /^\u0000\u0000\u0000\u0000[\u0001-\u00ff\ufffd]\d+\.\d+/;
 
 /** Text that cannot be a line of the text log: NUL or other control characters, or decoding failures. */
 function looksBinary(text: string): boolean {
   if (BINARY_START.test(text)) return true;
+  // eslint-disable-next-line no-control-regex -- control characters are what no text log line holds
   const bad = text.slice(0, 4096).match(/[\u0000-\u0008\u000e-\u001f\ufffd]/g);
   return bad !== null;
 }

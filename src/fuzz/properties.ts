@@ -58,6 +58,7 @@ export interface FuzzProperty {
   quickRuns: number;
   /** At most this many cases in a long run (a few distinct inputs, or costly ones). */
   maxRuns?: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each property has its own argument tuple; unknown would make fast-check infer {} for them
   build(): fc.IRawProperty<any, boolean>;
 }
 
