@@ -1,19 +1,13 @@
 // Adding a decoded interval histogram into an hdr-histogram-js histogram.
 import type { Histogram } from "hdr-histogram-js";
+import type { SparseHistogram } from "./histogram";
 import { pow2, subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "./counts-layout";
 
-/** Counts in HdrHistogram's layout for these parameters: a decoded payload (formats/hlog-encoding.ts DecodedHistogram) or a sparse histogram. */
-export interface SparseCounts {
-  numberOfSignificantValueDigits: number;
-  lowestDiscernibleValue: number;
-  highestTrackableValue: number;
-  /** Counts-array indices, ascending, only non-zero counts. */
-  indices: Int32Array;
-  counts: Float64Array;
-  totalCount: number;
-  /** The encoding a decoded payload came in (not needed to add it). */
-  version?: number;
-}
+/**
+ * Counts in HdrHistogram's layout for these parameters: a sparse histogram, or a decoded
+ * payload (formats/hlog-encoding.ts DecodedHistogram, whose encoding version is not needed here).
+ */
+export type SparseCounts = SparseHistogram & { version?: number };
 
 /** The parts of hdr-histogram-js's JsHistogram (3.x) that the fast path reads and writes. */
 interface JsHistogramInternals {
