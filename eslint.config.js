@@ -22,7 +22,7 @@ const { default: reactHooks } = await import("eslint-plugin-react-hooks");
 const { default: globals } = await import("globals");
 
 export default tseslint.config(
-  { ignores: ["dist/", "public/", "test-results/", "playwright-report/", ".bench/", ".scratch/", "src/wasm/kernel-wasm.ts", "src/wasm/assembly/"] },
+  { ignores: ["dist/", "dist-cli/", "public/", "test-results/", "playwright-report/", ".bench/", ".scratch/", "src/wasm/kernel-wasm.ts", "src/wasm/assembly/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -208,6 +208,7 @@ async function startPreview(port: number, outDir?: string): Promise<{ url: strin
 declare global {
   interface Window {
     __bench: BenchApi;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the hdr-histogram-js UMD bundle the baseline page loads has no types there
     hdr: any; // hdr-histogram-js UMD, in the baseline page
     floorLib: { inflateAll(payloads: string[]): number; engine: string }; // scripts/lib/floor-entry.ts, in the baseline page
   }
@@ -383,6 +384,7 @@ async function closeQuietly(c: BrowserContext | null): Promise<void> {
 
 class WorkerSession {
   private nextId = 1;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- DevTools protocol answers are untyped; each send<T> names what it expects
   private readonly pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
   private readonly listener = (e: { sessionId: string; message: string }) => {
     if (e.sessionId !== this.sessionId) return;
@@ -438,6 +440,7 @@ class WorkerSession {
     return out;
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above: an untyped DevTools protocol answer unless the caller names one
   send<T = any>(method: string, params: Record<string, unknown> = {}): Promise<T> {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {

@@ -1,7 +1,7 @@
 // Writes an interval log with hdr-histogram-js's own writer: the project's fixtures come from
 // its own code (never copies of the shared samples).
 import { HistogramLogWriter } from "hdr-histogram-js";
-import { doubleHistogramOf, encodeDoubleHistogram } from "../../src/formats/hlog-encoding-test-encoders";
+import { doubleHistogramOf, encodeDoubleHistogram } from "./hlog-encoders";
 import type { SimInterval } from "./queue-sim";
 
 export interface HlogOptions {

@@ -6,7 +6,7 @@ import { formatThroughput } from "../core/naming";
 import { newHistogram, lowestDiscernibleValueOf, type Histogram } from "../core/histogram";
 import type { LoadProblem, Unit } from "../core/types";
 import { makeSeries } from "../engine/series-make";
-import { loadFiles, type PartReader } from "../engine/load-files";
+import { loadFiles, type HelperWorkers } from "../engine/load-files";
 import type { Progress } from "../engine/protocol";
 import { Store, type TimeRange } from "../engine/store";
 import { CliError } from "./errors";
@@ -58,7 +58,7 @@ function progressPrinter(enabled: boolean): { onProgress: (p: Progress) => void;
 }
 
 /** Every file as its own series (one per tag or label), as the page loads dropped files. */
-export async function loadAll(paths: readonly string[], helpers: PartReader | null, progress: boolean): Promise<Loaded> {
+export async function loadAll(paths: readonly string[], helpers: HelperWorkers | null, progress: boolean): Promise<Loaded> {
   const store = new Store();
   const pr = progressPrinter(progress);
   const files = paths.map((p) => new PathFile(p).asFile());
@@ -97,7 +97,7 @@ type SeriesKind = "response" | "service" | "";
  * thousands of files are read with bounded memory. A merged series keeps its max over time
  * (per interval, bucketed) but not its intervals; the range applies to each file's own intervals.
  */
-export async function loadMerged(paths: readonly string[], range: TimeRange, helpers: PartReader | null, progress: boolean): Promise<Loaded> {
+export async function loadMerged(paths: readonly string[], range: TimeRange, helpers: HelperWorkers | null, progress: boolean): Promise<Loaded> {
   const groups = new Map<string, Group>();
   const problems: LoadProblem[] = [];
   const pr = progressPrinter(progress);

@@ -14,7 +14,7 @@ import { CliError } from "./errors";
 import { hgrmOf } from "./hgrm";
 import { CHECK_HELP, HGRM_HELP, MAIN_HELP, REPORT_HELP } from "./help";
 import { expandPaths, loadAll, loadMerged } from "./load";
-import { helperLanes, NodePartPool } from "./node-pool";
+import { helperThreadCount, NodeHelperPool } from "./node-pool";
 import { PathFile } from "./path-file";
 import { checkText, jsonOf, markdownOf, rowsOf, shareUrl, type Row } from "./report";
 import { percentilePlotSvg, timelineColumns, timelineSvg } from "./svg";
@@ -117,6 +117,7 @@ function problemText(p: LoadProblem): string {
 
 /** A file name for a series' .hgrm: its name without characters file systems refuse. */
 function safeName(name: string, taken: Set<string>): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what file systems refuse in names
   const base = name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, "_").replace(/^\.+/, "_").slice(0, 120) || "series";
   let n = base;
   for (let k = 2; taken.has(n); k++) n = `${base}-${k}`;
@@ -136,8 +137,8 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   if (p.files.length === 0) throw new CliError(2, `${p.command}: no input files (see hdr-spectrum ${p.command} --help)`);
   const paths = expandPaths(p.files);
 
-  const lanes = opts.helperScript && !p.flags.has("--no-workers") ? helperLanes() : 0;
-  const pool = lanes > 0 ? new NodePartPool(lanes, opts.helperScript!) : null;
+  const helperCount = opts.helperScript && !p.flags.has("--no-workers") ? helperThreadCount() : 0;
+  const pool = helperCount > 0 ? new NodeHelperPool(helperCount, opts.helperScript!) : null;
   pool?.start();
   let loaded;
   try {

@@ -6,7 +6,7 @@ import { availableParallelism } from "node:os";
 import { Worker, parentPort, type MessagePort as NodeMessagePort } from "node:worker_threads";
 import { fileChunks } from "../engine/file-chunks";
 import { ingestHlogPart, transferablesOf, type HlogPart } from "../engine/hlog-ingest";
-import type { PartReader } from "../engine/load-files";
+import type { HelperWorkers } from "../engine/load-files";
 import { PathFile } from "./path-file";
 
 type ToHelper = { type: "read"; id: number; path: string; name: string; start: number; end: number };
@@ -16,30 +16,30 @@ type FromHelper = { id: number; type: "done"; part: HlogPart } | { id: number; t
 export const HELPER_ROLE = "hdr-spectrum-part";
 
 /** One helper per core beyond this thread's own, at most 3 (the page's rule). */
-export function helperLanes(): number {
+export function helperThreadCount(): number {
   return Math.max(0, Math.min(3, availableParallelism() - 1));
 }
 
-export class NodePartPool implements PartReader {
+export class NodeHelperPool implements HelperWorkers {
   private readonly workers: (Worker | null)[];
   private readonly pending = new Map<number, { resolve: (p: HlogPart) => void; reject: (e: Error) => void }>();
   private nextId = 1;
 
   /** `script`: the file a helper runs (the bundled command line itself). */
   constructor(
-    readonly lanes: number,
+    readonly count: number,
     private readonly script: URL,
   ) {
-    this.workers = new Array<Worker | null>(lanes).fill(null);
+    this.workers = new Array<Worker | null>(count).fill(null);
   }
 
   /** Starts every helper now, so none is still booting when the first part is sent. */
   start(): void {
-    for (let l = 0; l < this.lanes; l++) this.worker(l);
+    for (let l = 0; l < this.count; l++) this.worker(l);
   }
 
-  private worker(lane: number): Worker {
-    let w = this.workers[lane];
+  private worker(helper: number): Worker {
+    let w = this.workers[helper];
     if (w) return w;
     w = new Worker(this.script, { workerData: { role: HELPER_ROLE } });
     w.on("message", (r: FromHelper) => {
@@ -49,31 +49,31 @@ export class NodePartPool implements PartReader {
       if (r.type === "done") p.resolve(r.part);
       else p.reject(new Error(r.message));
     });
-    w.on("error", (e: unknown) => this.fail(lane, e instanceof Error ? e : new Error(String(e))));
+    w.on("error", (e: unknown) => this.fail(helper, e instanceof Error ? e : new Error(String(e))));
     w.on("exit", (code) => {
-      if (code !== 0) this.fail(lane, new Error(`helper thread exited with code ${code}`));
+      if (code !== 0) this.fail(helper, new Error(`helper thread exited with code ${code}`));
     });
-    this.workers[lane] = w;
+    this.workers[helper] = w;
     return w;
   }
 
-  private fail(lane: number, e: Error): void {
+  private fail(helper: number, e: Error): void {
     // What was pending fails; the loader then reads those files on the main thread.
     for (const [id, p] of this.pending) {
       this.pending.delete(id);
       p.reject(new Error(`helper thread failed: ${e.message}`));
     }
-    this.workers[lane] = null;
+    this.workers[helper] = null;
   }
 
-  read(lane: number, blob: Blob, name: string): Promise<HlogPart> {
+  read(helper: number, blob: Blob, name: string): Promise<HlogPart> {
     if (!(blob instanceof PathFile)) return Promise.reject(new Error("only files on disk are read on helper threads"));
     const id = this.nextId++;
     return new Promise<HlogPart>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       const msg: ToHelper = { type: "read", id, path: blob.path, name, start: blob.start, end: blob.end };
       try {
-        this.worker(lane).postMessage(msg);
+        this.worker(helper).postMessage(msg);
       } catch (e) {
         this.pending.delete(id);
         reject(e instanceof Error ? e : new Error(String(e)));

@@ -451,8 +451,14 @@ export function stallEvidence(h: Histogram, e: RateEvidence): StallEvidence | nu
     let due = 0;
     let seen = 0;
     let w = 0;
-    for (let j = c.at; j >= 0 && t.offsets[j]! + t.lengths[j]! > from; j--, w++) (due += rate * t.lengths[j]!), (seen += t.counts[j]!);
-    for (let j = c.at + 1; j < t.n && t.offsets[j]! < to; j++, w++) (due += rate * t.lengths[j]!), (seen += t.counts[j]!);
+    for (let j = c.at; j >= 0 && t.offsets[j]! + t.lengths[j]! > from; j--, w++) {
+      due += rate * t.lengths[j]!;
+      seen += t.counts[j]!;
+    }
+    for (let j = c.at + 1; j < t.n && t.offsets[j]! < to; j++, w++) {
+      due += rate * t.lengths[j]!;
+      seen += t.counts[j]!;
+    }
     const missing = due - seen;
     if (missing < DIP_SHARE * rate * seconds || missing < DIP_NOISE * (Math.sqrt(due) + spread * Math.sqrt(w))) continue;
     if (!found || c.max < found.stall) found = { rate, stall: c.max, expected, observed, intervalStart: t.offsets[c.at]!, missing };

@@ -1,8 +1,8 @@
 // A narrow, typed view of hdr-histogram-js: the library is the reference for histogram math
 // (percentiles, equivalent-value ranges, merging). Everything that reads a histogram goes
 // through here, so the places where we depend on library internals are in one file.
-import { valueAtIndex } from "../formats/hlog-encoding-layout";
-import { addDecodedInto } from "../formats/hlog-encoding-add";
+import { valueAtIndex } from "./counts-layout";
+import { addDecodedInto } from "./counts-add";
 import { build, type Histogram } from "hdr-histogram-js";
 
 /** The library's JsHistogram methods that exist at runtime but are not in its public typings. */

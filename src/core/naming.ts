@@ -283,6 +283,18 @@ function stripExtensions(name: string): string {
   }
 }
 
+/**
+ * A file's name without folders and its last extension (a trailing .gz first): what a series
+ * read from it is called ("logs/run.v2.hlog" → "run.v2", "out.jtl.gz" → "out"). The identity
+ * rules above strip every known extension instead; this keeps what the person named.
+ */
+export function fileBaseName(file: string): string {
+  let base = file.replace(/^.*[\\/]/, "").replace(/\.gz$/i, "");
+  const cut = base.lastIndexOf(".");
+  if (cut > 0) base = base.slice(0, cut);
+  return base || file;
+}
+
 /** fileName is the file's name (may include a path and extension); tag is the log's Tag= value or a label ("" if none). */
 export function identityFromName(fileName: string, tag: string): SeriesIdentity {
   const parts = fileName.split(/[/\\]/).filter((p) => p !== "");

@@ -22,18 +22,18 @@ export class EngineClient {
     // The helper workers start here, beside the engine worker, not from it: they boot in
     // parallel with it instead of after it (a file dropped as soon as the page showed waited
     // for them). The engine reaches them through ports.
-    const lanes = typeof MessageChannel !== "undefined" ? helperCount(override) : 0;
-    const name = `engine${Number.isNaN(override) ? "" : `;helpers=${override}`}${lanes > 0 ? ";ports" : ""}`;
+    const helpers = typeof MessageChannel !== "undefined" ? helperCount(override) : 0;
+    const name = `engine${Number.isNaN(override) ? "" : `;helpers=${override}`}${helpers > 0 ? ";ports" : ""}`;
     this.worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name });
-    if (lanes > 0) {
+    if (helpers > 0) {
       const ports: MessagePort[] = [];
-      for (let lane = 0; lane < lanes; lane++) {
-        const helper = new Worker(new URL("./part-worker.ts", import.meta.url), { type: "module", name: "part" });
+      for (let k = 0; k < helpers; k++) {
+        const helper = new Worker(new URL("./part-worker.ts", import.meta.url), { type: "module", name: "helper" });
         const channel = new MessageChannel();
         helper.postMessage({ type: "port", port: channel.port1 } satisfies PartSetup, [channel.port1]);
         helper.onerror = (ev) => {
           ev.preventDefault();
-          this.worker.postMessage({ helperFailed: lane, message: ev.message } satisfies HelperFailed);
+          this.worker.postMessage({ helperFailed: k, message: ev.message } satisfies HelperFailed);
         };
         ports.push(channel.port2);
       }

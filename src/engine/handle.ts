@@ -2,12 +2,12 @@
 import type { FileOutcome, Progress, Request, ResultOf } from "./protocol";
 import type { Store } from "./store";
 import { fetchChunks, nameOfUrl, refuseUrl, RemoteError } from "./remote";
-import { loadFiles, type PartReader } from "./load-files";
+import { loadFiles, type HelperWorkers } from "./load-files";
 import { heatmapQuery, tailQuery, windowQuery } from "./time-queries";
 import { compareQuery } from "./compare-query";
 
 /** `helpers` read interval logs on other cores (the worker passes its pool; tests read in one thread). */
-export async function handle(store: Store, req: Request, progress: (p: Progress) => void, signal?: AbortSignal, helpers: PartReader | null = null): Promise<ResultOf[Request["kind"]]> {
+export async function handle(store: Store, req: Request, progress: (p: Progress) => void, signal?: AbortSignal, helpers: HelperWorkers | null = null): Promise<ResultOf[Request["kind"]]> {
   switch (req.kind) {
     case "load":
       return loadFiles(store, req.files, progress, signal, req.options, helpers);

@@ -11,7 +11,8 @@ import { IntervalBlocks, JoinedBlocks, type BlockParts, type RangeSums } from ".
 import { HlogReader, producerUnit, type ReaderPart } from "../formats/hlog";
 import { addDecodedInto, growToCover, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
 import { decodePayload } from "./payload";
-import { makeSeries, MAX_TAGS, stripExtension, type IngestProgress, type IngestResult, type Sink } from "./series-make";
+import { makeSeries, MAX_TAGS, type IngestProgress, type IngestResult, type Sink } from "./series-make";
+import { fileBaseName } from "../core/naming";
 
 function blocksOf(t: TagSeries): RangeSums | null {
   if (!t.blocks || t.partsBroken) return null;
@@ -353,7 +354,7 @@ export class HlogIngest implements Sink, LineSink {
       // as seconds and recorded in ns, an assumption; else the Interval_Max ratio suggests one.
       const known = t.double ? null : producerUnit(this.reader.header.producer);
       const inferred = known || t.double ? null : inferUnitFromIntervalMax(t.intervals);
-      const base = stripExtension(this.file);
+      const base = fileBaseName(this.file);
       series.push(makeSeries({
         name: tag ? `${base} [${tag}]` : base,
         source: this.file,

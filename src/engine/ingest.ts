@@ -4,18 +4,18 @@ import { encodeIntoCompressedBase64 } from "hdr-histogram-js";
 import { maxOf, valueAtPercentile } from "../core/histogram";
 import { LineSplitter, MAX_LINE_CHARS } from "../core/lines";
 import { IntervalTable } from "../core/series";
+import { fileBaseName } from "../core/naming";
 import type { SeriesModel } from "../core/series";
 import type { LoadProblem } from "../core/types";
-import { detectHlog } from "../formats/hlog";
-import { detectPercentileFile, parsePercentileFile } from "../formats/hgrm";
-import { looksLikeUtf16, pickReader, unreadableReason } from "../formats/detect";
+import { parsePercentileFile } from "../formats/hgrm";
+import { looksLikeUtf16, pickFormat, unreadableReason } from "../formats/detect";
 import { HlogIngest } from "./hlog-ingest";
-import { makeSeries, stripExtension, type IngestProgress, type IngestResult, type Sink } from "./series-make";
+import { makeSeries, type IngestProgress, type IngestResult, type Sink } from "./series-make";
 import type { FormatReader, LineParser, SampleOptions } from "../formats/source";
 
 const MAX_PERCENTILE_FILE_CHARS = 32 * 1024 * 1024;
 
-export { makeSeries, stripExtension, type IngestProgress, type IngestResult } from "./series-make";
+export { makeSeries, type IngestProgress, type IngestResult } from "./series-make";
 export { ingestHlogInParts, ingestHlogPart, PartsNotJoinable, transferablesOf, type HlogPart, type HlogPartTag } from "./hlog-ingest";
 
 export async function ingest(
@@ -72,7 +72,7 @@ function detectionHead(head: string): string {
 export function detectedFormat(name: string, fullHead: string): string {
   if (looksLikeUtf16(fullHead)) return "unknown";
   const head = detectionHead(fullHead);
-  return detectKind(name, head) ?? pickReader(name, head)?.id ?? "unknown";
+  return pickFormat(name, head)?.id ?? "unknown";
 }
 
 /** The head ingest() decides on when the input comes in these chunks. */
@@ -87,18 +87,17 @@ export function headOfChunks(chunks: readonly string[]): string {
 
 /** Whether ingest() would read this input as an interval log (so it can be read in parts). */
 export function isIntervalLog(name: string, head: string): boolean {
-  return !looksLikeUtf16(head) && detectKind(name, detectionHead(head)) === "hlog";
+  return !looksLikeUtf16(head) && pickFormat(name, detectionHead(head))?.id === "hlog";
 }
 
 function pickSink(name: string, fullHead: string, options?: SampleOptions): Sink | null {
   // UTF-16 reads as garbage under every name: refused before any reader (unknownFormat says why).
   if (looksLikeUtf16(fullHead)) return null;
   const head = detectionHead(fullHead);
-  const kind = detectKind(name, head);
-  if (kind === "hlog") return new HlogIngest(name);
-  if (kind === "percentiles") return new PercentileIngest(name);
-  const reader = pickReader(name, head);
-  return reader ? new ReaderIngest(name, reader, options) : null;
+  const format = pickFormat(name, head);
+  if (!format) return null;
+  if (format.create) return new ReaderIngest(name, format, options);
+  return format.id === "hlog" ? new HlogIngest(name) : new PercentileIngest(name);
 }
 
 /** Percentile files are small text; an interval log may be huge and is never joined. */
@@ -121,7 +120,7 @@ class PercentileIngest implements Sink {
     if (parsed.histogram.totalCount > 0) {
       series.push(
         makeSeries({
-          name: stripExtension(name),
+          name: fileBaseName(name),
           source: name,
           tag: "",
           recordedUnit: parsed.histogramUnit,
@@ -198,14 +197,6 @@ class ReaderIngest implements Sink {
     if (series.length === 0 && problems.length === 0) problems.push({ file: this.file, line: null, reason: `no values found (read as ${parsed.format})` });
     return { series, problems, lines: this.splitter.linesRead };
   }
-}
-
-function detectKind(name: string, head: string): "hlog" | "percentiles" | null {
-  if (/\.hlog$/i.test(name)) return "hlog";
-  if (/\.hgrm$/i.test(name)) return "percentiles";
-  if (detectPercentileFile(name, head)) return "percentiles";
-  if (detectHlog(name, head)) return "hlog";
-  return null;
 }
 
 function unknownFormat(name: string, head: string): IngestResult {

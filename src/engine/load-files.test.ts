@@ -4,23 +4,23 @@ import { describe, expect, it } from "vitest";
 import { bucketsOf } from "../core/histogram";
 import { generatedFixture, hlogFixture } from "../fuzz/generators";
 import { ingestHlogPart, type HlogPart } from "./ingest";
-import { loadFiles, type PartReader } from "./load-files";
+import { loadFiles, type HelperWorkers } from "./load-files";
 import { fileChunks } from "./file-chunks";
 import { Store } from "./store";
 import type { FileOutcome } from "./protocol";
 
 /** Helpers run in this thread; what they return crosses a structuredClone as it would postMessage. */
-class InThreadHelpers implements PartReader {
-  readonly calls: { lane: number; bytes: number }[] = [];
+class InThreadHelpers implements HelperWorkers {
+  readonly calls: { helper: number; bytes: number }[] = [];
   running = 0;
   maxRunning = 0;
-  constructor(readonly lanes: number, private readonly fail = false) {}
-  async read(lane: number, blob: Blob, name: string, onProgress: (b: number, n: number) => void, signal?: AbortSignal): Promise<HlogPart> {
-    this.calls.push({ lane, bytes: blob.size });
+  constructor(readonly count: number, private readonly fail = false) {}
+  async read(helper: number, blob: Blob, name: string, onProgress: (b: number, n: number) => void, signal?: AbortSignal): Promise<HlogPart> {
+    this.calls.push({ helper, bytes: blob.size });
     this.running++;
     this.maxRunning = Math.max(this.maxRunning, this.running);
     try {
-      await new Promise((r) => setTimeout(r, 1)); // let the other lanes start
+      await new Promise((r) => setTimeout(r, 1)); // let the other helpers start
       if (this.fail) throw new Error("helper crashed");
       let bytes = 0;
       const source = new Uint8Array(blob.size); // as part-worker.ts: the bytes go with the part
@@ -60,7 +60,7 @@ function summary(store: Store, outcomes: FileOutcome[]) {
   };
 }
 
-async function run(helpers: PartReader | null, signal?: AbortSignal) {
+async function run(helpers: HelperWorkers | null, signal?: AbortSignal) {
   const store = new Store();
   const outcomes = await loadFiles(store, files(), () => undefined, signal, undefined, helpers, { splitBytes: 64 * 1024 });
   return summary(store, outcomes);
@@ -70,13 +70,13 @@ describe("loading files with helper workers", () => {
   it("gives what one thread gives, in file order, with the big log cut in parts and small logs shared out", async () => {
     const alone = await run(null);
     expect(alone.series.length).toBeGreaterThan(5);
-    for (const lanes of [1, 3]) {
-      const helpers = new InThreadHelpers(lanes);
+    for (const count of [1, 3]) {
+      const helpers = new InThreadHelpers(count);
       expect(await run(helpers)).toEqual(alone);
       // The big log went in parts (a slice smaller than the file), the small logs whole.
-      expect(helpers.calls.some((c) => c.bytes < files()[2]!.size && c.bytes > 64 * 1024 / (lanes + 2))).toBe(true);
-      expect(helpers.calls.length).toBeGreaterThanOrEqual(lanes + 1);
-      expect(helpers.maxRunning).toBeGreaterThan(lanes > 1 ? 1 : 0);
+      expect(helpers.calls.some((c) => c.bytes < files()[2]!.size && c.bytes > 64 * 1024 / (count + 2))).toBe(true);
+      expect(helpers.calls.length).toBeGreaterThanOrEqual(count + 1);
+      expect(helpers.maxRunning).toBeGreaterThan(count > 1 ? 1 : 0);
     }
   });
 

@@ -10,10 +10,11 @@ import type { FileOutcome, FileProgress, Progress } from "./protocol";
 import type { Store } from "./store";
 
 /** Helper workers that read (parts of) interval logs. */
-export interface PartReader {
-  /** How many helpers: reads on different lanes run at once. */
-  readonly lanes: number;
-  read(lane: number, blob: Blob, name: string, onProgress: (bytes: number, intervals: number) => void, signal?: AbortSignal): Promise<HlogPart>;
+export interface HelperWorkers {
+  /** How many helpers: reads on different helpers run at once. */
+  readonly count: number;
+  /** Reads on helper number `helper` (0 ≤ helper < count). */
+  read(helper: number, blob: Blob, name: string, onProgress: (bytes: number, intervals: number) => void, signal?: AbortSignal): Promise<HlogPart>;
 }
 
 /** Interval logs at least this big are cut into parts (below it, the copy and join cost more than they save). */
@@ -72,7 +73,7 @@ export async function loadFiles(
   progress: (p: Progress) => void,
   signal: AbortSignal | undefined,
   options: SampleOptions | undefined,
-  helpers: PartReader | null,
+  helpers: HelperWorkers | null,
   limits: { splitBytes?: number; maxLogBytes?: number } = {},
 ): Promise<FileOutcome[]> {
   const splitBytes = limits.splitBytes ?? SPLIT_BYTES;
@@ -111,10 +112,10 @@ export async function loadFiles(
   };
 
   /** Reads one interval log on a helper; joined here (an empty first part). */
-  const readOnHelper = async (i: number, lane: number): Promise<void> => {
+  const readOnHelper = async (i: number, helper: number): Promise<void> => {
     const file = files[i]!;
     try {
-      const part = helpers!.read(lane, file, file.name, (bytes, intervals) => update(i, bytes, intervals), signal);
+      const part = helpers!.read(helper, file, file.name, (bytes, intervals) => update(i, bytes, intervals), signal);
       results[i] = await ingestHlogInParts(file.name, [], [part]);
       update(i, file.size, 0, true);
     } catch {
@@ -126,7 +127,7 @@ export async function loadFiles(
   /** Reads one big interval log cut in parts: the first here, the others on helpers, at once. */
   const readInParts = async (i: number): Promise<void> => {
     const file = files[i]!;
-    const cuts = await cutPoints(file, helpers!.lanes + 1);
+    const cuts = await cutPoints(file, helpers!.count + 1);
     if (cuts.length === 0) return readHere(i);
     const bounds = [0, ...cuts, file.size];
     const bytes = new Array<number>(bounds.length - 1).fill(0);
@@ -178,10 +179,10 @@ export async function loadFiles(
     };
     update(i, f.size, 0, true);
   }
-  if (!helpers || helpers.lanes === 0) {
+  if (!helpers || helpers.count === 0) {
     for (let i = 0; i < files.length; i++) if (!tooBig(i)) await readHere(i);
   } else {
-    // In file order: a big log takes every lane; runs of other files share the lanes.
+    // In file order: a big log takes every helper; runs of other files share the helpers.
     let i = 0;
     while (i < files.length) {
       if (tooBig(i)) {
@@ -198,15 +199,15 @@ export async function loadFiles(
       if (batch.length === 0) continue;
       const shared = batch.filter((k) => logs[k]);
       const hereOnly = batch.filter((k) => !logs[k]);
-      const lane = async (helperLane: number | null) => {
+      const run = async (helper: number | null) => {
         for (;;) {
-          const k = helperLane === null ? (hereOnly.shift() ?? shared.shift()) : shared.shift();
+          const k = helper === null ? (hereOnly.shift() ?? shared.shift()) : shared.shift();
           if (k === undefined) return;
-          if (helperLane === null) await readHere(k);
-          else await readOnHelper(k, helperLane);
+          if (helper === null) await readHere(k);
+          else await readOnHelper(k, helper);
         }
       };
-      await Promise.all([lane(null), ...Array.from({ length: helpers.lanes }, (_, l) => lane(l))]);
+      await Promise.all([run(null), ...Array.from({ length: helpers.count }, (_, h) => run(h))]);
     }
   }
   return files.map((f, k) => ({ file: f.name, ...store.add(results[k]!) }));

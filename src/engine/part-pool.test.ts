@@ -2,7 +2,7 @@
 // replies come back through it, and a helper reported dead fails what it was doing.
 import { describe, expect, it } from "vitest";
 import type { HlogPart } from "./ingest";
-import { WorkerPartPool } from "./part-pool";
+import { HelperPool } from "./part-pool";
 import type { PartReply, PartRequest } from "./part-protocol";
 
 /** A stand-in helper on the far end of a port: records requests, answers when told. */
@@ -21,11 +21,11 @@ const until = async (check: () => boolean) => {
 
 const part: HlogPart = { reader: { problems: [], skipped: 0, startTime: null, baseTime: null, headerSeen: false } as unknown as HlogPart["reader"], lines: 3, intervalCount: 2, tags: [], source: null, chars: 0 };
 
-describe("WorkerPartPool over ports from the page", () => {
-  it("sends reads through the lane's port and resolves with the helper's part, passing progress on", async () => {
+describe("HelperPool over ports from the page", () => {
+  it("sends reads through the helper's port and resolves with the helper's part, passing progress on", async () => {
     const a = fakeHelper();
     const b = fakeHelper();
-    const pool = new WorkerPartPool(2, [a.port, b.port]);
+    const pool = new HelperPool(2, [a.port, b.port]);
     const progress: number[] = [];
     const read = pool.read(1, new Blob(["x"]), "log.hlog", (bytes) => progress.push(bytes));
     await until(() => b.requests.length === 1);
@@ -44,7 +44,7 @@ describe("WorkerPartPool over ports from the page", () => {
 
   it("a helper's error message fails the read with it", async () => {
     const a = fakeHelper();
-    const pool = new WorkerPartPool(1, [a.port]);
+    const pool = new HelperPool(1, [a.port]);
     const read = pool.read(0, new Blob(["x"]), "log.hlog", () => undefined);
     await until(() => a.requests.length === 1);
     a.reply({ id: a.requests[0]!.id, type: "error", message: "line 7: bad" });
@@ -52,21 +52,21 @@ describe("WorkerPartPool over ports from the page", () => {
     a.close();
   });
 
-  it("a helper reported dead fails what it was doing; its lane then needs a new helper", async () => {
+  it("a helper reported dead fails what it was doing; the next read on that slot needs a new worker", async () => {
     const a = fakeHelper();
-    const pool = new WorkerPartPool(1, [a.port]);
+    const pool = new HelperPool(1, [a.port]);
     const read = pool.read(0, new Blob(["x"]), "log.hlog", () => undefined);
     await until(() => a.requests.length === 1);
     pool.failed(0, "out of memory");
     await expect(read).rejects.toThrow("helper worker failed: out of memory");
-    // No Worker in this process: the lane cannot start its own, and says so (the caller then reads the file itself).
+    // No Worker in this process: the pool cannot start a replacement, and says so (the caller then reads the file itself).
     await expect(pool.read(0, new Blob(["x"]), "log.hlog", () => undefined)).rejects.toThrow(/no helper worker/);
     a.close();
   });
 
   it("cancelling sends the helper a cancel for that read", async () => {
     const a = fakeHelper();
-    const pool = new WorkerPartPool(1, [a.port]);
+    const pool = new HelperPool(1, [a.port]);
     const control = new AbortController();
     const read = pool.read(0, new Blob(["x"]), "log.hlog", () => undefined, control.signal);
     await until(() => a.requests.length === 1);

@@ -1,8 +1,8 @@
-// The engine worker's helpers, one per lane: reached through ports to workers the page
+// The engine worker's helper workers: reached through ports to workers the page
 // started (see part-worker.ts), or through workers started here on first use (no ports given,
 // or a page-started helper that died).
 import type { HlogPart } from "./ingest";
-import type { PartReader } from "./load-files";
+import type { HelperWorkers } from "./load-files";
 import type { PartReply, PartRequest } from "./part-protocol";
 
 interface Pending {
@@ -13,35 +13,35 @@ interface Pending {
 
 type Endpoint = { postMessage(message: PartRequest): void };
 
-export class WorkerPartPool implements PartReader {
+export class HelperPool implements HelperWorkers {
   private readonly endpoints: (Endpoint | null)[];
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
 
-  /** `ports`: one per lane, to helpers the page started; lanes without one start their own. */
+  /** `ports`: one per helper, to helpers the page started; a helper without one is started here. */
   constructor(
-    readonly lanes: number,
+    readonly count: number,
     ports: readonly MessagePort[] = [],
   ) {
-    this.endpoints = new Array<Endpoint | null>(lanes).fill(null);
-    ports.slice(0, lanes).forEach((port, lane) => {
+    this.endpoints = new Array<Endpoint | null>(count).fill(null);
+    ports.slice(0, count).forEach((port, helper) => {
       port.onmessage = (ev: MessageEvent<PartReply>) => this.reply(ev.data);
-      this.endpoints[lane] = port;
+      this.endpoints[helper] = port;
     });
   }
 
   /** Starts every helper not started yet, so that none is still booting when a file arrives. */
   start(): void {
-    for (let lane = 0; lane < this.lanes; lane++) this.endpoint(lane);
+    for (let helper = 0; helper < this.count; helper++) this.endpoint(helper);
   }
 
-  /** A helper died: what it was doing fails (the caller reads those files itself); the lane starts a new one when next used. */
-  failed(lane: number, message: string): void {
+  /** A helper died: what it was doing fails (the caller reads those files itself); a new worker takes its place when next used. */
+  failed(helper: number, message: string): void {
     for (const [id, p] of this.pending) {
       this.pending.delete(id);
       p.reject(new Error(`helper worker failed: ${message || "unknown error"}`));
     }
-    if (lane >= 0 && lane < this.lanes) this.endpoints[lane] = null;
+    if (helper >= 0 && helper < this.count) this.endpoints[helper] = null;
   }
 
   private reply(r: PartReply): void {
@@ -55,28 +55,28 @@ export class WorkerPartPool implements PartReader {
     }
   }
 
-  private endpoint(lane: number): Endpoint {
-    let e = this.endpoints[lane];
+  private endpoint(helper: number): Endpoint {
+    let e = this.endpoints[helper];
     if (!e) {
-      const w = new Worker(new URL("./part-worker.ts", import.meta.url), { type: "module", name: "part" });
+      const w = new Worker(new URL("./part-worker.ts", import.meta.url), { type: "module", name: "helper" });
       w.onmessage = (ev: MessageEvent<PartReply>) => this.reply(ev.data);
       w.onerror = (ev) => {
         ev.preventDefault();
-        this.failed(lane, ev.message);
+        this.failed(helper, ev.message);
       };
-      this.endpoints[lane] = w;
+      this.endpoints[helper] = w;
       e = w;
     }
     return e;
   }
 
-  read(lane: number, blob: Blob, name: string, onProgress: (bytes: number, intervals: number) => void, signal?: AbortSignal): Promise<HlogPart> {
+  read(helper: number, blob: Blob, name: string, onProgress: (bytes: number, intervals: number) => void, signal?: AbortSignal): Promise<HlogPart> {
     const id = this.nextId++;
     let e: Endpoint;
     try {
-      e = this.endpoint(lane);
+      e = this.endpoint(helper);
     } catch (err) {
-      // No nested workers here (and the page's helper for this lane died): the caller reads it.
+      // No nested workers here (and the page's helper in this place died): the caller reads it.
       return Promise.reject(new Error(`no helper worker: ${err instanceof Error ? err.message : String(err)}`));
     }
     return new Promise<HlogPart>((resolve, reject) => {
@@ -104,9 +104,9 @@ export function helperCount(override = Number.NaN): number {
   return Number.isInteger(override) ? Math.max(0, Math.min(3, override)) : Math.max(0, Math.min(3, cores - 1));
 }
 
-/** The pool for `helperCount(override)` lanes, over the page's ports when given; null without Worker or lanes. */
-export function defaultPool(override = Number.NaN, ports: readonly MessagePort[] = []): WorkerPartPool | null {
+/** The pool of `helperCount(override)` helpers, over the page's ports when given; null without Worker or helpers. */
+export function defaultHelperPool(override = Number.NaN, ports: readonly MessagePort[] = []): HelperPool | null {
   if (typeof Worker === "undefined" && ports.length === 0) return null;
-  const lanes = helperCount(override);
-  return lanes > 0 ? new WorkerPartPool(lanes, ports) : null;
+  const count = helperCount(override);
+  return count > 0 ? new HelperPool(count, ports) : null;
 }

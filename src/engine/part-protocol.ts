@@ -14,5 +14,5 @@ export type PartSetup = { type: "port"; port: MessagePort };
 /** From the page to the engine worker, before any request: ports to the helpers it started. */
 export type HelperPorts = { helperPorts: MessagePort[] };
 
-/** From the page to the engine worker: the helper on this lane died (its worker's error event). */
+/** From the page to the engine worker: helper number `helperFailed` died (its worker's error event). */
 export type HelperFailed = { helperFailed: number; message: string };

@@ -1,8 +1,10 @@
 // Typed messages between the UI and the engine worker.
-import type { Unit } from "../core/types";
+import type { LoadProblem, Unit } from "../core/types";
+import type { SeriesModel } from "../core/series";
+import type { Spectrum } from "../core/spectrum";
 import type { Encoded, ShareView } from "../share";
 import type { SampleOptions } from "../formats/source";
-import type { LoadOutcome, SeriesView, TimelineQuery, TimelineResult, TimeRange, ShareLook, OpenedShare } from "./store";
+import type { ShareLook, OpenedShare } from "./store";
 import type { HeatmapQuery, HeatmapResult, TailQuery, TailSeries, WindowQuery, WindowSeries } from "./time-queries";
 import type { CompareAnswer, CompareRequest } from "./compare-query";
 
@@ -81,3 +83,77 @@ export type Reply =
   | { reqId: number; type: "done"; result: unknown }
   | { reqId: number; type: "error"; message: string }
   | { reqId: number; type: "progress"; progress: Progress };
+
+// ── What queries answer: plot-ready values, never library objects ──
+
+/** A time window in seconds since each log's StartTime; null ends are open. */
+export interface TimeRange {
+  start: number | null;
+  end: number | null;
+}
+
+export const OPEN_RANGE: TimeRange = { start: null, end: null };
+
+export interface SeriesView {
+  id: string;
+  name: string;
+  source: string;
+  tag: string;
+  format: string;
+  recordedUnit: Unit;
+  unitSource: SeriesModel["unitSource"];
+  intervalCount: number;
+  startTime: number | null;
+  config: string;
+  throughput: number | null;
+  kind: SeriesModel["kind"];
+  mergedFrom: string[];
+  failures: number;
+  /** A view derived from another series (the coordinated-omission-corrected copy): not editable. */
+  correctedFrom: string | null;
+  /** Count of the whole series, whatever the time window. */
+  wholeCount: number;
+  /** The spectrum of the current time window. */
+  spectrum: Spectrum;
+  warnings: SeriesWarning[];
+}
+
+export interface SeriesWarning {
+  kind: "saturation" | "coordinated-omission";
+  message: string;
+}
+
+export interface TimelineQuery {
+  /** Visible window in s since StartTime; null ends take the extent of all loaded intervals. */
+  t0: number | null;
+  t1: number | null;
+  /** Pixel columns available: more intervals than this are merged per column. */
+  columns: number;
+  percentiles: readonly number[];
+}
+
+export interface TimelineSeries {
+  id: string;
+  recordedUnit: Unit;
+  startTime: number | null;
+  /** Per bucket: time span (s since StartTime), max of maxes, total count. */
+  t0: Float64Array;
+  t1: Float64Array;
+  max: Float64Array;
+  count: Float64Array;
+  /** Percentile → per-bucket value from the bucket's merged histogram. */
+  percentiles: Record<string, Float64Array>;
+}
+
+export interface TimelineResult {
+  /** Extent of every loaded interval (s since StartTime). */
+  extent: [number, number];
+  /** The window the buckets cover. */
+  domain: [number, number];
+  series: TimelineSeries[];
+}
+
+export interface LoadOutcome {
+  added: string[];
+  problems: LoadProblem[];
+}

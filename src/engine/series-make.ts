@@ -36,9 +36,3 @@ export function makeSeries(p: Pick<SeriesModel, "name" | "source" | "tag" | "rec
   return { id: newId(), ...p, config: id.config, throughput: id.throughput, kind: id.kind, mergedFrom: [], failures: p.failures ?? 0 };
 }
 
-export function stripExtension(name: string): string {
-  const base = name.replace(/^.*[\\/]/, "");
-  const cut = base.lastIndexOf(".");
-  return cut > 0 ? base.slice(0, cut) : base;
-}
-

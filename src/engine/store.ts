@@ -1,18 +1,16 @@
 // The loaded data and the queries on it. Owned by the worker; pure so that tests drive it
-// directly. A query answers with plot-ready values, never with library objects.
-import { addInto, coarsestLayout, lowestDiscernibleValueOf, newHistogram, valueAtPercentile, type Histogram } from "../core/histogram";
-import { countAtPercentile } from "../core/bucket-lookup";
+// directly. A query answers with plot-ready values, never with library objects. The series
+// registry lives here; the time-window histogram (window-query.ts), the timeline
+// (timeline-query.ts) and the heatmap, window and tail queries (time-queries.ts) are their own
+// modules, and the types a query answers with are in protocol.ts.
+import { addInto, coarsestLayout, newHistogram, type Histogram } from "../core/histogram";
 import { IntervalTable, type SeriesModel } from "../core/series";
 import { detectSaturation } from "../core/saturation";
 import { coMessage, detectCoordinatedOmission } from "../core/co-detect";
-import { BLOCK_SIZES, indexRange, type Sparse } from "../core/blocks";
-import { spectrumOf, type Spectrum } from "../core/spectrum";
+import { spectrumOf } from "../core/spectrum";
 import { formatPercentileDistribution } from "../core/hgrm-export";
-import { NANOS_PER_UNIT, type LoadProblem, type Unit } from "../core/types";
-import { decodePayloadFast } from "../wasm/kernel";
-import { decodePayload } from "./payload";
-import { addDecodedInto, decodeInflated, inflateHistogramPayload, valueFromIndex, type EncodingVersion } from "../formats/hlog-encoding";
-import { ingest, type IngestProgress, type IngestResult } from "./ingest";
+import { NANOS_PER_UNIT, type Unit } from "../core/types";
+import { ingest, makeSeries, type IngestProgress, type IngestResult } from "./ingest";
 import type { SampleOptions } from "../formats/source";
 import { decodeShare, encodeShare, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type SharedSeriesTime, type ShareView } from "../share";
 
@@ -26,83 +24,22 @@ export interface ShareLook {
 
 /** An opened link: its view, and per series (in the link's order) its id here and time summaries. */
 export type OpenedShare = { ok: true; view: ShareView; lossy: boolean; visible: boolean[]; time: ({ id: string } & SharedSeriesTime)[] } | { ok: false; reason: string };
-import { makeSeries } from "./ingest";
 import { compareSeries } from "../core/naming";
-import { bucketIntervals, snapToBlocks } from "../core/timeline-buckets";
+import { OPEN_RANGE, type LoadOutcome, type SeriesView, type SeriesWarning, type TimelineQuery, type TimelineResult, type TimeRange } from "./protocol";
+import { inflatedCache } from "./inflated-cache";
+import { windowHistogram } from "./window-query";
+import { coarseOf, timelineQuery } from "./timeline-query";
 
-/** A time window in seconds since each log's StartTime; null ends are open. */
-export interface TimeRange {
-  start: number | null;
-  end: number | null;
-}
-
-export const OPEN_RANGE: TimeRange = { start: null, end: null };
-
-export interface SeriesView {
-  id: string;
-  name: string;
-  source: string;
-  tag: string;
-  format: string;
-  recordedUnit: Unit;
-  unitSource: SeriesModel["unitSource"];
-  intervalCount: number;
-  startTime: number | null;
-  config: string;
-  throughput: number | null;
-  kind: SeriesModel["kind"];
-  mergedFrom: string[];
-  failures: number;
-  /** A view derived from another series (the coordinated-omission-corrected copy): not editable. */
-  correctedFrom: string | null;
-  /** Count of the whole series, whatever the time window. */
-  wholeCount: number;
-  /** The spectrum of the current time window. */
-  spectrum: Spectrum;
-  warnings: SeriesWarning[];
-}
-
+// The wire types used to live here; importers may still take them from this module.
+export { OPEN_RANGE };
+export type { LoadOutcome, SeriesView, SeriesWarning, TimelineQuery, TimelineResult, TimelineSeries, TimeRange } from "./protocol";
 export { TIMELINE_PERCENTILES } from "../core/types";
 
-export interface TimelineQuery {
-  /** Visible window in s since StartTime; null ends take the extent of all loaded intervals. */
-  t0: number | null;
-  t1: number | null;
-  /** Pixel columns available: more intervals than this are merged per column. */
-  columns: number;
-  percentiles: readonly number[];
-}
-
-export interface TimelineSeries {
-  id: string;
-  recordedUnit: Unit;
-  startTime: number | null;
-  /** Per bucket: time span (s since StartTime), max of maxes, total count. */
-  t0: Float64Array;
-  t1: Float64Array;
-  max: Float64Array;
-  count: Float64Array;
-  /** Percentile → per-bucket value from the bucket's merged histogram. */
-  percentiles: Record<string, Float64Array>;
-}
-
-export interface TimelineResult {
-  /** Extent of every loaded interval (s since StartTime). */
-  extent: [number, number];
-  /** The window the buckets cover. */
-  domain: [number, number];
-  series: TimelineSeries[];
-}
-
-export interface SeriesWarning {
-  kind: "saturation" | "coordinated-omission";
-  message: string;
-}
-
-export interface LoadOutcome {
-  added: string[];
-  problems: LoadProblem[];
-}
+/** For tests: the inflated-bytes cache's bound (bytes), and what it holds now. */
+export const inflatedCacheForTests = {
+  setLimit: (bytes: number): void => inflatedCache.setLimit(bytes),
+  held: (): number => inflatedCache.held(),
+};
 
 function warningsOf(s: SeriesModel): SeriesWarning[] {
   const out: SeriesWarning[] = [];
@@ -117,167 +54,6 @@ function warningsOf(s: SeriesModel): SeriesWarning[] {
     }
   }
   return out;
-}
-
-/**
- * Recently inflated intervals (the uncompressed histogram bytes, ~540 for a jHiccup second),
- * least recently used first, for every table. A timeline zoomed in to a few intervals per
- * column decodes each one (for a screen of the 24-hour log, mostly base64 and inflate), and a
- * pan, the next zoom step or a window query asks for mostly the same ones.
- */
-const inflatedCache = new Map<IntervalTable, Map<number, { bytes: Uint8Array; outer: EncodingVersion | -1 }>>();
-let inflatedBytes = 0;
-let MAX_INFLATED_CACHE_BYTES = 32 * 1024 * 1024;
-
-/** For tests: the cache's bound (bytes), and what it holds now. */
-export const inflatedCacheForTests = {
-  setLimit(bytes: number): void {
-    MAX_INFLATED_CACHE_BYTES = bytes;
-    if (inflatedBytes > bytes) trimInflatedCache();
-  },
-  held: (): number => inflatedBytes,
-};
-
-function trimInflatedCache(): void {
-  for (const [table, m] of inflatedCache) {
-    for (const [i, e] of m) {
-      if (inflatedBytes <= MAX_INFLATED_CACHE_BYTES * 0.75) break;
-      m.delete(i);
-      inflatedBytes -= e.bytes.length;
-    }
-    if (m.size === 0) inflatedCache.delete(table);
-    if (inflatedBytes <= MAX_INFLATED_CACHE_BYTES * 0.75) return;
-  }
-}
-
-/** Forgets what was inflated from a table (its series is gone). */
-function forgetInflated(t: IntervalTable | null | undefined): void {
-  const m = t ? inflatedCache.get(t) : undefined;
-  if (!m) return;
-  for (const e of m.values()) inflatedBytes -= e.bytes.length;
-  inflatedCache.delete(t!);
-}
-
-function decodeAt(t: IntervalTable, i: number): Sparse | null {
-  // Transient: sumRange adds each edge interval before decoding the next. The kernel decodes
-  // the usual payload from its text faster than the JS reader decodes it from cached inflated
-  // bytes, so the cache keeps only what the kernel declines (V0 and V1 payloads, mostly).
-  // (After a load the JS inflater was also cold: the first time window took about three times the rest.)
-  const fast = decodePayloadFast(t.payload(i));
-  if (fast !== null) return fast;
-  let m = inflatedCache.get(t);
-  const hit = m?.get(i);
-  if (hit) {
-    m!.delete(i); // most recently used goes last
-    m!.set(i, hit);
-    const d = decodeInflated(hit.bytes, hit.outer, true);
-    return d.ok ? d.value : null;
-  }
-  const r = inflateHistogramPayload(t.payload(i));
-  if (!r.ok) return null;
-  if (r.outer !== -1) {
-    // Only inflated payloads are worth keeping (the rest are their own bytes again).
-    if (!m) {
-      m = new Map();
-      inflatedCache.set(t, m);
-    }
-    m.set(i, { bytes: r.bytes.slice(), outer: r.outer });
-    inflatedBytes += r.bytes.length;
-    if (inflatedBytes > MAX_INFLATED_CACHE_BYTES) trimInflatedCache();
-  }
-  const d = decodeInflated(r.bytes, r.outer, true);
-  return d.ok ? d.value : null;
-}
-
-/** Adds block sums (in the series' own layout) into a histogram of that layout. */
-function addSparse(target: Histogram, s: SeriesModel, sum: Sparse): void {
-  let total = 0;
-  for (let k = 0; k < sum.counts.length; k++) total += sum.counts[k]!;
-  addDecodedInto(target, {
-    version: 2,
-    numberOfSignificantValueDigits: s.histogram.numberOfSignificantValueDigits,
-    lowestDiscernibleValue: lowestDiscernibleValueOf(s.histogram),
-    highestTrackableValue: s.histogram.highestTrackableValue,
-    indices: sum.indices,
-    counts: sum.counts,
-    totalCount: total,
-  });
-}
-
-/**
- * valueAtPercentile(histogram of `sum`, p) without building the histogram: the first bucket
- * whose cumulative count reaches the percentile's count, valued at its highest equivalent
- * value in the series' own layout (what HdrHistogram reports for it). timeline.test.ts checks
- * it against the library column by column.
- */
-/** For 0 < p ≤ 100 (the timeline never asks for p0, whose value Java takes at the bucket's low end). */
-function percentileOfSum(s: SeriesModel, sum: Sparse, p: number): number {
-  const n = sum.indices.length;
-  if (n === 0) return 0;
-  let total = 0;
-  for (let k = 0; k < n; k++) total += sum.counts[k]!;
-  const lowest = lowestDiscernibleValueOf(s.histogram);
-  const digits = s.histogram.numberOfSignificantValueDigits;
-  let k = n - 1;
-  if (p < 100) {
-    const target = countAtPercentile(total, p);
-    let run = 0;
-    for (k = 0; k < n - 1; k++) {
-      run += sum.counts[k]!;
-      if (run >= target) break;
-    }
-  }
-  return valueFromIndex(sum.indices[k]! + 1, lowest, digits) - 1;
-}
-
-/** A shared series' coarse max-over-time as timeline buckets (no percentiles: they were not shared). */
-function coarseSeries(s: SeriesModel, c: { t0: number; t1: number; max: number[] }, t0: number, t1: number, percentiles: readonly number[]): TimelineSeries {
-  const w = (c.t1 - c.t0) / Math.max(1, c.max.length);
-  const keep = c.max.map((m, k) => ({ m, a: c.t0 + k * w })).filter((b) => Number.isFinite(b.m) && b.a + w >= t0 && b.a <= t1);
-  const r: TimelineSeries = {
-    id: s.id,
-    recordedUnit: s.recordedUnit,
-    startTime: s.startTime,
-    t0: Float64Array.from(keep, (b) => b.a),
-    t1: Float64Array.from(keep, (b) => b.a + w),
-    max: Float64Array.from(keep, (b) => b.m),
-    count: new Float64Array(keep.length),
-    percentiles: {},
-  };
-  for (const p of percentiles) r.percentiles[String(p)] = new Float64Array(keep.length);
-  return r;
-}
-
-/** Max per equal-width bucket over [t0, t1] (NaN where no interval starts): what a link carries. */
-function coarseOf(s: SeriesModel, buckets: number): { t0: number; t1: number; max: number[] } | null {
-  if (s.coarseTimeline) return s.coarseTimeline;
-  const t = s.intervals;
-  if (!t || t.n === 0) return null;
-  let t0 = Infinity;
-  let t1 = -Infinity;
-  for (let i = 0; i < t.n; i++) {
-    t0 = Math.min(t0, t.offsets[i]!);
-    t1 = Math.max(t1, t.offsets[i]! + t.lengths[i]!);
-  }
-  const n = Math.max(1, Math.min(buckets, t.n));
-  const max = new Array<number>(n).fill(Number.NaN);
-  const w = (t1 - t0) / n || 1;
-  for (let i = 0; i < t.n; i++) {
-    const k = Math.min(n - 1, Math.floor((t.offsets[i]! - t0) / w));
-    max[k] = Number.isNaN(max[k]!) ? t.maxes[i]! : Math.max(max[k]!, t.maxes[i]!);
-  }
-  return { t0, t1, max };
-}
-
-function maxLength(t: IntervalTable): number {
-  let m = 0;
-  for (let i = 0; i < t.n; i++) m = Math.max(m, t.lengths[i]!);
-  return m;
-}
-
-/** An empty histogram with the layout of `h`, so intervals add by index. */
-function sameShape(h: Histogram): Histogram {
-  return newHistogram(h.numberOfSignificantValueDigits, lowestDiscernibleValueOf(h), h.highestTrackableValue);
 }
 
 let mergeCount = 0;
@@ -319,11 +95,11 @@ export class Store {
 
   remove(id: string): void {
     const i = this.series.findIndex((s) => s.id === id);
-    if (i >= 0) forgetInflated(this.series.splice(i, 1)[0]!.intervals);
+    if (i >= 0) inflatedCache.forget(this.series.splice(i, 1)[0]!.intervals);
   }
 
   clear(): void {
-    for (const s of this.series) forgetInflated(s.intervals);
+    for (const s of this.series) inflatedCache.forget(s.intervals);
     this.series.length = 0;
     this.coCache.clear();
     this.warningCache.clear();
@@ -424,24 +200,7 @@ export class Store {
       // in the counts, so correcting the merged histogram equals merging corrected intervals.
       return interval >= 1 ? (h as unknown as { copyCorrectedForCoordinatedOmission(i: number): Histogram }).copyCorrectedForCoordinatedOmission(interval) : h;
     }
-    const s = this.get(id);
-    const t = s.intervals;
-    if (!t || (range.start === null && range.end === null)) return s.histogram;
-    const lo = range.start ?? -Infinity;
-    const hi = range.end ?? Infinity;
-    const out = sameShape(s.histogram);
-    if (s.blocks) {
-      const [i0, i1] = indexRange(t.offsets, t.n, lo, hi);
-      if (i0 <= i1) addSparse(out, s, s.blocks.sumRange(i0, i1, (i) => decodeAt(t, i)).sum);
-      return out;
-    }
-    for (let i = 0; i < t.n; i++) {
-      const o = t.offsets[i]!;
-      if (o < lo || o > hi) continue;
-      const d = decodePayload(t.payload(i));
-      if (d.ok) addDecodedInto(out, d.value);
-    }
-    return out;
+    return windowHistogram(this.get(id), range);
   }
 
   /**
@@ -602,79 +361,7 @@ export class Store {
    * their maxes and the percentiles of their merged histogram.
    */
   timeline(q: TimelineQuery): TimelineResult {
-    let first = Infinity;
-    let last = -Infinity;
-    for (const s of this.series) {
-      const t = s.intervals;
-      if (s.coarseTimeline && !t) {
-        first = Math.min(first, s.coarseTimeline.t0);
-        last = Math.max(last, s.coarseTimeline.t1);
-      }
-      if (!t) continue;
-      for (let i = 0; i < t.n; i++) {
-        first = Math.min(first, t.offsets[i]!);
-        last = Math.max(last, t.offsets[i]! + t.lengths[i]!);
-      }
-    }
-    if (!Number.isFinite(first)) return { extent: [0, 1], domain: [0, 1], series: [] };
-    const t0 = q.t0 ?? first;
-    const t1 = Math.max(q.t1 ?? last, t0 + 1e-3);
-    const out: TimelineSeries[] = [];
-    for (const s of this.series) {
-      const t = s.intervals;
-      if (!t && s.coarseTimeline) {
-        out.push(coarseSeries(s, s.coarseTimeline, t0, t1, q.percentiles));
-        continue;
-      }
-      if (!t || t.n === 0) continue;
-      // A bucket holds the intervals that start in it; include the one straddling t0.
-      const grouped = bucketIntervals(t, t0 - maxLength(t), t1, q.columns);
-      const order = grouped.order;
-      let buckets = grouped.buckets;
-      // Columns of many intervals are moved onto block boundaries: a column's merged histogram
-      // is then whole pre-merged blocks (percentile lines on a 24-hour log took over a second
-      // per query when every column decoded its intervals).
-      if (s.blocks && buckets.length > 1 && (buckets[buckets.length - 1]!.first + buckets[buckets.length - 1]!.count - buckets[0]!.first) / buckets.length >= BLOCK_SIZES[0]) {
-        buckets = snapToBlocks(t, buckets, BLOCK_SIZES[0]);
-      }
-      const n = buckets.length;
-      const r: TimelineSeries = {
-        id: s.id,
-        recordedUnit: s.recordedUnit,
-        startTime: s.startTime,
-        t0: new Float64Array(n),
-        t1: new Float64Array(n),
-        max: new Float64Array(n),
-        count: new Float64Array(n),
-        percentiles: {},
-      };
-      for (const p of q.percentiles) r.percentiles[String(p)] = new Float64Array(n);
-      buckets.forEach((b, k) => {
-        r.t0[k] = b.t0;
-        r.t1[k] = b.t1;
-        r.max[k] = b.max;
-        let count = 0;
-        for (let j = b.first; j < b.first + b.count; j++) count += t.counts[order[j]!]!;
-        r.count[k] = count;
-        if (q.percentiles.length === 0) return;
-        if (s.blocks) {
-          // Sorted table: order is the identity and a bucket is a contiguous index range.
-          // Percentiles straight off the block sum, valuing only the bucket each one lands in
-          // (a histogram per column, allocated and walked from index 0, cost more than the sum).
-          const sum = s.blocks.sumRange(b.first, b.first + b.count - 1, (i) => decodeAt(t, i)).sum;
-          for (const p of q.percentiles) r.percentiles[String(p)]![k] = percentileOfSum(s, sum, p);
-          return;
-        }
-        const h = sameShape(s.histogram);
-        for (let j = b.first; j < b.first + b.count; j++) {
-          const d = decodePayload(t.payload(order[j]!));
-          if (d.ok) addDecodedInto(h, d.value);
-        }
-        for (const p of q.percentiles) r.percentiles[String(p)]![k] = valueAtPercentile(h, p);
-      });
-      out.push(r);
-    }
-    return { extent: [first, last], domain: [t0, t1], series: out };
+    return timelineQuery(this.series, q);
   }
 
   /** HdrHistogram's outputPercentileDistribution text for a series, values in the display unit. */

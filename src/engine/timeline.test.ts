@@ -5,7 +5,7 @@ import { build, decodeFromCompressedBase64 } from "hdr-histogram-js";
 import { simulateQueue } from "../../scripts/lib/queue-sim";
 import { writeHlog } from "../../scripts/lib/hlog-fixture";
 import { countsLengthOf, maxOf, valueAtPercentile } from "../core/histogram";
-import { encodeHistogram } from "../formats/hlog-encoding-test-encoders";
+import { encodeHistogram } from "../../scripts/lib/hlog-encoders";
 import { inflatedCacheForTests, Store } from "./store";
 
 const sim = simulateQueue({ rate: 3000, seconds: 40, medianServiceSec: 80e-6, sigma: 0.6, stalls: [{ at: 11.2, duration: 0.2 }, { at: 29.5, duration: 0.05 }], seed: 42 });

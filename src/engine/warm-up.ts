@@ -148,3 +148,117 @@ export async function warmUp(
     channel.port1.close();
   }
 }
+
+/** What the engine's warm-ups ask of a store (the Store; kept structural so helpers need not load it). */
+export interface WarmableStore {
+  readonly series: readonly unknown[];
+  load(name: string, chunks: AsyncIterable<string> | Iterable<string>): Promise<unknown>;
+  views(range?: { start: number | null; end: number | null }): unknown;
+  timeline(q: { t0: number | null; t1: number | null; columns: number; percentiles: readonly number[] }): unknown;
+  warmWindow(): boolean;
+}
+
+/** The quick warm-up at start: intervals, and rounds of the page's after-load queries. */
+const QUICK_WARM_LINES = 400;
+const QUICK_WARM_QUERIES = 12;
+/** Requests after which the engine warms the time-window path once it is idle. */
+const LOADS = new Set<string>(["load", "loadUrls", "loadText", "openShare"]);
+const WARM_AFTER_MS = 100;
+
+/**
+ * The engine worker's three warm-ups, and the bookkeeping of requests they need to stay out of
+ * the way: the worker reports each request as it arrives (`requested`) and once answered
+ * (`answered`).
+ */
+export class EngineWarmUps {
+  private inFlight = 0;
+  private filesLoaded = false;
+  private received = 0;
+  private pending = false;
+
+  constructor(
+    private readonly store: WarmableStore,
+    private readonly scratch: () => WarmableStore,
+  ) {}
+
+  /** A request arrived; returns its sequence number. */
+  requested(kind: string): number {
+    this.inFlight++;
+    if (kind === "load") this.filesLoaded = true;
+    return ++this.received;
+  }
+
+  /** A request was answered. */
+  answered(kind: string, seq: number): void {
+    this.inFlight--;
+    if (LOADS.has(kind)) this.pending = true;
+    // The page asks for the spectra and the timeline right after a load: wait for those too.
+    if (this.pending) setTimeout(() => this.warmIfIdle(seq), WARM_AFTER_MS);
+  }
+
+  /** Starts the quick warm-up at once and the idle warm-up after its delay. */
+  start(): void {
+    setTimeout(() => this.quick(), 0);
+    // While idle, read a synthetic log into a throw-away store and ask what the page asks after
+    // a load: the first real load then runs optimised code.
+    void warmUp(
+      () => this.inFlight > 0,
+      async (name, chunks) => {
+        const scratch = this.scratch();
+        await scratch.load(name, chunks);
+        if (this.inFlight > 0 || scratch.series.length === 0) return;
+        scratch.views();
+        scratch.timeline({ t0: null, t1: null, columns: 1200, percentiles: [] });
+        scratch.warmWindow();
+      },
+      () => this.filesLoaded,
+    );
+  }
+
+  /**
+   * At once, before the page is ready: what the page asks right after a load (views, the
+   * timeline, then time windows) on a small synthetic log, several times, so that a log chosen
+   * the moment the page is ready does not run them in V8's interpreter (traced after a 24-hour
+   * load: an order of magnitude slower cold than warm). Small, and in rounds that give way to requests.
+   */
+  private quick(): void {
+    if (this.inFlight > 0) return;
+    void (async () => {
+      try {
+        const scratch = this.scratch();
+        await scratch.load("warm-up.hlog", [syntheticLog(QUICK_WARM_LINES)]);
+        for (let k = 0; k < QUICK_WARM_QUERIES; k++) {
+          // A round at a time, giving way to any request (the demo's load comes meanwhile).
+          await new Promise((r) => setTimeout(r, 0));
+          if (this.inFlight > 0) return;
+          scratch.views();
+          scratch.timeline({ t0: null, t1: null, columns: 1200, percentiles: [] });
+          // Few columns for many intervals: the block-aligned path a long log takes.
+          scratch.timeline({ t0: null, t1: null, columns: 4, percentiles: [] });
+          // Time windows: a few intervals decoded at the edges only, and one over whole blocks
+          // (the first window a person picked after a load was the slowest, several times the next
+          // ones).
+          scratch.views({ start: 10 + k, end: 20 + k });
+          scratch.views({ start: 20 + k, end: 300 + k });
+        }
+      } catch {
+        // Only a speed-up.
+      }
+    })();
+  }
+
+  /**
+   * After a load, once nothing else has been asked for a moment, one throw-away time window
+   * (Store.warmWindow), so that the first window a person picks runs warm code. Any request
+   * that comes meanwhile cancels it, so it never delays one; it takes a few ms when it runs.
+   */
+  private warmIfIdle(seq: number): void {
+    if (this.received !== seq || !this.pending) return;
+    this.pending = false;
+    try {
+      this.store.warmWindow();
+    } catch {
+      // Only a speed-up.
+    }
+  }
+}

@@ -16,12 +16,37 @@ import {
   vegetaCsv,
   vegetaJson,
 } from "../../scripts/lib/loadgen-fixtures";
-import { READABLE_FORMATS, READERS, UTF16_REASON, isHdrHistogramText, looksLikeUtf16, pickReader, unreadableReason } from "./detect";
+import { FORMATS, READABLE_FORMATS, READERS, UTF16_REASON, isHdrHistogramText, looksLikeUtf16, pickFormat, pickReader, unreadableReason } from "./detect";
 import { budgetMs } from "../../scripts/lib/budget";
 
 const samples = generateSamples({ seed: 3, seconds: 2, rate: 100, labels: ["a", "b"], medianMs: 5, sigma: 0.5, failureRate: 0.1 });
 /** What the engine hands pickReader: the first 4 KB or so. */
 const head = (text: string) => text.slice(0, 4096);
+
+describe("pickFormat: one registry for every format", () => {
+  const hlogText = "#[StartTime: 1767323045.250 (seconds since epoch)]\n0.127,1.007,2.769,HISTFAAAAEV42pNpmSzMwMCgyAABTFCaEUzMByQeJjS\n";
+  const wrk2Text = "  Detailed Percentile spectrum:\n       Value   Percentile   TotalCount 1/(1-Percentile)\n\n       0.031     0.000000            1         1.00\n";
+
+  it("lists HdrHistogram's formats first, then the line readers in their order", () => {
+    expect(FORMATS.map((f) => f.id)).toEqual(["percentiles", "hlog", ...READERS.map((r) => r.id)]);
+  });
+
+  it.each([
+    ["run.hlog", "anything", "hlog"],
+    ["run.hgrm", "anything", "percentiles"],
+    ["x.txt", hlogText, "hlog"],
+    ["x.txt", wrk2Text, "percentiles"],
+    // A wrk2 report under a name detectHlog takes (.histogram) is still a percentile file.
+    ["x.histogram", wrk2Text, "percentiles"],
+    // HdrHistogram text is never claimed by a load generator's name match.
+    ["results.jtl", hlogText, "hlog"],
+    ["simulation.log", wrk2Text, "percentiles"],
+    ["results.jtl", jmeterCsv(samples), "jmeter"],
+    ["latencies.txt", plainValues(samples), "samples"],
+  ])("%s → %s (%#)", (name, text, id) => {
+    expect(pickFormat(name, head(text))?.id).toBe(id);
+  });
+});
 
 describe("pickReader", () => {
   it("has the specific readers before generic samples", () => {

@@ -1,18 +1,30 @@
-// Which line reader takes a file: by name first (.jtl → JMeter, simulation.log → Gatling), then
-// by content, the specific load-generator formats before generic samples. HdrHistogram's own
-// formats (interval logs, percentile distributions, wrk2 output) are read elsewhere and are
-// never claimed here.
-import { detectPercentileFile } from "./hgrm";
-import { detectHlog } from "./hlog";
-import { gatlingContentMatch, gatlingNameMatch, gatlingReader } from "./gatling";
-import { jmeterContentMatch, jmeterNameMatch, jmeterReader } from "./jmeter";
+// Which format takes a file. Every format is registered in FORMATS, HdrHistogram's own
+// (percentile distributions and wrk2 output, interval logs) first, then the load-generator line
+// readers, generic samples last. A file is matched by name first (.hgrm, .hlog, .jtl,
+// simulation.log: each format's nameMatch, in registry order), then by content (each format's
+// detect, in the same order). HdrHistogram text is never claimed by a line reader.
+import { detectPercentileFile, percentileFormat } from "./hgrm";
+import { detectHlog, hlogFormat } from "./hlog";
+import { gatlingReader } from "./gatling";
+import { jmeterReader } from "./jmeter";
 import { k6Reader } from "./k6";
 import { samplesReader } from "./samples";
-import type { FormatReader } from "./source";
+import type { Format, FormatReader, HdrFormat } from "./source";
 import { vegetaReader } from "./vegeta";
 
-/** In the order content detection tries them: specific formats before generic samples. */
+/** The line readers, in the order content detection tries them: specific formats before generic samples. */
 export const READERS: FormatReader[] = [jmeterReader, gatlingReader, k6Reader, vegetaReader, samplesReader];
+
+/**
+ * Every format, in priority order (for name matches and then for content). Percentile files
+ * come before interval logs: detectHlog also takes names like .histogram, and a wrk2 report so
+ * named is a percentile file.
+ */
+export const FORMATS: readonly Format[] = [percentileFormat, hlogFormat, ...READERS];
+
+function isHdrFormat(f: Format): f is HdrFormat {
+  return f.create === undefined;
+}
 
 /** HdrHistogram text that this module must leave to the hlog/hgrm readers. */
 export function isHdrHistogramText(name: string, head: string): boolean {
@@ -66,18 +78,22 @@ export const READABLE_FORMATS =
 /** Why a file whose start (`head`) no reader takes cannot be read: UTF-16, binary, or an unknown format. */
 export function unreadableReason(head: string): string {
   if (looksLikeUtf16(head)) return UTF16_REASON;
+  // eslint-disable-next-line no-control-regex -- control characters (other than tab and line ends) are what marks a binary file
   if (/[\u0000-\u0008\u000e-\u001f]/.test(head.slice(0, 512))) return `this looks like a binary file, not a latency log: expected ${READABLE_FORMATS}`;
   return `not a recognised format: expected ${READABLE_FORMATS}`;
 }
 
-export function pickReader(name: string, head: string): FormatReader | null {
-  if (isHdrHistogramText(name, head)) return null;
-  // Names that say what a file is, whatever its first lines look like.
-  if (jmeterNameMatch(name)) return jmeterReader;
-  if (gatlingNameMatch(name)) return gatlingReader;
-  // Content: the first lines.
-  if (jmeterContentMatch(head)) return jmeterReader;
-  if (gatlingContentMatch(head)) return gatlingReader;
-  for (const r of READERS) if (r.detect(name, head)) return r;
+/** The format that reads a file with this name and start (`head`: the first 4 KB or so), or null. */
+export function pickFormat(name: string, head: string): Format | null {
+  // Text that looks like HdrHistogram's is left to its two formats, even when neither reads it.
+  const candidates = isHdrHistogramText(name, head) ? FORMATS.filter(isHdrFormat) : FORMATS;
+  for (const f of candidates) if (f.nameMatch?.(name)) return f;
+  for (const f of candidates) if (f.detect(name, head)) return f;
   return null;
+}
+
+/** The line reader that reads a file, or null (none does, or it is HdrHistogram's own format). */
+export function pickReader(name: string, head: string): FormatReader | null {
+  const f = pickFormat(name, head);
+  return f && !isHdrFormat(f) ? f : null;
 }

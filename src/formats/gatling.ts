@@ -21,8 +21,8 @@
 //
 // Gatling 3.13 replaced this with a binary simulation.log (record type bytes, length-prefixed
 // strings, times relative to the run start): recognised and refused with one clear problem.
-import type { FormatReader, LineParser, ParsedSource, SampleOptions } from "./source";
-import { Problems, SeriesCollector, clip, maxLatencyIn, parseNumericTime } from "./reader-support";
+import type { FormatReader, LineParser, SampleOptions } from "./source";
+import { CollectingParser, clip, maxLatencyIn, parseNumericTime } from "./reader-support";
 
 const RECORDS = new Set(["RUN", "USER", "GROUP", "ERROR", "ASSERTION"]);
 const DIGITS = /^\d{1,16}$/;
@@ -33,11 +33,13 @@ export const GATLING_BINARY_PROBLEM =
   "(value column: the response time in ms), or run the simulation with Gatling 3.12 or earlier to get the text log";
 
 /** The start of a binary log: record type 0 (RUN), then the Gatling version as an int-length-prefixed string. */
+// eslint-disable-next-line no-control-regex -- the binary log starts with NUL bytes (a big-endian int 0)
 const BINARY_START = /^\u0000\u0000\u0000\u0000[\u0001-\u00ff\ufffd]\d+\.\d+/;
 
 /** Text that cannot be a line of the text log: NUL or other control characters, or decoding failures. */
 function looksBinary(text: string): boolean {
   if (BINARY_START.test(text)) return true;
+  // eslint-disable-next-line no-control-regex -- control characters are what no text log line holds
   const bad = text.slice(0, 4096).match(/[\u0000-\u0008\u000e-\u001f\ufffd]/g);
   return bad !== null;
 }
@@ -94,11 +96,8 @@ function fits(f: string[], l: Layout): boolean {
 /** The end time Gatling 3.3+ writes for an incoming message no request matched (Long.MinValue). */
 const UNMATCHED_END = "-9223372036854775808";
 
-class GatlingParser implements LineParser {
-  private readonly problems: Problems;
-  private readonly collector: SeriesCollector;
+class GatlingParser extends CollectingParser {
   private binary = false;
-  private requests = 0;
   private records = 0;
   /** The layout the RUN line's version states; null until one is read. */
   private stated: Layout[] | null = null;
@@ -107,56 +106,51 @@ class GatlingParser implements LineParser {
   private lastShape: Layout | null = null;
 
   constructor(file: string, options: SampleOptions) {
-    this.problems = new Problems(file);
-    this.collector = new SeriesCollector({ file, unit: "ms", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval }, this.problems);
+    super("gatling", { file, unit: "ms", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval });
   }
 
-  line(raw: string, lineNo: number): void {
+  protected readLine(raw: string, lineNo: number): void {
     if (this.binary) return;
-    try {
-      const text = lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw;
-      if (text === "") return;
-      if (this.records === 0 && looksBinary(text)) {
-        this.binary = true;
-        this.problems.once("binary", null, GATLING_BINARY_PROBLEM);
-        return;
-      }
-      const fields = text.split("\t");
-      const kind = fields[0]!;
-      if (kind === "REQUEST") {
-        this.records++;
-        this.request(fields, lineNo);
-        return;
-      }
-      if (kind === "RUN") {
-        this.records++;
-        this.run(fields, lineNo);
-        return;
-      }
-      if (RECORDS.has(kind)) {
-        this.records++;
-        return;
-      }
-      // Gatling 2.0–2.1: scenario (or simulation class) and user id (or simulation id) come first.
-      if (fields[2] === "RUN") {
-        this.records++;
-        this.stated = [LAYOUTS.v20];
-        this.statedBy = "the RUN line (Gatling 2.0–2.1: the record type third)";
-        return;
-      }
-      if (fields[2] === "REQUEST") {
-        this.records++;
-        this.request(fields, lineNo);
-        return;
-      }
-      if (RECORDS.has(fields[2] ?? "")) {
-        this.records++;
-        return;
-      }
-      this.problems.line(lineNo, `not a simulation.log record: ${JSON.stringify(clip(text.trim()))}`);
-    } catch (e) {
-      this.problems.line(lineNo, `internal error: ${String(e)}`);
+    const text = lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw;
+    if (text === "") return;
+    if (this.records === 0 && looksBinary(text)) {
+      this.binary = true;
+      this.problems.once("binary", null, GATLING_BINARY_PROBLEM);
+      return;
     }
+    const fields = text.split("\t");
+    const kind = fields[0]!;
+    if (kind === "REQUEST") {
+      this.records++;
+      this.request(fields, lineNo);
+      return;
+    }
+    if (kind === "RUN") {
+      this.records++;
+      this.run(fields, lineNo);
+      return;
+    }
+    if (RECORDS.has(kind)) {
+      this.records++;
+      return;
+    }
+    // Gatling 2.0–2.1: scenario (or simulation class) and user id (or simulation id) come first.
+    if (fields[2] === "RUN") {
+      this.records++;
+      this.stated = [LAYOUTS.v20];
+      this.statedBy = "the RUN line (Gatling 2.0–2.1: the record type third)";
+      return;
+    }
+    if (fields[2] === "REQUEST") {
+      this.records++;
+      this.request(fields, lineNo);
+      return;
+    }
+    if (RECORDS.has(fields[2] ?? "")) {
+      this.records++;
+      return;
+    }
+    this.problems.line(lineNo, `not a simulation.log record: ${JSON.stringify(clip(text.trim()))}`);
   }
 
   /** RUN … version: the version is the last field (the description before it has no tabs). */
@@ -230,7 +224,7 @@ class GatlingParser implements LineParser {
       return;
     }
     if (status === "KO") {
-      if (this.collector.fail(label, t.at, lineNo)) this.requests++;
+      this.fail(label, t.at, lineNo);
       return;
     }
     const latency = Number(end) - Number(start);
@@ -242,19 +236,12 @@ class GatlingParser implements LineParser {
       this.problems.line(lineNo, `response time ${latency} ms is too large (limit ${maxLatencyIn("ms")})`);
       return;
     }
-    if (this.collector.record(label, latency, t.at, lineNo)) this.requests++;
+    this.record(label, latency, t.at, lineNo);
   }
 
-  finish(): ParsedSource {
-    try {
-      if (!this.binary && this.requests === 0 && this.problems.skipped === 0) {
-        this.problems.once("empty", null, this.records > 0 ? "no REQUEST records in this simulation.log" : "no simulation.log records found");
-      }
-      return { format: "gatling", series: this.collector.finish(), problems: this.problems.list() };
-    } catch (e) {
-      this.problems.once("internal", null, `internal error: ${String(e)}`);
-      return { format: "gatling", series: [], problems: this.problems.list() };
-    }
+  protected emptyReason(): string | null {
+    if (this.binary) return null;
+    return this.records > 0 ? "no REQUEST records in this simulation.log" : "no simulation.log records found";
   }
 }
 
@@ -272,6 +259,7 @@ export function gatlingContentMatch(head: string): boolean {
 
 export const gatlingReader: FormatReader = {
   id: "gatling",
+  nameMatch: gatlingNameMatch,
   detect(name: string, head: string): boolean {
     return gatlingNameMatch(name) || gatlingContentMatch(head);
   },

@@ -22,6 +22,7 @@
 // HistogramLogProcessor print by default).
 import { build, type Histogram } from "hdr-histogram-js";
 import type { LoadProblem, Unit } from "../core/types";
+import type { HdrFormat } from "./source";
 
 export interface PercentileRow {
   /** As printed: the file's display unit (usually ms). */
@@ -80,6 +81,13 @@ export function detectPercentileFile(name: string, head: string): "hgrm" | "wrk2
   if (lines.some((l) => PLAIN_HEADER.test(l) || CSV_HEADER.test(l))) return "hgrm";
   return null;
 }
+
+/** The registry's entry for percentile distributions and wrk2 output (formats/detect.ts); the engine reads them whole. */
+export const percentileFormat: HdrFormat = {
+  id: "percentiles",
+  nameMatch: (name) => /\.hgrm$/i.test(name),
+  detect: (name, head) => detectPercentileFile(name, head) !== null,
+};
 
 /** Bad rows listed one by one; past this, only their number. */
 const MAX_ROW_PROBLEMS = 100;

@@ -11,7 +11,7 @@ import { maxOf, valueAtPercentile } from "../core/histogram";
 import { HlogIngest } from "../engine/hlog-ingest";
 import { decodeHistogramPayload } from "./hlog-encoding";
 import { DOUBLE_TO_RECORDED } from "./hlog-encoding-double";
-import { doubleHistogramOf, encodeDoubleHistogram, encodeDoubleHistogramBytes, toBase64 } from "./hlog-encoding-test-encoders";
+import { doubleHistogramOf, encodeDoubleHistogram, encodeDoubleHistogramBytes, toBase64 } from "../../scripts/lib/hlog-encoders";
 
 const PERCENTILES = [50, 90, 99, 99.9, 99.99, 99.999] as const;
 /** The target layout's resolution at 3 digits (one digit finer: 2^14 sub-buckets per half). */

@@ -22,7 +22,7 @@
 // rounded up to the target's resolution (relative 2^-14 at 3 digits; none finer exists for
 // 5-digit logs, which then keep 5 digits).
 
-import { pow2, subBucketCountMagnitude, valueAtIndex } from "./hlog-encoding-layout";
+import { pow2, subBucketCountMagnitude, valueAtIndex } from "../core/counts-layout";
 
 export const DHIST_ENCODING = 0x0c72124e;
 export const DHIST_COMPRESSED = 0x0c72124f;

@@ -11,9 +11,9 @@
 // there.
 
 // pako 1.x ships no type declarations for its zlib internals; the shapes used are below.
-// @ts-ignore -- untyped CommonJS module
+// @ts-expect-error -- untyped CommonJS module
 import * as zlib from "pako/lib/zlib/inflate.js";
-// @ts-ignore -- untyped CommonJS module
+// @ts-expect-error -- untyped CommonJS module
 import ZStreamModule from "pako/lib/zlib/zstream.js";
 
 interface InflateState {

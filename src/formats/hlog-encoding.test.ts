@@ -12,7 +12,7 @@ import {
   Writer,
   wrapCompressed,
   type DenseHistogram,
-} from "./hlog-encoding-test-encoders";
+} from "../../scripts/lib/hlog-encoders";
 import { budgetMs } from "../../scripts/lib/budget";
 
 // ---------------------------------------------------------------------------------------------

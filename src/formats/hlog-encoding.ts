@@ -22,10 +22,10 @@ import { decodeBase64 } from "./hlog-encoding-base64";
 import { readFixedWordCounts, readZigZagCounts, releaseLargeScratch, scratch } from "./hlog-encoding-counts";
 // The project's own inflater: pako's verdicts, 1.7x faster on histogram payloads (inflate.ts).
 import { inflateZlib } from "./inflate";
-import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "./hlog-encoding-layout";
+import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "../core/counts-layout";
 import { DHIST_COMPRESSED, DHIST_ENCODING, DHIST_HEADER_SIZE, requantizeInPlace, targetDigitsFor, targetHighest, type DoubleInfo } from "./hlog-encoding-double";
 
-export { addDecodedInto, growToCover } from "./hlog-encoding-add";
+export { addDecodedInto, growToCover } from "../core/counts-add";
 
 export type EncodingVersion = 0 | 1 | 2;
 /** `indices` and `counts` are views on one ArrayBuffer of their own (one allocation per decode). */

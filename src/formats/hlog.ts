@@ -5,6 +5,7 @@
 // or spaces. The reader is stateful and takes one line at a time so that a big file can be
 // streamed through it without ever being one string.
 import type { LoadProblem, Unit } from "../core/types";
+import type { HdrFormat } from "./source";
 
 export interface HlogInterval {
   /** Tag of the line, "" when untagged. */
@@ -102,6 +103,13 @@ export function detectHlog(name: string, head: string): boolean {
   // Headerless logs: a data line whose last field is a histogram payload.
   return /^(Tag=[^,\s]*,)?[\d.]+[,\s]+[\d.]+[,\s]+[\d.]+[,\s]+D?HIST[A-Za-z0-9+/]/m.test(head);
 }
+
+/** The registry's entry for interval logs (formats/detect.ts); the engine reads them (engine/hlog-ingest.ts). */
+export const hlogFormat: HdrFormat = {
+  id: "hlog",
+  nameMatch: (name) => /\.hlog$/i.test(name),
+  detect: detectHlog,
+};
 
 export class HlogReader {
   readonly header: HlogHeader = { startTime: null, baseTime: null, formatVersion: null, producer: null };

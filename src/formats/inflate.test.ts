@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
-// @ts-ignore -- pako 1.x ships no type declarations
+// @ts-expect-error -- pako 1.x ships no type declarations
 import pako from "pako";
 import { describe, expect, it } from "vitest";
 import { decodeBase64 } from "./hlog-encoding-base64";
@@ -73,7 +73,7 @@ const repetitive = fc
  * inflate there.
  */
 function deflate(bytes: Uint8Array, options: object): Uint8Array {
-  let z: Uint8Array | null = null;
+  let z: Uint8Array | null;
   try {
     z = pako.deflate(bytes, options) as Uint8Array;
   } catch {

@@ -346,7 +346,7 @@ export function inflateZlib(input: Uint8Array, offset: number, length: number, l
   // whether any of those zeros were actually used.
   let hold = 0;
   let bits = 0;
-  let last = 0;
+  let last: number;
   do {
     while (bits < 3) {
       hold |= (pos < end ? inp[pos] : 0) << bits;

@@ -12,11 +12,10 @@
 // elapsed is whole ms, recorded in ms; timeStamp is the sample's start in ms since the epoch
 // (or a date-time when jmeter.save.saveservice.timestamp_format is set). One series per label;
 // success=false is counted as a failure and not recorded as a latency.
-import type { FormatReader, LineParser, ParsedSource, SampleOptions } from "./source";
+import type { FormatReader, LineParser, SampleOptions } from "./source";
 import {
   CsvRecords,
-  Problems,
-  SeriesCollector,
+  CollectingParser,
   clip,
   guessDelimiter,
   maxLatencyIn,
@@ -134,53 +133,45 @@ function unescapeXml(s: string): string {
   });
 }
 
-class JmeterParser implements LineParser {
-  private readonly problems: Problems;
-  private readonly collector: SeriesCollector;
+class JmeterParser extends CollectingParser {
   private mode: "csv" | "xml" | null = null;
   private records: CsvRecords | null = null;
   private cols: Columns | null = null;
-  private samples = 0;
 
   constructor(file: string, options: SampleOptions) {
-    this.problems = new Problems(file);
-    this.collector = new SeriesCollector({ file, unit: "ms", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval }, this.problems);
+    super("jmeter", { file, unit: "ms", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval });
   }
 
-  line(raw: string, lineNo: number): void {
-    try {
-      const text = lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw;
-      if (this.mode === null) {
-        const t = text.trim();
-        if (t === "") return;
-        if (t.startsWith("<")) {
-          this.mode = "xml";
-        } else {
-          this.mode = "csv";
-          const delimiter = guessDelimiter(t) ?? ",";
-          this.records = new CsvRecords(delimiter, this.problems);
-          const names = this.records.push(text, lineNo);
-          if (names && !/^"?\d/.test(t)) {
-            // A header (data lines start with the timeStamp's digits).
-            this.cols = columnsOf(names.fields);
-            if (!this.cols) this.problems.once("cols", lineNo, `the header has no elapsed column: ${JSON.stringify(clip(t, 120))}`);
-            return;
-          }
-          // No header: JMeter's default column order.
-          this.cols = columnsOf(DEFAULT_COLUMNS)!;
-          this.problems.once("noheader", null, `no header line: columns read in JMeter's default order (${DEFAULT_COLUMNS.join(",")})`);
-          if (names) this.csvRow(names.fields, names.lineNo);
+  protected readLine(raw: string, lineNo: number): void {
+    const text = lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw;
+    if (this.mode === null) {
+      const t = text.trim();
+      if (t === "") return;
+      if (t.startsWith("<")) {
+        this.mode = "xml";
+      } else {
+        this.mode = "csv";
+        const delimiter = guessDelimiter(t) ?? ",";
+        this.records = new CsvRecords(delimiter, this.problems);
+        const names = this.records.push(text, lineNo);
+        if (names && !/^"?\d/.test(t)) {
+          // A header (data lines start with the timeStamp's digits).
+          this.cols = columnsOf(names.fields);
+          if (!this.cols) this.problems.once("cols", lineNo, `the header has no elapsed column: ${JSON.stringify(clip(t, 120))}`);
           return;
         }
+        // No header: JMeter's default column order.
+        this.cols = columnsOf(DEFAULT_COLUMNS)!;
+        this.problems.once("noheader", null, `no header line: columns read in JMeter's default order (${DEFAULT_COLUMNS.join(",")})`);
+        if (names) this.csvRow(names.fields, names.lineNo);
+        return;
       }
-      if (this.mode === "xml") this.xmlLine(text, lineNo);
-      else {
-        if (!this.records!.open && text.trim() === "") return;
-        const rec = this.records!.push(text, lineNo);
-        if (rec) this.csvRow(rec.fields, rec.lineNo);
-      }
-    } catch (e) {
-      this.problems.line(lineNo, `internal error: ${String(e)}`);
+    }
+    if (this.mode === "xml") this.xmlLine(text, lineNo);
+    else {
+      if (!this.records!.open && text.trim() === "") return;
+      const rec = this.records!.push(text, lineNo);
+      if (rec) this.csvRow(rec.fields, rec.lineNo);
     }
   }
 
@@ -209,7 +200,7 @@ class JmeterParser implements LineParser {
       return;
     }
     if (ok === "false") {
-      if (this.collector.fail(label, at, lineNo)) this.samples++;
+      this.fail(label, at, lineNo);
       return;
     }
     const v = parseLatency(elapsed, 0, maxLatencyIn("ms"), "elapsed");
@@ -217,7 +208,7 @@ class JmeterParser implements LineParser {
       this.problems.line(lineNo, v.reason);
       return;
     }
-    if (this.collector.record(label, v.value, at, lineNo)) this.samples++;
+    this.record(label, v.value, at, lineNo);
   }
 
   private csvRow(fields: string[], lineNo: number): void {
@@ -245,15 +236,12 @@ class JmeterParser implements LineParser {
     }
   }
 
-  finish(): ParsedSource {
-    try {
-      this.records?.finish();
-      if (this.samples === 0 && this.problems.skipped === 0) this.problems.once("empty", null, "no samples found");
-      return { format: "jmeter", series: this.collector.finish(), problems: this.problems.list() };
-    } catch (e) {
-      this.problems.once("internal", null, `internal error: ${String(e)}`);
-      return { format: "jmeter", series: [], problems: this.problems.list() };
-    }
+  protected finishRecords(): void {
+    this.records?.finish();
+  }
+
+  protected emptyReason(): string | null {
+    return "no samples found";
   }
 }
 
@@ -273,6 +261,7 @@ export function jmeterContentMatch(head: string): boolean {
 
 export const jmeterReader: FormatReader = {
   id: "jmeter",
+  nameMatch: jmeterNameMatch,
   detect(name: string, head: string): boolean {
     return jmeterNameMatch(name) || jmeterContentMatch(head);
   },

@@ -16,11 +16,10 @@
 // Failures: expected_response=false (k6's own http_req_failed; by default statuses 200–399 are
 // expected); when the tag is absent (response callback disabled), a status outside 200–399
 // (0: no response). Failures are counted, not recorded.
-import type { FormatReader, LineParser, ParsedSource, SampleOptions } from "./source";
+import type { FormatReader, LineParser, SampleOptions } from "./source";
 import {
   CsvRecords,
-  Problems,
-  SeriesCollector,
+  CollectingParser,
   clip,
   guessEpochUnit,
   maxLatencyIn,
@@ -51,46 +50,38 @@ interface CsvColumns {
   min: number;
 }
 
-class K6Parser implements LineParser {
-  private readonly problems: Problems;
-  private readonly collector: SeriesCollector;
+class K6Parser extends CollectingParser {
   private mode: "json" | "csv" | null = null;
   private records: CsvRecords | null = null;
   private cols: CsvColumns | null = null;
-  private points = 0;
   private timeKind: "date" | "s" | "ms" | "us" | "ns" | null = null;
 
   constructor(file: string, options: SampleOptions) {
-    this.problems = new Problems(file);
-    this.collector = new SeriesCollector({ file, unit: "us", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval !== undefined ? options.expectedInterval * 1000 : undefined }, this.problems);
+    super("k6", { file, unit: "us", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval !== undefined ? options.expectedInterval * 1000 : undefined });
   }
 
-  line(raw: string, lineNo: number): void {
-    try {
-      const text = lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw;
-      if (this.mode === null) {
-        const t = text.trim();
-        if (t === "") return;
-        if (t.startsWith("{")) this.mode = "json";
-        else {
-          this.mode = "csv";
-          this.records = new CsvRecords(",", this.problems);
-          const names = this.records.push(text, lineNo)?.fields.map((f) => f.trim()) ?? [];
-          const find = (n: string) => names.indexOf(n);
-          const c = { metric: find("metric_name"), timestamp: find("timestamp"), value: find("metric_value"), name: find("name"), status: find("status"), expected: find("expected_response") };
-          if (c.metric < 0 || c.value < 0) {
-            this.problems.once("header", lineNo, 'not a k6 CSV header: expected "metric_name,timestamp,metric_value,…"');
-            return;
-          }
-          this.cols = { ...c, min: Math.max(c.metric, c.timestamp, c.value, c.name, c.status, c.expected) + 1 };
+  protected readLine(raw: string, lineNo: number): void {
+    const text = lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw;
+    if (this.mode === null) {
+      const t = text.trim();
+      if (t === "") return;
+      if (t.startsWith("{")) this.mode = "json";
+      else {
+        this.mode = "csv";
+        this.records = new CsvRecords(",", this.problems);
+        const names = this.records.push(text, lineNo)?.fields.map((f) => f.trim()) ?? [];
+        const find = (n: string) => names.indexOf(n);
+        const c = { metric: find("metric_name"), timestamp: find("timestamp"), value: find("metric_value"), name: find("name"), status: find("status"), expected: find("expected_response") };
+        if (c.metric < 0 || c.value < 0) {
+          this.problems.once("header", lineNo, 'not a k6 CSV header: expected "metric_name,timestamp,metric_value,…"');
           return;
         }
+        this.cols = { ...c, min: Math.max(c.metric, c.timestamp, c.value, c.name, c.status, c.expected) + 1 };
+        return;
       }
-      if (this.mode === "json") this.json(text, lineNo);
-      else this.csv(text, lineNo);
-    } catch (e) {
-      this.problems.line(lineNo, `internal error: ${String(e)}`);
     }
+    if (this.mode === "json") this.json(text, lineNo);
+    else this.csv(text, lineNo);
   }
 
   private time(text: string | undefined, lineNo: number): Instant | null | false {
@@ -108,7 +99,7 @@ class K6Parser implements LineParser {
 
   private point(label: string, valueText: string, at: Instant | null, fail: boolean, lineNo: number): void {
     if (fail) {
-      if (this.collector.fail(label, at, lineNo)) this.points++;
+      this.fail(label, at, lineNo);
       return;
     }
     const v = parseLatency(valueText, 3, maxLatencyIn("us"), "http_req_duration");
@@ -116,7 +107,7 @@ class K6Parser implements LineParser {
       this.problems.line(lineNo, v.reason);
       return;
     }
-    if (this.collector.record(label, v.value, at, lineNo)) this.points++;
+    this.record(label, v.value, at, lineNo);
   }
 
   private json(text: string, lineNo: number): void {
@@ -173,15 +164,12 @@ class K6Parser implements LineParser {
     this.point(c.name >= 0 ? f[c.name]! : "", f[c.value]!, at, fail, rec.lineNo);
   }
 
-  finish(): ParsedSource {
-    try {
-      this.records?.finish();
-      if (this.points === 0 && this.problems.skipped === 0) this.problems.once("empty", null, "no http_req_duration points found");
-      return { format: "k6", series: this.collector.finish(), problems: this.problems.list() };
-    } catch (e) {
-      this.problems.once("internal", null, `internal error: ${String(e)}`);
-      return { format: "k6", series: [], problems: this.problems.list() };
-    }
+  protected finishRecords(): void {
+    this.records?.finish();
+  }
+
+  protected emptyReason(): string | null {
+    return "no http_req_duration points found";
   }
 }
 

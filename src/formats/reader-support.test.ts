@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { fileBaseName as baseName } from "../core/naming";
 import { build, type Histogram } from "hdr-histogram-js";
 import { newHistogram } from "../core/histogram";
 import { describe, expect, it } from "vitest";
@@ -12,7 +13,6 @@ import {
   OTHER_LABELS,
   Problems,
   SeriesCollector,
-  baseName,
   decimalsOf,
   guessEpochUnit,
   parseDateTime,

@@ -3,8 +3,9 @@
 // (label, value, time) samples into series of histograms without ever keeping the samples.
 import type { Histogram } from "../core/histogram";
 import { newHistogram } from "../core/histogram";
-import type { LoadProblem, Unit } from "../core/types";
-import type { ParsedInterval, ParsedSeries } from "./source";
+import { NANOS_PER_UNIT, type LoadProblem, type Unit } from "../core/types";
+import { fileBaseName } from "../core/naming";
+import type { LineParser, ParsedInterval, ParsedSeries, ParsedSource } from "./source";
 
 // ---------------------------------------------------------------------------------------------
 // Problems
@@ -135,13 +136,11 @@ export function clip(text: string, n = 40): string {
 // ---------------------------------------------------------------------------------------------
 // Units and limits
 
-export const NANOS: Record<Unit, number> = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
-
 /** Latencies above one hour are refused: a bad value, and one would widen every histogram. */
 export const MAX_LATENCY_NS = 3600e9;
 
 export function maxLatencyIn(unit: Unit): number {
-  return MAX_LATENCY_NS / NANOS[unit];
+  return MAX_LATENCY_NS / NANOS_PER_UNIT[unit];
 }
 
 /** The unit 10^-3·k of `unit`, k steps finer (capped at ns), and the steps actually taken. */
@@ -432,14 +431,6 @@ export function guessDelimiter(line: string): "\t" | "," | ";" | null {
 
 // ---------------------------------------------------------------------------------------------
 // Names
-
-/** File name without folders and extension (a trailing .gz too): the series' base name. */
-export function baseName(file: string): string {
-  let base = file.replace(/^.*[\\/]/, "").replace(/\.gz$/i, "");
-  const cut = base.lastIndexOf(".");
-  if (cut > 0) base = base.slice(0, cut);
-  return base || file;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Series collection
@@ -797,7 +788,7 @@ export class SeriesCollector {
 
   finish(): ParsedSeries[] {
     this.flushBackfills();
-    const base = baseName(this.options.file);
+    const base = fileBaseName(this.options.file);
     const labels = this.order;
     const single = labels.length === 1 && labels[0] === "";
     const hasIntervals = this.timed > 0 && this.minIndex !== Infinity;
@@ -825,5 +816,66 @@ export class SeriesCollector {
         failures: s.failures,
       };
     });
+  }
+}
+
+/**
+ * What the load-generator readers (JMeter, Gatling, k6, Vegeta) share: per-line problems, one
+ * series per label in a SeriesCollector, a count of the samples read (recorded or counted as
+ * failed), a line that throws reported as an internal error on that line (the others still
+ * read), and at the end "nothing found" when nothing was read and nothing skipped. A reader
+ * implements readLine and emptyReason, calls record and fail, and may end what is still open
+ * in finishRecords.
+ */
+export abstract class CollectingParser implements LineParser {
+  protected readonly problems: Problems;
+  protected readonly collector: SeriesCollector;
+  /** Samples read: recorded or counted as failed. */
+  protected counted = 0;
+
+  constructor(
+    private readonly format: string,
+    options: CollectorOptions,
+  ) {
+    this.problems = new Problems(options.file);
+    this.collector = new SeriesCollector(options, this.problems);
+  }
+
+  line(raw: string, lineNo: number): void {
+    try {
+      this.readLine(raw, lineNo);
+    } catch (e) {
+      this.problems.line(lineNo, `internal error: ${String(e)}`);
+    }
+  }
+
+  protected abstract readLine(raw: string, lineNo: number): void;
+
+  /** What to say when the file held nothing to read; null: nothing (another problem said it). */
+  protected abstract emptyReason(): string | null;
+
+  /** Ends what the last lines left open (a CSV record). */
+  protected finishRecords(): void {}
+
+  /** A successful sample (an integer in the collector's unit). */
+  protected record(label: string, value: number, at: Instant | null, lineNo: number): void {
+    if (this.collector.record(label, value, at, lineNo)) this.counted++;
+  }
+
+  /** A failed request: counted, not recorded. */
+  protected fail(label: string, at: Instant | null, lineNo: number): void {
+    if (this.collector.fail(label, at, lineNo)) this.counted++;
+  }
+
+  finish(): ParsedSource {
+    try {
+      this.finishRecords();
+      const empty = this.counted === 0 && this.problems.skipped === 0 ? this.emptyReason() : null;
+      if (empty !== null) this.problems.once("empty", null, empty);
+      return { format: this.format, series: this.collector.finish(), problems: this.problems.list() };
+    } catch (e) {
+      this.problems.once("internal", null, `internal error: ${String(e)}`);
+      return { format: this.format, series: [], problems: this.problems.list() };
+    }
   }
 }

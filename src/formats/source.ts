@@ -57,7 +57,28 @@ export interface SampleOptions {
 
 export interface FormatReader {
   id: string;
-  /** By name first, then by content (`head` is the first few KB of text). */
+  /**
+   * A name that says what the file is whatever its first lines look like (.jtl, simulation.log).
+   * Every format's name match is tried, in registry order (formats/detect.ts FORMATS), before
+   * any content detection.
+   */
+  nameMatch?(name: string): boolean;
+  /** By content (`head` is the first few KB of text); may look at the name too. */
   detect(name: string, head: string): boolean;
   create(name: string, options?: SampleOptions): LineParser;
 }
+
+/**
+ * HdrHistogram's own formats: detected through the same registry as every reader, but read by
+ * the engine's own sinks rather than a LineParser (an interval log keeps each payload's text for
+ * later queries and is read in parts on helper workers; a percentile file is parsed whole).
+ */
+export interface HdrFormat {
+  id: "hlog" | "percentiles";
+  nameMatch(name: string): boolean;
+  detect(name: string, head: string): boolean;
+  create?: undefined;
+}
+
+/** Anything the registry can pick for a file. */
+export type Format = FormatReader | HdrFormat;

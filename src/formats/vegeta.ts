@@ -13,52 +13,44 @@
 // Latencies are recorded in ns. One series per attack name (one series when unnamed). A result
 // fails as Vegeta's own report counts it: an error, or a status outside 200–399 (code 0: no
 // response); failures are counted, not recorded.
-import type { FormatReader, LineParser, ParsedSource, SampleOptions } from "./source";
-import { CsvRecords, Problems, SeriesCollector, clip, maxLatencyIn, parseDateTime, parseLatency, parseNumericTime, type Instant } from "./reader-support";
+import type { FormatReader, LineParser, SampleOptions } from "./source";
+import { CollectingParser, CsvRecords, clip, maxLatencyIn, parseDateTime, parseLatency, parseNumericTime, type Instant } from "./reader-support";
 
-class VegetaParser implements LineParser {
-  private readonly problems: Problems;
-  private readonly collector: SeriesCollector;
+class VegetaParser extends CollectingParser {
   private mode: "json" | "csv" | null = null;
   private records: CsvRecords | null = null;
-  private results = 0;
 
   constructor(file: string, options: SampleOptions) {
-    this.problems = new Problems(file);
-    this.collector = new SeriesCollector({ file, unit: "ns", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval }, this.problems);
+    super("vegeta", { file, unit: "ns", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval });
   }
 
-  line(raw: string, lineNo: number): void {
-    try {
-      const text = lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw;
-      if (this.mode === null) {
-        const t = text.trim();
-        if (t === "") return;
-        if (t.startsWith("{")) this.mode = "json";
-        else {
-          this.mode = "csv";
-          this.records = new CsvRecords(",", this.problems);
-          if (/^[A-Za-z"]/.test(t) && !/^\d/.test(t)) {
-            // Vegeta writes no header; tolerate one added by hand.
-            this.problems.once("header", lineNo, `first line ${JSON.stringify(clip(t))} is not a result: read as a header and skipped`);
-            return;
-          }
+  protected readLine(raw: string, lineNo: number): void {
+    const text = lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw;
+    if (this.mode === null) {
+      const t = text.trim();
+      if (t === "") return;
+      if (t.startsWith("{")) this.mode = "json";
+      else {
+        this.mode = "csv";
+        this.records = new CsvRecords(",", this.problems);
+        if (/^[A-Za-z"]/.test(t) && !/^\d/.test(t)) {
+          // Vegeta writes no header; tolerate one added by hand.
+          this.problems.once("header", lineNo, `first line ${JSON.stringify(clip(t))} is not a result: read as a header and skipped`);
+          return;
         }
       }
-      if (this.mode === "json") this.json(text, lineNo);
-      else {
-        if (!this.records!.open && text.trim() === "") return;
-        const rec = this.records!.push(text, lineNo);
-        if (rec) this.csv(rec.fields, rec.lineNo);
-      }
-    } catch (e) {
-      this.problems.line(lineNo, `internal error: ${String(e)}`);
+    }
+    if (this.mode === "json") this.json(text, lineNo);
+    else {
+      if (!this.records!.open && text.trim() === "") return;
+      const rec = this.records!.push(text, lineNo);
+      if (rec) this.csv(rec.fields, rec.lineNo);
     }
   }
 
   private result(label: string, code: number, error: string, latencyText: string, at: Instant, lineNo: number): void {
     if (error !== "" || !(code >= 200 && code < 400)) {
-      if (this.collector.fail(label, at, lineNo)) this.results++;
+      this.fail(label, at, lineNo);
       return;
     }
     const v = parseLatency(latencyText, 0, maxLatencyIn("ns"), "latency");
@@ -66,7 +58,7 @@ class VegetaParser implements LineParser {
       this.problems.line(lineNo, v.reason);
       return;
     }
-    if (this.collector.record(label, v.value, at, lineNo)) this.results++;
+    this.record(label, v.value, at, lineNo);
   }
 
   private csv(f: string[], lineNo: number): void {
@@ -129,15 +121,12 @@ class VegetaParser implements LineParser {
     this.result(label, r.code, error, String(r.latency), t.at, lineNo);
   }
 
-  finish(): ParsedSource {
-    try {
-      this.records?.finish();
-      if (this.results === 0 && this.problems.skipped === 0) this.problems.once("empty", null, "no Vegeta results found");
-      return { format: "vegeta", series: this.collector.finish(), problems: this.problems.list() };
-    } catch (e) {
-      this.problems.once("internal", null, `internal error: ${String(e)}`);
-      return { format: "vegeta", series: [], problems: this.problems.list() };
-    }
+  protected finishRecords(): void {
+    this.records?.finish();
+  }
+
+  protected emptyReason(): string | null {
+    return "no Vegeta results found";
   }
 }
 

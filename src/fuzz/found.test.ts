@@ -9,7 +9,7 @@ import { bucketsOf, newHistogram } from "../core/histogram";
 import { Store } from "../engine/store";
 import { spectrumOf } from "../core/spectrum";
 import { parseRequirement, parseSlaDat } from "../core/requirements";
-import { encodeHistogram } from "../formats/hlog-encoding-test-encoders";
+import { encodeHistogram } from "../../scripts/lib/hlog-encoders";
 import { generatedFixture, sparseV2Payload, utf16Garbage } from "./generators";
 import { chunkEvery, digest } from "./harness";
 import { budgetMs } from "../../scripts/lib/budget";
@@ -122,7 +122,7 @@ describe("bugs found by fuzzing", () => {
     expect(await timeOf(() => ingest("x.hgrm", [text]))).toBeLessThan(budgetMs(300));
   });
 
-  // src/engine/ingest.ts HlogIngest.line() with src/formats/hlog-encoding-add.ts addDecodedInto():
+  // src/engine/ingest.ts HlogIngest.line() with src/core/counts-add.ts addDecodedInto():
   // HdrHistogram (Java) values go up to 2^63 and decodeHistogramPayload accepts any index the
   // header's layout has, but hdr-histogram-js holds values only up to 2^53. A count at a value
   // above 2^53 is added to totalCount and then lost: the target histogram cannot grow to it

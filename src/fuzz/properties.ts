@@ -10,8 +10,8 @@ import { Store } from "../engine/store";
 import type { Unit } from "../core/types";
 import type { SampleOptions } from "../formats/source";
 import { decodeHistogramPayload, valueFromIndex } from "../formats/hlog-encoding";
-import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf } from "../formats/hlog-encoding-layout";
-import { encodeHistogram, type EncodeOptions } from "../formats/hlog-encoding-test-encoders";
+import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf } from "../core/counts-layout";
+import { encodeHistogram, type EncodeOptions } from "../../scripts/lib/hlog-encoders";
 import { decodeShare, encodeShare, type ShareState } from "../share";
 import { base64urlEncode, zlibDeflate } from "../share/bytes";
 import { buildPayload, wrapPayload } from "../share/codec";
@@ -58,6 +58,7 @@ export interface FuzzProperty {
   quickRuns: number;
   /** At most this many cases in a long run (a few distinct inputs, or costly ones). */
   maxRuns?: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each property has its own argument tuple; unknown would make fast-check infer {} for them
   build(): fc.IRawProperty<any, boolean>;
 }
 

@@ -6,8 +6,8 @@ import { build, encodeIntoCompressedBase64 } from "hdr-histogram-js";
 import pako from "pako";
 import { describe, expect, it } from "vitest";
 import { decodeHistogramPayload, inflateHistogramPayload } from "../formats/hlog-encoding";
-import { encodeHistogramBytes, putZigZagLong, toBase64, Writer, wrapCompressed } from "../formats/hlog-encoding-test-encoders";
-import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf } from "../formats/hlog-encoding-layout";
+import { encodeHistogramBytes, putZigZagLong, toBase64, Writer, wrapCompressed } from "../../scripts/lib/hlog-encoders";
+import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf } from "../core/counts-layout";
 import { inflateZlib } from "../formats/inflate";
 import { decodePayloadCode, decodePayloadFast, inflateFast, kernelAvailable, kernelUnavailableReason } from "./kernel";
 

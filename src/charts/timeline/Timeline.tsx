@@ -69,7 +69,8 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
   // Wall-clock mode places every log at its StartTime; the first visible log's StartTime is
   // the reference that turns a brushed time back into seconds since StartTime.
   const wallBase = wallClock ? (lines.find((l) => l.data.startTime !== null)?.data.startTime ?? null) : null;
-  const { scale: x } = useMemo(() => xScaleFor(view[0], view[1], width, wallBase), [view[0], view[1], width, wallBase]);
+  const [view0, view1] = view;
+  const { scale: x } = useMemo(() => xScaleFor(view0, view1, width, wallBase), [view0, view1, width, wallBase]);
   const toX = (t: number, start: number | null) => (wallBase === null ? (x as (v: number) => number)(t) : (x as (v: Date) => number)(new Date(((start ?? wallBase) + t) * 1000)));
   const fromX = (px: number): number => {
     const v = (x as { invert(p: number): number | Date }).invert(px);

@@ -1,7 +1,7 @@
 // Bucket arithmetic of HdrHistogram's counts-array layout, without the library: what value a
 // bucket reports and how wide it is. The comparison works on sparse counts by index, so it
 // needs both for every bucket it reads.
-import { pow2, subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "../../formats/hlog-encoding-layout";
+import { pow2, subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "../counts-layout";
 
 /** A histogram's layout: significant digits and lowest discernible value (its index space). */
 export interface BucketLayout {

@@ -762,7 +762,7 @@ function decodeV2(b: usize, len: i32): i32 {
   // floor(log2(lowest)): lowest is a finite double >= 1, so its exponent.
   const unitMagnitude = <i32>((reinterpret<u64>(lowest) >> 52) & 0x7ff) - 1023;
   if (unitMagnitude + subMagnitude > 62) return BAD_HEADER;
-  // hlog-encoding-layout.ts's countsArrayLengthFor, in float64 like it.
+  // core/counts-layout.ts's countsArrayLengthFor, in float64 like it.
   let smallestUntrackable = <f64>(<u64>1 << <u64>(subMagnitude + unitMagnitude));
   let buckets = 1;
   const two62: f64 = 4611686018427387904.0;

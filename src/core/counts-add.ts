@@ -1,7 +1,13 @@
 // Adding a decoded interval histogram into an hdr-histogram-js histogram.
 import type { Histogram } from "hdr-histogram-js";
-import type { DecodedHistogram } from "./hlog-encoding";
-import { pow2, subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "./hlog-encoding-layout";
+import type { SparseHistogram } from "./histogram";
+import { pow2, subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "./counts-layout";
+
+/**
+ * Counts in HdrHistogram's layout for these parameters: a sparse histogram, or a decoded
+ * payload (formats/hlog-encoding.ts DecodedHistogram, whose encoding version is not needed here).
+ */
+export type SparseCounts = SparseHistogram & { version?: number };
 
 /** The parts of hdr-histogram-js's JsHistogram (3.x) that the fast path reads and writes. */
 interface JsHistogramInternals {
@@ -26,7 +32,7 @@ interface JsHistogramInternals {
  * them; otherwise each count is recorded at valueFromIndex. The target grows as needed even
  * when its autoResize is off. Never throws for valid input.
  */
-export function addDecodedInto(target: Histogram, decoded: DecodedHistogram): void {
+export function addDecodedInto(target: Histogram, decoded: SparseCounts): void {
   const { indices, counts } = decoded;
   const n = Math.min(indices.length, counts.length);
   if (n === 0) return;
@@ -82,7 +88,7 @@ export function addDecodedInto(target: Histogram, decoded: DecodedHistogram): vo
  * Grows `target` as addDecodedInto would for `decoded`, adding nothing: for a reader that adds
  * the counts later, in one sum, but must know now how much memory the histogram takes.
  */
-export function growToCover(target: Histogram, decoded: DecodedHistogram): void {
+export function growToCover(target: Histogram, decoded: SparseCounts): void {
   const n = decoded.indices.length;
   if (n === 0) return;
   const unit = unitMagnitudeOf(decoded.lowestDiscernibleValue);

@@ -1,0 +1,92 @@
+// Decoding one interval of a table for a query, with a bounded cache of inflated bytes.
+import type { IntervalTable } from "../core/series";
+import type { Sparse } from "../core/blocks";
+import { decodePayloadFast } from "../wasm/kernel";
+import { decodeInflated, inflateHistogramPayload, type EncodingVersion } from "../formats/hlog-encoding";
+
+interface Entry {
+  bytes: Uint8Array;
+  outer: EncodingVersion | -1;
+}
+
+/**
+ * Recently inflated intervals (the uncompressed histogram bytes, ~540 for a jHiccup second),
+ * least recently used first, for every table. A timeline zoomed in to a few intervals per
+ * column decodes each one (for a screen of the 24-hour log, mostly base64 and inflate), and a
+ * pan, the next zoom step or a window query asks for mostly the same ones.
+ */
+export class InflatedCache {
+  private readonly tables = new Map<IntervalTable, Map<number, Entry>>();
+  private bytes = 0;
+
+  constructor(private limit = 32 * 1024 * 1024) {}
+
+  /** The bound (bytes); lowering it below what is held trims at once. */
+  setLimit(bytes: number): void {
+    this.limit = bytes;
+    if (this.bytes > bytes) this.trim();
+  }
+
+  /** Bytes held now. */
+  held(): number {
+    return this.bytes;
+  }
+
+  /** Forgets what was inflated from a table (its series is gone). */
+  forget(t: IntervalTable | null | undefined): void {
+    const m = t ? this.tables.get(t) : undefined;
+    if (!m) return;
+    for (const e of m.values()) this.bytes -= e.bytes.length;
+    this.tables.delete(t!);
+  }
+
+  /**
+   * Interval i of a table, decoded; null when its payload cannot be read. Transient: callers
+   * (Blocks.sumRange) add each edge interval before decoding the next. The kernel decodes the
+   * usual payload from its text faster than the JS reader decodes it from cached inflated
+   * bytes, so the cache keeps only what the kernel declines (V0 and V1 payloads, mostly).
+   */
+  decodeAt(t: IntervalTable, i: number): Sparse | null {
+    const fast = decodePayloadFast(t.payload(i));
+    if (fast !== null) return fast;
+    let m = this.tables.get(t);
+    const hit = m?.get(i);
+    if (hit) {
+      m!.delete(i); // most recently used goes last
+      m!.set(i, hit);
+      const d = decodeInflated(hit.bytes, hit.outer, true);
+      return d.ok ? d.value : null;
+    }
+    const r = inflateHistogramPayload(t.payload(i));
+    if (!r.ok) return null;
+    if (r.outer !== -1) {
+      // Only inflated payloads are worth keeping (the rest are their own bytes again).
+      if (!m) {
+        m = new Map();
+        this.tables.set(t, m);
+      }
+      m.set(i, { bytes: r.bytes.slice(), outer: r.outer });
+      this.bytes += r.bytes.length;
+      if (this.bytes > this.limit) this.trim();
+    }
+    const d = decodeInflated(r.bytes, r.outer, true);
+    return d.ok ? d.value : null;
+  }
+
+  /** Drops the least recently used entries down to three quarters of the bound. */
+  private trim(): void {
+    const floor = this.limit * 0.75;
+    for (const [table, m] of this.tables) {
+      for (const [i, e] of m) {
+        if (this.bytes <= floor) break;
+        m.delete(i);
+        this.bytes -= e.bytes.length;
+      }
+      if (m.size === 0) this.tables.delete(table);
+      if (this.bytes <= floor) return;
+    }
+  }
+}
+
+/** The engine's one cache: every store's tables share its bound. */
+export const inflatedCache = new InflatedCache();

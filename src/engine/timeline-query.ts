@@ -1,0 +1,168 @@
+// Max and percentiles over time: per pixel column, the max of the intervals' maxes and the
+// percentiles of their merged histogram (never averaged percentiles).
+import { lowestDiscernibleValueOf, valueAtPercentile } from "../core/histogram";
+import { countAtPercentile } from "../core/bucket-lookup";
+import { BLOCK_SIZES, type Sparse } from "../core/blocks";
+import type { IntervalTable, SeriesModel } from "../core/series";
+import { bucketIntervals, snapToBlocks } from "../core/timeline-buckets";
+import { addDecodedInto, valueFromIndex } from "../formats/hlog-encoding";
+import { decodePayload } from "./payload";
+import { inflatedCache } from "./inflated-cache";
+import { sameShape } from "./window-query";
+import type { TimelineQuery, TimelineResult, TimelineSeries } from "./protocol";
+
+/**
+ * valueAtPercentile(histogram of `sum`, p) without building the histogram: the first bucket
+ * whose cumulative count reaches the percentile's count, valued at its highest equivalent
+ * value in the series' own layout (what HdrHistogram reports for it). timeline.test.ts checks
+ * it against the library column by column.
+ * For 0 < p ≤ 100 (the timeline never asks for p0, whose value Java takes at the bucket's low end).
+ */
+function percentileOfSum(s: SeriesModel, sum: Sparse, p: number): number {
+  const n = sum.indices.length;
+  if (n === 0) return 0;
+  let total = 0;
+  for (let k = 0; k < n; k++) total += sum.counts[k]!;
+  const lowest = lowestDiscernibleValueOf(s.histogram);
+  const digits = s.histogram.numberOfSignificantValueDigits;
+  let k = n - 1;
+  if (p < 100) {
+    const target = countAtPercentile(total, p);
+    let run = 0;
+    for (k = 0; k < n - 1; k++) {
+      run += sum.counts[k]!;
+      if (run >= target) break;
+    }
+  }
+  return valueFromIndex(sum.indices[k]! + 1, lowest, digits) - 1;
+}
+
+/** A shared series' coarse max-over-time as timeline buckets (no percentiles: they were not shared). */
+function coarseSeries(s: SeriesModel, c: { t0: number; t1: number; max: number[] }, t0: number, t1: number, percentiles: readonly number[]): TimelineSeries {
+  const w = (c.t1 - c.t0) / Math.max(1, c.max.length);
+  const keep = c.max.map((m, k) => ({ m, a: c.t0 + k * w })).filter((b) => Number.isFinite(b.m) && b.a + w >= t0 && b.a <= t1);
+  const r: TimelineSeries = {
+    id: s.id,
+    recordedUnit: s.recordedUnit,
+    startTime: s.startTime,
+    t0: Float64Array.from(keep, (b) => b.a),
+    t1: Float64Array.from(keep, (b) => b.a + w),
+    max: Float64Array.from(keep, (b) => b.m),
+    count: new Float64Array(keep.length),
+    percentiles: {},
+  };
+  for (const p of percentiles) r.percentiles[String(p)] = new Float64Array(keep.length);
+  return r;
+}
+
+/** Max per equal-width bucket over [t0, t1] (NaN where no interval starts): what a link carries. */
+export function coarseOf(s: SeriesModel, buckets: number): { t0: number; t1: number; max: number[] } | null {
+  if (s.coarseTimeline) return s.coarseTimeline;
+  const t = s.intervals;
+  if (!t || t.n === 0) return null;
+  let t0 = Infinity;
+  let t1 = -Infinity;
+  for (let i = 0; i < t.n; i++) {
+    t0 = Math.min(t0, t.offsets[i]!);
+    t1 = Math.max(t1, t.offsets[i]! + t.lengths[i]!);
+  }
+  const n = Math.max(1, Math.min(buckets, t.n));
+  const max = new Array<number>(n).fill(Number.NaN);
+  const w = (t1 - t0) / n || 1;
+  for (let i = 0; i < t.n; i++) {
+    const k = Math.min(n - 1, Math.floor((t.offsets[i]! - t0) / w));
+    max[k] = Number.isNaN(max[k]!) ? t.maxes[i]! : Math.max(max[k]!, t.maxes[i]!);
+  }
+  return { t0, t1, max };
+}
+
+function maxLength(t: IntervalTable): number {
+  let m = 0;
+  for (let i = 0; i < t.n; i++) m = Math.max(m, t.lengths[i]!);
+  return m;
+}
+
+/**
+ * The timeline of every series with intervals over [t0, t1], at most `columns` buckets each.
+ * A bucket of one interval reports that interval; a bucket of several reports the max of
+ * their maxes and the percentiles of their merged histogram.
+ */
+export function timelineQuery(series: readonly SeriesModel[], q: TimelineQuery): TimelineResult {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const s of series) {
+    const t = s.intervals;
+    if (s.coarseTimeline && !t) {
+      first = Math.min(first, s.coarseTimeline.t0);
+      last = Math.max(last, s.coarseTimeline.t1);
+    }
+    if (!t) continue;
+    for (let i = 0; i < t.n; i++) {
+      first = Math.min(first, t.offsets[i]!);
+      last = Math.max(last, t.offsets[i]! + t.lengths[i]!);
+    }
+  }
+  if (!Number.isFinite(first)) return { extent: [0, 1], domain: [0, 1], series: [] };
+  const t0 = q.t0 ?? first;
+  const t1 = Math.max(q.t1 ?? last, t0 + 1e-3);
+  const out: TimelineSeries[] = [];
+  for (const s of series) {
+    const t = s.intervals;
+    if (!t && s.coarseTimeline) {
+      out.push(coarseSeries(s, s.coarseTimeline, t0, t1, q.percentiles));
+      continue;
+    }
+    if (!t || t.n === 0) continue;
+    out.push(seriesTimeline(s, t, t0, t1, q));
+  }
+  return { extent: [first, last], domain: [t0, t1], series: out };
+}
+
+function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number, q: TimelineQuery): TimelineSeries {
+  // A bucket holds the intervals that start in it; include the one straddling t0.
+  const grouped = bucketIntervals(t, t0 - maxLength(t), t1, q.columns);
+  const order = grouped.order;
+  let buckets = grouped.buckets;
+  // Columns of many intervals are moved onto block boundaries: a column's merged histogram
+  // is then whole pre-merged blocks (percentile lines on a 24-hour log took over a second
+  // per query when every column decoded its intervals).
+  if (s.blocks && buckets.length > 1 && (buckets[buckets.length - 1]!.first + buckets[buckets.length - 1]!.count - buckets[0]!.first) / buckets.length >= BLOCK_SIZES[0]) {
+    buckets = snapToBlocks(t, buckets, BLOCK_SIZES[0]);
+  }
+  const n = buckets.length;
+  const r: TimelineSeries = {
+    id: s.id,
+    recordedUnit: s.recordedUnit,
+    startTime: s.startTime,
+    t0: new Float64Array(n),
+    t1: new Float64Array(n),
+    max: new Float64Array(n),
+    count: new Float64Array(n),
+    percentiles: {},
+  };
+  for (const p of q.percentiles) r.percentiles[String(p)] = new Float64Array(n);
+  buckets.forEach((b, k) => {
+    r.t0[k] = b.t0;
+    r.t1[k] = b.t1;
+    r.max[k] = b.max;
+    let count = 0;
+    for (let j = b.first; j < b.first + b.count; j++) count += t.counts[order[j]!]!;
+    r.count[k] = count;
+    if (q.percentiles.length === 0) return;
+    if (s.blocks) {
+      // Sorted table: order is the identity and a bucket is a contiguous index range.
+      // Percentiles straight off the block sum, valuing only the bucket each one lands in
+      // (a histogram per column, allocated and walked from index 0, cost more than the sum).
+      const sum = s.blocks.sumRange(b.first, b.first + b.count - 1, (i) => inflatedCache.decodeAt(t, i)).sum;
+      for (const p of q.percentiles) r.percentiles[String(p)]![k] = percentileOfSum(s, sum, p);
+      return;
+    }
+    const h = sameShape(s.histogram);
+    for (let j = b.first; j < b.first + b.count; j++) {
+      const d = decodePayload(t.payload(order[j]!));
+      if (d.ok) addDecodedInto(h, d.value);
+    }
+    for (const p of q.percentiles) r.percentiles[String(p)]![k] = valueAtPercentile(h, p);
+  });
+  return r;
+}

@@ -1,0 +1,54 @@
+// A series' histogram over a time window: whole pre-merged blocks inside it, and only the
+// intervals at its ragged edges decoded.
+import { lowestDiscernibleValueOf, newHistogram, type Histogram } from "../core/histogram";
+import { indexRange, type Sparse } from "../core/blocks";
+import type { SeriesModel } from "../core/series";
+import { addDecodedInto } from "../formats/hlog-encoding";
+import { decodePayload } from "./payload";
+import { inflatedCache } from "./inflated-cache";
+import type { TimeRange } from "./protocol";
+
+/** An empty histogram with the layout of `h`, so intervals add by index. */
+export function sameShape(h: Histogram): Histogram {
+  return newHistogram(h.numberOfSignificantValueDigits, lowestDiscernibleValueOf(h), h.highestTrackableValue);
+}
+
+/** Adds block sums (in the series' own layout) into a histogram of that layout. */
+function addSparse(target: Histogram, s: SeriesModel, sum: Sparse): void {
+  let total = 0;
+  for (let k = 0; k < sum.counts.length; k++) total += sum.counts[k]!;
+  addDecodedInto(target, {
+    version: 2,
+    numberOfSignificantValueDigits: s.histogram.numberOfSignificantValueDigits,
+    lowestDiscernibleValue: lowestDiscernibleValueOf(s.histogram),
+    highestTrackableValue: s.histogram.highestTrackableValue,
+    indices: sum.indices,
+    counts: sum.counts,
+    totalCount: total,
+  });
+}
+
+/**
+ * The histogram of a series over a time range. An interval counts when its start, in seconds
+ * since StartTime, lies within [start, end]: HistogramLogProcessor's rule for -start/-end.
+ * Series without intervals, and an open range, give the whole series' histogram.
+ */
+export function windowHistogram(s: SeriesModel, range: TimeRange): Histogram {
+  const t = s.intervals;
+  if (!t || (range.start === null && range.end === null)) return s.histogram;
+  const lo = range.start ?? -Infinity;
+  const hi = range.end ?? Infinity;
+  const out = sameShape(s.histogram);
+  if (s.blocks) {
+    const [i0, i1] = indexRange(t.offsets, t.n, lo, hi);
+    if (i0 <= i1) addSparse(out, s, s.blocks.sumRange(i0, i1, (i) => inflatedCache.decodeAt(t, i)).sum);
+    return out;
+  }
+  for (let i = 0; i < t.n; i++) {
+    const o = t.offsets[i]!;
+    if (o < lo || o > hi) continue;
+    const d = decodePayload(t.payload(i));
+    if (d.ok) addDecodedInto(out, d.value);
+  }
+  return out;
+}
