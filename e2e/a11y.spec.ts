@@ -19,7 +19,15 @@ async function seriousViolations(page: Page): Promise<string[]> {
     const r = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
     return r.violations;
   })) as AxeViolation[];
-  return v.filter((x) => x.impact === "serious" || x.impact === "critical").map((x) => `${x.id} (${x.impact}): ${x.help} at ${x.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+  return v
+    .filter((x) => x.impact === "serious" || x.impact === "critical")
+    .map(
+      (x) =>
+        `${x.id} (${x.impact}): ${x.help} at ${x.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(" "))
+          .join(", ")}`,
+    );
 }
 
 // axe is injected as a script, which the production page's CSP rightly refuses: bypass it here.

@@ -147,10 +147,20 @@ test.describe("accessibility of the open panel", () => {
     const serious = async () => {
       await page.addScriptTag({ path: axePath });
       const v = (await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run(ctx: Element, o: object): Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
+        const axe = (
+          window as unknown as { axe: { run(ctx: Element, o: object): Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }
+        ).axe;
         return (await axe.run(document.querySelector("[data-testid=compare]")!, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } })).violations;
       })) as { id: string; impact: string | null; nodes: { target: string[] }[] }[];
-      return v.filter((x) => x.impact === "serious" || x.impact === "critical").map((x) => `${x.id}: ${x.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+      return v
+        .filter((x) => x.impact === "serious" || x.impact === "critical")
+        .map(
+          (x) =>
+            `${x.id}: ${x.nodes
+              .slice(0, 3)
+              .map((n) => n.target.join(" "))
+              .join(", ")}`,
+        );
     };
     await page.goto("./");
     await idle(page);

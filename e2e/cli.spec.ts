@@ -24,7 +24,13 @@ test.describe("hdr-spectrum report --json", () => {
   test("equals the page's series rows and table cells (data-raw) for the same files", async ({ page }) => {
     const build = spawnSync(process.execPath, [join(root, "scripts/build-cli.mjs")], { cwd: root, encoding: "utf8" });
     expect(build.status, build.stderr).toBe(0);
-    const files = [join(HDR, "jHiccup-2.0.7S.logV2.hlog"), join(HDR, "tagged-Log.logV2.hlog"), join(HDR, "jHiccup-2.0.1.logV0.hlog"), join(HGRM, "12Krps.hgrm"), join(HGRM, "wrk2-latency-output.txt")];
+    const files = [
+      join(HDR, "jHiccup-2.0.7S.logV2.hlog"),
+      join(HDR, "tagged-Log.logV2.hlog"),
+      join(HDR, "jHiccup-2.0.1.logV0.hlog"),
+      join(HGRM, "12Krps.hgrm"),
+      join(HGRM, "wrk2-latency-output.txt"),
+    ];
     const r = spawnSync(process.execPath, [join(root, "dist-cli/hdr-spectrum.mjs"), "report", "--json", ...files], { encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
     const json = JSON.parse(r.stdout) as { version: number; series: JsonSeries[] };

@@ -76,15 +76,18 @@ test.describe("real HdrHistogram logs", () => {
 
   test("every log version and variant loads: V0, V1, V2, tags, no header, BaseTime, trailing space", async ({ page }) => {
     await openEmpty(page);
-    await loadFiles(page, [
-      "jHiccup-2.0.1.logV0.hlog",
-      "jHiccup-2.0.6.logV1.hlog",
-      "jHiccup-2.0.7S.logV2.hlog",
-      "tagged-Log.logV2.hlog",
-      "jHiccup-no-header-2.0.7S.logV2.hlog",
-      "jHiccup-with-basetime-2.0.7S.logV2.hlog",
-      "bug-whitespace.hlog",
-    ].map((f) => join(HDR, f)));
+    await loadFiles(
+      page,
+      [
+        "jHiccup-2.0.1.logV0.hlog",
+        "jHiccup-2.0.6.logV1.hlog",
+        "jHiccup-2.0.7S.logV2.hlog",
+        "tagged-Log.logV2.hlog",
+        "jHiccup-no-header-2.0.7S.logV2.hlog",
+        "jHiccup-with-basetime-2.0.7S.logV2.hlog",
+        "bug-whitespace.hlog",
+      ].map((f) => join(HDR, f)),
+    );
     await expect(page.getByTestId("load-error")).toHaveCount(0);
     await expect(page.getByTestId("series")).toHaveCount(8);
     await expect(page.locator("[data-testid=series][data-name='jHiccup-2.0.1.logV0']")).toHaveAttribute("data-unit", "ns");

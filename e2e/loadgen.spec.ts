@@ -14,7 +14,10 @@ test("load-generator outputs load by content: one series per label, failures cou
   writeFileSync(join(dir, "simulation.log"), gatlingLog(samples));
   writeFileSync(join(dir, "k6-out.json"), k6Json(samples));
   writeFileSync(join(dir, "vegeta.csv"), vegetaCsv(samples));
-  await loadFiles(page, ["results.jtl", "simulation.log", "k6-out.json", "vegeta.csv"].map((f) => join(dir, f)));
+  await loadFiles(
+    page,
+    ["results.jtl", "simulation.log", "k6-out.json", "vegeta.csv"].map((f) => join(dir, f)),
+  );
   await expect(page.getByTestId("load-error")).toHaveCount(0);
   // JMeter: one series per label; failed requests are counted, not recorded as latencies.
   const ok = samples.filter((s) => s.success);

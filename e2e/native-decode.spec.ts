@@ -51,7 +51,7 @@ test("the browser's base64 decoder and the JavaScript one agree on every awkward
     "HISTFAAAA", // too short
     "",
   ];
-  const lines = ['#[StartTime: 1700000000.000 (seconds since epoch)]', '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"'];
+  const lines = ["#[StartTime: 1700000000.000 (seconds since epoch)]", '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"'];
   variants.forEach((v, i) => lines.push(`${i}.000,1.000,1.000,${v}`));
   const text = lines.join("\n") + "\n";
 
@@ -67,12 +67,13 @@ test("the browser's base64 decoder and the JavaScript one agree on every awkward
   await openEmpty(page);
   await loadFiles(page, [file]);
   await idle(page);
-  const shown = await page.getByTestId("load-error").evaluateAll((els) =>
-    els.map((e) => ({ line: e.getAttribute("data-line") ?? "", text: e.textContent ?? "" })),
-  );
+  const shown = await page.getByTestId("load-error").evaluateAll((els) => els.map((e) => ({ line: e.getAttribute("data-line") ?? "", text: e.textContent ?? "" })));
   expect(shown.length).toBe(nodeProblems.length);
   for (const want of nodeProblems) {
-    expect(shown.some((s) => s.line === want.line && s.text.includes(want.reason)), `line ${want.line}: ${want.reason}`).toBe(true);
+    expect(
+      shown.some((s) => s.line === want.line && s.text.includes(want.reason)),
+      `line ${want.line}: ${want.reason}`,
+    ).toBe(true);
   }
   await expect(page.getByTestId("series")).toHaveAttribute("data-count", String(node.series[0]!.histogram.totalCount));
 });

@@ -65,7 +65,10 @@ test("names, tags and labels from files are text, never markup: no injected scri
     files.push(p);
   });
   // A JMeter file whose labels are the injections.
-  const jtl = ["timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success", ...INJECTIONS.map((inj, i) => `${1700000000000 + i},${10 + i},"${inj.replace(/"/g, '""')}",200,OK,t,text,true`)].join("\n");
+  const jtl = [
+    "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success",
+    ...INJECTIONS.map((inj, i) => `${1700000000000 + i},${10 + i},"${inj.replace(/"/g, '""')}",200,OK,t,text,true`),
+  ].join("\n");
   writeFileSync(join(dir, "labels.jtl"), jtl);
   files.push(join(dir, "labels.jtl"));
   await loadFiles(page, files);

@@ -109,7 +109,9 @@ test("share link: reopens the same view in a new browser context from the link a
   const names = ["sysA_2k.response", "sysB_2k.response", "sysA_8k.response", "sysB_8k.response"];
   const before = new Map<string, number>();
   for (const n of names) for (const p of ["50", "99", "99.9", "100"]) before.set(`${n}@${p}`, Number(await cell(page, n, p).getAttribute("data-raw")));
-  const verdicts = await page.locator("[data-testid=series]").evaluateAll((els) => els.map((e) => `${e.getAttribute("data-name")}:${e.getAttribute("data-verdict")}:${e.getAttribute("data-visible")}`));
+  const verdicts = await page
+    .locator("[data-testid=series]")
+    .evaluateAll((els) => els.map((e) => `${e.getAttribute("data-name")}:${e.getAttribute("data-verdict")}:${e.getAttribute("data-visible")}`));
 
   const other = await browser.newContext({ offline: false });
   const p2 = await other.newPage();
@@ -127,7 +129,9 @@ test("share link: reopens the same view in a new browser context from the link a
       expect(Math.abs(v - b) / b, `${n} p${p}: ${v} vs ${b}`).toBeLessThanOrEqual(0.01);
     }
   }
-  const after = await p2.locator("[data-testid=series]").evaluateAll((els) => els.map((e) => `${e.getAttribute("data-name")}:${e.getAttribute("data-verdict")}:${e.getAttribute("data-visible")}`));
+  const after = await p2
+    .locator("[data-testid=series]")
+    .evaluateAll((els) => els.map((e) => `${e.getAttribute("data-name")}:${e.getAttribute("data-verdict")}:${e.getAttribute("data-visible")}`));
   expect(after).toEqual(verdicts);
   await expect(p2.getByTestId("timeline")).toBeVisible();
   await p2.screenshot({ path: "screens/shared-view.png", fullPage: true });

@@ -22,7 +22,10 @@ test("a 2 configurations × 8 throughputs sweep, response and service time, load
       const seed = 10 * ci + k + 1;
       // the response time queues behind stalls that grow with the throughput: widest at 160k
       const stalls = [{ at: 2, duration: 0.02 * (k + 1) * (ci + 1) }];
-      for (const [kind, st] of [["service", []], ["response", stalls]] as const) {
+      for (const [kind, st] of [
+        ["service", []],
+        ["response", stalls],
+      ] as const) {
         const p = join(dir, `${c}_${r}.${kind}.hlog`);
         writeFileSync(p, writeHlog(simulateQueue({ rate: 300, seconds: 5, medianServiceSec: 1e-3, sigma: 0.4, stalls: [...st], seed }), { maxRatio: 1e6 }));
         paths.push(p);
@@ -58,7 +61,10 @@ test("a 2 configurations × 8 throughputs sweep, response and service time, load
   // The Markdown table reads in the same order.
   await page.getByTestId("copy-markdown").click();
   const md = await page.getByTestId("markdown-output").inputValue();
-  const mdNames = md.split("\n").filter((l) => /^\| sys/.test(l)).map((l) => l.split(" | ")[0]!.slice(2).replace(/\\_/g, "_"));
+  const mdNames = md
+    .split("\n")
+    .filter((l) => /^\| sys/.test(l))
+    .map((l) => l.split(" | ")[0]!.slice(2).replace(/\\_/g, "_"));
   expect(mdNames).toEqual(want);
   await page.locator(".judgement").screenshot({ path: "screens/sweep-verdict.png" });
 });

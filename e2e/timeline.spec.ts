@@ -91,7 +91,22 @@ test("saturation: an overloaded run is flagged, a healthy run with stalls is not
   const over = join(dir, "overloaded_13k.hlog");
   const ok = join(dir, "stalls_4k.hlog");
   writeFileSync(over, writeHlog(simulateQueue({ rate: 13000, seconds: 30, medianServiceSec: 80e-6, sigma: 0.5, stalls: [], seed: 1 })));
-  writeFileSync(ok, writeHlog(simulateQueue({ rate: 4000, seconds: 30, medianServiceSec: 80e-6, sigma: 0.5, stalls: [{ at: 8, duration: 0.3 }, { at: 21, duration: 0.4 }], seed: 2 })));
+  writeFileSync(
+    ok,
+    writeHlog(
+      simulateQueue({
+        rate: 4000,
+        seconds: 30,
+        medianServiceSec: 80e-6,
+        sigma: 0.5,
+        stalls: [
+          { at: 8, duration: 0.3 },
+          { at: 21, duration: 0.4 },
+        ],
+        seed: 2,
+      }),
+    ),
+  );
   await loadFiles(page, [over, ok]);
   const warnings = page.locator("[data-testid=warning][data-kind=saturation]");
   await expect(warnings).toHaveCount(1);

@@ -72,7 +72,11 @@ function runs(cmd: string, args: string[]): Summary {
 const fmt = (r: Summary) =>
   `${r.seconds.toFixed(3)} s (runs ${r.all.map((s) => s.toFixed(2)).join(", ")})${r.cpu !== null ? `, CPU ${r.cpu.toFixed(2)} s` : ""}${r.rssMB !== null ? `, peak RSS ${r.rssMB.toFixed(0)} MB` : ""}`;
 
-console.log(`load average at the start: ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+console.log(
+  `load average at the start: ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")}`,
+);
 if (!existsSync(bin)) throw new Error(`${bin} is missing: run npm run build:cli first`);
 const rows: string[][] = [];
 
@@ -102,7 +106,11 @@ for (let i = 0; i < FILES; i++) {
   if (existsSync(path.join(sub, name)) && existsSync(path.join(sub, `${name}.json`))) continue;
   writeDayLog(path.join(sub, name), { intervals: 60, seed: 1000 + i, startMs: Date.UTC(2026, 10, 1) + i * 60_000, distinctPerInterval: 120 });
 }
-const files = readdirSync(dir).flatMap((d) => readdirSync(path.join(dir, d)).filter((f) => f.endsWith(".hlog")).map((f) => path.join(dir, d, f)));
+const files = readdirSync(dir).flatMap((d) =>
+  readdirSync(path.join(dir, d))
+    .filter((f) => f.endsWith(".hlog"))
+    .map((f) => path.join(dir, d, f)),
+);
 console.log(`${files.length} one-minute logs ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 const merged = runs(process.execPath, [bin, "report", "--merge", "--json", ...files]);
 rows.push([`${files.length} one-minute logs, report --merge (one series per configuration)`, fmt(merged), "≤ 10 s, ≤ 500 MB"]);
@@ -112,7 +120,11 @@ if (haveJava) {
   rows.push([`HistogramLogProcessor, one of them (baseline: it reads one log per run; × ${files.length} ≈ ${(one.seconds * files.length).toFixed(0)} s)`, fmt(one), ""]);
 }
 
-console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+console.log(
+  `load average at the end: ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")}`,
+);
 console.log("");
 console.log("| what | figure | goal |");
 console.log("|---|---|---|");

@@ -86,7 +86,15 @@ async function bench(label: string, intervals: number, goalMs: number, baselineR
   ].join("\n");
 }
 
-console.log(`bench-compare: Node ${process.version}, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+console.log(
+  `bench-compare: Node ${process.version}, load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")}`,
+);
 if (ONLY !== "24h") console.log(await bench("1 hour", 3600, 300, 10));
 if (ONLY !== "1h") console.log(await bench("24 hours", 86_400, 1000, 2));
-console.log(`load average at the end ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+console.log(
+  `load average at the end ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")}`,
+);

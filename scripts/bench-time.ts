@@ -45,7 +45,9 @@ async function engineBench(path: string): Promise<void> {
     return out.slice(2); // the first two warm the code up
   };
   console.log(`node: heatmap, whole day, 1228 columns × 110 rows: ${fmt(time(() => heatmapQuery(store.series, { ids: [s.id], t0: null, t1: null, columns: 1228, rows: 110 })))}`);
-  console.log(`node: heatmap, one zoom step in (80 % of the day): ${fmt(time(() => heatmapQuery(store.series, { ids: [s.id], t0: span * 0.1, t1: span * 0.9, columns: 1228, rows: 110 })))}`);
+  console.log(
+    `node: heatmap, one zoom step in (80 % of the day): ${fmt(time(() => heatmapQuery(store.series, { ids: [s.id], t0: span * 0.1, t1: span * 0.9, columns: 1228, rows: 110 })))}`,
+  );
   console.log(`node: heatmap, one hour: ${fmt(time(() => heatmapQuery(store.series, { ids: [s.id], t0: 3600 * 12, t1: 3600 * 13, columns: 1228, rows: 110 })))}`);
   console.log(`node: 10 s windows (8,640) at p99 and max: ${fmt(time(() => windowQuery(store.series, { length: 10, wallClock: false, percentiles: [99, 100] })))}`);
   console.log(`node: 1 h windows (24) at p99 and max: ${fmt(time(() => windowQuery(store.series, { length: 3600, wallClock: false, percentiles: [99, 100] })))}`);

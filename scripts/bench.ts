@@ -64,7 +64,12 @@ function parseArgs(argv: string[]): Args {
     };
     if (k === "--runs") a.runs = Math.max(1, Number.parseInt(next(), 10) || 3);
     else if (k.startsWith("--runs=")) a.runs = Math.max(1, Number.parseInt(k.slice(7), 10) || 3);
-    else if (k === "--only") a.only = new Set(next().split(",").map((s) => Number.parseInt(s, 10)));
+    else if (k === "--only")
+      a.only = new Set(
+        next()
+          .split(",")
+          .map((s) => Number.parseInt(s, 10)),
+      );
     else if (k === "--port") a.port = Number.parseInt(next(), 10);
     else if (k === "--profile") a.profile = true;
     else if (k === "--help" || k === "-h") {
@@ -571,7 +576,15 @@ async function dayRun(b: Browser, url: string, fx: Fixtures, only: (n: number) =
     const mainHeap = () => page.evaluate(() => (performance as unknown as { memory: { usedJSHeapSize: number } }).memory.usedJSHeapSize);
     const ps = await context.newCDPSession(page);
     const mainUsage = () => withTimeout("main heap usage", 15_000, () => ps.send("Runtime.getHeapUsage") as Promise<Usage>);
-    const heap: HeapFigures = { main: await mainHeap(), mainBacking: (await mainUsage()).backingStorageSize ?? 0, worker: null, workerBacking: null, mainGc: 0, workerGc: null, note: "" };
+    const heap: HeapFigures = {
+      main: await mainHeap(),
+      mainBacking: (await mainUsage()).backingStorageSize ?? 0,
+      worker: null,
+      workerBacking: null,
+      mainGc: 0,
+      workerGc: null,
+      note: "",
+    };
     // Every worker of the page: the engine worker and its helpers (they hold a big log's
     // parts until the engine joins them).
     let wss: WorkerSession[] = [];
@@ -672,7 +685,12 @@ async function floorBundle(): Promise<string> {
   await build({
     configFile: false,
     logLevel: "error",
-    build: { outDir: out, emptyOutDir: true, minify: true, lib: { entry: resolve(ROOT, "scripts/lib/floor-entry.ts"), formats: ["iife"], name: "floorLib", fileName: () => "floor.js" } },
+    build: {
+      outDir: out,
+      emptyOutDir: true,
+      minify: true,
+      lib: { entry: resolve(ROOT, "scripts/lib/floor-entry.ts"), formats: ["iife"], name: "floorLib", fileName: () => "floor.js" },
+    },
   });
   scratchDirs.push(out);
   floorPath = join(out, "floor.js");
@@ -891,7 +909,11 @@ async function hugeRun(b: Browser, url: string, path: string): Promise<HugeRun> 
     await page.evaluate(() => window.__bench.arm("load", { event: "change", selector: "[data-testid=file-input]", minSeries: 0, requireTrue: true }));
     await page.getByTestId("file-input").setInputFiles(path);
     const load = await withTimeout("500 MB load", 600_000, () => page.evaluate(() => window.__bench.wait("load")));
-    const count = await page.locator("[data-testid=series]").first().getAttribute("data-count").catch(() => null);
+    const count = await page
+      .locator("[data-testid=series]")
+      .first()
+      .getAttribute("data-count")
+      .catch(() => null);
     const errors = await page.locator("[data-testid=load-error]").allTextContents();
     const main = await page.evaluate(() => (performance as unknown as { memory: { usedJSHeapSize: number } }).memory.usedJSHeapSize);
     let workers: number | null = null;
@@ -1106,34 +1128,39 @@ function timelineRows(ids: string[], what: string, runs: TimelineRun[]): Row[] {
     ["drag", "drag a window (60 moves, 16 ms apart)"],
     ["zoomP99", "wheel zoom with the p99 line ticked"],
   ];
-  return phases.filter(([k]) => runs.every((r) => r[k] !== null)).map(([k, name], i) => {
-    const ps = runs.map((r) => r[k]!);
-    const fi = ps.flatMap((p) => intervalsOf(p.frames));
-    const med = median(fi);
-    const hi = p95(fi);
-    const lag = ps.flatMap((p) => p.lag);
-    const busy = ps.flatMap((p) => p.busy);
-    const inputs = median(ps.map((p) => p.inputs.length));
-    const inputSpan = median(ps.map((p) => (p.inputs.length > 1 ? p.inputs.at(-1)! - p.inputs[0]! : Number.NaN)));
-    const single = runs.flatMap((r) => r.singleP99);
-    const engine = k === "zoomP99" && single.length ? `; one notch alone: busy median ${ms(median(single))}, max ${ms(max(single))} (n=${single.length}): the engine's timeline query with percentiles [99] (histograms merged per column) and its render` : "";
-    const redraws = median(ps.map((p) => p.redraws.length));
-    // 60 fps: every frame within one refresh (16.7 ms; +0.5 ms for timer jitter), 95 % of them;
-    // and for the wheel, the view follows: 95 % of the notches redrawn within one refresh
-    // (frames alone stay smooth while the chart waits for the engine, the work is in the worker).
-    const follows = k === "drag" || (lag.length >= 0.95 * inputs && p95(lag) <= 16.7);
-    const ok = med <= 17.2 && hi <= 17.2 && follows;
-    return {
-      id: ids[i]!,
-      measure: i === 0 ? `timeline, ${what}: ${name}, frame interval` : `  ${name}`,
-      figure: ms(med),
-      target: "≤ 16.7 ms",
-      status: status(ok),
-      baseline: "",
-      ratio: "",
-      notes: `p95 ${ms(hi)}, max ${ms(max(fi))}, ${fi.length} frames (rAF during the interaction, ${runs.length} runs); ${inputs} inputs seen over ${ms(inputSpan)}, ${k === "drag" ? "brush redrawn per move" : `${redraws} redraws of the span`}${lag.length && k !== "drag" ? `; input → span redrawn median ${ms(median(lag))}, p95 ${ms(p95(lag))}` : ""}${busy.length ? `; busy spans (engine timeline query + render) median ${ms(median(busy))}, max ${ms(max(busy))}, ${busy.length}` : "; no engine query while busy"}; status: frame median and p95 ≤ 16.7 ms (+0.5 ms jitter)${k === "drag" ? "" : " and input → redrawn p95 ≤ 16.7 ms"}${engine}`,
-    };
-  });
+  return phases
+    .filter(([k]) => runs.every((r) => r[k] !== null))
+    .map(([k, name], i) => {
+      const ps = runs.map((r) => r[k]!);
+      const fi = ps.flatMap((p) => intervalsOf(p.frames));
+      const med = median(fi);
+      const hi = p95(fi);
+      const lag = ps.flatMap((p) => p.lag);
+      const busy = ps.flatMap((p) => p.busy);
+      const inputs = median(ps.map((p) => p.inputs.length));
+      const inputSpan = median(ps.map((p) => (p.inputs.length > 1 ? p.inputs.at(-1)! - p.inputs[0]! : Number.NaN)));
+      const single = runs.flatMap((r) => r.singleP99);
+      const engine =
+        k === "zoomP99" && single.length
+          ? `; one notch alone: busy median ${ms(median(single))}, max ${ms(max(single))} (n=${single.length}): the engine's timeline query with percentiles [99] (histograms merged per column) and its render`
+          : "";
+      const redraws = median(ps.map((p) => p.redraws.length));
+      // 60 fps: every frame within one refresh (16.7 ms; +0.5 ms for timer jitter), 95 % of them;
+      // and for the wheel, the view follows: 95 % of the notches redrawn within one refresh
+      // (frames alone stay smooth while the chart waits for the engine, the work is in the worker).
+      const follows = k === "drag" || (lag.length >= 0.95 * inputs && p95(lag) <= 16.7);
+      const ok = med <= 17.2 && hi <= 17.2 && follows;
+      return {
+        id: ids[i]!,
+        measure: i === 0 ? `timeline, ${what}: ${name}, frame interval` : `  ${name}`,
+        figure: ms(med),
+        target: "≤ 16.7 ms",
+        status: status(ok),
+        baseline: "",
+        ratio: "",
+        notes: `p95 ${ms(hi)}, max ${ms(max(fi))}, ${fi.length} frames (rAF during the interaction, ${runs.length} runs); ${inputs} inputs seen over ${ms(inputSpan)}, ${k === "drag" ? "brush redrawn per move" : `${redraws} redraws of the span`}${lag.length && k !== "drag" ? `; input → span redrawn median ${ms(median(lag))}, p95 ${ms(p95(lag))}` : ""}${busy.length ? `; busy spans (engine timeline query + render) median ${ms(median(busy))}, max ${ms(max(busy))}, ${busy.length}` : "; no engine query while busy"}; status: frame median and p95 ≤ 16.7 ms (+0.5 ms jitter)${k === "drag" ? "" : " and input → redrawn p95 ≤ 16.7 ms"}${engine}`,
+      };
+    });
 }
 
 function bundleSizes(distDir: string): { total: number; main: number; mainName: string; files: { name: string; raw: number; gz: number }[] } {
@@ -1215,7 +1242,11 @@ function summarize(p: CpuProfile, top: number, modOf: (url: string, line: number
   const idle = fn.get("(idle)") ?? 0;
   const busy = total - idle;
   const pct = (t: number) => `${((100 * t) / Math.max(1e-9, busy)).toFixed(1).padStart(5)}%`;
-  const sorted = (m: Map<string, number>, n: number) => [...m.entries()].filter(([k]) => k !== "(idle)").sort((a, b) => b[1] - a[1]).slice(0, n);
+  const sorted = (m: Map<string, number>, n: number) =>
+    [...m.entries()]
+      .filter(([k]) => k !== "(idle)")
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n);
   return [
     `    sampled ${ms(total)}: idle ${ms(idle)}, busy ${ms(busy)} (percentages of busy)`,
     "    by module:",
@@ -1226,7 +1257,10 @@ function summarize(p: CpuProfile, top: number, modOf: (url: string, line: number
 }
 
 type Send = (method: string, params?: Record<string, unknown>) => Promise<unknown>;
-const pageSend = (ps: CDPSession): Send => (m, p) => (ps.send as (m: string, p?: Record<string, unknown>) => Promise<unknown>)(m, p);
+const pageSend =
+  (ps: CDPSession): Send =>
+  (m, p) =>
+    (ps.send as (m: string, p?: Record<string, unknown>) => Promise<unknown>)(m, p);
 
 async function profiled(sends: Send[], action: () => Promise<void>): Promise<CpuProfile[]> {
   for (const send of sends) {
@@ -1263,7 +1297,13 @@ async function profileRun(b: Browser, fx: Fixtures, port: number): Promise<strin
       await page.getByTestId("file-input").setInputFiles(fx.day);
       load = await withTimeout("profiled load", 180_000, () => page.evaluate(() => window.__bench.wait("load")));
     });
-    lines.push(`  A. one 24-hour load (file chosen → painted ${ms(load!.tPaint - load!.t0)})`, "  worker:", ...summarize(wp!, 12, modOf), "  main thread:", ...summarize(mp!, 6, modOf));
+    lines.push(
+      `  A. one 24-hour load (file chosen → painted ${ms(load!.tPaint - load!.t0)})`,
+      "  worker:",
+      ...summarize(wp!, 12, modOf),
+      "  main thread:",
+      ...summarize(mp!, 6, modOf),
+    );
     // Kept for a closer look (DevTools' Performance panel opens .cpuprofile files).
     writeFileSync(join(out, "load-engine.cpuprofile"), JSON.stringify(wp));
     writeFileSync(join(out, "load-main.cpuprofile"), JSON.stringify(mp));
@@ -1276,7 +1316,13 @@ async function profileRun(b: Browser, fx: Fixtures, port: number): Promise<strin
         await page.waitForTimeout(100);
       }
     });
-    lines.push(`  B. the ${RANGES.length} time windows (Enter → busy false: ${times.map((t) => ms(t)).join(", ")}; the profile includes ~100 ms of idle between them)`, "  worker:", ...summarize(wr!, 10, modOf), "  main thread:", ...summarize(mr!, 6, modOf));
+    lines.push(
+      `  B. the ${RANGES.length} time windows (Enter → busy false: ${times.map((t) => ms(t)).join(", ")}; the profile includes ~100 ms of idle between them)`,
+      "  worker:",
+      ...summarize(wr!, 10, modOf),
+      "  main thread:",
+      ...summarize(mr!, 6, modOf),
+    );
     await ws.close();
     await closeQuietly(context);
 
@@ -1319,7 +1365,16 @@ interface Row {
 }
 
 function table(rows: Row[]): string {
-  const head: Record<keyof Row, string> = { id: "#", measure: "measure", figure: "figure", target: "target", status: "status", baseline: "baseline", ratio: "ratio", notes: "notes" };
+  const head: Record<keyof Row, string> = {
+    id: "#",
+    measure: "measure",
+    figure: "figure",
+    target: "target",
+    status: "status",
+    baseline: "baseline",
+    ratio: "ratio",
+    notes: "notes",
+  };
   const cols: (keyof Row)[] = ["id", "measure", "figure", "target", "status", "baseline", "ratio", "notes"];
   const width = new Map(cols.map((c) => [c, Math.max(...[head, ...rows].map((r) => r[c].length))]));
   const line = (r: Record<keyof Row, string>) =>
@@ -1384,7 +1439,10 @@ async function main(): Promise<void> {
     if (only(1) || only(2) || only(3) || only(4)) {
       await attempt("day", days, () => dayRun(b, url, fx, only));
       const d = days.at(-1);
-      if (d) log(`  24-hour load ${ms(d.load.tPaint - d.load.t0)}, heap ${mb(d.heap.main)} + workers ${mb(d.heap.worker ?? Number.NaN)} (+ buffers ${mb(d.heap.mainBacking)} + ${mb(d.heap.workerBacking ?? Number.NaN)}), longest task ${ms(d.longest)}`);
+      if (d)
+        log(
+          `  24-hour load ${ms(d.load.tPaint - d.load.t0)}, heap ${mb(d.heap.main)} + workers ${mb(d.heap.worker ?? Number.NaN)} (+ buffers ${mb(d.heap.mainBacking)} + ${mb(d.heap.workerBacking ?? Number.NaN)}), longest task ${ms(d.longest)}`,
+        );
       if (only(1)) {
         // The same load with every interval read in the engine worker (no helpers): what the
         // helper workers bring, measured in the same run.
@@ -1423,7 +1481,10 @@ async function main(): Promise<void> {
       await attempt("timeline", timelines, () => timelineRun(b, url, [fx.day], "24-hour load", true));
       await attempt("timeline50", timelines50, () => timelineRun(b, url, fx.fifty, "50 logs", false));
       for (const t of [timelines.at(-1), timelines50.at(-1)]) {
-        if (t) log(`  timeline (${t.series} series): frame interval median zoom ${ms(median(intervalsOf(t.zoom.frames)))}, pan ${ms(median(intervalsOf(t.pan.frames)))}, drag ${ms(median(intervalsOf(t.drag.frames)))}`);
+        if (t)
+          log(
+            `  timeline (${t.series} series): frame interval median zoom ${ms(median(intervalsOf(t.zoom.frames)))}, pan ${ms(median(intervalsOf(t.pan.frames)))}, drag ${ms(median(intervalsOf(t.drag.frames)))}`,
+          );
       }
     }
   }
@@ -1582,7 +1643,10 @@ async function main(): Promise<void> {
         status: status(median(pa) <= 30 && max(pa) <= 30),
         baseline: "",
         ratio: "",
-        notes: `max ${ms(max(pa))}; per window (median / max over runs): ${RANGES.map((r, k) => { const v = runs.map((d) => d.range.paint[k]!).filter((x) => x !== undefined); return `${r[0]}–${r[1] ?? "end"} ${ms(median(v))} / ${ms(max(v))}`; }).join(", ")}; paint = rAF then a task (main-thread layout/paint done)`,
+        notes: `max ${ms(max(pa))}; per window (median / max over runs): ${RANGES.map((r, k) => {
+          const v = runs.map((d) => d.range.paint[k]!).filter((x) => x !== undefined);
+          return `${r[0]}–${r[1] ?? "end"} ${ms(median(v))} / ${ms(max(v))}`;
+        }).join(", ")}; paint = rAF then a task (main-thread layout/paint done)`,
       });
       rows.push({
         id: "3c",
@@ -1782,7 +1846,19 @@ async function main(): Promise<void> {
     table(rows),
     ...(profile.length ? ["", ...profile] : []),
     "",
-    `misses: ${rows.filter((r) => r.status === "MISS").map((r) => r.id).join(", ") || "none"}${rows.some((r) => r.status === "ERROR") ? `; errors: ${rows.filter((r) => r.status === "ERROR").map((r) => r.id).join(", ")}` : ""}`,
+    `misses: ${
+      rows
+        .filter((r) => r.status === "MISS")
+        .map((r) => r.id)
+        .join(", ") || "none"
+    }${
+      rows.some((r) => r.status === "ERROR")
+        ? `; errors: ${rows
+            .filter((r) => r.status === "ERROR")
+            .map((r) => r.id)
+            .join(", ")}`
+        : ""
+    }`,
     `bench took ${(total / 1000).toFixed(1)} s`,
     "",
   ];

@@ -43,7 +43,12 @@ function parseArgs(argv: string[]): Options {
     };
     if (a === "--count") o.count = Math.max(1, Math.floor(num()));
     else if (a === "--seed") o.seed = Math.floor(num());
-    else if (a === "--only") o.only.push(...next().split(",").filter((s) => s !== ""));
+    else if (a === "--only")
+      o.only.push(
+        ...next()
+          .split(",")
+          .filter((s) => s !== ""),
+      );
     else if (a === "--budget") o.budget = num();
     else if (a === "--hang") o.hangSec = num();
     else if (a === "--max-failures") o.maxFailures = Math.max(1, Math.floor(num()));
@@ -146,7 +151,14 @@ function runProperty(name: string, o: Options): Promise<PropertyReport> {
       else finish(m.report);
     });
     child.on("exit", (code, signal) => {
-      finish({ name, cases: last.i, failures: [], ms: performance.now() - t0, known: {}, crash: `child exited (code ${code}, signal ${signal}) during case ${last.i}: ${last.input}` });
+      finish({
+        name,
+        cases: last.i,
+        failures: [],
+        ms: performance.now() - t0,
+        known: {},
+        crash: `child exited (code ${code}, signal ${signal}) during case ${last.i}: ${last.input}`,
+      });
     });
   });
 }
@@ -189,8 +201,13 @@ async function main(): Promise<void> {
     const r = await slot.result;
     reports.push(r);
     const failed = r.failures.length + (r.hang ? 1 : 0) + (r.crash ? 1 : 0);
-    const known = Object.entries(r.known).filter(([, n]) => n > 0).map(([k, n]) => `${k}×${n}`).join(", ");
-    console.log(`${pad(r.name, 28)} cases ${pad(String(r.cases), 7)} failures ${pad(String(failed), 3)} time ${pad((r.ms / 1000).toFixed(1) + " s", 9)}${known ? ` known-bug cases: ${known}` : ""}`);
+    const known = Object.entries(r.known)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${k}×${n}`)
+      .join(", ");
+    console.log(
+      `${pad(r.name, 28)} cases ${pad(String(r.cases), 7)} failures ${pad(String(failed), 3)} time ${pad((r.ms / 1000).toFixed(1) + " s", 9)}${known ? ` known-bug cases: ${known}` : ""}`,
+    );
     for (const f of r.failures) {
       console.log(`    FAIL seed ${f.seed}${f.path ? ` path ${f.path}` : ""}`);
       console.log(`      error: ${f.error.split("\n")[0]}`);
@@ -203,7 +220,9 @@ async function main(): Promise<void> {
   }
   const totalCases = reports.reduce((a, r) => a + r.cases, 0);
   const bad = reports.filter((r) => r.failures.length > 0 || r.hang || r.crash);
-  console.log(`\n${totalCases} cases in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${bad.length === 0 ? "no failures" : `${bad.length} properties failed: ${bad.map((r) => r.name).join(", ")}`}`);
+  console.log(
+    `\n${totalCases} cases in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${bad.length === 0 ? "no failures" : `${bad.length} properties failed: ${bad.map((r) => r.name).join(", ")}`}`,
+  );
   const knownTotal: Record<string, number> = {};
   for (const r of reports) for (const [k, n] of Object.entries(r.known)) knownTotal[k] = (knownTotal[k] ?? 0) + n;
   const knownSeen = Object.entries(knownTotal).filter(([, n]) => n > 0);
@@ -215,6 +234,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e) => {
-  console.error(e instanceof Error ? e.stack ?? e.message : String(e));
+  console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
   process.exitCode = 2;
 });

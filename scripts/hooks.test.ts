@@ -139,7 +139,10 @@ type Value = { kind: "static"; id: string } | { kind: "pattern"; shape: string }
 
 /** What an expression gives as an id: literals, templates, ternaries of literals, `"a" + x`. */
 function classify(expr: string): Value[] {
-  const e = expr.trim().replace(/^\{([\s\S]*)\}$/, "$1").trim();
+  const e = expr
+    .trim()
+    .replace(/^\{([\s\S]*)\}$/, "$1")
+    .trim();
   let m = /^(["'])((?:(?!\1)[^\\])*)\1$/.exec(e);
   if (m) return [{ kind: "static", id: m[2]! }];
   m = /^`([^`]*)`$/.exec(e);
@@ -222,7 +225,12 @@ function scanSources(): Scan {
     ];
     for (const s of sites) {
       const line = lineAt(text, s.at);
-      const raw = text[s.valueAt] === "{" ? text.slice(s.valueAt, skipBalanced(text, s.valueAt)) : s.jsx && /["']/.test(text[s.valueAt]!) ? text.slice(s.valueAt, skipString(text, s.valueAt)) : readExpression(text, s.valueAt);
+      const raw =
+        text[s.valueAt] === "{"
+          ? text.slice(s.valueAt, skipBalanced(text, s.valueAt))
+          : s.jsx && /["']/.test(text[s.valueAt]!)
+            ? text.slice(s.valueAt, skipString(text, s.valueAt))
+            : readExpression(text, s.valueAt);
       const tag = s.jsx ? openingTag(text, s.at) : null;
       const attrs = tag ? dataAttrsOf(tag.text) : [];
       const values: Value[] = [];
@@ -268,7 +276,13 @@ function parseHooksDoc(text: string): DocRow[] {
 
 /** `timeline-p{P}` → `timeline-p*`; a plain id stays as it is. */
 const shapeOf = (docId: string) => docId.replace(/\{[A-Za-z]+\}/g, "*");
-const shapeMatches = (shape: string, id: string) => new RegExp(`^${shape.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\-]/g, "\\$&")).join("[a-z0-9.-]+")}$`).test(id);
+const shapeMatches = (shape: string, id: string) =>
+  new RegExp(
+    `^${shape
+      .split("*")
+      .map((s) => s.replace(/[.+?^${}()|[\]\\-]/g, "\\$&"))
+      .join("[a-z0-9.-]+")}$`,
+  ).test(id);
 /** Whether `text` names the attribute `a` (not merely a longer one that starts with it). */
 const mentions = (text: string, a: string) => new RegExp(`(?<![a-z0-9-])${a}(?![a-z0-9-])`).test(text);
 const where = (f: { file: string; line: number }) => `${f.file}:${f.line}`;
@@ -306,14 +320,24 @@ describe("docs/HOOKS.md and the data-testid hooks in src/", () => {
   });
 
   it.skipIf(!haveContract)(`docs/HOOKS.md lists CONTRACT.md's hooks only in its additions section${haveContract ? "" : " (skipped: ../shared/CONTRACT.md not found)"}`, () => {
-    expect(docRows.filter((r) => !r.additions).flatMap((r) => r.ids).filter((id) => contractIds.has(id)), "CONTRACT.md's hooks belong under \"## Attributes added to CONTRACT.md's hooks\"").toEqual([]);
-    expect(docRows.filter((r) => r.additions).flatMap((r) => r.ids).filter((id) => !contractIds.has(id)), "the additions section lists hooks CONTRACT.md does not have").toEqual([]);
+    expect(
+      docRows
+        .filter((r) => !r.additions)
+        .flatMap((r) => r.ids)
+        .filter((id) => contractIds.has(id)),
+      "CONTRACT.md's hooks belong under \"## Attributes added to CONTRACT.md's hooks\"",
+    ).toEqual([]);
+    expect(
+      docRows
+        .filter((r) => r.additions)
+        .flatMap((r) => r.ids)
+        .filter((id) => !contractIds.has(id)),
+      "the additions section lists hooks CONTRACT.md does not have",
+    ).toEqual([]);
   });
 
   it("every hook docs/HOOKS.md lists is still rendered by src/", () => {
-    const stale = docRows
-      .flatMap((r) => r.ids)
-      .filter((id) => !sourceShapes.has(shapeOf(id)) && !scan.found.some((f) => f.dynamic && shapeMatches(f.shape, id)));
+    const stale = docRows.flatMap((r) => r.ids).filter((id) => !sourceShapes.has(shapeOf(id)) && !scan.found.some((f) => f.dynamic && shapeMatches(f.shape, id)));
     expect([...new Set(stale)], "ids in docs/HOOKS.md that src/ no longer renders").toEqual([]);
   });
 

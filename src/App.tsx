@@ -39,7 +39,17 @@ import { useAfterNextPaint, useOnScreen } from "./ui/use-after-paint";
 import { memberOf, removalOf, replayMerges, replayRemovals, type MergeMember, type RemovedSeries, type SavedMerge } from "./ui/merges";
 import { useCoalesced } from "./ui/use-coalesced";
 import { TimeAnalysis } from "./ui/TimeAnalysis";
-import { bandsById, DEFAULT_TIME_OPTIONS, NO_TIME_INFO, sharedSeriesTimes, shareTimeOptions, timeSummaryLines, type SharedTimeInfo, type TimeInfo, type TimeOptions } from "./ui/time-state";
+import {
+  bandsById,
+  DEFAULT_TIME_OPTIONS,
+  NO_TIME_INFO,
+  sharedSeriesTimes,
+  shareTimeOptions,
+  timeSummaryLines,
+  type SharedTimeInfo,
+  type TimeInfo,
+  type TimeOptions,
+} from "./ui/time-state";
 import { thresholdText } from "./core/tail";
 import { ComparePanel } from "./ui/ComparePanel";
 import { useCompare } from "./ui/use-compare";
@@ -185,27 +195,36 @@ export function App() {
     }
   }, []);
 
-  const loadFiles = useCallback((files: File[]) => {
-    if (files.length === 0) return;
-    void run(async () => {
-      const out = await engine.load(files, setProgress, sampleOptions.current);
-      keepFiles(out, files.map((f) => ({ name: f.name, blob: f })));
-      return out;
-    });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [run]);
+  const loadFiles = useCallback(
+    (files: File[]) => {
+      if (files.length === 0) return;
+      void run(async () => {
+        const out = await engine.load(files, setProgress, sampleOptions.current);
+        keepFiles(
+          out,
+          files.map((f) => ({ name: f.name, blob: f })),
+        );
+        return out;
+      });
+      // eslint-disable-next-line react-hooks/exhaustive-deps
+    },
+    [run],
+  );
 
-  const loadText = useCallback((text: string, name?: string) => {
-    if (!text.trim()) return;
-    pasteCount.current += 1;
-    const n = name ?? `pasted-${pasteCount.current}.txt`;
-    void run(async () => {
-      const out = await engine.loadText(n, text, sampleOptions.current);
-      keepFiles(out, [{ name: n, blob: new Blob([text], { type: "text/plain" }) }]);
-      return out;
-    });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [run]);
+  const loadText = useCallback(
+    (text: string, name?: string) => {
+      if (!text.trim()) return;
+      pasteCount.current += 1;
+      const n = name ?? `pasted-${pasteCount.current}.txt`;
+      void run(async () => {
+        const out = await engine.loadText(n, text, sampleOptions.current);
+        keepFiles(out, [{ name: n, blob: new Blob([text], { type: "text/plain" }) }]);
+        return out;
+      });
+      // eslint-disable-next-line react-hooks/exhaustive-deps
+    },
+    [run],
+  );
 
   /** Puts a restored view (from a share link or the saved session) on screen. */
   const applyView = async (v: RestoredView) => {
@@ -378,8 +397,17 @@ export function App() {
     }),
   );
   const setIdentity = useStableCallback((id: string, patch: Parameters<typeof engine.setIdentity>[1]) => {
-    noteEdit(views.find((v) => v.id === id), { patch });
-    void run(async () => { await engine.setIdentity(id, patch); return null; }, { timeline: false });
+    noteEdit(
+      views.find((v) => v.id === id),
+      { patch },
+    );
+    void run(
+      async () => {
+        await engine.setIdentity(id, patch);
+        return null;
+      },
+      { timeline: false },
+    );
   });
   const removeSeries = useStableCallback((id: string) => {
     const v = views.find((x) => x.id === id);
@@ -396,11 +424,20 @@ export function App() {
       mergeIndex.current.delete(id);
       setEditsVersion((n) => n + 1);
     }
-    void run(async () => { await engine.remove(id); return null; });
+    void run(async () => {
+      await engine.remove(id);
+      return null;
+    });
   });
   const setSeriesUnit = useStableCallback((id: string, u: Unit) => {
-    noteEdit(views.find((v) => v.id === id), { unit: u });
-    void run(async () => { await engine.setUnit(id, u); return null; });
+    noteEdit(
+      views.find((v) => v.id === id),
+      { unit: u },
+    );
+    void run(async () => {
+      await engine.setUnit(id, u);
+      return null;
+    });
   });
 
   // The timeline's lines depend on which series are shown and how they look, not on their
@@ -454,7 +491,9 @@ export function App() {
         ...(cmp.shared ? { compare: cmp.shared } : {}),
       };
       const times = sharedSeriesTimes(timeInfo);
-      const looks = rows.filter((r) => !r.view.correctedFrom).map((r) => ({ id: r.view.id, color: r.color, visible: r.visible, ...(times.has(r.view.id) ? { time: times.get(r.view.id) } : {}) }));
+      const looks = rows
+        .filter((r) => !r.view.correctedFrom)
+        .map((r) => ({ id: r.view.id, color: r.color, visible: r.visible, ...(times.has(r.view.id) ? { time: times.get(r.view.id) } : {}) }));
       const enc = await engine.share(view, looks, range, fullPrecision);
       const url = `${window.location.origin}${window.location.pathname}#${enc.fragment}`;
       shareUrl.current = url;
@@ -478,7 +517,13 @@ export function App() {
   );
   const setCoInterval = useStableCallback((ns: number | null, text: string) => {
     setCoText(text);
-    void run(async () => { await engine.setCoInterval(ns); return null; }, { timeline: false });
+    void run(
+      async () => {
+        await engine.setCoInterval(ns);
+        return null;
+      },
+      { timeline: false },
+    );
   });
   const dismissProblems = useCallback(() => setProblems([]), []);
   /** A click on the spectrum: the tail threshold becomes the value of the curve clicked there. */
@@ -570,29 +615,37 @@ export function App() {
         <section className="chart-panel" ref={plotBox}>
           <Judgement part="summary" rows={visibleRows} requirement={requirement} unit={unit} width={Math.max(320, plotWidth)} time={timeInfo} />
           <div ref={plotRef}>
-          {visibleRows.length > 0 && sideBySide && configsShown.length > 1 ? (
-            <div className="small-multiples" data-testid="small-multiples">
-              {configsShown.map((c) => (
-                <PercentilePlot
-                  key={c}
-                  title={c || "(no configuration)"}
-                  series={plotSeries.filter((p) => visibleRows.find((r) => r.view.id === p.id)?.view.config === c)}
-                  requirement={plotSteps}
-                  unit={unit}
-                  yLog={yLog}
-                  yExtent={sharedExtent}
-                  width={Math.max(300, Math.floor(plotWidth / 2) - 8)}
-                  height={320}
-                />
-              ))}
-            </div>
-          ) : visibleRows.length > 0 ? (
-            <PercentilePlot series={plotSeries} requirement={plotSteps} unit={unit} yLog={yLog} width={Math.max(320, plotWidth)} height={440} onPick={hasIntervals ? pickThreshold : undefined} />
-          ) : (
-            <div className="drop-hint" data-testid="percentile-plot" data-empty="true">
-              Drop HdrHistogram logs (.hlog), percentile files (.hgrm) or wrk2 output here, or paste text.
-            </div>
-          )}
+            {visibleRows.length > 0 && sideBySide && configsShown.length > 1 ? (
+              <div className="small-multiples" data-testid="small-multiples">
+                {configsShown.map((c) => (
+                  <PercentilePlot
+                    key={c}
+                    title={c || "(no configuration)"}
+                    series={plotSeries.filter((p) => visibleRows.find((r) => r.view.id === p.id)?.view.config === c)}
+                    requirement={plotSteps}
+                    unit={unit}
+                    yLog={yLog}
+                    yExtent={sharedExtent}
+                    width={Math.max(300, Math.floor(plotWidth / 2) - 8)}
+                    height={320}
+                  />
+                ))}
+              </div>
+            ) : visibleRows.length > 0 ? (
+              <PercentilePlot
+                series={plotSeries}
+                requirement={plotSteps}
+                unit={unit}
+                yLog={yLog}
+                width={Math.max(320, plotWidth)}
+                height={440}
+                onPick={hasIntervals ? pickThreshold : undefined}
+              />
+            ) : (
+              <div className="drop-hint" data-testid="percentile-plot" data-empty="true">
+                Drop HdrHistogram logs (.hlog), percentile files (.hgrm) or wrk2 output here, or paste text.
+              </div>
+            )}
           </div>
           {visibleRows.length > 0 ? (
             <ChartActions

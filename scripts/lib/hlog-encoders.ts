@@ -209,7 +209,7 @@ export interface DoubleEncoding {
 export function encodeDoubleHistogramBytes(d: DoubleEncoding): Uint8Array {
   const inner = encodeHistogramBytes(d.inner, { version: d.version ?? 2, compressed: d.compressed ?? true, integerToDoubleRatio: d.ratio });
   const w = new Writer();
-  w.i32(d.compressed ?? true ? DHIST_COOKIE.compressed : DHIST_COOKIE.plain);
+  w.i32((d.compressed ?? true) ? DHIST_COOKIE.compressed : DHIST_COOKIE.plain);
   w.i32(d.inner.digits);
   w.i64(d.configuredHighestToLowestValueRatio ?? 2);
   w.bytes(inner);

@@ -134,7 +134,8 @@ const FAIL_MESSAGE = "The operation lasted too long: It took 1,234 milliseconds,
 // ---------------------------------------------------------------------------------------------
 // JMeter
 
-export const JMETER_HEADER = "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect";
+export const JMETER_HEADER =
+  "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect";
 
 /**
  * JMeter's default CSV .jtl (header, comma), or with another delimiter / without header, or
@@ -167,7 +168,12 @@ export function jmeterCsv(samples: readonly LoadSample[], opts: { delimiter?: st
       "0",
       String(i % 3),
     ];
-    lines.push(fields.filter((_, k) => keep[k]).map((f) => csvField(f, d)).join(d));
+    lines.push(
+      fields
+        .filter((_, k) => keep[k])
+        .map((f) => csvField(f, d))
+        .join(d),
+    );
   });
   return lines.join("\n") + "\n";
 }
@@ -180,7 +186,10 @@ export function jmeterXml(samples: readonly LoadSample[]): string {
     lines.push(
       `<httpSample t="${elapsed}" it="0" lt="${Math.max(0, elapsed - 1)}" ct="1" ts="${Math.floor(s.startUs / 1000)}" s="${s.success}" lb="${xmlAttr(s.label)}" rc="${s.success ? 200 : 500}" rm="${s.success ? "OK" : "Internal Server Error"}" tn="Thread Group 1-${(i % 8) + 1}" dt="text" by="1234" sby="120" ng="8" na="8">`,
     );
-    if (!s.success) lines.push(`  <assertionResult><name>Duration Assertion</name><failure>true</failure><error>false</error><failureMessage>${xmlAttr(FAIL_MESSAGE)}</failureMessage></assertionResult>`);
+    if (!s.success)
+      lines.push(
+        `  <assertionResult><name>Duration Assertion</name><failure>true</failure><error>false</error><failureMessage>${xmlAttr(FAIL_MESSAGE)}</failureMessage></assertionResult>`,
+      );
     lines.push(`  <java.net.URL>http://localhost:8080/${encodeURIComponent(s.label)}</java.net.URL>`, "</httpSample>");
   });
   lines.push("</testResults>");
@@ -300,7 +309,8 @@ export function k6Json(samples: readonly LoadSample[]): string {
   return lines.join("\n") + "\n";
 }
 
-export const K6_CSV_HEADER = "metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata";
+export const K6_CSV_HEADER =
+  "metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata";
 
 /** k6 --out csv (default time format: unix seconds; values "%f"). */
 export function k6Csv(samples: readonly LoadSample[]): string {
@@ -309,7 +319,29 @@ export function k6Csv(samples: readonly LoadSample[]): string {
     const t = k6Tags(s, i);
     const ts = String(Math.floor(s.startUs / 1e6));
     const row = (metric: string, value: string) =>
-      [metric, ts, value, "", s.success ? "" : "request failed", s.success ? "" : "1500", t.expected_response, "", "GET", t.name, "HTTP/1.1", "default", "", t.status, "", "", t.url, "", ""].map((f) => csvField(f)).join(",");
+      [
+        metric,
+        ts,
+        value,
+        "",
+        s.success ? "" : "request failed",
+        s.success ? "" : "1500",
+        t.expected_response,
+        "",
+        "GET",
+        t.name,
+        "HTTP/1.1",
+        "default",
+        "",
+        t.status,
+        "",
+        "",
+        t.url,
+        "",
+        "",
+      ]
+        .map((f) => csvField(f))
+        .join(",");
     lines.push(row("http_reqs", "1.000000"));
     lines.push(row("http_req_duration", fixed(s.latencyNs, 6)));
     lines.push(row("http_req_blocked", "0.004000"));
@@ -420,14 +452,38 @@ function nearestRank(sorted: readonly number[], p: number): number {
  */
 export function locustStats(samples: readonly LoadSample[]): string {
   const pct = [50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100];
-  const lines = [["Type", "Name", "Request Count", "Failure Count", "Median Response Time", "Average Response Time", "Min Response Time", "Max Response Time", "Average Content Size", "Requests/s", "Failures/s", ...pct.map((p) => `${p}%`)].join(",")];
+  const lines = [
+    [
+      "Type",
+      "Name",
+      "Request Count",
+      "Failure Count",
+      "Median Response Time",
+      "Average Response Time",
+      "Min Response Time",
+      "Max Response Time",
+      "Average Content Size",
+      "Requests/s",
+      "Failures/s",
+      ...pct.map((p) => `${p}%`),
+    ].join(","),
+  ];
   const row = (type: string, name: string, mine: readonly LoadSample[]) => {
     const v = mine.map(msValue).sort((a, b) => a - b);
     const failures = mine.filter((s) => !s.success).length;
     const avg = v.length ? Math.round(v.reduce((a, b) => a + b, 0) / v.length) : 0;
-    lines.push([type, name, mine.length, failures, nearestRank(v, 50), avg, v[0] ?? 0, v[v.length - 1] ?? 0, 1234, mine.length, failures, ...pct.map((p) => nearestRank(v, p))].map((x) => csvField(String(x))).join(","));
+    lines.push(
+      [type, name, mine.length, failures, nearestRank(v, 50), avg, v[0] ?? 0, v[v.length - 1] ?? 0, 1234, mine.length, failures, ...pct.map((p) => nearestRank(v, p))]
+        .map((x) => csvField(String(x)))
+        .join(","),
+    );
   };
-  for (const label of [...new Set(samples.map((s) => s.label))].sort()) row("GET", `/${label}`, samples.filter((s) => s.label === label));
+  for (const label of [...new Set(samples.map((s) => s.label))].sort())
+    row(
+      "GET",
+      `/${label}`,
+      samples.filter((s) => s.label === label),
+    );
   row("", "Aggregated", samples);
   return lines.join("\n") + "\n";
 }
@@ -439,9 +495,17 @@ export function jmeterAggregate(samples: readonly LoadSample[]): string {
     const v = mine.map(msValue).sort((a, b) => a - b);
     const avg = v.length ? Math.round(v.reduce((a, b) => a + b, 0) / v.length) : 0;
     const err = mine.length ? `${fixed(Math.round((mine.filter((s) => !s.success).length * 10000) / mine.length), 2)}%` : "0.00%";
-    lines.push([name, mine.length, avg, nearestRank(v, 50), nearestRank(v, 90), nearestRank(v, 95), nearestRank(v, 99), v[0] ?? 0, v[v.length - 1] ?? 0, err, "12.5", "3.2", "4.1"].map((x) => csvField(String(x))).join(","));
+    lines.push(
+      [name, mine.length, avg, nearestRank(v, 50), nearestRank(v, 90), nearestRank(v, 95), nearestRank(v, 99), v[0] ?? 0, v[v.length - 1] ?? 0, err, "12.5", "3.2", "4.1"]
+        .map((x) => csvField(String(x)))
+        .join(","),
+    );
   };
-  for (const label of [...new Set(samples.map((s) => s.label))].sort()) row(label, samples.filter((s) => s.label === label));
+  for (const label of [...new Set(samples.map((s) => s.label))].sort())
+    row(
+      label,
+      samples.filter((s) => s.label === label),
+    );
   row("TOTAL", samples);
   return lines.join("\n") + "\n";
 }
@@ -504,7 +568,6 @@ export function simulateClosedLoop(c: ClosedLoopConfig): ClosedLoopResult {
 
 // ---------------------------------------------------------------------------------------------
 // Feeding readers in tests
-
 
 /** Parses `text` handing the reader one line at a time. */
 export function parseByLines(reader: FormatReader, name: string, text: string, options?: SampleOptions): ParsedSource {

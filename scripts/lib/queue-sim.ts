@@ -102,7 +102,8 @@ export function simulateSyncClient(c: SyncClientConfig): SyncClientRun {
   const rnd = mulberry32(c.seed);
   const step = c.intervalSec ?? 1;
   const n = Math.ceil(c.seconds / step);
-  const make = (): SimInterval[] => Array.from({ length: n }, (_, i) => ({ start: i * step, length: step, histogram: build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 }) }));
+  const make = (): SimInterval[] =>
+    Array.from({ length: n }, (_, i) => ({ start: i * step, length: step, histogram: build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 }) }));
   const measured = make();
   const corrected = make();
   const stalls = [...c.stalls].sort((a, b) => a.at - b.at);

@@ -7,10 +7,14 @@ import { HELPER_ROLE, serveParts } from "./node-pool";
 if (!isMainThread && (workerData as { role?: string } | null)?.role === HELPER_ROLE) {
   serveParts();
 } else {
-  const code = await main(process.argv.slice(2), {
-    stdout: (t) => void process.stdout.write(t),
-    stderr: (t) => void process.stderr.write(t),
-    stderrIsTTY: process.stderr.isTTY === true,
-  }, { helperScript: new URL(import.meta.url) });
+  const code = await main(
+    process.argv.slice(2),
+    {
+      stdout: (t) => void process.stdout.write(t),
+      stderr: (t) => void process.stderr.write(t),
+      stderrIsTTY: process.stderr.isTTY === true,
+    },
+    { helperScript: new URL(import.meta.url) },
+  );
   process.exitCode = code;
 }

@@ -113,7 +113,10 @@ describe("report --json", () => {
     const r = await run(["report", "--json", "--require", "p50<=0.5ms", ...runs.map((x) => x.path)]);
     const j = JSON.parse(r.stdout) as { series: JsonSeries[]; sustainable: { config: string; maxThroughput: number | null }[]; sentence: string };
     expect(j.series.map((s) => s.verdict)).toEqual(["pass", "fail", "pass", "pass"]);
-    expect(j.sustainable.map((s) => [s.config, s.maxThroughput])).toEqual([["sysA", 2000], ["sysB", 4000]]);
+    expect(j.sustainable.map((s) => [s.config, s.maxThroughput])).toEqual([
+      ["sysA", 2000],
+      ["sysB", 4000],
+    ]);
     expect(j.sentence).toMatch(/sysB sustains 4k\/s/);
   });
 
@@ -141,7 +144,10 @@ describe("report --json", () => {
     const copy = path.join(mkdtempSync(path.join(tmpdir(), "hdr-spectrum-merge-")), "sysA_2k.hlog");
     writeFileSync(copy, readFileSync(runs[0]!.path));
     const m = JSON.parse((await run(["report", "--json", "--merge", runs[0]!.path, copy, runs[1]!.path])).stdout) as { series: JsonSeries[] };
-    expect(m.series.map((s) => [s.name, s.count, s.throughput])).toEqual([["sysA 2k/s", 24000, 2000], ["sysA 4k/s", 12000, 4000]]);
+    expect(m.series.map((s) => [s.name, s.count, s.throughput])).toEqual([
+      ["sysA 2k/s", 24000, 2000],
+      ["sysA 4k/s", 12000, 4000],
+    ]);
     const layout = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
     expect(m.series[0]!.percentiles["99.9"]).toBe(expectedAt([...runs[0]!.values, ...runs[0]!.values], 99.9, layout));
   });
@@ -179,7 +185,14 @@ describe("report (Markdown)", () => {
     writeFileSync(C, writeHlog(ivs(1), { startMs: Date.UTC(2026, 0, 5, 10) }));
     const r = await run(["report", "--json", "--compare", A, A, B]);
     expect(r.code, r.stderr).toBe(0);
-    const cmp = (JSON.parse(r.stdout) as { comparison: { baseline: string; pairs: { candidate: string; points: { percentile: number; ratio: number; low: number | null; high: number | null; verdict: string }[]; worse: number[] }[] } }).comparison;
+    const cmp = (
+      JSON.parse(r.stdout) as {
+        comparison: {
+          baseline: string;
+          pairs: { candidate: string; points: { percentile: number; ratio: number; low: number | null; high: number | null; verdict: string }[]; worse: number[] }[];
+        };
+      }
+    ).comparison;
     expect(cmp.baseline).toBe("before");
     const pair = cmp.pairs.find((x) => x.candidate === "after")!;
     const supported = pair.points.filter((x) => x.low !== null);
@@ -343,21 +356,25 @@ describe("the built command line", () => {
   });
 
   const npm = spawnSync("npm", ["--version"], { encoding: "utf8" });
-  it.skipIf(npm.status !== 0)("installs from the packed tarball and runs as npx hdr-spectrum", () => {
-    const packDir = mkdtempSync(path.join(tmpdir(), "hdr-spectrum-pack-"));
-    const pack = spawnSync("npm", ["pack", "--pack-destination", packDir, "--ignore-scripts"], { cwd: root, encoding: "utf8" });
-    expect(pack.status, pack.stderr).toBe(0);
-    const tgz = readdirSync(packDir).find((f) => f.endsWith(".tgz"))!;
-    expect(tgz).toBe("hdr-spectrum-0.1.0.tgz");
-    const app = mkdtempSync(path.join(tmpdir(), "hdr-spectrum-install-"));
-    writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "try-hdr-spectrum", private: true }));
-    // The executable bundles what it runs; npm still installs the package's dependencies (from its cache when it has them).
-    const inst = spawnSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", path.join(packDir, tgz)], { cwd: app, encoding: "utf8" });
-    expect(inst.status, inst.stderr).toBe(0);
-    const r = spawnSync("npx", ["--offline", "hdr-spectrum", "report", "--json", runs[0]!.path], { cwd: app, encoding: "utf8" });
-    expect(r.status, r.stderr).toBe(0);
-    const j = JSON.parse(r.stdout) as { version: number; series: JsonSeries[] };
-    expect(j.version).toBe(1);
-    expect(j.series[0]!.count).toBe(runs[0]!.values.length);
-  }, 180_000);
+  it.skipIf(npm.status !== 0)(
+    "installs from the packed tarball and runs as npx hdr-spectrum",
+    () => {
+      const packDir = mkdtempSync(path.join(tmpdir(), "hdr-spectrum-pack-"));
+      const pack = spawnSync("npm", ["pack", "--pack-destination", packDir, "--ignore-scripts"], { cwd: root, encoding: "utf8" });
+      expect(pack.status, pack.stderr).toBe(0);
+      const tgz = readdirSync(packDir).find((f) => f.endsWith(".tgz"))!;
+      expect(tgz).toBe("hdr-spectrum-0.1.0.tgz");
+      const app = mkdtempSync(path.join(tmpdir(), "hdr-spectrum-install-"));
+      writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "try-hdr-spectrum", private: true }));
+      // The executable bundles what it runs; npm still installs the package's dependencies (from its cache when it has them).
+      const inst = spawnSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", path.join(packDir, tgz)], { cwd: app, encoding: "utf8" });
+      expect(inst.status, inst.stderr).toBe(0);
+      const r = spawnSync("npx", ["--offline", "hdr-spectrum", "report", "--json", runs[0]!.path], { cwd: app, encoding: "utf8" });
+      expect(r.status, r.stderr).toBe(0);
+      const j = JSON.parse(r.stdout) as { version: number; series: JsonSeries[] };
+      expect(j.version).toBe(1);
+      expect(j.series[0]!.count).toBe(runs[0]!.values.length);
+    },
+    180_000,
+  );
 });

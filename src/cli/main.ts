@@ -118,7 +118,11 @@ function problemText(p: LoadProblem): string {
 /** A file name for a series' .hgrm: its name without characters file systems refuse. */
 function safeName(name: string, taken: Set<string>): string {
   // eslint-disable-next-line no-control-regex -- control characters are what file systems refuse in names
-  const base = name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, "_").replace(/^\.+/, "_").slice(0, 120) || "series";
+  const base =
+    name
+      .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, "_")
+      .replace(/^\.+/, "_")
+      .slice(0, 120) || "series";
   let n = base;
   for (let k = 2; taken.has(n); k++) n = `${base}-${k}`;
   taken.add(n);
@@ -171,7 +175,8 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
     const tl = store.timeline({ t0: null, t1: null, columns: timelineColumns(width), percentiles: [] });
     writeFileSync(join(out, "max-over-time.svg"), timelineSvg(tl, rows, unit, width));
     const taken = new Set<string>();
-    for (const r of rows) writeFileSync(join(out, `${safeName(r.view.name, taken)}.hgrm`), store.exportHgrm(r.view.id, p.flags.has("--merge") ? { start: null, end: null } : range, unit));
+    for (const r of rows)
+      writeFileSync(join(out, `${safeName(r.view.name, taken)}.hgrm`), store.exportHgrm(r.view.id, p.flags.has("--merge") ? { start: null, end: null } : range, unit));
     writeFileSync(join(out, "summary.md"), markdown);
     writeFileSync(join(out, "report.json"), jsonText);
   }
@@ -213,7 +218,11 @@ async function hgrm(p: Parsed, io: Io): Promise<number> {
   }
   const ratio = numberFlag(p, "--ratio") ?? 1e6;
   if (!(ratio > 0)) throw new CliError(2, `--ratio ${ratio}: must be above 0`);
-  const text = await hgrmOf(f.name, fileChunks(f as unknown as Blob, () => undefined), { tag: stringFlag(p, "--tag"), start: numberFlag(p, "--start"), end: numberFlag(p, "--end"), ratio });
+  const text = await hgrmOf(
+    f.name,
+    fileChunks(f as unknown as Blob, () => undefined),
+    { tag: stringFlag(p, "--tag"), start: numberFlag(p, "--start"), end: numberFlag(p, "--end"), ratio },
+  );
   io.stdout(text);
   return 0;
 }

@@ -95,7 +95,12 @@ export function serveParts(port: NodeMessagePort | null = parentPort): void {
     try {
       const file = new PathFile(m.path, m.name, m.start, m.end);
       const source = new Uint8Array(file.size);
-      const part = await ingestHlogPart(m.name, fileChunks(file as unknown as Blob, () => undefined, undefined, source), undefined, source);
+      const part = await ingestHlogPart(
+        m.name,
+        fileChunks(file as unknown as Blob, () => undefined, undefined, source),
+        undefined,
+        source,
+      );
       port.postMessage({ id: m.id, type: "done", part } satisfies FromHelper, transferablesOf(part));
     } catch (e) {
       port.postMessage({ id: m.id, type: "error", message: e instanceof Error ? e.message : String(e) } satisfies FromHelper);

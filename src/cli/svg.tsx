@@ -60,7 +60,10 @@ export function percentilePlotSvg(series: readonly ChartSeries[], requirement: R
   }));
   // The same labels as the page's (App.tsx plotSteps).
   const steps: PlotStep[] = requirement
-    ? requirementSteps(requirement).map((st) => ({ ...st, label: `${st.to >= 100 ? "max" : `p${st.to}`} ≤ ${Number((st.limitNs / NANOS_PER_UNIT[unit]).toPrecision(4))} ${UNIT_LABEL[unit]}` }))
+    ? requirementSteps(requirement).map((st) => ({
+        ...st,
+        label: `${st.to >= 100 ? "max" : `p${st.to}`} ≤ ${Number((st.limitNs / NANOS_PER_UNIT[unit]).toPrecision(4))} ${UNIT_LABEL[unit]}`,
+      }))
     : [];
   return standalone(renderToStaticMarkup(<PercentilePlot series={plot} requirement={steps} unit={unit} yLog={false} width={width} height={height} />));
 }
@@ -95,7 +98,9 @@ export function timelineSvg(tl: TimelineResult, series: readonly ChartSeries[], 
   const x = xScaleFor(tl.domain[0], tl.domain[1], width, null).scale;
   const r = (v: number) => Math.round(v * 100) / 100;
   const out: string[] = [];
-  out.push(`<svg width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" class="timeline-overlay" role="img" aria-label="Max latency per interval over time for ${lines.length} series">`);
+  out.push(
+    `<svg width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" class="timeline-overlay" role="img" aria-label="Max latency per interval over time for ${lines.length} series">`,
+  );
   out.push(`<defs><clipPath id="plot-area"><rect x="${TL_MARGIN.left}" y="0" width="${width - TL_MARGIN.left - TL_MARGIN.right}" height="${height}"/></clipPath></defs>`);
   out.push(`<g class="curves" clip-path="url(#plot-area)">`);
   for (const { d, color, dash, view } of lines) {
@@ -125,7 +130,9 @@ export function timelineSvg(tl: TimelineResult, series: readonly ChartSeries[], 
   // A legend as the percentile plot has one (the page's timeline shares the page's legend).
   out.push(`<g class="legend" transform="translate(${TL_MARGIN.left + 10} ${lane.top + 8})">`);
   lines.slice(0, 12).forEach(({ color, dash, view }, i) => {
-    out.push(`<g transform="translate(0 ${i * 16})"><line x1="0" x2="22" y1="0" y2="0" stroke="${color}" stroke-width="2.5"${dash ? ` stroke-dasharray="${dash}"` : ""}/><text x="28" y="0" dy="0.32em" class="lane-label" fill="${color}">${escapeXml(view.name.length > 34 ? `${view.name.slice(0, 33)}…` : view.name)}</text></g>`);
+    out.push(
+      `<g transform="translate(0 ${i * 16})"><line x1="0" x2="22" y1="0" y2="0" stroke="${color}" stroke-width="2.5"${dash ? ` stroke-dasharray="${dash}"` : ""}/><text x="28" y="0" dy="0.32em" class="lane-label" fill="${color}">${escapeXml(view.name.length > 34 ? `${view.name.slice(0, 33)}…` : view.name)}</text></g>`,
+    );
   });
   if (lines.length > 12) out.push(`<text x="28" y="${12 * 16}" dy="0.32em">+${lines.length - 12} more</text>`);
   out.push("</g>");

@@ -6,7 +6,24 @@ import { describe, expect, it } from "vitest";
 import { simulateClosedLoop } from "../../scripts/lib/loadgen-fixtures";
 import { mulberry32, simulateQueue, simulateSyncClient, type SimInterval, type Stall } from "../../scripts/lib/queue-sim";
 import { parsePercentileFile } from "../formats/hgrm";
-import { FEW_FRACTION, MAX_GAP_SHARE, MAX_TAIL_FRACTION, MIN_CONTRAST, MIN_JUMP, MIN_TAIL_COUNT, TAIL_WINDOW, coMessage, detectCoordinatedOmission, percentilePair, searchCliffs, stallEvidence, strongestCliff, type Bin, type Candidate, type IntervalColumns } from "./co-detect";
+import {
+  FEW_FRACTION,
+  MAX_GAP_SHARE,
+  MAX_TAIL_FRACTION,
+  MIN_CONTRAST,
+  MIN_JUMP,
+  MIN_TAIL_COUNT,
+  TAIL_WINDOW,
+  coMessage,
+  detectCoordinatedOmission,
+  percentilePair,
+  searchCliffs,
+  stallEvidence,
+  strongestCliff,
+  type Bin,
+  type Candidate,
+  type IntervalColumns,
+} from "./co-detect";
 import { maxOf, newHistogram, valueAtPercentile, type Histogram } from "./histogram";
 
 const dir = path.resolve(__dirname, "../../../shared/samples/hgrm");
@@ -75,7 +92,19 @@ describe("a synchronous client against a stalling server", () => {
     // 15 connections each meaning to send every 30 ms, 1 ms service: back-filled values start at
     // 30 ms, after an empty range, and connections synchronise after a stall, so the corrected
     // tail is a comb of piles 30 ms apart.
-    const r = simulateClosedLoop({ connections: 15, seconds: 60, intervalSec: 0.03, medianServiceSec: 0.001, sigma: 0.6, seed: 4, stalls: [{ at: 8, duration: 0.2 }, { at: 20, duration: 0.45 }, { at: 41, duration: 0.3 }] });
+    const r = simulateClosedLoop({
+      connections: 15,
+      seconds: 60,
+      intervalSec: 0.03,
+      medianServiceSec: 0.001,
+      sigma: 0.6,
+      seed: 4,
+      stalls: [
+        { at: 8, duration: 0.2 },
+        { at: 20, duration: 0.45 },
+        { at: 41, duration: 0.3 },
+      ],
+    });
     expect(detectCoordinatedOmission(r.measured).suspicious).toBe(true);
     expect(detectCoordinatedOmission(r.corrected)).toEqual({ suspicious: false });
   });
@@ -115,17 +144,35 @@ describe("healthy measurements", () => {
   };
 
   it("an open-loop run with stalls (queue-sim) is not flagged", () => {
-    const q = simulateQueue({ rate: 1000, seconds: 60, medianServiceSec: 0.0004, sigma: 0.5, stalls: [{ at: 10, duration: 0.3 }, { at: 30, duration: 0.05 }, { at: 50, duration: 0.6 }], seed: 2 });
+    const q = simulateQueue({
+      rate: 1000,
+      seconds: 60,
+      medianServiceSec: 0.0004,
+      sigma: 0.5,
+      stalls: [
+        { at: 10, duration: 0.3 },
+        { at: 30, duration: 0.05 },
+        { at: 50, duration: 0.6 },
+      ],
+      seed: 2,
+    });
     expect(detectCoordinatedOmission(merged(q.map((iv) => iv.histogram)))).toEqual({ suspicious: false });
   });
 
   it("random open-loop runs with stalls are never flagged", () => {
     fc.assert(
-      fc.property(fc.constantFrom(200, 1000, 3000), fc.double({ min: 0.1, max: 0.85, noNaN: true }), fc.double({ min: 0.2, max: 1, noNaN: true }), fc.array(fc.double({ min: 0.01, max: 0.9, noNaN: true }), { minLength: 0, maxLength: 4 }), fc.integer({ min: 1, max: 1e6 }), (rate, rho, sigma, durations, seed) => {
-        const stalls = durations.map((duration, k) => ({ at: 3 + k * 8, duration }));
-        const q = simulateQueue({ rate, seconds: 40, medianServiceSec: rho / rate, sigma, stalls, seed });
-        expect(detectCoordinatedOmission(merged(q.map((iv) => iv.histogram))).suspicious).toBe(false);
-      }),
+      fc.property(
+        fc.constantFrom(200, 1000, 3000),
+        fc.double({ min: 0.1, max: 0.85, noNaN: true }),
+        fc.double({ min: 0.2, max: 1, noNaN: true }),
+        fc.array(fc.double({ min: 0.01, max: 0.9, noNaN: true }), { minLength: 0, maxLength: 4 }),
+        fc.integer({ min: 1, max: 1e6 }),
+        (rate, rho, sigma, durations, seed) => {
+          const stalls = durations.map((duration, k) => ({ at: 3 + k * 8, duration }));
+          const q = simulateQueue({ rate, seconds: 40, medianServiceSec: rho / rate, sigma, stalls, seed });
+          expect(detectCoordinatedOmission(merged(q.map((iv) => iv.histogram))).suspicious).toBe(false);
+        },
+      ),
       // A fixed seed: these properties are statistical (simulated runs), and CI must not flake.
       { numRuns: 25, seed: 20261122 },
     );
@@ -181,7 +228,10 @@ describe("searchCliffs", () => {
   it("finds what trying every pair finds, on random tails with gaps, piles and ties", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ step: fc.double({ min: 1.011, max: 6, noNaN: true }), count: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 5000 })) }), { minLength: 2, maxLength: 120 }),
+        fc.array(
+          fc.record({ step: fc.double({ min: 1.011, max: 6, noNaN: true }), count: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 5000 })) }),
+          { minLength: 2, maxLength: 120 },
+        ),
         fc.integer({ min: 1, max: 1e6 }),
         (spec, below0) => {
           const bins: Bin[] = [];
@@ -205,7 +255,13 @@ describe("searchCliffs", () => {
 
 /** The interval columns the engine keeps for a log, built from the simulated intervals. */
 function columns(ivs: readonly SimInterval[]): IntervalColumns {
-  return { n: ivs.length, offsets: ivs.map((iv) => iv.start), lengths: ivs.map((iv) => iv.length), counts: ivs.map((iv) => iv.histogram.totalCount), maxes: ivs.map((iv) => (iv.histogram.totalCount > 0 ? maxOf(iv.histogram) : 0)) };
+  return {
+    n: ivs.length,
+    offsets: ivs.map((iv) => iv.start),
+    lengths: ivs.map((iv) => iv.length),
+    counts: ivs.map((iv) => iv.histogram.totalCount),
+    maxes: ivs.map((iv) => (iv.histogram.totalCount > 0 ? maxOf(iv.histogram) : 0)),
+  };
 }
 const mergedOf = (ivs: readonly SimInterval[]) => {
   const m = newHistogram();
@@ -273,7 +329,9 @@ describe("the rate test: stalls measured far fewer times than they delayed reque
     // Five open-loop streams of 4k/s on one interval grid, one of them stalling: like one of five
     // server threads stopping. Above half the stall there are a fifth of R·D/2 values, which
     // condition 2 alone would take for omission (HdrHistogram's correct 16Krps.hgrm is like this).
-    const parts = [0, 1, 2, 3, 4].map((k) => simulateQueue({ rate: 4000, seconds: 30, medianServiceSec: 50e-6, sigma: 0.4, stalls: k === 0 ? [{ at: 12, duration: 0.8 }] : [], seed: 40 + k }));
+    const parts = [0, 1, 2, 3, 4].map((k) =>
+      simulateQueue({ rate: 4000, seconds: 30, medianServiceSec: 50e-6, sigma: 0.4, stalls: k === 0 ? [{ at: 12, duration: 0.8 }] : [], seed: 40 + k }),
+    );
     const ivs: SimInterval[] = parts[0]!.map((iv, i) => {
       const h = newHistogram();
       for (const p of parts) h.add(p[i]!.histogram);
@@ -340,7 +398,7 @@ describe.skipIf(!existsSync(dir))("why a percentile file gets the shape test onl
     // tell it from omission, so the tail count alone must not decide.
     const h = hgrm("16Krps.hgrm");
     const max = maxOf(h) / 1e6; // s
-    const above = h.totalCount - countBelow(h, (maxOf(h) / 2));
+    const above = h.totalCount - countBelow(h, maxOf(h) / 2);
     expect(above).toBeLessThan(FEW_FRACTION * 16000 * (max / 2));
     expect(detectCoordinatedOmission(h, { secondsPerUnit: 1e-6, intervals: null })).toEqual({ suspicious: false });
   });
@@ -360,17 +418,38 @@ describe("the warning's text", () => {
   });
 
   it("the message names both ends of the cliff apart", () => {
-    const m = coMessage("run", { suspicious: true, from: { percentile: 99.999909, value: 18.14 }, to: { percentile: 99.999926, value: 224.7 }, jump: 12.4, tailFraction: 7.4e-7 }, (v) => `${v} s`);
+    const m = coMessage(
+      "run",
+      { suspicious: true, from: { percentile: 99.999909, value: 18.14 }, to: { percentile: 99.999926, value: 224.7 }, jump: 12.4, tailFraction: 7.4e-7 },
+      (v) => `${v} s`,
+    );
     expect(m).toContain("from 18.14 s at p99.99991 to 224.7 s at p99.99993 (12.4× within the top 0.000091 %)");
-    const one = coMessage("run", { suspicious: true, from: { percentile: 99.9997, value: 1 }, to: { percentile: 99.9997, value: 200 }, jump: 200, tailFraction: 3e-6 }, (v) => `${v} ms`);
+    const one = coMessage(
+      "run",
+      { suspicious: true, from: { percentile: 99.9997, value: 1 }, to: { percentile: 99.9997, value: 200 }, jump: 200, tailFraction: 3e-6 },
+      (v) => `${v} ms`,
+    );
     expect(one).toContain("from 1 ms to 200 ms at p99.9997");
   });
 
   it("the rate test's finding is in the message", () => {
-    const run = simulateSyncClient({ connections: 2, rate: 20000, seconds: 30, medianServiceSec: 30e-6, sigma: 0.3, stalls: [{ at: 10, duration: 0.5 }, { at: 20, duration: 1.1 }], seed: 5 });
+    const run = simulateSyncClient({
+      connections: 2,
+      rate: 20000,
+      seconds: 30,
+      medianServiceSec: 30e-6,
+      sigma: 0.3,
+      stalls: [
+        { at: 10, duration: 0.5 },
+        { at: 20, duration: 1.1 },
+      ],
+      seed: 5,
+    });
     const co = detectCoordinatedOmission(mergedOf(run.measured), { ...NS, intervals: columns(run.measured) });
     const m = coMessage("sync", co, (v) => `${Number((v / 1e6).toPrecision(4))} ms`);
-    expect(m).toMatch(/At the run's 20k requests\/s, a stall that left a max of 50\d\.\d ms, measured for every request it delayed, puts about 50\d\d values above 25\d\.\d ms; this run has 4, and the intervals around 10 s hold 9\d\d\d fewer requests/);
+    expect(m).toMatch(
+      /At the run's 20k requests\/s, a stall that left a max of 50\d\.\d ms, measured for every request it delayed, puts about 50\d\d values above 25\d\.\d ms; this run has 4, and the intervals around 10 s hold 9\d\d\d fewer requests/,
+    );
   });
 });
 

@@ -166,8 +166,12 @@ export function searchCliffs(bins: readonly Bin[], n: number): { best: Candidate
     for (let k = j; k < bins.length && bins[k]!.lo <= (1 + TAIL_WINDOW) * top.lo; k++) near += bins[k]!.count;
     const density = near / (TAIL_WINDOW * top.lo);
     // The steepest cliff under this tail, and the steepest that is also nearly empty.
-    let forI = -1, forContrast = 0, forJump = 0;
-    let emptyI = -1, emptyContrast = 0, emptyJump = 0;
+    let forI = -1,
+      forContrast = 0,
+      forJump = 0;
+    let emptyI = -1,
+      emptyContrast = 0,
+      emptyJump = 0;
     for (let i = lowEnough - 1; i >= 0; i--) {
       const bottom = bins[i]!;
       const gap = top.below - (bottom.below + bottom.count);
@@ -512,7 +516,8 @@ export function coMessage(name: string, c: CoSuspicion, value: (v: number) => st
   const to = c.to!;
   const [pFrom, pTo] = percentilePair(from.percentile, to.percentile);
   const jump = c.jump !== undefined && Number.isFinite(c.jump) ? ` (${c.jump.toFixed(1)}× within the top ${TOP_PCT(100 - from.percentile)} %)` : "";
-  const cliff = pFrom === pTo ? `from ${value(from.value)} to ${value(to.value)} at p${pFrom}${jump}` : `from ${value(from.value)} at p${pFrom} to ${value(to.value)} at p${pTo}${jump}`;
+  const cliff =
+    pFrom === pTo ? `from ${value(from.value)} to ${value(to.value)} at p${pFrom}${jump}` : `from ${value(from.value)} at p${pFrom} to ${value(to.value)} at p${pTo}${jump}`;
   const s = c.stall;
   const rate = (r: number) => (r >= 1000 ? `${Number((r / 1000).toPrecision(3))}k` : String(Number(r.toPrecision(3))));
   const physics = s

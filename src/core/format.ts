@@ -10,7 +10,10 @@ export function formatNumber(v: number): string {
   if (v === 0) return "0";
   const a = Math.abs(v);
   const decimals = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 ? 3 : Math.min(9, 3 - Math.floor(Math.log10(a)));
-  return v.toFixed(decimals).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
+  return v
+    .toFixed(decimals)
+    .replace(/(\.\d*?)0+$/, "$1")
+    .replace(/\.$/, "");
 }
 
 export function formatValue(v: number, unit: Unit): string {

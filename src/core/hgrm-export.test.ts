@@ -77,10 +77,7 @@ describe("formatPercentileDistribution: values 1..10000 recorded once each", () 
       expect(row).toHaveLength(12 + 1 + 14 + 1 + 10 + 1 + 14);
     });
     // The first level past 99.99% needs value 10000, in the 8-wide bucket [10000, 10007].
-    expect(rows.slice(-2)).toEqual([
-      "   10007.000 0.999902343750      10000       10240.00",
-      "   10007.000 1.000000000000      10000",
-    ]);
+    expect(rows.slice(-2)).toEqual(["   10007.000 0.999902343750      10000       10240.00", "   10007.000 1.000000000000      10000"]);
   });
 
   it("rounds the percentile HALF_UP on its shortest decimal form, as java.util.Formatter does", () => {
@@ -96,11 +93,15 @@ describe("formatPercentileDistribution: values 1..10000 recorded once each", () 
     let dev = 0;
     for (let v = 1; v <= 10000; v++) dev += (bucketMedian(v) - mean) ** 2;
     expect(mean.toFixed(3)).toBe("5000.898");
-    expect(text.endsWith(
-      `#[Mean    =     5000.898, StdDeviation   = ${Math.sqrt(dev / 10000).toFixed(3).padStart(12)}]\n` +
-        "#[Max     =    10007.000, Total count    =        10000]\n" +
-        "#[Buckets =            4, SubBuckets     =         2048]\n",
-    )).toBe(true);
+    expect(
+      text.endsWith(
+        `#[Mean    =     5000.898, StdDeviation   = ${Math.sqrt(dev / 10000)
+          .toFixed(3)
+          .padStart(12)}]\n` +
+          "#[Max     =    10007.000, Total count    =        10000]\n" +
+          "#[Buckets =            4, SubBuckets     =         2048]\n",
+      ),
+    ).toBe(true);
   });
 
   it("divides values by the output ratio and prints as many decimals as significant digits", () => {
@@ -216,9 +217,7 @@ describe.skipIf(!existsSync(path.join(samples, "hgrm")))("the .hgrm samples' for
 
 // ---- HdrHistogram Java as the reference (skipped when java or the jar is missing) ----
 
-const JAR =
-  process.env.HDRHISTOGRAM_JAR ??
-  path.join(homedir(), ".m2/repository/org/hdrhistogram/HdrHistogram/2.2.2/HdrHistogram-2.2.2.jar");
+const JAR = process.env.HDRHISTOGRAM_JAR ?? path.join(homedir(), ".m2/repository/org/hdrhistogram/HdrHistogram/2.2.2/HdrHistogram-2.2.2.jar");
 const haveJava = spawnSync("java", ["-version"], { stdio: "ignore" }).status === 0 && existsSync(JAR);
 
 function java(args: string[], input?: string): string {
@@ -279,7 +278,7 @@ describe.skipIf(!haveJava || !existsSync(path.join(samples, "hdrhistogram")))("a
       t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
-    const pick = <T,>(a: readonly T[]) => a[Math.floor(rnd() * a.length)];
+    const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)];
     const cases: { h: Histogram; ratio: number; ticks: number; spec: string }[] = [];
     for (let k = 0; k < 120; k++) {
       const lowest = pick([1, 1, 1, 1000, 20000, 7, 1 + Math.floor(rnd() * 5000)]);
@@ -287,7 +286,13 @@ describe.skipIf(!haveJava || !existsSync(path.join(samples, "hdrhistogram")))("a
       const ratio = pick([1, 1000, 1e6, 1e6, 1e9, 3.7, 0.001, 1024]);
       const ticks = pick([5, 5, 5, 1, 2, 3, 10, 7]);
       const highest = Math.max(2 * lowest, pick([2, 1000, 3600e9]));
-      const h = build({ bitBucketSize: 64, lowestDiscernibleValue: lowest, highestTrackableValue: highest, numberOfSignificantValueDigits: sig as 1 | 2 | 3 | 4 | 5, autoResize: true }); // (0 digits: valid at runtime and in Java, not in the typings)
+      const h = build({
+        bitBucketSize: 64,
+        lowestDiscernibleValue: lowest,
+        highestTrackableValue: highest,
+        numberOfSignificantValueDigits: sig as 1 | 2 | 3 | 4 | 5,
+        autoResize: true,
+      }); // (0 digits: valid at runtime and in Java, not in the typings)
       let spec = `H ${lowest} ${highest} ${sig} ${ratio} ${ticks}\n`;
       const n = pick([0, 1, 2, 10, 100, 1000]);
       const magnitude = pick([3, 6, 9, 12, 14]);
@@ -302,7 +307,9 @@ describe.skipIf(!haveJava || !existsSync(path.join(samples, "hdrhistogram")))("a
     const dir = mkdtempSync(path.join(tmpdir(), "hdr-java-"));
     const src = path.join(dir, "Ref.java");
     writeFileSync(src, JAVA_REFERENCE);
-    const out = java(["-cp", JAR, src], cases.map((c) => c.spec).join("")).split("=====\n").slice(1);
+    const out = java(["-cp", JAR, src], cases.map((c) => c.spec).join(""))
+      .split("=====\n")
+      .slice(1);
     expect(out).toHaveLength(cases.length);
     cases.forEach((c, i) => {
       expect(formatPercentileDistribution(c.h, c.ratio, c.ticks), c.spec.split("\n")[0]).toBe(out[i]);

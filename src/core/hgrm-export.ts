@@ -10,12 +10,7 @@
 // So this module walks the counts array itself with a literal port of Java's PercentileIterator
 // and prints numbers the way java.util.Formatter does (%f rounds HALF_UP on the shortest
 // decimal digits of the double, not on its exact binary value).
-import {
-  JsHistogram,
-  decodeFromCompressedBase64,
-  encodeIntoCompressedBase64,
-  type Histogram,
-} from "hdr-histogram-js";
+import { JsHistogram, decodeFromCompressedBase64, encodeIntoCompressedBase64, type Histogram } from "hdr-histogram-js";
 
 /** The JsHistogram fields this module reads (they exist at runtime on every JS implementation). */
 interface CountsView {
@@ -197,11 +192,7 @@ export function percentileSteps(h: Histogram, ticksPerHalfDistance = 5): Percent
  * AbstractHistogram.outputPercentileDistribution(printStream, ticksPerHalfDistance,
  * outputValueUnitScalingRatio, useCsvFormat = false) text, "\n" line ends.
  */
-export function formatPercentileDistribution(
-  h: Histogram,
-  outputValueUnitScalingRatio: number,
-  ticksPerHalfDistance = 5,
-): string {
+export function formatPercentileDistribution(h: Histogram, outputValueUnitScalingRatio: number, ticksPerHalfDistance = 5): string {
   const v = countsView(h);
   const sig = v.numberOfSignificantValueDigits;
   const ratio = outputValueUnitScalingRatio;

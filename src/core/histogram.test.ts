@@ -83,15 +83,18 @@ describe("merge", () => {
 
   it("percentiles never decrease with p", () => {
     fc.assert(
-      fc.property(arbHist.filter((x) => x.length > 0), (a) => {
-        const h = build(a);
-        let prev = 0;
-        for (const p of [0, 1, 10, 50, 90, 99, 99.9, 99.99, 99.999, 100]) {
-          const v = valueAtPercentile(h, p);
-          expect(v).toBeGreaterThanOrEqual(prev);
-          prev = v;
-        }
-      }),
+      fc.property(
+        arbHist.filter((x) => x.length > 0),
+        (a) => {
+          const h = build(a);
+          let prev = 0;
+          for (const p of [0, 1, 10, 50, 90, 99, 99.9, 99.99, 99.999, 100]) {
+            const v = valueAtPercentile(h, p);
+            expect(v).toBeGreaterThanOrEqual(prev);
+            prev = v;
+          }
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -117,7 +120,9 @@ describe("merging histograms of different precisions", () => {
         const m = mergeAll(hs);
         expect(m.totalCount).toBe(members.reduce((a, x) => a + x.values.length, 0));
         // Reference: each recorded value as its own member reports it (its bucket's top), pooled.
-        const reported = hs.flatMap((h, k) => members[k]!.values.map((v) => (h as unknown as { highestEquivalentValue(v: number): number }).highestEquivalentValue(v))).sort((a, b) => a - b);
+        const reported = hs
+          .flatMap((h, k) => members[k]!.values.map((v) => (h as unknown as { highestEquivalentValue(v: number): number }).highestEquivalentValue(v)))
+          .sort((a, b) => a - b);
         for (const p of [1, 10, 50, 90, 99, 99.9, 100]) expect(valueAtPercentile(m, p)).toBeGreaterThanOrEqual(exactPercentile(reported, p));
         expect(maxOf(m)).toBeGreaterThanOrEqual(Math.max(...hs.map(maxOf)));
         // And it is exactly the raw values recorded into the coarsest layout (fewest digits,
@@ -138,7 +143,10 @@ describe("merging histograms of different precisions", () => {
     fine.recordValue(1000);
     const coarse = newHistogram(2, 20000);
     coarse.recordValue(1_790_000_000); // 2-digit bucket 1786773504..1795162111
-    for (const hs of [[fine, coarse], [coarse, fine]]) {
+    for (const hs of [
+      [fine, coarse],
+      [coarse, fine],
+    ]) {
       const m = mergeAll(hs);
       expect(m.numberOfSignificantValueDigits).toBe(2);
       expect(maxOf(m)).toBe(1795162111);
@@ -155,13 +163,17 @@ describe("one-pass summaries and declared sizes", () => {
   it("bucketsOf's mean and standard deviation equal the library's", async () => {
     const { bucketsOf: b } = await import("./histogram");
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 1, max: 1e9 }), fc.integer({ min: 1, max: 1000 })), { minLength: 1, maxLength: 50 }), fc.constantFrom(2, 3, 4), (pairs, sig) => {
-        const h = newHistogram(sig);
-        for (const [v, c] of pairs) h.recordValueWithCount(v, c);
-        const s = b(h);
-        expect(s.mean).toBeCloseTo(h.mean, 6);
-        expect(s.stdDeviation / Math.max(1, h.stdDeviation)).toBeCloseTo(h.stdDeviation / Math.max(1, h.stdDeviation), 9);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 1e9 }), fc.integer({ min: 1, max: 1000 })), { minLength: 1, maxLength: 50 }),
+        fc.constantFrom(2, 3, 4),
+        (pairs, sig) => {
+          const h = newHistogram(sig);
+          for (const [v, c] of pairs) h.recordValueWithCount(v, c);
+          const s = b(h);
+          expect(s.mean).toBeCloseTo(h.mean, 6);
+          expect(s.stdDeviation / Math.max(1, h.stdDeviation)).toBeCloseTo(h.stdDeviation / Math.max(1, h.stdDeviation), 9);
+        },
+      ),
       // The library's own mean walks every bucket through its iterator: slow at 4 digits.
       { numRuns: 40 },
     );
@@ -170,8 +182,15 @@ describe("one-pass summaries and declared sizes", () => {
   it("declaredCountsLength equals the library's counts array length; huge declarations start small", async () => {
     const { declaredCountsLength, MAX_DECLARED_COUNTS } = await import("./histogram");
     const { build } = await import("hdr-histogram-js");
-    for (const [sig, lowest, highest] of [[2, 20000, 3.6e12], [3, 1, 3.6e12], [1, 1, 1000], [3, 1000, 1e15]] as const) {
-      const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: sig, lowestDiscernibleValue: lowest, highestTrackableValue: highest }) as unknown as { countsArrayLength: number };
+    for (const [sig, lowest, highest] of [
+      [2, 20000, 3.6e12],
+      [3, 1, 3.6e12],
+      [1, 1, 1000],
+      [3, 1000, 1e15],
+    ] as const) {
+      const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: sig, lowestDiscernibleValue: lowest, highestTrackableValue: highest }) as unknown as {
+        countsArrayLength: number;
+      };
       expect(declaredCountsLength(sig, lowest, highest)).toBe(h.countsArrayLength);
     }
     const big = newHistogram(5, 1, 2 ** 62) as unknown as { countsArrayLength: number };
@@ -189,7 +208,12 @@ describe("bucketsOf reads buckets as the library's own methods do", () => {
         (digits, lowest, entries) => {
           const h = newHistogram(digits, lowest);
           for (const [e, c] of entries) h.recordValueWithCount(Math.floor(lowest * 2 ** e), c);
-          const js = h as unknown as { countsArrayLength: number; getCountAtIndex(i: number): number; valueFromIndex(i: number): number; highestEquivalentValue(v: number): number };
+          const js = h as unknown as {
+            countsArrayLength: number;
+            getCountAtIndex(i: number): number;
+            valueFromIndex(i: number): number;
+            highestEquivalentValue(v: number): number;
+          };
           const values: number[] = [];
           const cumulative: number[] = [];
           let run = 0;

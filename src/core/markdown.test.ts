@@ -5,7 +5,14 @@ const row = (name: string, verdict = "") => ({ name, values: { p50: 0.08, p90: 0
 
 describe("markdownSummary", () => {
   it("is a table with one row per series, values in the display unit, max in bold", () => {
-    const md = markdownSummary({ rows: [row("sysA_2k", "pass"), row("sysB|x", "fail at p99")], unit: "ms", requirement: "p99<=40ms", sentence: "At p99 ≤ 40 ms, sysB sustains 8k/s.", shareUrl: "https://example.test/#s=2.abc", range: { start: null, end: null } });
+    const md = markdownSummary({
+      rows: [row("sysA_2k", "pass"), row("sysB|x", "fail at p99")],
+      unit: "ms",
+      requirement: "p99<=40ms",
+      sentence: "At p99 ≤ 40 ms, sysB sustains 8k/s.",
+      shareUrl: "https://example.test/#s=2.abc",
+      range: { start: null, end: null },
+    });
     const lines = md.split("\n");
     const header = lines.find((l) => l.startsWith("| Series"))!;
     expect(header).toBe("| Series | p50 (ms) | p90 (ms) | p99 (ms) | p99.9 (ms) | p99.99 (ms) | max (ms) | count | verdict |");

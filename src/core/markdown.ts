@@ -40,10 +40,19 @@ export function markdownSummary(m: MarkdownInput): string {
   const head = ["Series", `p50 (${u})`, `p90 (${u})`, `p99 (${u})`, `p99.9 (${u})`, `p99.99 (${u})`, `max (${u})`, "count"];
   if (hasVerdict) head.push("verdict");
   out.push(`| ${head.join(" | ")} |`);
-  out.push(`|${head.map((_, i) => (i === 0 || i === head.length - 1 && hasVerdict ? " --- " : " ---: ")).join("|")}|`);
+  out.push(`|${head.map((_, i) => (i === 0 || (i === head.length - 1 && hasVerdict) ? " --- " : " ---: ")).join("|")}|`);
   for (const r of m.rows) {
     const v = r.values;
-    const cells = [escapeCell(r.name), formatNumber(v.p50), formatNumber(v.p90), formatNumber(v.p99), formatNumber(v.p999), formatNumber(v.p9999), `**${formatNumber(v.max)}**`, formatCount(r.count)];
+    const cells = [
+      escapeCell(r.name),
+      formatNumber(v.p50),
+      formatNumber(v.p90),
+      formatNumber(v.p99),
+      formatNumber(v.p999),
+      formatNumber(v.p9999),
+      `**${formatNumber(v.max)}**`,
+      formatCount(r.count),
+    ];
     if (hasVerdict) cells.push(r.verdict === "pass" ? "✅ pass" : r.verdict ? `❌ ${escapeCell(r.verdict)}` : "");
     out.push(`| ${cells.join(" | ")} |`);
   }

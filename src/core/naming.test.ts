@@ -185,12 +185,9 @@ describe("parseThroughput", () => {
     expect(parseThroughput(text)).toBe(v);
   });
 
-  it.each(["", "abc", "0", "0k", "-40k", "40 ms", "40kb", "1,5k", "40k40", "k", "NaN", "Infinity", "100ps"])(
-    "%j → null",
-    (text) => {
-      expect(parseThroughput(text)).toBeNull();
-    },
-  );
+  it.each(["", "abc", "0", "0k", "-40k", "40 ms", "40kb", "1,5k", "40k40", "k", "NaN", "Infinity", "100ps"])("%j → null", (text) => {
+    expect(parseThroughput(text)).toBeNull();
+  });
 
   it("reads back what formatThroughput writes, to its 4 significant digits", () => {
     fc.assert(
@@ -215,7 +212,10 @@ describe("the order series are listed in", () => {
     // the order a file picker hands them over in (string order)
     const picked = [...files].sort();
     expect(picked.slice(0, 4)).toEqual(["sysA_10k.hlog", "sysA_160k.hlog", "sysA_1k.hlog", "sysA_20k.hlog"]);
-    const ordered = picked.map(key).sort(compareSeries).map((k) => k.name);
+    const ordered = picked
+      .map(key)
+      .sort(compareSeries)
+      .map((k) => k.name);
     expect(ordered).toEqual(["sysA", "sysB"].flatMap((c) => rates.map((r) => `${c}_${r}`)));
   });
 
@@ -234,16 +234,31 @@ describe("the order series are listed in", () => {
     expect(["sys10", "sys2", "Sys1", "sys02b", "sys2a"].sort(naturalCompare)).toEqual(["Sys1", "sys2", "sys2a", "sys02b", "sys10"]);
     expect(naturalCompare("a99999999999999999999", "a100000000000000000000")).toBeLessThan(0);
     fc.assert(
-      fc.property(fc.array(fc.record({ config: fc.constantFrom("a", "B", "a2", "a10", ""), throughput: fc.option(fc.constantFrom(500, 2000, 10000, 2e4), { nil: null }), name: fc.string({ maxLength: 6 }) }), { maxLength: 12 }), (ks) => {
-        const sorted = [...ks].sort(compareSeries);
-        // a total order: sorting the reverse gives the same keys in the same order
-        expect([...ks].reverse().sort(compareSeries).map((k) => JSON.stringify(k))).toEqual(sorted.map((k) => JSON.stringify(k)));
-        for (let i = 1; i < sorted.length; i++) {
-          const [p, q] = [sorted[i - 1]!, sorted[i]!];
-          expect(naturalCompare(p.config, q.config)).toBeLessThanOrEqual(0);
-          if (p.config === q.config && q.throughput !== null) expect(p.throughput !== null && p.throughput <= q.throughput).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.array(
+          fc.record({
+            config: fc.constantFrom("a", "B", "a2", "a10", ""),
+            throughput: fc.option(fc.constantFrom(500, 2000, 10000, 2e4), { nil: null }),
+            name: fc.string({ maxLength: 6 }),
+          }),
+          { maxLength: 12 },
+        ),
+        (ks) => {
+          const sorted = [...ks].sort(compareSeries);
+          // a total order: sorting the reverse gives the same keys in the same order
+          expect(
+            [...ks]
+              .reverse()
+              .sort(compareSeries)
+              .map((k) => JSON.stringify(k)),
+          ).toEqual(sorted.map((k) => JSON.stringify(k)));
+          for (let i = 1; i < sorted.length; i++) {
+            const [p, q] = [sorted[i - 1]!, sorted[i]!];
+            expect(naturalCompare(p.config, q.config)).toBeLessThanOrEqual(0);
+            if (p.config === q.config && q.throughput !== null) expect(p.throughput !== null && p.throughput <= q.throughput).toBe(true);
+          }
+        },
+      ),
     );
   });
 });

@@ -66,17 +66,13 @@ const EXTENSION = /\.(?:hlog|hgrm|hdr|histogram|hist|log(?:v\d+)?|txt|out|dat|cs
 /** Separators between tokens. "." is one too, except between two digits. */
 const SEPARATOR = /[\s_\-.,;:+=@#~()[\]{}'"!&|<>*?\\/]/;
 
-const DATE =
-  /(?:19|20)\d\d([-_.]?)(?:0[1-9]|1[0-2])\1(?:0[1-9]|[12]\d|3[01])(?:[T_\- ]?(?:[01]\d|2[0-3])([-:.h]?)[0-5]\d(?:\2[0-5]\d)?Z?)?(?=$|[^0-9A-Za-z])/y;
+const DATE = /(?:19|20)\d\d([-_.]?)(?:0[1-9]|1[0-2])\1(?:0[1-9]|[12]\d|3[01])(?:[T_\- ]?(?:[01]\d|2[0-3])([-:.h]?)[0-5]\d(?:\2[0-5]\d)?Z?)?(?=$|[^0-9A-Za-z])/y;
 const OCTET = "(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
 const IPV4 = new RegExp(`${OCTET}([.\\-_])${OCTET}\\1${OCTET}\\1${OCTET}(?=$|[^0-9A-Za-z])`, "y");
 
 const RATE_UNIT = "(?:ops/s|op/s|reqs/s|req/s|/sec|/s|ops|op|rps|qps|tps|iops|requests|reqs|req|msgs|msg|mps|persec|ps)";
 /** A whole token that is (or carries) a number: [prefix]NUMBER[multiplier][unit]. */
-const NUMBER_TOKEN = new RegExp(
-  `^(rate|throttle|fixed|tput|throughput|target|r)?(\\d+(?:\\.\\d+)?)([km]??)(${RATE_UNIT})?$`,
-  "i",
-);
+const NUMBER_TOKEN = new RegExp(`^(rate|throttle|fixed|tput|throughput|target|r)?(\\d+(?:\\.\\d+)?)([km]??)(${RATE_UNIT})?$`, "i");
 const RATE_KEYWORD = /^(?:rate|throttle|fixed|tput|throughput|target)$/i;
 const UNIT_TOKEN = new RegExp(`^([kKmM]??)(${RATE_UNIT})$`, "i");
 
@@ -338,11 +334,7 @@ export function formatThroughput(opsPerSec: number): string {
   return `${plainNumber(n)}${SCALES[i]![1]}/s`;
 }
 
-
-const TYPED = new RegExp(
-  `^(\\d{1,3}(?:,\\d{3})+|\\d+(?:_\\d+)*(?:\\.\\d*)?|\\.\\d+)\\s*([kmg]??)\\s*(${RATE_UNIT}|per\\s*s(?:ec(?:ond)?)?)?$`,
-  "i",
-);
+const TYPED = new RegExp(`^(\\d{1,3}(?:,\\d{3})+|\\d+(?:_\\d+)*(?:\\.\\d*)?|\\.\\d+)\\s*([kmg]??)\\s*(${RATE_UNIT}|per\\s*s(?:ec(?:ond)?)?)?$`, "i");
 
 /** Parses what a user types in the series list: "40k", "40000", "12.5k", "1.2M", "40k/s", "40 kops" → ops/s, or null. */
 export function parseThroughput(text: string): number | null {

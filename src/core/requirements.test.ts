@@ -57,7 +57,11 @@ describe("parseRequirement", () => {
     ]) {
       const r = parseRequirement(text);
       expect(r.ok, text).toBe(true);
-      if (r.ok) expect(r.value!.entries.map((e) => [e.percentile, e.limitNs]), text).toEqual(expected.entries.map((e) => [e.percentile, e.limitNs]));
+      if (r.ok)
+        expect(
+          r.value!.entries.map((e) => [e.percentile, e.limitNs]),
+          text,
+        ).toEqual(expected.entries.map((e) => [e.percentile, e.limitNs]));
     }
   });
 
@@ -117,10 +121,7 @@ describe("parseRequirement", () => {
     ["<=5ms", ['entry "<=5ms": missing percentile before "<=" (write p50, p99.9 or max)']],
     ["p50<=1ms and p99<=5ms", ['unexpected "and": expected entries like p99<=5ms or max<=100ms']],
     ["p50<=1ms foo p99<=5ms", ['unexpected "foo": expected entries like p99<=5ms or max<=100ms']],
-    [
-      "p99.9<=10, p50<=1ms, p99<=2 parsecs",
-      ['entry "p99.9<=10": missing unit (ns, us, µs, ms, s)', 'entry "p99<=2parsecs": unknown unit "parsecs" (use ns, us, µs, ms, s)'],
-    ],
+    ["p99.9<=10, p50<=1ms, p99<=2 parsecs", ['entry "p99.9<=10": missing unit (ns, us, µs, ms, s)', 'entry "p99<=2parsecs": unknown unit "parsecs" (use ns, us, µs, ms, s)']],
   ])("%j → %j", (text, errors) => {
     expect(errorsOf(text)).toEqual(errors);
   });
@@ -133,9 +134,7 @@ describe("parseRequirement", () => {
 
 describe("formatRequirement", () => {
   it("writes the compact text form in the units as written", () => {
-    expect(formatRequirement(req("max <= 100 ms, p50<=1ms, p99.9 ≤ 10ms, p99<=500us"))).toBe(
-      "p50<=1ms, p99<=500µs, p99.9<=10ms, max<=100ms",
-    );
+    expect(formatRequirement(req("max <= 100 ms, p50<=1ms, p99.9 ≤ 10ms, p99<=500us"))).toBe("p50<=1ms, p99<=500µs, p99.9<=10ms, max<=100ms");
     expect(formatRequirement(req("p99.99999<=0.000001s"))).toBe("p99.99999<=0.000001s");
     expect(formatRequirement(req("p0.001<=1e21ns"))).toBe("p0.001<=1000000000000000000000ns");
     expect(formatRequirement({ entries: [{ percentile: 99, limitNs: 0.001, unit: "s" }] })).toBe("p99<=0.000000000001s");
@@ -348,13 +347,7 @@ const run = (config: string, throughput: number | null, pass: boolean): Run => (
 
 describe("sustainableThroughput", () => {
   it("per configuration in first-seen order, the highest passing throughput", () => {
-    const s = sustainableThroughput([
-      run("sysB", 40000, true),
-      run("sysA", 10000, true),
-      run("sysA", 20000, false),
-      run("sysB", 50000, false),
-      run("sysB", 20000, true),
-    ]);
+    const s = sustainableThroughput([run("sysB", 40000, true), run("sysA", 10000, true), run("sysA", 20000, false), run("sysB", 50000, false), run("sysB", 20000, true)]);
     expect(s).toEqual([
       {
         config: "sysB",
@@ -418,9 +411,7 @@ describe("sustainableThroughput", () => {
   });
 
   it("maxThroughput is the highest passing point, and nonMonotonic says whether a failure lies below it (property)", () => {
-    const runs = fc.array(
-      fc.record({ config: fc.constantFrom("a", "b", "c"), throughput: fc.option(fc.integer({ min: 1, max: 20 })), pass: fc.boolean() }),
-    );
+    const runs = fc.array(fc.record({ config: fc.constantFrom("a", "b", "c"), throughput: fc.option(fc.integer({ min: 1, max: 20 })), pass: fc.boolean() }));
     fc.assert(
       fc.property(runs, (rs) => {
         const s = sustainableThroughput(rs.map((r, i) => ({ id: String(i), ...r })));
@@ -439,12 +430,13 @@ describe("sustainableThroughput", () => {
   });
 });
 
-const s = (config: string, points: [number, boolean][]): Sustainable => sustainableThroughput(points.map(([t, p]) => run(config, t, p)))[0] ?? {
-  config,
-  maxThroughput: null,
-  nonMonotonic: false,
-  points: [],
-};
+const s = (config: string, points: [number, boolean][]): Sustainable =>
+  sustainableThroughput(points.map(([t, p]) => run(config, t, p)))[0] ?? {
+    config,
+    maxThroughput: null,
+    nonMonotonic: false,
+    points: [],
+  };
 
 describe("verdictSentence", () => {
   const p99 = req("p99<=5ms");
@@ -465,12 +457,8 @@ describe("verdictSentence", () => {
 
   it("lists up to four entries in the units written, shortens more", () => {
     expect(verdictSentence(req("p50<=1ms, p99<=5ms"), [sysB])).toBe("At p50 ≤ 1 ms and p99 ≤ 5 ms, sysB sustains 40k/s.");
-    expect(verdictSentence(req("p50<=500us, p99<=5ms, p99.9<=10ms, max<=0.1s"), [sysB])).toBe(
-      "At p50 ≤ 500 µs, p99 ≤ 5 ms, p99.9 ≤ 10 ms and max ≤ 0.1 s, sysB sustains 40k/s.",
-    );
-    expect(verdictSentence(req("p50<=1ms, p90<=2ms, p99<=5ms, p99.9<=10ms, max<=100ms"), [sysB])).toBe(
-      "At p50 ≤ 1 ms … max ≤ 100 ms (5 limits), sysB sustains 40k/s.",
-    );
+    expect(verdictSentence(req("p50<=500us, p99<=5ms, p99.9<=10ms, max<=0.1s"), [sysB])).toBe("At p50 ≤ 500 µs, p99 ≤ 5 ms, p99.9 ≤ 10 ms and max ≤ 0.1 s, sysB sustains 40k/s.");
+    expect(verdictSentence(req("p50<=1ms, p90<=2ms, p99<=5ms, p99.9<=10ms, max<=100ms"), [sysB])).toBe("At p50 ≤ 1 ms … max ≤ 100 ms (5 limits), sysB sustains 40k/s.");
   });
 
   it("one configuration", () => {
@@ -483,23 +471,15 @@ describe("verdictSentence", () => {
       [20000, false],
     ]);
     expect(verdictSentence(p99, [bad])).toBe("At p99 ≤ 5 ms, sysA fails at every tested throughput (lowest 10k/s).");
-    expect(verdictSentence(p99, [sysB, bad])).toBe(
-      "At p99 ≤ 5 ms, sysB sustains 40k/s. sysA fails at every tested throughput (lowest 10k/s).",
-    );
+    expect(verdictSentence(p99, [sysB, bad])).toBe("At p99 ≤ 5 ms, sysB sustains 40k/s. sysA fails at every tested throughput (lowest 10k/s).");
     const bad2 = s("sysC", [[2000, false]]);
-    expect(verdictSentence(p99, [bad, bad2])).toBe(
-      "At p99 ≤ 5 ms, sysA and sysC fail at every tested throughput (lowest 10k/s and 2k/s).",
-    );
+    expect(verdictSentence(p99, [bad, bad2])).toBe("At p99 ≤ 5 ms, sysA and sysC fail at every tested throughput (lowest 10k/s and 2k/s).");
   });
 
   it("no throughputs known", () => {
     const none = s("sysA", []);
-    expect(verdictSentence(p99, [none])).toBe(
-      "At p99 ≤ 5 ms: sysA has no known throughput; set one in the series list to see what it sustains.",
-    );
-    expect(verdictSentence(p99, [none, s("sysB", [])])).toBe(
-      "At p99 ≤ 5 ms: no run has a known throughput; set them in the series list to compare configurations.",
-    );
+    expect(verdictSentence(p99, [none])).toBe("At p99 ≤ 5 ms: sysA has no known throughput; set one in the series list to see what it sustains.");
+    expect(verdictSentence(p99, [none, s("sysB", [])])).toBe("At p99 ≤ 5 ms: no run has a known throughput; set them in the series list to compare configurations.");
     expect(verdictSentence(p99, [sysB, none])).toBe("At p99 ≤ 5 ms, sysB sustains 40k/s. sysA has no known throughput.");
   });
 
@@ -509,16 +489,12 @@ describe("verdictSentence", () => {
       [80000, false],
     ]);
     expect(verdictSentence(p99, [sysB, sysC])).toBe("At p99 ≤ 5 ms, sysB and sysC both sustain 40k/s.");
-    expect(verdictSentence(p99, [sysB, sysA, sysC])).toBe(
-      "At p99 ≤ 5 ms, sysB and sysC both sustain 40k/s and sysA 10k/s: sysB and sysC carry 4.0× the throughput of sysA.",
-    );
+    expect(verdictSentence(p99, [sysB, sysA, sysC])).toBe("At p99 ≤ 5 ms, sysB and sysC both sustain 40k/s and sysA 10k/s: sysB and sysC carry 4.0× the throughput of sysA.");
     const sysD = s("sysD", [
       [10000, true],
       [12000, false],
     ]);
-    expect(verdictSentence(p99, [sysB, sysA, sysD])).toBe(
-      "At p99 ≤ 5 ms, sysB sustains 40k/s and sysA and sysD both 10k/s: sysB carries 4.0× the throughput of sysA and sysD.",
-    );
+    expect(verdictSentence(p99, [sysB, sysA, sysD])).toBe("At p99 ≤ 5 ms, sysB sustains 40k/s and sysA and sysD both 10k/s: sysB carries 4.0× the throughput of sysA and sysD.");
   });
 
   it("more than two configurations are ranked", () => {
@@ -526,9 +502,7 @@ describe("verdictSentence", () => {
       [80000, true],
       [100000, false],
     ]);
-    expect(verdictSentence(p99, [sysA, sysB, sysC])).toBe(
-      "At p99 ≤ 5 ms, sysC sustains 80k/s, sysB 40k/s and sysA 10k/s: sysC carries 2.0× the throughput of sysB.",
-    );
+    expect(verdictSentence(p99, [sysA, sysB, sysC])).toBe("At p99 ≤ 5 ms, sysC sustains 80k/s, sysB 40k/s and sysA 10k/s: sysC carries 2.0× the throughput of sysB.");
   });
 
   it("a configuration that passed everything it was tested at may sustain more", () => {

@@ -29,7 +29,6 @@ function cleanNumber(v: number): number {
   return Number(v.toPrecision(15));
 }
 
-
 /** "p99.9", "max". */
 export function percentileLabel(p: number): string {
   return p >= 100 ? "max" : `p${plainNumber(p)}`;
@@ -380,18 +379,13 @@ export function verdictSentence(r: Requirement | null, s: Sustainable[]): string
   if (failing.length > 0) {
     const lowest = failing.map((c) => formatThroughput(c.points[0]!.throughput));
     const who = list(failing.map((c) => nameOf(c.config)));
-    const clause =
-      failing.length === 1
-        ? `${who} fails at every tested throughput (lowest ${lowest[0]})`
-        : `${who} fail at every tested throughput (lowest ${list(lowest)})`;
+    const clause = failing.length === 1 ? `${who} fails at every tested throughput (lowest ${lowest[0]})` : `${who} fail at every tested throughput (lowest ${list(lowest)})`;
     sentences.push(passing.length > 0 ? `${clause}.` : `${at}, ${clause}.`);
   }
 
   for (const c of tested.filter((x) => x.nonMonotonic)) {
     const fail = c.points.find((p) => !p.pass)!;
-    sentences.push(
-      `${nameOf(c.config)} fails at ${formatThroughput(fail.throughput)} yet passes at ${formatThroughput(c.maxThroughput!)}: check these runs.`,
-    );
+    sentences.push(`${nameOf(c.config)} fails at ${formatThroughput(fail.throughput)} yet passes at ${formatThroughput(c.maxThroughput!)}: check these runs.`);
   }
 
   if (unknown.length > 0) {

@@ -28,7 +28,7 @@ function ranks(v: ArrayLike<number>): Float64Array {
   const n = v.length;
   const sorted = Float64Array.from(v).sort();
   const rankOf = new Map<number, number>();
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     let j = i;
     while (j + 1 < n && sorted[j + 1] === sorted[i]) j++;
     rankOf.set(sorted[i]!, (i + j) / 2 + 1);
@@ -43,7 +43,7 @@ function ranks(v: ArrayLike<number>): Float64Array {
 function ranksOfAscending(v: ArrayLike<number>): Float64Array {
   const n = v.length;
   const r = new Float64Array(n);
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     let j = i;
     while (j + 1 < n && v[j + 1] === v[i]) j++;
     for (let k = i; k <= j; k++) r[k] = (i + j) / 2 + 1;

@@ -9,7 +9,14 @@ function table(pairs: [number, number][]) {
 
 describe("inferUnitFromIntervalMax", () => {
   it("ratio 1e6 means ns values with the column in ms (jHiccup, cassandra-stress)", () => {
-    expect(inferUnitFromIntervalMax(table([[1796210687, 1796.211], [2768895, 2.769]]))).toBe("ns");
+    expect(
+      inferUnitFromIntervalMax(
+        table([
+          [1796210687, 1796.211],
+          [2768895, 2.769],
+        ]),
+      ),
+    ).toBe("ns");
   });
   it("ratio 1e3 means µs, 1 means ms, 1e-3 means s", () => {
     expect(inferUnitFromIntervalMax(table([[12507, 12.507]]))).toBe("us");
@@ -18,7 +25,14 @@ describe("inferUnitFromIntervalMax", () => {
   });
   it("uses the largest max, where the column's 3-decimal rounding matters least", () => {
     // 0.000 column for a tiny interval would give no ratio; the big one decides.
-    expect(inferUnitFromIntervalMax(table([[300, 0.0], [5_000_000, 5.0]]))).toBe("ns");
+    expect(
+      inferUnitFromIntervalMax(
+        table([
+          [300, 0.0],
+          [5_000_000, 5.0],
+        ]),
+      ),
+    ).toBe("ns");
   });
   it("gives up on unusable or odd ratios", () => {
     expect(inferUnitFromIntervalMax(table([[0, 0]]))).toBeNull();

@@ -63,7 +63,10 @@ export function summariseTail(intervals: readonly TailInterval[], keep = 20): Ta
     above += iv.above;
     if (iv.above > 0) withAny++;
   }
-  const top = intervals.filter((iv) => iv.above > 0).sort((a, b) => b.above - a.above || a.start - b.start).slice(0, keep);
+  const top = intervals
+    .filter((iv) => iv.above > 0)
+    .sort((a, b) => b.above - a.above || a.start - b.start)
+    .slice(0, keep);
   let named = 0;
   let held = 0;
   while (named < top.length && named < NAMED_MAX && (named === 0 || held < above / 2)) held += top[named++]!.above;

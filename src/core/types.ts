@@ -9,7 +9,7 @@ export const UNITS: readonly Unit[] = ["ns", "us", "ms", "s"];
 export const NANOS_PER_UNIT: Record<Unit, number> = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
 
 /** The spellings of a unit a person may type (micro sign and Greek mu alike), lower case. */
-const UNIT_WORDS: Readonly<Record<string, Unit>> = { ns: "ns", us: "us", "µs": "us", "μs": "us", ms: "ms", s: "s" };
+const UNIT_WORDS: Readonly<Record<string, Unit>> = { ns: "ns", us: "us", µs: "us", μs: "us", ms: "ms", s: "s" };
 
 /** The unit a typed word names, or null (an own key only: "constructor" is no unit). */
 export function unitOfWord(word: string): Unit | null {

@@ -45,7 +45,13 @@ describe("cutting intervals into windows", () => {
 describe("judging every window", () => {
   const req = parseRequirement("p99<=10ms, max<=100ms");
   if (!req.ok || !req.value) throw new Error("requirement");
-  const w = (start: number, count: number, p99ms: number, maxMs: number, covered = 10): WindowStats => ({ start, end: start + 10, count, covered, valuesNs: [p99ms * 1e6, maxMs * 1e6] });
+  const w = (start: number, count: number, p99ms: number, maxMs: number, covered = 10): WindowStats => ({
+    start,
+    end: start + 10,
+    count,
+    covered,
+    valuesNs: [p99ms * 1e6, maxMs * 1e6],
+  });
 
   it("counts passing windows and names the worst by value ÷ limit over the entries", () => {
     const j = judgeWindows([w(0, 1000, 5, 50), w(10, 1000, 12, 60), w(20, 1000, 8, 300), w(30, 1000, 9, 99)], req.value!);
@@ -99,7 +105,9 @@ describe("tail attribution", () => {
     expect(s.named).toBe(5);
     expect(s.share).toBe(5 / 40);
     expect(tailSentence(summariseTail([iv(3, 4)]), 1e6, (x) => `t${x.index}`)).toBe("All 4 values above 1 ms came from 1 interval (t3).");
-    expect(tailSentence(summariseTail([iv(3, 2), iv(7, 2), iv(9, 1)]), 1e6, (x) => `t${x.index}`)).toBe("80 % of the 5 values above 1 ms came from 2 intervals (t3, t7, …), out of 3 intervals holding any.");
+    expect(tailSentence(summariseTail([iv(3, 2), iv(7, 2), iv(9, 1)]), 1e6, (x) => `t${x.index}`)).toBe(
+      "80 % of the 5 values above 1 ms came from 2 intervals (t3, t7, …), out of 3 intervals holding any.",
+    );
     expect(tailSentence(summariseTail([iv(3, 0)]), 1e6, () => "")).toBe("No value above 1 ms.");
   });
 });

@@ -98,13 +98,17 @@ describe("a log read in parts (as the page's helper workers read a big one)", ()
     const { kernelStats } = await import("../wasm/kernel");
     // 16,500 intervals: blocks of ⌈√n⌉ = 129 intervals, sub-blocks of 64 (the store's own).
     const dir = mkdtempSync(join(tmpdir(), "cmp-parts-"));
-    const texts = [1, 2].map((seed) => readFileSync(writeDayLog(join(dir, `d${seed}.hlog`), { intervals: 16_500, seed, distinctPerInterval: 8, samplesPerInterval: 40 }).path, "utf8"));
+    const texts = [1, 2].map((seed) =>
+      readFileSync(writeDayLog(join(dir, `d${seed}.hlog`), { intervals: 16_500, seed, distinctPerInterval: 8, samplesPerInterval: 40 }).path, "utf8"),
+    );
     const whole = await store(texts.map((t, i) => [`d${i + 1}.hlog`, t]));
     const parted = new Store();
     for (const [i, t] of texts.entries()) {
       // Cut at a line that is no multiple of 64 intervals into the log.
       const cut = t.indexOf("\n", Math.floor(t.length * 0.4137)) + 1;
-      parted.add(await ingestHlogInParts(`d${i + 1}.hlog`, [t.slice(0, cut)], [ingestHlogPart(`d${i + 1}.hlog`, [t.slice(cut)], undefined, new TextEncoder().encode(t.slice(cut)))]));
+      parted.add(
+        await ingestHlogInParts(`d${i + 1}.hlog`, [t.slice(0, cut)], [ingestHlogPart(`d${i + 1}.hlog`, [t.slice(cut)], undefined, new TextEncoder().encode(t.slice(cut)))]),
+      );
     }
     expect(parted.series[0]!.blocks?.constructor.name).toBe("JoinedBlocks");
     const req = (s: Store) => ({ baseline: s.series[0]!.id, candidate: s.series[1]!.id, range: OPEN, resamples: 300 });

@@ -41,4 +41,3 @@ export async function* fileChunks(file: Blob, onBytes: (n: number) => void, sign
   const rest = decoder.decode();
   if (rest) yield rest;
 }
-

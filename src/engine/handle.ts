@@ -7,7 +7,13 @@ import { heatmapQuery, tailQuery, windowQuery } from "./time-queries";
 import { compareQuery } from "./compare-query";
 
 /** `helpers` read interval logs on other cores (the worker passes its pool; tests read in one thread). */
-export async function handle(store: Store, req: Request, progress: (p: Progress) => void, signal?: AbortSignal, helpers: HelperWorkers | null = null): Promise<ResultOf[Request["kind"]]> {
+export async function handle(
+  store: Store,
+  req: Request,
+  progress: (p: Progress) => void,
+  signal?: AbortSignal,
+  helpers: HelperWorkers | null = null,
+): Promise<ResultOf[Request["kind"]]> {
   switch (req.kind) {
     case "load":
       return loadFiles(store, req.files, progress, signal, req.options, helpers);
@@ -23,7 +29,18 @@ export async function handle(store: Store, req: Request, progress: (p: Progress)
         let bytes = 0;
         let total = 0;
         try {
-          const r = await store.loadOrThrow(name, fetchChunks(u, (b, t) => { bytes = b; total = t; }, signal), (p) => progress({ file: name, bytes, totalBytes: total, intervals: p.intervals }));
+          const r = await store.loadOrThrow(
+            name,
+            fetchChunks(
+              u,
+              (b, t) => {
+                bytes = b;
+                total = t;
+              },
+              signal,
+            ),
+            (p) => progress({ file: name, bytes, totalBytes: total, intervals: p.intervals }),
+          );
           out.push({ file: u, ...r });
         } catch (e) {
           out.push({ file: u, added: [], problems: [{ file: u, line: null, reason: e instanceof RemoteError ? e.message : `could not be read: ${(e as Error).message}` }] });

@@ -1,7 +1,19 @@
 // Interval-log ingest: one series per tag, every interval decoded once and merged; a log can
 // also be read in parts by several workers and joined (equal to reading it whole). Kept apart
 // from the other formats so that the helper workers load only this.
-import { addInto, coarsestLayout, countsLengthOf, declaredCountsLength, highestEquivalent, lowestDiscernibleValueOf, MAX_DECLARED_COUNTS, newHistogram, sparseOf, type Histogram, type SparseHistogram } from "../core/histogram";
+import {
+  addInto,
+  coarsestLayout,
+  countsLengthOf,
+  declaredCountsLength,
+  highestEquivalent,
+  lowestDiscernibleValueOf,
+  MAX_DECLARED_COUNTS,
+  newHistogram,
+  sparseOf,
+  type Histogram,
+  type SparseHistogram,
+} from "../core/histogram";
 
 /** Counts-array slots all tags' histograms of one log may hold together: 2^27 float64 = 1 GiB. */
 const MAX_TOTAL_SLOTS = 2 ** 27;
@@ -223,7 +235,16 @@ export class HlogIngest implements Sink, LineSink {
       return;
     }
     if (!t) {
-      t = { histogram: null, pending: true, intervals: new IntervalTable(this.keepPayloads), blocks: new IntervalBlocks(), layout: `${d.lowestDiscernibleValue}/${d.numberOfSignificantValueDigits}`, parts: [], partsBroken: false, double: false };
+      t = {
+        histogram: null,
+        pending: true,
+        intervals: new IntervalTable(this.keepPayloads),
+        blocks: new IntervalBlocks(),
+        layout: `${d.lowestDiscernibleValue}/${d.numberOfSignificantValueDigits}`,
+        parts: [],
+        partsBroken: false,
+        double: false,
+      };
       this.tags.set(interval.tag, t);
       this.rawStarts.set(interval.tag, []);
     }
@@ -248,9 +269,7 @@ export class HlogIngest implements Sink, LineSink {
     else addDecodedInto(t.histogram, d);
     this.slots += countsLengthOf(t.histogram) - current;
     t.blocks?.add(d);
-    const max = lastIndex >= 0
-      ? highestEquivalent(t.histogram, valueFromIndex(lastIndex, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits))
-      : 0;
+    const max = lastIndex >= 0 ? highestEquivalent(t.histogram, valueFromIndex(lastIndex, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits)) : 0;
     t.intervals.push(0, interval.length, max, d.totalCount, interval.maxColumn, interval.payload, medianOf(d), at + interval.payloadAt);
     this.rawStarts.get(interval.tag)!.push(interval.rawStart);
     this.intervalCount++;
@@ -355,19 +374,21 @@ export class HlogIngest implements Sink, LineSink {
       const known = t.double ? null : producerUnit(this.reader.header.producer);
       const inferred = known || t.double ? null : inferUnitFromIntervalMax(t.intervals);
       const base = fileBaseName(this.file);
-      series.push(makeSeries({
-        name: tag ? `${base} [${tag}]` : base,
-        source: this.file,
-        tag,
-        // Without a usable Interval_Max column, assume what Java's writers assume: ns values.
-        recordedUnit: known ?? inferred ?? "ns",
-        unitSource: known ? "format" : inferred ? "interval-max" : "default",
-        histogram: t.histogram,
-        intervals: t.intervals,
-        startTime,
-        format: "hlog",
-        blocks: sorted ? blocksOf(t) : null,
-      }));
+      series.push(
+        makeSeries({
+          name: tag ? `${base} [${tag}]` : base,
+          source: this.file,
+          tag,
+          // Without a usable Interval_Max column, assume what Java's writers assume: ns values.
+          recordedUnit: known ?? inferred ?? "ns",
+          unitSource: known ? "format" : inferred ? "interval-max" : "default",
+          histogram: t.histogram,
+          intervals: t.intervals,
+          startTime,
+          format: "hlog",
+          blocks: sorted ? blocksOf(t) : null,
+        }),
+      );
     }
     if (series.length === 0 && problems.length === 0) {
       problems.push({ file: this.file, line: null, reason: "no intervals found in this log" });

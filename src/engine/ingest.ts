@@ -149,7 +149,11 @@ class ReaderIngest implements Sink {
   private overlong: LoadProblem[] = [];
   intervalCount = 0;
 
-  constructor(private readonly file: string, reader: FormatReader, options?: SampleOptions) {
+  constructor(
+    private readonly file: string,
+    reader: FormatReader,
+    options?: SampleOptions,
+  ) {
     this.parser = reader.create(file, options);
     this.splitter = new LineSplitter({
       line: (t, n) => {
@@ -202,4 +206,3 @@ class ReaderIngest implements Sink {
 function unknownFormat(name: string, head: string): IngestResult {
   return { series: [], problems: [{ file: name, line: null, reason: unreadableReason(head) }], lines: 0 };
 }
-

@@ -14,7 +14,10 @@ class InThreadHelpers implements HelperWorkers {
   readonly calls: { helper: number; bytes: number }[] = [];
   running = 0;
   maxRunning = 0;
-  constructor(readonly count: number, private readonly fail = false) {}
+  constructor(
+    readonly count: number,
+    private readonly fail = false,
+  ) {}
   async read(helper: number, blob: Blob, name: string, onProgress: (b: number, n: number) => void, signal?: AbortSignal): Promise<HlogPart> {
     this.calls.push({ helper, bytes: blob.size });
     this.running++;
@@ -24,7 +27,12 @@ class InThreadHelpers implements HelperWorkers {
       if (this.fail) throw new Error("helper crashed");
       let bytes = 0;
       const source = new Uint8Array(blob.size); // as part-worker.ts: the bytes go with the part
-      const part = await ingestHlogPart(name, fileChunks(blob, (b) => (bytes = b), signal, source), (p) => onProgress(bytes, p.intervals), source);
+      const part = await ingestHlogPart(
+        name,
+        fileChunks(blob, (b) => (bytes = b), signal, source),
+        (p) => onProgress(bytes, p.intervals),
+        source,
+      );
       return structuredClone(part);
     } finally {
       this.running--;
@@ -74,7 +82,7 @@ describe("loading files with helper workers", () => {
       const helpers = new InThreadHelpers(count);
       expect(await run(helpers)).toEqual(alone);
       // The big log went in parts (a slice smaller than the file), the small logs whole.
-      expect(helpers.calls.some((c) => c.bytes < files()[2]!.size && c.bytes > 64 * 1024 / (count + 2))).toBe(true);
+      expect(helpers.calls.some((c) => c.bytes < files()[2]!.size && c.bytes > (64 * 1024) / (count + 2))).toBe(true);
       expect(helpers.calls.length).toBeGreaterThanOrEqual(count + 1);
       expect(helpers.maxRunning).toBeGreaterThan(count > 1 ? 1 : 0);
     }

@@ -132,15 +132,26 @@ export async function loadFiles(
     const bounds = [0, ...cuts, file.size];
     const bytes = new Array<number>(bounds.length - 1).fill(0);
     const intervals = new Array<number>(bounds.length - 1).fill(0);
-    const report = () => update(i, bytes.reduce((a, b) => a + b, 0), intervals.reduce((a, b) => a + b, 0));
+    const report = () =>
+      update(
+        i,
+        bytes.reduce((a, b) => a + b, 0),
+        intervals.reduce((a, b) => a + b, 0),
+      );
     const rest: Promise<HlogPart>[] = [];
     for (let k = 1; k < bounds.length - 1; k++) {
       rest.push(
-        helpers!.read(k - 1, file.slice(bounds[k]!, bounds[k + 1]!), file.name, (b, n) => {
-          bytes[k] = b;
-          intervals[k] = n;
-          report();
-        }, signal),
+        helpers!.read(
+          k - 1,
+          file.slice(bounds[k]!, bounds[k + 1]!),
+          file.name,
+          (b, n) => {
+            bytes[k] = b;
+            intervals[k] = n;
+            report();
+          },
+          signal,
+        ),
       );
     }
     // A rejected part is awaited (and handled) below; keep it from being reported unhandled meanwhile.
@@ -174,7 +185,13 @@ export async function loadFiles(
     const f = files[i]!;
     results[i] = {
       series: [],
-      problems: [{ file: f.name, line: null, reason: `this interval log is ${formatMB(f.size)}; the app reads logs up to ${formatMB(maxLogBytes)}, all held in the browser's memory. Cut it to the time you need first: it is text in time order, so keep its # header lines and a range of interval lines` }],
+      problems: [
+        {
+          file: f.name,
+          line: null,
+          reason: `this interval log is ${formatMB(f.size)}; the app reads logs up to ${formatMB(maxLogBytes)}, all held in the browser's memory. Cut it to the time you need first: it is text in time order, so keep its # header lines and a range of interval lines`,
+        },
+      ],
       lines: 0,
     };
     update(i, f.size, 0, true);

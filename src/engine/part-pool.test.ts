@@ -19,7 +19,14 @@ const until = async (check: () => boolean) => {
   expect(check()).toBe(true);
 };
 
-const part: HlogPart = { reader: { problems: [], skipped: 0, startTime: null, baseTime: null, headerSeen: false } as unknown as HlogPart["reader"], lines: 3, intervalCount: 2, tags: [], source: null, chars: 0 };
+const part: HlogPart = {
+  reader: { problems: [], skipped: 0, startTime: null, baseTime: null, headerSeen: false } as unknown as HlogPart["reader"],
+  lines: 3,
+  intervalCount: 2,
+  tags: [],
+  source: null,
+  chars: 0,
+};
 
 describe("HelperPool over ports from the page", () => {
   it("sends reads through the helper's port and resolves with the helper's part, passing progress on", async () => {

@@ -83,10 +83,12 @@ export class HelperPool implements HelperWorkers {
       if (signal?.aborted) return reject(new Error("cancelled: nothing of this file was loaded"));
       const onAbort = () => e.postMessage({ type: "cancel", id });
       // The signal outlives this read (it serves a whole load): drop the listener when done.
-      const settle = <T,>(f: (v: T) => void) => (v: T) => {
-        signal?.removeEventListener("abort", onAbort);
-        f(v);
-      };
+      const settle =
+        <T>(f: (v: T) => void) =>
+        (v: T) => {
+          signal?.removeEventListener("abort", onAbort);
+          f(v);
+        };
       this.pending.set(id, { resolve: settle(resolve), reject: settle(reject), progress: onProgress });
       signal?.addEventListener("abort", onAbort, { once: true });
       e.postMessage({ type: "read", id, blob, name });

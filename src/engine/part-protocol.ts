@@ -4,9 +4,7 @@ import type { HlogPart } from "./ingest";
 export type PartRequest = { type: "read"; id: number; blob: Blob; name: string } | { type: "cancel"; id: number };
 
 export type PartReply =
-  | { id: number; type: "progress"; bytes: number; intervals: number }
-  | { id: number; type: "done"; part: HlogPart }
-  | { id: number; type: "error"; message: string };
+  { id: number; type: "progress"; bytes: number; intervals: number } | { id: number; type: "done"; part: HlogPart } | { id: number; type: "error"; message: string };
 
 /** From the page to a helper it started: the port to the engine worker, where requests come from. */
 export type PartSetup = { type: "port"; port: MessagePort };

@@ -10,12 +10,15 @@ import { ingestHlogPart, transferablesOf } from "./hlog-ingest";
 import type { PartReply, PartRequest, PartSetup } from "./part-protocol";
 import { warmUp } from "./warm-up";
 
-
 const running = new Map<number, AbortController>();
 // While no part is asked for, read a synthetic log through the same path (see warm-up.ts); a
 // real part read makes it needless.
 let partsRead = 0;
-void warmUp(() => running.size > 0, ingestHlogPart, () => partsRead > 0);
+void warmUp(
+  () => running.size > 0,
+  ingestHlogPart,
+  () => partsRead > 0,
+);
 
 function serve(endpoint: { postMessage(message: unknown, transfer: Transferable[]): void }) {
   const post = (r: PartReply, transfer: Transferable[] = []) => endpoint.postMessage(r, transfer);
@@ -32,13 +35,18 @@ function serve(endpoint: { postMessage(message: unknown, transfer: Transferable[
     try {
       // The part's bytes go to the engine with it (transferred): its payloads are cut out of them.
       const source = new Uint8Array(m.blob.size);
-      const part = await ingestHlogPart(m.name, fileChunks(m.blob, (b) => (bytes = b), control.signal, source), (p) => {
-        // Progress at most every 100 ms: a message per chunk would cost more than it tells.
-        const now = performance.now();
-        if (now - last < 100) return;
-        last = now;
-        post({ id: m.id, type: "progress", bytes, intervals: p.intervals });
-      }, source);
+      const part = await ingestHlogPart(
+        m.name,
+        fileChunks(m.blob, (b) => (bytes = b), control.signal, source),
+        (p) => {
+          // Progress at most every 100 ms: a message per chunk would cost more than it tells.
+          const now = performance.now();
+          if (now - last < 100) return;
+          last = now;
+          post({ id: m.id, type: "progress", bytes, intervals: p.intervals });
+        },
+        source,
+      );
       post({ id: m.id, type: "done", part }, transferablesOf(part));
     } catch (e) {
       post({ id: m.id, type: "error", message: e instanceof Error ? e.message : String(e) });

@@ -80,7 +80,16 @@ function expectSame(a: IngestResult, b: IngestResult): void {
         return d.ok ? d.value : null;
       };
       const n = tx.n;
-      const ranges: [number, number][] = [[0, n - 1], [0, 0], [n - 1, n - 1], [1, n - 2], [Math.floor(n / 3), Math.floor((2 * n) / 3)], [63, 64], [60, 200], [n - 70, n - 1]];
+      const ranges: [number, number][] = [
+        [0, n - 1],
+        [0, 0],
+        [n - 1, n - 1],
+        [1, n - 2],
+        [Math.floor(n / 3), Math.floor((2 * n) / 3)],
+        [63, 64],
+        [60, 200],
+        [n - 70, n - 1],
+      ];
       for (const [i0, i1] of ranges) {
         if (i0 < 0 || i1 >= n || i0 > i1) continue;
         expect(sumOf(y.blocks.sumRange(i0, i1, decodeAt).sum)).toEqual(sumOf(x.blocks.sumRange(i0, i1, decodeAt).sum));

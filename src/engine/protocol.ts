@@ -79,10 +79,7 @@ export interface FileProgress {
 
 export type Envelope = { reqId: number; request: Request };
 
-export type Reply =
-  | { reqId: number; type: "done"; result: unknown }
-  | { reqId: number; type: "error"; message: string }
-  | { reqId: number; type: "progress"; progress: Progress };
+export type Reply = { reqId: number; type: "done"; result: unknown } | { reqId: number; type: "error"; message: string } | { reqId: number; type: "progress"; progress: Progress };
 
 // ── What queries answer: plot-ready values, never library objects ──
 

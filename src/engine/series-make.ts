@@ -31,8 +31,9 @@ export interface Sink {
 }
 
 /** A series with its identity parsed from the file name and tag; defaults for the rest. */
-export function makeSeries(p: Pick<SeriesModel, "name" | "source" | "tag" | "recordedUnit" | "unitSource" | "histogram" | "intervals" | "startTime" | "format" | "blocks"> & { failures?: number }): SeriesModel {
+export function makeSeries(
+  p: Pick<SeriesModel, "name" | "source" | "tag" | "recordedUnit" | "unitSource" | "histogram" | "intervals" | "startTime" | "format" | "blocks"> & { failures?: number },
+): SeriesModel {
   const id = identityFromName(p.source, p.tag);
   return { id: newId(), ...p, config: id.config, throughput: id.throughput, kind: id.kind, mergedFrom: [], failures: p.failures ?? 0 };
 }
-

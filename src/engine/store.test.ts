@@ -91,7 +91,14 @@ describe.skipIf(!existsSync(HDR))("HdrHistogram's own test logs, read at their o
     const store = new Store();
     await loadSample(store, HDR, "jHiccup-2.0.7S.logV2.hlog");
     const before = store.views()[0]!.spectrum.percentiles;
-    const view: ShareView = { displayUnit: "ms", yLog: false, sideBySide: false, requirement: null, range: { start: null, end: null }, timeline: { percentiles: [], perLane: false, wallClock: false, log: false } };
+    const view: ShareView = {
+      displayUnit: "ms",
+      yLog: false,
+      sideBySide: false,
+      requirement: null,
+      range: { start: null, end: null },
+      timeline: { percentiles: [], perLane: false, wallClock: false, log: false },
+    };
     const looks = [{ id: store.series[0]!.id, color: "#000", visible: true }];
     for (const full of [true, false]) {
       const link = store.share(view, looks, OPEN_RANGE, full);

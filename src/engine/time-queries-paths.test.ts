@@ -34,10 +34,11 @@ function intervalsOf(g: Gen) {
     }
     return { start: i, length: 1, histogram: h };
   });
-  if (g.shuffle) for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rnd() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
+  if (g.shuffle)
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
   return out;
 }
 
@@ -66,26 +67,31 @@ const gen = fc.record({
 describe("time queries: fast paths equal the per-interval reading", () => {
   it("windows of any length: counts and values as the library's merge of each window's intervals, with or without blocks", async () => {
     await fc.assert(
-      fc.asyncProperty(gen, fc.constantFrom(1, 3, 10, 64, 100, 128, 300, 1000), fc.subarray([1, 25, 50, 90, 99, 99.9, 99.99, 100], { minLength: 1 }), async (g, length, percentiles) => {
-        const ivs = intervalsOf(g);
-        const store = new Store();
-        await store.load("p.hlog", [writeHlog(ivs)]);
-        const s = store.series[0]!;
-        const [fast] = windowQuery(store.series, { length, wallClock: false, percentiles });
-        // The general path: no blocks, every window's intervals added into one histogram.
-        const blocks = s.blocks;
-        s.blocks = null;
-        const [general] = windowQuery(store.series, { length, wallClock: false, percentiles });
-        s.blocks = blocks;
-        expect(fast!.count).toEqual(general!.count);
-        for (const p of percentiles) expect(fast!.values[String(p)]).toEqual(general!.values[String(p)]);
-        fast!.start.forEach((start, k) => {
-          const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: g.digits });
-          for (const iv of ivs) if (iv.start >= start && iv.start < start + length) h.add(iv.histogram);
-          expect(fast!.count[k]).toBe(h.totalCount);
-          for (const p of percentiles) expect(fast!.values[String(p)]![k]).toBe(libraryValue(h, p));
-        });
-      }),
+      fc.asyncProperty(
+        gen,
+        fc.constantFrom(1, 3, 10, 64, 100, 128, 300, 1000),
+        fc.subarray([1, 25, 50, 90, 99, 99.9, 99.99, 100], { minLength: 1 }),
+        async (g, length, percentiles) => {
+          const ivs = intervalsOf(g);
+          const store = new Store();
+          await store.load("p.hlog", [writeHlog(ivs)]);
+          const s = store.series[0]!;
+          const [fast] = windowQuery(store.series, { length, wallClock: false, percentiles });
+          // The general path: no blocks, every window's intervals added into one histogram.
+          const blocks = s.blocks;
+          s.blocks = null;
+          const [general] = windowQuery(store.series, { length, wallClock: false, percentiles });
+          s.blocks = blocks;
+          expect(fast!.count).toEqual(general!.count);
+          for (const p of percentiles) expect(fast!.values[String(p)]).toEqual(general!.values[String(p)]);
+          fast!.start.forEach((start, k) => {
+            const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: g.digits });
+            for (const iv of ivs) if (iv.start >= start && iv.start < start + length) h.add(iv.histogram);
+            expect(fast!.count[k]).toBe(h.totalCount);
+            for (const p of percentiles) expect(fast!.values[String(p)]![k]).toBe(libraryValue(h, p));
+          });
+        },
+      ),
       { numRuns: 40 },
     );
   });

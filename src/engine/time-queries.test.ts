@@ -251,7 +251,10 @@ describe.skipIf(!haveJava)("against HdrHistogram Java 2.2.2, window by window an
     for (const k of [0, 1, 2]) {
       const out = hlp(["-i", path, "-start", String(w.start[k]), "-end", String(w.end[k]! - 1e-6)]);
       // Values in ms (its default unit ratio), with as many decimals as the log's digits.
-      const rows = out.split("\n").filter((l) => /^\s+\d/.test(l)).map((l) => l.trim().split(/\s+/));
+      const rows = out
+        .split("\n")
+        .filter((l) => /^\s+\d/.test(l))
+        .map((l) => l.trim().split(/\s+/));
       const decimals = rows[0]![0]!.split(".")[1]!.length;
       const at = (p: number) => rows.find((r) => Math.abs(Number(r[1]) - p / 100) < 1e-12)![0]!;
       for (const p of [50, 90]) expect((w.values[String(p)]![k]! / 1e6).toFixed(decimals)).toBe(at(p)); // rows it prints exactly

@@ -624,7 +624,13 @@ export function tailQuery(series: readonly SeriesModel[], q: TailQuery): TailSer
     const intervals: TailInterval[] = [];
     for (let i = 0; i < t.n; i++) if (counts[i]! > 0) intervals.push({ index: i, start: t.offsets[i]!, end: t.offsets[i]! + t.lengths[i]!, above: counts[i]! });
     const summary = summariseTail(intervals, q.keep);
-    const marked = intervals.length > q.maxMarks ? [...intervals].sort((a, b) => b.above - a.above).slice(0, q.maxMarks).sort((a, b) => a.start - b.start) : intervals;
+    const marked =
+      intervals.length > q.maxMarks
+        ? [...intervals]
+            .sort((a, b) => b.above - a.above)
+            .slice(0, q.maxMarks)
+            .sort((a, b) => a.start - b.start)
+        : intervals;
     out.push({
       id: s.id,
       recordedUnit: s.recordedUnit,

@@ -8,7 +8,17 @@ import { countsLengthOf, maxOf, valueAtPercentile } from "../core/histogram";
 import { encodeHistogram } from "../../scripts/lib/hlog-encoders";
 import { inflatedCacheForTests, Store } from "./store";
 
-const sim = simulateQueue({ rate: 3000, seconds: 40, medianServiceSec: 80e-6, sigma: 0.6, stalls: [{ at: 11.2, duration: 0.2 }, { at: 29.5, duration: 0.05 }], seed: 42 });
+const sim = simulateQueue({
+  rate: 3000,
+  seconds: 40,
+  medianServiceSec: 80e-6,
+  sigma: 0.6,
+  stalls: [
+    { at: 11.2, duration: 0.2 },
+    { at: 29.5, duration: 0.05 },
+  ],
+  seed: 42,
+});
 const log = writeHlog(sim);
 
 /** Independent reference: the library's own decode of each line. */
@@ -188,7 +198,12 @@ describe("timeline percentiles on coarser logs (2 digits, lowest discernible val
    */
   function nativeSum(members: { h: ReturnType<typeof decodeFromCompressedBase64> }[]) {
     const first = members[0]!.h as unknown as { numberOfSignificantValueDigits: 1 | 2 | 3 | 4 | 5; lowestDiscernibleValue: number };
-    const merged = build({ bitBucketSize: 64, numberOfSignificantValueDigits: first.numberOfSignificantValueDigits, lowestDiscernibleValue: first.lowestDiscernibleValue, highestTrackableValue: 2 ** 40 });
+    const merged = build({
+      bitBucketSize: 64,
+      numberOfSignificantValueDigits: first.numberOfSignificantValueDigits,
+      lowestDiscernibleValue: first.lowestDiscernibleValue,
+      highestTrackableValue: 2 ** 40,
+    });
     for (const m of members) merged.add(m.h);
     return merged;
   }

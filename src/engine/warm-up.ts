@@ -120,10 +120,11 @@ export async function warmUp(
   const channel = new MessageChannel();
   const waiting: (() => void)[] = [];
   channel.port1.onmessage = () => waiting.shift()?.();
-  const yieldNow = () => new Promise<void>((r) => {
-    waiting.push(r);
-    channel.port2.postMessage(0);
-  });
+  const yieldNow = () =>
+    new Promise<void>((r) => {
+      waiting.push(r);
+      channel.port2.postMessage(0);
+    });
   try {
     await pause(startDelayMs);
     while (busy()) await pause(BUSY_POLL_MS);

@@ -4,18 +4,7 @@ import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ingest } from "../engine/ingest";
-import {
-  gatlingLog,
-  generateSamples,
-  jmeterCsv,
-  jmeterXml,
-  k6Csv,
-  k6Json,
-  plainValues,
-  samplesTable,
-  vegetaCsv,
-  vegetaJson,
-} from "../../scripts/lib/loadgen-fixtures";
+import { gatlingLog, generateSamples, jmeterCsv, jmeterXml, k6Csv, k6Json, plainValues, samplesTable, vegetaCsv, vegetaJson } from "../../scripts/lib/loadgen-fixtures";
 import { FORMATS, READABLE_FORMATS, READERS, UTF16_REASON, isHdrHistogramText, looksLikeUtf16, pickFormat, pickReader, unreadableReason } from "./detect";
 import { budgetMs } from "../../scripts/lib/budget";
 
@@ -81,7 +70,11 @@ describe("pickReader", () => {
   const shared = path.resolve(__dirname, "../../../shared/samples");
   describe.skipIf(!existsSync(shared))("never claims HdrHistogram's own formats", () => {
     const files = existsSync(shared)
-      ? ["hdrhistogram", "hgrm"].flatMap((d) => readdirSync(path.join(shared, d)).filter((f) => !f.endsWith(".dat")).map((f) => path.join(d, f)))
+      ? ["hdrhistogram", "hgrm"].flatMap((d) =>
+          readdirSync(path.join(shared, d))
+            .filter((f) => !f.endsWith(".dat"))
+            .map((f) => path.join(d, f)),
+        )
       : [];
     it.each(files)("%s", (f) => {
       const text = readFileSync(path.join(shared, f), "utf8");
@@ -120,8 +113,10 @@ function asUtf16ReadAsUtf8(text: string, bigEndian: boolean, bom: boolean): stri
   return new TextDecoder("utf-8").decode(Buffer.concat([mark, body]));
 }
 
-const HLOG_TEXT = "#[StartTime: 1767323045.250 (seconds since epoch)]\n\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n0.127,1.007,2.769,HISTFAAAAEV42pNpmSzMwMCgyAABTFCaEUzMByQeJjS\n";
-const HGRM_TEXT = "       Value     Percentile TotalCount 1/(1-Percentile)\n\n       0.031 0.000000000000          1           1.00\n#[Mean    =        0.031, StdDeviation   =        0.000]\n";
+const HLOG_TEXT =
+  '#[StartTime: 1767323045.250 (seconds since epoch)]\n"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"\n0.127,1.007,2.769,HISTFAAAAEV42pNpmSzMwMCgyAABTFCaEUzMByQeJjS\n';
+const HGRM_TEXT =
+  "       Value     Percentile TotalCount 1/(1-Percentile)\n\n       0.031 0.000000000000          1           1.00\n#[Mean    =        0.031, StdDeviation   =        0.000]\n";
 const TEXTS: [string, string][] = [
   ["hlog", HLOG_TEXT],
   ["hgrm", HGRM_TEXT],
@@ -183,7 +178,11 @@ describe("ingest of UTF-16 files", () => {
         const u = asUtf16ReadAsUtf8(text, bigEndian, bom);
         for (const chunks of [[u], u.match(/[^]{1,700}/g)!]) {
           const r = await ingest(name, chunks);
-          expect({ bigEndian, bom, r: { series: r.series.length, problems: r.problems } }).toEqual({ bigEndian, bom, r: { series: 0, problems: [{ file: name, line: null, reason: UTF16_REASON }] } });
+          expect({ bigEndian, bom, r: { series: r.series.length, problems: r.problems } }).toEqual({
+            bigEndian,
+            bom,
+            r: { series: 0, problems: [{ file: name, line: null, reason: UTF16_REASON }] },
+          });
         }
       }
     }

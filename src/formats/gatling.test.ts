@@ -1,6 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { byCompletion, factsOfParsed, factsOfSamples, gatlingLog, type GatlingLayout, generateSamples, msValue, parseByChunks, parseByLines } from "../../scripts/lib/loadgen-fixtures";
+import {
+  byCompletion,
+  factsOfParsed,
+  factsOfSamples,
+  gatlingLog,
+  type GatlingLayout,
+  generateSamples,
+  msValue,
+  parseByChunks,
+  parseByLines,
+} from "../../scripts/lib/loadgen-fixtures";
 import { GATLING_BINARY_PROBLEM, gatlingReader } from "./gatling";
 
 const samples = generateSamples({
@@ -159,11 +169,17 @@ describe("Gatling bad input", () => {
 
   it("survives arbitrary garbage", () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 60 }).map((s) => s.replace(/,/g, "\t")), { maxLength: 30 }), (lines) => {
-        const p = gatlingReader.create("simulation.log");
-        lines.forEach((l, i) => p.line(l, i + 1));
-        expect(Array.isArray(p.finish().problems)).toBe(true);
-      }),
+      fc.property(
+        fc.array(
+          fc.string({ maxLength: 60 }).map((s) => s.replace(/,/g, "\t")),
+          { maxLength: 30 },
+        ),
+        (lines) => {
+          const p = gatlingReader.create("simulation.log");
+          lines.forEach((l, i) => p.line(l, i + 1));
+          expect(Array.isArray(p.finish().problems)).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });

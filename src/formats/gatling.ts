@@ -158,13 +158,18 @@ class GatlingParser extends CollectingParser {
     const version = (f[f.length - 1] ?? "").trim();
     const m = /^(\d+)\.(\d+)/.exec(version);
     if (!m) {
-      this.problems.once("version", lineNo, `the RUN line states no Gatling version (last field ${JSON.stringify(clip(version))}): the layout of each REQUEST line is told from its fields`);
+      this.problems.once(
+        "version",
+        lineNo,
+        `the RUN line states no Gatling version (last field ${JSON.stringify(clip(version))}): the layout of each REQUEST line is told from its fields`,
+      );
       return;
     }
     const major = Number(m[1]);
     const minor = Number(m[2]);
     if (major >= 3) this.stated = minor >= 4 || major > 3 ? [LAYOUTS.v34] : [LAYOUTS.v30];
-    else if (major === 2) this.stated = [LAYOUTS.v22, LAYOUTS.v22m]; // 2.2 and later put the record type first
+    else if (major === 2)
+      this.stated = [LAYOUTS.v22, LAYOUTS.v22m]; // 2.2 and later put the record type first
     else {
       this.problems.once("version", lineNo, `Gatling ${version} is not supported (its simulation.log differs): only Gatling 2.0 to 3.12 text logs are`);
       return;

@@ -209,7 +209,7 @@ describe("Java-written text (formatted here exactly as Java prints it)", () => {
     expectRowsReproduced(p, 1000, 12);
   });
 
-  it.each([3, 2] as const)("the stated Max is the max: a %i-digit µs histogram printed with ratio 1 (\"282111.000\")", (sig) => {
+  it.each([3, 2] as const)('the stated Max is the max: a %i-digit µs histogram printed with ratio 1 ("282111.000")', (sig) => {
     // µs values up to ~0.3 s whose max lies in the bucket topped by 282111 (3 digits: [281856, 282111])
     const us = values.map((v) => Math.min(282_000, Math.round(v / 7)));
     const h = nsHistogram(us, sig);
@@ -277,7 +277,8 @@ describe("CSV variant", () => {
 
 describe("plain text edge cases", () => {
   const header = "       Value     Percentile TotalCount 1/(1-Percentile)\n\n";
-  const footer = "#[Mean    =        1.500, StdDeviation   =        0.500]\n#[Max     =        2.000, Total count    =            4]\n#[Buckets =           22, SubBuckets     =         2048]\n";
+  const footer =
+    "#[Mean    =        1.500, StdDeviation   =        0.500]\n#[Max     =        2.000, Total count    =            4]\n#[Buckets =           22, SubBuckets     =         2048]\n";
 
   it.each(["", " inf", " Infinity", " INF"])("last row with last column %j", (tail) => {
     const text = `${header}       1.000 0.000000000000          2           1.00\n       2.000 1.000000000000          4${tail}\n${footer}`;
@@ -340,9 +341,7 @@ describe("plain text edge cases", () => {
 
 // A .hgrm as HdrHistogram Java's HistogramLogProcessor writes it ("-o NAME" → NAME.hgrm), when
 // java and the jar are here (scripts/java-reference.sh fetches the jar).
-const JAR =
-  process.env.HDRHISTOGRAM_JAR ??
-  path.join(homedir(), ".m2/repository/org/hdrhistogram/HdrHistogram/2.2.2/HdrHistogram-2.2.2.jar");
+const JAR = process.env.HDRHISTOGRAM_JAR ?? path.join(homedir(), ".m2/repository/org/hdrhistogram/HdrHistogram/2.2.2/HdrHistogram-2.2.2.jar");
 const hlog = path.resolve(__dirname, "../../../shared/samples/hdrhistogram/jHiccup-2.0.7S.logV2.hlog");
 const haveJava = spawnSync("java", ["-version"], { stdio: "ignore" }).status === 0 && existsSync(JAR) && existsSync(hlog);
 

@@ -299,10 +299,7 @@ export function parsePercentileFile(name: string, text: string): ParsedPercentil
   // The footer's Max lies in the last row's bucket: at most that row's (rounded) value, above the
   // previous distinct value. C/wrk2 print the raw recorded max there, Java the bucket top.
   const below = rows.filter((r) => r.value < last.value).pop();
-  const maxFits =
-    footer.max !== undefined &&
-    footer.max <= last.value + 0.5 * 10 ** -decimals &&
-    (below === undefined || footer.max > below.value);
+  const maxFits = footer.max !== undefined && footer.max <= last.value + 0.5 * 10 ** -decimals && (below === undefined || footer.max > below.value);
   if (footer.max !== undefined && !maxFits) {
     problem(null, `footer Max ${footer.max} is outside the last row's bucket (value ${last.value})`);
   }

@@ -19,7 +19,7 @@ let scratch = new Uint8Array(4096);
 type NativeSet = (this: Uint8Array, text: string) => { read: number; written: number };
 const nativeSet: NativeSet | null =
   typeof (Uint8Array.prototype as { setFromBase64?: unknown }).setFromBase64 === "function"
-    ? ((Uint8Array.prototype as unknown as { setFromBase64: NativeSet }).setFromBase64)
+    ? (Uint8Array.prototype as unknown as { setFromBase64: NativeSet }).setFromBase64
     : null;
 
 /** Whether decodeBase64 uses the browser's decoder (for tests that compare the two). */
@@ -75,7 +75,10 @@ function decodeLoop(out: Uint8Array, text: string, start: number, end: number, t
     i += 4;
     // Characters above 255 map outside the table; `& 0xff` would alias them, so check.
     if ((c0 | c1 | c2 | c3) > 255) return null;
-    const a = DECODE[c0]!, b = DECODE[c1]!, c = DECODE[c2]!, d = DECODE[c3]!;
+    const a = DECODE[c0]!,
+      b = DECODE[c1]!,
+      c = DECODE[c2]!,
+      d = DECODE[c3]!;
     if ((a | b | c | d) < 0) return null;
     const n = (a << 18) | (b << 12) | (c << 6) | d;
     out[o++] = n >>> 16;
@@ -87,7 +90,9 @@ function decodeLoop(out: Uint8Array, text: string, start: number, end: number, t
     const c1 = text.charCodeAt(i + 1);
     const c2 = tail === 3 ? text.charCodeAt(i + 2) : 65; // 'A' = 0
     if ((c0 | c1 | c2) > 255) return null;
-    const a = DECODE[c0]!, b = DECODE[c1]!, c = DECODE[c2]!;
+    const a = DECODE[c0]!,
+      b = DECODE[c1]!,
+      c = DECODE[c2]!;
     if ((a | b | c) < 0) return null;
     const n = (a << 18) | (b << 12) | (c << 6);
     out[o++] = n >>> 16;

@@ -133,8 +133,7 @@ describe("DoubleHistogram payloads against a reference built from known samples"
 // ---- HdrHistogram Java's DoubleHistogram as the reference (skipped when java, javac or the jar is missing) ----
 
 const JAR = process.env.HDRHISTOGRAM_JAR ?? path.join(homedir(), ".m2/repository/org/hdrhistogram/HdrHistogram/2.2.2/HdrHistogram-2.2.2.jar");
-const haveJava =
-  spawnSync("java", ["-version"], { stdio: "ignore" }).status === 0 && spawnSync("javac", ["-version"], { stdio: "ignore" }).status === 0 && existsSync(JAR);
+const haveJava = spawnSync("java", ["-version"], { stdio: "ignore" }).status === 0 && spawnSync("javac", ["-version"], { stdio: "ignore" }).status === 0 && existsSync(JAR);
 
 // Writes a DoubleHistogram log with Java's own HistogramLogWriter, reads it back with its
 // HistogramLogReader and prints, per percentile, the accumulated DoubleHistogram's value and the
@@ -198,7 +197,10 @@ describe.skipIf(!haveJava)("DoubleHistogram logs written and read by HdrHistogra
     const log = path.join(dir, "double.hlog");
     const j = spawnSync("java", ["-cp", `${JAR}${path.delimiter}${dir}`, "DoubleRef", log], { encoding: "utf8" });
     expect(j.status, j.stderr).toBe(0);
-    const lines = j.stdout.trim().split("\n").map((l) => l.split(" "));
+    const lines = j.stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.split(" "));
     const text = readFileSync(log, "utf8");
     expect(text).toMatch(/,DHIST/);
     const r = load(text);

@@ -5,14 +5,7 @@ import { build, decodeFromCompressedBase64, encodeIntoCompressedBase64, type His
 import { describe, expect, it } from "vitest";
 import { addDecodedInto, decodeHistogramPayload, valueFromIndex, type DecodedHistogram } from "./hlog-encoding";
 import { newHistogram } from "../core/histogram";
-import {
-  encodeHistogram,
-  encodeHistogramBytes,
-  toBase64,
-  Writer,
-  wrapCompressed,
-  type DenseHistogram,
-} from "../../scripts/lib/hlog-encoders";
+import { encodeHistogram, encodeHistogramBytes, toBase64, Writer, wrapCompressed, type DenseHistogram } from "../../scripts/lib/hlog-encoders";
 import { budgetMs } from "../../scripts/lib/budget";
 
 // ---------------------------------------------------------------------------------------------
@@ -425,7 +418,9 @@ describe.skipIf(!existsSync(SAMPLES))("sample logs", () => {
 
   it("corrupted payloads fail with a reason and never throw", () => {
     const payloads = ["jHiccup-2.0.1.logV0.hlog", "jHiccup-2.0.6.logV1.hlog", "jHiccup-2.0.7S.logV2.hlog"].flatMap((f) =>
-      readLog(f).slice(0, 4).map((l) => l.payload),
+      readLog(f)
+        .slice(0, 4)
+        .map((l) => l.payload),
     );
     let flips = 0;
     let failures = 0;
@@ -567,9 +562,7 @@ describe("bad and hostile input", () => {
     w.bytes(new Uint8Array([0x78, 0x9c, 1, 2, 3]));
     expect(decodeFail(toBase64(w.result()))).toMatch(/truncated/);
     // A header declaring a payload far larger than its range could need.
-    expect(decodeFail(toBase64(wrapCompressed(0x1c849314, v1Header(1 << 30, 3, 1, 1e6, 0x1c849313).result())))).toMatch(
-      /more than its value range/,
-    );
+    expect(decodeFail(toBase64(wrapCompressed(0x1c849314, v1Header(1 << 30, 3, 1, 1e6, 0x1c849313).result())))).toMatch(/more than its value range/);
     // A zip bomb: a small V1 histogram followed by 100 MB of zeros; only what the header needs is inflated.
     const head = v1Header(8, 3, 1, 1e6, 0x1c849381);
     head.i64(4);
@@ -597,16 +590,11 @@ describe("bad and hostile input", () => {
     fc.assert(fc.property(fc.string(), check), { numRuns: 300 });
     fc.assert(fc.property(fc.base64String(), check), { numRuns: 300 });
     fc.assert(
-      fc.property(
-        fc.constantFrom(...seeds),
-        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 6 }),
-        fc.nat(),
-        (seed, edits, cut) => {
-          const b = seed.slice(0, Math.max(4, seed.length - (cut % 4)));
-          for (const [at, v] of edits) b[at % b.length] = v;
-          check(toBase64(b));
-        },
-      ),
+      fc.property(fc.constantFrom(...seeds), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 6 }), fc.nat(), (seed, edits, cut) => {
+        const b = seed.slice(0, Math.max(4, seed.length - (cut % 4)));
+        for (const [at, v] of edits) b[at % b.length] = v;
+        check(toBase64(b));
+      }),
       { numRuns: 500 },
     );
   });

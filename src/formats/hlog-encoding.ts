@@ -251,10 +251,7 @@ function decodeInteger(b: Uint8Array, len: number, outer: EncodingVersion | -1, 
     if (h.payloadLength > available) {
       return fail(`payload is truncated (header declares ${h.payloadLength} bytes, ${available} present)`);
     }
-    n =
-      h.version === 2
-        ? readZigZagCounts(b, start, start + h.payloadLength, h.countsLength)
-        : readFixedWordCounts(b, start, h.payloadLength / h.wordSize, h.wordSize);
+    n = h.version === 2 ? readZigZagCounts(b, start, start + h.payloadLength, h.countsLength) : readFixedWordCounts(b, start, h.payloadLength / h.wordSize, h.wordSize);
   }
   if (typeof n === "string") return fail(n);
   let indices: Int32Array;

@@ -11,7 +11,10 @@ import { HlogReader, detectHlog, parseJavaDouble } from "./hlog";
 
 function readAll(text: string, file = "t.hlog") {
   const r = new HlogReader(file);
-  const out = text.split(/\r\n|\r|\n/).map((l, i) => r.readLine(l, i + 1)).filter((x) => x !== null);
+  const out = text
+    .split(/\r\n|\r|\n/)
+    .map((l, i) => r.readLine(l, i + 1))
+    .filter((x) => x !== null);
   return { r, out };
 }
 
@@ -77,7 +80,11 @@ describe("HlogReader's data lines: the quick cut of plain lines equals the gener
   it("any separators (commas, spaces, tabs, runs of them), any numbers, with or without a tag", () => {
     const num = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }).map(String), fc.constantFrom("1.000", "0", "-2.5", "1e3", "x", "", "1.0.0"));
     const sep = fc.constantFrom(",", ", ", " ", "\t", ",,", " ,", ",\t,");
-    const payload = fc.oneof(fc.constant("HISTFAAAAB54nJNpmSzMwMDAxQABzFCaEUzOmQQmAE8nBB0="), fc.stringMatching(/^HIST[A-Za-z0-9+/=]{0,20}$/), fc.constantFrom("DHISTxyz", "nothist", "HIST,extra", "HIST x"));
+    const payload = fc.oneof(
+      fc.constant("HISTFAAAAB54nJNpmSzMwMDAxQABzFCaEUzOmQQmAE8nBB0="),
+      fc.stringMatching(/^HIST[A-Za-z0-9+/=]{0,20}$/),
+      fc.constantFrom("DHISTxyz", "nothist", "HIST,extra", "HIST x"),
+    );
     fc.assert(
       fc.property(fc.option(fc.stringMatching(/^[A-Za-z0-9_]{0,6}$/)), num, num, num, payload, fc.array(sep, { minLength: 3, maxLength: 3 }), (tag, a, b, c, p, [s1, s2, s3]) => {
         const line = `${tag !== null ? `Tag=${tag},` : ""}${a}${s1}${b}${s2}${c}${s3}${p}`;
@@ -96,7 +103,14 @@ describe("HlogReader's data lines: the quick cut of plain lines equals the gener
           Number.isFinite(num(fields[2]!)) &&
           (fields[3]!.startsWith("HIST") || fields[3]!.startsWith("DHIST"));
         if (!ok) return got === null;
-        return got !== null && got.tag === (tag ?? "") && got.rawStart === num(fields[0]!) && got.length === num(fields[1]!) && got.maxColumn === num(fields[2]!) && got.payload === fields[3];
+        return (
+          got !== null &&
+          got.tag === (tag ?? "") &&
+          got.rawStart === num(fields[0]!) &&
+          got.length === num(fields[1]!) &&
+          got.maxColumn === num(fields[2]!) &&
+          got.payload === fields[3]
+        );
       }),
       { numRuns: 3000 },
     );
@@ -105,8 +119,33 @@ describe("HlogReader's data lines: the quick cut of plain lines equals the gener
 
 // ---- Numbers and timestamps as HdrHistogram Java's reader takes them ----
 
-
-const TOKENS = ["5", "+5", "-5", "5.", ".5", "-.5", "1e3", "1E+3", "1.5e-3", "0x1.8p3", "-0x.8p1", "0x1.0", "NaN", "Infinity", "-Infinity", "0x10", "0b1", "1_000", "1.0.0", "e3", "1e", "abc", "12345678901234567890", "9223372036854775807", "1e400"];
+const TOKENS = [
+  "5",
+  "+5",
+  "-5",
+  "5.",
+  ".5",
+  "-.5",
+  "1e3",
+  "1E+3",
+  "1.5e-3",
+  "0x1.8p3",
+  "-0x.8p1",
+  "0x1.0",
+  "NaN",
+  "Infinity",
+  "-Infinity",
+  "0x10",
+  "0b1",
+  "1_000",
+  "1.0.0",
+  "e3",
+  "1e",
+  "abc",
+  "12345678901234567890",
+  "9223372036854775807",
+  "1e400",
+];
 
 function fixtureWithStart(second: string): string {
   const ivs = [0, 1, 2].map((i) => {
@@ -139,8 +178,7 @@ describe("numbers and timestamps", () => {
 });
 
 const JAR = process.env.HDRHISTOGRAM_JAR ?? path.join(homedir(), ".m2/repository/org/hdrhistogram/HdrHistogram/2.2.2/HdrHistogram-2.2.2.jar");
-const haveJava =
-  spawnSync("java", ["-version"], { stdio: "ignore" }).status === 0 && spawnSync("javac", ["-version"], { stdio: "ignore" }).status === 0 && existsSync(JAR);
+const haveJava = spawnSync("java", ["-version"], { stdio: "ignore" }).status === 0 && spawnSync("javac", ["-version"], { stdio: "ignore" }).status === 0 && existsSync(JAR);
 
 const JAVA = `
 import org.HdrHistogram.*;
@@ -194,7 +232,11 @@ describe.skipIf(!haveJava)("numbers and timestamps against HdrHistogram Java", (
     compile();
     const file = path.join(dir, "big.hlog");
     // The fixture's timestamps are relative to its StartTime (2026), which Java adds before comparing with 2^63.
-    for (const [second, javaCount] of [["12345678901234567890", 1], ["9223372036854775807", 1], ["9223370000000000000", 3]] as const) {
+    for (const [second, javaCount] of [
+      ["12345678901234567890", 1],
+      ["9223372036854775807", 1],
+      ["9223370000000000000", 3],
+    ] as const) {
       const text = fixtureWithStart(second);
       writeFileSync(file, text);
       expect(run(["log", file]), second).toEqual([`intervals ${javaCount}`]);

@@ -272,7 +272,9 @@ function writeDynamicHeader(w: BitWriter, litLengths: number[], distLengths: num
   for (let s = 0; s < 16; s++) clLengths[s] = 4;
   const clCodes = canonical(clLengths);
   const order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
-  w.bits(litLengths.length - 257, 5).bits(distLengths.length - 1, 5).bits(19 - 4, 4);
+  w.bits(litLengths.length - 257, 5)
+    .bits(distLengths.length - 1, 5)
+    .bits(19 - 4, 4);
   for (const s of order) w.bits(clLengths[s], 3);
   for (const l of all) w.code(clCodes[l], 4);
 }
@@ -286,7 +288,12 @@ function rawDynamic(nlen: number, ndist: number, symbols: Array<[number, number]
   const clLengths = Array.from({ length: 19 }, (_, s) => (s < 13 ? 4 : 5));
   const clCodes = canonical(clLengths);
   const order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
-  const w = new BitWriter().bits(1, 1).bits(2, 2).bits(nlen - 257, 5).bits(ndist - 1, 5).bits(19 - 4, 4);
+  const w = new BitWriter()
+    .bits(1, 1)
+    .bits(2, 2)
+    .bits(nlen - 257, 5)
+    .bits(ndist - 1, 5)
+    .bits(19 - 4, 4);
   for (const s of order) w.bits(clLengths[s], 3);
   for (const [sym, extra] of symbols) w.code(clCodes[sym], clLengths[sym]).bits(extra, sym === 16 ? 2 : sym === 17 ? 3 : sym === 18 ? 7 : 0);
   body(w);
@@ -305,7 +312,12 @@ describe("inflateZlib on hand-made streams", () => {
 
   it("reads a stored block then a fixed block", () => {
     const out: number[] = [];
-    const w = new BitWriter().bits(0, 1).bits(0, 2).align().bits(5, 16).bits(0xffff ^ 5, 16);
+    const w = new BitWriter()
+      .bits(0, 1)
+      .bits(0, 2)
+      .align()
+      .bits(5, 16)
+      .bits(0xffff ^ 5, 16);
     for (const b of [1, 2, 3, 250, 251]) {
       w.bits(b, 8);
       out.push(b);
@@ -454,10 +466,64 @@ describe("inflateZlib on hand-made streams", () => {
     // Each is otherwise a valid stream (an empty block whose code has just the end-of-block
     // symbol), so that only the check in question can refuse it.
     const eob = (w: BitWriter) => w.bits(0, 1);
-    cases.push(["repeat first", rawDynamic(257, 1, [[16, 0], [18, 127], [18, 104], [1, 0], [0, 0]], eob)]);
-    cases.push(["repeat past the lengths", rawDynamic(257, 2, [[18, 127], [18, 107], [1, 0], [17, 0]], eob)]);
-    cases.push(["287 literal/length symbols", rawDynamic(287, 1, [[18, 127], [18, 107], [1, 0], [18, 19], [0, 0]], eob)]);
-    cases.push(["31 distance symbols", rawDynamic(257, 31, [[18, 127], [18, 107], [1, 0], [18, 20]], eob)]);
+    cases.push([
+      "repeat first",
+      rawDynamic(
+        257,
+        1,
+        [
+          [16, 0],
+          [18, 127],
+          [18, 104],
+          [1, 0],
+          [0, 0],
+        ],
+        eob,
+      ),
+    ]);
+    cases.push([
+      "repeat past the lengths",
+      rawDynamic(
+        257,
+        2,
+        [
+          [18, 127],
+          [18, 107],
+          [1, 0],
+          [17, 0],
+        ],
+        eob,
+      ),
+    ]);
+    cases.push([
+      "287 literal/length symbols",
+      rawDynamic(
+        287,
+        1,
+        [
+          [18, 127],
+          [18, 107],
+          [1, 0],
+          [18, 19],
+          [0, 0],
+        ],
+        eob,
+      ),
+    ]);
+    cases.push([
+      "31 distance symbols",
+      rawDynamic(
+        257,
+        31,
+        [
+          [18, 127],
+          [18, 107],
+          [1, 0],
+          [18, 20],
+        ],
+        eob,
+      ),
+    ]);
     for (const [name, z] of cases) {
       const r = inflateZlib(z, 0, z.length, 1000);
       expect(typeof r, name).toBe("string");
@@ -466,7 +532,17 @@ describe("inflateZlib on hand-made streams", () => {
     expect(inflateZlib(cases[3][1], 0, cases[3][1].length, 1000)).toMatch(/dictionary/);
     // Zeros repeated up to exactly the last length are fine: 256 zeros, end of block 1 bit
     // long (a single code, which zlib accepts), 3 distance zeros; the data is that one bit.
-    const exact = rawDynamic(257, 3, [[18, 127], [18, 107], [1, 0], [17, 0]], (w) => w.bits(0, 1));
+    const exact = rawDynamic(
+      257,
+      3,
+      [
+        [18, 127],
+        [18, 107],
+        [1, 0],
+        [17, 0],
+      ],
+      (w) => w.bits(0, 1),
+    );
     expect(inflateZlib(exact, 0, exact.length, 1000)).toEqual({ bytes: new Uint8Array(0), ended: true });
     expectSameAsPako(exact, 1000);
     expectSameAsPako(exact, 0);

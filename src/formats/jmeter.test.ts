@@ -148,7 +148,31 @@ describe("JMeter XML tag scanning", () => {
   const plain = (tags: { tag: string; attrs: Map<string, string> }[]) => tags.map((t) => [t.tag, [...t.attrs]]);
 
   it("finds the same tags and attributes as the regexes did (property, no entities)", () => {
-    const token = fc.constantFrom("<sample", "<httpSample", "<samples", " ", "\t", "\u00a0", "\u2028", ">", "/", "/>", "=", '"', "'", "t", "lb", "a-b.c:d", "1", "x", "_", "<", "ts=", ' t="5"', " s='true'");
+    const token = fc.constantFrom(
+      "<sample",
+      "<httpSample",
+      "<samples",
+      " ",
+      "\t",
+      "\u00a0",
+      "\u2028",
+      ">",
+      "/",
+      "/>",
+      "=",
+      '"',
+      "'",
+      "t",
+      "lb",
+      "a-b.c:d",
+      "1",
+      "x",
+      "_",
+      "<",
+      "ts=",
+      ' t="5"',
+      " s='true'",
+    );
     fc.assert(
       fc.property(fc.array(token, { maxLength: 40 }), (parts) => {
         const line = parts.join("");
@@ -161,8 +185,22 @@ describe("JMeter XML tag scanning", () => {
   it("reads empty elements, start tags, both quote kinds and entities", () => {
     const line = `<sample t="5" lb='a "b"' ts="1700000000000"/><httpSample\tt = '7' lb="x&amp;y&#x41;&lt;" s="true"></httpSample><sample />`;
     expect(plain(xmlSampleTags(line))).toEqual([
-      ["sample", [["t", "5"], ["lb", 'a "b"'], ["ts", "1700000000000"]]],
-      ["httpSample", [["t", "7"], ["lb", "x&yA<"], ["s", "true"]]],
+      [
+        "sample",
+        [
+          ["t", "5"],
+          ["lb", 'a "b"'],
+          ["ts", "1700000000000"],
+        ],
+      ],
+      [
+        "httpSample",
+        [
+          ["t", "7"],
+          ["lb", "x&yA<"],
+          ["s", "true"],
+        ],
+      ],
       ["sample", []],
     ]);
   });

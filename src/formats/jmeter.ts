@@ -13,18 +13,7 @@
 // (or a date-time when jmeter.save.saveservice.timestamp_format is set). One series per label;
 // success=false is counted as a failure and not recorded as a latency.
 import type { FormatReader, LineParser, SampleOptions } from "./source";
-import {
-  CsvRecords,
-  CollectingParser,
-  clip,
-  guessDelimiter,
-  maxLatencyIn,
-  parseDateTime,
-  parseLatency,
-  parseNumericTime,
-  type Instant,
-  type TimeResult,
-} from "./reader-support";
+import { CsvRecords, CollectingParser, clip, guessDelimiter, maxLatencyIn, parseDateTime, parseLatency, parseNumericTime, type Instant, type TimeResult } from "./reader-support";
 
 const DEFAULT_COLUMNS = ["timeStamp", "elapsed", "label", "responseCode", "responseMessage", "threadName", "dataType", "success"];
 
@@ -221,7 +210,13 @@ class JmeterParser extends CollectingParser {
       this.problems.line(lineNo, `expected at least ${c.min} columns, found ${fields.length}`);
       return;
     }
-    this.sample(c.label >= 0 ? fields[c.label]! : "", fields[c.elapsed]!, c.timeStamp >= 0 ? fields[c.timeStamp] : undefined, c.success >= 0 ? fields[c.success] : undefined, lineNo);
+    this.sample(
+      c.label >= 0 ? fields[c.label]! : "",
+      fields[c.elapsed]!,
+      c.timeStamp >= 0 ? fields[c.timeStamp] : undefined,
+      c.success >= 0 ? fields[c.success] : undefined,
+      lineNo,
+    );
   }
 
   private xmlLine(text: string, lineNo: number): void {

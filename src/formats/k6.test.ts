@@ -90,7 +90,8 @@ describe("k6 CSV", () => {
 
 describe("k6 bad input", () => {
   it("JSON: reports bad points with their numbers and keeps the good ones", () => {
-    const good = (t: string, v: unknown) => JSON.stringify({ metric: "http_req_duration", type: "Point", data: { time: t, value: v, tags: { name: "a", expected_response: "true" } } });
+    const good = (t: string, v: unknown) =>
+      JSON.stringify({ metric: "http_req_duration", type: "Point", data: { time: t, value: v, tags: { name: "a", expected_response: "true" } } });
     const lines = [
       good("2026-01-02T03:04:05Z", 12.5),
       good("2026-01-02T03:04:05Z", 12.5).slice(0, 60), // truncated
@@ -129,12 +130,22 @@ describe("k6 bad input", () => {
 
   it("survives arbitrary garbage", () => {
     fc.assert(
-      fc.property(fc.constantFrom("{", K6_CSV_HEADER), fc.array(fc.oneof(fc.string({ maxLength: 60 }), fc.json().map((j) => `{"metric":"http_req_duration","type":"Point","data":${j}}`)), { maxLength: 30 }), (first, lines) => {
-        const p = k6Reader.create("x");
-        p.line(first, 1);
-        lines.forEach((l, i) => p.line(l, i + 2));
-        expect(Array.isArray(p.finish().problems)).toBe(true);
-      }),
+      fc.property(
+        fc.constantFrom("{", K6_CSV_HEADER),
+        fc.array(
+          fc.oneof(
+            fc.string({ maxLength: 60 }),
+            fc.json().map((j) => `{"metric":"http_req_duration","type":"Point","data":${j}}`),
+          ),
+          { maxLength: 30 },
+        ),
+        (first, lines) => {
+          const p = k6Reader.create("x");
+          p.line(first, 1);
+          lines.forEach((l, i) => p.line(l, i + 2));
+          expect(Array.isArray(p.finish().problems)).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -17,18 +17,7 @@
 // expected); when the tag is absent (response callback disabled), a status outside 200–399
 // (0: no response). Failures are counted, not recorded.
 import type { FormatReader, LineParser, SampleOptions } from "./source";
-import {
-  CsvRecords,
-  CollectingParser,
-  clip,
-  guessEpochUnit,
-  maxLatencyIn,
-  parseDateTime,
-  parseLatency,
-  parseNumericTime,
-  type Instant,
-  type TimeResult,
-} from "./reader-support";
+import { CsvRecords, CollectingParser, clip, guessEpochUnit, maxLatencyIn, parseDateTime, parseLatency, parseNumericTime, type Instant, type TimeResult } from "./reader-support";
 
 const METRIC = "http_req_duration";
 
@@ -71,7 +60,14 @@ class K6Parser extends CollectingParser {
         this.records = new CsvRecords(",", this.problems);
         const names = this.records.push(text, lineNo)?.fields.map((f) => f.trim()) ?? [];
         const find = (n: string) => names.indexOf(n);
-        const c = { metric: find("metric_name"), timestamp: find("timestamp"), value: find("metric_value"), name: find("name"), status: find("status"), expected: find("expected_response") };
+        const c = {
+          metric: find("metric_name"),
+          timestamp: find("timestamp"),
+          value: find("metric_value"),
+          name: find("name"),
+          status: find("status"),
+          expected: find("expected_response"),
+        };
         if (c.metric < 0 || c.value < 0) {
           this.problems.once("header", lineNo, 'not a k6 CSV header: expected "metric_name,timestamp,metric_value,…"');
           return;

@@ -163,7 +163,11 @@ describe("CsvRecords", () => {
     expect(recs[1]).toEqual({ fields: [String(resume - 3), "x"], lineNo: resume });
     expect(recs).toHaveLength(1 + lines.length - resume + 1);
     expect(problems.list()).toEqual([
-      { file: "f", line: 2, reason: `a quoted field opened on this line is not closed within ${MAX_RECORD_LINES} lines: lines 2–${resume - 1} skipped, reading goes on at line ${resume}` },
+      {
+        file: "f",
+        line: 2,
+        reason: `a quoted field opened on this line is not closed within ${MAX_RECORD_LINES} lines: lines 2–${resume - 1} skipped, reading goes on at line ${resume}`,
+      },
     ]);
   });
 
@@ -285,22 +289,39 @@ describe("Backfill (coordinated-omission correction in bulk)", () => {
 
   it("gives the histogram of hdr-histogram-js's own recordValueWithExpectedInterval (property, random small cases)", () => {
     fc.assert(
-      fc.property(layout, fc.integer({ min: 1, max: 80 }), fc.array(fc.integer({ min: 1, max: 12_000 }), { minLength: 1, maxLength: 40 }), fc.boolean(), (l, e, values, publicPath) => {
-        const opts = { bitBucketSize: 64 as const, autoResize: true, lowestDiscernibleValue: l.lowest, highestTrackableValue: 2 * l.lowest, numberOfSignificantValueDigits: l.digits as 1 | 2 | 3 };
-        const ref = build(opts);
-        for (const v of values) ref.recordValueWithExpectedInterval(v, e);
-        const mine = build(opts);
-        const b = new Backfill(e);
-        for (const v of values) {
-          mine.recordValue(v);
-          if (v >= 2 * e) b.add(v);
-        }
-        // the fallback through recordValueWithCount, for a histogram without the internals used
-        const js = mine as unknown as { countsArrayIndex(v: number): number; valueFromIndex(i: number): number };
-        const narrow = { numberOfSignificantValueDigits: mine.numberOfSignificantValueDigits, recordValueWithCount: (v: number, c: number) => mine.recordValueWithCount(v, c), countsArrayIndex: (v: number) => js.countsArrayIndex(v), valueFromIndex: (i: number) => js.valueFromIndex(i) };
-        b.flushInto(publicPath ? (narrow as unknown as Histogram) : mine);
-        expect(contents(mine)).toEqual(contents(ref));
-      }),
+      fc.property(
+        layout,
+        fc.integer({ min: 1, max: 80 }),
+        fc.array(fc.integer({ min: 1, max: 12_000 }), { minLength: 1, maxLength: 40 }),
+        fc.boolean(),
+        (l, e, values, publicPath) => {
+          const opts = {
+            bitBucketSize: 64 as const,
+            autoResize: true,
+            lowestDiscernibleValue: l.lowest,
+            highestTrackableValue: 2 * l.lowest,
+            numberOfSignificantValueDigits: l.digits as 1 | 2 | 3,
+          };
+          const ref = build(opts);
+          for (const v of values) ref.recordValueWithExpectedInterval(v, e);
+          const mine = build(opts);
+          const b = new Backfill(e);
+          for (const v of values) {
+            mine.recordValue(v);
+            if (v >= 2 * e) b.add(v);
+          }
+          // the fallback through recordValueWithCount, for a histogram without the internals used
+          const js = mine as unknown as { countsArrayIndex(v: number): number; valueFromIndex(i: number): number };
+          const narrow = {
+            numberOfSignificantValueDigits: mine.numberOfSignificantValueDigits,
+            recordValueWithCount: (v: number, c: number) => mine.recordValueWithCount(v, c),
+            countsArrayIndex: (v: number) => js.countsArrayIndex(v),
+            valueFromIndex: (i: number) => js.valueFromIndex(i),
+          };
+          b.flushInto(publicPath ? (narrow as unknown as Histogram) : mine);
+          expect(contents(mine)).toEqual(contents(ref));
+        },
+      ),
       { numRuns: 600 },
     );
   });

@@ -793,7 +793,13 @@ export class SeriesCollector {
     const single = labels.length === 1 && labels[0] === "";
     const hasIntervals = this.timed > 0 && this.minIndex !== Infinity;
     if (this.timed > 0 && this.untimed > 0) {
-      this.problems.once("untimed", null, this.untimed === 1 ? "1 sample has no timestamp: it is in the totals but in no interval" : `${this.untimed} samples have no timestamp: they are in the totals but in no interval`);
+      this.problems.once(
+        "untimed",
+        null,
+        this.untimed === 1
+          ? "1 sample has no timestamp: it is in the totals but in no interval"
+          : `${this.untimed} samples have no timestamp: they are in the totals but in no interval`,
+      );
     }
     const shift = hasIntervals ? this.minIndex : 0;
     const startInstant = this.first ? { sec: this.first.sec + shift * this.intervalSec, ns: this.first.ns } : null;

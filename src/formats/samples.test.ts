@@ -25,7 +25,16 @@ import { MAX_SNIFF_COLUMNS, samplesReader, unitFromHeader } from "./samples";
 import type { ParsedSeries, ParsedSource } from "./source";
 import { budgetMs } from "../../scripts/lib/budget";
 
-const samples = generateSamples({ seed: 7, seconds: 12, rate: 300, labels: ["login", "search, paged", "checkout"], medianMs: 4, sigma: 0.6, failureRate: 0, stalls: [{ at: 5, duration: 1.2 }] });
+const samples = generateSamples({
+  seed: 7,
+  seconds: 12,
+  rate: 300,
+  labels: ["login", "search, paged", "checkout"],
+  medianMs: 4,
+  sigma: 0.6,
+  failureRate: 0,
+  stalls: [{ at: 5, duration: 1.2 }],
+});
 
 function series(p: ParsedSource, tag = ""): ParsedSeries {
   const s = p.series.find((x) => x.tag === tag);
@@ -123,7 +132,16 @@ describe("CSV with a header", () => {
     expect(p.problems).toEqual([]);
     const all = p.series.reduce((n, s) => n + s.histogram.totalCount, 0);
     expect(all).toBe(50);
-    expect(spectrumSummary(series(p, "login").histogram)).toEqual(spectrumSummary(referenceHistogram(samples.slice(0, 50).filter((s) => s.label === "login").map(usValue))));
+    expect(spectrumSummary(series(p, "login").histogram)).toEqual(
+      spectrumSummary(
+        referenceHistogram(
+          samples
+            .slice(0, 50)
+            .filter((s) => s.label === "login")
+            .map(usValue),
+        ),
+      ),
+    );
   });
 
   it("honours column options by name and by index, and null to ignore a column", () => {
@@ -236,7 +254,11 @@ describe("only a column the header or the format names is read as latency", () =
     expect(p.problems).toHaveLength(1);
     const first = [...new Set(withFailures.map((s) => s.label))].sort()[0]!;
     const n = withFailures.filter((s) => s.label === first).length;
-    expect(p.problems[0]).toEqual({ file: "run_stats.csv", line: 2, reason: expect.stringMatching(new RegExp(`^a summary, not samples: ${n} requests per row \\(column "Request Count"\\)`)) });
+    expect(p.problems[0]).toEqual({
+      file: "run_stats.csv",
+      line: 2,
+      reason: expect.stringMatching(new RegExp(`^a summary, not samples: ${n} requests per row \\(column "Request Count"\\)`)),
+    });
     expect(pickReader("run_stats.csv", text)?.id).toBe("samples");
   });
 
@@ -244,7 +266,9 @@ describe("only a column the header or the format names is read as latency", () =
     const p = parseByLines(samplesReader, "aggregate.csv", jmeterAggregate(withFailures));
     expect(p.series).toEqual([]);
     const n = withFailures.filter((s) => s.label === "checkout").length;
-    expect(p.problems).toEqual([{ file: "aggregate.csv", line: 2, reason: expect.stringMatching(new RegExp(`^a summary, not samples: ${n} requests per row \\(column "# Samples"\\)`)) }]);
+    expect(p.problems).toEqual([
+      { file: "aggregate.csv", line: 2, reason: expect.stringMatching(new RegExp(`^a summary, not samples: ${n} requests per row \\(column "# Samples"\\)`)) },
+    ]);
   });
 
   it("reads such a file when the options name its value column", () => {
@@ -282,7 +306,9 @@ describe("only a column the header or the format names is read as latency", () =
 
   it("says which column it read when, without a header, several could be the latency", () => {
     const p = parseByLines(samplesReader, "x.csv", "5,200,3\n6,200,4\n7,404,5\n");
-    expect(p.problems).toEqual([{ file: "x.csv", line: null, reason: "no header line: column 1 of 3 read as the latency in ms; 2 other numeric columns left out (choose another in Raw sample options)" }]);
+    expect(p.problems).toEqual([
+      { file: "x.csv", line: null, reason: "no header line: column 1 of 3 read as the latency in ms; 2 other numeric columns left out (choose another in Raw sample options)" },
+    ]);
     expect(p.series[0]!.histogram.maxValue).toBe(7);
   });
 });
@@ -390,4 +416,3 @@ describe("unitFromHeader", () => {
     expect(unitFromHeader(name)).toBe(unit);
   });
 });
-

@@ -143,13 +143,15 @@ export function abGnuplotColumns(names: string[]): { ttime: number; seconds: num
 }
 
 /** A header naming how many requests a row stands for ("Request Count", "# Samples", "# requests", "count", "hits"). */
-const COUNT_NAME = /^(#\s*(samples|requests|reqs)|((total|num|number of)\s+)?(request|sample|hit)s?\s+count|(total|num|number of)\s+(requests|samples|hits)|count|hits|samples count)$/i;
+const COUNT_NAME =
+  /^(#\s*(samples|requests|reqs)|((total|num|number of)\s+)?(request|sample|hit)s?\s+count|(total|num|number of)\s+(requests|samples|hits)|count|hits|samples count)$/i;
 /** A header naming a statistic of many requests: median, average, min, max, std dev, a percentile. */
 const STATISTIC_NAME = /(^|[^a-z])(median|average|avg|mean|min|max|std|stdev|std\.?\s*dev\.?|percentile|perc_?\d+)([^a-z]|$)|^\s*(p\d+(\.\d+)?|\d+(\.\d+)?\s*%(\s*line)?)\s*$/i;
 /** ab -e: "Percentage served,Time in ms". */
 const PERCENT_NAME = /^(percentage( served)?|percentile|percent)$/i;
 
-const SUMMARY_ADVICE = "no spectrum can be rebuilt from medians and percentiles: load the results with one line per request (a JMeter .jtl, a Gatling simulation.log, k6 or Vegeta output, ab -g output, a CSV of samples)";
+const SUMMARY_ADVICE =
+  "no spectrum can be rebuilt from medians and percentiles: load the results with one line per request (a JMeter .jtl, a Gatling simulation.log, k6 or Vegeta output, ab -g output, a CSV of samples)";
 
 /** Why a table with these header names is a summary, not samples (file, line and what it holds), or null. */
 function summaryRefusal(names: string[], rows: string[][], lines: Pending[]): { line: number; reason: string } | null {
@@ -162,8 +164,10 @@ function summaryRefusal(names: string[], rows: string[][], lines: Pending[]): { 
     const per = n === null ? "many requests per row" : `${n} request${n === 1 ? "" : "s"} per row`;
     return {
       line: first.lineNo || 1,
-      reason:
-        `a summary, not samples: ${per} (column ${JSON.stringify(names[count]!.trim())}), each row giving only statistics (${stats.slice(0, 4).map((x) => JSON.stringify(x.trim())).join(", ")}${stats.length > 4 ? " …" : ""}); ${SUMMARY_ADVICE}`,
+      reason: `a summary, not samples: ${per} (column ${JSON.stringify(names[count]!.trim())}), each row giving only statistics (${stats
+        .slice(0, 4)
+        .map((x) => JSON.stringify(x.trim()))
+        .join(", ")}${stats.length > 4 ? " …" : ""}); ${SUMMARY_ADVICE}`,
     };
   }
   // No count, but statistics only where a latency would be (Taurus' avg_rt, stdev_rt, perc_…).
@@ -171,7 +175,10 @@ function summaryRefusal(names: string[], rows: string[][], lines: Pending[]): { 
   if (stats.length >= 3 && latencyNamed.every((n) => STATISTIC_NAME.test(n.trim()))) {
     return {
       line: lines[0]?.lineNo ?? 1,
-      reason: `a summary, not samples: each row gives statistics of many requests (${stats.slice(0, 4).map((x) => JSON.stringify(x.trim())).join(", ")}${stats.length > 4 ? " …" : ""}); ${SUMMARY_ADVICE}`,
+      reason: `a summary, not samples: each row gives statistics of many requests (${stats
+        .slice(0, 4)
+        .map((x) => JSON.stringify(x.trim()))
+        .join(", ")}${stats.length > 4 ? " …" : ""}); ${SUMMARY_ADVICE}`,
     };
   }
   const percent = names.findIndex((n) => PERCENT_NAME.test(n.trim()));
@@ -309,7 +316,11 @@ class SamplesParser implements LineParser {
       const i = names.findIndex((n) => n.toLowerCase() === key);
       if (i >= 0) return i;
       if (/^\d+$/.test(key) && Number(key) < nCols) return Number(key);
-      return problem(header ? `no ${what} column named ${JSON.stringify(spec)}; the header has ${listNames(names)}` : `no ${what} column named ${JSON.stringify(spec)}: the file has no header line`);
+      return problem(
+        header
+          ? `no ${what} column named ${JSON.stringify(spec)}; the header has ${listNames(names)}`
+          : `no ${what} column named ${JSON.stringify(spec)}: the file has no header line`,
+      );
     };
 
     // What the header says the file is: ApacheBench -g output, or a summary that is not samples.
@@ -415,7 +426,20 @@ class SamplesParser implements LineParser {
           `; ${guessedAmong - 1} other numeric column${guessedAmong === 2 ? "" : "s"} left out (choose another in Raw sample options)`,
       );
     }
-    return { valueName: columnName(valueCol), timeName: timeCol >= 0 ? columnName(timeCol) : "", delimiter, decimalComma, headerLine: header ? lines[0]!.lineNo : 0, valueCol, timeCol, labelCol, minFields, timeKind, unit: finer.unit, scaleDigits: 3 * finer.steps };
+    return {
+      valueName: columnName(valueCol),
+      timeName: timeCol >= 0 ? columnName(timeCol) : "",
+      delimiter,
+      decimalComma,
+      headerLine: header ? lines[0]!.lineNo : 0,
+      valueCol,
+      timeCol,
+      labelCol,
+      minFields,
+      timeKind,
+      unit: finer.unit,
+      scaleDigits: 3 * finer.steps,
+    };
   }
 
   /** Without a header: a numeric column of epoch-like, non-decreasing values, or of date-times (among the first `nCols`). */

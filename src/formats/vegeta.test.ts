@@ -75,7 +75,15 @@ describe("Vegeta bad input", () => {
 
   it("JSON: truncated lines and wrong types", () => {
     const ok = { attack: "", seq: 0, code: 200, timestamp: "2026-01-02T03:04:05.25+01:00", latency: 1500000, bytes_out: 0, bytes_in: 2, error: "" };
-    const lines = [JSON.stringify(ok), JSON.stringify(ok).slice(0, 50), JSON.stringify({ ...ok, latency: "fast" }), JSON.stringify({ ...ok, code: null }), JSON.stringify({ ...ok, timestamp: 5 }), "[]", JSON.stringify(ok)];
+    const lines = [
+      JSON.stringify(ok),
+      JSON.stringify(ok).slice(0, 50),
+      JSON.stringify({ ...ok, latency: "fast" }),
+      JSON.stringify({ ...ok, code: null }),
+      JSON.stringify({ ...ok, timestamp: 5 }),
+      "[]",
+      JSON.stringify(ok),
+    ];
     const p = parseByLines(vegetaReader, "bad.json", lines.join("\n"));
     expect(p.problems.map((x) => x.line)).toEqual([2, 3, 4, 5, 6]);
     expect(p.series[0]!.histogram.totalCount).toBe(2);

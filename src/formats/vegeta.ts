@@ -132,7 +132,10 @@ class VegetaParser extends CollectingParser {
 
 /** A JSON result object (latency, code, timestamp keys) or a CSV row ns-timestamp,code,latency,… */
 export function vegetaContentMatch(head: string): boolean {
-  const first = head.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/, 1)[0]!.trim();
+  const first = head
+    .replace(/^\uFEFF/, "")
+    .split(/\r\n|\r|\n/, 1)[0]!
+    .trim();
   if (first.startsWith("{")) return /"latency"\s*:/.test(first) && /"code"\s*:/.test(first) && /"timestamp"\s*:/.test(first) && /"bytes_(in|out)"\s*:/.test(first);
   return /^\d{16,20},\d{1,3},\d+,\d+,\d+,/.test(first);
 }

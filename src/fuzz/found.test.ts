@@ -24,7 +24,7 @@ async function timeOf(f: () => unknown): Promise<number> {
 const JMETER_HEADER = "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success\n";
 const PLAIN_HGRM_HEAD = "       Value     Percentile TotalCount 1/(1-Percentile)\n\n       1.000 0.500000000000          5           2.00\n";
 
-  // FIXED (commit 38f6985) while this suite was written; kept as a regression test.
+// FIXED (commit 38f6985) while this suite was written; kept as a regression test.
 describe("bugs found by fuzzing", () => {
   // src/engine/ingest.ts, ingest(): the format is decided on `head`, which is all chunks received
   // until it holds 4096 characters — anywhere from 4096 characters to the whole file when the
@@ -78,7 +78,11 @@ describe("bugs found by fuzzing", () => {
       const r = await ingest("x.hlog", [`${header}\n0.0,1.0,1.0,${payload}\n1.0,1.0,1.0,${payload}\n`]);
       const s = r.series[0]!;
       const offsets = Array.from(s.intervals!.offsets.subarray(0, s.intervals!.n));
-      expect({ header, startTime: s.startTime === null || Number.isFinite(s.startTime), offsets: offsets.every(Number.isFinite) }).toEqual({ header, startTime: true, offsets: true });
+      expect({ header, startTime: s.startTime === null || Number.isFinite(s.startTime), offsets: offsets.every(Number.isFinite) }).toEqual({
+        header,
+        startTime: true,
+        offsets: true,
+      });
     }
   });
 
@@ -251,7 +255,14 @@ describe("bugs found by fuzzing", () => {
   // FIXED: ingest sniffs UTF-16 (detect.ts looksLikeUtf16) before choosing a reader; kept as a
   // regression test (exactly one problem).
   it("UTF-16 text read as UTF-8 is reported as UTF-16 (save as UTF-8), under every file name", async () => {
-    const cases = [["hlog", "x.hlog"], ["hgrm", "x.hgrm"], ["jmeter-csv", "x.jtl"], ["gatling", "simulation.log"], ["k6-csv", "k6.csv"], ["plain", "v.txt"]] as const;
+    const cases = [
+      ["hlog", "x.hlog"],
+      ["hgrm", "x.hgrm"],
+      ["jmeter-csv", "x.jtl"],
+      ["gatling", "simulation.log"],
+      ["k6-csv", "k6.csv"],
+      ["plain", "v.txt"],
+    ] as const;
     for (const [kind, name] of cases) {
       const r = await ingest(name, [utf16Garbage(generatedFixture(kind, 5).text, false)]);
       expect({ name, saysUtf16: r.problems.some((p) => /UTF-?16|encoding/i.test(p.reason)), problems: r.problems.length }).toEqual({ name, saysUtf16: true, problems: 1 });

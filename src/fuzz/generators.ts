@@ -9,18 +9,7 @@ import fc from "fast-check";
 import { build } from "hdr-histogram-js";
 import { writeHlog } from "../../scripts/lib/hlog-fixture";
 import { simulateQueue, mulberry32 } from "../../scripts/lib/queue-sim";
-import {
-  gatlingLog,
-  generateSamples,
-  jmeterCsv,
-  jmeterXml,
-  k6Csv,
-  k6Json,
-  plainValues,
-  samplesTable,
-  vegetaCsv,
-  vegetaJson,
-} from "../../scripts/lib/loadgen-fixtures";
+import { gatlingLog, generateSamples, jmeterCsv, jmeterXml, k6Csv, k6Json, plainValues, samplesTable, vegetaCsv, vegetaJson } from "../../scripts/lib/loadgen-fixtures";
 import { formatPercentileDistribution } from "../core/hgrm-export";
 
 // ---------------------------------------------------------------------------------------------
@@ -97,11 +86,20 @@ export function hlogFixture(seed: number, opts: { tags?: string[]; seconds?: num
       seed: seed + k,
       intervalSec: rnd() < 0.5 ? 1 : 0.5,
     });
-    totals.set(tag, sim.reduce((a, iv) => a + iv.histogram.totalCount, 0));
+    totals.set(
+      tag,
+      sim.reduce((a, iv) => a + iv.histogram.totalCount, 0),
+    );
     intervals.set(tag, sim.length);
     const log = writeHlog(sim, { tag: tag || undefined, maxRatio: rnd() < 0.5 ? 1e6 : 1e3 });
     // One header for the whole file: the later tags' lines only.
-    text += k === 0 ? log : log.split("\n").filter((l) => l.startsWith("Tag=")).join("\n") + "\n";
+    text +=
+      k === 0
+        ? log
+        : log
+            .split("\n")
+            .filter((l) => l.startsWith("Tag="))
+            .join("\n") + "\n";
   });
   return { kind: tags.length > 1 || tags[0] !== "" ? "hlog-tagged" : "hlog", name: `run-${seed}.hlog`, text, totals, intervals };
 }
@@ -120,7 +118,7 @@ function loadgenFixture(kind: GeneratedKind, seed: number): Fixture {
     seed,
     seconds: 1 + Math.floor(rnd() * 6),
     rate: 5 + Math.floor(rnd() * 80),
-    labels: rnd() < 0.5 ? [""] : ["home", "login", "a,b \"q\""].slice(0, 1 + Math.floor(rnd() * 3)),
+    labels: rnd() < 0.5 ? [""] : ["home", "login", 'a,b "q"'].slice(0, 1 + Math.floor(rnd() * 3)),
     medianMs: 1 + rnd() * 50,
     sigma: 0.2 + rnd(),
     failureRate: rnd() < 0.5 ? 0 : rnd() * 0.3,
@@ -141,7 +139,11 @@ function loadgenFixture(kind: GeneratedKind, seed: number): Fixture {
     case "vegeta-json":
       return { kind, name: `vegeta-${seed}.json`, text: vegetaJson(samples) };
     case "plain":
-      return { kind, name: `values-${seed}.txt`, text: plainValues(samples, { decimals: ([0, 3, 6] as const)[Math.floor(rnd() * 3)], header: rnd() < 0.5 ? "latency_ms" : undefined }) };
+      return {
+        kind,
+        name: `values-${seed}.txt`,
+        text: plainValues(samples, { decimals: ([0, 3, 6] as const)[Math.floor(rnd() * 3)], header: rnd() < 0.5 ? "latency_ms" : undefined }),
+      };
     default:
       return { kind, name: `samples-${seed}.csv`, text: samplesTable(samples, { delimiter: rnd() < 0.7 ? "," : "\t" }) };
   }
@@ -169,22 +171,7 @@ export const fixtureArb: fc.Arbitrary<Fixture> = fc.oneof(
 // ---------------------------------------------------------------------------------------------
 // Names
 
-export const NAMES = [
-  "x.hlog",
-  "x.hgrm",
-  "x.txt",
-  "x.csv",
-  "x.tsv",
-  "x.dat",
-  "x.jtl",
-  "simulation.log",
-  "x.json",
-  "x.log",
-  "x",
-  "x.histogram",
-  "x.png",
-  "x.zip",
-];
+export const NAMES = ["x.hlog", "x.hgrm", "x.txt", "x.csv", "x.tsv", "x.dat", "x.jtl", "simulation.log", "x.json", "x.log", "x", "x.histogram", "x.png", "x.zip"];
 export const nameArb = fc.constantFrom(...NAMES);
 
 // ---------------------------------------------------------------------------------------------
@@ -262,7 +249,7 @@ export const HOSTILE_LINES = [
   "1700000000000,NaN,x,200,OK,t,text,maybe",
   '<httpSample t="-1" ts="99999999999999999999" s="true" lb="x"/>',
   '<sample t="5" ts="1700000000000" s="true" lb="&#0;&#x110000;&amp;"/>',
-  "<testResults version=\"1.2\">",
+  '<testResults version="1.2">',
   "RUN\tsim\tsim\t0\t \t3.9.5",
   "REQUEST\t\treq\t1700000000000\t1699999999999\tOK\t ",
   "REQUEST\t\treq\t9999999999999999\t0\tOK\t ",
@@ -292,7 +279,34 @@ export const HOSTILE_LINES = [
 export const tokenLineArb: fc.Arbitrary<string> = fc
   .array(
     fc.oneof(
-      { weight: 3, arbitrary: fc.constantFrom("HIST", "Tag=", "#[", "StartTime:", "BaseTime:", "Value", "Percentile", "TotalCount", "1/(1-Percentile)", "REQUEST", "RUN", "OK", "KO", "{", "}", '"', "<httpSample", "/>", "http_req_duration", "true", "false", "=", "]") },
+      {
+        weight: 3,
+        arbitrary: fc.constantFrom(
+          "HIST",
+          "Tag=",
+          "#[",
+          "StartTime:",
+          "BaseTime:",
+          "Value",
+          "Percentile",
+          "TotalCount",
+          "1/(1-Percentile)",
+          "REQUEST",
+          "RUN",
+          "OK",
+          "KO",
+          "{",
+          "}",
+          '"',
+          "<httpSample",
+          "/>",
+          "http_req_duration",
+          "true",
+          "false",
+          "=",
+          "]",
+        ),
+      },
       { weight: 3, arbitrary: fc.constantFrom(",", "\t", " ", ";", ":", "  ") },
       { weight: 4, arbitrary: hostileNumberArb },
       { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
@@ -369,7 +383,11 @@ export type Mutation =
   | { op: "payload"; k: number; how: "truncate" | "flip" | "garbage"; at: number; char: string };
 
 export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.record({ op: fc.constant("flip" as const), at: fc.double({ min: 0, max: 1, noNaN: true }), char: fc.oneof(fc.string({ minLength: 1, maxLength: 1 }), fc.constantFrom("\n", "\r", ",", "\t", " ", '"', "\u0000", "#", "-", ".", "e", "\ufffd")) }),
+  fc.record({
+    op: fc.constant("flip" as const),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    char: fc.oneof(fc.string({ minLength: 1, maxLength: 1 }), fc.constantFrom("\n", "\r", ",", "\t", " ", '"', "\u0000", "#", "-", ".", "e", "\ufffd")),
+  }),
   fc.record({ op: fc.constant("truncate" as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
   fc.record({ op: fc.constant("delete-range" as const), at: fc.double({ min: 0, max: 1, noNaN: true }), len: fc.integer({ min: 1, max: 200 }) }),
   fc.record({ op: fc.constant("shuffle" as const), seed: fc.integer() }),
@@ -381,7 +399,13 @@ export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   fc.constant({ op: "cr" as const }),
   fc.constant({ op: "bom" as const }),
   fc.record({ op: fc.constant("utf16" as const), bigEndian: fc.boolean() }),
-  fc.record({ op: fc.constant("payload" as const), k: fc.nat(), how: fc.constantFrom("truncate" as const, "flip" as const, "garbage" as const), at: fc.double({ min: 0, max: 1, noNaN: true }), char: fc.constantFrom("A", "/", "+", "=", "!", " ", "\u00e9") }),
+  fc.record({
+    op: fc.constant("payload" as const),
+    k: fc.nat(),
+    how: fc.constantFrom("truncate" as const, "flip" as const, "garbage" as const),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    char: fc.constantFrom("A", "/", "+", "=", "!", " ", "\u00e9"),
+  }),
 );
 
 function splitKeepingEnds(text: string): string[] {
@@ -576,7 +600,11 @@ export const craftedPayloadArb: fc.Arbitrary<CraftedPayload> = fc.record({
   randomCookie: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
   payloadLength: fc.constantFrom("actual" as const, "actual" as const, "plus" as const, "minus" as const, "huge" as const, "negative" as const, "random" as const),
   randomLength: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
-  digits: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 5 }) }, { weight: 1, arbitrary: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }) }, { weight: 1, arbitrary: fc.constantFrom(-1, 6, 7, 63, 64) }),
+  digits: fc.oneof(
+    { weight: 4, arbitrary: fc.integer({ min: 0, max: 5 }) },
+    { weight: 1, arbitrary: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }) },
+    { weight: 1, arbitrary: fc.constantFrom(-1, 6, 7, 63, 64) },
+  ),
   lowest: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(1n, 1n, 2n, 1000n) }, { weight: 1, arbitrary: bigArb }),
   highest: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(2n, 3600000000000n, 1n << 62n, (1n << 63n) - 1n) }, { weight: 1, arbitrary: bigArb }),
   ratio: fc.oneof(fc.constant(1), fc.double()),
@@ -610,7 +638,7 @@ export function craftPayloadBytes(p: CraftedPayload): Uint8Array {
   const inner = new Bytes();
   const plain = p.version === 0 ? COOKIES.V0 : p.version === 1 ? COOKIES.V1 : COOKIES.V2;
   const nibble = p.version === 2 ? 1 : [2, 4, 8][p.wordNibble % 3]!;
-  const wordSize = p.version === 2 ? 0 : p.cookie === "wordsize" ? (p.wordNibble & 0xe) : nibble;
+  const wordSize = p.version === 2 ? 0 : p.cookie === "wordsize" ? p.wordNibble & 0xe : nibble;
   let cookie: number;
   if (p.cookie === "random") cookie = p.randomCookie;
   else if (p.cookie === "dhist") cookie = COOKIES.DHIST;

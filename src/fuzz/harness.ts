@@ -120,7 +120,11 @@ export function preview(v: unknown, max = 300): string {
     if (typeof x === "object") {
       if (seen.has(x as object) || depth > 4) return "…";
       seen.add(x as object);
-      if (Array.isArray(x)) return x.slice(0, 12).map((y) => walk(y, depth + 1)).concat(x.length > 12 ? [`…(${x.length})`] : []);
+      if (Array.isArray(x))
+        return x
+          .slice(0, 12)
+          .map((y) => walk(y, depth + 1))
+          .concat(x.length > 12 ? [`…(${x.length})`] : []);
       const o: Record<string, unknown> = {};
       for (const [k, y] of Object.entries(x as Record<string, unknown>).slice(0, 16)) o[k] = walk(y, depth + 1);
       return o;
@@ -165,7 +169,6 @@ function histogramFacts(h: Histogram, where: string): void {
   const max = maxOf(h);
   if (!isFiniteNumber(max) || max < 0) fail(`${where}: max ${max} is not a finite non-negative number`);
 }
-
 
 /**
  * What every ingest outcome must satisfy: a parsed result or problems (never neither), problems
@@ -252,7 +255,16 @@ export function digest(r: IngestResult): string {
       startTime: s.startTime,
       failures: s.failures,
       h: histogramDigest(s.histogram),
-      intervals: t ? { n: t.n, offsets: Array.from(t.offsets.subarray(0, t.n)), lengths: Array.from(t.lengths.subarray(0, t.n)), counts: Array.from(t.counts.subarray(0, t.n)), maxes: Array.from(t.maxes.subarray(0, t.n)), payloads: t.allPayloads() } : null,
+      intervals: t
+        ? {
+            n: t.n,
+            offsets: Array.from(t.offsets.subarray(0, t.n)),
+            lengths: Array.from(t.lengths.subarray(0, t.n)),
+            counts: Array.from(t.counts.subarray(0, t.n)),
+            maxes: Array.from(t.maxes.subarray(0, t.n)),
+            payloads: t.allPayloads(),
+          }
+        : null,
       blocks: s.blocks ? s.blocks.intervalCount : null,
     };
   });

@@ -37,18 +37,7 @@ import {
   utf16Garbage,
   type Mutation,
 } from "./generators";
-import {
-  MAX_PROBLEMS,
-  checkBudget,
-  checkChunkingInvariance,
-  chunkAt,
-  countLines,
-  fail,
-  ingestChecked,
-  preview,
-  skipKnownSlow,
-  storeLoadChecked,
-} from "./harness";
+import { MAX_PROBLEMS, checkBudget, checkChunkingInvariance, chunkAt, countLines, fail, ingestChecked, preview, skipKnownSlow, storeLoadChecked } from "./harness";
 
 export interface FuzzProperty {
   name: string;
@@ -118,13 +107,13 @@ function checkDecode(payload: string): ReturnType<typeof decodeHistogramPayload>
   return r;
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Properties
 
 const ingestTokenSoup: FuzzProperty = {
   name: "ingest-token-soup",
-  description: "ingest of random lines built from format tokens, hostile numbers and hostile lines, under any file name and in random chunks: a result or well-formed problems, within the budget",
+  description:
+    "ingest of random lines built from format tokens, hostile numbers and hostile lines, under any file name and in random chunks: a result or well-formed problems, within the budget",
   quickRuns: 150,
   build: () =>
     fc.asyncProperty(nameArb, tokenSoupArb, cutsArb, async (name, text, cuts) => {
@@ -141,7 +130,12 @@ const ingestRandomText: FuzzProperty = {
   build: () =>
     fc.asyncProperty(
       nameArb,
-      fc.oneof(fc.string({ maxLength: 3000 }), fc.string({ unit: "binary", maxLength: 3000 }), fc.string({ unit: "grapheme", maxLength: 500 }), fc.uint8Array({ maxLength: 5000 }).map((b) => new TextDecoder().decode(b))),
+      fc.oneof(
+        fc.string({ maxLength: 3000 }),
+        fc.string({ unit: "binary", maxLength: 3000 }),
+        fc.string({ unit: "grapheme", maxLength: 500 }),
+        fc.uint8Array({ maxLength: 5000 }).map((b) => new TextDecoder().decode(b)),
+      ),
       cutsArb,
       async (name, text, cuts) => {
         begin({ name, text, cuts });
@@ -153,7 +147,8 @@ const ingestRandomText: FuzzProperty = {
 
 const ingestMutated: FuzzProperty = {
   name: "ingest-mutated-files",
-  description: "valid files of every format (generated and real) with bytes flipped, truncated, lines shuffled/duplicated/reversed, hostile lines and numbers, CRLF/CR, BOM, UTF-16, corrupt payloads; fed in random chunks",
+  description:
+    "valid files of every format (generated and real) with bytes flipped, truncated, lines shuffled/duplicated/reversed, hostile lines and numbers, CRLF/CR, BOM, UTF-16, corrupt payloads; fed in random chunks",
   quickRuns: 120,
   build: () =>
     fc.asyncProperty(mutatedFileArb, cutsArb, async (c, cuts) => {
@@ -169,8 +164,14 @@ const ingestChunking: FuzzProperty = {
   quickRuns: 80,
   build: () =>
     fc.asyncProperty(
-      fc.oneof({ weight: 3, arbitrary: mutatedFileArb }, { weight: 1, arbitrary: fc.tuple(nameArb, tokenSoupArb).map(([name, text]) => ({ name, text, origin: "soup", mutations: [] as Mutation[] })) }),
-      fc.oneof(cutsArb, fc.integer({ min: 1, max: 9000 }).map((size) => [size] as number[])),
+      fc.oneof(
+        { weight: 3, arbitrary: mutatedFileArb },
+        { weight: 1, arbitrary: fc.tuple(nameArb, tokenSoupArb).map(([name, text]) => ({ name, text, origin: "soup", mutations: [] as Mutation[] })) },
+      ),
+      fc.oneof(
+        cutsArb,
+        fc.integer({ min: 1, max: 9000 }).map((size) => [size] as number[]),
+      ),
       async (c, cutSpec) => {
         begin({ name: c.name, origin: c.origin, mutations: c.mutations, cutSpec });
         // One number: fixed-size chunks of that many characters; a list: cut points.
@@ -188,7 +189,8 @@ const ingestChunking: FuzzProperty = {
 
 const ingestBinary: FuzzProperty = {
   name: "ingest-binary-utf16",
-  description: "binary files (PNG, ZIP, gzip, PDF, Gatling 3.13 magic) and UTF-16 text read as UTF-8, under any name: no series; UTF-16 is one problem saying so, binary files are never called UTF-16",
+  description:
+    "binary files (PNG, ZIP, gzip, PDF, Gatling 3.13 magic) and UTF-16 text read as UTF-8, under any name: no series; UTF-16 is one problem saying so, binary files are never called UTF-16",
   quickRuns: 80,
   build: () =>
     fc.asyncProperty(
@@ -238,7 +240,8 @@ const LINE_LEVEL: fc.Arbitrary<Mutation> = fc.oneof(
 
 const hlogValid: FuzzProperty = {
   name: "hlog-valid-totals",
-  description: "generated interval logs (1-3 tags), lines shuffled/duplicated/reversed, CRLF/CR/BOM, any chunks: per tag the series total equals the sum of the interval counts written (checked with hdr-histogram-js's decoder) and every interval is loaded",
+  description:
+    "generated interval logs (1-3 tags), lines shuffled/duplicated/reversed, CRLF/CR/BOM, any chunks: per tag the series total equals the sum of the interval counts written (checked with hdr-histogram-js's decoder) and every interval is loaded",
   quickRuns: 40,
   build: () =>
     fc.asyncProperty(fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 1, max: 3 }), fc.array(LINE_LEVEL, { maxLength: 3 }), cutsArb, async (seed, nTags, mutations, cuts) => {
@@ -247,7 +250,8 @@ const hlogValid: FuzzProperty = {
       let text = f.text;
       for (const m of mutations) text = applyMutation(text, m);
       const expected = referenceTotals(text);
-      if (mutations.length === 0) for (const [tag, t] of f.totals!) if (expected.get(tag)?.total !== t) fail(`fixture self-check: tag ${tag} wrote ${t}, decodes to ${expected.get(tag)?.total}`);
+      if (mutations.length === 0)
+        for (const [tag, t] of f.totals!) if (expected.get(tag)?.total !== t) fail(`fixture self-check: tag ${tag} wrote ${t}, decodes to ${expected.get(tag)?.total}`);
       const r = await ingestChecked(f.name, chunkAt(text, cuts), text);
       if (r.problems.length > 0) fail(`valid log gave problems: ${preview(r.problems)}`);
       const got = new Map(r.series.map((s) => [s.tag, s]));
@@ -269,18 +273,24 @@ const loadgenValid: FuzzProperty = {
   description: "generated JMeter/Gatling/k6/Vegeta/plain/CSV files, CRLF/CR/BOM, any chunks: recorded values + failures = requests written, no problems",
   quickRuns: 40,
   build: () =>
-    fc.asyncProperty(fc.constantFrom(...LOADGEN_KINDS), fc.integer({ min: 1, max: 1e6 }), fc.option(fc.constantFrom<Mutation>({ op: "crlf" }, { op: "cr" }, { op: "bom" }), { freq: 2 }), cutsArb, async (kind, seed, m, cuts) => {
-      begin({ kind, seed, m, cuts });
-      const f = generatedFixture(kind, seed);
-      const text = m ? applyMutation(f.text, m) : f.text;
-      const written = countWritten(kind, f.text);
-      const r = await ingestChecked(f.name, chunkAt(text, cuts), text);
-      if (written === 0) return true;
-      if (r.problems.some((p) => p.line !== null)) fail(`valid ${kind} file gave line problems: ${preview(r.problems)}`);
-      const got = r.series.reduce((a, s) => a + s.histogram.totalCount + s.failures, 0);
-      if (got !== written) fail(`${kind}: ${got} values + failures read, ${written} requests written`);
-      return true;
-    }),
+    fc.asyncProperty(
+      fc.constantFrom(...LOADGEN_KINDS),
+      fc.integer({ min: 1, max: 1e6 }),
+      fc.option(fc.constantFrom<Mutation>({ op: "crlf" }, { op: "cr" }, { op: "bom" }), { freq: 2 }),
+      cutsArb,
+      async (kind, seed, m, cuts) => {
+        begin({ kind, seed, m, cuts });
+        const f = generatedFixture(kind, seed);
+        const text = m ? applyMutation(f.text, m) : f.text;
+        const written = countWritten(kind, f.text);
+        const r = await ingestChecked(f.name, chunkAt(text, cuts), text);
+        if (written === 0) return true;
+        if (r.problems.some((p) => p.line !== null)) fail(`valid ${kind} file gave line problems: ${preview(r.problems)}`);
+        const got = r.series.reduce((a, s) => a + s.histogram.totalCount + s.failures, 0);
+        if (got !== written) fail(`${kind}: ${got} values + failures read, ${written} requests written`);
+        return true;
+      },
+    ),
 };
 
 function countWritten(kind: (typeof LOADGEN_KINDS)[number], text: string): number {
@@ -311,21 +321,27 @@ const hgrmValid: FuzzProperty = {
   description: "percentile distributions written by formatPercentileDistribution, CRLF/CR/BOM, any chunks: no problems, the rebuilt total count equals the written one",
   quickRuns: 30,
   build: () =>
-    fc.asyncProperty(fc.integer({ min: 1, max: 1e6 }), fc.option(fc.constantFrom<Mutation>({ op: "crlf" }, { op: "cr" }, { op: "bom" }), { freq: 2 }), cutsArb, async (seed, m, cuts) => {
-      begin({ seed, m, cuts });
-      const f = generatedFixture("hgrm", seed);
-      const text = m ? applyMutation(f.text, m) : f.text;
-      const footer = /Total count\s*=\s*(\d+)/.exec(text);
-      const r = await ingestChecked(f.name, chunkAt(text, cuts), text);
-      if (r.problems.length > 0) fail(`valid hgrm gave problems: ${preview(r.problems)}`);
-      if (r.series.length !== 1 || r.series[0]!.histogram.totalCount !== Number(footer?.[1])) fail(`rebuilt total ${r.series[0]?.histogram.totalCount}, footer ${footer?.[1]}`);
-      return true;
-    }),
+    fc.asyncProperty(
+      fc.integer({ min: 1, max: 1e6 }),
+      fc.option(fc.constantFrom<Mutation>({ op: "crlf" }, { op: "cr" }, { op: "bom" }), { freq: 2 }),
+      cutsArb,
+      async (seed, m, cuts) => {
+        begin({ seed, m, cuts });
+        const f = generatedFixture("hgrm", seed);
+        const text = m ? applyMutation(f.text, m) : f.text;
+        const footer = /Total count\s*=\s*(\d+)/.exec(text);
+        const r = await ingestChecked(f.name, chunkAt(text, cuts), text);
+        if (r.problems.length > 0) fail(`valid hgrm gave problems: ${preview(r.problems)}`);
+        if (r.series.length !== 1 || r.series[0]!.histogram.totalCount !== Number(footer?.[1])) fail(`rebuilt total ${r.series[0]?.histogram.totalCount}, footer ${footer?.[1]}`);
+        return true;
+      },
+    ),
 };
 
 const payloadCrafted: FuzzProperty = {
   name: "payload-crafted-headers",
-  description: "hand-built V0/V1/V2 payloads (plain and compressed) with wrong cookies, word sizes, payload/compressed lengths far off, digits outside 0..5, lowest/highest anywhere in 64 bits, negative and huge counts, truncated/flipped base64: decodeHistogramPayload never throws and returns a sane histogram or a reason; ingest of a log of such lines holds",
+  description:
+    "hand-built V0/V1/V2 payloads (plain and compressed) with wrong cookies, word sizes, payload/compressed lengths far off, digits outside 0..5, lowest/highest anywhere in 64 bits, negative and huge counts, truncated/flipped base64: decodeHistogramPayload never throws and returns a sane histogram or a reason; ingest of a log of such lines holds",
   quickRuns: 400,
   build: () =>
     fc.asyncProperty(fc.array(craftedPayloadArb, { minLength: 1, maxLength: 4 }), async (ps) => {
@@ -362,7 +378,8 @@ const denseArb = fc
 
 const payloadRoundTrip: FuzzProperty = {
   name: "payload-roundtrip",
-  description: "random histograms encoded as Java writes V0/V1/V2 (2/4/8-byte words, plain or compressed) decode to exactly their counts; the same payload truncated anywhere or with a character flipped never throws",
+  description:
+    "random histograms encoded as Java writes V0/V1/V2 (2/4/8-byte words, plain or compressed) decode to exactly their counts; the same payload truncated anywhere or with a character flipped never throws",
   quickRuns: 300,
   build: () =>
     fc.property(denseArb, fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom("A", "/", "+", "=", "*", " "), ({ h, opts }, cut, ch) => {
@@ -385,7 +402,8 @@ const payloadRoundTrip: FuzzProperty = {
 
 const payloadBombs: FuzzProperty = {
   name: "payload-deflate-bombs",
-  description: "compressed payloads that inflate to 8-256 MiB (headers declaring small, maximal or impossible payloads; V0 and V2; 3 and 5 digits) are decoded or refused within the budget, never inflated past what the header can need",
+  description:
+    "compressed payloads that inflate to 8-256 MiB (headers declaring small, maximal or impossible payloads; V0 and V2; 3 and 5 digits) are decoded or refused within the budget, never inflated past what the header can need",
   quickRuns: 8,
   maxRuns: 200,
   build: () =>
@@ -409,7 +427,8 @@ const payloadBombs: FuzzProperty = {
 
 const hugeLines: FuzzProperty = {
   name: "huge-lines",
-  description: "a 4-10 MB single line (digits, commas, base64, quotes, spaces) at the start, middle or end of a file of any format: bounded time, the line reported (by number) or read, the other lines still read",
+  description:
+    "a 4-10 MB single line (digits, commas, base64, quotes, spaces) at the start, middle or end of a file of any format: bounded time, the line reported (by number) or read, the other lines still read",
   quickRuns: 6,
   maxRuns: 300,
   build: () =>
@@ -442,7 +461,14 @@ const hugeLines: FuzzProperty = {
 
 // Share links ----------------------------------------------------------------------------------
 
-const VIEW = { displayUnit: "ms", yLog: true, sideBySide: false, requirement: "p99<=5ms", range: { start: null, end: null }, timeline: { percentiles: [50, 99], perLane: false, wallClock: false, log: false } } as const;
+const VIEW = {
+  displayUnit: "ms",
+  yLog: true,
+  sideBySide: false,
+  requirement: "p99<=5ms",
+  range: { start: null, end: null },
+  timeline: { percentiles: [50, 99], perLane: false, wallClock: false, log: false },
+} as const;
 
 const shareStateArb: fc.Arbitrary<ShareState> = fc
   .array(
@@ -501,7 +527,19 @@ const fragmentArb: fc.Arbitrary<string> = fc.oneof(
     const meta = {
       lossy,
       view: VIEW,
-      series: Array.from({ length: n }, (_, i) => ({ name: `s${i}`, source: "a", tag: "", config: "", throughput: null, kind: "", unit: "ns", visible: true, startTime: null, hist: { sig, ldv: 1 }, ...(i === 0 ? { timeline: { t0: 0, t1: 1 } } : {}) })),
+      series: Array.from({ length: n }, (_, i) => ({
+        name: `s${i}`,
+        source: "a",
+        tag: "",
+        config: "",
+        throughput: null,
+        kind: "",
+        unit: "ns",
+        visible: true,
+        startTime: null,
+        hist: { sig, ldv: 1 },
+        ...(i === 0 ? { timeline: { t0: 0, t1: 1 } } : {}),
+      })),
     };
     return wrapPayload(buildPayload(meta, data));
   }),
@@ -509,7 +547,8 @@ const fragmentArb: fc.Arbitrary<string> = fc.oneof(
 
 const shareFragments: FuzzProperty = {
   name: "share-fragments",
-  description: "hostile share fragments (random text, random zlib data, random JSON metadata, valid links mutated, damaged data): decodeShare and Store.openShare never throw; accepted links hold sane histograms",
+  description:
+    "hostile share fragments (random text, random zlib data, random JSON metadata, valid links mutated, damaged data): decodeShare and Store.openShare never throw; accepted links hold sane histograms",
   quickRuns: 300,
   build: () =>
     fc.property(fragmentArb, (fragment) => {
@@ -550,7 +589,11 @@ const requirementTextArb = fc.oneof(
   fc
     .array(
       fc.tuple(
-        fc.oneof(fc.constantFrom("max", "p", "P", "p0", "p100", "p100.0", "p-1", "p1e3"), fc.double({ min: -1, max: 101, noNaN: true }).map((x) => `p${x}`), fc.integer({ min: 0, max: 100 }).map((x) => `p${x}`)),
+        fc.oneof(
+          fc.constantFrom("max", "p", "P", "p0", "p100", "p100.0", "p-1", "p1e3"),
+          fc.double({ min: -1, max: 101, noNaN: true }).map((x) => `p${x}`),
+          fc.integer({ min: 0, max: 100 }).map((x) => `p${x}`),
+        ),
         fc.constantFrom("<=", "≤", "=<", " <= ", "<", ">=", "", "=="),
         fc.oneof(fc.double().map(String), fc.constantFrom("5", "0", "-1", "1e400", "NaN", "Infinity", ".5", "5.", "1e-400", "")),
         fc.constantFrom("ms", "s", "us", "µs", "μs", "ns", " ms", "", "m", "sec", "MS"),
@@ -562,43 +605,51 @@ const requirementTextArb = fc.oneof(
 
 const requirements: FuzzProperty = {
   name: "requirements",
-  description: "parseRequirement on hostile text never throws; accepted requirements have unique sorted percentiles in (0,100], finite positive limits, and format back to themselves; parseSlaDat on hostile and mutated SLA files never throws and names lines within the file",
+  description:
+    "parseRequirement on hostile text never throws; accepted requirements have unique sorted percentiles in (0,100], finite positive limits, and format back to themselves; parseSlaDat on hostile and mutated SLA files never throws and names lines within the file",
   quickRuns: 400,
   build: () =>
-    fc.property(requirementTextArb, fc.oneof(tokenSoupArb, fc.array(mutationArb, { maxLength: 3 }).map((ms) => ms.reduce((t, m) => applyMutation(t, m), slaDat() ?? "1 1 a\n10 1 b\n10 5 c\n100 5 d\n"))), (text, sla) => {
-      const t0 = begin({ text, sla });
-      let r: ReturnType<typeof parseRequirement>;
-      try {
-        r = parseRequirement(text);
-      } catch (e) {
-        fail(`parseRequirement threw: ${String(e)}`);
-      }
-      if (!r.ok) {
-        if (r.errors.length === 0 || r.errors.some((e) => typeof e !== "string" || e.trim() === "")) fail("refused without reasons");
-      } else if (r.value) {
-        const es = r.value.entries;
-        es.forEach((e, i) => {
-          if (!(e.percentile > 0 && e.percentile <= 100)) fail(`percentile ${e.percentile}`);
-          if (!(Number.isFinite(e.limitNs) && e.limitNs > 0)) fail(`limit ${e.limitNs}`);
-          if (i > 0 && !(e.percentile > es[i - 1]!.percentile)) fail("percentiles not unique and ascending");
-        });
-        const again = parseRequirement(formatRequirement(r.value));
-        if (!again.ok || JSON.stringify(again.value) !== JSON.stringify(r.value)) fail(`format/parse round trip: ${formatRequirement(r.value)} → ${preview(again)}`);
-      }
-      let s: ReturnType<typeof parseSlaDat>;
-      try {
-        s = parseSlaDat(sla);
-      } catch (e) {
-        fail(`parseSlaDat threw: ${String(e)}`);
-      }
-      const n = countLines(sla);
-      for (const p of s.problems) if (!(p.line >= 1 && p.line <= n) || p.reason.trim() === "") fail(`SLA problem ${preview(p)} (file has ${n} lines)`);
-      for (const e of s.value?.entries ?? []) {
-        if (!(e.percentile >= 0 && e.percentile <= 100 && Number.isFinite(e.limitNs) && e.limitNs > 0)) fail(`SLA entry ${preview(e)}`);
-      }
-      checkBudget(t0, "parsing a requirement");
-      return true;
-    }),
+    fc.property(
+      requirementTextArb,
+      fc.oneof(
+        tokenSoupArb,
+        fc.array(mutationArb, { maxLength: 3 }).map((ms) => ms.reduce((t, m) => applyMutation(t, m), slaDat() ?? "1 1 a\n10 1 b\n10 5 c\n100 5 d\n")),
+      ),
+      (text, sla) => {
+        const t0 = begin({ text, sla });
+        let r: ReturnType<typeof parseRequirement>;
+        try {
+          r = parseRequirement(text);
+        } catch (e) {
+          fail(`parseRequirement threw: ${String(e)}`);
+        }
+        if (!r.ok) {
+          if (r.errors.length === 0 || r.errors.some((e) => typeof e !== "string" || e.trim() === "")) fail("refused without reasons");
+        } else if (r.value) {
+          const es = r.value.entries;
+          es.forEach((e, i) => {
+            if (!(e.percentile > 0 && e.percentile <= 100)) fail(`percentile ${e.percentile}`);
+            if (!(Number.isFinite(e.limitNs) && e.limitNs > 0)) fail(`limit ${e.limitNs}`);
+            if (i > 0 && !(e.percentile > es[i - 1]!.percentile)) fail("percentiles not unique and ascending");
+          });
+          const again = parseRequirement(formatRequirement(r.value));
+          if (!again.ok || JSON.stringify(again.value) !== JSON.stringify(r.value)) fail(`format/parse round trip: ${formatRequirement(r.value)} → ${preview(again)}`);
+        }
+        let s: ReturnType<typeof parseSlaDat>;
+        try {
+          s = parseSlaDat(sla);
+        } catch (e) {
+          fail(`parseSlaDat threw: ${String(e)}`);
+        }
+        const n = countLines(sla);
+        for (const p of s.problems) if (!(p.line >= 1 && p.line <= n) || p.reason.trim() === "") fail(`SLA problem ${preview(p)} (file has ${n} lines)`);
+        for (const e of s.value?.entries ?? []) {
+          if (!(e.percentile >= 0 && e.percentile <= 100 && Number.isFinite(e.limitNs) && e.limitNs > 0)) fail(`SLA entry ${preview(e)}`);
+        }
+        checkBudget(t0, "parsing a requirement");
+        return true;
+      },
+    ),
 };
 
 // Line splitter ------------------------------------------------------------------------------
@@ -614,11 +665,16 @@ function splitAll(chunks: readonly string[]): { lines: [number, string][]; overl
 
 const lineSplitter: FuzzProperty = {
   name: "line-splitter",
-  description: "LineSplitter gives the same lines, numbers and overlong reports for any chunking (\\r\\n split across chunks, empty chunks), and counts lines as \\n, \\r\\n and lone \\r end them",
+  description:
+    "LineSplitter gives the same lines, numbers and overlong reports for any chunking (\\r\\n split across chunks, empty chunks), and counts lines as \\n, \\r\\n and lone \\r end them",
   quickRuns: 500,
   build: () =>
     fc.property(
-      fc.oneof(fc.array(fc.constantFrom("a", "b", "\r", "\n", "\r\n", "", "\u2028", "\ufeff", " "), { maxLength: 200 }).map((p) => p.join("")), tokenSoupArb, fc.string({ maxLength: 500 })),
+      fc.oneof(
+        fc.array(fc.constantFrom("a", "b", "\r", "\n", "\r\n", "", "\u2028", "\ufeff", " "), { maxLength: 200 }).map((p) => p.join("")),
+        tokenSoupArb,
+        fc.string({ maxLength: 500 }),
+      ),
       cutsArb,
       (text, cuts) => {
         begin({ text, cuts });
@@ -638,44 +694,96 @@ const lineSplitter: FuzzProperty = {
 
 const storeQueries: FuzzProperty = {
   name: "store-load-and-query",
-  description: "Store.load of mutated files never throws and reports ingest failures as problems; views, time windows, timeline, .hgrm export and a share link of whatever loaded work within the budget",
+  description:
+    "Store.load of mutated files never throws and reports ingest failures as problems; views, time windows, timeline, .hgrm export and a share link of whatever loaded work within the budget",
   quickRuns: 60,
   build: () =>
-    fc.asyncProperty(fc.oneof({ weight: 4, arbitrary: mutatedFileArb }, { weight: 1, arbitrary: fc.tuple(nameArb, tokenSoupArb).map(([name, text]) => ({ name, text, origin: "soup", mutations: [] as Mutation[] })) }), async (c) => {
-      begin({ name: c.name, origin: c.origin, mutations: c.mutations });
-      if (skipKnownSlow(c.name, c.text)) return true;
-      const store = await storeLoadChecked(c.name, [c.text], c.text);
-      const t0 = performance.now();
-      try {
-        const views = store.views();
-        store.views({ start: 1, end: 5 });
-        const tl = store.timeline({ t0: null, t1: null, columns: 200, percentiles: [50, 99.9] });
-        for (const s of tl.series) for (let k = 0; k < s.max.length; k++) if (!(s.max[k]! >= 0)) fail(`timeline max ${s.max[k]} in bucket ${k}`);
-        for (const v of views) {
-          store.exportHgrm(v.id, { start: null, end: null }, "ms");
-          for (const [p, x] of Object.entries(v.spectrum.percentiles)) if (!(Number.isFinite(x) && x >= 0)) fail(`${v.name}: p${p} = ${x}`);
-        }
-        if (views.length > 0) {
-          try {
-            store.share({ ...VIEW, range: { ...VIEW.range }, timeline: { ...VIEW.timeline, percentiles: [50] } }, views.map((v) => ({ id: v.id, color: "#000", visible: true })), { start: null, end: null }, false);
-          } catch (e) {
-            if (!(e instanceof RangeError)) throw e; // a view too big to share is refused by design
+    fc.asyncProperty(
+      fc.oneof(
+        { weight: 4, arbitrary: mutatedFileArb },
+        { weight: 1, arbitrary: fc.tuple(nameArb, tokenSoupArb).map(([name, text]) => ({ name, text, origin: "soup", mutations: [] as Mutation[] })) },
+      ),
+      async (c) => {
+        begin({ name: c.name, origin: c.origin, mutations: c.mutations });
+        if (skipKnownSlow(c.name, c.text)) return true;
+        const store = await storeLoadChecked(c.name, [c.text], c.text);
+        const t0 = performance.now();
+        try {
+          const views = store.views();
+          store.views({ start: 1, end: 5 });
+          const tl = store.timeline({ t0: null, t1: null, columns: 200, percentiles: [50, 99.9] });
+          for (const s of tl.series) for (let k = 0; k < s.max.length; k++) if (!(s.max[k]! >= 0)) fail(`timeline max ${s.max[k]} in bucket ${k}`);
+          for (const v of views) {
+            store.exportHgrm(v.id, { start: null, end: null }, "ms");
+            for (const [p, x] of Object.entries(v.spectrum.percentiles)) if (!(Number.isFinite(x) && x >= 0)) fail(`${v.name}: p${p} = ${x}`);
           }
+          if (views.length > 0) {
+            try {
+              store.share(
+                { ...VIEW, range: { ...VIEW.range }, timeline: { ...VIEW.timeline, percentiles: [50] } },
+                views.map((v) => ({ id: v.id, color: "#000", visible: true })),
+                { start: null, end: null },
+                false,
+              );
+            } catch (e) {
+              if (!(e instanceof RangeError)) throw e; // a view too big to share is refused by design
+            }
+          }
+        } catch (e) {
+          if (e instanceof Error && e.name === "FuzzFailure") throw e;
+          fail(`a query on the loaded data threw: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
         }
-      } catch (e) {
-        if (e instanceof Error && e.name === "FuzzFailure") throw e;
-        fail(`a query on the loaded data threw: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
-      }
-      checkBudget(t0, "queries on the loaded data");
-      return true;
-    }),
+        checkBudget(t0, "queries on the loaded data");
+        return true;
+      },
+    ),
 };
 
 // Long repetitions: the shapes that make regexes backtrack and loops go quadratic ----------
 
 const HOSTILE_LINES_FOR_REPEAT = HOSTILE_LINES;
 const GENERATED_FOR_REPEAT = GENERATED_KINDS;
-const REPEAT_TOKENS = ["<sample ", "<httpSample t=\"1\" ", "1", "1,", "1\t", "1;", " ", "\t", '"', '""', "x\n", "\n", "1\n", ",\n", '"\n', "#[", "a ", "a=", "=", "HIST", "A", ",", "0.", ".", "e", "1e", "-", "{", '{"', "[", "\\", "Tag=", "Value ", "\r", "\r\n", "\u00e9", "\ufffd", "<", ">"];
+const REPEAT_TOKENS = [
+  "<sample ",
+  '<httpSample t="1" ',
+  "1",
+  "1,",
+  "1\t",
+  "1;",
+  " ",
+  "\t",
+  '"',
+  '""',
+  "x\n",
+  "\n",
+  "1\n",
+  ",\n",
+  '"\n',
+  "#[",
+  "a ",
+  "a=",
+  "=",
+  "HIST",
+  "A",
+  ",",
+  "0.",
+  ".",
+  "e",
+  "1e",
+  "-",
+  "{",
+  '{"',
+  "[",
+  "\\",
+  "Tag=",
+  "Value ",
+  "\r",
+  "\r\n",
+  "\u00e9",
+  "\ufffd",
+  "<",
+  ">",
+];
 const REPEAT_SUFFIXES = ["", "x", "\n", "=", '"', ">", "1", "]", "}", ".", " x"];
 
 const repetitionArb = fc
@@ -684,7 +792,9 @@ const repetitionArb = fc
     head: fc.oneof(
       fc.constant(""),
       fc.constantFrom(...HOSTILE_LINES_FOR_REPEAT),
-      fc.tuple(fc.constantFrom(...GENERATED_FOR_REPEAT), fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 8 })).map(([k, seed, n]) => generatedFixture(k, seed).text.split("\n").slice(0, n).join("\n")),
+      fc
+        .tuple(fc.constantFrom(...GENERATED_FOR_REPEAT), fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 8 }))
+        .map(([k, seed, n]) => generatedFixture(k, seed).text.split("\n").slice(0, n).join("\n")),
     ),
     lead: fc.constantFrom("", "a", "#[a", '1700000000000,5,"', "  ", "1"),
     token: fc.constantFrom(...REPEAT_TOKENS),
@@ -693,11 +803,16 @@ const repetitionArb = fc
     tail: fc.oneof(fc.constant(""), fc.constant("1\n2\n3\n"), tokenLineArb),
     useFixtureName: fc.boolean(),
   })
-  .map((r) => ({ name: r.name, text: `${r.head}${r.head ? "\n" : ""}${r.lead}${r.token.repeat(r.n)}${r.suffix}\n${r.tail}`, shape: { head: r.head.slice(0, 60), lead: r.lead, token: r.token, n: r.n, suffix: r.suffix } }));
+  .map((r) => ({
+    name: r.name,
+    text: `${r.head}${r.head ? "\n" : ""}${r.lead}${r.token.repeat(r.n)}${r.suffix}\n${r.tail}`,
+    shape: { head: r.head.slice(0, 60), lead: r.lead, token: r.token, n: r.n, suffix: r.suffix },
+  }));
 
 const ingestRepetitions: FuzzProperty = {
   name: "ingest-long-repetitions",
-  description: "a format's first lines, then one token repeated 100-30 000 times (quotes, digits, delimiters, <sample, #[, spaces, line breaks) and a suffix that breaks the pattern: within the budget (catches regex backtracking and quadratic loops)",
+  description:
+    "a format's first lines, then one token repeated 100-30 000 times (quotes, digits, delimiters, <sample, #[, spaces, line breaks) and a suffix that breaks the pattern: within the budget (catches regex backtracking and quadratic loops)",
   quickRuns: 60,
   build: () =>
     fc.asyncProperty(repetitionArb, async (c) => {
@@ -723,7 +838,8 @@ const optionsArb: fc.Arbitrary<SampleOptions> = fc.record(
 
 const ingestOptions: FuzzProperty = {
   name: "ingest-sample-options",
-  description: "load-generator and sample files (valid or mutated) with hostile SampleOptions (columns that do not exist, NaN/negative/tiny/huge interval lengths and expected intervals, every unit): a result or problems, within the budget",
+  description:
+    "load-generator and sample files (valid or mutated) with hostile SampleOptions (columns that do not exist, NaN/negative/tiny/huge interval lengths and expected intervals, every unit): a result or problems, within the budget",
   quickRuns: 60,
   maxRuns: 5000,
   build: () =>
@@ -751,7 +867,13 @@ const layoutArb = fc
     highestExp: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 45 }) }, { weight: 1, arbitrary: fc.integer({ min: 46, max: 62 }) }),
     /** Mostly values within 2^52; beyond 2^53 such intervals are refused with a problem. */
     safe: fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
-    entries: fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 1, max: 1000 }) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 2 ** 40 }) })), { minLength: 0, maxLength: 8 }),
+    entries: fc.array(
+      fc.tuple(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 1, max: 1000 }) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 2 ** 40 }) }),
+      ),
+      { minLength: 0, maxLength: 8 },
+    ),
     top: fc.boolean(),
     tag: fc.constantFrom("", "", "A", "B"),
   })
@@ -770,13 +892,16 @@ const layoutArb = fc
 
 const hlogLayouts: FuzzProperty = {
   name: "hlog-mixed-layouts",
-  description: "interval logs whose lines use different layouts (0-5 digits, lowest 1..2^40, highest up to 2^62, counts in the top slot, counts up to 2^40) and tags: per tag the total equals the counts written, values and maxes finite; Store queries on it work",
+  description:
+    "interval logs whose lines use different layouts (0-5 digits, lowest 1..2^40, highest up to 2^62, counts in the top slot, counts up to 2^40) and tags: per tag the total equals the counts written, values and maxes finite; Store queries on it work",
   quickRuns: 60,
   maxRuns: 5000,
   build: () =>
     fc.asyncProperty(fc.array(layoutArb, { minLength: 1, maxLength: 6 }), fc.boolean(), async (layouts, reverse) => {
       begin({ layouts: layouts.map((l) => ({ digits: l.digits, lowest: l.lowest, highest: l.highest, entries: l.entries, tag: l.tag })), reverse });
-      const lines = layouts.map((l, i) => `${l.tag ? `Tag=${l.tag},` : ""}${reverse ? layouts.length - i : i}.000,1.000,1.000,${sparseV2Payload(l.digits, l.lowest, l.highest, l.entries)}`);
+      const lines = layouts.map(
+        (l, i) => `${l.tag ? `Tag=${l.tag},` : ""}${reverse ? layouts.length - i : i}.000,1.000,1.000,${sparseV2Payload(l.digits, l.lowest, l.highest, l.entries)}`,
+      );
       const text = `#[StartTime: 1700000000.000 (seconds since epoch)]\n${lines.join("\n")}\n`;
       const r = await ingestChecked("layouts.hlog", [text], text);
       // Intervals holding values above 2^53 are refused with a problem (a float64 cannot count
@@ -817,7 +942,12 @@ const garbageVolume: FuzzProperty = {
   quickRuns: 6,
   maxRuns: 200,
   build: () =>
-    fc.asyncProperty(nameArb, fc.constantFrom(...HOSTILE_LINES_FOR_REPEAT, "garbage", "1,2,3", "REQUEST\tx", "x\ty\tz"), fc.integer({ min: 10_000, max: longMode ? 1_000_000 : 60_000 }), fc.boolean(), async (name, line, n, header) => {
+    fc.asyncProperty(
+      nameArb,
+      fc.constantFrom(...HOSTILE_LINES_FOR_REPEAT, "garbage", "1,2,3", "REQUEST\tx", "x\ty\tz"),
+      fc.integer({ min: 10_000, max: longMode ? 1_000_000 : 60_000 }),
+      fc.boolean(),
+      async (name, line, n, header) => {
         begin({ name, line, n, header });
         // Up to 1e6 lines, at most 16 MB (ingest reads ~50 MB/s: the budget is for pathologies, not volume).
         const lines = Math.min(n, Math.floor(16e6 / (line.length + 1)));
@@ -828,7 +958,8 @@ const garbageVolume: FuzzProperty = {
         const r = await ingestChecked(name, chunks, text);
         if (r.problems.length > MAX_PROBLEMS) fail(`${r.problems.length} problems`);
         return true;
-      }),
+      },
+    ),
 };
 
 export const PROPERTIES: FuzzProperty[] = [
@@ -853,4 +984,3 @@ export const PROPERTIES: FuzzProperty[] = [
   lineSplitter,
   storeQueries,
 ];
-

@@ -73,10 +73,7 @@ const histogramArb = fc
     from: unit01.map((u) => 12 * u),
     span: unit01,
     entries: fc.array(
-      fc.tuple(
-        fc.oneof({ weight: 20, arbitrary: unit01 }, { weight: 1, arbitrary: fc.constant(-1) }),
-        fc.oneof(fc.integer({ min: 1, max: 1e9 }), fc.integer({ min: 1, max: 3 })),
-      ),
+      fc.tuple(fc.oneof({ weight: 20, arbitrary: unit01 }, { weight: 1, arbitrary: fc.constant(-1) }), fc.oneof(fc.integer({ min: 1, max: 1e9 }), fc.integer({ min: 1, max: 3 }))),
       { minLength: 0, maxLength: 300 },
     ),
   })
@@ -89,11 +86,21 @@ const histogramArb = fc
 const timelineArb = fc.oneof(
   fc.constant(undefined),
   fc.constant(null),
-  fc.record({
-    t0: finite,
-    dur: fc.double({ min: 0, max: 1e7, noNaN: true }),
-    max: fc.array(fc.oneof(unit01.map((u) => 10 ** (24 * u - 6)), fc.double({ min: 0, max: 1e15, noNaN: true }), fc.constant(0), fc.constant(NaN)), { maxLength: 200 }),
-  }).map(({ t0, dur, max }) => ({ t0, t1: t0 + dur, max })),
+  fc
+    .record({
+      t0: finite,
+      dur: fc.double({ min: 0, max: 1e7, noNaN: true }),
+      max: fc.array(
+        fc.oneof(
+          unit01.map((u) => 10 ** (24 * u - 6)),
+          fc.double({ min: 0, max: 1e15, noNaN: true }),
+          fc.constant(0),
+          fc.constant(NaN),
+        ),
+        { maxLength: 200 },
+      ),
+    })
+    .map(({ t0, dur, max }) => ({ t0, t1: t0 + dur, max })),
 );
 
 const seriesArb: fc.Arbitrary<SharedSeries> = fc
@@ -202,7 +209,14 @@ describe("round trip", () => {
   });
 
   it("an empty view and a series with an empty histogram round-trip", () => {
-    const view: ShareView = { displayUnit: "us", yLog: false, sideBySide: true, requirement: null, range: { start: 1.5, end: null }, timeline: { percentiles: [], perLane: true, wallClock: true, log: false } };
+    const view: ShareView = {
+      displayUnit: "us",
+      yLog: false,
+      sideBySide: true,
+      requirement: null,
+      range: { start: 1.5, end: null },
+      timeline: { percentiles: [], perLane: true, wallClock: true, log: false },
+    };
     for (const fullPrecision of [false, true]) {
       const empty = decodeShare(encodeShare({ view, series: [] }, { fullPrecision }).fragment);
       expect(empty).toEqual({ ok: true, state: { view, series: [] }, lossy: !fullPrecision, upgradedFrom: null });
@@ -257,7 +271,9 @@ describe("size budget: 8 series of a throughput sweep in at most 16 KB", () => {
           expect(relErr(valueAtPercentile(dec.state.series[i]!.histogram, p), valueAtPercentile(s.histogram, p))).toBeLessThanOrEqual(0.01);
         }
       });
-      console.log(`${label}\n  counts: ${counts}\n  fragment: lossy ${lossy.length} chars (budget ${BUDGET}), full precision ${full.length} chars; worst relative error ${(worst * 100).toFixed(4)} %`);
+      console.log(
+        `${label}\n  counts: ${counts}\n  fragment: lossy ${lossy.length} chars (budget ${BUDGET}), full precision ${full.length} chars; worst relative error ${(worst * 100).toFixed(4)} %`,
+      );
       expect(lossy.length).toBeLessThanOrEqual(BUDGET);
       expect(worst).toBeLessThanOrEqual(0.01);
       expect(decodeShare(full.fragment).ok).toBe(true);

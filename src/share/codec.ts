@@ -105,7 +105,8 @@ export function encodeShare(state: ShareState, opts: EncodeOptions = {}): Encode
     },
     series,
   };
-  if (cells > MAX_TOTAL_CELLS) throw new RangeError(`cannot share this view: its histograms need ${cells} buckets to rebuild (at most ${MAX_TOTAL_CELLS})${lossy ? "" : "; share it without full precision"}`);
+  if (cells > MAX_TOTAL_CELLS)
+    throw new RangeError(`cannot share this view: its histograms need ${cells} buckets to rebuild (at most ${MAX_TOTAL_CELLS})${lossy ? "" : "; share it without full precision"}`);
   try {
     validateMeta(meta);
   } catch (e) {

@@ -232,7 +232,8 @@ export function checkTimelineValues(max: readonly number[], where: string): void
   if (!Array.isArray(max)) throw new RangeError(`${where}: timeline.max is not a list`);
   if (max.length > MAX_TIMELINE_BUCKETS) throw new RangeError(`${where}: timeline has ${max.length} buckets; at most ${MAX_TIMELINE_BUCKETS}`);
   for (const v of max) {
-    if (typeof v !== "number" || !(Number.isNaN(v) || (Number.isFinite(v) && v >= 0))) throw new RangeError(`${where}: timeline value ${v} is not a finite non-negative number (or NaN for no data)`);
+    if (typeof v !== "number" || !(Number.isNaN(v) || (Number.isFinite(v) && v >= 0)))
+      throw new RangeError(`${where}: timeline value ${v} is not a finite non-negative number (or NaN for no data)`);
   }
 }
 

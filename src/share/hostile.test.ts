@@ -19,7 +19,14 @@ function rejects(fragment: string, reason?: RegExp): string {
   return r!.reason;
 }
 
-const view = { displayUnit: "ms", yLog: true, sideBySide: false, requirement: null, range: { start: null, end: null }, timeline: { percentiles: [50], perLane: false, wallClock: false, log: false } };
+const view = {
+  displayUnit: "ms",
+  yLog: true,
+  sideBySide: false,
+  requirement: null,
+  range: { start: null, end: null },
+  timeline: { percentiles: [50], perLane: false, wallClock: false, log: false },
+};
 function series(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { name: "a", source: "a.hlog", tag: "", config: "", throughput: 1000, kind: "response", unit: "ns", visible: true, startTime: null, hist: { sig: 3, ldv: 1 }, ...extra };
 }
@@ -131,7 +138,16 @@ describe("hostile fragments", () => {
     neg.svarint(5);
     neg.svarint(-7); // 5 then -2
     rejects(link(okMeta(), neg), /zero, negative/);
-    rejects(link(okMeta(), histData([[1, 2 ** 53 - 1], [2, 2 ** 53 - 1]])), /zero, negative|above 2\^53/);
+    rejects(
+      link(
+        okMeta(),
+        histData([
+          [1, 2 ** 53 - 1],
+          [2, 2 ** 53 - 1],
+        ]),
+      ),
+      /zero, negative|above 2\^53/,
+    );
     const sum = new ByteWriter();
     sum.varint(2);
     sum.varint(1);
@@ -150,7 +166,13 @@ describe("hostile fragments", () => {
   });
 
   it("timeline values: negative or infinite refused, NaN (no data) accepted", () => {
-    for (const [v, ok] of [[-1, false], [Infinity, false], [-Infinity, false], [NaN, true], [0, true]] as const) {
+    for (const [v, ok] of [
+      [-1, false],
+      [Infinity, false],
+      [-Infinity, false],
+      [NaN, true],
+      [0, true],
+    ] as const) {
       const w = histData([[1, 1]]);
       w.varint(1);
       w.float64(v);
@@ -248,7 +270,10 @@ describe("hostile fragments", () => {
 
   it("property: random text, random payloads and mutated valid payloads never throw", () => {
     const validMeta = okMeta([series({ timeline: { t0: 0, t1: 10 } })]);
-    const valid = histData([[100, 3], [200, 4]]);
+    const valid = histData([
+      [100, 3],
+      [200, 4],
+    ]);
     valid.varint(2);
     valid.float64(1);
     valid.float64(2);

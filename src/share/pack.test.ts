@@ -9,15 +9,24 @@ describe("varints", () => {
   it("property: unsigned and signed round-trip up to 2^53, and signed small values match plain zigzag", () => {
     const big = fc.oneof(fc.integer({ min: 0, max: 1000 }), fc.maxSafeNat(), fc.constantFrom(0, 127, 128, 2 ** 31, 2 ** 32, 2 ** 52, Number.MAX_SAFE_INTEGER));
     fc.assert(
-      fc.property(fc.array(big), fc.array(fc.oneof(big, big.map((x) => -x))), (us, ss) => {
-        const w = new ByteWriter();
-        for (const u of us) w.varint(u);
-        for (const s of ss) w.svarint(s);
-        const r = new ByteReader(w.finish(), "test");
-        for (const u of us) expect(r.varint()).toBe(u);
-        for (const s of ss) expect(r.svarint()).toBe(s === 0 ? 0 : s); // -0 is written as 0
-        expect(r.remaining).toBe(0);
-      }),
+      fc.property(
+        fc.array(big),
+        fc.array(
+          fc.oneof(
+            big,
+            big.map((x) => -x),
+          ),
+        ),
+        (us, ss) => {
+          const w = new ByteWriter();
+          for (const u of us) w.varint(u);
+          for (const s of ss) w.svarint(s);
+          const r = new ByteReader(w.finish(), "test");
+          for (const u of us) expect(r.varint()).toBe(u);
+          for (const s of ss) expect(r.svarint()).toBe(s === 0 ? 0 : s); // -0 is written as 0
+          expect(r.remaining).toBe(0);
+        },
+      ),
     );
     for (const n of [0, -1, 1, -64, 63, 64, -65, 1e6, -1e6]) {
       const a = new ByteWriter();

@@ -45,9 +45,33 @@ const stallTime: SharedSeriesTime = {
 
 function state(time: boolean): ShareState {
   const series = [
-    { name: "stall_2k", source: "stall_2k.hlog", tag: "", config: "stall", throughput: 2000, kind: "" as const, unit: "ns" as const, visible: true, startTime: 1.7e9, histogram: hist(), ...(time ? { time: stallTime } : {}) },
+    {
+      name: "stall_2k",
+      source: "stall_2k.hlog",
+      tag: "",
+      config: "stall",
+      throughput: 2000,
+      kind: "" as const,
+      unit: "ns" as const,
+      visible: true,
+      startTime: 1.7e9,
+      histogram: hist(),
+      ...(time ? { time: stallTime } : {}),
+    },
     // A series judged in windows whose worst window had no values, with no tail found.
-    { name: "gap", source: "gap.hlog", tag: "", config: "gap", throughput: null, kind: "" as const, unit: "us" as const, visible: true, startTime: null, histogram: hist(), ...(time ? { time: { windows: { windows: 3, passing: 0, worst: { start: 0, end: 5, percentile: 100, valueNs: null, limitNs: 1e8 }, drop: null } } } : {}) },
+    {
+      name: "gap",
+      source: "gap.hlog",
+      tag: "",
+      config: "gap",
+      throughput: null,
+      kind: "" as const,
+      unit: "us" as const,
+      visible: true,
+      startTime: null,
+      histogram: hist(),
+      ...(time ? { time: { windows: { windows: 3, passing: 0, worst: { start: 0, end: 5, percentile: 100, valueNs: null, limitNs: 1e8 }, drop: null } } } : {}),
+    },
   ];
   return { view: time ? { ...view, time: { window: 10, wallClock: true, tailNs: 100e6 } } : view, series };
 }
@@ -90,7 +114,11 @@ describe("share links: time options and summaries (v3)", () => {
       const h = hist();
       const p = packExact(h);
       writePacked(data, p, false);
-      const meta = { lossy: false, view, series: [{ name: "a", source: "a", tag: "", config: "", throughput: null, kind: "", unit: "ns", visible: true, startTime: null, hist: { sig: p.sig, ldv: p.ldv }, time }] };
+      const meta = {
+        lossy: false,
+        view,
+        series: [{ name: "a", source: "a", tag: "", config: "", throughput: null, kind: "", unit: "ns", visible: true, startTime: null, hist: { sig: p.sig, ldv: p.ldv }, time }],
+      };
       const r = decodeShare(wrapPayload(buildPayload(meta, data.finish())));
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.reason).toMatch(reason);
@@ -103,7 +131,25 @@ describe("v2 → v3", () => {
     const data = new ByteWriter();
     const p = packExact(hist());
     writePacked(data, p, false);
-    const meta = { lossy: false, view: { ...view, ...extraView }, series: [{ name: "a", source: "a.hlog", tag: "", config: "", throughput: null, kind: "", unit: "ns", visible: true, startTime: null, hist: { sig: p.sig, ldv: p.ldv }, ...extraSeries }] };
+    const meta = {
+      lossy: false,
+      view: { ...view, ...extraView },
+      series: [
+        {
+          name: "a",
+          source: "a.hlog",
+          tag: "",
+          config: "",
+          throughput: null,
+          kind: "",
+          unit: "ns",
+          visible: true,
+          startTime: null,
+          hist: { sig: p.sig, ldv: p.ldv },
+          ...extraSeries,
+        },
+      ],
+    };
     return wrapPayload(buildPayload(meta, data.finish()), 2);
   }
 

@@ -22,7 +22,20 @@ const v1View = {
 };
 
 function v1Series(extra: Record<string, unknown> = {}) {
-  return { name: "run-a", source: "a.hlog", tag: "t", config: "A", throughput: 5000, kind: "service", unit: "us", color: "#abc", visible: true, startTime: 1.7e9, hist: { sig: 3, ldv: 1 }, ...extra };
+  return {
+    name: "run-a",
+    source: "a.hlog",
+    tag: "t",
+    config: "A",
+    throughput: 5000,
+    kind: "service",
+    unit: "us",
+    color: "#abc",
+    visible: true,
+    startTime: 1.7e9,
+    hist: { sig: 3, ldv: 1 },
+    ...extra,
+  };
 }
 
 function sample() {
@@ -60,7 +73,18 @@ describe("v1 → v2", () => {
       });
       const s = r.state.series[0]!;
       const { histogram, timeline, ...meta } = s;
-      expect(meta).toEqual({ name: "run-a", source: "a.hlog", tag: "t", config: "A", throughput: 5000, kind: "service", unit: "us", color: "#abc", visible: true, startTime: 1.7e9 });
+      expect(meta).toEqual({
+        name: "run-a",
+        source: "a.hlog",
+        tag: "t",
+        config: "A",
+        throughput: 5000,
+        kind: "service",
+        unit: "us",
+        color: "#abc",
+        visible: true,
+        startTime: 1.7e9,
+      });
       const orig = sample();
       expect(histogram.totalCount).toBe(orig.totalCount);
       if (!lossy) expect(bucketsOf(histogram)).toEqual(bucketsOf(orig));
@@ -111,7 +135,14 @@ describe("v1 → v2", () => {
 });
 
 describe("v2 and v3 → v4: the comparison", () => {
-  const v2View = { displayUnit: "us", yLog: false, sideBySide: true, requirement: "p99<=5ms", range: { start: null, end: null }, timeline: { percentiles: [], perLane: false, wallClock: false, log: false } };
+  const v2View = {
+    displayUnit: "us",
+    yLog: false,
+    sideBySide: true,
+    requirement: "p99<=5ms",
+    range: { start: null, end: null },
+    timeline: { percentiles: [], perLane: false, wallClock: false, log: false },
+  };
   const v2Link = (view: Record<string, unknown>) => {
     const data = new ByteWriter();
     writePacked(data, packExact(sample()), false);
@@ -135,7 +166,12 @@ describe("v2 and v3 → v4: the comparison", () => {
   it("a v3 link claiming a comparison is refused", () => {
     const data = new ByteWriter();
     writePacked(data, packExact(sample()), false);
-    const r = decodeShare(wrapPayload(buildPayload({ lossy: false, view: { ...v2View, compare: { baseline: "a", candidate: "b", margin: 0.05, repeats: true } }, series: [v1Series()] }, data.finish()), 3));
+    const r = decodeShare(
+      wrapPayload(
+        buildPayload({ lossy: false, view: { ...v2View, compare: { baseline: "a", candidate: "b", margin: 0.05, repeats: true } }, series: [v1Series()] }, data.finish()),
+        3,
+      ),
+    );
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.reason).toMatch(/compare/);
   });
@@ -162,8 +198,18 @@ describe("v2 and v3 → v4: the comparison", () => {
 describe("the comparison round trip", () => {
   it("encodeShare writes it and decodeShare reads it back", async () => {
     const { encodeShare } = await import("./index");
-    const view = { displayUnit: "ms" as const, yLog: false, sideBySide: false, requirement: null, range: { start: null, end: null }, timeline: { percentiles: [], perLane: false, wallClock: false, log: false }, compare: { baseline: "a", candidate: "b", margin: 0.05, repeats: true } };
-    const series = [{ name: "a", source: "a.hlog", tag: "", config: "a", throughput: null, kind: "" as const, unit: "ns" as const, visible: true, histogram: sample(), startTime: null }];
+    const view = {
+      displayUnit: "ms" as const,
+      yLog: false,
+      sideBySide: false,
+      requirement: null,
+      range: { start: null, end: null },
+      timeline: { percentiles: [], perLane: false, wallClock: false, log: false },
+      compare: { baseline: "a", candidate: "b", margin: 0.05, repeats: true },
+    };
+    const series = [
+      { name: "a", source: "a.hlog", tag: "", config: "a", throughput: null, kind: "" as const, unit: "ns" as const, visible: true, histogram: sample(), startTime: null },
+    ];
     const r = decodeShare(encodeShare({ view, series }, { fullPrecision: true }).fragment);
     if (!r.ok) throw new Error(r.reason);
     expect(r.state.view.compare).toEqual(view.compare);

@@ -77,9 +77,10 @@ export function upgradeV2toV3(doc: RawDoc): RawDoc {
   const view = obj(field(meta, "view"), "view");
   if (has(view, "time")) fail("view.time is not part of a v2 link");
   const series = field(meta, "series");
-  if (Array.isArray(series)) series.forEach((s, i) => {
-    if (isObj(s) && has(s, "time")) fail(`series[${i}].time is not part of a v2 link`);
-  });
+  if (Array.isArray(series))
+    series.forEach((s, i) => {
+      if (isObj(s) && has(s, "time")) fail(`series[${i}].time is not part of a v2 link`);
+    });
   return doc;
 }
 

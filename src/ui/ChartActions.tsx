@@ -14,10 +14,24 @@ export function ChartActions({ container, name, csv }: Props) {
   const svg = () => (container.current ? chartSvg(container.current) : null);
   return (
     <div className="chart-actions" role="group" aria-label={`Export ${name}`}>
-      <button type="button" data-testid="export-svg" onClick={() => { const s = svg(); if (s) exportSvg(s, name); }}>
+      <button
+        type="button"
+        data-testid="export-svg"
+        onClick={() => {
+          const s = svg();
+          if (s) exportSvg(s, name);
+        }}
+      >
         SVG
       </button>
-      <button type="button" data-testid="export-png" onClick={() => { const s = svg(); if (s) void exportPng(s, name, container.current?.querySelector("canvas")); }}>
+      <button
+        type="button"
+        data-testid="export-png"
+        onClick={() => {
+          const s = svg();
+          if (s) void exportPng(s, name, container.current?.querySelector("canvas"));
+        }}
+      >
         PNG 2×
       </button>
       {csv ? (

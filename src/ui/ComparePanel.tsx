@@ -30,7 +30,11 @@ function SweepSummary({ row }: { row: SweepRow }) {
   return (
     <span className="sweep-verdicts">
       {row.result.points.map((p) => (
-        <span key={p.percentile} className={`verdict-chip ${p.supported ? p.verdict : "unsupported"}`} title={`${pLabel(p.percentile)}: ${ratioText(p.ratio)} (${p.supported ? `${ratioText(p.low)}–${ratioText(p.high)}` : "too few values"})`}>
+        <span
+          key={p.percentile}
+          className={`verdict-chip ${p.supported ? p.verdict : "unsupported"}`}
+          title={`${pLabel(p.percentile)}: ${ratioText(p.ratio)} (${p.supported ? `${ratioText(p.low)}–${ratioText(p.high)}` : "too few values"})`}
+        >
           {pLabel(p.percentile)} {p.supported ? ratioText(p.ratio) : "–"}
         </span>
       ))}
@@ -120,9 +124,19 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width }
               ))}
             </ul>
           ) : null}
-          <RatioChart curve={r.curve} maxRatio={r.max.ratio} margin={r.margin} width={width} height={300} baseLabel={r.base.label} candLabel={r.cand.label} title={`B ÷ A: ${r.cand.label} ÷ ${r.base.label}`} />
+          <RatioChart
+            curve={r.curve}
+            maxRatio={r.max.ratio}
+            margin={r.margin}
+            width={width}
+            height={300}
+            baseLabel={r.base.label}
+            candLabel={r.cand.label}
+            title={`B ÷ A: ${r.cand.label} ÷ ${r.base.label}`}
+          />
           <p className="compare-legend muted">
-            Line: B ÷ A (below 1 B is faster). Band: the {lvl} interval. Shaded: within ±{Number((r.margin * 100).toPrecision(3))} % (no practical difference). Dashed areas: spread of repeated runs. The dot at the right is the max: a single value, so no interval.
+            Line: B ÷ A (below 1 B is faster). Band: the {lvl} interval. Shaded: within ±{Number((r.margin * 100).toPrecision(3))} % (no practical difference). Dashed areas: spread
+            of repeated runs. The dot at the right is the max: a single value, so no interval.
           </p>
           <div className="table-wrap">
             <table className="percentile-table ratio-table">
@@ -171,7 +185,8 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width }
             </table>
           </div>
           <p className="compare-method muted">
-            {lvl} intervals from {r.resamples.toLocaleString("en-US")} bootstrap resamples (seed {r.seed}). A: {r.base.method.join("; ")}. B: {r.cand.method.join("; ")}. A percentile needs at least 10 values above it on both sides to be judged.
+            {lvl} intervals from {r.resamples.toLocaleString("en-US")} bootstrap resamples (seed {r.seed}). A: {r.base.method.join("; ")}. B: {r.cand.method.join("; ")}. A
+            percentile needs at least 10 values above it on both sides to be judged.
           </p>
         </>
       ) : c.progress === null && !c.error ? (

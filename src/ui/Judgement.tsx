@@ -87,19 +87,20 @@ export const Judgement = memo(function Judgement({ rows, requirement, unit, widt
       {sustainable.length > 0 ? (
         <ul className="sustainable-list">
           {sustainable.map((s) => (
-            <li key={s.config} data-testid="sustainable" data-config={s.config} data-max-throughput={s.maxThroughput === null ? "" : String(s.maxThroughput)} data-non-monotonic={s.nonMonotonic ? "true" : "false"}>
+            <li
+              key={s.config}
+              data-testid="sustainable"
+              data-config={s.config}
+              data-max-throughput={s.maxThroughput === null ? "" : String(s.maxThroughput)}
+              data-non-monotonic={s.nonMonotonic ? "true" : "false"}
+            >
               <strong>{s.config || "(no configuration)"}</strong>:{" "}
               {s.points.length === 0
                 ? "no throughput known (name files like sysA_40k.hlog, or edit the series)"
                 : s.maxThroughput === null
                   ? "fails at every tested throughput"
                   : `sustains ${formatThroughput(s.maxThroughput)}`}
-              {s.points.length > 0 ? (
-                <span className="points">
-                  {" "}
-                  ({s.points.map((p) => `${formatThroughput(p.throughput)} ${p.pass ? "✓" : "✗"}`).join(", ")})
-                </span>
-              ) : null}
+              {s.points.length > 0 ? <span className="points"> ({s.points.map((p) => `${formatThroughput(p.throughput)} ${p.pass ? "✓" : "✗"}`).join(", ")})</span> : null}
               {s.nonMonotonic ? <span className="warn-inline"> — a lower throughput fails while a higher one passes: suspicious data, check those runs</span> : null}
             </li>
           ))}

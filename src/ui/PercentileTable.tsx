@@ -36,8 +36,7 @@ export const PercentileTable = memo(function PercentileTable({ rows, unit }: { r
       <details className="details" onToggle={(e) => setDetailsOpen(e.currentTarget.open)}>
         <summary>Details (mean and standard deviation: not for judging latency)</summary>
         <p>
-          Latency is rarely normally distributed: a mean and a standard deviation say little about the tail. They are here to
-          compare with other tools, never as headline numbers.
+          Latency is rarely normally distributed: a mean and a standard deviation say little about the tail. They are here to compare with other tools, never as headline numbers.
         </p>
         <table className="details-table">
           <thead>
@@ -48,9 +47,7 @@ export const PercentileTable = memo(function PercentileTable({ rows, unit }: { r
               <th scope="col">std dev</th>
             </tr>
           </thead>
-          <tbody>
-            {detailsOpen ? rows.map(({ view: v }) => <DetailsRow key={v.id} view={v} unit={unit} />) : null}
-          </tbody>
+          <tbody>{detailsOpen ? rows.map(({ view: v }) => <DetailsRow key={v.id} view={v} unit={unit} />) : null}</tbody>
         </table>
       </details>
     </div>

@@ -30,7 +30,13 @@ interface Props {
 export function Presentation(p: Props) {
   const [slide, setSlide] = useState(0);
   const [size, setSize] = useState({ w: window.innerWidth, h: window.innerHeight });
-  const slides = ["verdict", "spectra", ...(p.compare ? ["compare"] : []), ...(p.timeline && p.timelineLines.length ? ["timeline"] : []), ...(p.heatmap && p.heatmap.lanes.length ? ["heatmap"] : [])] as const;
+  const slides = [
+    "verdict",
+    "spectra",
+    ...(p.compare ? ["compare"] : []),
+    ...(p.timeline && p.timelineLines.length ? ["timeline"] : []),
+    ...(p.heatmap && p.heatmap.lanes.length ? ["heatmap"] : []),
+  ] as const;
   const n = slides.length;
 
   useEffect(() => {
@@ -88,7 +94,15 @@ export function Presentation(p: Props) {
             B vs A: {p.compare.cand.label} ÷ {p.compare.base.label}
           </h2>
           <p className="present-sentence">{p.compare.sentence}</p>
-          <RatioChart curve={p.compare.curve} maxRatio={p.compare.max.ratio} margin={p.compare.margin} width={chartW} height={Math.max(260, chartH - 60)} baseLabel={p.compare.base.label} candLabel={p.compare.cand.label} />
+          <RatioChart
+            curve={p.compare.curve}
+            maxRatio={p.compare.max.ratio}
+            margin={p.compare.margin}
+            width={chartW}
+            height={Math.max(260, chartH - 60)}
+            baseLabel={p.compare.base.label}
+            candLabel={p.compare.cand.label}
+          />
         </div>
       ) : null}
       {current === "timeline" && p.timeline ? (

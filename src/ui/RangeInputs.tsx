@@ -34,9 +34,29 @@ export function RangeInputs({ range, shown = range, onChange }: { range: TimeRan
   return (
     <fieldset className="range">
       <legend>Time window (s since start)</legend>
-      <input data-testid="range-start" type="number" step="any" value={start} placeholder="start" aria-label="Window start, seconds since StartTime" onChange={(e) => setStart(e.target.value)} onBlur={apply} onKeyDown={keys} />
+      <input
+        data-testid="range-start"
+        type="number"
+        step="any"
+        value={start}
+        placeholder="start"
+        aria-label="Window start, seconds since StartTime"
+        onChange={(e) => setStart(e.target.value)}
+        onBlur={apply}
+        onKeyDown={keys}
+      />
       –
-      <input data-testid="range-end" type="number" step="any" value={end} placeholder="end" aria-label="Window end, seconds since StartTime" onChange={(e) => setEnd(e.target.value)} onBlur={apply} onKeyDown={keys} />
+      <input
+        data-testid="range-end"
+        type="number"
+        step="any"
+        value={end}
+        placeholder="end"
+        aria-label="Window end, seconds since StartTime"
+        onChange={(e) => setEnd(e.target.value)}
+        onBlur={apply}
+        onKeyDown={keys}
+      />
       {shown.start !== null || shown.end !== null ? (
         <button type="button" data-testid="range-clear" onClick={clear}>
           whole run

@@ -117,7 +117,11 @@ function RequirementRows({ entries, onChange }: { entries: RequirementEntry[]; o
                   if (Number.isFinite(v) && v > 0) update(i, { limitNs: v * NANOS_PER_UNIT[e.unit] });
                 }}
               />
-              <select aria-label="Unit" value={e.unit} onChange={(ev) => update(i, { unit: ev.target.value as Unit, limitNs: (e.limitNs / NANOS_PER_UNIT[e.unit]) * NANOS_PER_UNIT[ev.target.value as Unit] })}>
+              <select
+                aria-label="Unit"
+                value={e.unit}
+                onChange={(ev) => update(i, { unit: ev.target.value as Unit, limitNs: (e.limitNs / NANOS_PER_UNIT[e.unit]) * NANOS_PER_UNIT[ev.target.value as Unit] })}
+              >
                 <UnitOptions />
               </select>
             </td>

@@ -19,21 +19,35 @@ export const SampleOptionsPanel = memo(function SampleOptionsPanel({ options, on
       <summary>Raw sample options (CSV, plain values)</summary>
       <p className="hint">Columns by header name or 0-based index; empty means guessed. Applies to files loaded next.</p>
       <label>
-        latency column <input data-testid="sample-value-column" defaultValue={text(options.valueColumn)} onBlur={(e) => onChange({ ...options, valueColumn: column(e.target.value) })} />
+        latency column{" "}
+        <input data-testid="sample-value-column" defaultValue={text(options.valueColumn)} onBlur={(e) => onChange({ ...options, valueColumn: column(e.target.value) })} />
       </label>
       <label>
         unit{" "}
-        <select data-testid="sample-value-unit" value={options.valueUnit ?? ""} onChange={(e) => onChange({ ...options, valueUnit: (e.target.value || undefined) as Unit | undefined })}>
+        <select
+          data-testid="sample-value-unit"
+          value={options.valueUnit ?? ""}
+          onChange={(e) => onChange({ ...options, valueUnit: (e.target.value || undefined) as Unit | undefined })}
+        >
           <option value="">guess (ms)</option>
           <UnitOptions />
         </select>
       </label>
       <label>
-        timestamp column <input data-testid="sample-time-column" defaultValue={text(options.timestampColumn)} onBlur={(e) => onChange({ ...options, timestampColumn: column(e.target.value) ?? null })} />
+        timestamp column{" "}
+        <input
+          data-testid="sample-time-column"
+          defaultValue={text(options.timestampColumn)}
+          onBlur={(e) => onChange({ ...options, timestampColumn: column(e.target.value) ?? null })}
+        />
       </label>
       <label>
         timestamps in{" "}
-        <select data-testid="sample-time-unit" value={options.timestampUnit ?? ""} onChange={(e) => onChange({ ...options, timestampUnit: (e.target.value || undefined) as SampleOptions["timestampUnit"] })}>
+        <select
+          data-testid="sample-time-unit"
+          value={options.timestampUnit ?? ""}
+          onChange={(e) => onChange({ ...options, timestampUnit: (e.target.value || undefined) as SampleOptions["timestampUnit"] })}
+        >
           <option value="">guess</option>
           <option value="s">s</option>
           <option value="ms">ms</option>
@@ -42,7 +56,8 @@ export const SampleOptionsPanel = memo(function SampleOptionsPanel({ options, on
         </select>
       </label>
       <label>
-        label column <input data-testid="sample-label-column" defaultValue={text(options.labelColumn)} onBlur={(e) => onChange({ ...options, labelColumn: column(e.target.value) ?? null })} />
+        label column{" "}
+        <input data-testid="sample-label-column" defaultValue={text(options.labelColumn)} onBlur={(e) => onChange({ ...options, labelColumn: column(e.target.value) ?? null })} />
       </label>
       <label>
         interval (s){" "}

@@ -167,9 +167,11 @@ const SeriesItem = memo(function SeriesItem({ row, isSelected, onSelect, onToggl
         </span>
       ) : null}
       <span className="series-actions" onClick={stop}>
-        {v.correctedFrom ? null : <button type="button" data-testid="edit-identity" aria-expanded={editing} onClick={() => setEditing((e) => !e)} title="Edit configuration, throughput and kind">
-          edit
-        </button>}
+        {v.correctedFrom ? null : (
+          <button type="button" data-testid="edit-identity" aria-expanded={editing} onClick={() => setEditing((e) => !e)} title="Edit configuration, throughput and kind">
+            edit
+          </button>
+        )}
         <button type="button" data-testid="export-hgrm" onClick={() => onExport(v.id)} title="Download this series' percentile distribution (.hgrm, HdrHistogram's format)">
           .hgrm
         </button>
@@ -183,7 +185,12 @@ const SeriesItem = memo(function SeriesItem({ row, isSelected, onSelect, onToggl
         <div className="identity-editor" onClick={stop} onKeyDown={stop}>
           <label>
             configuration{" "}
-            <input data-testid="identity-config" defaultValue={v.config} onBlur={(e) => e.target.value !== v.config && onIdentity(v.id, { config: e.target.value.trim() })} onKeyDown={(e) => e.key === "Enter" && (e.target as HTMLInputElement).blur()} />
+            <input
+              data-testid="identity-config"
+              defaultValue={v.config}
+              onBlur={(e) => e.target.value !== v.config && onIdentity(v.id, { config: e.target.value.trim() })}
+              onKeyDown={(e) => e.key === "Enter" && (e.target as HTMLInputElement).blur()}
+            />
           </label>
           <label>
             throughput{" "}

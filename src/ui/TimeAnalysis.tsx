@@ -38,7 +38,21 @@ interface Props {
 }
 
 /** A text input that applies on Enter or blur, refusing what `check` refuses. */
-function AppliedInput({ testId, label, value, placeholder, check, onApply }: { testId: string; label: string; value: string; placeholder: string; check: (t: string) => string | null; onApply: (t: string) => void }) {
+function AppliedInput({
+  testId,
+  label,
+  value,
+  placeholder,
+  check,
+  onApply,
+}: {
+  testId: string;
+  label: string;
+  value: string;
+  placeholder: string;
+  check: (t: string) => string | null;
+  onApply: (t: string) => void;
+}) {
   const [text, setText] = useState(value);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => setText(value), [value]);
@@ -50,7 +64,16 @@ function AppliedInput({ testId, label, value, placeholder, check, onApply }: { t
   return (
     <label className="time-input">
       {label}{" "}
-      <input data-testid={testId} value={text} placeholder={placeholder} size={8} aria-invalid={error !== null} onChange={(e) => setText(e.target.value)} onBlur={apply} onKeyDown={(e) => e.key === "Enter" && apply()} />
+      <input
+        data-testid={testId}
+        value={text}
+        placeholder={placeholder}
+        size={8}
+        aria-invalid={error !== null}
+        onChange={(e) => setText(e.target.value)}
+        onBlur={apply}
+        onKeyDown={(e) => e.key === "Enter" && apply()}
+      />
       {error ? (
         <span className="warn-inline" role="alert">
           {" "}
@@ -74,7 +97,10 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
   const threshold = parseThreshold(options.tail);
   const thresholdNs = threshold !== null && !Number.isNaN(threshold) ? threshold : null;
 
-  const heatIds = options.heatmap === "*" ? withIntervals.map((r) => r.view.id) : [withIntervals.find((r) => r.view.id === options.heatmap)?.view.id ?? withIntervals[0]?.view.id].filter((x): x is string => !!x);
+  const heatIds =
+    options.heatmap === "*"
+      ? withIntervals.map((r) => r.view.id)
+      : [withIntervals.find((r) => r.view.id === options.heatmap)?.view.id ?? withIntervals[0]?.view.id].filter((x): x is string => !!x);
   const laneHeight = heatIds.length > 1 ? MULTI_LANE : SINGLE_LANE;
   const plotW = Math.max(10, p.width - HM_MARGIN.left - HM_MARGIN.right);
 
@@ -131,7 +157,11 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
   const fromLink = withIntervals.length === 0 && p.shared ? p.shared : null;
   const namesKey = rows.map((r) => `${r.view.id}:${r.view.name}`).join(",");
   const computed: Omit<TimeInfo, "heatmap"> = useMemo(() => {
-    if (fromLink) return timeInfoOfShare(fromLink, rows.map((r) => ({ id: r.view.id, name: r.view.name, recordedUnit: r.view.recordedUnit, startTime: r.view.startTime })));
+    if (fromLink)
+      return timeInfoOfShare(
+        fromLink,
+        rows.map((r) => ({ id: r.view.id, name: r.view.name, recordedUnit: r.view.recordedUnit, startTime: r.view.startTime })),
+      );
     const w = windows && windows.key === windowKey ? windows.data.filter((d) => shownIds.has(d.id)) : [];
     const t = tail && tail.key === tailKey ? tail.data.filter((d) => shownIds.has(d.id)) : [];
     return {
@@ -227,7 +257,16 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
         <span className="hint">colour: values per cell (log scale); white line: max per column; a value is above the threshold when its whole histogram bucket is</span>
       </div>
       {heat && lanes.length > 0 ? (
-        <Heatmap lanes={lanes} unit={unit} domain={heat.domain} range={p.range} width={p.width} laneHeight={laneHeight} onBrush={(a, b) => p.onRange({ start: a, end: b })} onZoom={p.onZoom} />
+        <Heatmap
+          lanes={lanes}
+          unit={unit}
+          domain={heat.domain}
+          range={p.range}
+          width={p.width}
+          laneHeight={laneHeight}
+          onBrush={(a, b) => p.onRange({ start: a, end: b })}
+          onZoom={p.onZoom}
+        />
       ) : null}
       {thresholdNs !== null && info.tail.length > 0 ? <TailSummaries tail={info.tail} thresholdNs={thresholdNs} onSelect={selectInterval} /> : null}
     </section>
@@ -245,7 +284,14 @@ function TailSummaries({ tail, thresholdNs, onSelect }: { tail: TailRow[]; thres
       {tail.map((r) => {
         const top = r.data.top[0];
         return (
-          <li key={r.id} data-testid="tail-summary" data-series={r.name} data-above={String(r.data.above)} data-top-start={top ? String(top.start) : ""} data-top-count={top ? String(top.above) : ""}>
+          <li
+            key={r.id}
+            data-testid="tail-summary"
+            data-series={r.name}
+            data-above={String(r.data.above)}
+            data-top-start={top ? String(top.start) : ""}
+            data-top-count={top ? String(top.above) : ""}
+          >
             <strong>{r.name}</strong>: {tailText(r, thresholdNs)}
             {r.data.top.length > 0 ? (
               <span className="tail-top">

@@ -52,9 +52,7 @@ export const TimelinePanel = memo(function TimelinePanel({ timeline, lines, unit
                 type="checkbox"
                 data-testid={`timeline-p${p}`}
                 checked={settings.percentiles.includes(p)}
-                onChange={(e) =>
-                  set({ percentiles: e.target.checked ? [...settings.percentiles, p].sort((a, b) => a - b) : settings.percentiles.filter((x) => x !== p) })
-                }
+                onChange={(e) => set({ percentiles: e.target.checked ? [...settings.percentiles, p].sort((a, b) => a - b) : settings.percentiles.filter((x) => x !== p) })}
               />
               p{p}
             </label>

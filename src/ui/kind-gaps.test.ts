@@ -19,7 +19,17 @@ describe("response against service time, one line per configuration", () => {
         const service = simulateQueue({ rate: 400, seconds: 10, medianServiceSec: 1e-3, sigma: 0.4, stalls: [], seed });
         // the response time queues behind a stall: longest at 40k for sysA, at 5k for sysB
         const stall = (ci === 0 ? r === "40k" : r === "5k") ? 0.5 : 0.05 + 0.01 * k;
-        const response = simulateQueue({ rate: 400, seconds: 10, medianServiceSec: 1e-3, sigma: 0.4, stalls: [{ at: 4, duration: stall }, { at: 7, duration: stall }], seed });
+        const response = simulateQueue({
+          rate: 400,
+          seconds: 10,
+          medianServiceSec: 1e-3,
+          sigma: 0.4,
+          stalls: [
+            { at: 4, duration: stall },
+            { at: 7, duration: stall },
+          ],
+          seed,
+        });
         files.push([`${c}_${r}.service.hlog`, service], [`${c}_${r}.response.hlog`, response]);
       }),
     );

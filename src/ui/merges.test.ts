@@ -20,7 +20,15 @@ describe("merges kept in the session", () => {
     const saved: SavedMerge[] = [];
     const record = (ids: string[], name: string) => {
       const views = before.views();
-      saved.push({ members: ids.map((id) => memberOf(views.find((v) => v.id === id)!, index)!), name });
+      saved.push({
+        members: ids.map((id) =>
+          memberOf(
+            views.find((v) => v.id === id)!,
+            index,
+          )!,
+        ),
+        name,
+      });
       index.set(before.merge(ids, name), saved.length - 1);
     };
     const [a, b, c] = before.views().map((v) => v.id);
@@ -37,19 +45,43 @@ describe("merges kept in the session", () => {
 
   it("a merge removed after a later merge was made from it is made, used, then removed", async () => {
     const saved: SavedMerge[] = [
-      { members: [{ source: "a.txt", tag: "" }, { source: "b.txt", tag: "" }], name: "ab", removed: true },
+      {
+        members: [
+          { source: "a.txt", tag: "" },
+          { source: "b.txt", tag: "" },
+        ],
+        name: "ab",
+        removed: true,
+      },
       { members: [{ merge: 0 }, { source: "c.txt", tag: "" }], name: "abc" },
     ];
     const s = await loaded();
     await replayMerges(saved, s.views(), ops(s));
-    expect(s.views().map((v) => [v.name, v.spectrum.totalCount])).toEqual([["a", 3], ["b", 2], ["c", 1], ["abc", 6]]);
+    expect(s.views().map((v) => [v.name, v.spectrum.totalCount])).toEqual([
+      ["a", 3],
+      ["b", 2],
+      ["c", 1],
+      ["abc", 6],
+    ]);
   });
 
   it("a merge whose member did not load is skipped, and so is every merge made from it", async () => {
     const saved: SavedMerge[] = [
-      { members: [{ source: "a.txt", tag: "" }, { source: "gone.txt", tag: "" }], name: "a-gone" },
+      {
+        members: [
+          { source: "a.txt", tag: "" },
+          { source: "gone.txt", tag: "" },
+        ],
+        name: "a-gone",
+      },
       { members: [{ merge: 0 }, { source: "c.txt", tag: "" }], name: "later" },
-      { members: [{ source: "b.txt", tag: "" }, { source: "c.txt", tag: "" }], name: "bc" },
+      {
+        members: [
+          { source: "b.txt", tag: "" },
+          { source: "c.txt", tag: "" },
+        ],
+        name: "bc",
+      },
     ];
     const s = await loaded();
     const index = await replayMerges(saved, s.views(), ops(s));
@@ -84,7 +116,10 @@ describe("removed series kept in the session", () => {
     drop((names) => names.lastIndexOf("a")); // the second a.txt
     drop((names) => names.indexOf("c"));
     const expected = before.views().map((v) => [v.name, v.spectrum.totalCount]);
-    expect(expected).toEqual([["a", 3], ["b", 2]]);
+    expect(expected).toEqual([
+      ["a", 3],
+      ["b", 2],
+    ]);
     const after = await load();
     await replayRemovals(removed, after.views(), async (id) => after.remove(id));
     expect(after.views().map((v) => [v.name, v.spectrum.totalCount])).toEqual(expected);
@@ -96,7 +131,14 @@ describe("removed series kept in the session", () => {
     s.merge([a!, b!], "ab");
     const m = s.views().find((v) => v.name === "ab")!;
     expect(removalOf(m, s.views())).toBeNull();
-    await replayRemovals([{ source: "gone.txt", tag: "", nth: 0 }, { source: "a.txt", tag: "", nth: 5 }], s.views(), async (id) => s.remove(id));
+    await replayRemovals(
+      [
+        { source: "gone.txt", tag: "", nth: 0 },
+        { source: "a.txt", tag: "", nth: 5 },
+      ],
+      s.views(),
+      async (id) => s.remove(id),
+    );
     expect(s.views().map((v) => v.name)).toEqual(["a", "b", "c", "ab"]);
   });
 });

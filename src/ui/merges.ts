@@ -48,9 +48,7 @@ export async function replayMerges(saved: readonly SavedMerge[], loaded: readonl
     const ids: string[] = [];
     for (const member of m.members) {
       const id =
-        "merge" in member
-          ? made.get(member.merge)
-          : loaded.find((x) => x.source === member.source && x.tag === member.tag && !x.correctedFrom && x.mergedFrom.length === 0)?.id;
+        "merge" in member ? made.get(member.merge) : loaded.find((x) => x.source === member.source && x.tag === member.tag && !x.correctedFrom && x.mergedFrom.length === 0)?.id;
       if (id === undefined) break;
       ids.push(id);
     }

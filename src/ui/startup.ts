@@ -78,7 +78,12 @@ export async function startApp(d: StartDeps): Promise<FileOutcome[] | null> {
     // A reload: the saved files and view come back.
     d.session.current = saved;
     const out: FileOutcome[] = saved.demo ? await loadDemo(d) : [];
-    out.push(...(await d.engine.load(saved.files.map((f) => new File([f.blob], f.name)), d.setProgress)));
+    out.push(
+      ...(await d.engine.load(
+        saved.files.map((f) => new File([f.blob], f.name)),
+        d.setProgress,
+      )),
+    );
     const v = saved.view;
     if (v) {
       const unit = (UNITS as readonly string[]).includes(v.unit) ? (v.unit as Unit) : "ms";

@@ -96,7 +96,10 @@ export function sharedSeriesTimes(info: TimeInfo): Map<string, SharedSeriesTime>
   if (info.thresholdNs !== null) {
     for (const r of info.tail) {
       const d = r.data;
-      out.set(r.id, { ...out.get(r.id), tail: { above: d.above, intervalsWithAny: d.intervalsWithAny, named: d.named, share: d.share, top: d.top.map((iv) => ({ start: iv.start, end: iv.end, above: iv.above })) } });
+      out.set(r.id, {
+        ...out.get(r.id),
+        tail: { above: d.above, intervalsWithAny: d.intervalsWithAny, named: d.named, share: d.share, top: d.top.map((iv) => ({ start: iv.start, end: iv.end, above: iv.above })) },
+      });
     }
   }
   return out;
@@ -174,7 +177,8 @@ export function windowText(row: WindowRow, length: number, unit: Unit): string {
           : `worst at ${formatSeconds(w.start)} (${percentileLabel(w.percentile)} ${formatNumber(w.valueNs / NANOS_PER_UNIT[unit])} ${UNIT_LABEL[unit]}, ${formatNumber(w.ratio)}× its limit)`,
       );
     }
-    if (j.drop && j.drop.drop >= 0.005) parts.push(`throughput fell ${Math.round(j.drop.drop * 100)} % below the median window's (${formatNumber(j.drop.median)}/s) at ${formatSeconds(j.drop.start)}`);
+    if (j.drop && j.drop.drop >= 0.005)
+      parts.push(`throughput fell ${Math.round(j.drop.drop * 100)} % below the median window's (${formatNumber(j.drop.median)}/s) at ${formatSeconds(j.drop.start)}`);
   } else {
     parts.push(`${formatCount(row.data.start.length)} windows of ${len}`);
   }

@@ -71,6 +71,9 @@ export function sameVerdict(a: Verdict | null, b: Verdict | null): boolean {
     a.pass === b.pass &&
     a.firstViolation === b.firstViolation &&
     a.violations.length === b.violations.length &&
-    a.violations.every((v, i) => v.percentile === b.violations[i]!.percentile && v.ratio === b.violations[i]!.ratio && v.limitNs === b.violations[i]!.limitNs && v.valueNs === b.violations[i]!.valueNs)
+    a.violations.every(
+      (v, i) =>
+        v.percentile === b.violations[i]!.percentile && v.ratio === b.violations[i]!.ratio && v.limitNs === b.violations[i]!.limitNs && v.valueNs === b.violations[i]!.valueNs,
+    )
   );
 }

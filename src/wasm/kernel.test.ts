@@ -145,7 +145,11 @@ const headerArb = fc.record({
     { weight: 1, arbitrary: fc.constantFrom(0n, -1n, -(2n ** 63n), 2n ** 63n - 1n) },
   ),
   // highest = lowest * factor + delta
-  highestFactor: fc.oneof({ weight: 6, arbitrary: fc.bigInt({ min: 2n, max: 2n ** 20n }) }, { weight: 2, arbitrary: fc.constantFrom(2n, 3n, 2n ** 40n) }, { weight: 1, arbitrary: fc.constantFrom(0n, 1n, 2n ** 62n) }),
+  highestFactor: fc.oneof(
+    { weight: 6, arbitrary: fc.bigInt({ min: 2n, max: 2n ** 20n }) },
+    { weight: 2, arbitrary: fc.constantFrom(2n, 3n, 2n ** 40n) },
+    { weight: 1, arbitrary: fc.constantFrom(0n, 1n, 2n ** 62n) },
+  ),
   highestDelta: fc.oneof({ weight: 6, arbitrary: fc.constant(0n) }, { weight: 1, arbitrary: fc.constantFrom(-1n, 1n, 2n ** 63n - 1n) }),
   // The counts: runs of zeros and counts, kept inside the counts array...
   cells: fc.array(
@@ -178,7 +182,11 @@ const headerArb = fc.record({
       ),
     },
   ),
-  payloadDelta: fc.oneof({ weight: 8, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.integer({ min: -3, max: 3 }) }, { weight: 1, arbitrary: fc.constantFrom(-(2 ** 31), 2 ** 31 - 1, 1 << 20) }),
+  payloadDelta: fc.oneof(
+    { weight: 8, arbitrary: fc.constant(0) },
+    { weight: 2, arbitrary: fc.integer({ min: -3, max: 3 }) },
+    { weight: 1, arbitrary: fc.constantFrom(-(2 ** 31), 2 ** 31 - 1, 1 << 20) },
+  ),
   tail: fc.oneof({ weight: 3, arbitrary: fc.constant(new Uint8Array(0)) }, { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 4 }) }),
 });
 type HeaderSpec = typeof headerArb extends fc.Arbitrary<infer T> ? T : never;
@@ -279,9 +287,25 @@ function envelope(cookie: number, z: Uint8Array, declared = z.length): Uint8Arra
 
 // A few fixed payloads for the mutation properties.
 const SEEDS = [
-  libraryPayload(3, 1, 3.6e12, [[1, 5], [1000, 300], [25_000, 12], [1e6, 1], [3e9, 2]]),
-  libraryPayload(2, 1000, 1e10, Array.from({ length: 120 }, (_, i) => [1000 + i * i * 977, 1 + (i % 7)] as [number, number])),
-  libraryPayload(5, 1, 1e8, Array.from({ length: 40 }, (_, i) => [i * 12_345 + 1, 2 ** 40 + i] as [number, number])),
+  libraryPayload(3, 1, 3.6e12, [
+    [1, 5],
+    [1000, 300],
+    [25_000, 12],
+    [1e6, 1],
+    [3e9, 2],
+  ]),
+  libraryPayload(
+    2,
+    1000,
+    1e10,
+    Array.from({ length: 120 }, (_, i) => [1000 + i * i * 977, 1 + (i % 7)] as [number, number]),
+  ),
+  libraryPayload(
+    5,
+    1,
+    1e8,
+    Array.from({ length: 40 }, (_, i) => [i * 12_345 + 1, 2 ** 40 + i] as [number, number]),
+  ),
   toBase64(encodeHistogramBytes({ lowest: 1, highest: 1e6, digits: 2, counts: [0, 3, 0, 0, 9, 1, 0, 0, 0, 2 ** 52 - 1] }, { version: 2, compressed: true })),
   libraryPayload(3, 1, 2, []),
 ];
@@ -302,7 +326,10 @@ describe("kernel", () => {
 
 describe("kernel against the JS reader: valid payloads", () => {
   it("hdr-histogram-js histograms (1..5 digits, any lowest, small and huge ranges, empty): handled, identical", () => {
-    fc.assert(fc.property(libraryArb, (s) => agreeAndHandle(s)), { numRuns: 400 });
+    fc.assert(
+      fc.property(libraryArb, (s) => agreeAndHandle(s)),
+      { numRuns: 400 },
+    );
   });
 
   it("dense histograms with counts near 2^52 and totals near 2^53 (0..5 digits): identical, or both refuse", () => {
@@ -465,8 +492,14 @@ describe("kernel against the JS reader: damaged payloads", () => {
   });
 
   it("random strings and random bytes", () => {
-    fc.assert(fc.property(fc.string({ maxLength: 80 }), (s) => void agreeOrDecline(s)), { numRuns: 500 });
-    fc.assert(fc.property(fc.base64String({ maxLength: 200 }), (s) => void agreeOrDecline(s)), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (s) => void agreeOrDecline(s)),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(fc.base64String({ maxLength: 200 }), (s) => void agreeOrDecline(s)),
+      { numRuns: 500 },
+    );
     const prefix = fc.constantFrom([0x1c, 0x84, 0x93, 0x14], [0x1c, 0x84, 0x93, 0x04], []);
     fc.assert(
       fc.property(prefix, fc.uint8Array({ maxLength: 300 }), (p, rest) => void agreeOrDecline(toBase64(Uint8Array.from([...p, ...rest])))),
@@ -801,7 +834,9 @@ function handMadeStream(seed: number, shape: Shape, ops: number): Uint8Array {
 
   const w = new BitWriter();
   w.bits(1, 1).bits(2, 2); // last block, dynamic
-  w.bits(nlen - 257, 5).bits(ndist - 1, 5).bits(19 - 4, 4);
+  w.bits(nlen - 257, 5)
+    .bits(ndist - 1, 5)
+    .bits(19 - 4, 4);
   // Code-length code, complete: 0-12 four bits long, 13-18 five.
   const clLengths = Array.from({ length: 19 }, (_, s) => (s <= 12 ? 4 : 5));
   const clCodes = canonicalCodes(clLengths);

@@ -201,9 +201,10 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
     return [Math.min(HM_MARGIN.left + plotW, Math.max(HM_MARGIN.left, e.clientX - r.left)), e.clientY - r.top];
   };
 
-  const shade =
-    range.start !== null || range.end !== null ? [toX(Math.max(view[0], range.start ?? view[0])), toX(Math.min(view[1], range.end ?? view[1]))] : null;
-  const xTicks = scaleLinear().domain(view).ticks(Math.max(2, Math.floor(plotW / 110)));
+  const shade = range.start !== null || range.end !== null ? [toX(Math.max(view[0], range.start ?? view[0])), toX(Math.min(view[1], range.end ?? view[1]))] : null;
+  const xTicks = scaleLinear()
+    .domain(view)
+    .ticks(Math.max(2, Math.floor(plotW / 110)));
 
   // Hover: the column and cell under the pointer.
   let hoverText: string[] | null = null;
@@ -277,7 +278,15 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
           onZoom(null);
         }}
       >
-        {shade ? <rect x={Math.min(shade[0]!, shade[1]!)} width={Math.abs(shade[1]! - shade[0]!)} y={HM_MARGIN.top} height={height - HM_MARGIN.top - HM_MARGIN.bottom} className="window heatmap-window" /> : null}
+        {shade ? (
+          <rect
+            x={Math.min(shade[0]!, shade[1]!)}
+            width={Math.abs(shade[1]! - shade[0]!)}
+            y={HM_MARGIN.top}
+            height={height - HM_MARGIN.top - HM_MARGIN.bottom}
+            className="window heatmap-window"
+          />
+        ) : null}
         {lanes.map((l, i) => {
           const d = l.data;
           const top = laneTop(i);
@@ -330,7 +339,9 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
             );
           })}
         </g>
-        {drag ? <rect x={Math.min(drag[0], drag[1])} width={Math.abs(drag[1] - drag[0])} y={HM_MARGIN.top} height={height - HM_MARGIN.top - HM_MARGIN.bottom} className="brush" /> : null}
+        {drag ? (
+          <rect x={Math.min(drag[0], drag[1])} width={Math.abs(drag[1] - drag[0])} y={HM_MARGIN.top} height={height - HM_MARGIN.top - HM_MARGIN.bottom} className="brush" />
+        ) : null}
         {hoverText && hover ? (
           <g pointerEvents="none" data-testid="heatmap-hover" transform={`translate(${hover[0] + 260 > width ? hover[0] - 266 : hover[0] + 8} ${HM_MARGIN.top + 4})`}>
             <rect width={258} height={54} rx={4} className="hover-box" />

@@ -9,7 +9,21 @@ import { memo, useMemo, useRef, useState } from "react";
 import { line, type ScaleContinuousNumeric, type ScaleLogarithmic } from "d3";
 import { formatCount, formatNumber, formatValue, shortSeriesName, UNIT_LABEL } from "../../core/format";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
-import { bucketAt, fastScale, inverseTail, labelledMaxes, labelledTicks, makeXScale, readableTicks, makeYScale, MARGIN, stepPath, xDomainEnd, xTicks, type CurveInput } from "./layout";
+import {
+  bucketAt,
+  fastScale,
+  inverseTail,
+  labelledMaxes,
+  labelledTicks,
+  makeXScale,
+  readableTicks,
+  makeYScale,
+  MARGIN,
+  stepPath,
+  xDomainEnd,
+  xTicks,
+  type CurveInput,
+} from "./layout";
 
 export interface PlotSeries extends CurveInput {
   id: string;
@@ -313,7 +327,21 @@ const Legend = memo(function Legend({ series, left, top }: { series: PlotSeries[
   );
 });
 
-function HoverBox({ x, right, top, bottom, rows: all, unit }: { x: number; right: number; top: number; bottom: number; rows: { s: PlotSeries; b: NonNullable<ReturnType<typeof bucketAt>> }[]; unit: Unit }) {
+function HoverBox({
+  x,
+  right,
+  top,
+  bottom,
+  rows: all,
+  unit,
+}: {
+  x: number;
+  right: number;
+  top: number;
+  bottom: number;
+  rows: { s: PlotSeries; b: NonNullable<ReturnType<typeof bucketAt>> }[];
+  unit: Unit;
+}) {
   const w = 250;
   const lineH = 16;
   // The box stays inside the plot: with more series than lines fit, it lists the highest
@@ -344,4 +372,3 @@ function HoverBox({ x, right, top, bottom, rows: all, unit }: { x: number; right
     </g>
   );
 }
-

@@ -132,6 +132,11 @@ describe("labelledTicks", () => {
         }
       }
     }
-    expect(labelledTicks(xTicks(1e5).map((t) => t.label), 200).every(Boolean)).toBe(true);
+    expect(
+      labelledTicks(
+        xTicks(1e5).map((t) => t.label),
+        200,
+      ).every(Boolean),
+    ).toBe(true);
   });
 });

@@ -61,7 +61,9 @@ export function xTicks(end: number): { value: number; label: string }[] {
 }
 
 export function makeXScale(end: number, size: Size) {
-  return scaleLog().domain([1, end]).range([MARGIN.left, size.width - MARGIN.right]);
+  return scaleLog()
+    .domain([1, end])
+    .range([MARGIN.left, size.width - MARGIN.right]);
 }
 
 export function makeYScale(maxValue: number, minValue: number, log: boolean, size: Size): ScaleContinuousNumeric<number, number> {
@@ -69,9 +71,15 @@ export function makeYScale(maxValue: number, minValue: number, log: boolean, siz
   if (log) {
     const lo = minValue > 0 ? minValue : 1e-3;
     const hi = Math.max(maxValue, lo * 10);
-    return scaleLog().domain([lo / 1.2, hi * 1.2]).range(range).nice();
+    return scaleLog()
+      .domain([lo / 1.2, hi * 1.2])
+      .range(range)
+      .nice();
   }
-  return scaleLinear().domain([0, maxValue > 0 ? maxValue * 1.05 : 1]).range(range).nice();
+  return scaleLinear()
+    .domain([0, maxValue > 0 ? maxValue * 1.05 : 1])
+    .range(range)
+    .nice();
 }
 
 /**

@@ -25,7 +25,15 @@ export const RatioChart = memo(function RatioChart(p: Props) {
   const bottom = p.height - MARGIN.bottom;
   const one = l.y(1);
   return (
-    <svg data-testid="ratio-chart" className="plot ratio-chart" width={p.width} height={p.height} viewBox={`0 0 ${p.width} ${p.height}`} role="img" aria-label={`${p.candLabel} ÷ ${p.baseLabel} at every percentile`}>
+    <svg
+      data-testid="ratio-chart"
+      className="plot ratio-chart"
+      width={p.width}
+      height={p.height}
+      viewBox={`0 0 ${p.width} ${p.height}`}
+      role="img"
+      aria-label={`${p.candLabel} ÷ ${p.baseLabel} at every percentile`}
+    >
       {p.title ? (
         <text x={left} y={12} className="plot-title">
           {p.title}

@@ -2,7 +2,15 @@ import { describe, expect, it } from "vitest";
 import { ratioLayout, ratioTicks, ratioXEnd, yLimit, type RatioCurvePoint } from "./layout";
 import { makeXScale } from "../percentile-plot/layout";
 
-const pt = (percentile: number, ratio: number, supported = true): RatioCurvePoint => ({ percentile, ratio, low: ratio * 0.9, high: ratio * 1.1, supported, baseSpread: null, candSpread: null });
+const pt = (percentile: number, ratio: number, supported = true): RatioCurvePoint => ({
+  percentile,
+  ratio,
+  low: ratio * 0.9,
+  high: ratio * 1.1,
+  supported,
+  baseSpread: null,
+  candSpread: null,
+});
 
 describe("ratio chart layout", () => {
   it("centres the log y axis on 1: 2× slower and 2× faster equally far from the middle", () => {

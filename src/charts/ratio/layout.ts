@@ -105,7 +105,10 @@ export function ratioLayout(input: RatioLayoutInput): RatioLayout {
     .range([size.height - MARGIN.bottom, MARGIN.top]);
   const clampY = (v: number) => y(Math.min(limit, Math.max(1 / limit, v)));
   const px = (p: RatioCurvePoint) => x(inverseTail(p.percentile / 100, xEnd));
-  const ratioPath = line<RatioCurvePoint>().x(px).y((p) => clampY(p.ratio))(ok) ?? "";
+  const ratioPath =
+    line<RatioCurvePoint>()
+      .x(px)
+      .y((p) => clampY(p.ratio))(ok) ?? "";
   const bandPath =
     area<RatioCurvePoint>()
       .x(px)
@@ -113,10 +116,12 @@ export function ratioLayout(input: RatioLayoutInput): RatioLayout {
       .y1((p) => clampY(p.high!))(ok.filter((p) => p.low !== null && p.high !== null)) ?? "";
   const spread = (pick: (p: RatioCurvePoint) => [number, number] | null) => {
     const pts = ok.filter((p) => pick(p) !== null);
-    return area<RatioCurvePoint>()
-      .x(px)
-      .y0((p) => clampY(pick(p)![0]))
-      .y1((p) => clampY(pick(p)![1]))(pts) ?? "";
+    return (
+      area<RatioCurvePoint>()
+        .x(px)
+        .y0((p) => clampY(pick(p)![0]))
+        .y1((p) => clampY(pick(p)![1]))(pts) ?? ""
+    );
   };
   const last = ok[ok.length - 1];
   const stop = last ? px(last) : null;

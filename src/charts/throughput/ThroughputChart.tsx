@@ -15,7 +15,12 @@ interface Props {
 }
 
 export function ThroughputChart({ lines, limits, unit, width, height }: Props) {
-  const { x, y } = tpScales(lines, limits.map((l) => l.limit), width, height);
+  const { x, y } = tpScales(
+    lines,
+    limits.map((l) => l.limit),
+    width,
+    height,
+  );
   // Log ticks: keep 1, 2, 5 × 10^k when there are many.
   const all = y.ticks(6);
   const yTicks = all.length > 8 ? all.filter((t) => [1, 2, 5].includes(Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9)))) : all;
@@ -26,7 +31,14 @@ export function ThroughputChart({ lines, limits, unit, width, height }: Props) {
   const right = width - TP_MARGIN.right;
   const bottom = height - TP_MARGIN.bottom;
   return (
-    <svg data-testid="throughput-chart" role="img" aria-label="Latency at the requirement's percentiles against throughput, per configuration" width={width} height={height} className="plot throughput">
+    <svg
+      data-testid="throughput-chart"
+      role="img"
+      aria-label="Latency at the requirement's percentiles against throughput, per configuration"
+      width={width}
+      height={height}
+      className="plot throughput"
+    >
       <g className="grid">
         {yTicks.map((t) => (
           <line key={`g${t}`} x1={left} x2={right} y1={y(t)} y2={y(t)} />
@@ -71,7 +83,13 @@ export function ThroughputChart({ lines, limits, unit, width, height }: Props) {
             </circle>
           ))}
           {l.points.length ? (
-            <text x={x(l.points[l.points.length - 1]!.throughput) + 6} y={y(Math.max(l.points[l.points.length - 1]!.value, y.domain()[0]!))} dy="0.32em" fill={l.color} className="max-label">
+            <text
+              x={x(l.points[l.points.length - 1]!.throughput) + 6}
+              y={y(Math.max(l.points[l.points.length - 1]!.value, y.domain()[0]!))}
+              dy="0.32em"
+              fill={l.color}
+              className="max-label"
+            >
               {`${l.config} ${l.percentile === 100 ? "max" : `p${l.percentile}`}`}
             </text>
           ) : null}

@@ -41,7 +41,13 @@ export function tpScales(lines: readonly TpLine[], limits: readonly number[], wi
     lo = 1;
     hi = 10;
   }
-  const x = scaleLinear().domain([0, maxX > 0 ? maxX * 1.08 : 1]).range([TP_MARGIN.left, width - TP_MARGIN.right]).nice();
-  const y = scaleLog().domain([lo / 1.5, Math.max(hi * 1.5, lo * 10)]).range([height - TP_MARGIN.bottom, TP_MARGIN.top]).nice();
+  const x = scaleLinear()
+    .domain([0, maxX > 0 ? maxX * 1.08 : 1])
+    .range([TP_MARGIN.left, width - TP_MARGIN.right])
+    .nice();
+  const y = scaleLog()
+    .domain([lo / 1.5, Math.max(hi * 1.5, lo * 10)])
+    .range([height - TP_MARGIN.bottom, TP_MARGIN.top])
+    .nice();
   return { x, y };
 }

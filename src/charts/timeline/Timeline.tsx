@@ -255,10 +255,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
 
   const rangeStart = range.start ?? null;
   const rangeEnd = range.end ?? null;
-  const shade =
-    rangeStart !== null || rangeEnd !== null
-      ? [toX(rangeStart ?? view[0], null), toX(rangeEnd ?? view[1], null)]
-      : null;
+  const shade = rangeStart !== null || rangeEnd !== null ? [toX(rangeStart ?? view[0], null), toX(rangeEnd ?? view[1], null)] : null;
 
   const px = (e: { clientX: number }) => {
     const r = svgRef.current!.getBoundingClientRect();
@@ -336,7 +333,14 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
         }}
       >
         {shade ? (
-          <rect data-testid="timeline-window" x={Math.min(shade[0]!, shade[1]!)} width={Math.abs(shade[1]! - shade[0]!)} y={TL_MARGIN.top} height={height - TL_MARGIN.top - TL_MARGIN.bottom} className="window" />
+          <rect
+            data-testid="timeline-window"
+            x={Math.min(shade[0]!, shade[1]!)}
+            width={Math.abs(shade[1]! - shade[0]!)}
+            y={TL_MARGIN.top}
+            height={height - TL_MARGIN.top - TL_MARGIN.bottom}
+            className="window"
+          />
         ) : null}
         {/* Overlaid series share one lane and one scale: one axis (fifty copies of the same
             ticks on top of each other drew heavier text and cost a relayout per unit change). */}
@@ -375,7 +379,9 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
         <text transform={`translate(14 ${height / 2}) rotate(-90)`} textAnchor="middle" className="axis-label">
           Max per interval ({UNIT_LABEL[unit]})
         </text>
-        {drag ? <rect x={Math.min(drag[0], drag[1])} width={Math.abs(drag[1] - drag[0])} y={TL_MARGIN.top} height={height - TL_MARGIN.top - TL_MARGIN.bottom} className="brush" /> : null}
+        {drag ? (
+          <rect x={Math.min(drag[0], drag[1])} width={Math.abs(drag[1] - drag[0])} y={TL_MARGIN.top} height={height - TL_MARGIN.top - TL_MARGIN.bottom} className="brush" />
+        ) : null}
         {hover !== null && !drag && hoverRows.length > 0 ? (
           <g pointerEvents="none" data-testid="timeline-hover">
             <line x1={hover} x2={hover} y1={TL_MARGIN.top} y2={height - TL_MARGIN.bottom} className="hover-line" />

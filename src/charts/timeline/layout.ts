@@ -23,9 +23,15 @@ export function yScaleFor(maxValue: number, minValue: number, log: boolean, lane
   const range = [lane.bottom, lane.top];
   if (log) {
     const lo = minValue > 0 ? minValue : Math.max(maxValue / 1e4, 1e-6);
-    return scaleLog().domain([lo, Math.max(maxValue, lo * 10)]).range(range).nice();
+    return scaleLog()
+      .domain([lo, Math.max(maxValue, lo * 10)])
+      .range(range)
+      .nice();
   }
-  return scaleLinear().domain([0, maxValue > 0 ? maxValue * 1.08 : 1]).range(range).nice();
+  return scaleLinear()
+    .domain([0, maxValue > 0 ? maxValue * 1.08 : 1])
+    .range(range)
+    .nice();
 }
 
 /** x in seconds since StartTime, or wall-clock time (ms since epoch) when `wallClockBase` is set. */
@@ -33,7 +39,9 @@ export function xScaleFor(t0: number, t1: number, width: number, wallClockBase: 
   const range = [TL_MARGIN.left, width - TL_MARGIN.right];
   const span = t1 > t0 ? [t0, t1] : [t0, t0 + 1];
   if (wallClockBase === null) return { scale: scaleLinear().domain(span).range(range), wall: false as const };
-  const d = scaleUtc().domain([new Date((wallClockBase + span[0]!) * 1000), new Date((wallClockBase + span[1]!) * 1000)]).range(range);
+  const d = scaleUtc()
+    .domain([new Date((wallClockBase + span[0]!) * 1000), new Date((wallClockBase + span[1]!) * 1000)])
+    .range(range);
   return { scale: d, wall: true as const };
 }
 
@@ -87,4 +95,3 @@ export function wheelSpan(span: readonly [number, number], step: { pan: boolean;
   const k = step.direction > 0 ? 1.25 : 0.8;
   return [t - (t - v0) * k, t + (v1 - t) * k];
 }
-

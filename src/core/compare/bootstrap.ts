@@ -101,7 +101,12 @@ function binned(vc: ValueCounts, bpo: number, kMin: number): Binned {
 /** Bins of a run's bucket indices, memoised (a run's sub-blocks share most of their buckets). */
 class IndexBins {
   private memo = new Int32Array(0);
-  constructor(private readonly bv: BucketValues, private readonly unitNs: number, private readonly bpo: number, private readonly kMin: number) {}
+  constructor(
+    private readonly bv: BucketValues,
+    private readonly unitNs: number,
+    private readonly bpo: number,
+    private readonly kMin: number,
+  ) {}
 
   binnedIndices(s: Sparse): Binned {
     const n = s.indices.length;
@@ -241,7 +246,10 @@ class BlockRun {
 class CountsRun {
   readonly total: number;
   private readonly cum: Float64Array;
-  constructor(private readonly b: Binned, nBins: number) {
+  constructor(
+    private readonly b: Binned,
+    nBins: number,
+  ) {
     let t = 0;
     for (let i = 0; i < b.counts.length; i++) t += b.counts[i]!;
     this.total = t;
@@ -384,7 +392,11 @@ export function prepareSide(runs: readonly RunInput[] | MeasuredSide, binsPerOct
     const s = sums[i];
     if (!s) return new CountsRun(binned(totals[i]!, binsPerOctave, kMin), nBins);
     const ib = new IndexBins(layouts[i]!, m.runs[i]!.unitNs, binsPerOctave, kMin);
-    return new BlockRun(s.blocks.map((b) => ib.binnedIndices(b)), s.plan.span, nBins);
+    return new BlockRun(
+      s.blocks.map((b) => ib.binnedIndices(b)),
+      s.plan.span,
+      nBins,
+    );
   });
   return {
     U,
@@ -431,7 +443,15 @@ export function indexAtPercentile(cum: Float64Array, total: number, p: number): 
  * A generator: yields the resamples done after every `chunk`, so a caller can report progress
  * and give way (cancel) in between; the results do not depend on it.
  */
-export function* resampleSide(side: PreparedSide, grid: readonly number[], count: number, rng: Rng, repeats: boolean, out: Float64Array, chunk = 50): Generator<number, void, void> {
+export function* resampleSide(
+  side: PreparedSide,
+  grid: readonly number[],
+  count: number,
+  rng: Rng,
+  repeats: boolean,
+  out: Float64Array,
+  chunk = 50,
+): Generator<number, void, void> {
   const G = grid.length;
   const R = side.runs.length;
   const nB = side.nBins;

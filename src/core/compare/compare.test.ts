@@ -101,7 +101,10 @@ describe("A vs B against known samples", () => {
     // Stationary enough that an interval of ±5 % is within reach at p50 and p90.
     const o = { intervals: 300, perInterval: 100, phi: 0.5, drift: 0.04 };
     for (let k = 0; k < 100; k++) {
-      const r = compareSides(side("A", simRun("a", { ...o, seed: 1000 + 2 * k })), side("B", simRun("b", { ...o, seed: 1001 + 2 * k })), { percentiles: [50, 90, 99], perDecade: 0 });
+      const r = compareSides(side("A", simRun("a", { ...o, seed: 1000 + 2 * k })), side("B", simRun("b", { ...o, seed: 1001 + 2 * k })), {
+        percentiles: [50, 90, 99],
+        perDecade: 0,
+      });
       if (r.points.every((p) => p.verdict !== "better" && p.verdict !== "worse")) clean++;
       if (r.points[0]!.verdict === "same") same50++;
       if (r.points[1]!.verdict === "same") same90++;
@@ -118,7 +121,10 @@ describe("A vs B against known samples", () => {
     // Neighbouring intervals correlated (AR(1), 0.8): resampling single intervals would under-cover.
     const o = { intervals: 400, perInterval: 40, phi: 0.8, drift: 0.12 };
     for (let k = 0; k < 80; k++) {
-      const r = compareSides(side("A", simRun("a", { ...o, seed: 5000 + 2 * k })), side("B", simRun("b", { ...o, seed: 5001 + 2 * k, scale: truth })), { percentiles: [50, 90, 99], perDecade: 0 });
+      const r = compareSides(side("A", simRun("a", { ...o, seed: 5000 + 2 * k })), side("B", simRun("b", { ...o, seed: 5001 + 2 * k, scale: truth })), {
+        percentiles: [50, 90, 99],
+        perDecade: 0,
+      });
       for (const p of r.points) {
         trials++;
         if (p.low! <= truth * (1 + p.resolution) && p.high! >= truth / (1 + p.resolution)) covered++;
@@ -153,7 +159,12 @@ describe("repeats, counts and warnings", () => {
     const total = new Map<number, number>();
     for (const s of ints) s.indices.forEach((x, k) => total.set(x, (total.get(x) ?? 0) + s.counts[k]!));
     const idx = [...total.keys()].sort((a, b) => a - b);
-    const counts: RunInput = { name: "a.hgrm", layout: { digits: 3, lowest: 1 }, unitNs: 1, data: { kind: "counts", counts: { indices: Int32Array.from(idx), counts: Float64Array.from(idx, (x) => total.get(x)!) } } };
+    const counts: RunInput = {
+      name: "a.hgrm",
+      layout: { digits: 3, lowest: 1 },
+      unitNs: 1,
+      data: { kind: "counts", counts: { indices: Int32Array.from(idx), counts: Float64Array.from(idx, (x) => total.get(x)!) } },
+    };
     const r = compareSides(side("A", counts), side("B", simRun("b", { ...o, scale: 2 })));
     expect(r.base.method[0]).toMatch(/counts/);
     expect(r.warnings.map((w) => w.kind)).toContain("no-intervals");
@@ -171,7 +182,9 @@ describe("repeats, counts and warnings", () => {
   });
 
   it("reports every requested percentile, unsupported ones with empty intervals", () => {
-    const r = compareSides(side("A", simRun("a", { intervals: 30, perInterval: 30, seed: 1 })), side("B", simRun("b", { intervals: 30, perInterval: 30, seed: 2 })), { resamples: 50 });
+    const r = compareSides(side("A", simRun("a", { intervals: 30, perInterval: 30, seed: 1 })), side("B", simRun("b", { intervals: 30, perInterval: 30, seed: 2 })), {
+      resamples: 50,
+    });
     expect(r.points.map((p) => p.percentile)).toEqual([...COMPARE_PERCENTILES]);
     // 900 values a side: supported up to 100 × (1 − 10/900) ≈ p98.9.
     expect(r.points.filter((p) => !p.supported).map((p) => p.percentile)).toEqual([99, 99.9, 99.99, 99.999]);

@@ -141,9 +141,15 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
     const maxB = pb.U.length ? pb.U[pb.U.length - 1]! : Number.NaN;
     const maxC = pc.U.length ? pc.U[pc.U.length - 1]! : Number.NaN;
     const warnings = compareWarnings(base, cand, pb, pc);
-    for (const [label, s] of [[base.label, pb], [cand.label, pc]] as const) {
+    for (const [label, s] of [
+      [base.label, pb],
+      [cand.label, pc],
+    ] as const) {
       if (repeats && s.perRun.length >= 2 && s.perRun.length < 5) {
-        warnings.push({ kind: "repeats", message: `${label} pools ${s.perRun.length} repeated runs: run-to-run variation is estimated from only ${s.perRun.length}, so the interval is rough (5 or more runs tell more).` });
+        warnings.push({
+          kind: "repeats",
+          message: `${label} pools ${s.perRun.length} repeated runs: run-to-run variation is estimated from only ${s.perRun.length}, so the interval is rough (5 or more runs tell more).`,
+        });
       }
     }
     return {

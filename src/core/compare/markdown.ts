@@ -21,6 +21,8 @@ export function compareMarkdown(r: CompareResult, unit: Unit): string {
   out.push(`| max | ${f(r.max.base)} | ${f(r.max.cand)} | ${ratioText(r.max.ratio)} | (a single value: no interval) | |`);
   out.push("");
   for (const w of r.warnings) out.push(`> ⚠️ ${escapeCell(w.message)}`, "");
-  out.push(`<sub>Ratio B ÷ A of the pooled histograms' percentiles; ${lvl} intervals from ${r.resamples.toLocaleString("en-US")} bootstrap resamples (A: ${escapeCell(r.base.method.join("; "))}; B: ${escapeCell(r.cand.method.join("; "))}); verdicts against a margin of ±${Number((r.margin * 100).toPrecision(3))} %; percentiles with fewer than 10 values above them are not judged.</sub>`);
+  out.push(
+    `<sub>Ratio B ÷ A of the pooled histograms' percentiles; ${lvl} intervals from ${r.resamples.toLocaleString("en-US")} bootstrap resamples (A: ${escapeCell(r.base.method.join("; "))}; B: ${escapeCell(r.cand.method.join("; "))}); verdicts against a margin of ±${Number((r.margin * 100).toPrecision(3))} %; percentiles with fewer than 10 values above them are not judged.</sub>`,
+  );
   return `${out.join("\n")}\n`;
 }

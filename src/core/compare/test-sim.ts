@@ -54,4 +54,3 @@ export function simIntervals(o: SimOptions): Sparse[] {
 export function simRun(name: string, o: SimOptions): RunInput {
   return { name, layout: LAYOUT, unitNs: 1, recordedUnit: "ns", data: { kind: "intervals", intervals: simIntervals(o), intervalSeconds: 1 } };
 }
-

@@ -11,31 +11,50 @@ export function compareWarnings(base: SideInput, cand: SideInput, pb: PreparedSi
   const ub = units(base);
   const uc = units(cand);
   if (ub.join() !== uc.join()) {
-    out.push({ kind: "units", message: `${base.label} was recorded in ${ub.join(", ")} and ${cand.label} in ${uc.join(", ")}: values are compared in nanoseconds; check each series' recorded unit (a wrong one shifts the ratio by a factor of 1000).` });
+    out.push({
+      kind: "units",
+      message: `${base.label} was recorded in ${ub.join(", ")} and ${cand.label} in ${uc.join(", ")}: values are compared in nanoseconds; check each series' recorded unit (a wrong one shifts the ratio by a factor of 1000).`,
+    });
   }
   const res = (s: SideInput) => [...new Set(s.runs.map((r) => `${r.layout.digits} significant digits, lowest discernible value ${r.layout.lowest * r.unitNs} ns`))];
   const rb = res(base);
   const rc = res(cand);
   if (rb.join() !== rc.join()) {
-    out.push({ kind: "precision", message: `The two sides were recorded at different precision (${base.label}: ${rb.join("; ")}; ${cand.label}: ${rc.join("; ")}): differences within the coarser one's buckets are not called differences.` });
+    out.push({
+      kind: "precision",
+      message: `The two sides were recorded at different precision (${base.label}: ${rb.join("; ")}; ${cand.label}: ${rc.join("; ")}): differences within the coarser one's buckets are not called differences.`,
+    });
   }
   const co = (s: SideInput) => s.runs.some((r) => r.coCorrected);
   if (co(base) !== co(cand)) {
     const [yes, no] = co(base) ? [base, cand] : [cand, base];
-    out.push({ kind: "co-correction", message: `${yes.label} is corrected for coordinated omission and ${no.label} is not: the corrected side's tail is larger by construction. Compare both corrected or both as measured.` });
+    out.push({
+      kind: "co-correction",
+      message: `${yes.label} is corrected for coordinated omission and ${no.label} is not: the corrected side's tail is larger by construction. Compare both corrected or both as measured.`,
+    });
   }
   for (const s of [base, cand]) {
     const sat = s.runs.filter((r) => r.saturated).map((r) => r.name);
-    if (sat.length) out.push({ kind: "saturation", message: `${sat.join(", ")} ${sat.length > 1 ? "were" : "was"} past saturation (the median climbs through the run): ${s.label}'s percentiles describe a queue, and a ratio against it says how long that queue grew, not how the systems differ.` });
+    if (sat.length)
+      out.push({
+        kind: "saturation",
+        message: `${sat.join(", ")} ${sat.length > 1 ? "were" : "was"} past saturation (the median climbs through the run): ${s.label}'s percentiles describe a queue, and a ratio against it says how long that queue grew, not how the systems differ.`,
+      });
   }
   const tb = pb.total;
   const tc = pc.total;
   if (tb > 0 && tc > 0 && Math.max(tb / tc, tc / tb) > COUNT_RATIO_WARN) {
-    out.push({ kind: "counts", message: `${base.label} holds ${tb.toLocaleString("en-US")} values and ${cand.label} ${tc.toLocaleString("en-US")}: over ${COUNT_RATIO_WARN}× apart, so the smaller one decides how far the comparison reaches, and the two may not have run the same test.` });
+    out.push({
+      kind: "counts",
+      message: `${base.label} holds ${tb.toLocaleString("en-US")} values and ${cand.label} ${tc.toLocaleString("en-US")}: over ${COUNT_RATIO_WARN}× apart, so the smaller one decides how far the comparison reaches, and the two may not have run the same test.`,
+    });
   }
   const counts = [...pb.countsOnly, ...pc.countsOnly];
   if (counts.length) {
-    out.push({ kind: "no-intervals", message: `${counts.join(", ")} ${counts.length > 1 ? "have" : "has"} no usable intervals (or too few): ${counts.length > 1 ? "their" : "its"} counts are resampled bucket by bucket, which ignores correlation in time (a stall and its queue count as independent values), so ${counts.length > 1 ? "their" : "its"} interval is too narrow where stalls matter.` });
+    out.push({
+      kind: "no-intervals",
+      message: `${counts.join(", ")} ${counts.length > 1 ? "have" : "has"} no usable intervals (or too few): ${counts.length > 1 ? "their" : "its"} counts are resampled bucket by bucket, which ignores correlation in time (a stall and its queue count as independent values), so ${counts.length > 1 ? "their" : "its"} interval is too narrow where stalls matter.`,
+    });
   }
   return out;
 }
