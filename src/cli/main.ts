@@ -117,12 +117,10 @@ function problemText(p: LoadProblem): string {
 
 /** A file name for a series' .hgrm: its name without characters file systems refuse. */
 function safeName(name: string, taken: Set<string>): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what file systems refuse in names
-  const base =
-    name
-      .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, "_")
-      .replace(/^\.+/, "_")
-      .slice(0, 120) || "series";
+  // Control characters are among what file systems refuse in names.
+  // eslint-disable-next-line no-control-regex -- the class names them on purpose
+  const refused = /[\\/:*?"<>|\u0000-\u001f]+/g;
+  const base = name.replace(refused, "_").replace(/^\.+/, "_").slice(0, 120) || "series";
   let n = base;
   for (let k = 2; taken.has(n); k++) n = `${base}-${k}`;
   taken.add(n);
