@@ -161,7 +161,7 @@ function decode(fragment: string): DecodeResult {
 
   let cells = 0;
   const series: SharedSeries[] = meta.series.map((m, i) => {
-    const packed = readPacked(data, m.hist.sig, m.hist.ldv, meta.lossy, `series[${i}] (${JSON.stringify(m.name.slice(0, 40))})`);
+    const packed = readPacked(data, m.hist.sig, m.hist.ldv, meta.lossy, `series[${i}] (${JSON.stringify(m.name.slice(0, 40))})`, version < 4);
     cells += cellsOf(packed);
     if (cells > MAX_TOTAL_CELLS) fail(`the link's histograms together need more than ${MAX_TOTAL_CELLS} buckets: refused`);
     const s: SharedSeries = {

@@ -5,15 +5,16 @@
 // value with its count into a fresh histogram of that layout. Full precision uses the
 // original's own layout, so the rebuilt histogram is identical bucket for bucket.
 //
-// Lossy: counts stay exact, values move. Adjacent buckets of the original are merged into
-// groups, each group recorded at one index of a 3-digit layout chosen so that the value the
-// rebuilt histogram reports for it (the bucket's highest equivalent value) is within
-// LOSSY_TOLERANCE of the value the original reports for every bucket of the group. The map
+// Lossy: counts stay exact, values move, only upward. Adjacent buckets of the original are
+// merged into groups, each group recorded at one index of a 3-digit layout chosen so that the
+// value the rebuilt histogram reports for it (the bucket's highest equivalent value) is at or
+// above the value the original reports for every bucket of the group, and within
+// LOSSY_TOLERANCE of each. The map
 // from original bucket to rebuilt bucket is monotone and keeps every count, and the total is
 // the same, so for any percentile the rebuilt histogram's value is the image of the
-// original's value: within LOSSY_TOLERANCE, at every percentile (the max included). The
-// groups are chosen greedily, each as wide as allowed: about 35 per octave of densely
-// populated range, against 128 for HdrHistogram's 2-digit buckets.
+// original's value: at or above it and within LOSSY_TOLERANCE, at every percentile (the max
+// included). The groups are chosen greedily, each as wide as allowed: about 70 per octave of
+// densely populated range, against 128 for HdrHistogram's 2-digit buckets.
 import type { Histogram } from "hdr-histogram-js";
 import { bucketsOf, lowestDiscernibleValueOf, newHistogram } from "../core/histogram";
 import { ByteReader, ByteWriter } from "./bytes";
@@ -82,9 +83,11 @@ export function packExact(h: Histogram): PackedHistogram {
 }
 
 /**
- * Lossy: groups of adjacent buckets, each at one 3-digit index within LOSSY_TOLERANCE of all of
- * them. The group of the smallest (nonzero) value starts at that value's own bucket, so the
- * min and percentile 0 (lowest equivalent values) keep within the tolerance too.
+ * Lossy: groups of adjacent buckets, each at one 3-digit index whose reported value is at or above
+ * every bucket of the group and within LOSSY_TOLERANCE above the lowest: a rounded link may read
+ * a little high, never below what was recorded (a value read low could pass a requirement the
+ * data does not support). The group of the smallest (nonzero) value is that value's own bucket,
+ * so the min and percentile 0 (lowest equivalent values) keep within the tolerance too.
  */
 export function packLossy(h: Histogram): PackedHistogram {
   const tolerance = LOSSY_TOLERANCE;
@@ -103,15 +106,14 @@ export function packLossy(h: Histogram): PackedHistogram {
     const limit = lo * (1 + tolerance);
     let index = p.countsArrayIndex(Math.min(MAX_VALUE, Math.floor(limit)));
     if (top(index) > limit) index--;
-    // … except for the smallest value, and when none is within tolerance below lo (not met
-    // with a 3-digit layout: its buckets are at most 0.1 % wide, or unit-wide where the
-    // original's are too): lo's own bucket.
+    // … except for the smallest value, and when that bucket reports below lo (buckets wider than
+    // the tolerance: unit-wide at small values): lo's own bucket, which reports lo's top.
     const smallest = i === 0 || (i === 1 && values[0]! <= zeroTop);
-    if (smallest || index < 0 || top(index) < lo * (1 - tolerance)) index = p.countsArrayIndex(lo);
+    if (smallest || index < 0 || top(index) < lo) index = p.countsArrayIndex(lo);
     const reported = top(index);
-    // Take every following bucket that this reported value is still within tolerance of.
+    // Take every following bucket the reported value is still at or above.
     let k = i + 1;
-    while (k < values.length && values[k]! * (1 - tolerance) <= reported && reported <= values[k]! * (1 + tolerance)) k++;
+    while (k < values.length && values[k]! <= reported) k++;
     const c = cumulative[k - 1]! - prevCum;
     checkCount(c, cumulative[k - 1]!);
     prevCum = cumulative[k - 1]!;
@@ -124,11 +126,25 @@ export function packLossy(h: Histogram): PackedHistogram {
 
 /**
  * Where the lossy grouping puts the group after the one at `index` when the original has every
- * bucket in between (a 3-digit original, dense): the next original bucket is the first whose
- * value is out of tolerance of this group's, and its group takes the highest index within
- * tolerance of it. The link stores the difference to this guess, mostly 0 in a dense body.
+ * bucket in between (a 3-digit original, dense): the next original bucket is the first above
+ * this group's reported value, and its group takes the highest index within tolerance of it.
+ * The link stores the difference to this guess, mostly 0 in a dense body.
  */
 function predictNext(p: JsInternals, index: number, tolerance: number): number {
+  const top = (i: number) => p.highestEquivalentValue(p.valueFromIndex(i));
+  const next = index + 1;
+  const limit = top(next) * (1 + tolerance);
+  if (!(limit < MAX_VALUE)) return next;
+  let j = p.countsArrayIndex(Math.floor(limit));
+  if (top(j) > limit) j--;
+  return Math.max(next, j);
+}
+
+/**
+ * The guess links before v4 were written with: their groups could report up to the tolerance
+ * below their buckets, so the next group began past reported ÷ (1 − tolerance).
+ */
+function predictNextV3(p: JsInternals, index: number, tolerance: number): number {
   const top = (i: number) => p.highestEquivalentValue(p.valueFromIndex(i));
   const reported = top(index);
   const threshold = reported / (1 - tolerance);
@@ -143,18 +159,20 @@ function predictNext(p: JsInternals, index: number, tolerance: number): number {
 }
 
 /**
- * Per histogram: the number of pairs, the indices, then the counts. Indices: the first
+ * Per histogram: the number of pairs, the indices, then the counts (`beforeV4` writes an old
+ * link's index guesses, for tests that build one). Indices: the first
  * absolute, then (lossy) the zigzag difference to predictNext's guess or (exact) the gap − 1.
  * Counts: zigzag difference to the previous count. Keeping indices and counts apart lets
  * deflate see the regular index pattern on its own.
  */
-export function writePacked(w: ByteWriter, p: PackedHistogram, lossy: boolean): void {
+export function writePacked(w: ByteWriter, p: PackedHistogram, lossy: boolean, beforeV4 = false): void {
   const pr = probe(p.sig, p.ldv);
+  const predict = beforeV4 ? predictNextV3 : predictNext;
   w.varint(p.indices.length);
   for (let k = 0; k < p.indices.length; k++) {
     const index = p.indices[k]!;
     if (k === 0) w.varint(index);
-    else if (lossy) w.svarint(index - predictNext(pr, p.indices[k - 1]!, LOSSY_TOLERANCE));
+    else if (lossy) w.svarint(index - predict(pr, p.indices[k - 1]!, LOSSY_TOLERANCE));
     else w.varint(index - p.indices[k - 1]! - 1);
   }
   let prev = 0;
@@ -170,7 +188,9 @@ export function maxIndexOf(sig: number, ldv: number): number {
 }
 
 /** Reads what writePacked wrote, checking each index and count; `where` names the series. */
-export function readPacked(r: ByteReader, sig: number, ldv: number, lossy: boolean, where: string): PackedHistogram {
+/** `beforeV4`: a link of version 3 or older, whose lossy indices were written against predictNextV3. */
+export function readPacked(r: ByteReader, sig: number, ldv: number, lossy: boolean, where: string, beforeV4 = false): PackedHistogram {
+  const predict = beforeV4 ? predictNextV3 : predictNext;
   const pr = probe(sig, ldv);
   const n = r.varint();
   const maxIndex = maxIndexOf(sig, ldv);
@@ -183,7 +203,7 @@ export function readPacked(r: ByteReader, sig: number, ldv: number, lossy: boole
     if (k === 0) index = r.varint();
     else if (lossy) {
       const residual = r.svarint();
-      index = predictNext(pr, index, LOSSY_TOLERANCE) + residual; // index ≤ maxIndex: a valid guess
+      index = predict(pr, index, LOSSY_TOLERANCE) + residual; // index ≤ maxIndex: a valid guess
       if (!(index > indices[k - 1]!)) fail(`${where} has histogram buckets out of order`);
     } else index += r.varint() + 1;
     if (index > maxIndex) fail(`${where} has a histogram bucket beyond the largest value (${MAX_VALUE})`);

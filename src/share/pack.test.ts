@@ -96,7 +96,7 @@ describe("histogram packing", () => {
     }
   });
 
-  it("lossy: at every rank the rebuilt value is within the tolerance, for originals of any layout", () => {
+  it("lossy: at every rank the rebuilt value is at or above the original and within the tolerance, for originals of any layout", () => {
     for (const sig of [1, 2, 3, 4, 5]) {
       for (const ldv of [1, 1000]) {
         const h = newHistogram(sig, ldv);
@@ -107,8 +107,10 @@ describe("histogram packing", () => {
         const a = bucketsOf(h);
         const b = bucketsOf(r);
         expect(b.totalCount).toBe(a.totalCount);
-        // 1-digit buckets (up to 6 % wide) are already coarser than the tolerance: nothing merges.
-        if (sig > 1) expect(b.values.length).toBeLessThan(a.values.length / 2);
+        // 1- and 2-digit buckets (up to 6 % and 1.6 % wide) are about as coarse as the tolerance:
+        // little merges; finer ones merge several buckets into one.
+        if (sig > 2) expect(b.values.length).toBeLessThan(a.values.length / 2);
+        else expect(b.values.length).toBeLessThanOrEqual(a.values.length);
         // Every original bucket's rank lands in a rebuilt bucket reporting within tolerance.
         let j = 0;
         for (let k = 0; k < a.values.length; k++) {
@@ -116,6 +118,8 @@ describe("histogram packing", () => {
           const o = a.values[k]!;
           const got = b.values[j]!;
           expect(Math.abs(got - o)).toBeLessThanOrEqual(LOSSY_TOLERANCE * o);
+          // Never below what was recorded: a rounded link may only read high.
+          expect(got).toBeGreaterThanOrEqual(o);
           // and the group ends exactly on an original bucket boundary: counts are never split
           if (b.cumulative[j] === a.cumulative[k]) continue;
           expect(b.cumulative[j]!).toBeGreaterThan(a.cumulative[k]!);
@@ -123,17 +127,18 @@ describe("histogram packing", () => {
         for (const p of [0, 0.1, 50, 99.999, 100]) {
           const o = valueAtPercentile(h, p);
           expect(Math.abs(valueAtPercentile(r, p) - o)).toBeLessThanOrEqual(0.01 * o);
+          if (p > 0) expect(valueAtPercentile(r, p)).toBeGreaterThanOrEqual(o);
         }
       }
     }
   });
 
-  it("lossy grouping is coarse where values are dense: about 35 groups per octave", () => {
+  it("lossy grouping is coarse where values are dense: about 70 groups per octave (groups 1 % wide, rounded upward)", () => {
     const h = newHistogram(3);
     for (let v = 1 << 20; v < 1 << 24; v += 1024) h.recordValue(v); // 4 octaves, every 3-digit bucket (≥ 1024 wide)
     const groups = packLossy(h).indices.length;
-    expect(groups).toBeGreaterThan(4 * 30);
-    expect(groups).toBeLessThan(4 * 40);
+    expect(groups).toBeGreaterThan(4 * 60);
+    expect(groups).toBeLessThan(4 * 75);
   });
 
   it("refuses counts the link cannot carry exactly", () => {

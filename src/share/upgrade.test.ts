@@ -47,7 +47,7 @@ function sample() {
 function v1Link(view: Record<string, unknown>, lossy: boolean): string {
   const h = sample();
   const data = new ByteWriter();
-  writePacked(data, lossy ? packLossy(h) : packExact(h), lossy);
+  writePacked(data, lossy ? packLossy(h) : packExact(h), lossy, true);
   writeTimeline(data, [1, 2, NaN, 4], lossy);
   return wrapPayload(buildPayload({ lossy, view, series: [v1Series({ timeline: { t0: 0, t1: 4 } })] }, data.finish()), 1);
 }

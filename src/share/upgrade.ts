@@ -11,7 +11,9 @@
 //       time (window verdicts and tail summaries, see schema.ts SeriesTimeMeta); a v2 link has
 //       neither and opens without them.
 //   v4  view.compare added, optional ({ baseline, candidate, margin, repeats }: the A vs B
-//       comparison on screen). v3 links open without one.
+//       comparison on screen). v3 links open without one. Lossy histograms are rounded upward
+//       only (a group reports at or above each of its buckets) and their indices are written
+//       against histogram-pack.ts's predictNext; older links are read with predictNextV3.
 // To add v5: write upgradeV4toV5, register it under 4 in UPGRADERS, bump SHARE_VERSION, and
 // add a test that decodes a hand-built v4 link.
 import type { Unit } from "../core/types";
