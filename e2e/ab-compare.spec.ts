@@ -91,7 +91,7 @@ test("B vs A: doubled values read 2.0 with an interval holding it, worse; the ta
   await expect(p2.getByTestId("compare-baseline")).toHaveValue(a);
   await expect(p2.getByTestId("compare-candidate")).toHaveValue(b);
   const shared = await point(p2, "50");
-  expect(Math.abs(Number(shared.ratio) - 2)).toBeLessThan(0.05); // the link rounds within 1 %
+  expect(Math.abs(Number(shared.ratio) - 2)).toBeLessThan(0.05); // the link rounds upward, by at most 1 %
   expect(shared.verdict).toBe("worse");
   await expect(p2.locator("[data-testid=compare-warning][data-kind=no-intervals]")).toHaveCount(1);
   await other.close();
