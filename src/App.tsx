@@ -129,24 +129,19 @@ export function App() {
   const busy = eng.pending > 0 || tableUnit.stale;
   const hasIntervals = views.some((v) => v.intervalCount > 0);
   const width = Math.max(320, plotWidth);
+  /** The time panels' shared inputs: they show the window of the spectra on screen. */
+  const timeProps = { unit, range: shownRange, width, onRange: changeRange };
 
   return (
     <div data-testid="app" data-busy={busy ? "true" : "false"} className={drop.dragging ? "app dragging" : "app"} {...drop.handlers}>
       <Toolbar
         onFiles={loadFiles}
-        unit={unit}
-        onUnit={vs.setUnit}
-        yLog={vs.yLog}
-        onYLog={vs.setYLog}
-        sideBySide={vs.sideBySide}
-        onSideBySide={vs.setSideBySide}
+        view={vs}
         range={hasIntervals ? range : null}
         shownRange={shownRange}
         onRange={changeRange}
         canPresent={visibleRows.length > 0}
         onPresent={() => setPresenting(true)}
-        theme={vs.theme}
-        onTheme={vs.setTheme}
         onStartOver={sess.startOver}
         onClear={() =>
           void run(async () => {
@@ -191,32 +186,19 @@ export function App() {
             onPick={hasIntervals ? pickThreshold : undefined}
           />
           {timeline && timelineLines.length > 0 ? (
-            <TimelinePanel
-              timeline={timeline}
-              lines={timelineLines}
-              unit={unit}
-              range={shownRange}
-              width={width}
-              settings={tl}
-              onSettings={vs.setTl}
-              onRange={changeRange}
-              bands={timeBands}
-            />
+            <TimelinePanel {...timeProps} timeline={timeline} lines={timelineLines} settings={tl} onSettings={vs.setTl} bands={timeBands} />
           ) : null}
           {(hasIntervals || sharedTime) && visibleRows.length > 0 ? (
             <TimeAnalysis
+              {...timeProps}
               shared={sharedTime}
               engine={engine}
               rows={visibleRows}
               requirement={requirement}
-              unit={unit}
-              range={shownRange}
-              width={width}
               domain={tl.domain}
               options={timeOpts}
               onOptions={vs.setTimeOpts}
               onZoom={zoomBoth}
-              onRange={changeRange}
               onInfo={setTimeInfo}
               holdBusy={holdBusy}
             />

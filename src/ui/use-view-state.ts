@@ -6,6 +6,8 @@ import { DEFAULT_TIMELINE, type TimelineSettings } from "./TimelinePanel";
 import { DEFAULT_TIME_OPTIONS, type TimeOptions } from "./time-state";
 import type { RestoredViewState, ViewState } from "./view-state";
 
+export type ViewOptions = ReturnType<typeof useViewState>;
+
 export function useViewState() {
   const [unit, setUnit] = useState<Unit>("ms");
   const [yLog, setYLog] = useState(false);
