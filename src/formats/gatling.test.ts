@@ -1,16 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  byCompletion,
-  factsOfParsed,
-  factsOfSamples,
-  gatlingLog,
-  type GatlingLayout,
-  generateSamples,
-  msValue,
-  parseByChunks,
-  parseByLines,
-} from "../../scripts/lib/loadgen-fixtures";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { byCompletion, factsOfParsed, factsOfSamples, gatlingLog, type GatlingLayout, generateSamples, msValue, parseByLines } from "../../scripts/lib/loadgen-fixtures";
 import { GATLING_BINARY_PROBLEM, gatlingReader } from "./gatling";
 
 const samples = generateSamples({
@@ -99,16 +90,7 @@ describe("Gatling text simulation.log", () => {
     expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
   });
 
-  it("gives the same result fed in chunks of any size", () => {
-    const text = gatlingLog(written.slice(0, 500));
-    const whole = factsOfParsed(parseByLines(gatlingReader, "simulation.log", text), 0);
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 400 }), { minLength: 1, maxLength: 12 }), (sizes) => {
-        expect(factsOfParsed(parseByChunks(gatlingReader, "simulation.log", text, sizes), 0)).toEqual(whole);
-      }),
-      { numRuns: 50 },
-    );
-  });
+  itReadsTheSameInChunks(gatlingReader, "simulation.log", gatlingLog(written.slice(0, 500)), 400, 50);
 });
 
 describe("Gatling binary simulation.log (3.13+)", () => {
@@ -167,22 +149,14 @@ describe("Gatling bad input", () => {
     expect(p.series[0]!.histogram.totalCount).toBe(1);
   });
 
-  it("survives arbitrary garbage", () => {
-    fc.assert(
-      fc.property(
-        fc.array(
-          fc.string({ maxLength: 60 }).map((s) => s.replace(/,/g, "\t")),
-          { maxLength: 30 },
-        ),
-        (lines) => {
-          const p = gatlingReader.create("simulation.log");
-          lines.forEach((l, i) => p.line(l, i + 1));
-          expect(Array.isArray(p.finish().problems)).toBe(true);
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
+  itSurvivesGarbage(
+    gatlingReader,
+    "simulation.log",
+    fc.array(
+      fc.string({ maxLength: 60 }).map((s) => s.replace(/,/g, "\t")),
+      { maxLength: 30 },
+    ),
+  );
 });
 
 describe("Gatling detection", () => {

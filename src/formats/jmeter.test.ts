@@ -1,17 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  JMETER_HEADER,
-  byCompletion,
-  factsOfParsed,
-  factsOfSamples,
-  generateSamples,
-  jmeterCsv,
-  jmeterXml,
-  msValue,
-  parseByChunks,
-  parseByLines,
-} from "../../scripts/lib/loadgen-fixtures";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { JMETER_HEADER, byCompletion, factsOfParsed, factsOfSamples, generateSamples, jmeterCsv, jmeterXml, msValue, parseByLines } from "../../scripts/lib/loadgen-fixtures";
 import { jmeterReader, xmlSampleTags } from "./jmeter";
 import { budgetMs } from "../../scripts/lib/budget";
 
@@ -100,16 +90,7 @@ describe("JMeter CSV", () => {
     expect(p.series[0]!.intervals![0]!.length).toBe(5);
   });
 
-  it("gives the same result fed in chunks of any size", () => {
-    const small = jmeterCsv(written.slice(0, 600));
-    const whole = factsOfParsed(parseByLines(jmeterReader, "a.jtl", small), 0);
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 500 }), { minLength: 1, maxLength: 12 }), (sizes) => {
-        expect(factsOfParsed(parseByChunks(jmeterReader, "a.jtl", small, sizes), 0)).toEqual(whole);
-      }),
-      { numRuns: 50 },
-    );
-  });
+  itReadsTheSameInChunks(jmeterReader, "a.jtl", jmeterCsv(written.slice(0, 600)), 500, 50);
 
   it("reads timeStamp written as a date-time", () => {
     const p = parseByLines(jmeterReader, "d.jtl", "timeStamp,elapsed,label,success\n2026/01/02 03:04:05.250,12,a,true\n2026/01/02 03:04:06.300,13,a,true\n");
@@ -250,17 +231,11 @@ describe("JMeter bad input", () => {
     expect(p.problems).toEqual([{ file: "x.jtl", line: 1, reason: 'the header has no elapsed column: "timeStamp,label,success"' }]);
   });
 
-  it("survives arbitrary garbage", () => {
-    fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 60 }), { maxLength: 30 }), (lines) => {
-        const p = jmeterReader.create("x.jtl");
-        p.line(JMETER_HEADER, 1);
-        lines.forEach((l, i) => p.line(l, i + 2));
-        expect(Array.isArray(p.finish().problems)).toBe(true);
-      }),
-      { numRuns: 300 },
-    );
-  });
+  itSurvivesGarbage(
+    jmeterReader,
+    "x.jtl",
+    fc.array(fc.string({ maxLength: 60 }), { maxLength: 30 }).map((lines) => [JMETER_HEADER, ...lines]),
+  );
 });
 
 describe("JMeter detection", () => {

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { K6_CSV_HEADER, factsOfParsed, factsOfSamples, generateSamples, k6Csv, k6Json, parseByChunks, parseByLines, usValue } from "../../scripts/lib/loadgen-fixtures";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { K6_CSV_HEADER, factsOfParsed, factsOfSamples, generateSamples, k6Csv, k6Json, parseByLines, usValue } from "../../scripts/lib/loadgen-fixtures";
 import { k6Reader } from "./k6";
 
 const samples = generateSamples({
@@ -44,16 +45,7 @@ describe("k6 JSON lines", () => {
     expect(p.series[0]!.histogram.minNonZeroValue).toBe(2); // 0.0015 ms = 1.5 µs, rounded half up
   });
 
-  it("gives the same result fed in chunks of any size", () => {
-    const text = k6Json(samples.slice(0, 300));
-    const whole = factsOfParsed(parseByLines(k6Reader, "out.json", text), 0);
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 12 }), (sizes) => {
-        expect(factsOfParsed(parseByChunks(k6Reader, "out.json", text, sizes), 0)).toEqual(whole);
-      }),
-      { numRuns: 40 },
-    );
-  });
+  itReadsTheSameInChunks(k6Reader, "out.json", k6Json(samples.slice(0, 300)), 700, 40);
 });
 
 describe("k6 CSV", () => {
@@ -128,9 +120,11 @@ describe("k6 bad input", () => {
     expect(p.series[0]!.histogram.totalCount).toBe(2);
   });
 
-  it("survives arbitrary garbage", () => {
-    fc.assert(
-      fc.property(
+  itSurvivesGarbage(
+    k6Reader,
+    "x",
+    fc
+      .tuple(
         fc.constantFrom("{", K6_CSV_HEADER),
         fc.array(
           fc.oneof(
@@ -139,16 +133,9 @@ describe("k6 bad input", () => {
           ),
           { maxLength: 30 },
         ),
-        (first, lines) => {
-          const p = k6Reader.create("x");
-          p.line(first, 1);
-          lines.forEach((l, i) => p.line(l, i + 2));
-          expect(Array.isArray(p.finish().problems)).toBe(true);
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
+      )
+      .map(([first, lines]) => [first, ...lines]),
+  );
 });
 
 describe("k6 detection", () => {

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { byCompletion, factsOfParsed, factsOfSamples, generateSamples, nsValue, parseByChunks, parseByLines, vegetaCsv, vegetaJson } from "../../scripts/lib/loadgen-fixtures";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { byCompletion, factsOfParsed, factsOfSamples, generateSamples, nsValue, parseByLines, vegetaCsv, vegetaJson } from "../../scripts/lib/loadgen-fixtures";
 import { vegetaReader } from "./vegeta";
 
 const samples = generateSamples({ seed: 31, seconds: 12, rate: 300, labels: [""], medianMs: 2, sigma: 0.9, failureRate: 0.05, stalls: [{ at: 3, duration: 0.8 }] });
@@ -28,16 +29,7 @@ describe("Vegeta CSV", () => {
     expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
   });
 
-  it("gives the same result fed in chunks of any size", () => {
-    const text = vegetaCsv(written.slice(0, 400));
-    const whole = factsOfParsed(parseByLines(vegetaReader, "r.csv", text), 0);
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 500 }), { minLength: 1, maxLength: 12 }), (sizes) => {
-        expect(factsOfParsed(parseByChunks(vegetaReader, "r.csv", text, sizes), 0)).toEqual(whole);
-      }),
-      { numRuns: 40 },
-    );
-  });
+  itReadsTheSameInChunks(vegetaReader, "r.csv", vegetaCsv(written.slice(0, 400)), 500, 40);
 });
 
 describe("Vegeta JSON", () => {
@@ -90,16 +82,7 @@ describe("Vegeta bad input", () => {
     expect(p.series[0]!.startTime).toBe(Date.UTC(2026, 0, 2, 2, 4, 5, 250) / 1000);
   });
 
-  it("survives arbitrary garbage", () => {
-    fc.assert(
-      fc.property(fc.array(fc.oneof(fc.string({ maxLength: 80 }), fc.json()), { maxLength: 30 }), (lines) => {
-        const p = vegetaReader.create("x");
-        lines.forEach((l, i) => p.line(l, i + 1));
-        expect(Array.isArray(p.finish().problems)).toBe(true);
-      }),
-      { numRuns: 300 },
-    );
-  });
+  itSurvivesGarbage(vegetaReader, "x", fc.array(fc.oneof(fc.string({ maxLength: 80 }), fc.json()), { maxLength: 30 }));
 });
 
 describe("Vegeta detection", () => {
