@@ -12,7 +12,7 @@ import { formatPercentileDistribution } from "../core/hgrm-export";
 import { NANOS_PER_UNIT, type Unit } from "../core/types";
 import { ingest, makeSeries, type IngestProgress, type IngestResult } from "./ingest";
 import type { SampleOptions } from "../formats/source";
-import { decodeShare, encodeShare, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type SharedSeriesTime, type ShareView } from "../share";
+import { decodeShare, encodeShare, identityFields, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type SharedSeriesTime, type ShareView } from "../share";
 
 /** A series as a share link shows it: its look, and what the time panel found for it. */
 export interface ShareLook {
@@ -300,12 +300,7 @@ export class Store {
       .map((l) => {
         const s = this.get(l.id);
         return {
-          name: s.name,
-          source: s.source,
-          tag: s.tag,
-          config: s.config,
-          throughput: s.throughput,
-          kind: s.kind,
+          ...identityFields(s),
           unit: s.recordedUnit,
           color: l.color,
           visible: l.visible,

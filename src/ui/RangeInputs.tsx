@@ -31,32 +31,23 @@ export function RangeInputs({ range, shown = range, onChange }: { range: TimeRan
     if (e.key === "Enter") apply();
     if (e.key === "Escape") clear();
   };
+  const edge = (which: "start" | "end", value: string, set: (v: string) => void) => (
+    <input
+      data-testid={`range-${which}`}
+      type="number"
+      step="any"
+      value={value}
+      placeholder={which}
+      aria-label={`Window ${which}, seconds since StartTime`}
+      onChange={(e) => set(e.target.value)}
+      onBlur={apply}
+      onKeyDown={keys}
+    />
+  );
   return (
     <fieldset className="range">
       <legend>Time window (s since start)</legend>
-      <input
-        data-testid="range-start"
-        type="number"
-        step="any"
-        value={start}
-        placeholder="start"
-        aria-label="Window start, seconds since StartTime"
-        onChange={(e) => setStart(e.target.value)}
-        onBlur={apply}
-        onKeyDown={keys}
-      />
-      –
-      <input
-        data-testid="range-end"
-        type="number"
-        step="any"
-        value={end}
-        placeholder="end"
-        aria-label="Window end, seconds since StartTime"
-        onChange={(e) => setEnd(e.target.value)}
-        onBlur={apply}
-        onKeyDown={keys}
-      />
+      {edge("start", start, setStart)}–{edge("end", end, setEnd)}
       {shown.start !== null || shown.end !== null ? (
         <button type="button" data-testid="range-clear" onClick={clear}>
           whole run
