@@ -157,8 +157,7 @@ class JmeterParser extends CollectingParser {
     }
     if (this.mode === "xml") this.xmlLine(text, lineNo);
     else {
-      if (!this.records!.open && text.trim() === "") return;
-      const rec = this.records!.push(text, lineNo);
+      const rec = this.records!.pushRow(text, lineNo);
       if (rec) this.csvRow(rec.fields, rec.lineNo);
     }
   }

@@ -368,6 +368,11 @@ export class CsvRecords {
     return this.pendingLine > 0;
   }
 
+  /** Like push, but a blank line between records is skipped, not read as an empty record. */
+  pushRow(text: string, lineNo: number): { fields: string[]; lineNo: number } | null {
+    return !this.open && text.trim() === "" ? null : this.push(text, lineNo);
+  }
+
   push(text: string, lineNo: number): { fields: string[]; lineNo: number } | null {
     if (this.pendingLine === 0) {
       const fields = splitCsv(text, this.delimiter);

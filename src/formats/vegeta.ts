@@ -40,8 +40,7 @@ class VegetaParser extends CollectingParser {
     }
     if (this.mode === "json") this.json(text, lineNo);
     else {
-      if (!this.records!.open && text.trim() === "") return;
-      const rec = this.records!.push(text, lineNo);
+      const rec = this.records!.pushRow(text, lineNo);
       if (rec) this.csv(rec.fields, rec.lineNo);
     }
   }
