@@ -1,8 +1,8 @@
 // Tests every load-generator reader runs the same way (vitest and fast-check: test code only).
 import fc from "fast-check";
 import { expect, it } from "vitest";
-import type { FormatReader } from "../../src/formats/source";
-import { factsOfParsed, parseByChunks, parseByLines } from "./loadgen-fixtures";
+import type { FormatReader, ParsedSource } from "../../src/formats/source";
+import { factsOfParsed, factsOfSamples, parseByChunks, parseByLines } from "./loadgen-fixtures";
 
 /** The reader gives the same series fed in chunks of 1 to `maxChunk` characters as fed line by line. */
 export function itReadsTheSameInChunks(reader: FormatReader, name: string, text: string, maxChunk: number, numRuns: number): void {
@@ -29,4 +29,13 @@ export function itSurvivesGarbage(reader: FormatReader, name: string, files: fc.
       { numRuns: 300 },
     );
   });
+}
+
+/**
+ * The parsed series hold exactly the samples written (`factsOfSamples`'s arguments): per label,
+ * the histogram's count, min, max and percentiles, and the intervals cut from the timestamps.
+ */
+export function expectSamplesRead(p: ParsedSource, ...written: Parameters<typeof factsOfSamples>): void {
+  const exp = factsOfSamples(...written);
+  expect(factsOfParsed(p, exp.minIndex, written[4] ?? 1)).toEqual(exp.facts);
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead } from "../../scripts/lib/reader-tests";
 import { byCompletion, factsOfParsed, factsOfSamples, gatlingLog, type GatlingLayout, generateSamples, msValue, parseByLines } from "../../scripts/lib/loadgen-fixtures";
 import { GATLING_BINARY_PROBLEM, gatlingReader } from "./gatling";
 
@@ -22,8 +22,7 @@ describe("Gatling text simulation.log", () => {
     const p = parseByLines(gatlingReader, "simulation.log", gatlingLog(written));
     expect(p.problems).toEqual([]);
     expect(p.format).toBe("gatling");
-    const exp = factsOfSamples(written, msValue, ms, 1000);
-    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+    expectSamplesRead(p, written, msValue, ms, 1000);
     for (const s of p.series) {
       expect(s.unit).toBe("ms");
       expect(s.name).toBe(`simulation [${s.tag}]`);
@@ -54,8 +53,7 @@ describe("Gatling text simulation.log", () => {
       it(`reads Gatling ${what} REQUEST lines ${okMessage ? "with" : "without"} the message of OK requests`, () => {
         const p = parseByLines(gatlingReader, "simulation.log", gatlingLog(written, { layout, version, okMessage }));
         expect(p.problems).toEqual([]);
-        const exp = factsOfSamples(written, msValue, ms, 1000);
-        expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+        expectSamplesRead(p, written, msValue, ms, 1000);
       });
     }
   }
@@ -86,8 +84,7 @@ describe("Gatling text simulation.log", () => {
   it("names requests in groups by their group path", () => {
     const groupOf = (l: string) => (l === "Search" ? ["Browse", "Catalog"] : []);
     const p = parseByLines(gatlingReader, "simulation.log", gatlingLog(written, { groupOf }));
-    const exp = factsOfSamples(written, msValue, ms, 1000, 1, (s) => (s.label === "Search" ? "Browse / Catalog / Search" : s.label));
-    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+    expectSamplesRead(p, written, msValue, ms, 1000, 1, (s) => (s.label === "Search" ? "Browse / Catalog / Search" : s.label));
   });
 
   itReadsTheSameInChunks(gatlingReader, "simulation.log", gatlingLog(written.slice(0, 500)), 400, 50);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead } from "../../scripts/lib/reader-tests";
 import { JMETER_HEADER, byCompletion, factsOfParsed, factsOfSamples, generateSamples, jmeterCsv, jmeterXml, msValue, parseByLines } from "../../scripts/lib/loadgen-fixtures";
 import { jmeterReader, xmlSampleTags } from "./jmeter";
 import { budgetMs } from "../../scripts/lib/budget";
@@ -71,22 +71,19 @@ describe("JMeter CSV", () => {
       const permuted = csv.map((l) => order.map((k) => quote(parse(l)[k]!, d)).join(d)).join("\n");
       const p = parseByLines(jmeterReader, "perm.csv", permuted);
       expect(p.problems).toEqual([]);
-      const exp = factsOfSamples(written, msValue, ms, 1000);
-      expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+      expectSamplesRead(p, written, msValue, ms, 1000);
     }
   });
 
   it("reads a file without header in JMeter's default column order", () => {
     const p = parseByLines(jmeterReader, "nohead.jtl", jmeterCsv(written, { header: false }));
     expect(p.problems.map((x) => x.reason)).toEqual([expect.stringMatching(/no header line/)]);
-    const exp = factsOfSamples(written, msValue, ms, 1000);
-    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+    expectSamplesRead(p, written, msValue, ms, 1000);
   });
 
   it("cuts intervals of intervalSec", () => {
     const p = parseByLines(jmeterReader, "run.jtl", text, { intervalSec: 5 });
-    const exp = factsOfSamples(written, msValue, ms, 1000, 5);
-    expect(factsOfParsed(p, exp.minIndex, 5)).toEqual(exp.facts);
+    expectSamplesRead(p, written, msValue, ms, 1000, 5);
     expect(p.series[0]!.intervals![0]!.length).toBe(5);
   });
 
@@ -104,8 +101,7 @@ describe("JMeter XML", () => {
   it("reads httpSample elements", () => {
     const p = parseByLines(jmeterReader, "run.jtl", jmeterXml(written));
     expect(p.problems).toEqual([]);
-    const exp = factsOfSamples(written, msValue, ms, 1000);
-    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+    expectSamplesRead(p, written, msValue, ms, 1000);
   });
 });
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead } from "../../scripts/lib/reader-tests";
 import { byCompletion, factsOfParsed, factsOfSamples, generateSamples, nsValue, parseByLines, vegetaCsv, vegetaJson } from "../../scripts/lib/loadgen-fixtures";
 import { vegetaReader } from "./vegeta";
 
@@ -25,8 +25,7 @@ describe("Vegeta CSV", () => {
     const named = written.map((s, i) => ({ ...s, label: i % 3 === 0 ? "warmup" : "main" }));
     const p = parseByLines(vegetaReader, "r.csv", vegetaCsv(named, { columns: 9 }));
     expect(p.problems).toEqual([]);
-    const exp = factsOfSamples(named, nsValue, us, 1e6);
-    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+    expectSamplesRead(p, named, nsValue, us, 1e6);
   });
 
   itReadsTheSameInChunks(vegetaReader, "r.csv", vegetaCsv(written.slice(0, 400)), 500, 40);
@@ -36,8 +35,7 @@ describe("Vegeta JSON", () => {
   it("reads `vegeta encode -to json`", () => {
     const p = parseByLines(vegetaReader, "results.json", vegetaJson(written));
     expect(p.problems).toEqual([]);
-    const exp = factsOfSamples(written, nsValue, us, 1e6);
-    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+    expectSamplesRead(p, written, nsValue, us, 1e6);
   });
 });
 
