@@ -39,3 +39,11 @@ export function expectSamplesRead(p: ParsedSource, ...written: Parameters<typeof
   const exp = factsOfSamples(...written);
   expect(factsOfParsed(p, exp.minIndex, written[4] ?? 1)).toEqual(exp.facts);
 }
+
+/** The problems name exactly these lines, in order; each pattern given (null: any reason) matches its line's reason. */
+export function expectProblems(p: ParsedSource, expected: [line: number, reason: RegExp | null][]): void {
+  expect(p.problems.map((x) => x.line)).toEqual(expected.map(([line]) => line));
+  expected.forEach(([, reason], i) => {
+    if (reason) expect(p.problems[i]!.reason).toMatch(reason);
+  });
+}

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead } from "../../scripts/lib/reader-tests";
+import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems } from "../../scripts/lib/reader-tests";
 import { byCompletion, factsOfParsed, factsOfSamples, gatlingLog, type GatlingLayout, generateSamples, msValue, parseByLines } from "../../scripts/lib/loadgen-fixtures";
 import { GATLING_BINARY_PROBLEM, gatlingReader } from "./gatling";
 
@@ -125,14 +125,15 @@ describe("Gatling bad input", () => {
       "USER\tUsers\tEND\t1767323047000",
     ];
     const p = parseByLines(gatlingReader, "simulation.log", lines.join("\n"));
-    expect(p.problems.map((x) => x.line)).toEqual([3, 4, 5, 6, 7, 8, 9]);
-    expect(p.problems[0]!.reason).toMatch(/5 fields/);
-    expect(p.problems[1]!.reason).toMatch(/start "abc"/);
-    expect(p.problems[2]!.reason).toMatch(/ends .* before it starts/);
-    expect(p.problems[3]!.reason).toMatch(/end "NaN"/);
-    expect(p.problems[4]!.reason).toMatch(/too large/);
-    expect(p.problems[5]!.reason).toMatch(/neither OK nor KO/);
-    expect(p.problems[6]!.reason).toMatch(/not a simulation.log record/);
+    expectProblems(p, [
+      [3, /5 fields/],
+      [4, /start "abc"/],
+      [5, /ends .* before it starts/],
+      [6, /end "NaN"/],
+      [7, /too large/],
+      [8, /neither OK nor KO/],
+      [9, /not a simulation.log record/],
+    ]);
     expect(p.series[0]!.histogram.totalCount).toBe(2);
     expect(p.series[0]!.failures).toBe(1);
   });
