@@ -15,6 +15,30 @@ function parse(s: string): number | null {
  * screen: the "whole run" button comes with them, so typing a window changes nothing on the
  * page until its spectra arrive (one frame, not two).
  */
+/** One end of the window, in seconds since StartTime; applies on Enter or blur. */
+function WindowEdge(p: {
+  testId: string;
+  which: "start" | "end";
+  value: string;
+  onChange: (v: string) => void;
+  onApply: () => void;
+  onKeyDown: (e: React.KeyboardEvent<HTMLInputElement>) => void;
+}) {
+  return (
+    <input
+      data-testid={p.testId}
+      type="number"
+      step="any"
+      value={p.value}
+      placeholder={p.which}
+      aria-label={`Window ${p.which}, seconds since StartTime`}
+      onChange={(e) => p.onChange(e.target.value)}
+      onBlur={p.onApply}
+      onKeyDown={p.onKeyDown}
+    />
+  );
+}
+
 export function RangeInputs({ range, shown = range, onChange }: { range: TimeRange; shown?: TimeRange; onChange: (r: TimeRange) => void }) {
   const [start, setStart] = useState(range.start === null ? "" : String(range.start));
   const [end, setEnd] = useState(range.end === null ? "" : String(range.end));
@@ -31,23 +55,11 @@ export function RangeInputs({ range, shown = range, onChange }: { range: TimeRan
     if (e.key === "Enter") apply();
     if (e.key === "Escape") clear();
   };
-  const edge = (which: "start" | "end", value: string, set: (v: string) => void) => (
-    <input
-      data-testid={`range-${which}`}
-      type="number"
-      step="any"
-      value={value}
-      placeholder={which}
-      aria-label={`Window ${which}, seconds since StartTime`}
-      onChange={(e) => set(e.target.value)}
-      onBlur={apply}
-      onKeyDown={keys}
-    />
-  );
   return (
     <fieldset className="range">
       <legend>Time window (s since start)</legend>
-      {edge("start", start, setStart)}–{edge("end", end, setEnd)}
+      <WindowEdge testId="range-start" which="start" value={start} onChange={setStart} onApply={apply} onKeyDown={keys} />–
+      <WindowEdge testId="range-end" which="end" value={end} onChange={setEnd} onApply={apply} onKeyDown={keys} />
       {shown.start !== null || shown.end !== null ? (
         <button type="button" data-testid="range-clear" onClick={clear}>
           whole run
