@@ -5,6 +5,7 @@ import { judgeRows, markdownRows, verdictFor } from "../core/judge";
 import { markdownSummary } from "../core/markdown";
 import { formatRequirement, percentileLabel, type Requirement, type Verdict } from "../core/requirements";
 import { NANOS_PER_UNIT, TABLE_PERCENTILES, type Unit } from "../core/types";
+import { warningText } from "../core/warnings";
 import type { SeriesView, Store, TimeRange } from "../engine/store";
 import { stylesFor } from "../ui/colors";
 import { DEFAULT_TIMELINE } from "../ui/TimelinePanel";
@@ -72,7 +73,7 @@ export function jsonOf(rows: Row[], requirement: Requirement | null, range: Time
       intervals: v.intervalCount,
       startTime: v.startTime,
       failures: v.failures,
-      warnings: v.warnings.map((w) => ({ kind: w.kind, message: w.message })),
+      warnings: v.warnings.map((w) => ({ kind: w.kind, message: warningText(w) })),
     })),
     requirement: requirement ? formatRequirement(requirement) : null,
     range: { start: range.start, end: range.end },

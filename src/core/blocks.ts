@@ -24,6 +24,17 @@ export interface BlockParts {
 /** Intervals per block at each level: 64, then 64 × 32 = 2048. */
 export const BLOCK_SIZES = [64, 2048] as const;
 
+/** A dense array and its bitmap of touched indices (one bit per index), doubled until index `top` fits, contents kept. */
+export function grownDense(dense: Float64Array, bits: Int32Array, top: number): [Float64Array<ArrayBuffer>, Int32Array<ArrayBuffer>] {
+  let size = dense.length;
+  while (size <= top) size *= 2;
+  const d = new Float64Array(size);
+  d.set(dense);
+  const b = new Int32Array(size >> 5);
+  b.set(bits);
+  return [d, b];
+}
+
 /**
  * Accumulates sparse counts into a dense scratch array, marking touched indices in a bitmap;
  * take() walks the bitmap's non-zero words (1/32 of the span) in index order, so it needs no
@@ -48,16 +59,7 @@ class Scratch {
     if (to <= from) return;
     const first = indices[from]!;
     const top = indices[to - 1]!; // sparse indices are ascending
-    if (top >= this.dense.length) {
-      let size = this.dense.length;
-      while (size <= top) size *= 2;
-      const d = new Float64Array(size);
-      d.set(this.dense);
-      this.dense = d;
-      const b = new Int32Array(size >> 5);
-      b.set(this.bits);
-      this.bits = b;
-    }
+    if (top >= this.dense.length) [this.dense, this.bits] = grownDense(this.dense, this.bits, top);
     if (first < this.lo) this.lo = first;
     if (top > this.hi) this.hi = top;
     const dense = this.dense;
@@ -89,16 +91,7 @@ class Scratch {
   }
 
   private addOne(i: number, c: number): void {
-    if (i >= this.dense.length) {
-      let size = this.dense.length;
-      while (size <= i) size *= 2;
-      const d = new Float64Array(size);
-      d.set(this.dense);
-      this.dense = d;
-      const b = new Int32Array(size >> 5);
-      b.set(this.bits);
-      this.bits = b;
-    }
+    if (i >= this.dense.length) [this.dense, this.bits] = grownDense(this.dense, this.bits, i);
     if (i < this.lo) this.lo = i;
     if (i > this.hi) this.hi = i;
     this.dense[i]! += c;

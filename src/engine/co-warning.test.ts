@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { writeHlog } from "../../scripts/lib/hlog-fixture";
 import { simulateQueue, simulateSyncClient, type Stall } from "../../scripts/lib/queue-sim";
 import { Store } from "./store";
+import { warningText } from "../core/warnings";
 
 const stalls: Stall[] = [
   { at: 8, duration: 0.35 },
@@ -25,7 +26,7 @@ describe("the coordinated-omission warning of an interval log", () => {
     const run = simulateSyncClient({ ...sim, connections: 3 });
     const w = await warningsOf("sync_20k.hlog", writeHlog(run.measured, { maxRatio: 1e6 }));
     expect(w.map((x) => x.kind)).toEqual(["coordinated-omission"]);
-    const m = w[0]!.message;
+    const m = warningText(w[0]!);
     expect(m).toMatch(/At the run's 20k requests\/s, a stall that left a max of 35\d\.\d ms/);
     // 3 connections × 2 stalls above 175 ms; 20000 × 0.35 s requests never sent
     expect(m).toMatch(/this run has 6, and the intervals around 8 s hold (69\d\d|70\d\d) fewer requests/);

@@ -1,4 +1,5 @@
 // Typed messages between the UI and the engine worker.
+import type { SeriesWarning } from "../core/warnings";
 import type { LoadProblem, Unit } from "../core/types";
 import type { SeriesModel } from "../core/series";
 import type { Spectrum } from "../core/spectrum";
@@ -115,10 +116,8 @@ export interface SeriesView {
   warnings: SeriesWarning[];
 }
 
-export interface SeriesWarning {
-  kind: "saturation" | "coordinated-omission";
-  message: string;
-}
+/** What the engine found about a series' data, as numbers (core/warnings.ts words it). */
+export type { SeriesWarning };
 
 export interface TimelineQuery {
   /** Visible window in s since StartTime; null ends take the extent of all loaded intervals. */

@@ -9,6 +9,7 @@ import { writeHlog } from "../../scripts/lib/hlog-fixture";
 import { valueAtPercentile } from "../core/histogram";
 import type { ShareView } from "../share";
 import { OPEN_RANGE, Store } from "./store";
+import { warningText } from "../core/warnings";
 
 const HDR = resolve(__dirname, "../../../shared/samples/hdrhistogram");
 const HGRM = resolve(__dirname, "../../../shared/samples/hgrm");
@@ -254,7 +255,7 @@ describe.skipIf(!existsSync(HGRM))("coordinated omission", () => {
     for (const f of ["16Krps_CO.hgrm", "16Krps.hgrm", "12Krps.hgrm"]) await loadSample(store, HGRM, f);
     const v = store.views();
     expect(v.map((x) => x.warnings.map((w) => w.kind))).toEqual([["coordinated-omission"], [], []]);
-    expect(v[0]!.warnings[0]!.message).toMatch(/Control-Z/);
+    expect(warningText(v[0]!.warnings[0]!)).toMatch(/Control-Z/);
     store.setCoInterval(1e6); // 1 ms
     const c = store.views();
     expect(c.map((x) => x.correctedFrom)).toEqual([null, v[0]!.id, null, v[1]!.id, null, v[2]!.id]);

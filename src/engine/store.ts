@@ -6,13 +6,14 @@
 import { addInto, coarsestLayout, newHistogram, type Histogram } from "../core/histogram";
 import { IntervalTable, type SeriesModel } from "../core/series";
 import { detectSaturation } from "../core/saturation";
-import { coMessage, detectCoordinatedOmission } from "../core/co-detect";
+import { detectCoordinatedOmission } from "../core/co-detect";
+import { formatNs } from "../core/warnings";
 import { spectrumOf } from "../core/spectrum";
 import { formatPercentileDistribution } from "../core/hgrm-export";
 import { NANOS_PER_UNIT, type Unit } from "../core/types";
 import { ingest, makeSeries, type IngestProgress, type IngestResult } from "./ingest";
 import type { SampleOptions } from "../formats/source";
-import { decodeShare, encodeShare, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type SharedSeriesTime, type ShareView } from "../share";
+import { decodeShare, encodeShare, identityFields, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type SharedSeriesTime, type ShareView } from "../share";
 
 /** A series as a share link shows it: its look, and what the time panel found for it. */
 export interface ShareLook {
@@ -47,10 +48,7 @@ function warningsOf(s: SeriesModel): SeriesWarning[] {
   if (t) {
     const v = detectSaturation(t.offsets, t.p50, t.counts, t.n);
     if (v.saturated) {
-      out.push({
-        kind: "saturation",
-        message: `The median latency of ${s.name} climbs steadily through the run (${v.rise.toFixed(1)}× from the first to the last quarter): the system was past its capacity, requests queued for the whole run, and these percentiles describe the queue, not the service. Judge a lower throughput.`,
-      });
+      out.push({ kind: "saturation", series: s.name, rise: v.rise });
     }
   }
   return out;
@@ -60,12 +58,6 @@ let mergeCount = 0;
 
 /** Id suffix of a series' coordinated-omission-corrected view. */
 export const CO_SUFFIX = "~co";
-
-function formatNs(ns: number): string {
-  const u = ns >= 1e9 ? "s" : ns >= 1e6 ? "ms" : ns >= 1e3 ? "µs" : "ns";
-  const d = u === "s" ? 1e9 : u === "ms" ? 1e6 : u === "µs" ? 1e3 : 1;
-  return `${Number((ns / d).toPrecision(4))} ${u}`;
-}
 
 export class Store {
   readonly series: SeriesModel[] = [];
@@ -286,8 +278,7 @@ export class Store {
   private coWarning(s: SeriesModel): SeriesWarning[] {
     if (!this.coCache.has(s.id)) {
       const c = detectCoordinatedOmission(s.histogram, { secondsPerUnit: NANOS_PER_UNIT[s.recordedUnit] / 1e9, intervals: s.intervals });
-      const f = (v: number) => formatNs(v * NANOS_PER_UNIT[s.recordedUnit]);
-      this.coCache.set(s.id, c.suspicious && c.from && c.to ? { kind: "coordinated-omission", message: coMessage(s.name, c, f) } : null);
+      this.coCache.set(s.id, c.suspicious && c.from && c.to ? { kind: "coordinated-omission", series: s.name, unit: s.recordedUnit, cliff: c } : null);
     }
     const w = this.coCache.get(s.id);
     return w ? [w] : [];
@@ -300,12 +291,7 @@ export class Store {
       .map((l) => {
         const s = this.get(l.id);
         return {
-          name: s.name,
-          source: s.source,
-          tag: s.tag,
-          config: s.config,
-          throughput: s.throughput,
-          kind: s.kind,
+          ...identityFields(s),
           unit: s.recordedUnit,
           color: l.color,
           visible: l.visible,

@@ -5,7 +5,8 @@
 // Percentiles here are read at each log's own precision, as HistogramLogProcessor reads them.
 import { highestEquivalent, lowestDiscernibleValueOf, newHistogram, sparseOf, type Histogram } from "../core/histogram";
 import { countAtPercentile } from "../core/bucket-lookup";
-import { BLOCK_SIZES, type Sparse } from "../core/blocks";
+import { BLOCK_SIZES, grownDense, type Sparse } from "../core/blocks";
+import { layoutOf as layoutOfHistogram, percentileOfSparse, totalOf, type Layout } from "./sparse-percentile";
 import type { IntervalTable, SeriesModel } from "../core/series";
 import { bucketIntervals } from "../core/timeline-buckets";
 import { cutWindows, windowOrigin } from "../core/windows";
@@ -14,16 +15,9 @@ import { NANOS_PER_UNIT, type Unit } from "../core/types";
 import { addDecodedInto, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
 import { decodePayload } from "./payload";
 
-/** A series' layout: what turns a counts-array index into a value. */
-interface Layout {
-  lowest: number;
-  digits: number;
-  histogram: Histogram;
-}
+export { percentileOfSparse };
 
-function layoutOf(s: SeriesModel): Layout {
-  return { lowest: lowestDiscernibleValueOf(s.histogram), digits: s.histogram.numberOfSignificantValueDigits, histogram: s.histogram };
-}
+const layoutOf = (s: SeriesModel): Layout => layoutOfHistogram(s.histogram);
 
 /** Decodes interval i (transient: valid until the next decode). */
 function decodeInterval(t: IntervalTable, i: number): DecodedHistogram | null {
@@ -66,32 +60,6 @@ function sumOf(s: SeriesModel, order: Int32Array | null, first: number, last: nu
   return { indices: sp.indices, counts: sp.counts };
 }
 
-function totalOf(sum: Sparse): number {
-  let n = 0;
-  for (let k = 0; k < sum.counts.length; k++) n += sum.counts[k]!;
-  return n;
-}
-
-/**
- * HdrHistogram's getValueAtPercentile on merged counts, at the log's own precision: the
- * highest value equivalent to the first bucket whose cumulative count reaches the percentile's
- * count; 100 gives the max (the highest equivalent value of the last bucket). 0 without values.
- */
-export function percentileOfSparse(sum: Sparse, p: number, layout: Layout, total = totalOf(sum)): number {
-  const n = sum.indices.length;
-  if (n === 0 || total === 0) return 0;
-  let k = n - 1;
-  if (p < 100) {
-    const target = countAtPercentile(total, p);
-    let run = 0;
-    for (k = 0; k < n - 1; k++) {
-      run += sum.counts[k]!;
-      if (run >= target) break;
-    }
-  }
-  return highestEquivalent(layout.histogram, valueFromIndex(sum.indices[k]!, layout.lowest, layout.digits));
-}
-
 /**
  * One window's merged counts, dense over counts-array indices, with a bitmap of the indices
  * touched: percentiles are read walking the bitmap from the highest index down (a tail
@@ -108,14 +76,7 @@ class WindowAccumulator {
   total = 0;
 
   private grow(top: number): void {
-    let size = this.dense.length;
-    while (size <= top) size *= 2;
-    const d = new Float64Array(size);
-    d.set(this.dense);
-    this.dense = d;
-    const b = new Int32Array(size >> 5);
-    b.set(this.bits);
-    this.bits = b;
+    [this.dense, this.bits] = grownDense(this.dense, this.bits, top);
   }
 
   private clear(): void {

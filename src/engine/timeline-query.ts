@@ -1,41 +1,15 @@
 // Max and percentiles over time: per pixel column, the max of the intervals' maxes and the
 // percentiles of their merged histogram (never averaged percentiles).
-import { lowestDiscernibleValueOf, valueAtPercentile } from "../core/histogram";
-import { countAtPercentile } from "../core/bucket-lookup";
-import { BLOCK_SIZES, type Sparse } from "../core/blocks";
+import { valueAtPercentile } from "../core/histogram";
+import { BLOCK_SIZES } from "../core/blocks";
+import { layoutOf, percentileOfSparse, totalOf } from "./sparse-percentile";
 import type { IntervalTable, SeriesModel } from "../core/series";
 import { bucketIntervals, snapToBlocks } from "../core/timeline-buckets";
-import { addDecodedInto, valueFromIndex } from "../formats/hlog-encoding";
+import { addDecodedInto } from "../formats/hlog-encoding";
 import { decodePayload } from "./payload";
 import { inflatedCache } from "./inflated-cache";
 import { sameShape } from "./window-query";
 import type { TimelineQuery, TimelineResult, TimelineSeries } from "./protocol";
-
-/**
- * valueAtPercentile(histogram of `sum`, p) without building the histogram: the first bucket
- * whose cumulative count reaches the percentile's count, valued at its highest equivalent
- * value in the series' own layout (what HdrHistogram reports for it). timeline.test.ts checks
- * it against the library column by column.
- * For 0 < p ≤ 100 (the timeline never asks for p0, whose value Java takes at the bucket's low end).
- */
-function percentileOfSum(s: SeriesModel, sum: Sparse, p: number): number {
-  const n = sum.indices.length;
-  if (n === 0) return 0;
-  let total = 0;
-  for (let k = 0; k < n; k++) total += sum.counts[k]!;
-  const lowest = lowestDiscernibleValueOf(s.histogram);
-  const digits = s.histogram.numberOfSignificantValueDigits;
-  let k = n - 1;
-  if (p < 100) {
-    const target = countAtPercentile(total, p);
-    let run = 0;
-    for (k = 0; k < n - 1; k++) {
-      run += sum.counts[k]!;
-      if (run >= target) break;
-    }
-  }
-  return valueFromIndex(sum.indices[k]! + 1, lowest, digits) - 1;
-}
 
 /** A shared series' coarse max-over-time as timeline buckets (no percentiles: they were not shared). */
 function coarseSeries(s: SeriesModel, c: { t0: number; t1: number; max: number[] }, t0: number, t1: number, percentiles: readonly number[]): TimelineSeries {
@@ -141,6 +115,7 @@ function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number
     percentiles: {},
   };
   for (const p of q.percentiles) r.percentiles[String(p)] = new Float64Array(n);
+  const layout = layoutOf(s.histogram);
   buckets.forEach((b, k) => {
     r.t0[k] = b.t0;
     r.t1[k] = b.t1;
@@ -154,7 +129,8 @@ function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number
       // Percentiles straight off the block sum, valuing only the bucket each one lands in
       // (a histogram per column, allocated and walked from index 0, cost more than the sum).
       const sum = s.blocks.sumRange(b.first, b.first + b.count - 1, (i) => inflatedCache.decodeAt(t, i)).sum;
-      for (const p of q.percentiles) r.percentiles[String(p)]![k] = percentileOfSum(s, sum, p);
+      const total = totalOf(sum);
+      for (const p of q.percentiles) r.percentiles[String(p)]![k] = percentileOfSparse(sum, p, layout, total);
       return;
     }
     const h = sameShape(s.histogram);

@@ -7,6 +7,7 @@ import { writeHlog } from "../../scripts/lib/hlog-fixture";
 import { countsLengthOf, maxOf, valueAtPercentile } from "../core/histogram";
 import { encodeHistogram } from "../../scripts/lib/hlog-encoders";
 import { inflatedCacheForTests, Store } from "./store";
+import { warningText } from "../core/warnings";
 
 const sim = simulateQueue({
   rate: 3000,
@@ -183,7 +184,7 @@ describe("saturation warning on loaded logs", () => {
     const named = (n: string) => store.views().find((v) => v.name === n);
     const [over, ok] = [named("over"), named("ok")];
     expect(over!.warnings.map((w) => w.kind)).toEqual(["saturation"]);
-    expect(over!.warnings[0]!.message).toMatch(/past its capacity/);
+    expect(warningText(over!.warnings[0]!)).toMatch(/past its capacity/);
     expect(ok!.warnings).toEqual([]);
   });
 });

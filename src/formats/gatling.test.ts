@@ -1,16 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  byCompletion,
-  factsOfParsed,
-  factsOfSamples,
-  gatlingLog,
-  type GatlingLayout,
-  generateSamples,
-  msValue,
-  parseByChunks,
-  parseByLines,
-} from "../../scripts/lib/loadgen-fixtures";
+import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems } from "../../scripts/lib/reader-tests";
+import { byCompletion, factsOfParsed, factsOfSamples, gatlingLog, type GatlingLayout, generateSamples, msValue, parseByLines } from "../../scripts/lib/loadgen-fixtures";
 import { GATLING_BINARY_PROBLEM, gatlingReader } from "./gatling";
 
 const samples = generateSamples({
@@ -31,8 +22,7 @@ describe("Gatling text simulation.log", () => {
     const p = parseByLines(gatlingReader, "simulation.log", gatlingLog(written));
     expect(p.problems).toEqual([]);
     expect(p.format).toBe("gatling");
-    const exp = factsOfSamples(written, msValue, ms, 1000);
-    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+    expectSamplesRead(p, written, msValue, ms, 1000);
     for (const s of p.series) {
       expect(s.unit).toBe("ms");
       expect(s.name).toBe(`simulation [${s.tag}]`);
@@ -63,8 +53,7 @@ describe("Gatling text simulation.log", () => {
       it(`reads Gatling ${what} REQUEST lines ${okMessage ? "with" : "without"} the message of OK requests`, () => {
         const p = parseByLines(gatlingReader, "simulation.log", gatlingLog(written, { layout, version, okMessage }));
         expect(p.problems).toEqual([]);
-        const exp = factsOfSamples(written, msValue, ms, 1000);
-        expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+        expectSamplesRead(p, written, msValue, ms, 1000);
       });
     }
   }
@@ -95,20 +84,10 @@ describe("Gatling text simulation.log", () => {
   it("names requests in groups by their group path", () => {
     const groupOf = (l: string) => (l === "Search" ? ["Browse", "Catalog"] : []);
     const p = parseByLines(gatlingReader, "simulation.log", gatlingLog(written, { groupOf }));
-    const exp = factsOfSamples(written, msValue, ms, 1000, 1, (s) => (s.label === "Search" ? "Browse / Catalog / Search" : s.label));
-    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+    expectSamplesRead(p, written, msValue, ms, 1000, 1, (s) => (s.label === "Search" ? "Browse / Catalog / Search" : s.label));
   });
 
-  it("gives the same result fed in chunks of any size", () => {
-    const text = gatlingLog(written.slice(0, 500));
-    const whole = factsOfParsed(parseByLines(gatlingReader, "simulation.log", text), 0);
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 400 }), { minLength: 1, maxLength: 12 }), (sizes) => {
-        expect(factsOfParsed(parseByChunks(gatlingReader, "simulation.log", text, sizes), 0)).toEqual(whole);
-      }),
-      { numRuns: 50 },
-    );
-  });
+  itReadsTheSameInChunks(gatlingReader, "simulation.log", gatlingLog(written.slice(0, 500)), 400, 50);
 });
 
 describe("Gatling binary simulation.log (3.13+)", () => {
@@ -146,14 +125,15 @@ describe("Gatling bad input", () => {
       "USER\tUsers\tEND\t1767323047000",
     ];
     const p = parseByLines(gatlingReader, "simulation.log", lines.join("\n"));
-    expect(p.problems.map((x) => x.line)).toEqual([3, 4, 5, 6, 7, 8, 9]);
-    expect(p.problems[0]!.reason).toMatch(/5 fields/);
-    expect(p.problems[1]!.reason).toMatch(/start "abc"/);
-    expect(p.problems[2]!.reason).toMatch(/ends .* before it starts/);
-    expect(p.problems[3]!.reason).toMatch(/end "NaN"/);
-    expect(p.problems[4]!.reason).toMatch(/too large/);
-    expect(p.problems[5]!.reason).toMatch(/neither OK nor KO/);
-    expect(p.problems[6]!.reason).toMatch(/not a simulation.log record/);
+    expectProblems(p, [
+      [3, /5 fields/],
+      [4, /start "abc"/],
+      [5, /ends .* before it starts/],
+      [6, /end "NaN"/],
+      [7, /too large/],
+      [8, /neither OK nor KO/],
+      [9, /not a simulation.log record/],
+    ]);
     expect(p.series[0]!.histogram.totalCount).toBe(2);
     expect(p.series[0]!.failures).toBe(1);
   });
@@ -167,22 +147,14 @@ describe("Gatling bad input", () => {
     expect(p.series[0]!.histogram.totalCount).toBe(1);
   });
 
-  it("survives arbitrary garbage", () => {
-    fc.assert(
-      fc.property(
-        fc.array(
-          fc.string({ maxLength: 60 }).map((s) => s.replace(/,/g, "\t")),
-          { maxLength: 30 },
-        ),
-        (lines) => {
-          const p = gatlingReader.create("simulation.log");
-          lines.forEach((l, i) => p.line(l, i + 1));
-          expect(Array.isArray(p.finish().problems)).toBe(true);
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
+  itSurvivesGarbage(
+    gatlingReader,
+    "simulation.log",
+    fc.array(
+      fc.string({ maxLength: 60 }).map((s) => s.replace(/,/g, "\t")),
+      { maxLength: 30 },
+    ),
+  );
 });
 
 describe("Gatling detection", () => {

@@ -21,8 +21,8 @@
 //
 // Gatling 3.13 replaced this with a binary simulation.log (record type bytes, length-prefixed
 // strings, times relative to the run start): recognised and refused with one clear problem.
-import type { FormatReader, LineParser, SampleOptions } from "./source";
-import { CollectingParser, clip, maxLatencyIn, parseNumericTime } from "./reader-support";
+import type { FormatReader, SampleOptions } from "./source";
+import { CollectingParser, clip, maxLatencyIn, parseNumericTime, readerOf } from "./reader-support";
 
 const RECORDS = new Set(["RUN", "USER", "GROUP", "ERROR", "ASSERTION"]);
 const DIGITS = /^\d{1,16}$/;
@@ -109,9 +109,8 @@ class GatlingParser extends CollectingParser {
     super("gatling", { file, unit: "ms", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval });
   }
 
-  protected readLine(raw: string, lineNo: number): void {
+  protected readLine(text: string, lineNo: number): void {
     if (this.binary) return;
-    const text = lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw;
     if (text === "") return;
     if (this.records === 0 && looksBinary(text)) {
       this.binary = true;
@@ -262,13 +261,4 @@ export function gatlingContentMatch(head: string): boolean {
   return /^(RUN|REQUEST|USER|GROUP|ASSERTION)\t/m.test(text) || /^[^\t\r\n]*\t\d+\t(RUN|REQUEST|USER|GROUP)\t/m.test(text) || /^[^\t\r\n]+\t[^\t\r\n]*\tRUN\t\d{10,}\t/m.test(text);
 }
 
-export const gatlingReader: FormatReader = {
-  id: "gatling",
-  nameMatch: gatlingNameMatch,
-  detect(name: string, head: string): boolean {
-    return gatlingNameMatch(name) || gatlingContentMatch(head);
-  },
-  create(name: string, options?: SampleOptions): LineParser {
-    return new GatlingParser(name, options ?? {});
-  },
-};
+export const gatlingReader: FormatReader = readerOf("gatling", GatlingParser, gatlingContentMatch, gatlingNameMatch);

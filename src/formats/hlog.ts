@@ -137,18 +137,15 @@ export class HlogReader {
   }
 
   private readComment(line: string): void {
-    const start = /^#\[StartTime:\s*([-+\d.eE]+)/.exec(line);
-    if (start) {
-      const v = Number(start[1]);
-      if (Number.isFinite(v)) this.header.startTime = v;
-      else this.noteProblem(null, `StartTime "${clip(start[1] ?? "")}" is not a number: ignored`);
-      return;
-    }
-    const base = /^#\[BaseTime:\s*([-+\d.eE]+)/.exec(line);
-    if (base) {
-      const v = Number(base[1]);
-      if (Number.isFinite(v)) this.header.baseTime = v;
-      else this.noteProblem(null, `BaseTime "${clip(base[1] ?? "")}" is not a number: ignored`);
+    for (const [word, key] of [
+      ["StartTime", "startTime"],
+      ["BaseTime", "baseTime"],
+    ] as const) {
+      const m = new RegExp(`^#\\[${word}:\\s*([-+\\d.eE]+)`).exec(line);
+      if (!m) continue;
+      const v = Number(m[1]);
+      if (Number.isFinite(v)) this.header[key] = v;
+      else this.noteProblem(null, `${word} "${clip(m[1] ?? "")}" is not a number: ignored`);
       return;
     }
     const version = /^#\[Histogram log format version ([\d.]+)/.exec(line);

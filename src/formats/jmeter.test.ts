@@ -1,17 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  JMETER_HEADER,
-  byCompletion,
-  factsOfParsed,
-  factsOfSamples,
-  generateSamples,
-  jmeterCsv,
-  jmeterXml,
-  msValue,
-  parseByChunks,
-  parseByLines,
-} from "../../scripts/lib/loadgen-fixtures";
+import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems } from "../../scripts/lib/reader-tests";
+import { JMETER_HEADER, byCompletion, factsOfParsed, factsOfSamples, generateSamples, jmeterCsv, jmeterXml, msValue, parseByLines } from "../../scripts/lib/loadgen-fixtures";
 import { jmeterReader, xmlSampleTags } from "./jmeter";
 import { budgetMs } from "../../scripts/lib/budget";
 
@@ -81,35 +71,23 @@ describe("JMeter CSV", () => {
       const permuted = csv.map((l) => order.map((k) => quote(parse(l)[k]!, d)).join(d)).join("\n");
       const p = parseByLines(jmeterReader, "perm.csv", permuted);
       expect(p.problems).toEqual([]);
-      const exp = factsOfSamples(written, msValue, ms, 1000);
-      expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+      expectSamplesRead(p, written, msValue, ms, 1000);
     }
   });
 
   it("reads a file without header in JMeter's default column order", () => {
     const p = parseByLines(jmeterReader, "nohead.jtl", jmeterCsv(written, { header: false }));
     expect(p.problems.map((x) => x.reason)).toEqual([expect.stringMatching(/no header line/)]);
-    const exp = factsOfSamples(written, msValue, ms, 1000);
-    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+    expectSamplesRead(p, written, msValue, ms, 1000);
   });
 
   it("cuts intervals of intervalSec", () => {
     const p = parseByLines(jmeterReader, "run.jtl", text, { intervalSec: 5 });
-    const exp = factsOfSamples(written, msValue, ms, 1000, 5);
-    expect(factsOfParsed(p, exp.minIndex, 5)).toEqual(exp.facts);
+    expectSamplesRead(p, written, msValue, ms, 1000, 5);
     expect(p.series[0]!.intervals![0]!.length).toBe(5);
   });
 
-  it("gives the same result fed in chunks of any size", () => {
-    const small = jmeterCsv(written.slice(0, 600));
-    const whole = factsOfParsed(parseByLines(jmeterReader, "a.jtl", small), 0);
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 500 }), { minLength: 1, maxLength: 12 }), (sizes) => {
-        expect(factsOfParsed(parseByChunks(jmeterReader, "a.jtl", small, sizes), 0)).toEqual(whole);
-      }),
-      { numRuns: 50 },
-    );
-  });
+  itReadsTheSameInChunks(jmeterReader, "a.jtl", jmeterCsv(written.slice(0, 600)), 500, 50);
 
   it("reads timeStamp written as a date-time", () => {
     const p = parseByLines(jmeterReader, "d.jtl", "timeStamp,elapsed,label,success\n2026/01/02 03:04:05.250,12,a,true\n2026/01/02 03:04:06.300,13,a,true\n");
@@ -123,8 +101,7 @@ describe("JMeter XML", () => {
   it("reads httpSample elements", () => {
     const p = parseByLines(jmeterReader, "run.jtl", jmeterXml(written));
     expect(p.problems).toEqual([]);
-    const exp = factsOfSamples(written, msValue, ms, 1000);
-    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+    expectSamplesRead(p, written, msValue, ms, 1000);
   });
 });
 
@@ -232,14 +209,16 @@ describe("JMeter bad input", () => {
       "1767323046300,15,a,200,OK,t,text,true",
     ];
     const p = parseByLines(jmeterReader, "bad.jtl", lines.join("\n"));
-    expect(p.problems.map((x) => x.line)).toEqual([3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(p.problems[0]!.reason).toMatch(/expected at least 8 columns, found 4/);
-    expect(p.problems[1]!.reason).toMatch(/not a number/);
-    expect(p.problems[2]!.reason).toMatch(/negative/);
-    expect(p.problems[3]!.reason).toMatch(/not a finite number/);
-    expect(p.problems[5]!.reason).toMatch(/too large/);
-    expect(p.problems[6]!.reason).toMatch(/success/);
-    expect(p.problems[7]!.reason).toMatch(/timestamp/);
+    expectProblems(p, [
+      [3, /expected at least 8 columns, found 4/],
+      [4, /not a number/],
+      [5, /negative/],
+      [6, /not a finite number/],
+      [7, null],
+      [8, /too large/],
+      [9, /success/],
+      [10, /timestamp/],
+    ]);
     expect(p.series[0]!.histogram.totalCount).toBe(2);
     expect(p.series[0]!.failures).toBe(1);
   });
@@ -250,17 +229,11 @@ describe("JMeter bad input", () => {
     expect(p.problems).toEqual([{ file: "x.jtl", line: 1, reason: 'the header has no elapsed column: "timeStamp,label,success"' }]);
   });
 
-  it("survives arbitrary garbage", () => {
-    fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 60 }), { maxLength: 30 }), (lines) => {
-        const p = jmeterReader.create("x.jtl");
-        p.line(JMETER_HEADER, 1);
-        lines.forEach((l, i) => p.line(l, i + 2));
-        expect(Array.isArray(p.finish().problems)).toBe(true);
-      }),
-      { numRuns: 300 },
-    );
-  });
+  itSurvivesGarbage(
+    jmeterReader,
+    "x.jtl",
+    fc.array(fc.string({ maxLength: 60 }), { maxLength: 30 }).map((lines) => [JMETER_HEADER, ...lines]),
+  );
 });
 
 describe("JMeter detection", () => {

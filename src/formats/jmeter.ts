@@ -12,8 +12,8 @@
 // elapsed is whole ms, recorded in ms; timeStamp is the sample's start in ms since the epoch
 // (or a date-time when jmeter.save.saveservice.timestamp_format is set). One series per label;
 // success=false is counted as a failure and not recorded as a latency.
-import type { FormatReader, LineParser, SampleOptions } from "./source";
-import { CsvRecords, CollectingParser, clip, guessDelimiter, maxLatencyIn, parseDateTime, parseLatency, parseNumericTime, type Instant, type TimeResult } from "./reader-support";
+import type { FormatReader, SampleOptions } from "./source";
+import { CsvRecords, CollectingParser, clip, guessDelimiter, parseDateTime, parseNumericTime, readerOf, type Instant, type TimeResult } from "./reader-support";
 
 const DEFAULT_COLUMNS = ["timeStamp", "elapsed", "label", "responseCode", "responseMessage", "threadName", "dataType", "success"];
 
@@ -131,8 +131,7 @@ class JmeterParser extends CollectingParser {
     super("jmeter", { file, unit: "ms", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval });
   }
 
-  protected readLine(raw: string, lineNo: number): void {
-    const text = lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw;
+  protected readLine(text: string, lineNo: number): void {
     if (this.mode === null) {
       const t = text.trim();
       if (t === "") return;
@@ -158,8 +157,7 @@ class JmeterParser extends CollectingParser {
     }
     if (this.mode === "xml") this.xmlLine(text, lineNo);
     else {
-      if (!this.records!.open && text.trim() === "") return;
-      const rec = this.records!.push(text, lineNo);
+      const rec = this.records!.pushRow(text, lineNo);
       if (rec) this.csvRow(rec.fields, rec.lineNo);
     }
   }
@@ -188,16 +186,7 @@ class JmeterParser extends CollectingParser {
       this.problems.line(lineNo, `success is ${JSON.stringify(clip(success!))}, not true or false`);
       return;
     }
-    if (ok === "false") {
-      this.fail(label, at, lineNo);
-      return;
-    }
-    const v = parseLatency(elapsed, 0, maxLatencyIn("ms"), "elapsed");
-    if (!v.ok) {
-      this.problems.line(lineNo, v.reason);
-      return;
-    }
-    this.record(label, v.value, at, lineNo);
+    this.latencySample(label, ok === "false", elapsed, at, lineNo, { scaleDigits: 0, unit: "ms", what: "elapsed" });
   }
 
   private csvRow(fields: string[], lineNo: number): void {
@@ -254,13 +243,4 @@ export function jmeterContentMatch(head: string): boolean {
   return /^\d{13}([,;\t])\d+\1[^\r\n]*?\1(true|false)\1/.test(first);
 }
 
-export const jmeterReader: FormatReader = {
-  id: "jmeter",
-  nameMatch: jmeterNameMatch,
-  detect(name: string, head: string): boolean {
-    return jmeterNameMatch(name) || jmeterContentMatch(head);
-  },
-  create(name: string, options?: SampleOptions): LineParser {
-    return new JmeterParser(name, options ?? {});
-  },
-};
+export const jmeterReader: FormatReader = readerOf("jmeter", JmeterParser, jmeterContentMatch, jmeterNameMatch);

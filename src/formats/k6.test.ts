@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { K6_CSV_HEADER, factsOfParsed, factsOfSamples, generateSamples, k6Csv, k6Json, parseByChunks, parseByLines, usValue } from "../../scripts/lib/loadgen-fixtures";
+import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems } from "../../scripts/lib/reader-tests";
+import { K6_CSV_HEADER, factsOfParsed, factsOfSamples, generateSamples, k6Csv, k6Json, parseByLines, usValue } from "../../scripts/lib/loadgen-fixtures";
 import { k6Reader } from "./k6";
 
 const samples = generateSamples({
@@ -44,24 +45,14 @@ describe("k6 JSON lines", () => {
     expect(p.series[0]!.histogram.minNonZeroValue).toBe(2); // 0.0015 ms = 1.5 µs, rounded half up
   });
 
-  it("gives the same result fed in chunks of any size", () => {
-    const text = k6Json(samples.slice(0, 300));
-    const whole = factsOfParsed(parseByLines(k6Reader, "out.json", text), 0);
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 12 }), (sizes) => {
-        expect(factsOfParsed(parseByChunks(k6Reader, "out.json", text, sizes), 0)).toEqual(whole);
-      }),
-      { numRuns: 40 },
-    );
-  });
+  itReadsTheSameInChunks(k6Reader, "out.json", k6Json(samples.slice(0, 300)), 700, 40);
 });
 
 describe("k6 CSV", () => {
   it("reads http_req_duration rows by header name; unix-second timestamps cut into intervals", () => {
     const p = parseByLines(k6Reader, "out.csv", k6Csv(samples));
     expect(p.problems).toEqual([]);
-    const exp = factsOfSamples(samples, usValue, sec, 1);
-    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+    expectSamplesRead(p, samples, usValue, sec, 1);
   });
 
   it("reads the older header without expected_response (status decides) and other time formats", () => {
@@ -103,12 +94,14 @@ describe("k6 bad input", () => {
       good("2026-01-02T03:04:06Z", 13),
     ];
     const p = parseByLines(k6Reader, "bad.json", lines.join("\n"));
-    expect(p.problems.map((x) => x.line)).toEqual([2, 3, 4, 5, 6, 7]);
-    expect(p.problems[0]!.reason).toMatch(/not valid JSON/);
-    expect(p.problems[1]!.reason).toMatch(/not a number/);
-    expect(p.problems[2]!.reason).toMatch(/negative/);
-    expect(p.problems[3]!.reason).toMatch(/too large/);
-    expect(p.problems[4]!.reason).toMatch(/timestamp/);
+    expectProblems(p, [
+      [2, /not valid JSON/],
+      [3, /not a number/],
+      [4, /negative/],
+      [5, /too large/],
+      [6, /timestamp/],
+      [7, null],
+    ]);
     expect(p.series[0]!.histogram.totalCount).toBe(2);
   });
 
@@ -123,14 +116,20 @@ describe("k6 bad input", () => {
       "http_req_duration,1767323046,13.000000,,,,true,,GET,a,HTTP/1.1,default,,200,,,u,,",
     ];
     const p = parseByLines(k6Reader, "bad.csv", lines.join("\n"));
-    expect(p.problems.map((x) => x.line)).toEqual([3, 4, 5, 6]);
-    expect(p.problems[0]!.reason).toMatch(/expected at least 14 columns, found 3/);
+    expectProblems(p, [
+      [3, /expected at least 14 columns, found 3/],
+      [4, null],
+      [5, null],
+      [6, null],
+    ]);
     expect(p.series[0]!.histogram.totalCount).toBe(2);
   });
 
-  it("survives arbitrary garbage", () => {
-    fc.assert(
-      fc.property(
+  itSurvivesGarbage(
+    k6Reader,
+    "x",
+    fc
+      .tuple(
         fc.constantFrom("{", K6_CSV_HEADER),
         fc.array(
           fc.oneof(
@@ -139,16 +138,9 @@ describe("k6 bad input", () => {
           ),
           { maxLength: 30 },
         ),
-        (first, lines) => {
-          const p = k6Reader.create("x");
-          p.line(first, 1);
-          lines.forEach((l, i) => p.line(l, i + 2));
-          expect(Array.isArray(p.finish().problems)).toBe(true);
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
+      )
+      .map(([first, lines]) => [first, ...lines]),
+  );
 });
 
 describe("k6 detection", () => {

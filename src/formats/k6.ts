@@ -16,8 +16,8 @@
 // Failures: expected_response=false (k6's own http_req_failed; by default statuses 200–399 are
 // expected); when the tag is absent (response callback disabled), a status outside 200–399
 // (0: no response). Failures are counted, not recorded.
-import type { FormatReader, LineParser, SampleOptions } from "./source";
-import { CsvRecords, CollectingParser, clip, guessEpochUnit, maxLatencyIn, parseDateTime, parseLatency, parseNumericTime, type Instant, type TimeResult } from "./reader-support";
+import type { FormatReader, SampleOptions } from "./source";
+import { CsvRecords, CollectingParser, clip, guessEpochUnit, jsonOrCsv, parseDateTime, parseNumericTime, readerOf, type Instant, type TimeResult } from "./reader-support";
 
 const METRIC = "http_req_duration";
 
@@ -49,14 +49,11 @@ class K6Parser extends CollectingParser {
     super("k6", { file, unit: "us", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval !== undefined ? options.expectedInterval * 1000 : undefined });
   }
 
-  protected readLine(raw: string, lineNo: number): void {
-    const text = lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw;
+  protected readLine(text: string, lineNo: number): void {
     if (this.mode === null) {
-      const t = text.trim();
-      if (t === "") return;
-      if (t.startsWith("{")) this.mode = "json";
-      else {
-        this.mode = "csv";
+      this.mode = jsonOrCsv(text);
+      if (this.mode === null) return;
+      if (this.mode === "csv") {
         this.records = new CsvRecords(",", this.problems);
         const names = this.records.push(text, lineNo)?.fields.map((f) => f.trim()) ?? [];
         const find = (n: string) => names.indexOf(n);
@@ -94,16 +91,7 @@ class K6Parser extends CollectingParser {
   }
 
   private point(label: string, valueText: string, at: Instant | null, fail: boolean, lineNo: number): void {
-    if (fail) {
-      this.fail(label, at, lineNo);
-      return;
-    }
-    const v = parseLatency(valueText, 3, maxLatencyIn("us"), "http_req_duration");
-    if (!v.ok) {
-      this.problems.line(lineNo, v.reason);
-      return;
-    }
-    this.record(label, v.value, at, lineNo);
+    this.latencySample(label, fail, valueText, at, lineNo, { scaleDigits: 3, unit: "us", what: "http_req_duration" });
   }
 
   private json(text: string, lineNo: number): void {
@@ -111,13 +99,8 @@ class K6Parser extends CollectingParser {
       if (text.trim() !== "" && !text.trimStart().startsWith("{")) this.problems.line(lineNo, `not a JSON object: ${JSON.stringify(clip(text.trim()))}`);
       return;
     }
-    let o: unknown;
-    try {
-      o = JSON.parse(text);
-    } catch {
-      this.problems.line(lineNo, "not valid JSON (a truncated line?)");
-      return;
-    }
+    const o = this.parseJson(text, lineNo);
+    if (o === undefined) return;
     if (typeof o !== "object" || o === null) return;
     const rec = o as { type?: unknown; metric?: unknown; data?: unknown };
     if (rec.type !== "Point" || rec.metric !== METRIC) return;
@@ -177,12 +160,4 @@ export function k6ContentMatch(head: string): boolean {
   return first.startsWith("{") && /"type"\s*:\s*"(Point|Metric)"/.test(first) && /"metric"\s*:\s*"/.test(first);
 }
 
-export const k6Reader: FormatReader = {
-  id: "k6",
-  detect(_name: string, head: string): boolean {
-    return k6ContentMatch(head);
-  },
-  create(name: string, options?: SampleOptions): LineParser {
-    return new K6Parser(name, options ?? {});
-  },
-};
+export const k6Reader: FormatReader = readerOf("k6", K6Parser, k6ContentMatch);

@@ -5,7 +5,7 @@ import type { Histogram } from "../core/histogram";
 import { newHistogram } from "../core/histogram";
 import { NANOS_PER_UNIT, type LoadProblem, type Unit } from "../core/types";
 import { fileBaseName } from "../core/naming";
-import type { LineParser, ParsedInterval, ParsedSeries, ParsedSource } from "./source";
+import type { FormatReader, LineParser, ParsedInterval, ParsedSeries, ParsedSource, SampleOptions } from "./source";
 
 // ---------------------------------------------------------------------------------------------
 // Problems
@@ -366,6 +366,11 @@ export class CsvRecords {
   /** A quoted field is open: the next line continues the record. */
   get open(): boolean {
     return this.pendingLine > 0;
+  }
+
+  /** Like push, but a blank line between records is skipped, not read as an empty record. */
+  pushRow(text: string, lineNo: number): { fields: string[]; lineNo: number } | null {
+    return !this.open && text.trim() === "" ? null : this.push(text, lineNo);
   }
 
   push(text: string, lineNo: number): { fields: string[]; lineNo: number } | null {
@@ -849,13 +854,14 @@ export abstract class CollectingParser implements LineParser {
 
   line(raw: string, lineNo: number): void {
     try {
-      this.readLine(raw, lineNo);
+      this.readLine(lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw, lineNo);
     } catch (e) {
       this.problems.line(lineNo, `internal error: ${String(e)}`);
     }
   }
 
-  protected abstract readLine(raw: string, lineNo: number): void;
+  /** One line (the first without its byte-order mark). */
+  protected abstract readLine(text: string, lineNo: number): void;
 
   /** What to say when the file held nothing to read; null: nothing (another problem said it). */
   protected abstract emptyReason(): string | null;
@@ -873,6 +879,33 @@ export abstract class CollectingParser implements LineParser {
     if (this.collector.fail(label, at, lineNo)) this.counted++;
   }
 
+  /**
+   * One request: counted when it failed, else its latency text (`scaleDigits` decimals finer
+   * than `unit`, the collector's unit; `what` names it in a problem) parsed and recorded.
+   */
+  protected latencySample(label: string, failed: boolean, text: string, at: Instant | null, lineNo: number, latency: { scaleDigits: number; unit: Unit; what: string }): void {
+    if (failed) {
+      this.fail(label, at, lineNo);
+      return;
+    }
+    const v = parseLatency(text, latency.scaleDigits, maxLatencyIn(latency.unit), latency.what);
+    if (!v.ok) {
+      this.problems.line(lineNo, v.reason);
+      return;
+    }
+    this.record(label, v.value, at, lineNo);
+  }
+
+  /** A line's JSON value; undefined, with the problem said, when it does not parse. */
+  protected parseJson(text: string, lineNo: number): unknown {
+    try {
+      return JSON.parse(text);
+    } catch {
+      this.problems.line(lineNo, "not valid JSON (a truncated line?)");
+      return undefined;
+    }
+  }
+
   finish(): ParsedSource {
     try {
       this.finishRecords();
@@ -884,4 +917,26 @@ export abstract class CollectingParser implements LineParser {
       return { format: this.format, series: [], problems: this.problems.list() };
     }
   }
+}
+
+/** A reader of one parser class, found by its name (if it has a name match) or its content. */
+export function readerOf(
+  id: string,
+  Parser: new (file: string, options: SampleOptions) => LineParser,
+  contentMatch: (head: string) => boolean,
+  nameMatch?: (name: string) => boolean,
+): FormatReader {
+  return {
+    id,
+    ...(nameMatch ? { nameMatch } : {}),
+    detect: (name, head) => (nameMatch !== undefined && nameMatch(name)) || contentMatch(head),
+    create: (name, options) => new Parser(name, options ?? {}),
+  };
+}
+
+/** Which a line-oriented load-generator file is, by its first non-empty line: a JSON object per line, or CSV; null while only blank lines came. */
+export function jsonOrCsv(firstLine: string): "json" | "csv" | null {
+  const t = firstLine.trim();
+  if (t === "") return null;
+  return t.startsWith("{") ? "json" : "csv";
 }

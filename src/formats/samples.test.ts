@@ -1,11 +1,10 @@
 import fc from "fast-check";
 import { build } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
+import { expectSamplesRead } from "../../scripts/lib/reader-tests";
 import {
   abGnuplot,
   expectedIntervals,
-  factsOfParsed,
-  factsOfSamples,
   jmeterAggregate,
   jmeterCsv,
   locustStats,
@@ -287,8 +286,7 @@ describe("only a column the header or the format names is read as latency", () =
     expect(p.series[0]!.unit).toBe("ms");
     // in the order ab wrote them (sorted by ttime), timestamps in whole seconds
     const written = [...ok].sort((a, b) => msValue(a) - msValue(b) || a.startUs - b.startUs);
-    const exp = factsOfSamples(written, msValue, (s) => Math.floor(s.startUs / 1e6), 1);
-    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+    expectSamplesRead(p, written, msValue, (s) => Math.floor(s.startUs / 1e6), 1);
     expect(p.series[0]!.startTime).toBe(Math.floor(Math.min(...ok.map((s) => s.startUs)) / 1e6));
   });
 

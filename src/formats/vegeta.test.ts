@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { byCompletion, factsOfParsed, factsOfSamples, generateSamples, nsValue, parseByChunks, parseByLines, vegetaCsv, vegetaJson } from "../../scripts/lib/loadgen-fixtures";
+import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems } from "../../scripts/lib/reader-tests";
+import { byCompletion, factsOfParsed, factsOfSamples, generateSamples, nsValue, parseByLines, vegetaCsv, vegetaJson } from "../../scripts/lib/loadgen-fixtures";
 import { vegetaReader } from "./vegeta";
 
 const samples = generateSamples({ seed: 31, seconds: 12, rate: 300, labels: [""], medianMs: 2, sigma: 0.9, failureRate: 0.05, stalls: [{ at: 3, duration: 0.8 }] });
@@ -24,28 +25,17 @@ describe("Vegeta CSV", () => {
     const named = written.map((s, i) => ({ ...s, label: i % 3 === 0 ? "warmup" : "main" }));
     const p = parseByLines(vegetaReader, "r.csv", vegetaCsv(named, { columns: 9 }));
     expect(p.problems).toEqual([]);
-    const exp = factsOfSamples(named, nsValue, us, 1e6);
-    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+    expectSamplesRead(p, named, nsValue, us, 1e6);
   });
 
-  it("gives the same result fed in chunks of any size", () => {
-    const text = vegetaCsv(written.slice(0, 400));
-    const whole = factsOfParsed(parseByLines(vegetaReader, "r.csv", text), 0);
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 500 }), { minLength: 1, maxLength: 12 }), (sizes) => {
-        expect(factsOfParsed(parseByChunks(vegetaReader, "r.csv", text, sizes), 0)).toEqual(whole);
-      }),
-      { numRuns: 40 },
-    );
-  });
+  itReadsTheSameInChunks(vegetaReader, "r.csv", vegetaCsv(written.slice(0, 400)), 500, 40);
 });
 
 describe("Vegeta JSON", () => {
   it("reads `vegeta encode -to json`", () => {
     const p = parseByLines(vegetaReader, "results.json", vegetaJson(written));
     expect(p.problems).toEqual([]);
-    const exp = factsOfSamples(written, nsValue, us, 1e6);
-    expect(factsOfParsed(p, exp.minIndex)).toEqual(exp.facts);
+    expectSamplesRead(p, written, nsValue, us, 1e6);
   });
 });
 
@@ -64,11 +54,15 @@ describe("Vegeta bad input", () => {
       "1767323046250000000,200,1700000,0,13,,aGk=,,8,GET,http://x/,",
     ];
     const p = parseByLines(vegetaReader, "bad.csv", lines.join("\n"));
-    expect(p.problems.map((x) => x.line)).toEqual([2, 3, 4, 5, 6, 7, 8]);
-    expect(p.problems[0]!.reason).toMatch(/found 3/);
-    expect(p.problems[2]!.reason).toMatch(/negative/);
-    expect(p.problems[3]!.reason).toMatch(/not a finite number/);
-    expect(p.problems[4]!.reason).toMatch(/too large/);
+    expectProblems(p, [
+      [2, /found 3/],
+      [3, null],
+      [4, /negative/],
+      [5, /not a finite number/],
+      [6, /too large/],
+      [7, null],
+      [8, null],
+    ]);
     expect(p.series[0]!.histogram.totalCount).toBe(2);
     expect(p.series[0]!.failures).toBe(1);
   });
@@ -90,16 +84,7 @@ describe("Vegeta bad input", () => {
     expect(p.series[0]!.startTime).toBe(Date.UTC(2026, 0, 2, 2, 4, 5, 250) / 1000);
   });
 
-  it("survives arbitrary garbage", () => {
-    fc.assert(
-      fc.property(fc.array(fc.oneof(fc.string({ maxLength: 80 }), fc.json()), { maxLength: 30 }), (lines) => {
-        const p = vegetaReader.create("x");
-        lines.forEach((l, i) => p.line(l, i + 1));
-        expect(Array.isArray(p.finish().problems)).toBe(true);
-      }),
-      { numRuns: 300 },
-    );
-  });
+  itSurvivesGarbage(vegetaReader, "x", fc.array(fc.oneof(fc.string({ maxLength: 80 }), fc.json()), { maxLength: 30 }));
 });
 
 describe("Vegeta detection", () => {

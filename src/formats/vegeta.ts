@@ -13,8 +13,8 @@
 // Latencies are recorded in ns. One series per attack name (one series when unnamed). A result
 // fails as Vegeta's own report counts it: an error, or a status outside 200–399 (code 0: no
 // response); failures are counted, not recorded.
-import type { FormatReader, LineParser, SampleOptions } from "./source";
-import { CollectingParser, CsvRecords, clip, maxLatencyIn, parseDateTime, parseLatency, parseNumericTime, type Instant } from "./reader-support";
+import type { FormatReader, SampleOptions } from "./source";
+import { CollectingParser, CsvRecords, clip, jsonOrCsv, parseDateTime, parseNumericTime, readerOf, type Instant } from "./reader-support";
 
 class VegetaParser extends CollectingParser {
   private mode: "json" | "csv" | null = null;
@@ -24,14 +24,12 @@ class VegetaParser extends CollectingParser {
     super("vegeta", { file, unit: "ns", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval });
   }
 
-  protected readLine(raw: string, lineNo: number): void {
-    const text = lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw;
+  protected readLine(text: string, lineNo: number): void {
     if (this.mode === null) {
-      const t = text.trim();
-      if (t === "") return;
-      if (t.startsWith("{")) this.mode = "json";
-      else {
-        this.mode = "csv";
+      this.mode = jsonOrCsv(text);
+      if (this.mode === null) return;
+      if (this.mode === "csv") {
+        const t = text.trim();
         this.records = new CsvRecords(",", this.problems);
         if (/^[A-Za-z"]/.test(t) && !/^\d/.test(t)) {
           // Vegeta writes no header; tolerate one added by hand.
@@ -42,23 +40,13 @@ class VegetaParser extends CollectingParser {
     }
     if (this.mode === "json") this.json(text, lineNo);
     else {
-      if (!this.records!.open && text.trim() === "") return;
-      const rec = this.records!.push(text, lineNo);
+      const rec = this.records!.pushRow(text, lineNo);
       if (rec) this.csv(rec.fields, rec.lineNo);
     }
   }
 
   private result(label: string, code: number, error: string, latencyText: string, at: Instant, lineNo: number): void {
-    if (error !== "" || !(code >= 200 && code < 400)) {
-      this.fail(label, at, lineNo);
-      return;
-    }
-    const v = parseLatency(latencyText, 0, maxLatencyIn("ns"), "latency");
-    if (!v.ok) {
-      this.problems.line(lineNo, v.reason);
-      return;
-    }
-    this.record(label, v.value, at, lineNo);
+    this.latencySample(label, error !== "" || !(code >= 200 && code < 400), latencyText, at, lineNo, { scaleDigits: 0, unit: "ns", what: "latency" });
   }
 
   private csv(f: string[], lineNo: number): void {
@@ -87,13 +75,8 @@ class VegetaParser extends CollectingParser {
   private json(text: string, lineNo: number): void {
     const trimmed = text.trim();
     if (trimmed === "") return;
-    let o: unknown;
-    try {
-      o = JSON.parse(trimmed);
-    } catch {
-      this.problems.line(lineNo, "not valid JSON (a truncated line?)");
-      return;
-    }
+    const o = this.parseJson(trimmed, lineNo);
+    if (o === undefined) return;
     if (typeof o !== "object" || o === null || Array.isArray(o)) {
       this.problems.line(lineNo, "not a JSON object");
       return;
@@ -140,12 +123,4 @@ export function vegetaContentMatch(head: string): boolean {
   return /^\d{16,20},\d{1,3},\d+,\d+,\d+,/.test(first);
 }
 
-export const vegetaReader: FormatReader = {
-  id: "vegeta",
-  detect(_name: string, head: string): boolean {
-    return vegetaContentMatch(head);
-  },
-  create(name: string, options?: SampleOptions): LineParser {
-    return new VegetaParser(name, options ?? {});
-  },
-};
+export const vegetaReader: FormatReader = readerOf("vegeta", VegetaParser, vegetaContentMatch);

@@ -12,6 +12,7 @@ import {
   MAX_TOTAL_CELLS,
   SHARE_VERSION,
   fail,
+  identityFields,
   packSeriesTime,
   unpackSeriesTime,
   validateMeta,
@@ -69,12 +70,7 @@ export function encodeShare(state: ShareState, opts: EncodeOptions = {}): Encode
     cells += cellsOf(packed);
     writePacked(data, packed, lossy);
     const m: SeriesMeta = {
-      name: s.name,
-      source: s.source,
-      tag: s.tag,
-      config: s.config,
-      throughput: s.throughput,
-      kind: s.kind,
+      ...identityFields(s),
       unit: s.unit,
       visible: s.visible,
       startTime: s.startTime,

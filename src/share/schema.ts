@@ -51,6 +51,13 @@ export interface SeriesFields {
   time?: SharedSeriesTime;
 }
 
+/** A series' identity as a link carries it (in this order: the metadata is JSON). */
+export function identityFields(
+  s: Pick<SeriesFields, "name" | "source" | "tag" | "config" | "throughput" | "kind">,
+): Pick<SeriesFields, "name" | "source" | "tag" | "config" | "throughput" | "kind"> {
+  return { name: s.name, source: s.source, tag: s.tag, config: s.config, throughput: s.throughput, kind: s.kind };
+}
+
 /** A series' window verdict and tail summary, as numbers (the page words them). */
 export interface SharedSeriesTime {
   windows?: SharedWindows;

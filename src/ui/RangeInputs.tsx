@@ -15,6 +15,30 @@ function parse(s: string): number | null {
  * screen: the "whole run" button comes with them, so typing a window changes nothing on the
  * page until its spectra arrive (one frame, not two).
  */
+/** One end of the window, in seconds since StartTime; applies on Enter or blur. */
+function WindowEdge(p: {
+  testId: string;
+  which: "start" | "end";
+  value: string;
+  onChange: (v: string) => void;
+  onApply: () => void;
+  onKeyDown: (e: React.KeyboardEvent<HTMLInputElement>) => void;
+}) {
+  return (
+    <input
+      data-testid={p.testId}
+      type="number"
+      step="any"
+      value={p.value}
+      placeholder={p.which}
+      aria-label={`Window ${p.which}, seconds since StartTime`}
+      onChange={(e) => p.onChange(e.target.value)}
+      onBlur={p.onApply}
+      onKeyDown={p.onKeyDown}
+    />
+  );
+}
+
 export function RangeInputs({ range, shown = range, onChange }: { range: TimeRange; shown?: TimeRange; onChange: (r: TimeRange) => void }) {
   const [start, setStart] = useState(range.start === null ? "" : String(range.start));
   const [end, setEnd] = useState(range.end === null ? "" : String(range.end));
@@ -34,29 +58,8 @@ export function RangeInputs({ range, shown = range, onChange }: { range: TimeRan
   return (
     <fieldset className="range">
       <legend>Time window (s since start)</legend>
-      <input
-        data-testid="range-start"
-        type="number"
-        step="any"
-        value={start}
-        placeholder="start"
-        aria-label="Window start, seconds since StartTime"
-        onChange={(e) => setStart(e.target.value)}
-        onBlur={apply}
-        onKeyDown={keys}
-      />
-      –
-      <input
-        data-testid="range-end"
-        type="number"
-        step="any"
-        value={end}
-        placeholder="end"
-        aria-label="Window end, seconds since StartTime"
-        onChange={(e) => setEnd(e.target.value)}
-        onBlur={apply}
-        onKeyDown={keys}
-      />
+      <WindowEdge testId="range-start" which="start" value={start} onChange={setStart} onApply={apply} onKeyDown={keys} />–
+      <WindowEdge testId="range-end" which="end" value={end} onChange={setEnd} onApply={apply} onKeyDown={keys} />
       {shown.start !== null || shown.end !== null ? (
         <button type="button" data-testid="range-clear" onClick={clear}>
           whole run

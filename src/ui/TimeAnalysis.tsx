@@ -14,6 +14,7 @@ import type { TimeRange } from "../engine/store";
 import type { HeatmapResult, TailSeries, WindowSeries } from "../engine/time-queries";
 import type { SeriesRow } from "./SeriesList";
 import { intervalLabel, tailText, timeInfoOfShare, type SharedTimeInfo, type TailRow, type TimeInfo, type TimeOptions } from "./time-state";
+import { AppliedInput } from "./AppliedInput";
 import "./time-panel.css";
 
 interface Props {
@@ -35,53 +36,6 @@ interface Props {
   holdBusy: (d: 1 | -1) => void;
   /** What an opened share link found (shown while no series here has intervals to compute it). */
   shared?: SharedTimeInfo | null;
-}
-
-/** A text input that applies on Enter or blur, refusing what `check` refuses. */
-function AppliedInput({
-  testId,
-  label,
-  value,
-  placeholder,
-  check,
-  onApply,
-}: {
-  testId: string;
-  label: string;
-  value: string;
-  placeholder: string;
-  check: (t: string) => string | null;
-  onApply: (t: string) => void;
-}) {
-  const [text, setText] = useState(value);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => setText(value), [value]);
-  const apply = () => {
-    const e = check(text);
-    setError(e);
-    if (e === null && text.trim() !== value) onApply(text.trim());
-  };
-  return (
-    <label className="time-input">
-      {label}{" "}
-      <input
-        data-testid={testId}
-        value={text}
-        placeholder={placeholder}
-        size={8}
-        aria-invalid={error !== null}
-        onChange={(e) => setText(e.target.value)}
-        onBlur={apply}
-        onKeyDown={(e) => e.key === "Enter" && apply()}
-      />
-      {error ? (
-        <span className="warn-inline" role="alert">
-          {" "}
-          {error}
-        </span>
-      ) : null}
-    </label>
-  );
 }
 
 const SINGLE_LANE = 220;

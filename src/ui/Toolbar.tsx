@@ -7,15 +7,12 @@ import type { Progress } from "../engine/protocol";
 import type { TimeRange } from "../engine/store";
 import { RangeInputs } from "./RangeInputs";
 import { UnitOptions } from "./UnitOptions";
+import type { ViewOptions } from "./use-view-state";
 
 interface Props {
   onFiles: (files: File[]) => void;
-  unit: Unit;
-  onUnit: (u: Unit) => void;
-  yLog: boolean;
-  onYLog: (v: boolean) => void;
-  sideBySide: boolean;
-  onSideBySide: (v: boolean) => void;
+  /** The display options it sets. */
+  view: Pick<ViewOptions, "unit" | "setUnit" | "yLog" | "setYLog" | "sideBySide" | "setSideBySide" | "theme" | "setTheme">;
   /** The time window, or null when no series has intervals (no inputs then). */
   range: TimeRange | null;
   /** The window of the spectra on screen (the "whole run" button shows with them). */
@@ -23,8 +20,6 @@ interface Props {
   onRange: (r: TimeRange) => void;
   canPresent: boolean;
   onPresent: () => void;
-  theme: "light" | "dark";
-  onTheme: (t: "light" | "dark") => void;
   onStartOver: () => void;
   onClear: () => void;
   busy: boolean;
@@ -68,22 +63,22 @@ export function Toolbar(p: Props) {
       </label>
       <label>
         Unit{" "}
-        <select data-testid="unit-select" value={p.unit} onChange={(e) => p.onUnit(e.target.value as Unit)}>
+        <select data-testid="unit-select" value={p.view.unit} onChange={(e) => p.view.setUnit(e.target.value as Unit)}>
           <UnitOptions />
         </select>
       </label>
       <label>
-        <input type="checkbox" data-testid="y-log" checked={p.yLog} onChange={(e) => p.onYLog(e.target.checked)} /> log latency axis
+        <input type="checkbox" data-testid="y-log" checked={p.view.yLog} onChange={(e) => p.view.setYLog(e.target.checked)} /> log latency axis
       </label>
       <label>
-        <input type="checkbox" data-testid="side-by-side" checked={p.sideBySide} onChange={(e) => p.onSideBySide(e.target.checked)} /> side by side
+        <input type="checkbox" data-testid="side-by-side" checked={p.view.sideBySide} onChange={(e) => p.view.setSideBySide(e.target.checked)} /> side by side
       </label>
       {p.range ? <RangeInputs range={p.range} shown={p.shownRange} onChange={p.onRange} /> : null}
       <button type="button" data-testid="present" onClick={p.onPresent} disabled={!p.canPresent}>
         Present
       </button>
       <label>
-        <input type="checkbox" data-testid="theme" checked={p.theme === "dark"} onChange={(e) => p.onTheme(e.target.checked ? "dark" : "light")} /> dark
+        <input type="checkbox" data-testid="theme" checked={p.view.theme === "dark"} onChange={(e) => p.view.setTheme(e.target.checked ? "dark" : "light")} /> dark
       </label>
       <button type="button" data-testid="start-over" title="Forget the saved session (files and view) and start again with the demo" onClick={p.onStartOver}>
         Start over

@@ -1,41 +1,10 @@
 // What the page opens with: a share link's view, the logs a #src= link names, the session
 // saved before a reload, or the demo (System A vs System B, with its requirement).
-import type { SharedCompare } from "../share/schema";
 import type { EngineClient } from "../engine/client";
 import type { FileOutcome, Progress } from "../engine/protocol";
-import type { SeriesEdit } from "./session";
-import type { RemovedSeries, SavedMerge } from "./merges";
 import { foreignHosts, needsConsent, srcUrls } from "../engine/remote";
-import type { TimeRange } from "../engine/store";
-import { UNITS, type Unit } from "../core/types";
 import { loadSession, saveSession, type Session } from "./session";
-import { timeOptionsOfShare, type SharedTimeInfo, type TimeOptions } from "./time-state";
-
-export interface RestoredView {
-  unit: Unit;
-  yLog: boolean;
-  sideBySide: boolean;
-  requirement: string | null;
-  range: TimeRange;
-  timeline: { percentiles: number[]; perLane: boolean; wallClock: boolean; log: boolean };
-  theme?: "light" | "dark";
-  /** The CO correction's expected interval as typed (saved sessions only). */
-  coInterval?: string;
-  /** Per-series edits to apply again (saved sessions only). */
-  edits?: SeriesEdit[];
-  /** Merges to make again, after the edits (saved sessions only). */
-  merges?: SavedMerge[];
-  /** Loaded series to remove again, after the merges (saved sessions only). */
-  removed?: RemovedSeries[];
-  /** The time panel's options (window, wall clock, tail, heatmap series). */
-  timeOptions?: TimeOptions;
-  /** What a share link's page found in its intervals (window verdicts, tail summaries). */
-  sharedTime?: SharedTimeInfo;
-  /** The A vs B comparison to show (share links). */
-  compare?: SharedCompare;
-  /** Whether series `name`, the i-th loaded, starts hidden. */
-  hidden: (name: string, i: number) => boolean;
-}
+import { viewOfSession, viewOfShare, type RestoredView } from "./view-state";
 
 export interface StartDeps {
   engine: EngineClient;
@@ -58,10 +27,8 @@ export async function startApp(d: StartDeps): Promise<FileOutcome[] | null> {
     if (!r.ok) return [{ file: "share link", added: [], problems: [{ file: "share link", line: null, reason: r.reason }] }];
     const v = r.view;
     await d.applyView({
-      ...v,
-      unit: v.displayUnit,
+      view: viewOfShare(v),
       hidden: (_n, i) => r.visible[i] === false,
-      timeOptions: timeOptionsOfShare(v.time),
       sharedTime: v.time ? { options: v.time, series: r.time } : undefined,
     });
     return null;
@@ -84,11 +51,7 @@ export async function startApp(d: StartDeps): Promise<FileOutcome[] | null> {
         d.setProgress,
       )),
     );
-    const v = saved.view;
-    if (v) {
-      const unit = (UNITS as readonly string[]).includes(v.unit) ? (v.unit as Unit) : "ms";
-      await d.applyView({ ...v, unit, hidden: (name) => v.hiddenNames.includes(name) });
-    }
+    if (saved.view) await d.applyView(viewOfSession(saved.view));
     d.onSessionReady();
     return out;
   }

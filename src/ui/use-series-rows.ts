@@ -6,7 +6,8 @@ import { useMemo, useRef } from "react";
 import type { PlotSeries } from "../charts/percentile-plot/PercentilePlot";
 import { verdictFor } from "../core/judge";
 import type { Requirement, Verdict } from "../core/requirements";
-import type { SeriesView } from "../engine/store";
+import type { SeriesView, TimelineResult } from "../engine/store";
+import type { TimelineLine } from "../charts/timeline/Timeline";
 import { stylesFor, type Theme } from "./colors";
 import type { SeriesRow } from "./SeriesList";
 
@@ -76,4 +77,22 @@ export function sameVerdict(a: Verdict | null, b: Verdict | null): boolean {
         v.percentile === b.violations[i]!.percentile && v.ratio === b.violations[i]!.ratio && v.limitNs === b.violations[i]!.limitNs && v.valueNs === b.violations[i]!.valueNs,
     )
   );
+}
+
+/**
+ * The timeline's lines. They depend on which series are shown and how they look, not on their
+ * spectra: a new time window brings new spectra (new rows) but must not redraw the timeline
+ * canvas (resizing and repainting it was a large part of every window change).
+ */
+export function useTimelineLines(timeline: TimelineResult | null, visibleRows: SeriesRow[]): TimelineLine[] {
+  const lineLooks = visibleRows.map((r) => `${r.view.id}\u0000${r.view.name}\u0000${r.color}\u0000${r.dash}`).join("\u0001");
+  return useMemo(() => {
+    if (!timeline) return [];
+    const byId = new Map(timeline.series.map((t) => [t.id, t]));
+    return visibleRows.flatMap((r) => {
+      const data = byId.get(r.view.id);
+      return data ? [{ id: r.view.id, name: r.view.name, color: r.color, dash: r.dash, data }] : [];
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [timeline, lineLooks]);
 }

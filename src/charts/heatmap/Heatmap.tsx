@@ -4,13 +4,15 @@
 // scaled onto a <canvas>; axes, window, brush and hover are a light SVG on top. A wheel step
 // redraws at once from the bitmap already here, scaled to the new span, while the engine
 // computes the new columns. Shares the time window and the zoom with the timeline.
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { formatCount, formatValue, UNIT_LABEL } from "../../core/format";
 import { unitFactor, type Unit } from "../../core/types";
 import type { HeatmapSeries } from "../../engine/time-queries";
-import type { TimeRange } from "../../engine/store";
 import { scaleLinear } from "d3";
-import { bucketAtTime, formatSeconds, sameSpan, wheelSpan } from "../timeline/layout";
+import { bucketAtTime, formatSeconds } from "../timeline/layout";
+import { useTimeBrush, type TimeChartProps } from "../time-brush";
+import { clearedContext } from "../canvas";
+import { SpanRect } from "../span-rect";
 import { colourIndex, logTicks, lutCss, paintColumns, rowValue, valueRow } from "./layout";
 
 export const HM_MARGIN = { top: 8, right: 86, bottom: 34, left: 72 };
@@ -26,16 +28,10 @@ export interface HeatmapLane {
   windows?: { start: Float64Array; end: Float64Array; pass: boolean[] } | null;
 }
 
-interface Props {
+interface Props extends TimeChartProps {
   lanes: HeatmapLane[];
   unit: Unit;
-  /** The span the engine's columns cover. */
-  domain: [number, number];
-  range: TimeRange;
-  width: number;
   laneHeight: number;
-  onBrush: (start: number, end: number) => void;
-  onZoom: (domain: [number, number] | null) => void;
 }
 
 const LANE_GAP = 14;
@@ -44,28 +40,12 @@ const WINDOW_STRIP = 4;
 
 export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush, onZoom }: Props) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const svgRef = useRef<SVGSVGElement>(null);
-  const [hover, setHover] = useState<[number, number] | null>(null);
-  const [drag, setDrag] = useState<[number, number] | null>(null);
   const height = HM_MARGIN.top + lanes.length * (laneHeight + LANE_GAP) - LANE_GAP + HM_MARGIN.bottom;
   const plotW = Math.max(10, width - HM_MARGIN.left - HM_MARGIN.right);
   const laneTop = (i: number) => HM_MARGIN.top + i * (laneHeight + LANE_GAP);
 
-  // Spans asked by wheel steps and not answered yet: the view, until the engine's answer lands.
-  const [asked, setAsked] = useState<[number, number] | null>(null);
-  const askedList = useRef<[number, number][]>([]);
-  useLayoutEffect(() => {
-    const list = askedList.current;
-    const i = list.findIndex((s) => sameSpan(s, domain));
-    if (i >= 0 && i < list.length - 1) askedList.current = list.slice(i + 1);
-    else {
-      askedList.current = [];
-      setAsked(null);
-    }
-  }, [domain]);
-  const view: [number, number] = asked ?? domain;
-  const viewRef = useRef(view);
-  viewRef.current = view;
+  const brush = useTimeBrush({ domain, left: HM_MARGIN.left, right: HM_MARGIN.left + plotW, wheelAt: (x) => (x - HM_MARGIN.left) / plotW, onBrush, onZoom });
+  const { view, hover, drag } = brush;
   const toX = (t: number) => HM_MARGIN.left + ((t - view[0]) / (view[1] - view[0] || 1)) * plotW;
   const fromX = (px: number) => view[0] + ((px - HM_MARGIN.left) / plotW) * (view[1] - view[0]);
 
@@ -90,15 +70,8 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
-    const dpr = window.devicePixelRatio || 1;
-    const w = Math.round(width * dpr);
-    const h = Math.round(height * dpr);
-    if (canvas.width !== w) canvas.width = w;
-    if (canvas.height !== h) canvas.height = h;
-    const ctx = canvas.getContext("2d");
+    const ctx = clearedContext(canvas, width, height);
     if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, width, height);
     ctx.imageSmoothingEnabled = false;
     const [d0, d1] = domain;
     const [v0, v1] = view;
@@ -173,35 +146,8 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [bitmaps, lanes, view[0], view[1], width, height, laneHeight]);
 
-  const onWheel = (e: WheelEvent) => {
-    const pan = e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY);
-    const r = svgRef.current!.getBoundingClientRect();
-    const at = (e.clientX - r.left - HM_MARGIN.left) / plotW;
-    const next = wheelSpan(viewRef.current, { pan, direction: pan ? e.deltaX || e.deltaY : e.deltaY, at });
-    viewRef.current = next;
-    askedList.current.push(next);
-    setAsked(next);
-    onZoom(next);
-  };
-  const wheelRef = useRef(onWheel);
-  wheelRef.current = onWheel;
-  useEffect(() => {
-    const svg = svgRef.current;
-    if (!svg) return;
-    const h = (e: WheelEvent) => {
-      e.preventDefault();
-      wheelRef.current(e);
-    };
-    svg.addEventListener("wheel", h, { passive: false });
-    return () => svg.removeEventListener("wheel", h);
-  }, []);
-
-  const pos = (e: { clientX: number; clientY: number }): [number, number] => {
-    const r = svgRef.current!.getBoundingClientRect();
-    return [Math.min(HM_MARGIN.left + plotW, Math.max(HM_MARGIN.left, e.clientX - r.left)), e.clientY - r.top];
-  };
-
-  const shade = range.start !== null || range.end !== null ? [toX(Math.max(view[0], range.start ?? view[0])), toX(Math.min(view[1], range.end ?? view[1]))] : null;
+  const shade: [number, number] | null =
+    range.start !== null || range.end !== null ? [toX(Math.max(view[0], range.start ?? view[0])), toX(Math.min(view[1], range.end ?? view[1]))] : null;
   const xTicks = scaleLinear()
     .domain(view)
     .ticks(Math.max(2, Math.floor(plotW / 110)));
@@ -237,7 +183,7 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
     <div className="heatmap" style={{ position: "relative", width, height }}>
       <canvas ref={canvasRef} style={{ width, height, position: "absolute", left: 0, top: 0 }} aria-hidden="true" />
       <svg
-        ref={svgRef}
+        ref={brush.svgRef}
         data-testid="heatmap"
         data-domain-start={String(view[0])}
         data-domain-end={String(view[1])}
@@ -250,43 +196,9 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
         height={height}
         className="timeline-overlay heatmap-overlay"
         style={{ position: "absolute", left: 0, top: 0 }}
-        onMouseDown={(e) => {
-          if (e.button !== 0) return;
-          const [p] = pos(e);
-          setDrag([p, p]);
-        }}
-        onMouseMove={(e) => {
-          const p = pos(e);
-          setHover(p);
-          if (drag) setDrag([drag[0], p[0]]);
-        }}
-        onMouseUp={() => {
-          if (drag && Math.abs(drag[1] - drag[0]) > 3) {
-            const a = fromX(Math.min(drag[0], drag[1]));
-            const b = fromX(Math.max(drag[0], drag[1]));
-            onBrush(Number(a.toFixed(3)), Number(b.toFixed(3)));
-          }
-          setDrag(null);
-        }}
-        onMouseLeave={() => {
-          setHover(null);
-          setDrag(null);
-        }}
-        onDoubleClick={() => {
-          askedList.current = [];
-          setAsked(null);
-          onZoom(null);
-        }}
+        {...brush.handlers(fromX)}
       >
-        {shade ? (
-          <rect
-            x={Math.min(shade[0]!, shade[1]!)}
-            width={Math.abs(shade[1]! - shade[0]!)}
-            y={HM_MARGIN.top}
-            height={height - HM_MARGIN.top - HM_MARGIN.bottom}
-            className="window heatmap-window"
-          />
-        ) : null}
+        <SpanRect span={shade} top={HM_MARGIN.top} bottom={height - HM_MARGIN.bottom} className="window heatmap-window" />
         {lanes.map((l, i) => {
           const d = l.data;
           const top = laneTop(i);
@@ -339,9 +251,7 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
             );
           })}
         </g>
-        {drag ? (
-          <rect x={Math.min(drag[0], drag[1])} width={Math.abs(drag[1] - drag[0])} y={HM_MARGIN.top} height={height - HM_MARGIN.top - HM_MARGIN.bottom} className="brush" />
-        ) : null}
+        <SpanRect span={drag} top={HM_MARGIN.top} bottom={height - HM_MARGIN.bottom} className="brush" />
         {hoverText && hover ? (
           <g pointerEvents="none" data-testid="heatmap-hover" transform={`translate(${hover[0] + 260 > width ? hover[0] - 266 : hover[0] + 8} ${HM_MARGIN.top + 4})`}>
             <rect width={258} height={54} rx={4} className="hover-box" />

@@ -3,11 +3,14 @@
 // Drag to select a time window; wheel to zoom; double-click to zoom out.
 // Values are placed in ns whatever the display unit, so a unit change relabels the y axis and
 // leaves the canvas as drawn.
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { formatCountOf, formatValue, shortSeriesName, UNIT_LABEL } from "../../core/format";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
-import type { TimelineSeries, TimeRange } from "../../engine/store";
-import { bucketAtTime, formatSeconds, lanes, sameSpan, TL_MARGIN, wheelSpan, xScaleFor, yScaleFor } from "./layout";
+import type { TimelineSeries } from "../../engine/store";
+import { bucketAtTime, formatSeconds, lanes, TL_MARGIN, xScaleFor, yScaleFor } from "./layout";
+import { useTimeBrush, type TimeChartProps } from "../time-brush";
+import { clearedContext } from "../canvas";
+import { SpanRect } from "../span-rect";
 import type { TimeBands } from "../../ui/time-state";
 
 export interface TimelineLine {
@@ -18,19 +21,14 @@ export interface TimelineLine {
   data: TimelineSeries;
 }
 
-interface Props {
+interface Props extends TimeChartProps {
   lines: TimelineLine[];
   unit: Unit;
   percentiles: readonly number[];
   perLane: boolean;
   wallClock: boolean;
   yLog: boolean;
-  domain: [number, number];
-  range: TimeRange;
-  width: number;
   height: number;
-  onBrush: (start: number, end: number) => void;
-  onZoom: (domain: [number, number] | null) => void;
   /** Per series id: windows that fail (shaded) or pass, and intervals holding the tail (ticks). */
   bands?: Map<string, TimeBands>;
 }
@@ -41,30 +39,18 @@ function dashArray(d: string): number[] {
 
 export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, domain, range, width, height, onBrush, onZoom, bands }: Props) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const svgRef = useRef<SVGSVGElement>(null);
-  const [hover, setHover] = useState<number | null>(null); // px
-  const [drag, setDrag] = useState<[number, number] | null>(null);
-
-  // A wheel zoom or pan is drawn at once over the new span from the buckets already here
-  // (coarser when zooming in, missing where the span moved past them) while the engine
-  // computes the buckets of the new span; its answer then refines the same view. The spans
-  // asked for are kept until the answer to the last one arrives, so intermediate answers
-  // (fast wheel events each send a span) do not pull the view back.
-  const [asked, setAsked] = useState<[number, number] | null>(null);
-  const askedList = useRef<[number, number][]>([]);
-  useLayoutEffect(() => {
-    const list = askedList.current;
-    const i = list.findIndex((s) => sameSpan(s, domain));
-    if (i >= 0 && i < list.length - 1) askedList.current = list.slice(i + 1);
-    else {
-      // The answer to the last span asked, or a span set elsewhere (zoom out, a load).
-      askedList.current = [];
-      setAsked(null);
-    }
-  }, [domain]);
-  const view: [number, number] = asked ?? domain;
-  const viewRef = useRef(view);
-  viewRef.current = view;
+  const plotRight = width - TL_MARGIN.right;
+  const brush = useTimeBrush({
+    domain,
+    left: TL_MARGIN.left,
+    right: plotRight,
+    // Time and wall-clock scales are both linear in time over the plot's width.
+    wheelAt: (x) => (Math.min(plotRight, Math.max(TL_MARGIN.left, x)) - TL_MARGIN.left) / Math.max(1, plotRight - TL_MARGIN.left),
+    onBrush,
+    onZoom,
+  });
+  const { view, drag } = brush;
+  const hover = brush.hover ? brush.hover[0] : null; // px
 
   // Wall-clock mode places every log at its StartTime; the first visible log's StartTime is
   // the reference that turns a brushed time back into seconds since StartTime.
@@ -158,17 +144,8 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
   }, [lines, yScales, x, width, height, percentiles, yLog, bands]);
 
   function drawLines(canvas: HTMLCanvasElement) {
-    const dpr = window.devicePixelRatio || 1;
-    // Assigning a size, even the same one, throws the canvas' backing store away and makes a
-    // new one: only on a real resize; clearRect below empties it otherwise.
-    const w = Math.round(width * dpr);
-    const h = Math.round(height * dpr);
-    if (canvas.width !== w) canvas.width = w;
-    if (canvas.height !== h) canvas.height = h;
-    const ctx = canvas.getContext("2d");
+    const ctx = clearedContext(canvas, width, height);
     if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, width, height);
     ctx.save();
     ctx.beginPath();
     ctx.rect(TL_MARGIN.left, 0, width - TL_MARGIN.left - TL_MARGIN.right, height);
@@ -255,45 +232,13 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
 
   const rangeStart = range.start ?? null;
   const rangeEnd = range.end ?? null;
-  const shade = rangeStart !== null || rangeEnd !== null ? [toX(rangeStart ?? view[0], null), toX(rangeEnd ?? view[1], null)] : null;
-
-  const px = (e: { clientX: number }) => {
-    const r = svgRef.current!.getBoundingClientRect();
-    return Math.min(width - TL_MARGIN.right, Math.max(TL_MARGIN.left, e.clientX - r.left));
-  };
-
-  // Shift+wheel or a sideways wheel pans; the wheel zooms around the pointer. Computed from the
-  // span last asked for (not the last drawn: several wheel events can come within one frame).
-  const onWheel = (e: WheelEvent) => {
-    const pan = e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY);
-    // Time and wall-clock scales are both linear in time over the plot's width.
-    const at = (px(e) - TL_MARGIN.left) / Math.max(1, width - TL_MARGIN.left - TL_MARGIN.right);
-    const next = wheelSpan(viewRef.current, { pan, direction: pan ? e.deltaX || e.deltaY : e.deltaY, at });
-    viewRef.current = next;
-    askedList.current.push(next);
-    setAsked(next);
-    onZoom(next);
-  };
-  const wheelRef = useRef(onWheel);
-  wheelRef.current = onWheel;
-  // A native listener, not React's (passive) onWheel: zooming must not also scroll the page,
-  // which moved the chart away from under the pointer.
-  useEffect(() => {
-    const svg = svgRef.current;
-    if (!svg) return;
-    const h = (e: WheelEvent) => {
-      e.preventDefault();
-      wheelRef.current(e);
-    };
-    svg.addEventListener("wheel", h, { passive: false });
-    return () => svg.removeEventListener("wheel", h);
-  }, []);
+  const shade: [number, number] | null = rangeStart !== null || rangeEnd !== null ? [toX(rangeStart ?? view[0], null), toX(rangeEnd ?? view[1], null)] : null;
 
   return (
     <div className="timeline" style={{ position: "relative", width, height }}>
       <canvas ref={canvasRef} style={{ width, height, position: "absolute", left: 0, top: 0 }} aria-hidden="true" />
       <svg
-        ref={svgRef}
+        ref={brush.svgRef}
         data-testid="timeline"
         role="img"
         aria-label={`Max latency per interval over time for ${lines.length} series; drag to select a time window`}
@@ -304,44 +249,9 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
         height={height}
         style={{ position: "absolute", left: 0, top: 0 }}
         className="timeline-overlay"
-        onMouseDown={(e) => {
-          if (e.button !== 0) return;
-          const p = px(e);
-          setDrag([p, p]);
-        }}
-        onMouseMove={(e) => {
-          const p = px(e);
-          setHover(p);
-          if (drag) setDrag([drag[0], p]);
-        }}
-        onMouseUp={() => {
-          if (drag && Math.abs(drag[1] - drag[0]) > 3) {
-            const a = fromX(Math.min(drag[0], drag[1]));
-            const b = fromX(Math.max(drag[0], drag[1]));
-            onBrush(Number(a.toFixed(3)), Number(b.toFixed(3)));
-          }
-          setDrag(null);
-        }}
-        onMouseLeave={() => {
-          setHover(null);
-          setDrag(null);
-        }}
-        onDoubleClick={() => {
-          askedList.current = [];
-          setAsked(null);
-          onZoom(null);
-        }}
+        {...brush.handlers(fromX)}
       >
-        {shade ? (
-          <rect
-            data-testid="timeline-window"
-            x={Math.min(shade[0]!, shade[1]!)}
-            width={Math.abs(shade[1]! - shade[0]!)}
-            y={TL_MARGIN.top}
-            height={height - TL_MARGIN.top - TL_MARGIN.bottom}
-            className="window"
-          />
-        ) : null}
+        <SpanRect span={shade} top={TL_MARGIN.top} bottom={height - TL_MARGIN.bottom} className="window" testId="timeline-window" />
         {/* Overlaid series share one lane and one scale: one axis (fifty copies of the same
             ticks on top of each other drew heavier text and cost a relayout per unit change). */}
         {(perLane ? laneList : laneList.slice(0, 1)).map((lane, i) => {
@@ -379,9 +289,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
         <text transform={`translate(14 ${height / 2}) rotate(-90)`} textAnchor="middle" className="axis-label">
           Max per interval ({UNIT_LABEL[unit]})
         </text>
-        {drag ? (
-          <rect x={Math.min(drag[0], drag[1])} width={Math.abs(drag[1] - drag[0])} y={TL_MARGIN.top} height={height - TL_MARGIN.top - TL_MARGIN.bottom} className="brush" />
-        ) : null}
+        <SpanRect span={drag} top={TL_MARGIN.top} bottom={height - TL_MARGIN.bottom} className="brush" />
         {hover !== null && !drag && hoverRows.length > 0 ? (
           <g pointerEvents="none" data-testid="timeline-hover">
             <line x1={hover} x2={hover} y1={TL_MARGIN.top} y2={height - TL_MARGIN.bottom} className="hover-line" />

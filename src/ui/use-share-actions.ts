@@ -1,0 +1,57 @@
+// What the share panel makes: a link (the view and the series as shown) and the Markdown summary.
+// Stable identities (they read the latest state when called) so the share panel is skipped.
+import { useRef } from "react";
+import { compareMarkdown } from "../core/compare/markdown";
+import { markdownSummary } from "../core/markdown";
+import type { Unit } from "../core/types";
+import type { CompareAnswer } from "../engine/compare-query";
+import type { EngineClient } from "../engine/client";
+import type { TimeRange } from "../engine/store";
+import { markdownRows } from "./markdown-rows";
+import type { SeriesRow } from "./SeriesList";
+import { sharedSeriesTimes, type TimeInfo } from "./time-state";
+import { useStableCallback } from "./use-stable-callback";
+import { shareOfView, type ViewState } from "./view-state";
+
+interface Inputs {
+  view: ViewState;
+  rows: SeriesRow[];
+  visibleRows: SeriesRow[];
+  sentence: string | null;
+  timeInfo: TimeInfo;
+  notes: string[];
+  compare: CompareAnswer | null;
+}
+
+export function useShareActions(engine: EngineClient, p: Inputs) {
+  const shareUrl = useRef<string | null>(null);
+  const unit: Unit = p.view.unit;
+  const range: TimeRange = p.view.range;
+  const makeLink = useStableCallback(async (fullPrecision: boolean) => {
+    try {
+      const times = sharedSeriesTimes(p.timeInfo);
+      const looks = p.rows
+        .filter((r) => !r.view.correctedFrom)
+        .map((r) => ({ id: r.view.id, color: r.color, visible: r.visible, ...(times.has(r.view.id) ? { time: times.get(r.view.id) } : {}) }));
+      const enc = await engine.share(shareOfView(p.view), looks, range, fullPrecision);
+      const url = `${window.location.origin}${window.location.pathname}#${enc.fragment}`;
+      shareUrl.current = url;
+      return { url, lossy: enc.lossy, length: url.length };
+    } catch (e) {
+      return { error: `Could not make a link: ${e instanceof Error ? e.message : String(e)}` };
+    }
+  });
+  const makeMarkdown = useStableCallback(
+    () =>
+      markdownSummary({
+        rows: markdownRows(p.visibleRows, unit),
+        unit,
+        requirement: p.view.requirement,
+        sentence: p.sentence,
+        shareUrl: shareUrl.current,
+        range,
+        notes: p.notes,
+      }) + (p.compare ? `\n${compareMarkdown(p.compare, unit)}` : ""),
+  );
+  return { makeLink, makeMarkdown };
+}
