@@ -208,7 +208,9 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
           check={(t) => (Number.isNaN(parseThreshold(t) ?? 0) ? `"${t}" is not a latency (>10ms)` : null)}
           onApply={(t) => onOptions({ ...options, tail: t })}
         />
-        <span className="hint">colour: values per cell (log scale); white line: max per column; a value is above the threshold when its whole histogram bucket is</span>
+        <span className="hint">
+          colour: values per cell (log scale); white line: max per column; a value counts as above the tail threshold only when its whole histogram bucket lies above it
+        </span>
       </div>
       {heat && lanes.length > 0 ? (
         <Heatmap
