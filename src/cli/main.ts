@@ -117,9 +117,9 @@ function problemText(p: LoadProblem): string {
 
 /** A file name for a series' .hgrm: its name without characters file systems refuse. */
 function safeName(name: string, taken: Set<string>): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what file systems refuse in names
   const base =
     name
+      // eslint-disable-next-line no-control-regex -- control characters are what file systems refuse in names
       .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, "_")
       .replace(/^\.+/, "_")
       .slice(0, 120) || "series";
@@ -146,7 +146,7 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   pool?.start();
   let loaded;
   try {
-    loaded = p.flags.has("--merge") ? await loadMerged(paths, range, pool, io.stderrIsTTY) : await loadAll(paths, pool, io.stderrIsTTY);
+    loaded = p.flags.has("--merge") ? await loadMerged(paths, range, pool, io.stderrIsTTY, pool) : await loadAll(paths, pool, io.stderrIsTTY);
   } finally {
     await pool?.close();
   }
