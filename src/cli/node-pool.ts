@@ -14,8 +14,7 @@ import { PathFile } from "./path-file";
 type ToHelper = { type: "read"; id: number; path: string; name: string; start: number; end: number } | { type: "merge"; id: number; paths: readonly string[]; range: TimeRange };
 type FromHelper = { id: number; type: "done"; part: HlogPart } | { id: number; type: "merged"; share: MergedShare } | { id: number; type: "error"; message: string };
 
-/** workerData that makes the bundled command line serve as a helper thread. */
-export const HELPER_ROLE = "hdr-spectrum-part";
+import { HELPER_ROLE } from "./helper-role";
 
 /** One helper per core beyond this thread's own, at most 3 (the page's rule). */
 export function helperThreadCount(): number {
@@ -32,9 +31,14 @@ export class NodeHelperPool implements HelperWorkers, MergeHelpers {
   constructor(
     readonly count: number,
     private readonly script: URL,
+    started: readonly Worker[] = [],
   ) {
     this.workers = new Array<Worker | null>(count).fill(null);
+    this.started = started.slice(0, count);
   }
+
+  /** Threads started before the pool was made (on the same script), taken in turn. */
+  private readonly started: Worker[];
 
   /** Starts every helper now, so none is still booting when the first part is sent. */
   start(): void {
@@ -44,7 +48,9 @@ export class NodeHelperPool implements HelperWorkers, MergeHelpers {
   private worker(helper: number): Worker {
     let w = this.workers[helper];
     if (w) return w;
-    w = new Worker(this.script, { workerData: { role: HELPER_ROLE } });
+    w = this.started.shift() ?? new Worker(this.script, { workerData: { role: HELPER_ROLE } });
+    // One started early is unreferenced until it has work: now it keeps the process alive while it reads.
+    w.ref();
     w.on("message", (r: FromHelper) => {
       const p = this.pending.get(r.id);
       if (!p) return;
