@@ -2,14 +2,16 @@
 // (when java and its jar are here) for `hgrm` and the .hgrm files, the values of known samples
 // for the JSON, and the exit codes and messages a CI job relies on.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { build, type Histogram } from "hdr-histogram-js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { mulberry32 } from "../../scripts/lib/queue-sim";
 import { writeHlog } from "../../scripts/lib/hlog-fixture";
+import { sparseOf } from "../core/histogram";
 import { decodeShare } from "../share";
+import { loadMerged, mergeShare, type MergeHelpers } from "./load";
 import { main } from "./main";
 
 const root = path.resolve(__dirname, "../..");
@@ -25,6 +27,23 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
   let stderr = "";
   const code = await main(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), stderrIsTTY: false });
   return { code, stdout, stderr };
+}
+
+/** A small log of `digits` significant digits with known samples. */
+function smallLog(seed: number, digits: 2 | 3, intervals = 4, perInterval = 50, startMs = Date.UTC(2026, 0, 5, 10, 0, 0)): { text: string; values: number[] } {
+  const rnd = mulberry32(seed);
+  const values: number[] = [];
+  const ivs = [];
+  for (let i = 0; i < intervals; i++) {
+    const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: digits });
+    for (let k = 0; k < perInterval; k++) {
+      const v = 1000 + Math.floor(rnd() * 5_000_000);
+      h.recordValue(v);
+      values.push(v);
+    }
+    ivs.push({ start: i, length: 1, histogram: h });
+  }
+  return { text: writeHlog(ivs, { startMs }), values };
 }
 
 function java(args: string[]): string {
@@ -150,6 +169,55 @@ describe("report --json", () => {
     ]);
     const layout = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
     expect(m.series[0]!.percentiles["99.9"]).toBe(expectedAt([...runs[0]!.values, ...runs[0]!.values], 99.9, layout));
+  });
+});
+
+describe("--merge with the files shared between threads", () => {
+  // A stand-in for the helper threads: the same share merge, its result copied as a message would be.
+  const sharers: MergeHelpers = { count: 1, merge: async (_h, paths, range) => structuredClone(await mergeShare(paths, range)) };
+  const files = (digitsOf: (i: number) => 2 | 3) => {
+    const d = mkdtempSync(path.join(tmpdir(), "hdr-spectrum-shares-"));
+    const values: Record<string, number[]> = { sysA: [], sysB: [] };
+    const paths = Array.from({ length: 14 }, (_, i) => {
+      const config = i % 3 === 0 ? "sysB" : "sysA";
+      const { text, values: v } = smallLog(100 + i, digitsOf(i), 4, 50, Date.UTC(2026, 0, 5, 10, 0, 0) + i * 4000);
+      values[config]!.push(...v);
+      const p = path.join(d, String(i).padStart(2, "0"), `${config}_2k.hlog`);
+      mkdirSync(path.dirname(p));
+      writeFileSync(p, text);
+      return p;
+    });
+    return { paths, values };
+  };
+  const summary = (l: Awaited<ReturnType<typeof loadMerged>>) =>
+    l.store.series.map((s) => ({ name: s.name, source: s.source, mergedFrom: s.mergedFrom, timeline: s.coarseTimeline, startTime: s.startTime, counts: sparseOf(s.histogram) }));
+  const range = { start: 2, end: null };
+
+  it("gives the series, sources, counts and timeline that merging on one thread gives", async () => {
+    const { paths, values } = files(() => 3);
+    const one = await loadMerged(paths, range, null, false);
+    const shared = await loadMerged(paths, range, null, false, sharers, 2);
+    expect(summary(shared)).toEqual(summary(one));
+    // Against the samples: intervals 2 and 3 of each file (the range), every file of each configuration.
+    const inRange = (vs: number[]) => vs.filter((_, k) => k % 200 >= 100).length;
+    expect(shared.store.series.map((s) => [s.name, s.histogram.totalCount])).toEqual([
+      ["sysB 2k/s", inRange(values.sysB!)],
+      ["sysA 2k/s", inRange(values.sysA!)],
+    ]);
+    expect(shared.store.series.map((s) => s.source)).toEqual(["5 files", "9 files"]);
+  });
+
+  it("files of one series in different layouts: the shares are merged again in order, the same as on one thread", async () => {
+    const { paths } = files((i) => (i === 7 ? 2 : 3));
+    const one = await loadMerged(paths, range, null, false);
+    let asked = 0;
+    const counting: MergeHelpers = { count: 1, merge: (h, p, r) => (asked++, sharers.merge(h, p, r)) };
+    const shared = await loadMerged(paths, range, null, false, counting, 2);
+    expect(asked).toBeGreaterThan(0);
+    expect(summary(shared)).toEqual(summary(one));
+    // A helper that fails: its shares are merged here.
+    const failing: MergeHelpers = { count: 1, merge: () => Promise.reject(new Error("gone")) };
+    expect(summary(await loadMerged(paths, range, null, false, failing, 2))).toEqual(summary(one));
   });
 });
 
@@ -353,6 +421,23 @@ describe("the built command line", () => {
     const spawned = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
     expect(spawned.status, spawned.stderr).toBe(0);
     expect(spawned.stdout).toBe((await run(args)).stdout);
+  });
+
+  it("merges hundreds of files on the helper threads and here, equal to merging them on one thread", async () => {
+    const d = mkdtempSync(path.join(tmpdir(), "hdr-spectrum-many-"));
+    // More files than one share (MERGE_CHUNK), so that shares go to the helper thread.
+    const paths = Array.from({ length: 600 }, (_, i) => {
+      const p = path.join(d, String(i).padStart(3, "0"), `${i % 2 ? "sysA" : "sysB"}_4k.hlog`);
+      mkdirSync(path.dirname(p));
+      writeFileSync(p, smallLog(1000 + i, 3, 2, 20, Date.UTC(2026, 0, 5, 10, 0, 0) + i * 2000).text);
+      return p;
+    });
+    const args = ["report", "--json", "--merge", "--start", "1", ...paths];
+    const spawned = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
+    expect(spawned.status, spawned.stderr).toBe(0);
+    const here = await run([...args, "--no-workers"]);
+    expect(spawned.stdout).toBe(here.stdout);
+    expect((JSON.parse(here.stdout) as { series: JsonSeries[] }).series.map((s) => s.count)).toEqual([6000, 6000]);
   });
 
   const npm = spawnSync("npm", ["--version"], { encoding: "utf8" });

@@ -3,7 +3,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { formatThroughput } from "../core/naming";
-import { newHistogram, lowestDiscernibleValueOf, type Histogram } from "../core/histogram";
+import { addDecodedInto } from "../core/counts-add";
+import { newHistogram, lowestDiscernibleValueOf, sparseOf, type Histogram, type SparseHistogram } from "../core/histogram";
 import type { LoadProblem, Unit } from "../core/types";
 import { makeSeries } from "../engine/series-make";
 import { loadFiles, type HelperWorkers } from "../engine/load-files";
@@ -69,6 +70,8 @@ export async function loadAll(paths: readonly string[], helpers: HelperWorkers |
 
 /** Files merged per batch: their histograms are dropped once added, so memory stays bounded. */
 const MERGE_BATCH = 64;
+/** Files in each share of a merge read on another thread (shares are handed out as threads free up). */
+export const MERGE_CHUNK = 256;
 /** Buckets of a merged series' max over time. */
 const MERGED_TIMELINE_BUCKETS = 1000;
 
@@ -80,6 +83,12 @@ interface Group {
   tag: string;
   unit: Unit;
   histogram: Histogram;
+  /** The layout the histogram was made with (of the group's first file). */
+  digits: number;
+  lowest: number;
+  highest: number;
+  /** Whether every file added had that layout (then its counts add by index, in any order). */
+  uniform: boolean;
   sources: Set<string>;
   files: number;
   /** Every interval's absolute start, end (s since epoch) and max (recorded unit). */
@@ -90,47 +99,171 @@ interface Group {
 }
 type SeriesKind = "response" | "service" | "";
 
+/** A group as another thread sends it: its histogram as sparse counts. */
+export interface SentGroup {
+  key: string;
+  name: string;
+  config: string;
+  throughput: number | null;
+  kind: SeriesKind;
+  tag: string;
+  unit: Unit;
+  digits: number;
+  lowest: number;
+  highest: number;
+  uniform: boolean;
+  counts: SparseHistogram;
+  sources: string[];
+  firstSource: string;
+  files: number;
+  starts: Float64Array;
+  ends: Float64Array;
+  maxes: Float64Array;
+  startTime: number | null;
+}
+
 /**
- * Files merged into one series per configuration, throughput, kind and tag (the identity the
- * page parses from names): each series' histogram over the time range is added into its
- * group's (the page's merge: a sum of histograms, never an average), in batches, so that
- * thousands of files are read with bounded memory. A merged series keeps its max over time
- * (per interval, bucketed) but not its intervals; the range applies to each file's own intervals.
+ * A share of the files merged on one thread. `sequential` when it must be merged again in
+ * order on the main thread to give exactly what one thread gives (files of one series that
+ * cannot be merged, or of different layouts).
  */
-export async function loadMerged(paths: readonly string[], range: TimeRange, helpers: HelperWorkers | null, progress: boolean): Promise<Loaded> {
-  const groups = new Map<string, Group>();
-  const problems: LoadProblem[] = [];
-  const pr = progressPrinter(progress);
+export interface MergedShare {
+  groups: SentGroup[];
+  problems: LoadProblem[];
+  sequential: boolean;
+}
+
+/** Threads that merge a share of the files each (the command line's helper threads). */
+export interface MergeHelpers {
+  readonly count: number;
+  merge(helper: number, paths: readonly string[], range: TimeRange): Promise<MergedShare>;
+}
+
+const groupKey = (s: { config: string; throughput: number | null; kind: string; tag: string }) => JSON.stringify([s.config, s.throughput, s.kind, s.tag]);
+
+function newGroup(s: { config: string; throughput: number | null; kind: SeriesKind; tag: string }, unit: Unit, digits: number, lowest: number, highest: number): Group {
+  const name = [s.config, s.throughput !== null ? formatThroughput(s.throughput) : "", s.kind, s.tag ? `[${s.tag}]` : ""].filter(Boolean).join(" ");
+  return {
+    name,
+    config: s.config,
+    throughput: s.throughput,
+    kind: s.kind,
+    tag: s.tag,
+    unit,
+    histogram: newHistogram(digits, lowest, highest),
+    digits,
+    lowest,
+    highest,
+    uniform: true,
+    sources: new Set(),
+    files: 0,
+    starts: [],
+    ends: [],
+    maxes: [],
+    startTime: null,
+  };
+}
+
+/** The parts of hdr-histogram-js's JsHistogram (3.x) that addHistogram reads and writes. */
+interface JsInternals {
+  _counts?: unknown;
+  autoResize: boolean;
+  maxValue: number;
+  countsArrayLength: number;
+  bucketCount: number;
+  subBucketCount: number;
+  unitMagnitude: number;
+  subBucketHalfCountMagnitude: number;
+  startTimeStampMsec: number;
+  endTimeStampMsec: number;
+  highestEquivalentValue(v: number): number;
+  valueFromIndex(i: number): number;
+  countsArrayIndex(v: number): number;
+  getCountAtIndex(i: number): number;
+  addToCountAtIndex(i: number, c: number): void;
+  handleRecordException(c: number, v: number): void;
+  updateMinAndMax(v: number): void;
+  addToTotalCount(c: number): void;
+  resize(v: number): void;
+  add(other: unknown): void;
+}
+
+/**
+ * target.add(source), hdr-histogram-js's own add, step for step. Its path for counts arrays of
+ * different lengths records each count at its value, finding the value's index again; when both
+ * have one layout (unit magnitude and sub-bucket count) that index is the source's own, and
+ * finding it was most of the time of merging thousands of small logs (profiled).
+ */
+export function addHistogram(target: Histogram, source: Histogram): void {
+  const t = target as unknown as JsInternals;
+  const o = source as unknown as JsInternals;
+  if (
+    !(t._counts instanceof Float64Array) ||
+    !(o._counts instanceof Float64Array) ||
+    t.unitMagnitude !== o.unitMagnitude ||
+    t.subBucketHalfCountMagnitude !== o.subBucketHalfCountMagnitude ||
+    t.subBucketCount !== o.subBucketCount ||
+    t.bucketCount === o.bucketCount
+  ) {
+    target.add(source);
+    return;
+  }
+  const highestRecordableValue = t.highestEquivalentValue(t.valueFromIndex(t.countsArrayLength - 1));
+  if (highestRecordableValue < o.maxValue) {
+    if (!t.autoResize) throw new Error("The other histogram includes values that do not fit in this histogram's range.");
+    t.resize(o.maxValue);
+  }
+  if (t.bucketCount === o.bucketCount) {
+    // Grown to the same length: the library's own path by index.
+    target.add(source);
+    return;
+  }
+  const record = (count: number, index: number) => {
+    const value = o.valueFromIndex(index);
+    if (index >= t.countsArrayLength) t.handleRecordException(count, value);
+    else t.addToCountAtIndex(index, count);
+    t.updateMinAndMax(value);
+    t.addToTotalCount(count);
+  };
+  const otherMaxIndex = o.countsArrayIndex(o.maxValue);
+  record(o.getCountAtIndex(otherMaxIndex), otherMaxIndex);
+  for (let i = 0; i < otherMaxIndex; i++) {
+    const c = o.getCountAtIndex(i);
+    if (c > 0) record(c, i);
+  }
+  t.startTimeStampMsec = Math.min(t.startTimeStampMsec, o.startTimeStampMsec);
+  t.endTimeStampMsec = Math.max(t.endTimeStampMsec, o.endTimeStampMsec);
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Merges `paths` into `groups` in order, in batches (the one-thread merge). */
+async function mergeInto(
+  groups: Map<string, Group>,
+  problems: LoadProblem[],
+  paths: readonly string[],
+  range: TimeRange,
+  helpers: HelperWorkers | null,
+  onProgress: (p: Progress) => void,
+): Promise<void> {
   for (let at = 0; at < paths.length; at += MERGE_BATCH) {
     const batch = new Store();
     const files = paths.slice(at, at + MERGE_BATCH).map((p) => new PathFile(p).asFile());
-    const outcomes = await loadFiles(batch, files, pr.onProgress, undefined, undefined, helpers);
+    const outcomes = await loadFiles(batch, files, onProgress, undefined, undefined, helpers);
     for (const o of outcomes) problems.push(...o.problems);
     for (const s of batch.series) {
-      const key = JSON.stringify([s.config, s.throughput, s.kind, s.tag]);
+      const key = groupKey(s);
       const h = batch.histogramFor(s.id, range);
+      const digits = s.histogram.numberOfSignificantValueDigits;
+      const lowest = lowestDiscernibleValueOf(s.histogram);
       let g = groups.get(key);
       if (!g) {
-        const name = [s.config, s.throughput !== null ? formatThroughput(s.throughput) : "", s.kind, s.tag ? `[${s.tag}]` : ""].filter(Boolean).join(" ");
-        g = {
-          name,
-          config: s.config,
-          throughput: s.throughput,
-          kind: s.kind,
-          tag: s.tag,
-          unit: s.recordedUnit,
-          histogram: newHistogram(s.histogram.numberOfSignificantValueDigits, lowestDiscernibleValueOf(s.histogram), s.histogram.highestTrackableValue),
-          sources: new Set(),
-          files: 0,
-          starts: [],
-          ends: [],
-          maxes: [],
-          startTime: null,
-        };
+        g = newGroup(s, s.recordedUnit, digits, lowest, s.histogram.highestTrackableValue);
         groups.set(key, g);
       }
       if (s.recordedUnit !== g.unit) throw new CliError(2, `${s.source}: recorded in ${s.recordedUnit}, the other files of "${g.name}" in ${g.unit}: they cannot be merged`);
-      g.histogram.add(h);
+      if (digits !== g.digits || lowest !== g.lowest) g.uniform = false;
+      addHistogram(g.histogram, h);
       g.sources.add(s.source);
       g.files++;
       const t = s.intervals;
@@ -148,6 +281,134 @@ export async function loadMerged(paths: readonly string[], range: TimeRange, hel
       }
     }
     batch.clear();
+    // Lets replies from other threads in between batches (reading here is promise work only).
+    await nextTurn();
+  }
+}
+
+/** A share of the files merged on this thread, as sent to the main thread (a helper thread's task). */
+export async function mergeShare(paths: readonly string[], range: TimeRange, onProgress: (p: Progress) => void = () => undefined): Promise<MergedShare> {
+  const groups = new Map<string, Group>();
+  const problems: LoadProblem[] = [];
+  try {
+    await mergeInto(groups, problems, paths, range, null, onProgress);
+  } catch (e) {
+    if (e instanceof CliError) return { groups: [], problems: [], sequential: true };
+    throw e;
+  }
+  const out: SentGroup[] = [];
+  for (const [key, g] of groups) {
+    if (!g.uniform) return { groups: [], problems: [], sequential: true };
+    out.push({
+      key,
+      name: g.name,
+      config: g.config,
+      throughput: g.throughput,
+      kind: g.kind,
+      tag: g.tag,
+      unit: g.unit,
+      digits: g.digits,
+      lowest: g.lowest,
+      highest: g.highest,
+      uniform: g.uniform,
+      counts: sparseOf(g.histogram),
+      sources: [...g.sources],
+      firstSource: [...g.sources][0]!,
+      files: g.files,
+      starts: Float64Array.from(g.starts),
+      ends: Float64Array.from(g.ends),
+      maxes: Float64Array.from(g.maxes),
+      startTime: g.startTime,
+    });
+  }
+  return { groups: out, problems, sequential: false };
+}
+
+/** The arrays of a share, to transfer rather than copy. */
+export function transferablesOfShare(m: MergedShare): ArrayBuffer[] {
+  return m.groups.flatMap((g) => [
+    g.counts.indices.buffer as ArrayBuffer,
+    g.counts.counts.buffer as ArrayBuffer,
+    g.starts.buffer as ArrayBuffer,
+    g.ends.buffer as ArrayBuffer,
+    g.maxes.buffer as ArrayBuffer,
+  ]);
+}
+
+/**
+ * Adds a share merged elsewhere into `groups`, or returns false (changing nothing) when that
+ * would not give exactly what merging its files here in order gives: then the caller does so.
+ * Counts of one layout add by index, so the sum does not depend on where they were added first.
+ */
+function addShare(groups: Map<string, Group>, problems: LoadProblem[], share: MergedShare): boolean {
+  if (share.sequential) return false;
+  for (const sg of share.groups) {
+    const g = groups.get(sg.key);
+    if (!sg.uniform || (g && (g.unit !== sg.unit || g.digits !== sg.digits || g.lowest !== sg.lowest))) return false;
+  }
+  problems.push(...share.problems);
+  for (const sg of share.groups) {
+    let g = groups.get(sg.key);
+    if (!g) {
+      g = newGroup(sg, sg.unit, sg.digits, sg.lowest, sg.highest);
+      groups.set(sg.key, g);
+    }
+    addDecodedInto(g.histogram, sg.counts);
+    for (const x of sg.sources) g.sources.add(x);
+    g.files += sg.files;
+    if (sg.startTime !== null) g.startTime = g.startTime === null ? sg.startTime : Math.min(g.startTime, sg.startTime);
+    for (let i = 0; i < sg.starts.length; i++) {
+      g.starts.push(sg.starts[i]!);
+      g.ends.push(sg.ends[i]!);
+      g.maxes.push(sg.maxes[i]!);
+    }
+  }
+  return true;
+}
+
+/**
+ * Files merged into one series per configuration, throughput, kind and tag (the identity the
+ * page parses from names): each series' histogram over the time range is added into its
+ * group's (the page's merge: a sum of histograms, never an average), in batches, so that
+ * thousands of files are read with bounded memory. A merged series keeps its max over time
+ * (per interval, bucketed) but not its intervals; the range applies to each file's own intervals.
+ *
+ * With `sharers`, the files are cut into shares of MERGE_CHUNK, merged on this thread and on
+ * the helpers as each frees up, then added here in file order: the same series, sources and
+ * counts as merging them all here.
+ */
+export async function loadMerged(
+  paths: readonly string[],
+  range: TimeRange,
+  helpers: HelperWorkers | null,
+  progress: boolean,
+  sharers: MergeHelpers | null = null,
+  chunk = MERGE_CHUNK,
+): Promise<Loaded> {
+  const groups = new Map<string, Group>();
+  const problems: LoadProblem[] = [];
+  const pr = progressPrinter(progress);
+  if (sharers && sharers.count > 0 && paths.length > chunk) {
+    const shares: (readonly string[])[] = [];
+    for (let at = 0; at < paths.length; at += chunk) shares.push(paths.slice(at, at + chunk));
+    const done: (Promise<MergedShare | null> | null)[] = new Array(shares.length).fill(null);
+    let next = 0;
+    // This thread keeps every share it reads itself as its own groups, then adds them in order like the others.
+    const run = async (helper: number | null) => {
+      for (;;) {
+        const k = next++;
+        if (k >= shares.length) return;
+        done[k] = helper === null ? mergeShare(shares[k]!, range, pr.onProgress) : sharers.merge(helper, shares[k]!, range).catch(() => null);
+        await done[k];
+      }
+    };
+    await Promise.all([run(null), ...Array.from({ length: sharers.count }, (_, h) => run(h))]);
+    for (let k = 0; k < shares.length; k++) {
+      const share = await done[k]!;
+      if (share === null || !addShare(groups, problems, share)) await mergeInto(groups, problems, shares[k]!, range, null, pr.onProgress);
+    }
+  } else {
+    await mergeInto(groups, problems, paths, range, helpers, pr.onProgress);
   }
   pr.done();
   const store = new Store();

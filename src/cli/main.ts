@@ -14,6 +14,7 @@ import { CliError } from "./errors";
 import { hgrmOf } from "./hgrm";
 import { CHECK_HELP, HGRM_HELP, MAIN_HELP, REPORT_HELP } from "./help";
 import { expandPaths, loadAll, loadMerged } from "./load";
+import type { Worker } from "node:worker_threads";
 import { helperThreadCount, NodeHelperPool } from "./node-pool";
 import { PathFile } from "./path-file";
 import { checkText, jsonOf, markdownOf, rowsOf, shareUrl, type Row } from "./report";
@@ -29,6 +30,8 @@ export interface Io {
 export interface MainOptions {
   /** The script helper threads run (the bundled command line); null reads on this thread only. */
   helperScript: URL | null;
+  /** Helper threads already started on helperScript (the executable starts one before it loads the rest); used first. */
+  started?: Worker[];
 }
 
 interface Parsed {
@@ -140,11 +143,11 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   const paths = expandPaths(p.files);
 
   const helperCount = opts.helperScript && !p.flags.has("--no-workers") ? helperThreadCount() : 0;
-  const pool = helperCount > 0 ? new NodeHelperPool(helperCount, opts.helperScript!) : null;
+  const pool = helperCount > 0 ? new NodeHelperPool(helperCount, opts.helperScript!, opts.started) : null;
   pool?.start();
   let loaded;
   try {
-    loaded = p.flags.has("--merge") ? await loadMerged(paths, range, pool, io.stderrIsTTY) : await loadAll(paths, pool, io.stderrIsTTY);
+    loaded = p.flags.has("--merge") ? await loadMerged(paths, range, pool, io.stderrIsTTY, pool) : await loadAll(paths, pool, io.stderrIsTTY);
   } finally {
     await pool?.close();
   }

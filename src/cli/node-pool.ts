@@ -7,31 +7,38 @@ import { Worker, parentPort, type MessagePort as NodeMessagePort } from "node:wo
 import { fileChunks } from "../engine/file-chunks";
 import { ingestHlogPart, transferablesOf, type HlogPart } from "../engine/hlog-ingest";
 import type { HelperWorkers } from "../engine/load-files";
+import type { TimeRange } from "../engine/protocol";
+import { mergeShare, transferablesOfShare, type MergedShare, type MergeHelpers } from "./load";
 import { PathFile } from "./path-file";
 
-type ToHelper = { type: "read"; id: number; path: string; name: string; start: number; end: number };
-type FromHelper = { id: number; type: "done"; part: HlogPart } | { id: number; type: "error"; message: string };
+type ToHelper = { type: "read"; id: number; path: string; name: string; start: number; end: number } | { type: "merge"; id: number; paths: readonly string[]; range: TimeRange };
+type FromHelper = { id: number; type: "done"; part: HlogPart } | { id: number; type: "merged"; share: MergedShare } | { id: number; type: "error"; message: string };
 
-/** workerData that makes the bundled command line serve as a helper thread. */
-export const HELPER_ROLE = "hdr-spectrum-part";
+import { HELPER_ROLE } from "./helper-role";
 
 /** One helper per core beyond this thread's own, at most 3 (the page's rule). */
 export function helperThreadCount(): number {
   return Math.max(0, Math.min(3, availableParallelism() - 1));
 }
 
-export class NodeHelperPool implements HelperWorkers {
+export class NodeHelperPool implements HelperWorkers, MergeHelpers {
   private readonly workers: (Worker | null)[];
-  private readonly pending = new Map<number, { resolve: (p: HlogPart) => void; reject: (e: Error) => void }>();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a part or a share, by the request's type
+  private readonly pending = new Map<number, { resolve: (p: any) => void; reject: (e: Error) => void }>();
   private nextId = 1;
 
   /** `script`: the file a helper runs (the bundled command line itself). */
   constructor(
     readonly count: number,
     private readonly script: URL,
+    started: readonly Worker[] = [],
   ) {
     this.workers = new Array<Worker | null>(count).fill(null);
+    this.started = started.slice(0, count);
   }
+
+  /** Threads started before the pool was made (on the same script), taken in turn. */
+  private readonly started: Worker[];
 
   /** Starts every helper now, so none is still booting when the first part is sent. */
   start(): void {
@@ -41,12 +48,15 @@ export class NodeHelperPool implements HelperWorkers {
   private worker(helper: number): Worker {
     let w = this.workers[helper];
     if (w) return w;
-    w = new Worker(this.script, { workerData: { role: HELPER_ROLE } });
+    w = this.started.shift() ?? new Worker(this.script, { workerData: { role: HELPER_ROLE } });
+    // One started early is unreferenced until it has work: now it keeps the process alive while it reads.
+    w.ref();
     w.on("message", (r: FromHelper) => {
       const p = this.pending.get(r.id);
       if (!p) return;
       this.pending.delete(r.id);
       if (r.type === "done") p.resolve(r.part);
+      else if (r.type === "merged") p.resolve(r.share);
       else p.reject(new Error(r.message));
     });
     w.on("error", (e: unknown) => this.fail(helper, e instanceof Error ? e : new Error(String(e))));
@@ -68,10 +78,19 @@ export class NodeHelperPool implements HelperWorkers {
 
   read(helper: number, blob: Blob, name: string): Promise<HlogPart> {
     if (!(blob instanceof PathFile)) return Promise.reject(new Error("only files on disk are read on helper threads"));
+    return this.ask<HlogPart>(helper, (id) => ({ type: "read", id, path: blob.path, name, start: blob.start, end: blob.end }));
+  }
+
+  /** Merges a share of the files on helper number `helper` (load.ts mergeShare). */
+  merge(helper: number, paths: readonly string[], range: TimeRange): Promise<MergedShare> {
+    return this.ask<MergedShare>(helper, (id) => ({ type: "merge", id, paths, range }));
+  }
+
+  private ask<T>(helper: number, message: (id: number) => ToHelper): Promise<T> {
     const id = this.nextId++;
-    return new Promise<HlogPart>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      const msg: ToHelper = { type: "read", id, path: blob.path, name, start: blob.start, end: blob.end };
+      const msg = message(id);
       try {
         this.worker(helper).postMessage(msg);
       } catch (e) {
@@ -93,6 +112,11 @@ export function serveParts(port: NodeMessagePort | null = parentPort): void {
   if (!port) return;
   port.on("message", async (m: ToHelper) => {
     try {
+      if (m.type === "merge") {
+        const share = await mergeShare(m.paths, m.range);
+        port.postMessage({ id: m.id, type: "merged", share } satisfies FromHelper, transferablesOfShare(share));
+        return;
+      }
       const file = new PathFile(m.path, m.name, m.start, m.end);
       const source = new Uint8Array(file.size);
       const part = await ingestHlogPart(

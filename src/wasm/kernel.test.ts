@@ -9,7 +9,7 @@ import { decodeHistogramPayload, inflateHistogramPayload } from "../formats/hlog
 import { encodeHistogramBytes, putZigZagLong, toBase64, Writer, wrapCompressed } from "../../scripts/lib/hlog-encoders";
 import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf } from "../core/counts-layout";
 import { inflateZlib } from "../formats/inflate";
-import { decodePayloadCode, decodePayloadFast, inflateFast, kernelAvailable, kernelUnavailableReason } from "./kernel";
+import { decodePayloadCode, decodePayloadFast, inflateFast, kernelAvailable, kernelStats, kernelUnavailableReason, allowNativeBase64 } from "./kernel";
 
 // The kernel is a fast path: for every input it either returns what the JS reader returns
 // (decodeHistogramPayload(payload, true)), field by field, or null. And where the JS reader
@@ -590,6 +590,96 @@ function expectSameInflate(input: Uint8Array, offset: number, length: number, li
   expect(mine).toEqual(theirs);
   return mine !== null;
 }
+
+describe("kernel: Node's base64 decoder against the kernel's own", () => {
+  /** The kernel's verdict and output on a text through each base64 path (copied out: transient views). */
+  function viaEach(text: string, start?: number, end?: number): { native: [number, Plain | null]; own: [number, Plain | null]; nativeUsed: boolean } {
+    const run = (): [number, Plain | null] => {
+      const code = decodePayloadCode(text, start, end);
+      const d = decodePayloadFast(text, start, end);
+      return [code, d === null ? null : plain(d)];
+    };
+    const before = kernelStats.nativeBase64;
+    const native = run();
+    const nativeUsed = kernelStats.nativeBase64 > before;
+    allowNativeBase64(false);
+    try {
+      return { native, own: run(), nativeUsed };
+    } finally {
+      allowNativeBase64(true);
+    }
+  }
+  function same(text: string, start?: number, end?: number): boolean {
+    const r = viaEach(text, start, end);
+    expect(r.native).toEqual(r.own);
+    return r.nativeUsed;
+  }
+
+  it("valid payloads, padded or not, in ranges of a longer string: Node's decoder is taken, identical", () => {
+    for (const s of SEEDS) {
+      expect(same(s)).toBe(true);
+      expect(same(s.replace(/=+$/, ""))).toBe(true);
+      expect(same(`1.0,2.0,3.0,${s}\n`, 12, 12 + s.length)).toBe(true);
+    }
+    fc.assert(
+      fc.property(libraryArb, (s) => void expect(same(s)).toBe(true)),
+      { numRuns: 200 },
+    );
+  });
+
+  it("text Node would read but the kernel refuses (URL-safe letters, white space or '=' inside, non-ASCII): the same verdict", () => {
+    const seed = SEEDS[0]!;
+    for (const c of ["-", "_", " ", "\n", "\t", "=", "==", ".", "\u00e9", "\u0141", "\ufeff", "\0", "*"]) {
+      for (const at of [0, 1, 5, Math.floor(seed.length / 2), seed.length - 3, seed.length - 1]) {
+        same(seed.slice(0, at) + c + seed.slice(at));
+        same(seed.slice(0, at) + c + seed.slice(at + 1));
+      }
+    }
+    // A payload whose every "+" and "/" is written URL-safe: Node decodes it to the very same bytes; the reader refuses it.
+    const urlSafe = SEEDS.find((s) => /[+/]/.test(s))!
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_");
+    expect(
+      Buffer.from(urlSafe, "base64").equals(
+        Buffer.from(
+          SEEDS.find((s) => /[+/]/.test(s))!,
+          "base64",
+        ),
+      ),
+    ).toBe(true);
+    expect(decodePayloadFast(urlSafe)).toBeNull();
+    same(urlSafe);
+  });
+
+  it("edited, cut and grown text, random strings: the same verdict and output", () => {
+    const char = fc.oneof(
+      fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"),
+      fc.constantFrom("=", " ", "\n", "-", "_", ".", "\u00e9", "\u0141", "\ufeff", "\u00a0", "\0"),
+    );
+    const edit = fc.tuple(fc.nat(), fc.integer({ min: 0, max: 2 }), char);
+    fc.assert(
+      fc.property(fc.constantFrom(...SEEDS), fc.array(edit, { minLength: 1, maxLength: 4 }), (s, edits) => {
+        let t = s;
+        for (const [at, kind, c] of edits) {
+          const i = at % (t.length + 1);
+          if (kind === 0) t = t.slice(0, i) + c + t.slice(i + 1);
+          else if (kind === 1) t = t.slice(0, i) + c + t.slice(i);
+          else t = t.slice(0, i);
+        }
+        same(t);
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (s) => void same(s)),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(fc.base64String({ maxLength: 200 }), (s) => void same(s)),
+      { numRuns: 500 },
+    );
+  });
+});
 
 describe("kernel inflate against inflateZlib", () => {
   it("pako.deflate output at every option set, any limit", () => {
