@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { build } from "hdr-histogram-js";
 import { compareSides, compareSidesAsync, CompareCancelled, COMPARE_PERCENTILES } from "./compare";
-import { simIntervals, simRun } from "./test-sim";
+import { simIntervals, simRun, type SimOptions } from "./test-sim";
 import { curveGrid, supportLimit, verdictOf } from "./verdict";
 import { makeRng, normal } from "./rng";
 import { planBlocks } from "./plan";
 import type { RunInput } from "./types";
 
 const side = (label: string, ...runs: RunInput[]) => ({ label, runs });
+/** A and B simulated with `o` from seeds `seed` and `seed + 1` (B scaled by `scale`), compared at p50, p90 and p99 only. */
+const seededPair = (o: SimOptions, seed: number, scale = 1) =>
+  compareSides(side("A", simRun("a", { ...o, seed })), side("B", simRun("b", { ...o, seed: seed + 1, scale })), { percentiles: [50, 90, 99], perDecade: 0 });
 
 describe("verdicts", () => {
   it("follow the margin and the resolution", () => {
@@ -101,10 +104,7 @@ describe("A vs B against known samples", () => {
     // Stationary enough that an interval of ±5 % is within reach at p50 and p90.
     const o = { intervals: 300, perInterval: 100, phi: 0.5, drift: 0.04 };
     for (let k = 0; k < 100; k++) {
-      const r = compareSides(side("A", simRun("a", { ...o, seed: 1000 + 2 * k })), side("B", simRun("b", { ...o, seed: 1001 + 2 * k })), {
-        percentiles: [50, 90, 99],
-        perDecade: 0,
-      });
+      const r = seededPair(o, 1000 + 2 * k);
       if (r.points.every((p) => p.verdict !== "better" && p.verdict !== "worse")) clean++;
       if (r.points[0]!.verdict === "same") same50++;
       if (r.points[1]!.verdict === "same") same90++;
@@ -121,10 +121,7 @@ describe("A vs B against known samples", () => {
     // Neighbouring intervals correlated (AR(1), 0.8): resampling single intervals would under-cover.
     const o = { intervals: 400, perInterval: 40, phi: 0.8, drift: 0.12 };
     for (let k = 0; k < 80; k++) {
-      const r = compareSides(side("A", simRun("a", { ...o, seed: 5000 + 2 * k })), side("B", simRun("b", { ...o, seed: 5001 + 2 * k, scale: truth })), {
-        percentiles: [50, 90, 99],
-        perDecade: 0,
-      });
+      const r = seededPair(o, 5000 + 2 * k, truth);
       for (const p of r.points) {
         trials++;
         if (p.low! <= truth * (1 + p.resolution) && p.high! >= truth / (1 + p.resolution)) covered++;
