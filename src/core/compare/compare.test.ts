@@ -12,7 +12,7 @@ const side = (label: string, ...runs: RunInput[]) => ({ label, runs });
  * `pairs` comparisons of A and B simulated with `o` (A from seed `firstSeed + 2k`, B from the next
  * seed and scaled by `scale`), at p50, p90 and p99 only.
  */
-const seededPairs = (o: SimOptions, pairs: number, firstSeed: number, scale = 1) =>
+const seededPairs = (o: Omit<SimOptions, "seed">, pairs: number, firstSeed: number, scale = 1) =>
   Array.from({ length: pairs }, (_, k) => {
     const seed = firstSeed + 2 * k;
     return compareSides(side("A", simRun("a", { ...o, seed })), side("B", simRun("b", { ...o, seed: seed + 1, scale })), { percentiles: [50, 90, 99], perDecade: 0 });
