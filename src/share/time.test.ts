@@ -8,7 +8,7 @@ import { buildPayload, wrapPayload } from "./codec";
 import { packExact, writePacked } from "./histogram-pack";
 import { decodeShare, encodeShare, SHARE_VERSION, type ShareState, type SharedSeriesTime } from "./index";
 import { upgradeV2toV3 } from "./upgrade";
-import { seriesMeta } from "../../scripts/lib/share-meta";
+import { seriesMeta, viewMeta } from "../../scripts/lib/share-meta";
 
 function hist() {
   const h = newHistogram(3);
@@ -16,14 +16,7 @@ function hist() {
   return h;
 }
 
-const view = {
-  displayUnit: "ms" as const,
-  yLog: false,
-  sideBySide: false,
-  requirement: "p99<=5ms, max<=100ms",
-  range: { start: null, end: null },
-  timeline: { percentiles: [99], perLane: false, wallClock: false, log: false },
-};
+const view = viewMeta({ requirement: "p99<=5ms, max<=100ms", timeline: { percentiles: [99] } });
 
 const stallTime: SharedSeriesTime = {
   windows: {
