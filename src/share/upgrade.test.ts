@@ -64,14 +64,14 @@ describe("v1 → v2", () => {
       if (!r.ok) throw new Error(r.reason);
       expect(r.upgradedFrom).toBe(1);
       expect(r.lossy).toBe(lossy);
-      expect(r.state.view).toEqual({
-        displayUnit: "ms",
-        yLog: true,
-        sideBySide: false,
-        requirement: "p50<=1ms, p99<=5ms, p99.99<=20ms, max<=0.25s",
-        range: { start: 10, end: 70.5 },
-        timeline: { percentiles: [50, 99], perLane: true, wallClock: false, log: true },
-      });
+      expect(r.state.view).toEqual(
+        viewMeta({
+          yLog: true,
+          requirement: "p50<=1ms, p99<=5ms, p99.99<=20ms, max<=0.25s",
+          range: { start: 10, end: 70.5 },
+          timeline: { percentiles: [50, 99], perLane: true, log: true },
+        }),
+      );
       const s = r.state.series[0]!;
       const { histogram, timeline, ...meta } = s;
       // Every field of the v1 series but its histogram layout is carried over as it was.
