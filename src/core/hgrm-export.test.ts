@@ -127,7 +127,7 @@ describe("formatPercentileDistribution: values 1..10000 recorded once each", () 
 describe("formatPercentileDistribution: small cases", () => {
   it.each([
     ["an empty histogram has a header and a zero footer", 0, ""],
-    ["only zeros", 5, "       0.000 0.000000000000          5           1.00\n" + "       0.000 1.000000000000          5\n"],
+    ["only zeros", 5, "       0.000 0.000000000000          5           1.00\n       0.000 1.000000000000          5\n"],
   ])("%s", (_, zeros, rows) => {
     const h = build({ bitBucketSize: 64 });
     if (zeros > 0) h.recordValueWithCount(0, zeros);
