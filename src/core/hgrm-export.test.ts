@@ -125,24 +125,17 @@ describe("formatPercentileDistribution: values 1..10000 recorded once each", () 
 });
 
 describe("formatPercentileDistribution: small cases", () => {
-  it("an empty histogram has a header and a zero footer", () => {
-    expect(formatPercentileDistribution(build({ bitBucketSize: 64 }), 1)).toBe(
-      HEADER +
-        "#[Mean    =        0.000, StdDeviation   =        0.000]\n" +
-        "#[Max     =        0.000, Total count    =            0]\n" +
-        "#[Buckets =            1, SubBuckets     =         2048]\n",
-    );
-  });
-
-  it("only zeros", () => {
+  it.each([
+    ["an empty histogram has a header and a zero footer", 0, ""],
+    ["only zeros", 5, "       0.000 0.000000000000          5           1.00\n       0.000 1.000000000000          5\n"],
+  ])("%s", (_, zeros, rows) => {
     const h = build({ bitBucketSize: 64 });
-    h.recordValueWithCount(0, 5);
+    if (zeros > 0) h.recordValueWithCount(0, zeros);
     expect(formatPercentileDistribution(h, 1)).toBe(
       HEADER +
-        "       0.000 0.000000000000          5           1.00\n" +
-        "       0.000 1.000000000000          5\n" +
+        rows +
         "#[Mean    =        0.000, StdDeviation   =        0.000]\n" +
-        "#[Max     =        0.000, Total count    =            5]\n" +
+        `#[Max     =        0.000, Total count    =            ${zeros}]\n` +
         "#[Buckets =            1, SubBuckets     =         2048]\n",
     );
   });

@@ -213,21 +213,15 @@ function decodeDouble(b: Uint8Array, len: number, outer: EncodingVersion | -1, t
   if (typeof n === "string") return fail(n);
   let indices = d.indices.subarray(0, n);
   let counts = d.counts.subarray(0, n);
-  if (!transient) {
-    const memory = new ArrayBuffer(n * 12);
-    counts = new Float64Array(memory, 0, n);
-    indices = new Int32Array(memory, n * 8, n);
-    counts.set(d.counts.subarray(0, n));
-    indices.set(d.indices.subarray(0, n));
-  }
+  if (!transient) ({ indices, counts } = ownCopy(indices, counts));
+  // The inner histogram's version and total count, with the DoubleHistogram's digits, range and requantized arrays.
   const value: DecodedHistogram = {
-    version: d.version,
+    ...d,
     numberOfSignificantValueDigits: targetDigitsFor(digits),
     lowestDiscernibleValue: 1,
     highestTrackableValue: targetHighest(h.highest, ratio),
     indices,
     counts,
-    totalCount: d.totalCount,
     double: { ratio, digits },
   };
   return { ok: true, value };
@@ -254,21 +248,10 @@ function decodeInteger(b: Uint8Array, len: number, outer: EncodingVersion | -1, 
     n = h.version === 2 ? readZigZagCounts(b, start, start + h.payloadLength, h.countsLength) : readFixedWordCounts(b, start, h.payloadLength / h.wordSize, h.wordSize);
   }
   if (typeof n === "string") return fail(n);
-  let indices: Int32Array;
-  let counts: Float64Array;
-  if (transient) {
-    // Views of the scratch; they keep its buffers when releaseLargeScratch replaces them.
-    indices = scratch.indices.subarray(0, n);
-    counts = scratch.counts.subarray(0, n);
-  } else {
-    // One ArrayBuffer for both arrays: allocating typed-array memory costs more than decoding
-    // a typical interval, so do it once.
-    const memory = new ArrayBuffer(n * 12);
-    counts = new Float64Array(memory, 0, n);
-    indices = new Int32Array(memory, n * 8, n);
-    counts.set(scratch.counts.subarray(0, n));
-    indices.set(scratch.indices.subarray(0, n));
-  }
+  // Views of the scratch; they keep its buffers when releaseLargeScratch replaces them.
+  let indices: Int32Array = scratch.indices.subarray(0, n);
+  let counts: Float64Array = scratch.counts.subarray(0, n);
+  if (!transient) ({ indices, counts } = ownCopy(indices, counts));
   const value: DecodedHistogram = {
     version: h.version,
     numberOfSignificantValueDigits: h.digits,
@@ -280,6 +263,20 @@ function decodeInteger(b: Uint8Array, len: number, outer: EncodingVersion | -1, 
   };
   releaseLargeScratch();
   return { ok: true, value };
+}
+
+/**
+ * A copy of a decode's arrays in one ArrayBuffer for both: allocating typed-array memory costs
+ * more than decoding a typical interval, so do it once.
+ */
+function ownCopy(indices: Int32Array, counts: Float64Array): { indices: Int32Array; counts: Float64Array } {
+  const n = indices.length;
+  const memory = new ArrayBuffer(n * 12);
+  const ownCounts = new Float64Array(memory, 0, n);
+  const ownIndices = new Int32Array(memory, n * 8, n);
+  ownCounts.set(counts);
+  ownIndices.set(indices);
+  return { indices: ownIndices, counts: ownCounts };
 }
 
 /** A payload's histogram bytes, uncompressed: what decodeInflated reads. */

@@ -32,22 +32,28 @@ describe("HlogReader", () => {
     expect(r.problems).toEqual([]);
   });
 
-  it("treats timestamps more than a year before StartTime as relative (Java's rule)", () => {
-    const { r } = readAll("#[StartTime: 1441812279.474 (seconds since epoch)]\n0.127,1.0,1.0,HISTFAAA\n");
-    expect(r.baseTime()).toBe(1441812279.474);
-    expect(r.offsetOf(5.127)).toBeCloseTo(5.127, 9);
-  });
-
-  it("treats timestamps near StartTime as absolute", () => {
-    const { r } = readAll("#[StartTime: 1527510686.000 (seconds since epoch)]\nTag=x,1527510686.313,40.807,0.000,HISTFAAA\n");
-    expect(r.baseTime()).toBe(0);
-    expect(r.offsetOf(1527510686.313)).toBeCloseTo(0.313, 6);
-  });
-
-  it("uses an explicit BaseTime", () => {
-    const { r } = readAll("#[StartTime: 1000000000.000 (seconds since epoch)]\n#[BaseTime: 999999990.000 (seconds since epoch)]\n12.5,1,1,HISTFAAA\n");
-    expect(r.baseTime()).toBe(999999990);
-    expect(r.offsetOf(12.5)).toBeCloseTo(2.5, 9);
+  it.each([
+    [
+      "more than a year before StartTime as relative (Java's rule)",
+      "#[StartTime: 1441812279.474 (seconds since epoch)]\n0.127,1.0,1.0,HISTFAAA\n",
+      1441812279.474,
+      5.127,
+      5.127,
+      9,
+    ],
+    ["near StartTime as absolute", "#[StartTime: 1527510686.000 (seconds since epoch)]\nTag=x,1527510686.313,40.807,0.000,HISTFAAA\n", 0, 1527510686.313, 0.313, 6],
+    [
+      "against an explicit BaseTime",
+      "#[StartTime: 1000000000.000 (seconds since epoch)]\n#[BaseTime: 999999990.000 (seconds since epoch)]\n12.5,1,1,HISTFAAA\n",
+      999999990,
+      12.5,
+      2.5,
+      9,
+    ],
+  ])("treats timestamps %s", (_, text, baseTime, stamp, offset, digits) => {
+    const { r } = readAll(text);
+    expect(r.baseTime()).toBe(baseTime);
+    expect(r.offsetOf(stamp)).toBeCloseTo(offset, digits);
   });
 
   it("without a StartTime line, the first interval starts the log", () => {

@@ -217,6 +217,20 @@ function zlibStream(w: BitWriter, output: ArrayLike<number>, windowBits = 15): U
 }
 
 /** Canonical codes (RFC 1951 3.2.2) for the given lengths. */
+/** The Huffman codes a dynamic block's header declares with these code lengths. */
+function dynamicCode(litLengths: number[], distLengths: number[]): { lit: Code; dist: Code } {
+  return { lit: { codes: canonical(litLengths), lengths: litLengths }, dist: { codes: canonical(distLengths), lengths: distLengths } };
+}
+
+/** The zlib stream of what `w` holds, checked to inflate to `out` within `limit` bytes. */
+function expectInflates(w: BitWriter, out: number[], limit: number): Uint8Array {
+  const z = zlibStream(w, out);
+  const r = inflateZlib(z, 0, z.length, limit);
+  if (typeof r === "string") throw new Error(r);
+  expect(Array.from(r.bytes)).toEqual(out);
+  return z;
+}
+
 function canonical(lengths: number[]): number[] {
   const count = new Array<number>(16).fill(0);
   for (const l of lengths) if (l) count[l]++;
@@ -326,10 +340,7 @@ describe("inflateZlib on hand-made streams", () => {
     for (const b of [7, 200, 143, 144, 255, 0]) writeLiteral(w, FIXED, out, b);
     writeMatch(w, FIXED, out, 10, 11);
     w.code(FIXED.lit.codes[256], FIXED.lit.lengths[256]);
-    const z = zlibStream(w, out);
-    const r = inflateZlib(z, 0, z.length, 1000);
-    if (typeof r === "string") throw new Error(r);
-    expect(Array.from(r.bytes)).toEqual(out);
+    const z = expectInflates(w, out, 1000);
     for (let limit = 0; limit <= out.length + 1; limit++) expectSameAsPako(z, limit);
     for (let length = 0; length <= z.length; length++) expectSameAsPako(z, 1000, 0, length);
   });
@@ -343,11 +354,8 @@ describe("inflateZlib on hand-made streams", () => {
     // Not the last symbols, so that the match is decoded by the main loop, not near the end.
     for (let i = 0; i < 30; i++) writeLiteral(w, FIXED, out, i);
     w.code(FIXED.lit.codes[256], FIXED.lit.lengths[256]);
-    const z = zlibStream(w, out);
-    const r = inflateZlib(z, 0, z.length, 1 << 17);
-    if (typeof r === "string") throw new Error(r);
-    expect(r.bytes.length).toBe(32768 + 258 + 30);
-    expect(Array.from(r.bytes)).toEqual(out);
+    expect(out.length).toBe(32768 + 258 + 30);
+    const z = expectInflates(w, out, 1 << 17);
     expectSameAsPako(z, 1 << 17);
     expectSameAsPako(z, 32768 + 100);
     // The same stream under a header declaring a 16 KB window: C zlib (built without
@@ -372,7 +380,7 @@ describe("inflateZlib on hand-made streams", () => {
     // Complete codes: 226 lengths of 8 and 60 of 9 (226/256 + 60/512 = 1); 2 of 4 and 28 of 5.
     const litLengths = Array.from({ length: 286 }, (_, s) => (s < 226 ? 8 : 9));
     const distLengths = Array.from({ length: 30 }, (_, s) => (s < 2 ? 4 : 5));
-    const code = { lit: { codes: canonical(litLengths), lengths: litLengths }, dist: { codes: canonical(distLengths), lengths: distLengths } };
+    const code = dynamicCode(litLengths, distLengths);
     const w = new BitWriter().bits(1, 1).bits(2, 2);
     writeDynamicHeader(w, litLengths, distLengths);
     const out: number[] = [];
@@ -386,10 +394,7 @@ describe("inflateZlib on hand-made streams", () => {
       }
     }
     w.code(code.lit.codes[256], code.lit.lengths[256]);
-    const z = zlibStream(w, out);
-    const r = inflateZlib(z, 0, z.length, 1 << 20);
-    if (typeof r === "string") throw new Error(r);
-    expect(Array.from(r.bytes)).toEqual(out);
+    const z = expectInflates(w, out, 1 << 20);
     expectSameAsPako(z, 1 << 20);
     expectSameAsPako(z, 12345);
   });
@@ -402,7 +407,7 @@ describe("inflateZlib on hand-made streams", () => {
     for (let i = 0; i < 15; i++) litLengths[i * 3] = skewed[i];
     litLengths[256] = 15;
     const distLengths = skewed.concat(new Array<number>(14).fill(0));
-    const code1 = { lit: { codes: canonical(litLengths), lengths: litLengths }, dist: { codes: canonical(distLengths), lengths: distLengths } };
+    const code1 = dynamicCode(litLengths, distLengths);
     const out: number[] = [];
     const w = new BitWriter().bits(0, 1).bits(2, 2);
     writeDynamicHeader(w, litLengths, distLengths);
@@ -424,10 +429,7 @@ describe("inflateZlib on hand-made streams", () => {
       for (let ds = 0; ds < 16; ds++) writeMatch(w, code2, out, LENGTH_BASE[ls], DIST_BASE[ds]);
     }
     w.code(code2.lit.codes[256], code2.lit.lengths[256]);
-    const z = zlibStream(w, out);
-    const r = inflateZlib(z, 0, z.length, 1 << 20);
-    if (typeof r === "string") throw new Error(r);
-    expect(Array.from(r.bytes)).toEqual(out);
+    const z = expectInflates(w, out, 1 << 20);
     expectSameAsPako(z, 1 << 20);
     for (let length = 0; length < z.length; length += 3) expectSameAsPako(z, 1 << 20, 0, length);
   });
@@ -553,16 +555,13 @@ describe("inflateZlib on hand-made streams", () => {
       const litLengths = new Array<number>(257).fill(0);
       litLengths[65] = 1;
       litLengths[256] = 1;
-      const code = { lit: { codes: canonical(litLengths), lengths: litLengths }, dist: { codes: canonical(distLengths), lengths: distLengths } };
+      const code = dynamicCode(litLengths, distLengths);
       const w = new BitWriter().bits(1, 1).bits(2, 2);
       writeDynamicHeader(w, litLengths, distLengths);
       const out: number[] = [];
       for (let i = 0; i < 5; i++) writeLiteral(w, code, out, 65);
       w.code(code.lit.codes[256], 1);
-      const z = zlibStream(w, out);
-      const r = inflateZlib(z, 0, z.length, 1000);
-      if (typeof r === "string") throw new Error(r);
-      expect(Array.from(r.bytes)).toEqual(out);
+      const z = expectInflates(w, out, 1000);
       expectSameAsPako(z, 1000);
       expectSameAsPako(z, 3);
     }

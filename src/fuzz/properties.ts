@@ -12,6 +12,7 @@ import type { SampleOptions } from "../formats/source";
 import { decodeHistogramPayload, valueFromIndex } from "../formats/hlog-encoding";
 import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf } from "../core/counts-layout";
 import { encodeHistogram, type EncodeOptions } from "../../scripts/lib/hlog-encoders";
+import { seriesMeta, viewMeta } from "../../scripts/lib/share-meta";
 import { decodeShare, encodeShare, type ShareState } from "../share";
 import { base64urlEncode, zlibDeflate } from "../share/bytes";
 import { buildPayload, wrapPayload } from "../share/codec";
@@ -461,14 +462,7 @@ const hugeLines: FuzzProperty = {
 
 // Share links ----------------------------------------------------------------------------------
 
-const VIEW = {
-  displayUnit: "ms",
-  yLog: true,
-  sideBySide: false,
-  requirement: "p99<=5ms",
-  range: { start: null, end: null },
-  timeline: { percentiles: [50, 99], perLane: false, wallClock: false, log: false },
-} as const;
+const VIEW = viewMeta({ yLog: true, requirement: "p99<=5ms", timeline: { percentiles: [50, 99] } });
 
 const shareStateArb: fc.Arbitrary<ShareState> = fc
   .array(
@@ -527,19 +521,7 @@ const fragmentArb: fc.Arbitrary<string> = fc.oneof(
     const meta = {
       lossy,
       view: VIEW,
-      series: Array.from({ length: n }, (_, i) => ({
-        name: `s${i}`,
-        source: "a",
-        tag: "",
-        config: "",
-        throughput: null,
-        kind: "",
-        unit: "ns",
-        visible: true,
-        startTime: null,
-        hist: { sig, ldv: 1 },
-        ...(i === 0 ? { timeline: { t0: 0, t1: 1 } } : {}),
-      })),
+      series: Array.from({ length: n }, (_, i) => seriesMeta({ name: `s${i}`, hist: { sig, ldv: 1 }, ...(i === 0 ? { timeline: { t0: 0, t1: 1 } } : {}) })),
     };
     return wrapPayload(buildPayload(meta, data));
   }),

@@ -9,6 +9,7 @@ import { decodeShare, encodeShare, MAX_FRAGMENT_CHARS, SHARE_VERSION } from "./i
 import { MAX_SERIES } from "./schema";
 import { synthSweep } from "../../scripts/lib/sweep-fixture";
 import { budgetMs } from "../../scripts/lib/budget";
+import { seriesMeta, viewMeta } from "../../scripts/lib/share-meta";
 
 function rejects(fragment: string, reason?: RegExp): string {
   let r: ReturnType<typeof decodeShare> | undefined;
@@ -19,16 +20,9 @@ function rejects(fragment: string, reason?: RegExp): string {
   return r!.reason;
 }
 
-const view = {
-  displayUnit: "ms",
-  yLog: true,
-  sideBySide: false,
-  requirement: null,
-  range: { start: null, end: null },
-  timeline: { percentiles: [50], perLane: false, wallClock: false, log: false },
-};
+const view = viewMeta({ yLog: true, timeline: { percentiles: [50] } });
 function series(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name: "a", source: "a.hlog", tag: "", config: "", throughput: 1000, kind: "response", unit: "ns", visible: true, startTime: null, hist: { sig: 3, ldv: 1 }, ...extra };
+  return seriesMeta({ source: "a.hlog", throughput: 1000, kind: "response", hist: { sig: 3, ldv: 1 }, ...extra });
 }
 /** One histogram: n pairs declared, then the given index and count varints as written. */
 function histData(pairs: [number, number][], declared = pairs.length): ByteWriter {

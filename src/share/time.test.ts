@@ -8,6 +8,7 @@ import { buildPayload, wrapPayload } from "./codec";
 import { packExact, writePacked } from "./histogram-pack";
 import { decodeShare, encodeShare, SHARE_VERSION, type ShareState, type SharedSeriesTime } from "./index";
 import { upgradeV2toV3 } from "./upgrade";
+import { seriesMeta, viewMeta } from "../../scripts/lib/share-meta";
 
 function hist() {
   const h = newHistogram(3);
@@ -15,14 +16,7 @@ function hist() {
   return h;
 }
 
-const view = {
-  displayUnit: "ms" as const,
-  yLog: false,
-  sideBySide: false,
-  requirement: "p99<=5ms, max<=100ms",
-  range: { start: null, end: null },
-  timeline: { percentiles: [99], perLane: false, wallClock: false, log: false },
-};
+const view = viewMeta({ requirement: "p99<=5ms, max<=100ms", timeline: { percentiles: [99] } });
 
 const stallTime: SharedSeriesTime = {
   windows: {
@@ -117,7 +111,7 @@ describe("share links: time options and summaries (v3)", () => {
       const meta = {
         lossy: false,
         view,
-        series: [{ name: "a", source: "a", tag: "", config: "", throughput: null, kind: "", unit: "ns", visible: true, startTime: null, hist: { sig: p.sig, ldv: p.ldv }, time }],
+        series: [seriesMeta({ hist: { sig: p.sig, ldv: p.ldv }, time })],
       };
       const r = decodeShare(wrapPayload(buildPayload(meta, data.finish())));
       expect(r.ok).toBe(false);
@@ -134,21 +128,7 @@ describe("v2 → v3", () => {
     const meta = {
       lossy: false,
       view: { ...view, ...extraView },
-      series: [
-        {
-          name: "a",
-          source: "a.hlog",
-          tag: "",
-          config: "",
-          throughput: null,
-          kind: "",
-          unit: "ns",
-          visible: true,
-          startTime: null,
-          hist: { sig: p.sig, ldv: p.ldv },
-          ...extraSeries,
-        },
-      ],
+      series: [seriesMeta({ source: "a.hlog", hist: { sig: p.sig, ldv: p.ldv }, ...extraSeries })],
     };
     return wrapPayload(buildPayload(meta, data.finish()), 2);
   }

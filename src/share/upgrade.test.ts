@@ -7,6 +7,7 @@ import { buildPayload, wrapPayload } from "./codec";
 import { packExact, packLossy, writePacked, writeTimeline } from "./histogram-pack";
 import { decodeShare, SHARE_VERSION } from "./index";
 import { UPGRADERS, formatEntryV1, upgradeV1toV2 } from "./upgrade";
+import { viewMeta } from "../../scripts/lib/share-meta";
 
 const v1View = {
   displayUnit: "ms",
@@ -63,14 +64,14 @@ describe("v1 → v2", () => {
       if (!r.ok) throw new Error(r.reason);
       expect(r.upgradedFrom).toBe(1);
       expect(r.lossy).toBe(lossy);
-      expect(r.state.view).toEqual({
-        displayUnit: "ms",
-        yLog: true,
-        sideBySide: false,
-        requirement: "p50<=1ms, p99<=5ms, p99.99<=20ms, max<=0.25s",
-        range: { start: 10, end: 70.5 },
-        timeline: { percentiles: [50, 99], perLane: true, wallClock: false, log: true },
-      });
+      expect(r.state.view).toEqual(
+        viewMeta({
+          yLog: true,
+          requirement: "p50<=1ms, p99<=5ms, p99.99<=20ms, max<=0.25s",
+          range: { start: 10, end: 70.5 },
+          timeline: { percentiles: [50, 99], perLane: true, log: true },
+        }),
+      );
       const s = r.state.series[0]!;
       const { histogram, timeline, ...meta } = s;
       // Every field of the v1 series but its histogram layout is carried over as it was.
@@ -126,15 +127,8 @@ describe("v1 → v2", () => {
 });
 
 describe("v2 and v3 → v4: the comparison", () => {
-  const v2View = {
-    displayUnit: "us",
-    yLog: false,
-    sideBySide: true,
-    requirement: "p99<=5ms",
-    range: { start: null, end: null },
-    timeline: { percentiles: [], perLane: false, wallClock: false, log: false },
-  };
-  const v2Link = (view: Record<string, unknown>) => {
+  const v2View = viewMeta({ displayUnit: "us", sideBySide: true, requirement: "p99<=5ms" });
+  const v2Link = (view: object) => {
     const data = new ByteWriter();
     writePacked(data, packExact(sample()), false);
     return wrapPayload(buildPayload({ lossy: false, view, series: [v1Series()] }, data.finish()), 2);
@@ -189,15 +183,7 @@ describe("v2 and v3 → v4: the comparison", () => {
 describe("the comparison round trip", () => {
   it("encodeShare writes it and decodeShare reads it back", async () => {
     const { encodeShare } = await import("./index");
-    const view = {
-      displayUnit: "ms" as const,
-      yLog: false,
-      sideBySide: false,
-      requirement: null,
-      range: { start: null, end: null },
-      timeline: { percentiles: [], perLane: false, wallClock: false, log: false },
-      compare: { baseline: "a", candidate: "b", margin: 0.05, repeats: true },
-    };
+    const view = viewMeta({ compare: { baseline: "a", candidate: "b", margin: 0.05, repeats: true } });
     const series = [
       { name: "a", source: "a.hlog", tag: "", config: "a", throughput: null, kind: "" as const, unit: "ns" as const, visible: true, histogram: sample(), startTime: null },
     ];

@@ -11,6 +11,9 @@ async function loaded(): Promise<Store> {
   return store;
 }
 
+/** How a saved merge names a file's untagged series. */
+const untagged = (source: string) => ({ source, tag: "" });
+
 const ops = (s: Store) => ({ merge: async (ids: string[], name: string) => s.merge(ids, name), remove: async (id: string) => s.remove(id) });
 
 describe("merges kept in the session", () => {
@@ -46,14 +49,11 @@ describe("merges kept in the session", () => {
   it("a merge removed after a later merge was made from it is made, used, then removed", async () => {
     const saved: SavedMerge[] = [
       {
-        members: [
-          { source: "a.txt", tag: "" },
-          { source: "b.txt", tag: "" },
-        ],
+        members: [untagged("a.txt"), untagged("b.txt")],
         name: "ab",
         removed: true,
       },
-      { members: [{ merge: 0 }, { source: "c.txt", tag: "" }], name: "abc" },
+      { members: [{ merge: 0 }, untagged("c.txt")], name: "abc" },
     ];
     const s = await loaded();
     await replayMerges(saved, s.views(), ops(s));
@@ -68,18 +68,12 @@ describe("merges kept in the session", () => {
   it("a merge whose member did not load is skipped, and so is every merge made from it", async () => {
     const saved: SavedMerge[] = [
       {
-        members: [
-          { source: "a.txt", tag: "" },
-          { source: "gone.txt", tag: "" },
-        ],
+        members: [untagged("a.txt"), untagged("gone.txt")],
         name: "a-gone",
       },
-      { members: [{ merge: 0 }, { source: "c.txt", tag: "" }], name: "later" },
+      { members: [{ merge: 0 }, untagged("c.txt")], name: "later" },
       {
-        members: [
-          { source: "b.txt", tag: "" },
-          { source: "c.txt", tag: "" },
-        ],
+        members: [untagged("b.txt"), untagged("c.txt")],
         name: "bc",
       },
     ];

@@ -1,13 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { build } from "hdr-histogram-js";
 import { compareSides, compareSidesAsync, CompareCancelled, COMPARE_PERCENTILES } from "./compare";
-import { simIntervals, simRun } from "./test-sim";
+import { simIntervals, simRun, type SimOptions } from "./test-sim";
 import { curveGrid, supportLimit, verdictOf } from "./verdict";
 import { makeRng, normal } from "./rng";
 import { planBlocks } from "./plan";
 import type { RunInput } from "./types";
 
 const side = (label: string, ...runs: RunInput[]) => ({ label, runs });
+/**
+ * `pairs` comparisons of A and B simulated with `o` (A from seed `firstSeed + 2k`, B from the next
+ * seed and scaled by `scale`), at p50, p90 and p99 only.
+ */
+const seededPairs = (o: Omit<SimOptions, "seed">, pairs: number, firstSeed: number, scale = 1) =>
+  Array.from({ length: pairs }, (_, k) => {
+    const seed = firstSeed + 2 * k;
+    return compareSides(side("A", simRun("a", { ...o, seed })), side("B", simRun("b", { ...o, seed: seed + 1, scale })), { percentiles: [50, 90, 99], perDecade: 0 });
+  });
 
 describe("verdicts", () => {
   it("follow the margin and the resolution", () => {
@@ -95,20 +104,11 @@ describe("A vs B against known samples", () => {
   });
 
   it("two runs of one distribution: never better or worse at p50–p99 in at least 95 of 100 seed pairs, same at p50 and p90", () => {
-    let clean = 0;
-    let same50 = 0;
-    let same90 = 0;
     // Stationary enough that an interval of ±5 % is within reach at p50 and p90.
-    const o = { intervals: 300, perInterval: 100, phi: 0.5, drift: 0.04 };
-    for (let k = 0; k < 100; k++) {
-      const r = compareSides(side("A", simRun("a", { ...o, seed: 1000 + 2 * k })), side("B", simRun("b", { ...o, seed: 1001 + 2 * k })), {
-        percentiles: [50, 90, 99],
-        perDecade: 0,
-      });
-      if (r.points.every((p) => p.verdict !== "better" && p.verdict !== "worse")) clean++;
-      if (r.points[0]!.verdict === "same") same50++;
-      if (r.points[1]!.verdict === "same") same90++;
-    }
+    const runs = seededPairs({ intervals: 300, perInterval: 100, phi: 0.5, drift: 0.04 }, 100, 1000);
+    const clean = runs.filter((r) => r.points.every((p) => p.verdict !== "better" && p.verdict !== "worse")).length;
+    const same50 = runs.filter((r) => r.points[0]!.verdict === "same").length;
+    const same90 = runs.filter((r) => r.points[1]!.verdict === "same").length;
     expect(clean).toBeGreaterThanOrEqual(95);
     expect(same50).toBeGreaterThanOrEqual(95);
     expect(same90).toBeGreaterThanOrEqual(95);
@@ -116,21 +116,9 @@ describe("A vs B against known samples", () => {
 
   it("the 95 % interval covers the true ratio 90–98 % of the time (simulation)", () => {
     const truth = 1.25;
-    let covered = 0;
-    let trials = 0;
     // Neighbouring intervals correlated (AR(1), 0.8): resampling single intervals would under-cover.
-    const o = { intervals: 400, perInterval: 40, phi: 0.8, drift: 0.12 };
-    for (let k = 0; k < 80; k++) {
-      const r = compareSides(side("A", simRun("a", { ...o, seed: 5000 + 2 * k })), side("B", simRun("b", { ...o, seed: 5001 + 2 * k, scale: truth })), {
-        percentiles: [50, 90, 99],
-        perDecade: 0,
-      });
-      for (const p of r.points) {
-        trials++;
-        if (p.low! <= truth * (1 + p.resolution) && p.high! >= truth / (1 + p.resolution)) covered++;
-      }
-    }
-    const coverage = covered / trials;
+    const points = seededPairs({ intervals: 400, perInterval: 40, phi: 0.8, drift: 0.12 }, 80, 5000, truth).flatMap((r) => r.points);
+    const coverage = points.filter((p) => p.low! <= truth * (1 + p.resolution) && p.high! >= truth / (1 + p.resolution)).length / points.length;
     expect(coverage).toBeGreaterThanOrEqual(0.9);
     expect(coverage).toBeLessThanOrEqual(0.98);
   });
