@@ -6,7 +6,7 @@ import { formatThroughput } from "../core/naming";
 import { addDecodedInto } from "../core/counts-add";
 import { newHistogram, lowestDiscernibleValueOf, sparseOf, type Histogram, type SparseHistogram } from "../core/histogram";
 import type { LoadProblem, Unit } from "../core/types";
-import { makeSeries } from "../engine/series-make";
+import { histogramSeries } from "../engine/series-make";
 import { loadFiles, type HelperWorkers } from "../engine/load-files";
 import type { Progress } from "../engine/protocol";
 import { Store, type TimeRange } from "../engine/store";
@@ -75,51 +75,43 @@ export const MERGE_CHUNK = 256;
 /** Buckets of a merged series' max over time. */
 const MERGED_TIMELINE_BUCKETS = 1000;
 
-interface Group {
+/** What a merged series is, and the layout its counts are in: the same on every thread. */
+interface GroupFields {
   name: string;
   config: string;
   throughput: number | null;
   kind: SeriesKind;
   tag: string;
   unit: Unit;
-  histogram: Histogram;
   /** The layout the histogram was made with (of the group's first file). */
   digits: number;
   lowest: number;
   highest: number;
   /** Whether every file added had that layout (then its counts add by index, in any order). */
   uniform: boolean;
-  sources: Set<string>;
   files: number;
+  startTime: number | null;
+}
+
+interface Group extends GroupFields {
+  histogram: Histogram;
+  sources: Set<string>;
   /** Every interval's absolute start, end (s since epoch) and max (recorded unit). */
   starts: number[];
   ends: number[];
   maxes: number[];
-  startTime: number | null;
 }
 type SeriesKind = "response" | "service" | "";
 
 /** A group as another thread sends it: its histogram as sparse counts. */
-export interface SentGroup {
+export interface SentGroup extends GroupFields {
   key: string;
-  name: string;
-  config: string;
-  throughput: number | null;
-  kind: SeriesKind;
-  tag: string;
-  unit: Unit;
-  digits: number;
-  lowest: number;
-  highest: number;
-  uniform: boolean;
   counts: SparseHistogram;
   sources: string[];
   firstSource: string;
-  files: number;
   starts: Float64Array;
   ends: Float64Array;
   maxes: Float64Array;
-  startTime: number | null;
 }
 
 /**
@@ -413,23 +405,20 @@ export async function loadMerged(
   pr.done();
   const store = new Store();
   for (const g of groups.values()) {
-    const m = makeSeries({
+    const m = histogramSeries({
       name: g.name,
       source: g.files === 1 ? [...g.sources][0]! : `${g.files} files`,
       tag: g.tag,
       recordedUnit: g.unit,
-      unitSource: "format",
       histogram: g.histogram,
-      intervals: null,
       startTime: g.startTime,
       format: "merged",
-      blocks: null,
+      config: g.config,
+      throughput: g.throughput,
+      kind: g.kind,
+      coarseTimeline: coarse(g),
     });
-    m.config = g.config;
-    m.throughput = g.throughput;
-    m.kind = g.kind;
     m.mergedFrom = [...g.sources];
-    m.coarseTimeline = coarse(g);
     store.series.push(m);
   }
   return { store, problems };

@@ -37,3 +37,16 @@ export function makeSeries(
   const id = identityFromName(p.source, p.tag);
   return { id: newId(), ...p, config: id.config, throughput: id.throughput, kind: id.kind, mergedFrom: [], failures: p.failures ?? 0 };
 }
+
+/**
+ * A series that is a histogram only (from a share link, or files merged by the command line):
+ * no intervals and no blocks, its identity given rather than parsed from a file name, its unit
+ * stated by where it came from, and at most a coarse max over time.
+ */
+export function histogramSeries(
+  p: Pick<SeriesModel, "name" | "source" | "tag" | "recordedUnit" | "histogram" | "startTime" | "format" | "config" | "throughput" | "kind" | "coarseTimeline">,
+): SeriesModel {
+  const { config, throughput, kind, coarseTimeline, ...rest } = p;
+  const m = makeSeries({ ...rest, unitSource: "format", intervals: null, blocks: null });
+  return { ...m, config, throughput, kind, coarseTimeline };
+}

@@ -11,7 +11,8 @@ import { formatNs } from "../core/warnings";
 import { spectrumOf } from "../core/spectrum";
 import { formatPercentileDistribution } from "../core/hgrm-export";
 import { NANOS_PER_UNIT, type Unit } from "../core/types";
-import { ingest, makeSeries, type IngestProgress, type IngestResult } from "./ingest";
+import { ingest, type IngestProgress, type IngestResult } from "./ingest";
+import { histogramSeries } from "./series-make";
 import type { SampleOptions } from "../formats/source";
 import { decodeShare, encodeShare, identityFields, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type SharedSeriesTime, type ShareView } from "../share";
 
@@ -310,23 +311,21 @@ export class Store {
     if (!r.ok) return r;
     this.clear();
     for (const sh of r.state.series) {
-      const m = makeSeries({
-        name: sh.name,
-        source: sh.source,
-        tag: sh.tag,
-        recordedUnit: sh.unit,
-        unitSource: "format",
-        histogram: sh.histogram,
-        intervals: null,
-        startTime: sh.startTime,
-        format: "shared",
-        blocks: null,
-      });
-      m.config = sh.config;
-      m.throughput = sh.throughput;
-      m.kind = sh.kind;
-      m.coarseTimeline = sh.timeline ?? null;
-      this.series.push(m);
+      this.series.push(
+        histogramSeries({
+          name: sh.name,
+          source: sh.source,
+          tag: sh.tag,
+          recordedUnit: sh.unit,
+          histogram: sh.histogram,
+          startTime: sh.startTime,
+          format: "shared",
+          config: sh.config,
+          throughput: sh.throughput,
+          kind: sh.kind,
+          coarseTimeline: sh.timeline ?? null,
+        }),
+      );
     }
     return {
       ok: true,
