@@ -272,3 +272,41 @@ describe("decodes the reference way", () => {
     expect(decodeFromCompressedBase64(lines[63]!.split(",")[3]!, 64).totalCount).toBe(sim[63]!.histogram.totalCount);
   });
 });
+
+describe("heatmap of a log read in parts (as the page's helper workers read a big one)", () => {
+  it("columns of whole stored blocks, part by part: the same counts as the log read whole, almost nothing decoded", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { writeDayLog } = await import("../../scripts/lib/day-log");
+    const { ingestHlogInParts, ingestHlogPart } = await import("./ingest");
+    const { kernelStats } = await import("../wasm/kernel");
+    const dir = mkdtempSync(join(tmpdir(), "heat-parts-"));
+    const text = readFileSync(writeDayLog(join(dir, "d.hlog"), { intervals: 16_500, seed: 3, distinctPerInterval: 8, samplesPerInterval: 40 }).path, "utf8");
+    const whole = await loaded("d.hlog", text);
+    // Cut at a line that is no multiple of 64 intervals into the log: the second part's blocks are
+    // aligned to its own start.
+    const cut = text.indexOf("\n", Math.floor(text.length * 0.4137)) + 1;
+    const parted = new Store();
+    parted.add(await ingestHlogInParts("d.hlog", [text.slice(0, cut)], [ingestHlogPart("d.hlog", [text.slice(cut)], undefined, new TextEncoder().encode(text.slice(cut)))]));
+    expect(parted.series[0]!.blocks?.constructor.name).toBe("JoinedBlocks");
+    const q = (s: Store) => heatmapQuery(s.series, { ids: [s.series[0]!.id], t0: null, t1: null, columns: 100, rows: 40 });
+    const a = q(whole).series[0]!;
+    const before = kernelStats.handled + kernelStats.declined;
+    const b = q(parted).series[0]!;
+    const decoded = kernelStats.handled + kernelStats.declined - before;
+    // Only each part's ragged last intervals (fewer than a block each) are decoded.
+    expect(decoded).toBeLessThan(2 * 64);
+    const sum = (c: Float64Array) => c.reduce((x, y) => x + y, 0);
+    expect(sum(b.cells)).toBe(sum(a.cells));
+    expect(sum(b.cells)).toBe(parted.series[0]!.histogram.totalCount);
+    expect(Math.max(...b.max)).toBe(Math.max(...a.max));
+    // Every column's cells are its intervals' counts (the columns follow the parts' blocks).
+    const t = parted.series[0]!.intervals!;
+    for (let k = 0; k < b.t0.length; k++) {
+      let col = 0;
+      for (let row = 0; row < b.rows; row++) col += b.cells[k * b.rows + row]!;
+      let ref = 0;
+      for (let i = 0; i < t.n; i++) if (t.offsets[i]! >= b.t0[k]! && t.offsets[i]! < b.t1[k]!) ref += t.counts[i]!;
+      expect(col).toBe(ref);
+    }
+  });
+});

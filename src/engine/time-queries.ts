@@ -5,7 +5,7 @@
 // Percentiles here are read at each log's own precision, as HistogramLogProcessor reads them.
 import { highestEquivalent, lowestDiscernibleValueOf, newHistogram, sparseOf, type Histogram } from "../core/histogram";
 import { countAtPercentile } from "../core/bucket-lookup";
-import { BLOCK_SIZES, grownDense, type Sparse } from "../core/blocks";
+import { BLOCK_SIZES, grownDense, JoinedBlocks, type Sparse } from "../core/blocks";
 import { layoutOf as layoutOfHistogram, percentileOfSparse, totalOf, type Layout } from "./sparse-percentile";
 import type { IntervalTable, SeriesModel } from "../core/series";
 import { bucketIntervals } from "../core/timeline-buckets";
@@ -353,10 +353,40 @@ const MAX_CACHED_INTERVALS = 200_000;
 
 interface RowCache {
   rows: number;
-  /** Whole level-0 blocks available: intervals [0, blocksUpTo). */
-  blocksUpTo: number;
   interval(i: number): RowEntries;
-  block(b: number): RowEntries;
+  /** The rows of the stored level-0 block starting at interval `start` (see storedBlockAt). */
+  block(start: number): RowEntries;
+}
+
+/**
+ * Where stored level-0 blocks lie: a log read in parts keeps each part's blocks aligned to the
+ * part's own start, not to multiples of the block size (a globally aligned range straddles two
+ * stored blocks there, and summing it decodes intervals one by one).
+ */
+interface BlockGrid {
+  /** Start of the part holding interval i, and where that part ends (exclusive). */
+  partOf(i: number): { from: number; to: number };
+}
+
+function blockGridOf(s: SeriesModel): BlockGrid | null {
+  const b = s.blocks;
+  if (!b) return null;
+  const starts = b instanceof JoinedBlocks ? b.partStarts : [0];
+  const count = b.intervalCount;
+  return {
+    partOf(i) {
+      let k = 0;
+      while (k + 1 < starts.length && starts[k + 1]! <= i) k++;
+      return { from: starts[k]!, to: k + 1 < starts.length ? starts[k + 1]! : count };
+    },
+  };
+}
+
+/** Whether a whole stored level-0 block starts at interval i. */
+function storedBlockAt(grid: BlockGrid, i: number): boolean {
+  const size = BLOCK_SIZES[0];
+  const { from, to } = grid.partOf(i);
+  return (i - from) % size === 0 && i + size <= to;
 }
 
 /**
@@ -376,7 +406,6 @@ function rowCacheOf(s: SeriesModel, axis: { rows: number; rowOf: Int16Array }): 
   const size = BLOCK_SIZES[0];
   const c: RowCache = {
     rows: axis.rows,
-    blocksUpTo: s.blocks ? Math.floor(s.blocks.intervalCount / size) * size : 0,
     interval(i) {
       let e = intervals.get(i);
       if (!e) {
@@ -395,15 +424,15 @@ function rowCacheOf(s: SeriesModel, axis: { rows: number; rowOf: Int16Array }): 
       }
       return e;
     },
-    block(b) {
-      let e = blocks.get(b);
+    block(start) {
+      let e = blocks.get(start);
       if (!e) {
-        const sum = s.blocks!.sumRange(b * size, b * size + size - 1, (i) => {
+        const sum = s.blocks!.sumRange(start, start + size - 1, (i) => {
           const d = decodeInterval(t, i);
           return d ? { indices: d.indices, counts: d.counts } : null;
         }).sum;
         e = toRows(sum.indices, sum.counts, axis.rowOf, lastRow);
-        blocks.set(b, e);
+        blocks.set(start, e);
       }
       return e;
     },
@@ -414,22 +443,33 @@ function rowCacheOf(s: SeriesModel, axis: { rows: number; rowOf: Int16Array }): 
 
 /**
  * Buckets (intervals in time order) regrouped into columns of `perColumn` whole level-0 blocks,
- * from the block holding the first interval to the one holding the last.
+ * from the block holding the first interval to the one holding the last. Columns start on the
+ * stored blocks' boundaries, part by part (a part's last column may be shorter).
  */
-function wholeBlocks(t: IntervalTable, buckets: readonly { first: number; count: number }[], perColumn: number) {
+function wholeBlocks(t: IntervalTable, grid: BlockGrid, buckets: readonly { first: number; count: number }[], perColumn: number) {
   const size = BLOCK_SIZES[0];
-  const first = Math.floor(buckets[0]!.first / size) * size;
   const last = buckets[buckets.length - 1]!;
-  const end = Math.min(t.n, Math.ceil((last.first + last.count) / size) * size);
+  const lastEnd = last.first + last.count;
   const out: { t0: number; t1: number; first: number; count: number; max: number }[] = [];
-  for (let a = first; a < end; a += size * perColumn) {
-    const z = Math.min(end, a + size * perColumn);
-    const bk = { t0: t.offsets[a]!, t1: t.offsets[a]! + t.lengths[a]!, first: a, count: z - a, max: 0 };
-    for (let i = a; i < z; i++) {
-      bk.t1 = Math.max(bk.t1, t.offsets[i]! + t.lengths[i]!);
-      bk.max = Math.max(bk.max, t.maxes[i]!);
+  let a = buckets[0]!.first;
+  {
+    const { from } = grid.partOf(a);
+    a = from + Math.floor((a - from) / size) * size;
+  }
+  while (a < lastEnd && a < t.n) {
+    const { from, to } = grid.partOf(a);
+    const partEnd = Math.min(to, t.n);
+    const end = Math.min(partEnd, from + Math.ceil((lastEnd - from) / size) * size);
+    for (; a < end; a += size * perColumn) {
+      const z = Math.min(end, a + size * perColumn);
+      const bk = { t0: t.offsets[a]!, t1: t.offsets[a]! + t.lengths[a]!, first: a, count: z - a, max: 0 };
+      for (let i = a; i < z; i++) {
+        bk.t1 = Math.max(bk.t1, t.offsets[i]! + t.lengths[i]!);
+        bk.max = Math.max(bk.max, t.maxes[i]!);
+      }
+      out.push(bk);
     }
-    out.push(bk);
+    a = partEnd;
   }
   return out;
 }
@@ -478,8 +518,9 @@ export function heatmapQuery(all: readonly SeriesModel[], q: HeatmapQuery): Heat
     // Many intervals per pixel: columns of whole pre-merged blocks (each block's rows are
     // computed once), drawn over the span they cover; otherwise each interval's rows (decoded
     // once, then kept) added per column.
-    const blockCols = !!s.blocks && identity && inView / columns >= BLOCK_ROWS_FROM;
-    if (blockCols) buckets = wholeBlocks(t, buckets, Math.max(1, Math.round(inView / columns / BLOCK_SIZES[0])));
+    const grid = blockGridOf(s);
+    const blockCols = !!grid && identity && inView / columns >= BLOCK_ROWS_FROM;
+    if (grid && blockCols) buckets = wholeBlocks(t, grid, buckets, Math.max(1, Math.round(inView / columns / BLOCK_SIZES[0])));
     const n = buckets.length;
     const r: HeatmapSeries = {
       id: s.id,
@@ -510,7 +551,7 @@ export function heatmapQuery(all: readonly SeriesModel[], q: HeatmapQuery): Heat
       const end = b.first + b.count; // exclusive
       let i = b.first;
       if (blockCols) {
-        for (; i % size === 0 && i + size <= end && i + size <= cache.blocksUpTo; i += size) addRows(cache.block(i / size), base);
+        for (; i + size <= end && storedBlockAt(grid!, i); i += size) addRows(cache.block(i), base);
       }
       for (; i < end; i++) addRows(cache.interval(order ? order[i]! : i), base);
     });

@@ -177,9 +177,14 @@ export class EngineWarmUps {
   private received = 0;
   private pending = false;
 
+  /**
+   * `afterLoad`: more of what the page asks right after a load (the heatmap), run on the
+   * warm-up's store with the rest; given by the worker, so helpers need not load its code.
+   */
   constructor(
     private readonly store: WarmableStore,
     private readonly scratch: () => WarmableStore,
+    private readonly afterLoad: (s: WarmableStore) => void = () => undefined,
   ) {}
 
   /** A request arrived; returns its sequence number. */
@@ -210,6 +215,7 @@ export class EngineWarmUps {
         if (this.inFlight > 0 || scratch.series.length === 0) return;
         scratch.views();
         scratch.timeline({ t0: null, t1: null, columns: 1200, percentiles: [] });
+        this.afterLoad(scratch);
         scratch.warmWindow();
       },
       () => this.filesLoaded,
@@ -236,6 +242,7 @@ export class EngineWarmUps {
           scratch.timeline({ t0: null, t1: null, columns: 1200, percentiles: [] });
           // Few columns for many intervals: the block-aligned path a long log takes.
           scratch.timeline({ t0: null, t1: null, columns: 4, percentiles: [] });
+          this.afterLoad(scratch);
           // Time windows: a few intervals decoded at the edges only, and one over whole blocks
           // (the first window a person picked after a load was the slowest, several times the next
           // ones).

@@ -5,10 +5,18 @@ import type { Envelope, Reply } from "./protocol";
 import { Store } from "./store";
 import { defaultHelperPool } from "./part-pool";
 import type { HelperFailed, HelperPorts } from "./part-protocol";
-import { EngineWarmUps } from "./warm-up";
+import { EngineWarmUps, type WarmableStore } from "./warm-up";
+import { heatmapQuery } from "./time-queries";
 
 const store = new Store();
-const warm = new EngineWarmUps(store, () => new Store());
+// The heatmap is drawn right after a load too: its interval path (a column per few intervals)
+// and its block path (many intervals a column, as a long log takes).
+const warmHeatmap = (s: WarmableStore) => {
+  const series = (s as Store).series;
+  const ids = series.slice(0, 1).map((x) => x.id);
+  for (const columns of [800, 4]) heatmapQuery(series, { ids, t0: null, t1: null, columns, rows: 110 });
+};
+const warm = new EngineWarmUps(store, () => new Store(), warmHeatmap);
 const name = (self as unknown as { name?: string }).name ?? "";
 const override = Number(/helpers=(\d)/.exec(name)?.[1] ?? Number.NaN);
 // The page starts the helpers beside this worker and sends their ports first (";ports" in the
