@@ -333,6 +333,26 @@ interface RowEntries {
 const EMPTY_ROWS: RowEntries = { rows: new Int16Array(0), counts: new Float64Array(0) };
 
 function toRows(indices: ArrayLike<number>, counts: ArrayLike<number>, rowOf: Int16Array, lastRow: number): RowEntries {
+  // Indices come in ascending order and rows never decrease with the index, so a row's counts
+  // are one run: added up in one pass, without a map (this runs for every block after a load).
+  const rows: number[] = [];
+  const sums: number[] = [];
+  let row = -1;
+  for (let k = 0; k < indices.length; k++) {
+    const idx = indices[k]!;
+    const r = idx < rowOf.length ? rowOf[idx]! : lastRow;
+    if (r === row) sums[sums.length - 1]! += counts[k]!;
+    else if (r > row) {
+      rows.push(r);
+      sums.push(counts[k]!);
+      row = r;
+    } else return toRowsUnordered(indices, counts, rowOf, lastRow);
+  }
+  return { rows: Int16Array.from(rows), counts: Float64Array.from(sums) };
+}
+
+/** The same for indices in any order. */
+function toRowsUnordered(indices: ArrayLike<number>, counts: ArrayLike<number>, rowOf: Int16Array, lastRow: number): RowEntries {
   const acc = new Map<number, number>();
   for (let k = 0; k < indices.length; k++) {
     const idx = indices[k]!;
