@@ -3,20 +3,9 @@ import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { expect, test } from "@playwright/test";
 import { haveSamples, HDR, HGRM, loadFiles, openEmpty } from "./helpers";
+import type { JsonSeries } from "../src/cli/report";
 
 const root = resolve(import.meta.dirname, "..");
-
-interface JsonSeries {
-  name: string;
-  source: string;
-  tag: string | null;
-  config: string;
-  throughput: number | null;
-  kind: string | null;
-  count: number;
-  unit: string;
-  percentiles: Record<string, number>;
-}
 
 test.describe("hdr-spectrum report --json", () => {
   test.skip(!haveSamples, "../shared/samples is absent");

@@ -13,6 +13,7 @@ import { sparseOf } from "../core/histogram";
 import { decodeShare } from "../share";
 import { loadMerged, mergeShare, type MergeHelpers } from "./load";
 import { main } from "./main";
+import type { JsonSeries } from "./report";
 
 const root = path.resolve(__dirname, "../..");
 const samples = path.resolve(root, "../../shared/samples/hdrhistogram");
@@ -93,19 +94,6 @@ const runs = [
   writeFileSync(p, text);
   return { ...r, path: p, values };
 });
-
-interface JsonSeries {
-  name: string;
-  source: string;
-  tag: string | null;
-  config: string;
-  throughput: number | null;
-  kind: string | null;
-  count: number;
-  unit: string;
-  percentiles: Record<string, number>;
-  verdict: string | null;
-}
 
 describe("report --json", () => {
   it("gives every series with the contract's fields, values of the known samples in the recorded unit", async () => {

@@ -52,6 +52,20 @@ export function markdownOf(rows: Row[], requirement: Requirement | null, range: 
   });
 }
 
+/** A series in `report --json`, the fields ../shared/CONTRACT.md names (values in the recorded unit, as the page's data-raw). */
+export interface JsonSeries {
+  name: string;
+  source: string;
+  tag: string | null;
+  config: string;
+  throughput: number | null;
+  kind: string | null;
+  count: number;
+  unit: string;
+  percentiles: Record<string, number>;
+  verdict: string | null;
+}
+
 export function jsonOf(rows: Row[], requirement: Requirement | null, range: TimeRange, url: string | null): unknown {
   const { sustainable, sentence } = judgeRows(rows, requirement);
   return {

@@ -7,6 +7,7 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeDoubleHlog, type DoubleInterval } from "../../scripts/lib/hlog-fixture";
+import { mulberry32 } from "../../scripts/lib/queue-sim";
 import { maxOf, valueAtPercentile } from "../core/histogram";
 import { HlogIngest } from "../engine/hlog-ingest";
 import { decodeHistogramPayload } from "./hlog-encoding";
@@ -16,17 +17,6 @@ import { doubleHistogramOf, encodeDoubleHistogram, encodeDoubleHistogramBytes, t
 const PERCENTILES = [50, 90, 99, 99.9, 99.99, 99.999] as const;
 /** The target layout's resolution at 3 digits (one digit finer: 2^14 sub-buckets per half). */
 const TARGET_RESOLUTION = 2 ** -14;
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Latencies in seconds: mostly 0.2-3 ms, a tail to ~2 s. */
 function samples(seed: number, n: number): number[] {
