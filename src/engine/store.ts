@@ -26,7 +26,7 @@ export interface ShareLook {
 
 /** An opened link: its view, and per series (in the link's order) its id here and time summaries. */
 export type OpenedShare = { ok: true; view: ShareView; lossy: boolean; visible: boolean[]; time: ({ id: string } & SharedSeriesTime)[] } | { ok: false; reason: string };
-import { compareSeries } from "../core/naming";
+import { compareSeries, uniqueName } from "../core/naming";
 import { OPEN_RANGE, type LoadOutcome, type SeriesView, type SeriesWarning, type TimelineQuery, type TimelineResult, type TimeRange } from "./protocol";
 import { inflatedCache } from "./inflated-cache";
 import { windowHistogram } from "./window-query";
@@ -73,6 +73,12 @@ export class Store {
    * source that fails half way leaves what is loaded untouched.
    */
   add(r: IngestResult): LoadOutcome {
+    // Two files with the same stem get names of their own (the later one is renamed).
+    const taken = new Set(this.series.map((s) => s.name));
+    for (const s of r.series) {
+      s.name = uniqueName(s.name, s.source, s.tag, taken);
+      taken.add(s.name);
+    }
     this.series.push(...r.series);
     return { added: r.series.map((s) => s.id), problems: r.problems };
   }

@@ -8,13 +8,15 @@ import { verdictFor } from "../core/judge";
 import type { Requirement, Verdict } from "../core/requirements";
 import type { SeriesView, TimelineResult } from "../engine/store";
 import type { TimelineLine } from "../charts/timeline/Timeline";
-import { stylesFor, type Theme } from "./colors";
+import { ColorSlots, stylesFor, type Theme } from "./colors";
 import type { SeriesRow } from "./SeriesList";
 
 export function useSeriesRows(views: SeriesView[], hidden: Set<string>, requirement: Requirement | null, theme: Theme = "light"): SeriesRow[] {
   const rowCache = useRef(new Map<string, SeriesRow>());
+  // Colours stay with their configuration while it is loaded: adding files never recolours.
+  const slots = useRef(new ColorSlots());
   return useMemo(() => {
-    const styles = stylesFor(views, theme);
+    const styles = stylesFor(views, theme, slots.current);
     const next = new Map<string, SeriesRow>();
     const out = views.map((v) => {
       const st = styles.get(v.id)!;
