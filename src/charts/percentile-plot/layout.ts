@@ -216,3 +216,36 @@ export function readableTicks(ticks: number[], log: boolean): number[] {
   const keep = ticks.filter((t) => [1, 2, 5].includes(Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9))));
   return keep.length > 12 ? keep.filter((t) => Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9)) === 1) : keep;
 }
+
+/** The lowest value above zero of an ascending array (Infinity when there is none). */
+export function lowestPositive(values: ArrayLike<number>): number {
+  for (let i = 0; i < values.length; i++) if (values[i]! > 0) return values[i]!;
+  return Infinity;
+}
+
+/** Where a legend entry goes: its swatch starts at (x, y); `width` is the room it has. */
+export interface LegendItem {
+  x: number;
+  y: number;
+  width: number;
+}
+
+export const LEGEND_ROW = 16;
+const LEGEND_SWATCH = 28;
+
+/**
+ * The legend under the plot, never over the curves: entries in as many columns as the widest
+ * label allows, rows below the x axis from `top`, the chart growing by `height`. Labels are
+ * given already shortened (core/format's shortNames); `charPx` is an average glyph width.
+ */
+export function legendLayout(labels: readonly string[], width: number, top: number, charPx = 6.6): { items: LegendItem[]; height: number } {
+  if (labels.length === 0) return { items: [], height: 0 };
+  const left = MARGIN.left;
+  const room = Math.max(60, width - left - 8);
+  const longest = labels.reduce((m, l) => Math.max(m, l.length), 0);
+  const itemW = Math.min(room, LEGEND_SWATCH + 6 + longest * charPx + 18);
+  const cols = Math.max(1, Math.floor(room / itemW));
+  const colW = room / cols;
+  const items = labels.map((_, i) => ({ x: left + (i % cols) * colW, y: top + 8 + Math.floor(i / cols) * LEGEND_ROW, width: colW - 8 }));
+  return { items, height: Math.ceil(labels.length / cols) * LEGEND_ROW + 8 };
+}
