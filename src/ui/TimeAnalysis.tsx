@@ -13,7 +13,7 @@ import type { EngineClient } from "../engine/client";
 import type { TimeRange } from "../engine/store";
 import type { HeatmapResult, TailSeries, WindowSeries } from "../engine/time-queries";
 import type { SeriesRow } from "./SeriesList";
-import { intervalLabel, tailText, timeInfoOfShare, type SharedTimeInfo, type TailRow, type TimeInfo, type TimeOptions } from "./time-state";
+import { intervalLabel, tailStyle, tailText, timeInfoOfShare, type SharedTimeInfo, type TailRow, type TimeInfo, type TimeOptions } from "./time-state";
 import { AppliedInput } from "./AppliedInput";
 import "./time-panel.css";
 
@@ -239,6 +239,7 @@ function TailSummaries({ tail, thresholdNs, onSelect }: { tail: TailRow[]; thres
     <ul className="tail-summaries">
       {tail.map((r) => {
         const top = r.data.top[0];
+        const style = tailStyle(r);
         return (
           <li
             key={r.id}
@@ -253,19 +254,22 @@ function TailSummaries({ tail, thresholdNs, onSelect }: { tail: TailRow[]; thres
               <span className="tail-top">
                 {" "}
                 Top intervals:{" "}
-                {r.data.top.map((iv) => (
-                  <button
-                    key={iv.index}
-                    type="button"
-                    className="link-button"
-                    data-testid="tail-interval"
-                    data-start={String(iv.start)}
-                    disabled={!onSelect}
-                    title={onSelect ? "Select this interval as the time window" : "The link carries no intervals to select"}
-                    onClick={() => onSelect?.(iv.start, iv.end)}
-                  >
-                    {intervalLabel(iv.start, r.data.startTime)} ({formatCount(iv.above)})
-                  </button>
+                {r.data.top.map((iv, k) => (
+                  <span key={iv.index}>
+                    {k > 0 ? ", " : ""}
+                    <button
+                      type="button"
+                      className="link-button"
+                      data-testid="tail-interval"
+                      data-start={String(iv.start)}
+                      disabled={!onSelect}
+                      title={onSelect ? "Select this interval as the time window" : "The link carries no intervals to select"}
+                      onClick={() => onSelect?.(iv.start, iv.end)}
+                    >
+                      {intervalLabel(iv.start, r.data.startTime, style)}
+                    </button>
+                    {` (${formatCount(iv.above)} values)`}
+                  </span>
                 ))}
               </span>
             ) : null}
