@@ -201,6 +201,7 @@ export function App() {
               onZoom={zoomBoth}
               onInfo={setTimeInfo}
               holdBusy={holdBusy}
+              wallClock={tl.wallClock}
             />
           ) : null}
           <div ref={tableBox}>
