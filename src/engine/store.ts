@@ -57,6 +57,25 @@ function warningsOf(s: SeriesModel): SeriesWarning[] {
 
 let mergeCount = 0;
 
+const beforeStartCache = new WeakMap<IntervalTable, { n: number; r: { intervals: number; count: number } | null }>();
+
+/** The intervals of a table that start before StartTime, and their values (null when none). */
+function beforeStartOf(t: IntervalTable | null): { intervals: number; count: number } | null {
+  if (!t) return null;
+  const c = beforeStartCache.get(t);
+  if (c && c.n === t.n) return c.r;
+  let intervals = 0;
+  let count = 0;
+  for (let i = 0; i < t.n; i++)
+    if (t.offsets[i]! < 0) {
+      intervals++;
+      count += t.counts[i]!;
+    }
+  const r = intervals > 0 ? { intervals, count } : null;
+  beforeStartCache.set(t, { n: t.n, r });
+  return r;
+}
+
 /** Id suffix of a series' coordinated-omission-corrected view. */
 export const CO_SUFFIX = "~co";
 
@@ -268,6 +287,7 @@ export class Store {
       correctedFrom: null,
       spectrum: spectrumOf(this.histogramFor(s.id, range)),
       warnings: this.warnings(s),
+      beforeStart: beforeStartOf(s.intervals),
     }));
   }
 
