@@ -123,10 +123,14 @@ function stepPointsFlat(c: CurveInput, x: (v: number) => number, y: (v: number) 
   let m = 0; // points written
   let prevX = x(1);
   let lastPx = -Infinity;
+  // Whether the last run written is half a pixel wide or more: narrow runs after it start a
+  // column of their own instead of raising it (a wide run of zeros followed by a narrow run
+  // of 20 µs was drawn at 20 µs over its whole width).
+  let lastWide = false;
   for (let i = 0; i < n; i++) {
     const py = y(c.values[i]!);
     const endX = i === n - 1 ? x(xEnd) : x(inverseTail(c.cumulative[i]! / total, xEnd));
-    if (m > 0 && endX - lastPx < 0.5 && i !== n - 1) {
+    if (m > 0 && !lastWide && endX - lastPx < 0.5 && i !== n - 1) {
       // Same pixel column: keep the highest value (smallest py) of the merged runs.
       const top = Math.min(f[2 * m - 1]!, py);
       f[2 * m - 2] = endX;
@@ -142,6 +146,7 @@ function stepPointsFlat(c: CurveInput, x: (v: number) => number, y: (v: number) 
     f[2 * m + 2] = endX;
     f[2 * m + 3] = py;
     m += 2;
+    lastWide = endX - prevX >= 0.5;
     prevX = endX;
     lastPx = endX;
   }
