@@ -95,6 +95,11 @@ interface Props {
   width: number;
   height: number;
   title?: string;
+  /**
+   * Keep the whole chart, legend included, within `height` (a slide): the plot gives up the
+   * legend's rows. By default the chart grows by them instead.
+   */
+  fixedHeight?: boolean;
   /** Shared value range in ns, so side-by-side plots compare on one scale. */
   yExtent?: { max: number; min: number };
   /**
@@ -106,7 +111,13 @@ interface Props {
 
 // Memoised: the app re-renders on every engine round trip (a timeline query, busy on and off);
 // the plot only when its own inputs change.
-export const PercentilePlot = memo(function PercentilePlot({ series, requirement = [], unit, yLog, width, height, title, yExtent, onPick }: Props) {
+export const PercentilePlot = memo(function PercentilePlot({ series, requirement = [], unit, yLog, width, height: outer, title, yExtent, onPick, fixedHeight = false }: Props) {
+  // The legend goes under the chart (never over the curves), with names told apart by what
+  // differs between them; the svg grows by its rows (or, fixedHeight, the plot shrinks).
+  const namesKey = series.map((s) => s.name).join("\u0000");
+  const labels = useMemo(() => shortNames(series.map((s) => s.name), Math.min(48, Math.max(16, Math.floor((width - MARGIN.left) / 6.6) - 8))), [namesKey, width]); // eslint-disable-line react-hooks/exhaustive-deps
+  const legendRows = legendLayout(labels, width, 0).height;
+  const height = fixedHeight ? Math.max(160, outer - legendRows - (yLog ? 18 : 0)) : outer;
   const [hoverX, setHoverX] = useState<number | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
   const pathCache = useRef(new WeakMap<object, CachedPath>());
@@ -146,13 +157,9 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
   // Series with values below the log axis' floor (drawn at it).
   const belowFloor = yLog ? series.filter((s) => s.totalCount > 0 && s.values.length > 0 && s.values[0]! * NANOS_PER_UNIT[s.recordedUnit] < floor) : [];
 
-  // The legend goes under the chart (never over the curves), with names told apart by what
-  // differs between them; the svg grows by its rows.
-  const namesKey = series.map((s) => s.name).join("\u0000");
-  const labels = useMemo(() => shortNames(series.map((s) => s.name), Math.min(48, Math.max(16, Math.floor((width - MARGIN.left) / 6.6) - 8))), [namesKey, width]); // eslint-disable-line react-hooks/exhaustive-deps
   const legend = useMemo(() => legendLayout(labels, width, height), [labels, width, height]);
   const noteH = belowFloor.length > 0 ? 18 : 0;
-  const svgHeight = height + legend.height + noteH;
+  const svgHeight = fixedHeight ? Math.max(outer, height + legend.height + noteH) : height + legend.height + noteH;
 
   const paths = useMemo(() => series.map((s) => ({ s, d: curvePath(pathCache.current, s, scales, xEnd) })), [series, scales, xEnd]);
 
