@@ -71,7 +71,11 @@ test("24 series: hooks, a legend beside the plot, stable and distinct colours, w
   }
   // Names tell the requests apart: every request's label is shown whole.
   const texts = await items.locator("text").allTextContents();
-  for (const r of GATLING_REQUESTS) expect(texts.some((t) => t === r || t.endsWith(`[${r}]`)), r).toBe(true);
+  for (const r of GATLING_REQUESTS)
+    expect(
+      texts.some((t) => t === r || t.endsWith(`[${r}]`)),
+      r,
+    ).toBe(true);
 
   // Log latency axis: the jHiccup log's curve is drawn whole (its zeros at the floor, said so).
   await page.getByTestId("y-log").check();

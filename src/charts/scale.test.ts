@@ -33,8 +33,7 @@ function logNormal(id: string, seed: number, medianNs: number, color: string): P
   return { id, name: id, color, dash: "", recordedUnit: "ns", values: s.values, cumulative: s.cumulative, totalCount: s.totalCount, max: s.max, min: s.min };
 }
 
-const render = (series: PlotSeries[], yLog: boolean, width = 900) =>
-  renderToStaticMarkup(createElement(PercentilePlot, { series, unit: "us", yLog, width, height: 440 }));
+const render = (series: PlotSeries[], yLog: boolean, width = 900) => renderToStaticMarkup(createElement(PercentilePlot, { series, unit: "us", yLog, width, height: 440 }));
 
 const paths = (markup: string) => [...markup.matchAll(/<path d="([^"]*)"[^>]*data-series="([^"]*)"/g)].map((m) => ({ d: m[1]!, name: m[2]! }));
 

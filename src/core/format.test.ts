@@ -50,4 +50,3 @@ describe("names side by side", () => {
     );
   });
 });
-

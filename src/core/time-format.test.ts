@@ -55,7 +55,12 @@ describe("moments", () => {
     const st = momentStyle(same);
     expect(st.decimals).toBe(1);
     expect(same.map((m) => formatMoment(m.offset, m.startTime, st))).toEqual(["+299.1 s (14:52:59.1 UTC)", "+299.6 s (14:52:59.6 UTC)"]);
-    expect(momentStyle([{ offset: 1, startTime: T0 }, { offset: 2, startTime: T0 }])).toEqual({ decimals: 0, date: false });
+    expect(
+      momentStyle([
+        { offset: 1, startTime: T0 },
+        { offset: 2, startTime: T0 },
+      ]),
+    ).toEqual({ decimals: 0, date: false });
     const days = momentStyle([
       { offset: 10, startTime: T0 },
       { offset: 10, startTime: T0 + 86400 },

@@ -32,7 +32,10 @@ export interface Sink {
 
 /** A series with its identity parsed from the file name and tag; defaults for the rest. */
 export function makeSeries(
-  p: Pick<SeriesModel, "name" | "source" | "tag" | "recordedUnit" | "unitSource" | "histogram" | "intervals" | "startTime" | "format" | "blocks"> & { failures?: number; tagIsLabel?: boolean },
+  p: Pick<SeriesModel, "name" | "source" | "tag" | "recordedUnit" | "unitSource" | "histogram" | "intervals" | "startTime" | "format" | "blocks"> & {
+    failures?: number;
+    tagIsLabel?: boolean;
+  },
 ): SeriesModel {
   const { tagIsLabel, ...fields } = p;
   const id = identityFromName(p.source, p.tag, tagIsLabel);

@@ -59,8 +59,7 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
   // highest max). Chosen again only when the series change, not with every time window.
   const worstId = useMemo(() => worstTail(withIntervals), [seriesKey]); // eslint-disable-line react-hooks/exhaustive-deps
   const chosen = withIntervals.find((r) => r.view.id === options.heatmap)?.view.id;
-  const heatIds =
-    options.heatmap === "*" ? withIntervals.map((r) => r.view.id) : [chosen ?? worstId ?? withIntervals[0]?.view.id].filter((x): x is string => !!x);
+  const heatIds = options.heatmap === "*" ? withIntervals.map((r) => r.view.id) : [chosen ?? worstId ?? withIntervals[0]?.view.id].filter((x): x is string => !!x);
   const laneHeight = heatIds.length > 6 ? MANY_LANE : heatIds.length > 1 ? MULTI_LANE : SINGLE_LANE;
   const plotW = Math.max(10, p.width - HM_MARGIN.left - HM_MARGIN.right);
 

@@ -80,7 +80,11 @@ describe("many series", () => {
     const second = stylesFor(more, "light", slots);
     for (const s of demo) expect(second.get(s.id)!.color).toBe(first.get(s.id)!.color);
     expect(second.get("x")!.color).not.toBe(first.get("sysA2000")!.color);
-    const third = stylesFor(more.filter((s) => s.config !== "sysA"), "light", slots);
+    const third = stylesFor(
+      more.filter((s) => s.config !== "sysA"),
+      "light",
+      slots,
+    );
     const back = stylesFor([...more.filter((s) => s.config !== "sysA"), { id: "n", config: "new", throughput: null }], "light", slots);
     expect(third.get("sysB4000")!.color).toBe(first.get("sysB4000")!.color);
     expect(back.get("n")!.configIndex).toBe(first.get("sysA4000")!.configIndex);

@@ -187,7 +187,9 @@ export function windowText(row: WindowRow, length: number, unit: Unit): string {
       );
     }
     if (j.drop && j.drop.drop >= 0.005)
-      parts.push(`throughput fell ${Math.round(j.drop.drop * 100)} % below the median window's (${formatNumber(j.drop.median)}/s) at ${formatMoment(j.drop.start, row.data.startTime)}`);
+      parts.push(
+        `throughput fell ${Math.round(j.drop.drop * 100)} % below the median window's (${formatNumber(j.drop.median)}/s) at ${formatMoment(j.drop.start, row.data.startTime)}`,
+      );
   } else {
     parts.push(`${formatCount(row.data.start.length)} windows of ${len}`);
   }

@@ -160,7 +160,14 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
   const shade: [number, number] | null =
     range.start !== null || range.end !== null ? [toX(Math.max(view[0], range.start ?? view[0])), toX(Math.min(view[1], range.end ?? view[1]))] : null;
   const xTicks = timeTicks(view[0], view[1], Math.max(2, Math.floor(plotW / 110)));
-  const xLabels = wallBase === null ? xTicks.map(formatSeconds) : wallTickLabels(xTicks.map((t) => wallBase + t), wallBase + view[0], wallBase + view[1]);
+  const xLabels =
+    wallBase === null
+      ? xTicks.map(formatSeconds)
+      : wallTickLabels(
+          xTicks.map((t) => wallBase + t),
+          wallBase + view[0],
+          wallBase + view[1],
+        );
 
   // Hover: the column and cell under the pointer.
   let hoverText: string[] | null = null;

@@ -115,7 +115,10 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
   // The legend goes under the chart (never over the curves), with names told apart by what
   // differs between them; the svg grows by its rows (or, fixedHeight, the plot shrinks).
   const namesKey = series.map((s) => s.name).join("\u0000");
-  const labels = useMemo(() => shortNames(series.map((s) => s.name), Math.min(48, Math.max(16, Math.floor((width - MARGIN.left) / 6.6) - 8))), [namesKey, width]); // eslint-disable-line react-hooks/exhaustive-deps
+  const labels = useMemo(
+    () => shortNames(namesKey === "" ? [] : namesKey.split("\u0000"), Math.min(48, Math.max(16, Math.floor((width - MARGIN.left) / 6.6) - 8))),
+    [namesKey, width],
+  );
   const legendRows = legendLayout(labels, width, 0).height;
   const height = fixedHeight ? Math.max(160, outer - legendRows - (yLog ? 18 : 0)) : outer;
   const [hoverX, setHoverX] = useState<number | null>(null);

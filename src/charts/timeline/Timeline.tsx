@@ -59,7 +59,12 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
   // On the clock, logs of different days each sit at their own StartTime: the axis spans them all.
   let lead = 0;
   let lag = 0;
-  if (wallBase !== null) for (const l of lines) if (l.data.startTime !== null) (lead = Math.min(lead, l.data.startTime - wallBase)), (lag = Math.max(lag, l.data.startTime - wallBase));
+  if (wallBase !== null)
+    for (const l of lines) {
+      if (l.data.startTime === null) continue;
+      lead = Math.min(lead, l.data.startTime - wallBase);
+      lag = Math.max(lag, l.data.startTime - wallBase);
+    }
   const view0 = view[0] + lead;
   const view1 = view[1] + lag;
   const { scale: x } = useMemo(() => xScaleFor(view0, view1, width, wallBase), [view0, view1, width, wallBase]);
@@ -237,7 +242,14 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
   // Whole steps (seconds, minutes, hours, days), so a 24-hour run is ticked at whole hours.
   const tickCount = Math.max(2, Math.floor(width / 110));
   const xTicks: (number | Date)[] = wallBase === null ? timeTicks(view0, view1, tickCount) : (x as { ticks(n: number): Date[] }).ticks(tickCount);
-  const wallLabels = wallBase === null ? [] : wallTickLabels(xTicks.map((t) => +t / 1000), wallBase + view0, wallBase + view1);
+  const wallLabels =
+    wallBase === null
+      ? []
+      : wallTickLabels(
+          xTicks.map((t) => +t / 1000),
+          wallBase + view0,
+          wallBase + view1,
+        );
   const tickLabel = (v: number | Date, i: number) => (v instanceof Date ? wallLabels[i]! : formatSeconds(v));
   const labels = shortNames(
     lines.map((l) => l.name),
@@ -328,7 +340,10 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
                 return (
                   <text key={l.id} x={8} y={18 + k * 32} fill={l.color}>
                     <tspan x={8}>{middleEllipsis(labels[lines.indexOf(l)] ?? l.name, 30)}</tspan>
-                    <tspan x={8} dy={14}>{`${formatMoment(l.data.t0[i]!, wallBase === null ? null : l.data.startTime)}: max ${formatValue(l.data.max[i]! * f, unit)}, ${formatCountOf(l.data.count[i]!, "value")}`}</tspan>
+                    <tspan
+                      x={8}
+                      dy={14}
+                    >{`${formatMoment(l.data.t0[i]!, wallBase === null ? null : l.data.startTime)}: max ${formatValue(l.data.max[i]! * f, unit)}, ${formatCountOf(l.data.count[i]!, "value")}`}</tspan>
                   </text>
                 );
               })}
