@@ -90,3 +90,32 @@ describe("many series", () => {
     expect(back.get("n")!.configIndex).toBe(first.get("sysA4000")!.configIndex);
   });
 });
+
+describe("colours across a reload", () => {
+  it("slots saved before a reload are taken up again, whatever order the files come back in", () => {
+    const slots = new ColorSlots();
+    stylesFor([{ id: "b", config: "sysB", throughput: null }], "light", slots);
+    stylesFor(
+      [
+        { id: "b", config: "sysB", throughput: null },
+        { id: "a", config: "sysA", throughput: null },
+      ],
+      "light",
+      slots,
+    );
+    const kept = slots.entries();
+    // The page starts empty (nothing is let go), then the session's files come back sorted.
+    const again = new ColorSlots(kept);
+    stylesFor([], "light", again);
+    const back = stylesFor(
+      [
+        { id: "a", config: "sysA", throughput: null },
+        { id: "b", config: "sysB", throughput: null },
+      ],
+      "light",
+      again,
+    );
+    expect(back.get("b")!.configIndex).toBe(0);
+    expect(back.get("a")!.configIndex).toBe(1);
+  });
+});

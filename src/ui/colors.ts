@@ -93,11 +93,22 @@ export function colorKey(s: StyleInput): string {
  * keeps it while it is among the keys passed; a key gone frees its slot.
  */
 export class ColorSlots {
-  private readonly slots = new Map<string, number>();
+  private readonly slots: Map<string, number>;
+
+  /** `kept`: slots saved before a reload (keys and slots), taken up again as they were. */
+  constructor(kept: readonly (readonly [string, number])[] = []) {
+    this.slots = new Map(kept.filter(([k, v]) => typeof k === "string" && Number.isInteger(v) && v >= 0));
+  }
+
+  /** The slots held, to save across a reload. */
+  entries(): [string, number][] {
+    return [...this.slots];
+  }
 
   assign(keys: readonly string[]): Map<string, number> {
     const live = new Set(keys);
-    for (const k of [...this.slots.keys()]) if (!live.has(k)) this.slots.delete(k);
+    // With nothing loaded (a page starting, before its session is back) nothing is let go.
+    if (keys.length > 0) for (const k of [...this.slots.keys()]) if (!live.has(k)) this.slots.delete(k);
     const used = new Set(this.slots.values());
     let next = 0;
     for (const k of keys) {
