@@ -185,7 +185,8 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
         hoverText = [
           middleEllipsis(labels[li] ?? l.name, 36),
           `${formatMoment(d.t0[k]!, d.startTime)}, ${formatSeconds(d.t1[k]! - d.t0[k]!)} long: max ${formatValue(d.max[k]! * f, unit)}`,
-          `${formatValue(rowValue(row, d.lo, d.hi, d.rows) * f, unit)}–${formatValue(rowValue(row + 1, d.lo, d.hi, d.rows) * f, unit)}: ${formatCount(c)} values`,
+          // The bottom row also holds what lies below the axis (zeros, as jHiccup records).
+          `${row === 0 ? "up to " : `${formatValue(rowValue(row, d.lo, d.hi, d.rows) * f, unit)}–`}${formatValue(rowValue(row + 1, d.lo, d.hi, d.rows) * f, unit)}: ${formatCount(c)} values`,
         ];
       }
     }
