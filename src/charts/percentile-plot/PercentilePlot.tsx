@@ -388,7 +388,7 @@ function HoverBox({
   rows: { s: PlotSeries; b: NonNullable<ReturnType<typeof bucketAt>>; label: string }[];
   unit: Unit;
 }) {
-  const w = 250;
+  const w = 300;
   const lineH = 16;
   // The box stays inside the plot: with more series than lines fit, it lists the highest
   // values at this percentile (the ones a comparison is about) and says how many it left out.
@@ -407,7 +407,7 @@ function HoverBox({
       </text>
       {rows.map(({ s, b, label }, i) => (
         <text key={s.id} x={8} y={15 + (i + 1) * lineH} fill={s.color}>
-          {`${middleEllipsis(label, 18)}: ${formatValue(b.value * unitFactor(s.recordedUnit, unit), unit)} (${formatCount(b.countAtOrBelow)} ≤)`}
+          {`${middleEllipsis(label, 24)}: ${formatValue(b.value * unitFactor(s.recordedUnit, unit), unit)} (${formatCount(b.countAtOrBelow)} ≤)`}
         </text>
       ))}
       {left0 > 0 ? (
