@@ -85,9 +85,11 @@ test("24 series: hooks, a legend beside the plot, stable and distinct colours, w
   expect(d!.split("L").length).toBeGreaterThan(10);
   await expect(plot.getByTestId("plot-floor-note")).toContainText("drawn at the log axis");
 
-  // The heatmap shows the series with the worst tail by default, and says which.
+  // The heatmap shows the series with the worst tail by default, and says which, fitted to its
+  // 30 s (the nightly runs beside it last 10 minutes).
   await expect(page.getByTestId("heatmap-caption")).toContainText("sysA_4k.response");
   await expect(page.getByTestId("heatmap-caption")).toContainText("highest max");
+  expect(Number(await page.getByTestId("heatmap").getAttribute("data-domain-end"))).toBeLessThanOrEqual(31);
 
   for (const theme of ["light", "dark"] as const) {
     if (theme === "dark") await page.getByTestId("theme").check();
@@ -113,5 +115,9 @@ test("24 series: hooks, a legend beside the plot, stable and distinct colours, w
   await idle(page);
   const ticks = await page.locator("[data-testid=timeline] .x-axis text").allTextContents();
   expect(ticks.some((t) => /^11-0[12] /.test(t))).toBe(true);
+  // The heatmap follows: its time on the clock too.
+  const heatTicks = await page.locator("[data-testid=heatmap] .x-axis text").allTextContents();
+  expect(heatTicks.filter((t) => /^\d\d:\d\d/.test(t)).length).toBeGreaterThanOrEqual(2);
+  expect(heatTicks.join(" ")).toContain("Wall-clock time (UTC)");
   await shot(page.getByTestId("timeline"), "timeline-wallclock-light");
 });
