@@ -9,7 +9,8 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { GATLING_REQUESTS, writeManySeries } from "../scripts/lib/many-series-fixture";
 import { idle, loadFiles, openEmpty } from "./helpers";
 
-const SHOTS = process.env.SHOTS_DIR ?? join(tmpdir(), "hdr-many-series-shots");
+/** Where the screenshots go (screens/, as the other specs', ignored by git). */
+const SHOTS = process.env.SHOTS_DIR ?? "screens/many-series";
 
 type Box = { x: number; y: number; width: number; height: number };
 const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
