@@ -24,23 +24,11 @@
 // refused: their rows are not samples, and no spectrum can be rebuilt from them.
 import type { Unit } from "../core/types";
 import type { FormatReader, LineParser, ParsedSource, SampleOptions } from "./source";
-import {
-  CsvRecords,
-  Problems,
-  SeriesCollector,
-  decimalsOf,
-  finerUnit,
-  guessDelimiter,
-  guessEpochUnit,
-  maxLatencyIn,
-  parseDateTime,
-  parseLatency,
-  parseNumericTime,
-  splitCsv,
-  type Instant,
-  type TimeResult,
-  type TimeUnit,
-} from "./reader-support";
+import { SeriesCollector } from "./support/collector";
+import { CsvRecords, guessDelimiter, splitCsv } from "./support/csv";
+import { decimalsOf, finerUnit, maxLatencyIn, parseLatency } from "./support/decimals";
+import { Problems } from "./support/problems";
+import { guessEpochUnit, parseDateTime, parseNumericTime, type Instant, type TimeResult, type TimeUnit } from "./support/time";
 
 /** Data lines looked at before deciding columns, units and scale. */
 const SNIFF_LINES = 200;

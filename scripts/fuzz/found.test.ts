@@ -4,15 +4,15 @@
 // KNOWN_BUGS in harness.ts, which the properties tolerate while a bug is open.
 // Parsers are not edited here: the fixes belong to their owners.
 import { describe, expect, it } from "vitest";
-import { ingest } from "../engine/ingest";
-import { bucketsOf, newHistogram } from "../core/histogram";
-import { Store } from "../engine/store";
-import { spectrumOf } from "../core/spectrum";
-import { parseRequirement, parseSlaDat } from "../core/requirements";
-import { encodeHistogram } from "../../scripts/lib/hlog-encoders";
+import { ingest } from "../../src/engine/ingest";
+import { bucketsOf, newHistogram } from "../../src/core/histogram";
+import { Store } from "../../src/engine/store";
+import { spectrumOf } from "../../src/core/spectrum";
+import { parseRequirement, parseSlaDat } from "../../src/core/requirements";
+import { encodeHistogram } from "../lib/hlog-encoders";
 import { generatedFixture, sparseV2Payload, utf16Garbage } from "./generators";
 import { chunkEvery, digest } from "./harness";
-import { budgetMs } from "../../scripts/lib/budget";
+import { budgetMs } from "../lib/budget";
 
 /** Wall time of a (sync or async) call, in ms. */
 async function timeOf(f: () => unknown): Promise<number> {
@@ -156,7 +156,7 @@ describe("bugs found by fuzzing", () => {
     expect(() => store.views()).not.toThrow();
   });
 
-  // src/formats/reader-support.ts, CsvRecords.push(): while a quoted field is open, every new
+  // src/formats/support/csv.ts, CsvRecords.push(): while a quoted field is open, every new
   // line is appended to `pending` and splitCsv() re-scans the whole record from its start, so
   // a record of n lines costs O(n²) (worse in practice: the concatenated string is flattened on
   // every scan). One stray quote in a JMeter/k6/Vegeta/samples CSV: 80 K short lines after it
@@ -230,14 +230,14 @@ describe("bugs found by fuzzing", () => {
     expect(r.problems.map((p) => p.line)).toEqual([2]);
   });
 
-  // src/formats/reader-support.ts, SeriesCollector.recordInto(): with an expected interval e
+  // src/formats/support/collector.ts, SeriesCollector.recordInto(): with an expected interval e
   // (SampleOptions.expectedInterval, coordinated-omission correction at load), a sample above
   // 4096·e is back-filled with one recordValueWithCount per histogram bucket between e and its
   // value — about 1024 per octave at 3 digits, for the series histogram and again for its
   // interval's. A 100 ms Vegeta sample costs ~1 ms at e = 1 µs and ~4 ms at e = 1 ns: 200 such
   // lines take 0.4 s / 0.85 s, a 100 000-line file minutes. (Adding each bucket's back-fill once
   // per histogram at the end, or in closed form per bucket range, would make it O(1) per sample.)
-  // FIXED: back-fills are deferred and added in bulk per bucket (Backfill in reader-support.ts);
+  // FIXED: back-fills are deferred and added in bulk per bucket (Backfill in formats/support/backfill.ts);
   // kept as a regression test.
   it("CO back-fill at load: 200 Vegeta samples of 100 ms with an expected interval of 1 ns in < 200 ms", async () => {
     let text = "";

@@ -7,10 +7,10 @@ import { fileURLToPath } from "node:url";
 import { deflateSync } from "node:zlib";
 import fc from "fast-check";
 import { build } from "hdr-histogram-js";
-import { writeHlog } from "../../scripts/lib/hlog-fixture";
-import { simulateQueue, mulberry32 } from "../../scripts/lib/queue-sim";
-import { gatlingLog, generateSamples, jmeterCsv, jmeterXml, k6Csv, k6Json, plainValues, samplesTable, vegetaCsv, vegetaJson } from "../../scripts/lib/loadgen-fixtures";
-import { formatPercentileDistribution } from "../core/hgrm-export";
+import { writeHlog } from "../lib/hlog-fixture";
+import { simulateQueue, mulberry32 } from "../lib/queue-sim";
+import { gatlingLog, generateSamples, jmeterCsv, jmeterXml, k6Csv, k6Json, plainValues, samplesTable, vegetaCsv, vegetaJson } from "../lib/loadgen-fixtures";
+import { formatPercentileDistribution } from "../../src/core/hgrm-export";
 
 // ---------------------------------------------------------------------------------------------
 // Real sample files (read in place; absent folder: none)
