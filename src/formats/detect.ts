@@ -9,11 +9,15 @@ import { gatlingReader } from "./gatling";
 import { jmeterReader } from "./jmeter";
 import { k6Reader } from "./k6";
 import { samplesReader } from "./samples";
+import { statisticsReader } from "./statistics";
 import type { Format, FormatReader, HdrFormat } from "./source";
 import { vegetaReader } from "./vegeta";
 
-/** The line readers, in the order content detection tries them: specific formats before generic samples. */
-export const READERS: FormatReader[] = [jmeterReader, gatlingReader, k6Reader, vegetaReader, samplesReader];
+/**
+ * The line readers, in the order content detection tries them: files of statistics first (refused
+ * with what they are), specific formats before generic samples.
+ */
+export const READERS: FormatReader[] = [statisticsReader, jmeterReader, gatlingReader, k6Reader, vegetaReader, samplesReader];
 
 /**
  * Every format, in priority order (for name matches and then for content). Percentile files

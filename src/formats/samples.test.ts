@@ -246,7 +246,7 @@ describe("only a column the header or the format names is read as latency", () =
     expect(pickReader("results.csv", jmeterCsv(withFailures, { omit: ["elapsed"] }))?.id).toBe("jmeter");
   });
 
-  it("refuses Locust's *_stats.csv: a summary, not samples, naming the requests per row and the line", () => {
+  it("refuses Locust's *_stats.csv: statistics, not samples, naming the requests per row and the line", () => {
     const text = locustStats(withFailures);
     const p = parseByLines(samplesReader, "run_stats.csv", text);
     expect(p.series).toEqual([]);
@@ -256,7 +256,7 @@ describe("only a column the header or the format names is read as latency", () =
     expect(p.problems[0]).toEqual({
       file: "run_stats.csv",
       line: 2,
-      reason: expect.stringMatching(new RegExp(`^a summary, not samples: ${n} requests per row \\(column "Request Count"\\)`)),
+      reason: expect.stringMatching(new RegExp(`^statistics, not samples: a summary table, ${n} requests per row \\(column "Request Count"\\)`)),
     });
     expect(pickReader("run_stats.csv", text)?.id).toBe("samples");
   });
@@ -266,7 +266,7 @@ describe("only a column the header or the format names is read as latency", () =
     expect(p.series).toEqual([]);
     const n = withFailures.filter((s) => s.label === "checkout").length;
     expect(p.problems).toEqual([
-      { file: "aggregate.csv", line: 2, reason: expect.stringMatching(new RegExp(`^a summary, not samples: ${n} requests per row \\(column "# Samples"\\)`)) },
+      { file: "aggregate.csv", line: 2, reason: expect.stringMatching(new RegExp(`^statistics, not samples: a summary table, ${n} requests per row \\(column "# Samples"\\)`)) },
     ]);
   });
 
