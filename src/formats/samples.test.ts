@@ -210,12 +210,16 @@ describe("bad input", () => {
     expect(p.series[0]!.histogram.totalCount).toBe(50);
   });
 
-  it("refuses latencies over an hour and timestamps a year away", () => {
+  it("refuses latencies over an hour; a timestamp years away keeps its latency, in no interval, with a note", () => {
     const p = parseByLines(samplesReader, "x.csv", "timestamp,latency_ms\n1767323045000,5\n1767323046000,3600001\n1999999999999,5\n1767323047000,7\n");
-    expect(p.problems.map((x) => x.line)).toEqual([3, 4]);
+    expect(p.problems.map((x) => [x.line, x.note ?? false])).toEqual([
+      [3, false],
+      [4, true],
+    ]);
     expect(p.problems[0]!.reason).toMatch(/too large/);
-    expect(p.problems[1]!.reason).toMatch(/days from the first one/);
-    expect(p.series[0]!.histogram.totalCount).toBe(2);
+    expect(p.problems[1]!.reason).toMatch(/^timestamp is 2693 days after the others .*counted in the totals, in no interval/);
+    expect(p.series[0]!.histogram.totalCount).toBe(3);
+    expect(p.series[0]!.intervals!.reduce((n, iv) => n + iv.histogram.totalCount, 0)).toBe(2);
   });
 
   it("never throws, whatever the lines", () => {

@@ -12,8 +12,10 @@ import { epochSeconds, secondsBetween, type Instant } from "./time";
 /** Labels kept as their own series; samples of further labels go to one "(other labels)" series. */
 export const MAX_SERIES = 200;
 export const OTHER_LABELS = "(other labels)";
-/** Samples further than this from the first timestamp are refused (a bad timestamp). */
+/** Samples further than this from the others are in no interval (a bad timestamp; their latencies still count). */
 export const MAX_SPAN_SEC = 366 * 24 * 3600;
+/** Timed samples whose median time decides which of them is the stray one, if any. */
+export const BASE_SAMPLES = 64;
 /** Memory for per-interval histograms; past it, intervals are merged in pairs (length doubles). */
 export const INTERVAL_BUDGET_BYTES = 192 * 1024 * 1024;
 /** Values whose back-fill one histogram defers before it is added (memory, and cost per flush). */
@@ -39,6 +41,14 @@ interface IntervalSlot {
   backfill: Backfill | null;
 }
 
+interface Held {
+  kind: "record" | "fail" | "time";
+  label: string;
+  value: number;
+  at: Instant | null;
+  lineNo: number;
+}
+
 interface SeriesState {
   label: string;
   histogram: Histogram;
@@ -60,6 +70,11 @@ export class SeriesCollector {
   private intervalBytes = 0;
   private timed = 0;
   private untimed = 0;
+  /** Samples too far from the time base: in the totals, in no interval. */
+  private far = 0;
+  /** Samples held back until the time base is chosen; null once it is. */
+  private held: Held[] | null = [];
+  private heldTimed = 0;
   /** Values whose back-fill is deferred, over all histograms. */
   private pendingBackfill = 0;
 
@@ -81,14 +96,20 @@ export class SeriesCollector {
   }
 
   /**
-   * The interval index of a time, fixing the time base on the first call. null (with a problem)
-   * when the time is implausibly far from the first one.
+   * The interval index of a time, or null (with a note on its line) when the time is implausibly
+   * far from the time base: a clock jump or a damaged timestamp. Its latency is still counted in
+   * the totals (a demanding reader wants every request's latency, the max above all), but in no
+   * interval, so a stray timestamp does not stretch the timeline over years.
    */
   private indexOf(at: Instant, lineNo: number): number | null {
-    if (!this.first) this.first = at;
-    const offset = secondsBetween(this.first, at);
+    const first = this.first!;
+    const offset = secondsBetween(first, at);
     if (!(Math.abs(offset) <= MAX_SPAN_SEC)) {
-      this.problems.line(lineNo, `timestamp is ${Math.round(offset / 86400)} days from the first one (limit ${MAX_SPAN_SEC / 86400} days): line skipped`);
+      this.far++;
+      this.problems.noteLine(
+        lineNo,
+        `timestamp is ${Math.round(Math.abs(offset) / 86400)} days ${offset < 0 ? "before" : "after"} the others (limit ${MAX_SPAN_SEC / 86400} days): its latency is counted in the totals, in no interval`,
+      );
       return null;
     }
     return Math.floor(offset / this.intervalSec);
@@ -96,7 +117,33 @@ export class SeriesCollector {
 
   /** Marks the start of the data even when the first samples are failures or unlabeled. */
   noteTime(at: Instant): void {
-    if (!this.first) this.first = at;
+    if (this.held) this.held.push({ kind: "time", label: "", value: 0, at, lineNo: 0 });
+  }
+
+  /**
+   * Fixes the time base from the samples held back: the first of them (in line order) within
+   * MAX_SPAN_SEC of their median time, so that intervals start at the first line's time as
+   * before, unless that line is the stray one. Then replays them.
+   */
+  private release(): void {
+    const held = this.held;
+    if (!held) return;
+    this.held = null;
+    const times = held.filter((h) => h.at !== null).map((h) => h.at!);
+    if (times.length > 0) {
+      const sorted = [...times].sort((a, b) => a.sec - b.sec || a.ns - b.ns);
+      const median = sorted[(sorted.length - 1) >> 1]!;
+      this.first = times.find((t) => Math.abs(secondsBetween(median, t)) <= MAX_SPAN_SEC) ?? median;
+    }
+    for (const h of held) {
+      if (h.kind === "record") this.recordNow(h.label, h.value, h.at, h.lineNo);
+      else if (h.kind === "fail") this.failNow(h.label);
+    }
+  }
+
+  private hold(h: Held): void {
+    this.held!.push(h);
+    if (h.at !== null && ++this.heldTimed >= BASE_SAMPLES) this.release();
   }
 
   private state(label: string): SeriesState {
@@ -112,13 +159,21 @@ export class SeriesCollector {
     return s;
   }
 
-  /** A successful sample. Returns false (after reporting) when the line had to be skipped. */
+  /**
+   * A successful sample, recorded now or once the time base is fixed (the first BASE_SAMPLES
+   * timed samples are held back to choose it). Always counted: true.
+   */
   record(label: string, value: number, at: Instant | null, lineNo: number): boolean {
+    if (this.held) this.hold({ kind: "record", label, value, at, lineNo });
+    else this.recordNow(label, value, at, lineNo);
+    return true;
+  }
+
+  private recordNow(label: string, value: number, at: Instant | null, lineNo: number): void {
     let index: number | null = null;
     if (at) {
       index = this.indexOf(at, lineNo);
-      if (index === null) return false;
-      this.timed++;
+      if (index !== null) this.timed++;
     } else this.untimed++;
     const s = this.state(label);
     this.recordInto(s.histogram, s, value);
@@ -142,17 +197,17 @@ export class SeriesCollector {
       }
       if (this.intervalBytes > this.budget) this.coarsen();
     }
+  }
+
+  /** A failed request: counted for its label, not recorded as a latency (nor placed in time). Always counted: true. */
+  fail(label: string, at: Instant | null, lineNo: number): boolean {
+    if (this.held) this.hold({ kind: "fail", label, value: 0, at, lineNo });
+    else this.failNow(label);
     return true;
   }
 
-  /** A failed request: counted for its label, not recorded as a latency. */
-  fail(label: string, at: Instant | null, lineNo: number): boolean {
-    if (at) {
-      const index = this.indexOf(at, lineNo);
-      if (index === null) return false;
-    }
+  private failNow(label: string): void {
     this.state(label).failures++;
-    return true;
   }
 
   /**
@@ -218,6 +273,7 @@ export class SeriesCollector {
   }
 
   finish(): ParsedSeries[] {
+    this.release();
     this.flushBackfills();
     const base = fileBaseName(this.options.file);
     const labels = this.order;
