@@ -267,7 +267,7 @@ const hlogValid: FuzzProperty = {
     }),
 };
 
-const LOADGEN_KINDS = ["jmeter-csv", "jmeter-xml", "gatling", "k6-json", "k6-csv", "vegeta-csv", "vegeta-json", "plain", "samples-table"] as const;
+const LOADGEN_KINDS = ["jmeter-csv", "jmeter-xml", "gatling", "k6-json", "k6-csv", "vegeta-csv", "vegeta-json", "ghz", "siege", "plain", "samples-table"] as const;
 
 const loadgenValid: FuzzProperty = {
   name: "loadgen-valid-totals",
@@ -310,6 +310,10 @@ function countWritten(kind: (typeof LOADGEN_KINDS)[number], text: string): numbe
     case "vegeta-csv":
     case "vegeta-json":
       return lines.length;
+    case "ghz":
+      return (text.match(/"timestamp":/g) ?? []).length;
+    case "siege":
+      return lines.filter((l) => l.includes(" secs: ")).length;
     case "plain":
       return lines.filter((l) => /^[\d.]+$/.test(l)).length;
     case "samples-table":
