@@ -7,7 +7,8 @@ Usage:
   hdr-spectrum check --require R FILES…    exit 0 if every series passes, 1 if one fails
   hdr-spectrum hgrm FILE [options]         HistogramLogProcessor's output, byte for byte
 
-FILES: interval logs (.hlog), .hgrm, wrk2 output, JMeter, Gatling, k6, Vegeta, plain samples;
+FILES: interval logs (.hlog), .hgrm, wrk2 output, JMeter, Gatling, k6, Vegeta, ghz, Fortio,
+siege, plain samples;
 a directory stands for the files in it.
 Exit codes: 0 done (check: all pass), 1 a requirement fails (check), 2 input or usage error.
 
@@ -50,7 +51,8 @@ configuration has it), and with --compare every other series against the baselin
 line per series and the sentence. Needs --require, --compare or both.
 Exit 0 when every judgment passes, 1 when one fails (a requirement, or a candidate worse than
 the baseline at any percentile the data supports), 2 when input cannot be read (each problem on
-stderr as FILE:LINE: reason) or the arguments are wrong.
+stderr as FILE:LINE: reason) or the arguments are wrong. Notes (a line read whole but odd, such
+as a timestamp far from the others) are printed the same way and do not stop the judgment.
 
 Options:
 ${COMMON}  --compare BASE     fail when another series is worse than BASE (file or series name)

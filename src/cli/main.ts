@@ -152,9 +152,10 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
     await pool?.close();
   }
   const { store, problems } = loaded;
-  if (problems.length > 0) {
-    io.stderr(problems.map((x) => `${problemText(x)}\n`).join(""));
-    io.stderr(`hdr-spectrum: ${problems.length} problem${problems.length === 1 ? "" : "s"} reading the input; nothing was judged\n`);
+  io.stderr(problems.map((x) => `${problemText(x)}\n`).join(""));
+  const skipped = problems.filter((x) => !x.note).length;
+  if (skipped > 0) {
+    io.stderr(`hdr-spectrum: ${skipped} problem${skipped === 1 ? "" : "s"} reading the input; nothing was judged\n`);
     return 2;
   }
   // A merged series holds its window's histogram already.
