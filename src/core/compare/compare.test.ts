@@ -16,7 +16,11 @@ const side = (label: string, ...runs: RunInput[]) => ({ label, runs });
 const seededPairs = (o: Omit<SimOptions, "seed">, pairs: number, firstSeed: number, scale = 1) =>
   Array.from({ length: pairs }, (_, k) => {
     const seed = firstSeed + 2 * k;
-    return compareSides(side("A", simRun("a", { ...o, seed })), side("B", simRun("b", { ...o, seed: seed + 1, scale })), { percentiles: [50, 90, 99], perDecade: 0 });
+    return compareSides(side("A", simRun("a", { ...o, seed })), side("B", simRun("b", { ...o, seed: seed + 1, scale })), {
+      percentiles: [50, 90, 99],
+      perDecade: 0,
+      resamples: 500,
+    });
   });
 
 describe("verdicts", () => {
@@ -106,17 +110,17 @@ describe("A vs B against known samples", () => {
     expect(a().points).toEqual(a().points);
   });
 
-  it("two runs of one distribution: never better or worse at p50–p99 in at least 95 of 100 seed pairs, mostly same at p50 and p90", () => {
+  it("two runs of one distribution: never better or worse at p50–p99 in at least 57 of 60 seed pairs, mostly same at p50 and p90", () => {
     // Stationary enough that an interval of ±5 % is within reach at p50 and p90. The intervals
     // are one simultaneous band over the three percentiles, wider than pointwise ones, so
     // `same` is a little rarer than a pointwise interval would make it.
-    const runs = seededPairs({ intervals: 300, perInterval: 100, phi: 0.5, drift: 0.04 }, 100, 1000);
+    const runs = seededPairs({ intervals: 300, perInterval: 100, phi: 0.5, drift: 0.04 }, 60, 1000);
     const clean = runs.filter((r) => r.points.every((p) => p.verdict !== "better" && p.verdict !== "worse")).length;
     const same50 = runs.filter((r) => r.points[0]!.verdict === "same").length;
     const same90 = runs.filter((r) => r.points[1]!.verdict === "same").length;
-    expect(clean).toBeGreaterThanOrEqual(95);
-    expect(same50).toBeGreaterThanOrEqual(85);
-    expect(same90).toBeGreaterThanOrEqual(85);
+    expect(clean).toBeGreaterThanOrEqual(57);
+    expect(same50).toBeGreaterThanOrEqual(48);
+    expect(same90).toBeGreaterThanOrEqual(48);
   });
 
   it("the 95 % interval covers the true ratio 90–98 % of the time (simulation)", () => {

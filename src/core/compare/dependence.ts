@@ -130,11 +130,46 @@ export function longRunVariance(z: Float64Array, L: number): number {
   return acc / J / L;
 }
 
-/** The block lengths (sub-blocks) the variance-time curve is read at: span, 2 span, … ≤ J ÷ 4, and J ÷ 4. */
-export function varianceLengths(J: number, span: number): number[] {
-  const top = Math.max(span, Math.floor(J / 4));
+/**
+ * The block lengths (sub-blocks) the variance-time curve is read at: 1, 2, 4, … up to J ÷ 4,
+ * and J ÷ 4 itself (at least 1).
+ */
+export function varianceLengths(J: number): number[] {
+  const top = Math.max(1, Math.floor(J / 4));
   const out: number[] = [];
-  for (let L = span; L < top; L *= 2) out.push(L);
+  for (let L = 1; L < top; L *= 2) out.push(L);
   out.push(top);
   return out;
 }
+
+/**
+ * The variance a circular block bootstrap with blocks of `b` steps misses, were the series an
+ * AR(1) with lag-1 correlation ρ (slow drift is): the long-run variance (1 + ρ) ÷ (1 − ρ)
+ * over what blocks of b see, 1 + 2 Σ_{k<b} (1 − k/b) ρ^k. ρ is estimated from the run's own
+ * series with the usual short-series bias corrected (ρ̂ + (1 + 4ρ̂) ÷ n), because a run no
+ * longer than a few time constants of its drift cannot show its variance directly.
+ */
+export function ar1Inflation(z: Float64Array, b: number): { rho: number; inflation: number } {
+  const n = z.length;
+  if (n < 8) return { rho: 0, inflation: 1 };
+  let s0 = 0;
+  let s1 = 0;
+  for (let i = 0; i < n; i++) {
+    s0 += z[i]! * z[i]!;
+    if (i + 1 < n) s1 += z[i]! * z[i + 1]!;
+  }
+  if (!(s0 > 0)) return { rho: 0, inflation: 1 };
+  const raw = s1 / s0;
+  const rho = Math.min(MAX_RHO, Math.max(0, raw + (1 + 4 * raw) / n));
+  const long = (1 + rho) / (1 - rho);
+  let seen = 1;
+  let pk = 1;
+  for (let k = 1; k < b; k++) {
+    pk *= rho;
+    seen += 2 * (1 - k / b) * pk;
+  }
+  return { rho, inflation: Math.max(1, long / seen) };
+}
+
+/** Lag-1 correlation beyond which the model's widening is not trusted further. */
+export const MAX_RHO = 0.99;

@@ -10,15 +10,18 @@
 //   separate sub-blocks on each side (events, not values), and where both sides have a time
 //   order (or 3+ runs each, whose spread makes the interval).
 import type { PreparedSide } from "./bootstrap";
-import { aboveBySubBlock, centred, eventCount, longRunVariance, varianceLengths } from "./dependence";
+import { aboveBySubBlock, ar1Inflation, centred, eventCount, longRunVariance, varianceLengths } from "./dependence";
 import { pLabel } from "./format";
 
 /** Separate sub-blocks (≥ 15 s each) that must hold values above a percentile on each side. */
 export const MIN_EVENTS = 10;
 /** Sides whose run lengths differ by this factor or more: the longer one met more pauses. */
 export const LENGTH_RATIO = 1.5;
-/** The last doubling of the block length grew the variance this much: drift slower than the run can show. */
-export const DRIFT_GROWTH = 1.5;
+/**
+ * The variance blocks miss (the last doubling's growth, or the AR(1) model's widening) is at
+ * least this factor: drift slower than the run can show, said in the sentence.
+ */
+export const DRIFT_GROWTH = 2;
 
 /** What one side's dependence says at each grid percentile. */
 export interface SideDependence {
@@ -57,20 +60,24 @@ export function sideDependence(side: PreparedSide, thresholds: Int32Array): Side
     timed++;
     const span = side.spans[i]!;
     const { above, totals } = aboveBySubBlock(sub, sorted);
-    const Ls = varianceLengths(sub.length, span);
+    const Ls = varianceLengths(sub.length);
     for (let g = 0; g < G; g++) {
       const a = above[g]!;
       events[g]! += eventCount(a);
       const z = centred(a, totals);
       const s2 = Ls.map((L) => longRunVariance(z, L));
-      const base = s2[0]!;
+      // What the bootstrap's blocks see, and the most any longer block shows.
+      const base = longRunVariance(z, span);
       if (!(base > 0)) continue;
-      const most = Math.max(...s2);
+      const most = Math.max(base, ...s2.filter((_, k) => Ls[k]! >= span));
+      // The growth over the last doubling the run can show (a quarter of the run vs an eighth).
       const last = s2.length >= 2 ? Math.max(1, s2[s2.length - 1]! / Math.max(1e-300, s2[s2.length - 2]!)) : 1;
+      // Drift slower than the run: what an AR(1) fitted to the series says blocks miss.
+      const model = ar1Inflation(z, span);
       // Weighted by the variance each run brings (the side's variance is their sum).
-      num[g]! += most * last;
+      num[g]! += base * Math.max((most / base) * last, model.inflation);
       den[g]! += base;
-      grow[g] = Math.max(grow[g]!, last);
+      grow[g] = Math.max(grow[g]!, last, model.inflation);
     }
   });
   for (let g = 0; g < G; g++) {
