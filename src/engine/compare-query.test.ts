@@ -30,12 +30,11 @@ describe("compare query", () => {
       expect(p.base).toBe(a!.spectrum.percentiles[String(p.percentile)]);
       expect(p.cand).toBe(b!.spectrum.percentiles[String(p.percentile)]);
       expect(Math.abs(p.ratio - 2)).toBeLessThan(0.01);
-      // B ran 400 s to A's 200 s: where the tail rests on fewer than 20 separate stretches,
-      // the longer run's tail is not called worse (it met more chances of a stall).
       expect(p.verdict).toBe(p.judged ? "worse" : "unknown");
     }
-    expect(r.points.slice(0, 2).map((p) => p.verdict)).toEqual(["worse", "worse"]);
-    expect(r.points[2]!.reason).toMatch(/ran longer/);
+    // B ran 400 s to A's 200 s (said in a warning); with no stalls, the values above p99 are
+    // spread through both runs, so the longer run's tail is still called worse.
+    expect(r.points.slice(0, 3).map((p) => p.verdict)).toEqual(["worse", "worse", "worse"]);
     expect(r.base.method[0]).toMatch(/moving blocks of \d+ intervals/);
     expect(r.warnings.map((w) => w.kind)).toEqual(["lengths"]);
   });

@@ -205,10 +205,14 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
     const supported = Number.isFinite(ratio);
     let verdict = reason === null ? verdictOf(low, high, margin, resolution) : "unknown";
     // The longer run met more pauses: its tail alone is not called worse.
-    // Only where the shorter run's tail rests on few stretches of time (a few pauses more or
-    // less move it); a difference seen across many stretches is not explained by length.
-    const fewer = events ? Math.min(events[0], events[1]) : Infinity;
-    if (longer && reason === null && p >= 99 && fewer < 2 * MIN_EVENTS && (verdict === "worse" || verdict === "better")) {
+    // Only where the shorter run's tail rests on few stretches of time, bunched in some of them
+    // (a few pauses more or less move it); values above spread through the whole run, or seen
+    // across many stretches, are not explained by length.
+    const k = longer === base.label ? 1 : 0;
+    const fewer = events ? events[k] : Infinity;
+    const stretches = k === 0 ? depB.stretches : depC.stretches;
+    const bunched = fewer < 2 * MIN_EVENTS && fewer < 0.8 * stretches;
+    if (longer && reason === null && p >= 99 && bunched && (verdict === "worse" || verdict === "better")) {
       const slower = verdict === "worse" ? cand.label : base.label;
       if (slower === longer) {
         verdict = "unknown";
