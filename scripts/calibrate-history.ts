@@ -1,0 +1,155 @@
+// Calibration of the history's change points and of `check --history`, on simulated histories
+// of 30–100 runs (scripts/lib/history-sim.ts: an open-loop queue with GC-like pauses and the
+// queue each leaves, slow drift within a run, a little speed difference from run to run).
+//
+//   npm run calibrate:history [-- --seeds N] [-- --only steady,step,tail,gate] [-- --otava]
+//
+// Prints a Markdown table (the README's "History of runs" quotes it). --otava also runs
+// Apache Otava (pip package apache-otava, in a venv under /tmp) on each step history's p50
+// series and counts how often it finds the step at the right run, for comparison.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { compareSides, type RunInput } from "../src/core/compare";
+import { detectChanges, judgeNewRun, runToRunSd, stableStretch, type Change, type RunSummary } from "../src/core/history";
+import { historySummaries } from "./lib/history-sim";
+
+const args = process.argv.slice(2);
+const arg = (name: string): string | null => {
+  const i = args.indexOf(name);
+  return i >= 0 ? (args[i + 1] ?? null) : null;
+};
+const SEEDS = Number(arg("--seeds") ?? 100);
+const ONLY = new Set((arg("--only") ?? "steady,step,tail,gate").split(","));
+const OTAVA = args.includes("--otava");
+const RUNS = [30, 50, 100];
+const STEP = 1.15;
+const PAUSES = 1.6;
+const KEEP = 20;
+
+const runsOf = (seed: number) => RUNS[seed % RUNS.length]!;
+/** The change starts at a run chosen by the seed, at least 5 runs from either end. */
+const changeAt = (seed: number, n: number) => 5 + ((seed * 7919) % (n - 10));
+
+interface Row {
+  scenario: string;
+  what: string;
+  count: number;
+  of: number;
+  target: string;
+}
+const rows: Row[] = [];
+const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(0)} %`;
+const t0 = Date.now();
+const log = (s: string) => process.stderr.write(`[${((Date.now() - t0) / 1000).toFixed(0)} s] ${s}\n`);
+
+function near(c: Change, at: number): boolean {
+  return Math.abs(c.index - at) <= 1;
+}
+
+if (ONLY.has("steady") || ONLY.has("gate")) {
+  let quiet = 0;
+  let gateFalse = 0;
+  let gateCaught = 0;
+  let singleFalse = 0;
+  let gateN = 0;
+  for (let seed = 1; seed <= SEEDS; seed++) {
+    const n = runsOf(seed);
+    const h = historySummaries({ seed, runs: n, keep: ONLY.has("gate") ? KEEP : 0, scale: STEP });
+    const changes = detectChanges(h.summaries);
+    if (changes.length === 0) quiet++;
+    if (ONLY.has("gate")) {
+      gateN++;
+      const stretch = stableStretch(h.summaries, changes, "svc", KEEP);
+      const inputs = stretch.map((i) => h.kept[i - (n - KEEP)]).filter((x): x is RunInput => x !== undefined);
+      const spread = (p: number) => runToRunSd(h.summaries, "svc", p, stretch);
+      const base = { label: "history", runs: inputs };
+      const same = h.run(n, false).input;
+      const slower = h.run(n, true).input;
+      if (judgeNewRun(base, { label: "new", runs: [same] }, spread).worse.length > 0) gateFalse++;
+      if (judgeNewRun(base, { label: "new", runs: [slower] }, spread).worse.length > 0) gateCaught++;
+      // What comparing with one previous run (check --compare) says of the same new run.
+      const one = compareSides({ label: "previous", runs: [inputs[inputs.length - 1]!] }, { label: "new", runs: [same] }, { percentiles: [50, 90, 99, 99.9, 99.99], perDecade: 0 });
+      if (one.points.some((p) => p.supported && p.verdict === "worse")) singleFalse++;
+    }
+    if (seed % 10 === 0) log(`steady ${seed}/${SEEDS}: quiet ${quiet}`);
+  }
+  if (ONLY.has("steady")) rows.push({ scenario: "steady (30–100 runs)", what: "no change called at any percentile", count: quiet, of: SEEDS, target: "≥ 95 %" });
+  if (ONLY.has("gate")) {
+    rows.push({ scenario: "gate: new run like the others", what: "`check --history` fails it (false alarm)", count: gateFalse, of: gateN, target: "≤ 5 %" });
+    rows.push({ scenario: "gate: new run like the others", what: "`check --compare` with the previous run alone fails it", count: singleFalse, of: gateN, target: "(for contrast)" });
+    rows.push({ scenario: `gate: new run ×${STEP}`, what: "`check --history` fails it", count: gateCaught, of: gateN, target: "(power)" });
+  }
+}
+
+const otavaSeries: { seed: number; at: number; values: number[] }[] = [];
+
+if (ONLY.has("step")) {
+  let found = 0;
+  let extra = 0;
+  const byP = new Map<number, number>();
+  for (let seed = 1; seed <= SEEDS; seed++) {
+    const n = runsOf(seed);
+    const at = changeAt(seed, n);
+    const h = historySummaries({ seed: 1000 + seed, runs: n, changeAt: at, scale: STEP });
+    const changes = detectChanges(h.summaries);
+    const right = changes.filter((c) => near(c, at) && c.direction === "worse");
+    if (right.length > 0) found++;
+    for (const p of new Set(right.map((c) => c.percentile))) byP.set(p, (byP.get(p) ?? 0) + 1);
+    if (changes.some((c) => !near(c, at))) extra++;
+    if (OTAVA) otavaSeries.push({ seed, at, values: h.summaries.map((r: RunSummary) => r.series[0]!.percentiles["50"]!) });
+    if (seed % 10 === 0) log(`step ${seed}/${SEEDS}: found ${found}`);
+  }
+  rows.push({ scenario: `step ×${STEP} in every value`, what: "found at the right run (±1)", count: found, of: SEEDS, target: "≥ 90 %" });
+  for (const p of [50, 90, 99, 99.9, 99.99]) rows.push({ scenario: `step ×${STEP} in every value`, what: `… at p${p}`, count: byP.get(p) ?? 0, of: SEEDS, target: "" });
+  rows.push({ scenario: `step ×${STEP} in every value`, what: "a change called at another run too", count: extra, of: SEEDS, target: "" });
+}
+
+if (ONLY.has("tail")) {
+  let found = 0;
+  let p50 = 0;
+  for (let seed = 1; seed <= SEEDS; seed++) {
+    const n = runsOf(seed);
+    const at = changeAt(seed, n);
+    const h = historySummaries({ seed: 2000 + seed, runs: n, changeAt: at, pauseScale: PAUSES });
+    const changes = detectChanges(h.summaries);
+    if (changes.some((c) => c.percentile === 99.9 && near(c, at) && c.direction === "worse")) found++;
+    if (changes.some((c) => c.percentile === 50)) p50++;
+    if (seed % 10 === 0) log(`tail ${seed}/${SEEDS}: found ${found}`);
+  }
+  rows.push({ scenario: `pauses ×${PAUSES} longer (tail only)`, what: "found at p99.9 at the right run (±1)", count: found, of: SEEDS, target: "where supported" });
+  rows.push({ scenario: `pauses ×${PAUSES} longer (tail only)`, what: "a change called at p50", count: p50, of: SEEDS, target: "none" });
+}
+
+if (OTAVA && otavaSeries.length > 0) {
+  const venv = "/tmp/otava-venv";
+  try {
+    if (!existsSync(`${venv}/bin/python`)) {
+      execFileSync("python3", ["-m", "venv", venv]);
+      execFileSync(`${venv}/bin/pip`, ["install", "-q", "apache-otava"], { stdio: "inherit" });
+    }
+    const dir = "/tmp/otava-series";
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(`${dir}/series.json`, JSON.stringify(otavaSeries));
+    // e-divisive means with Otava's defaults (its significance test), on each p50 series.
+    const py = `
+import json, sys
+from otava.analysis import compute_change_points
+data = json.load(open("${dir}/series.json"))
+hits = 0
+for s in data:
+    cps, _ = compute_change_points(s["values"], window_len=50, max_pvalue=0.001, min_magnitude=0.0)
+    if any(abs(c.index - s["at"]) <= 1 for c in cps):
+        hits += 1
+print(hits)
+`;
+    const hits = Number(execFileSync(`${venv}/bin/python`, ["-c", py]).toString().trim());
+    rows.push({ scenario: `step ×${STEP} in every value`, what: "Apache Otava on the p50 series: found at the right run (±1)", count: hits, of: otavaSeries.length, target: "(for comparison)" });
+  } catch (e) {
+    log(`Otava cross-check skipped: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+  }
+}
+
+const lines = ["| scenario | what is counted | seeds | result | target |", "|---|---|---|---|---|"];
+for (const r of rows) lines.push(`| ${r.scenario} | ${r.what} | ${r.count} / ${r.of} | ${pct(r.count, r.of)} | ${r.target} |`);
+process.stdout.write(`${lines.join("\n")}\n`);
+log("done");
