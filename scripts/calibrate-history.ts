@@ -76,7 +76,13 @@ if (ONLY.has("steady") || ONLY.has("gate")) {
   if (ONLY.has("steady")) rows.push({ scenario: "steady (30–100 runs)", what: "no change called at any percentile", count: quiet, of: SEEDS, target: "≥ 95 %" });
   if (ONLY.has("gate")) {
     rows.push({ scenario: "gate: new run like the others", what: "`check --history` fails it (false alarm)", count: gateFalse, of: gateN, target: "≤ 5 %" });
-    rows.push({ scenario: "gate: new run like the others", what: "`check --compare` with the previous run alone fails it", count: singleFalse, of: gateN, target: "(for contrast)" });
+    rows.push({
+      scenario: "gate: new run like the others",
+      what: "`check --compare` with the previous run alone fails it",
+      count: singleFalse,
+      of: gateN,
+      target: "(for contrast)",
+    });
     rows.push({ scenario: `gate: new run ×${STEP}`, what: "`check --history` fails it", count: gateCaught, of: gateN, target: "(power)" });
   }
 }
@@ -143,7 +149,13 @@ for s in data:
 print(hits)
 `;
     const hits = Number(execFileSync(`${venv}/bin/python`, ["-c", py]).toString().trim());
-    rows.push({ scenario: `step ×${STEP} in every value`, what: "Apache Otava on the p50 series: found at the right run (±1)", count: hits, of: otavaSeries.length, target: "(for comparison)" });
+    rows.push({
+      scenario: `step ×${STEP} in every value`,
+      what: "Apache Otava on the p50 series: found at the right run (±1)",
+      count: hits,
+      of: otavaSeries.length,
+      target: "(for comparison)",
+    });
   } catch (e) {
     log(`Otava cross-check skipped: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
   }

@@ -9,7 +9,8 @@ import { percentileOfSparse, layoutOf } from "../../src/engine/sparse-percentile
 import type { RunInput, Sparse } from "../../src/core/compare";
 import { summarizeSide } from "../../src/core/history/summary";
 import { SUMMARY_PERCENTILES, type RunSummary } from "../../src/core/history/types";
-import { gcPauses, mulberry32, simulateQueueInto } from "./queue-sim";
+import { writeHlog } from "./hlog-fixture";
+import { gcPauses, mulberry32, simulateQueue, simulateQueueInto } from "./queue-sim";
 
 export interface HistoryRunOptions {
   seed: number;
@@ -126,4 +127,38 @@ export function historySummaries(spec: HistorySpec): { summaries: RunSummary[]; 
     summaries.push({ id: `run-${String(i).padStart(3, "0")}`, start: 1.8e9 + i * 3600, series: [s] });
   }
   return { summaries, kept, run: (i, change) => historyRun(options(i, change)) };
+}
+
+export interface HistoryLogSpec {
+  seed: number;
+  runs: number;
+  /** From this run on, service times are multiplied by `scale` (a step). */
+  changeAt?: number;
+  scale?: number;
+  seconds?: number;
+  rate?: number;
+  /** StartTime of run 0 (ms since epoch); the runs are an hour apart. */
+  startMs?: number;
+}
+
+/** The interval log of each run of a history, as text (queue-sim's queue, written with hdr-histogram-js's writer). */
+export function historyLogs(spec: HistoryLogSpec): { id: string; startMs: number; text: string }[] {
+  const out: { id: string; startMs: number; text: string }[] = [];
+  for (let i = 0; i < spec.runs; i++) {
+    const seed = spec.seed * 7919 + i * 104729;
+    const rnd = mulberry32(seed ^ 0x5bd1e995);
+    const seconds = spec.seconds ?? 60;
+    const speed = Math.exp(0.02 * normal(rnd)) * (spec.changeAt !== undefined && i >= spec.changeAt ? (spec.scale ?? 1) : 1);
+    const startMs = (spec.startMs ?? Date.UTC(2026, 10, 1, 0, 0, 0)) + i * 3_600_000;
+    const intervals = simulateQueue({
+      rate: spec.rate ?? 200,
+      seconds,
+      medianServiceSec: 0.001 * speed,
+      sigma: 0.4,
+      stalls: gcPauses(seed ^ 0x27d4eb2d, seconds, 15, 0.04),
+      seed,
+    });
+    out.push({ id: `run-${String(i).padStart(3, "0")}`, startMs, text: writeHlog(intervals, { startMs }) });
+  }
+  return out;
 }

@@ -72,6 +72,12 @@ export function detectChanges(runs: readonly RunSummary[], options: HistoryOptio
   return out.sort((a, b) => order.indexOf(a.series) - order.indexOf(b.series) || a.index - b.index || a.percentile - b.percentile);
 }
 
+/** The judged percentiles at which a series has enough supported runs to look for a change. */
+export function judgedPercentiles(runs: readonly RunSummary[], series: string, options: HistoryOptions = {}): number[] {
+  const min = 2 * optionsOf(options).minSegment;
+  return HISTORY_PERCENTILES.filter((p) => observations(runs, series, p).obs.length >= min);
+}
+
 /**
  * The latest stable stretch of a series: the runs since its last change at any percentile
  * (the whole history when it never changed), at most `most` of the latest of them.

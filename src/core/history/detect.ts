@@ -5,7 +5,7 @@
 // latency percentiles:
 //
 // - Each run is weighted by the inverse of its own variance plus the run-to-run variance:
-//   w = 1 / (se² + τ²). se comes from the run's own bootstrap interval (a run whose p99.9 hangs
+//   w = 1 / (se² + τ²) (se² taken halfway to the history's median, as it is itself noisy). se comes from the run's own bootstrap interval (a run whose p99.9 hangs
 //   on one pause has a wide interval and weighs little, so it cannot make a change alone); τ² is
 //   what runs scatter beyond their own noise, estimated from successive differences (a median,
 //   so a step or an outlier run barely moves it).
@@ -16,7 +16,8 @@
 //   is then searched again.
 //
 // A change is reported only when it is beyond the margin: its ratio's interval (after ÷ before,
-// from the two stretches' weighted means and their standard errors, which include τ) lies
+// from the two stretches' weighted means and their standard errors, which include τ and grow
+// when the runs scatter more than their weights say) lies
 // wholly above 1 + margin or below 1 ÷ (1 + margin), as the A vs B verdicts are decided.
 // Splits that are significant but within the margin are dropped one at a time (the weakest
 // first) and their neighbours' stretches joined, until every remaining change is beyond it.
@@ -123,6 +124,11 @@ function permutationP(all: Weighted, a: number, b: number, observed: number, o: 
   return (1 + atLeast) / (1 + o.permutations);
 }
 
+/**
+ * A stretch's weighted mean and its standard error. When its runs scatter more than their
+ * weights say (a run's own interval too narrow, τ underestimated from few runs), the error is
+ * scaled up by that excess (the reduced chi-square), never down.
+ */
 function stretch(all: Weighted, a: number, b: number): { mean: number; se: number } {
   let W = 0;
   let S = 0;
@@ -130,7 +136,11 @@ function stretch(all: Weighted, a: number, b: number): { mean: number; se: numbe
     W += all.w[i]!;
     S += all.w[i]! * all.x[i]!;
   }
-  return { mean: S / W, se: Math.sqrt(1 / W) };
+  const mean = S / W;
+  let chi2 = 0;
+  for (let i = a; i < b; i++) chi2 += all.w[i]! * (all.x[i]! - mean) ** 2;
+  const excess = b - a > 1 ? Math.max(1, chi2 / (b - a - 1)) : 1;
+  return { mean, se: Math.sqrt(excess / W) };
 }
 
 /** The splits found, each with its stretches and its ratio's parts; only those beyond the margin. */
@@ -139,9 +149,13 @@ export function detectSplits(obs: readonly Observation[], options: Partial<Detec
   const n = obs.length;
   if (n < 2 * o.minSegment) return [];
   const tau2 = runToRunVariance(obs);
+  // A run's own variance is itself an estimate (from a few dozen bootstrap blocks), noisy
+  // enough that one run with a lucky narrow interval would outweigh ten others: each is taken
+  // halfway to the history's median, so weights differ where runs really differ in noise.
+  const typical = median(obs.map((v) => v.se * v.se));
   const all: Weighted = {
     x: Float64Array.from(obs, (v) => v.x),
-    w: Float64Array.from(obs, (v) => 1 / Math.max(MIN_VARIANCE, v.se * v.se + tau2)),
+    w: Float64Array.from(obs, (v) => 1 / Math.max(MIN_VARIANCE, (v.se * v.se + typical) / 2 + tau2)),
   };
   const rnd = seeded(o.seed);
   const found: { at: number; p: number }[] = [];

@@ -28,13 +28,22 @@ export interface GateResult {
   worse: number[];
 }
 
-export function judgeNewRun(stretch: SideInput, run: SideInput, spread: (p: number) => number, options: { margin?: number; level?: number; resamples?: number } = {}): GateResult {
+/**
+ * `spread(p)`: the history's run-to-run sd (log) at p; `judged(p)`: whether the history judges
+ * p at all (enough values above it in the new run), else the point is left unsupported.
+ */
+export function judgeNewRun(
+  stretch: SideInput,
+  run: SideInput,
+  spread: (p: number) => number,
+  options: { margin?: number; level?: number; resamples?: number; judged?: (p: number) => boolean } = {},
+): GateResult {
   const level = options.level ?? 0.95;
   const comparison = compareSides(stretch, run, { margin: options.margin, level, resamples: options.resamples, percentiles: HISTORY_PERCENTILES, perDecade: 0 });
   const z = normalQuantile(1 - (1 - level) / 2);
   const points = comparison.points.map((pt): GatePoint => {
     const sd = spread(pt.percentile);
-    if (!pt.supported || pt.low === null || pt.high === null || !(pt.ratio > 0)) {
+    if (!pt.supported || !(options.judged?.(pt.percentile) ?? true) || pt.low === null || pt.high === null || !(pt.ratio > 0)) {
       return { percentile: pt.percentile, supported: false, base: pt.base, cand: pt.cand, ratio: pt.ratio, low: null, high: null, verdict: "unknown", spread: sd };
     }
     const c = Math.log(pt.ratio);
@@ -42,7 +51,17 @@ export function judgeNewRun(stretch: SideInput, run: SideInput, spread: (p: numb
     const hi = c + Math.hypot(Math.log(pt.high) - c, z * sd);
     const low = Math.exp(lo);
     const high = Math.exp(hi);
-    return { percentile: pt.percentile, supported: true, base: pt.base, cand: pt.cand, ratio: pt.ratio, low, high, verdict: verdictOf(low, high, comparison.margin, pt.resolution), spread: sd };
+    return {
+      percentile: pt.percentile,
+      supported: true,
+      base: pt.base,
+      cand: pt.cand,
+      ratio: pt.ratio,
+      low,
+      high,
+      verdict: verdictOf(low, high, comparison.margin, pt.resolution),
+      spread: sd,
+    };
   });
   return { points, comparison, worse: points.filter((p) => p.verdict === "worse").map((p) => p.percentile) };
 }

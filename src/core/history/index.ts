@@ -4,7 +4,7 @@
 export * from "./types";
 export { orderRuns, compareRunNames } from "./order";
 export { detectSplits, runToRunVariance, DEFAULT_DETECT, type Observation, type Split, type DetectOptions } from "./detect";
-export { detectChanges, stableStretch, seriesNames, observations, runToRunSd } from "./changes";
-export { seriesSentence, changeText } from "./sentence";
+export { detectChanges, stableStretch, seriesNames, observations, runToRunSd, judgedPercentiles } from "./changes";
+export { seriesSentence, changeText, pName } from "./sentence";
 export { summarizeSide, seOfInterval } from "./summary";
 export { judgeNewRun, type GatePoint, type GateResult } from "./gate";

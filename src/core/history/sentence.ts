@@ -17,11 +17,16 @@ export function changeText(c: Change): string {
   return `${pName(c.percentile)} ${rose ? "rose" : "fell"} ${pct(c.ratio - 1)} % (${pct(a)}–${pct(b)} %) at ${c.run}`;
 }
 
-/** Every change of a series in run order, then the percentiles that stayed steady. */
+/**
+ * Every change of a series in run order, then the percentiles that stayed steady, then those
+ * too few runs support (`judged`: the percentiles that could be judged).
+ */
 export function seriesSentence(series: string, changes: readonly Change[], judged: readonly number[] = HISTORY_PERCENTILES): string {
   const own = changes.filter((c) => c.series === series).sort((a, b) => a.index - b.index || a.percentile - b.percentile);
   const steady = judged.filter((p) => !own.some((c) => c.percentile === p)).map(pName);
+  const unsupported = HISTORY_PERCENTILES.filter((p) => !judged.includes(p)).map(pName);
   const parts = own.map(changeText);
   if (steady.length > 0) parts.push(`${steady.join(", ")} steady`);
+  if (unsupported.length > 0) parts.push(`${unsupported.join(", ")} not supported by the runs' data`);
   return parts.join("; ");
 }

@@ -2,7 +2,7 @@
 // compared with itself (both sides resampled independently with its block bootstrap), so the
 // interval of the ratio is that of the difference of two independent resamples, √2 times one
 // run's spread. Its half-width in log, over z and √2, is the run's standard error.
-import { compareSides, MIN_ABOVE, type RunInput } from "../compare";
+import { compareSides, type RunInput } from "../compare";
 import { normalQuantile } from "./stats";
 import { HISTORY_PERCENTILES, type SeriesSummary } from "./types";
 
@@ -10,6 +10,12 @@ import { HISTORY_PERCENTILES, type SeriesSummary } from "./types";
 export const SUMMARY_RESAMPLES = 200;
 const SUMMARY_SEED = 20261127;
 const LEVEL = 0.95;
+/**
+ * A run judges a percentile only with at least this many values above it. The comparison
+ * needs 10 to draw an interval; across a history a percentile held up by a dozen values (a
+ * few pauses) swings from run to run by more than its own interval says.
+ */
+export const HISTORY_MIN_ABOVE = 50;
 
 /** Standard error (log) from a self-comparison's interval of the ratio. */
 export function seOfInterval(low: number, high: number, level = LEVEL): number {
@@ -39,8 +45,10 @@ export function summarizeSide(facts: SideFacts, runs: RunInput[], resamples = SU
   const countsOnly = runs.every((x) => x.data.kind === "counts");
   for (const p of HISTORY_PERCENTILES) {
     const pt = r?.points.find((x) => x.percentile === p);
-    if (pt && pt.supported && pt.low !== null && pt.high !== null && pt.low > 0) se[String(p)] = seOfInterval(pt.low, pt.high);
-    else if (countsOnly && facts.count * (1 - p / 100) >= MIN_ABOVE) se[String(p)] = 0;
+    const enough = facts.count * (1 - p / 100) >= HISTORY_MIN_ABOVE;
+    if (!enough) se[String(p)] = null;
+    else if (pt && pt.supported && pt.low !== null && pt.high !== null && pt.low > 0) se[String(p)] = seOfInterval(pt.low, pt.high);
+    else if (countsOnly) se[String(p)] = 0;
     else se[String(p)] = null;
   }
   return { name: facts.name, unit: facts.unit, count: facts.count, percentiles: { ...facts.percentiles }, se };
