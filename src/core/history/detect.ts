@@ -5,7 +5,7 @@
 // latency percentiles:
 //
 // - Each run is weighted by the inverse of its own variance plus the run-to-run variance:
-//   w = 1 / (se² + τ²) (se² taken halfway to the history's median, as it is itself noisy). se comes from the run's own bootstrap interval (a run whose p99.9 hangs
+//   w = 1 / (se² + τ²) (se² never below half the history's median, as it is itself noisy). se comes from the run's own bootstrap interval (a run whose p99.9 hangs
 //   on one pause has a wide interval and weighs little, so it cannot make a change alone); τ² is
 //   what runs scatter beyond their own noise, estimated from successive differences (a median,
 //   so a step or an outlier run barely moves it).
@@ -150,12 +150,12 @@ export function detectSplits(obs: readonly Observation[], options: Partial<Detec
   if (n < 2 * o.minSegment) return [];
   const tau2 = runToRunVariance(obs);
   // A run's own variance is itself an estimate (from a few dozen bootstrap blocks), noisy
-  // enough that one run with a lucky narrow interval would outweigh ten others: each is taken
-  // halfway to the history's median, so weights differ where runs really differ in noise.
+  // enough that one run with a lucky narrow interval would outweigh ten others: none is taken
+  // below half the history's median. A wide one is kept: that run is noisy, and weighs little.
   const typical = median(obs.map((v) => v.se * v.se));
   const all: Weighted = {
     x: Float64Array.from(obs, (v) => v.x),
-    w: Float64Array.from(obs, (v) => 1 / Math.max(MIN_VARIANCE, (v.se * v.se + typical) / 2 + tau2)),
+    w: Float64Array.from(obs, (v) => 1 / Math.max(MIN_VARIANCE, Math.max(v.se * v.se, typical / 2) + tau2)),
   };
   const rnd = seeded(o.seed);
   const found: { at: number; p: number }[] = [];
