@@ -7,14 +7,17 @@ import { createHash } from "node:crypto";
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { RunInput } from "../core/compare";
-import { summarizeSide, SUMMARY_RESAMPLES } from "../core/history/summary";
-import { SUMMARY_PERCENTILES, type RunSummary, type SeriesSummary } from "../core/history/types";
+import { SUMMARY_RESAMPLES } from "../core/history/summary";
+import type { RunSummary, SeriesSummary } from "../core/history/types";
 import type { LoadProblem } from "../core/types";
 import { runOf } from "../engine/compare-query";
 import type { HelperWorkers } from "../engine/load-files";
-import { OPEN_RANGE, type Store } from "../engine/store";
+import { summarizeStore } from "../engine/history-summary";
+import { OPEN_RANGE } from "../engine/store";
 import { CliError } from "./errors";
 import { loadAll } from "./load";
+
+export { summarizeStore };
 
 export const CACHE_FILE = ".hdr-spectrum-cache.json";
 /** The cached summary's form: a change to what a summary holds or how it is computed makes it 2. */
@@ -115,35 +118,6 @@ function readCache(dir: string, key: CacheKeyEntry[]): CacheDoc | null {
   }
   if (doc?.version !== CACHE_VERSION || doc.resamples !== SUMMARY_RESAMPLES || !Array.isArray(doc.series)) return null;
   return JSON.stringify(doc.files) === JSON.stringify(key) ? doc : null;
-}
-
-/** Series of a store grouped by name (a run may hold several files of one series: repeats). */
-function byName(store: Store): Map<string, string[]> {
-  const groups = new Map<string, string[]>();
-  for (const s of store.series) groups.set(s.name, [...(groups.get(s.name) ?? []), s.id]);
-  return groups;
-}
-
-/** The summaries of a loaded run's series, and their data as the comparison takes it. */
-export function summarizeStore(store: Store): { start: number | null; series: SeriesSummary[]; inputs: Map<string, RunInput[]> } {
-  const inputs = new Map<string, RunInput[]>();
-  const series: SeriesSummary[] = [];
-  let start: number | null = null;
-  for (const [name, ids] of byName(store)) {
-    for (const id of ids) {
-      const t = store.get(id).startTime;
-      if (t !== null) start = start === null ? t : Math.min(start, t);
-    }
-    // Several series of one name in a run: its values are those of their sum.
-    const viewId = ids.length > 1 ? store.merge(ids, name) : ids[0]!;
-    const view = store.views(OPEN_RANGE).find((v) => v.id === viewId)!;
-    const percentiles = Object.fromEntries(SUMMARY_PERCENTILES.map((p) => [String(p), view.spectrum.percentiles[String(p)] ?? 0]));
-    const runs = ids.map((id) => runOf(store, id, OPEN_RANGE));
-    if (ids.length > 1) store.remove(viewId);
-    inputs.set(name, runs);
-    series.push(summarizeSide({ name, unit: view.recordedUnit, count: view.spectrum.totalCount, percentiles }, runs));
-  }
-  return { start, series, inputs };
 }
 
 export interface RunRead {
