@@ -66,7 +66,7 @@ export function historyLayout(o: HistoryLayoutInput): HistoryLayout {
   const n = o.runs.length;
   const plot = { left: 64, top: 12, right: o.width - 16, bottom: 250 };
   const stripRows = STRIP_PERCENTILES.length;
-  const rowHeight = 9;
+  const rowHeight = 11;
   const stripTop = plot.bottom + 34;
   const height = stripTop + stripRows * rowHeight + 8;
   const x = scaleLinear()
