@@ -63,6 +63,19 @@ test("a history folder: runs in order, the step found at its run, as the command
     }
   }
 
+  // Markdown for a review comment, and a link that opens the same history from numbers alone.
+  await page.getByTestId("history-copy-markdown").click();
+  await expect(page.getByTestId("history-markdown-output")).toHaveValue(/\*\*svc\*\*: p50 rose \d+ %[\s\S]*\| p50 \| run-006 \|[\s\S]*#history=1\./);
+  await page.getByTestId("history-share-link").click();
+  const url = await page.getByTestId("history-share-url").inputValue();
+  expect(url).toMatch(/#history=1\./);
+  const shown = await page.getByTestId("change-point").evaluateAll((els) => els.map((e) => [...e.attributes].map((a) => `${a.name}=${a.value}`).join(" ")));
+  const other = await page.context().newPage();
+  await other.goto(url);
+  await expect(other.getByTestId("history")).toHaveAttribute("data-runs", String(RUNS));
+  expect(await other.getByTestId("change-point").evaluateAll((els) => els.map((e) => [...e.attributes].map((a) => `${a.name}=${a.value}`).join(" ")))).toEqual(shown);
+  await other.close();
+
   await page.screenshot({ path: "screens/history-light.png", fullPage: true });
   await page.getByTestId("theme").check();
   await page.getByTestId("history").screenshot({ path: "screens/history-dark.png" });

@@ -21,6 +21,10 @@ Options:
   --require R        also judge each run against the requirement (at p50 … p99.999, max)
   --unit U           unit of the text output: ns, us, ms (default), s
   --json             print the JSON instead of text
+  --out DIR          also write DIR/history.md (Markdown for a review comment or a CI summary)
+                     and DIR/history-<series>.svg (the chart of each series across runs)
+  --link-base URL    where the page is hosted: history.md links to URL#history=… (the runs'
+                     summaries as numbers; the page draws the same history from them)
   --no-workers       read on this thread only
   -h, --help         this text
 `;

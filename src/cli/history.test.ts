@@ -74,6 +74,16 @@ describe("history", () => {
     expect(c.low).toBeGreaterThan(1.05);
     const text = await run(["history", root]);
     expect(text.stdout).toMatch(/svc: p50 rose \d+ % \(\d+–\d+ %\) at build-r/);
+    // --out: the Markdown with the chart beside it, and a link holding the runs.
+    const out = path.join(dir, "step-out");
+    expect((await run(["history", "--out", out, "--link-base", "https://example.org/hdr/", root])).code).toBe(0);
+    const md = readFileSync(path.join(out, "history.md"), "utf8");
+    expect(md).toContain(`| p50 | ${ids[8]} |`);
+    expect(md).toContain("![svc across runs](history-svc.svg)");
+    expect(md).toMatch(/\(https:\/\/example\.org\/hdr\/#history=1\.[A-Za-z0-9_-]+\)/);
+    const svg = readFileSync(path.join(out, "history-svc.svg"), "utf8");
+    expect(svg).toMatch(/^<\?xml/);
+    expect(svg.match(/class="history-marker worse"/g)?.length).toBe(j.changes.length);
   });
 
   it("prints no change for a steady history", { timeout: 120_000 }, async () => {

@@ -9,6 +9,7 @@ import type { HelperWorkers } from "../engine/load-files";
 import { CliError } from "./errors";
 import { readRun, runDirsOf, runInputsOf, summarizeStore, type RunDir } from "./history-runs";
 import { expandPaths, loadAll } from "./load";
+import { writeHistoryOut } from "./history-out";
 import { JSON_VERSION } from "./report";
 
 export interface HistoryArgs {
@@ -17,6 +18,9 @@ export interface HistoryArgs {
   requirement: Requirement | null;
   unit: Unit;
   margin?: number;
+  /** Write history.md and a chart per series there. */
+  out?: string | null;
+  linkBase?: string | null;
   helpers: HelperWorkers | null;
   progress: boolean;
   stdout(text: string): void;
@@ -113,6 +117,7 @@ export async function historyCommand(a: HistoryArgs): Promise<number> {
   checkRequirement(a.requirement);
   const { runs } = await readHistory(a.dirs, a);
   const changes = detectChanges(runs, { margin: a.margin });
+  if (a.out) writeHistoryOut(a.out, runs, changes, a.unit, a.linkBase ?? null);
   if (a.json) a.stdout(`${JSON.stringify(historyJson(runs, changes, a.requirement), null, 2)}\n`);
   else a.stdout(historyText(runs, changes, a.requirement, a.unit));
   return 0;

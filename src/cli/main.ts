@@ -48,7 +48,7 @@ const ALLOWED: Record<string, string[]> = {
   report: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--link-base", "--json", "--merge", "--no-workers", "--help"],
   check: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--link-base", "--json", "--merge", "--no-workers", "--help", "--history"],
   hgrm: ["--tag", "--start", "--end", "--ratio", "--help"],
-  history: ["--require", "--unit", "--json", "--no-workers", "--help"],
+  history: ["--require", "--unit", "--json", "--no-workers", "--help", "--out", "--link-base"],
 };
 const HELP: Record<string, string> = { report: REPORT_HELP, check: CHECK_HELP, hgrm: HGRM_HELP, history: HISTORY_HELP };
 
@@ -211,6 +211,23 @@ function compareCheckText(pairs: ComparedPair[]): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** `history`, or `check --history`: history.ts, with the options parsed here. */
+function historyOrCheck(p: Parsed, io: Io, helpers: NodeHelperPool | null): Promise<number> {
+  const a = {
+    dirs: p.files,
+    json: p.flags.has("--json"),
+    requirement: requirementOf(p),
+    unit: unitOf(p),
+    out: stringFlag(p, "--out"),
+    linkBase: stringFlag(p, "--link-base"),
+    helpers,
+    progress: io.stderrIsTTY,
+    stdout: io.stdout,
+    stderr: io.stderr,
+  };
+  return p.command === "history" ? historyCommand(a) : checkHistory({ ...a, out: null, history: stringFlag(p, "--history")!, files: p.files });
+}
+
 /** Runs `task` with the helper threads the options allow, closing them after. */
 async function withHelpers<T>(p: Parsed, opts: MainOptions, task: (helpers: NodeHelperPool | null) => Promise<T>): Promise<T> {
   const helperCount = opts.helperScript && !p.flags.has("--no-workers") ? helperThreadCount() : 0;
@@ -261,20 +278,7 @@ export async function main(argv: readonly string[], io: Io, opts: MainOptions = 
       return 0;
     }
     if (p.command === "hgrm") return await hgrm(p, io);
-    if (p.command === "history" || p.flags.has("--history"))
-      return await withHelpers(p, opts, (helpers) => {
-        const a = {
-          dirs: p.files,
-          json: p.flags.has("--json"),
-          requirement: requirementOf(p),
-          unit: unitOf(p),
-          helpers,
-          progress: io.stderrIsTTY,
-          stdout: io.stdout,
-          stderr: io.stderr,
-        };
-        return p.command === "history" ? historyCommand(a) : checkHistory({ ...a, history: stringFlag(p, "--history")!, files: p.files });
-      });
+    if (p.command === "history" || p.flags.has("--history")) return await withHelpers(p, opts, (helpers) => historyOrCheck(p, io, helpers));
     return await reportOrCheck(p, io, opts);
   } catch (e) {
     if (e instanceof CliError) {

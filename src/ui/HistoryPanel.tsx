@@ -10,6 +10,7 @@ import { formatNumber, UNIT_LABEL } from "../core/format";
 import { changeText, judgedPercentiles, pName, seriesNames, seriesSentence } from "../core/history";
 import { NANOS_PER_UNIT, type Unit } from "../core/types";
 import { droppedFiles, FOLDER_KEY, pickedFiles } from "./history-group";
+import { HistoryShare } from "./HistoryShare";
 import type { HistoryState } from "./use-history";
 
 interface Props {
@@ -18,12 +19,11 @@ interface Props {
   width: number;
   /** Loads the run's files and the stretch's into the page and compares them. */
   onCompare?: (run: { id: string; files: File[] }, stretch: { ids: string[]; files: File[] }) => void;
-  extra?: React.ReactNode;
 }
 
 const folderInput = { webkitdirectory: "", directory: "" } as object;
 
-export function HistoryPanel({ h, unit, width, onCompare, extra }: Props) {
+export function HistoryPanel({ h, unit, width, onCompare }: Props) {
   const [series, setSeries] = useState<string>("");
   const [selected, setSelected] = useState<number | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -193,7 +193,7 @@ export function HistoryPanel({ h, unit, width, onCompare, extra }: Props) {
               )}
             </div>
           ) : null}
-          {extra}
+          <HistoryShare runs={h.runs} changes={h.changes} unit={unit} series={shown} />
         </>
       ) : null}
     </section>

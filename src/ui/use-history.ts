@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { detectChanges, orderRuns, type Change, type RunSummary } from "../core/history";
 import type { LoadProblem } from "../core/types";
+import { HISTORY_PREFIX, openHistoryFragment } from "../share/history-link";
 import { FOLDER_KEY, groupRuns, type PathedFile } from "./history-group";
 import type { HistoryJob, HistoryReply } from "./history-worker";
 
@@ -35,6 +36,14 @@ export function useHistory(holdBusy: (d: 1 | -1) => void): HistoryState {
   const grouped = useMemo(() => groupRuns(files, key), [files, key]);
 
   useEffect(() => () => worker.current?.terminate(), []);
+  const [linkError, setLinkError] = useState<string | null>(null);
+  // A history link (#history=…) opens with its runs' summaries: no files, the same view.
+  useEffect(() => {
+    if (!window.location.hash.startsWith(HISTORY_PREFIX)) return;
+    const r = openHistoryFragment(window.location.hash);
+    if (r.ok) setRuns(orderRuns(r.runs));
+    else setLinkError(r.reason);
+  }, []);
   useEffect(() => {
     if (grouped.runs.length === 0) return;
     const w = (worker.current ??= new Worker(new URL("./history-worker.ts", import.meta.url), { type: "module", name: "history" }));
@@ -82,7 +91,7 @@ export function useHistory(holdBusy: (d: 1 | -1) => void): HistoryState {
     progress,
     problems,
     unmatched: grouped.unmatched,
-    error: grouped.error,
+    error: grouped.error ?? linkError,
     show: (r) => {
       setFiles([]);
       setRuns(orderRuns(r));
