@@ -145,6 +145,11 @@ describe("check --history", () => {
     const worse = await run(["check", "--history", root, path.join(slowerRoot, "svc.hlog")]);
     expect(worse.stdout).toMatch(/^WORSE svc at p50/);
     expect(worse.code).toBe(1);
+    // An empty history (the first run in CI): nothing to compare with, not a failure.
+    mkdirSync(path.join(dir, "empty"), { recursive: true });
+    const first = await run(["check", "--history", path.join(dir, "empty"), same]);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/holds no runs yet/);
     const garbage = path.join(dir, "garbage.hlog");
     writeFileSync(garbage, "#[StartTime: 1.0]\nnot,a,histogram\n");
     const unreadable = await run(["check", "--history", root, garbage]);

@@ -135,6 +135,11 @@ export interface CheckHistoryArgs extends HistoryArgs {
 export async function checkHistory(a: CheckHistoryArgs): Promise<number> {
   checkRequirement(a.requirement);
   if (a.files.length === 0) throw new CliError(2, "check --history: no files of the new run (see hdr-spectrum check --help)");
+  // A history not started yet (the first CI run): nothing to judge against, which is no failure.
+  if (runDirsOf([a.history]).length === 0) {
+    a.stderr(`hdr-spectrum: ${a.history} holds no runs yet; nothing to compare with\n`);
+    return 0;
+  }
   const { runs, dirs } = await readHistory([a.history], a);
   const changes = detectChanges(runs, { margin: a.margin });
   const { store, problems } = await loadAll(expandPaths(a.files), a.helpers, a.progress);

@@ -5,7 +5,7 @@ import { detectChanges, orderRuns, type Change, type RunSummary } from "../core/
 import type { LoadProblem } from "../core/types";
 import { HISTORY_PREFIX, openHistoryFragment } from "../share/history-link";
 import { FOLDER_KEY, groupRuns, type PathedFile } from "./history-group";
-import type { HistoryJob, HistoryReply } from "./history-worker";
+import type { HistoryJob, HistoryReply } from "../engine/history-worker";
 
 export interface HistoryState {
   files: PathedFile[];
@@ -46,7 +46,7 @@ export function useHistory(holdBusy: (d: 1 | -1) => void): HistoryState {
   }, []);
   useEffect(() => {
     if (grouped.runs.length === 0) return;
-    const w = (worker.current ??= new Worker(new URL("./history-worker.ts", import.meta.url), { type: "module", name: "history" }));
+    const w = (worker.current ??= new Worker(new URL("../engine/history-worker.ts", import.meta.url), { type: "module", name: "history" }));
     const id = ++job.current;
     holdBusy(1);
     setProgress({ done: 0, total: grouped.runs.length });

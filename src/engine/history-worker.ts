@@ -3,9 +3,9 @@
 // hundreds of runs never sit in memory at once and the page's own series are left alone.
 import type { RunSummary } from "../core/history/types";
 import type { LoadProblem } from "../core/types";
-import { summarizeStore } from "../engine/history-summary";
-import { loadFiles } from "../engine/load-files";
-import { Store } from "../engine/store";
+import { summarizeStore } from "./history-summary";
+import { loadFiles } from "./load-files";
+import { Store } from "./store";
 
 export interface HistoryJob {
   job: number;
