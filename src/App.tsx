@@ -206,6 +206,7 @@ export function App() {
               onZoom={zoomBoth}
               onInfo={setTimeInfo}
               holdBusy={holdBusy}
+              wallClock={tl.wallClock}
             />
           ) : null}
           <div ref={tableBox}>
