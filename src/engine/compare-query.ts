@@ -44,7 +44,9 @@ export function repeatsOf(store: Store, id: string): SeriesModel[] {
   if (id.endsWith(CO_SUFFIX)) return [store.get(id)];
   const s = store.get(id);
   if (s.mergedFrom.length > 0) return [s];
-  const same = store.series.filter((x) => x.mergedFrom.length === 0 && x.config === s.config && x.throughput === s.throughput && x.kind === s.kind);
+  // A load generator's labels share a configuration but are different requests: same label only.
+  const sameLabel = (x: SeriesModel) => s.format === "hlog" || x.tag === s.tag;
+  const same = store.series.filter((x) => x.mergedFrom.length === 0 && x.config === s.config && x.throughput === s.throughput && x.kind === s.kind && sameLabel(x));
   return same.length > 0 ? same : [s];
 }
 
