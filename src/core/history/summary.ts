@@ -47,7 +47,8 @@ export function summarizeSide(facts: SideFacts, runs: RunInput[], resamples = SU
     const pt = r?.points.find((x) => x.percentile === p);
     const enough = facts.count * (1 - p / 100) >= HISTORY_MIN_ABOVE;
     if (!enough) se[String(p)] = null;
-    else if (pt && pt.supported && pt.low !== null && pt.high !== null && pt.low > 0) se[String(p)] = seOfInterval(pt.low, pt.high);
+    // The comparison's own standard error where it gives one (its interval is a simultaneous band).
+    else if (pt && pt.supported && pt.low !== null && pt.high !== null && pt.low > 0) se[String(p)] = pt.se ?? seOfInterval(pt.low, pt.high);
     else if (countsOnly) se[String(p)] = 0;
     else se[String(p)] = null;
   }
