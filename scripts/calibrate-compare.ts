@@ -271,6 +271,19 @@ pairsCase(
   Math.min(PAIRS, 60),
 );
 
+/** All cases in one table: per percentile "wrong / right / holds" in %, and check's failures. */
+function summary(ts: Tally[]): string {
+  const rows = [`| case (pairs) | ${PS.map((p) => `p${p}`).join(" | ")} | check fails | --strict fails |`, `| --- | ${PS.map(() => "---:").join(" | ")} | ---: | ---: |`];
+  const n = (k: number, d: number) => (d === 0 ? "–" : `${Math.round((100 * k) / d)}`);
+  for (const t of ts) {
+    const cells = PS.map((p, i) => (t.truth(p) === null ? "(edge)" : `${n(t.wrong[i]!, t.pairs)} / ${n(t.right[i]!, t.pairs)} / ${n(t.covered[i]!, t.withInterval[i]!)}`));
+    rows.push(`| ${t.name} (${t.pairs}) | ${cells.join(" | ")} | ${n(t.gateFails, t.pairs)} % | ${n(t.strictFails, t.pairs)} % |`);
+  }
+  return rows.join("\n");
+}
+
 console.log(`# A vs B calibration: ${PAIRS} pairs per case, margin ±${MARGIN * 100} %, ${RESAMPLES ?? "default"} resamples\n`);
 for (const t of out) console.log(table(t));
+console.log("## Summary: per percentile, % of pairs wrong / right verdict (same where the truth is within the margin) / % of intervals holding the truth\n");
+console.log(summary(out));
 console.log(`(${((performance.now() - started) / 1000).toFixed(0)} s)`);

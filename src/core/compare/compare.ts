@@ -242,6 +242,7 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
       reason,
       events,
       widening: interval ? c.widen : null,
+      se: interval ? (c.scale * Math.LN2) / bpo : null,
       drift,
     };
   };
@@ -306,6 +307,7 @@ function unsupportedPoint(p: number, bv: number, cv: number, margin: number): Ra
     reason: "too few values above it (fewer than 10 on a side)",
     events: null,
     widening: null,
+    se: null,
     drift: false,
   };
 }

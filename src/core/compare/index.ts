@@ -1,8 +1,12 @@
 // A vs B comparison, pure: see compare.ts (the API), bootstrap.ts (the resampling), plan.ts
-// (block length), verdict.ts (support and verdicts), sentence.ts, warnings.ts.
+// (sub-blocks), dependence.ts (block length from the data, drift, events), judge.ts (the
+// simultaneous band and why a percentile is not judged), verdict.ts, gate.ts (check's
+// decision), sentence.ts, warnings.ts.
 export { compareSides, compareSidesAsync, compareSteps, CompareCancelled, COMPARE_PERCENTILES, DEFAULT_RESAMPLES, DEFAULT_SEED, type Progress } from "./compare";
 export { planBlocks, BLOCK_SECONDS, MIN_INTERVALS, type BlockPlan } from "./plan";
 export { sumInto } from "./bootstrap";
 export { verdictOf, supportLimit, curveGrid, MIN_ABOVE, DEFAULT_MARGIN } from "./verdict";
 export { factor, pLabel, ratioText } from "./format";
 export type * from "./types";
+export { gateOf, notJudgedText, type GateOptions, type GateResult } from "./gate";
+export { MIN_EVENTS } from "./judge";

@@ -90,6 +90,13 @@ export interface RatioPoint {
   events?: [number, number] | null;
   /** How much the interval was widened for dependence slower than the bootstrap block (1 = not). */
   widening?: number | null;
+  /**
+   * Standard error of ln(ratio) from the resamples alone: without the dependence widening and
+   * without the simultaneous band's multiplier. For a caller that measures run-to-run spread
+   * itself and combines it with this (run histories); not an interval to judge one pair by.
+   * Null where there is no interval.
+   */
+  se?: number | null;
   /** The spread kept growing with the block length here: drift slower than the run can show. */
   drift?: boolean;
 }

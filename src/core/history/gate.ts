@@ -48,8 +48,12 @@ export function judgeNewRun(
       return { percentile: pt.percentile, supported: false, base: pt.base, cand: pt.cand, ratio: pt.ratio, low: null, high: null, verdict: "unknown", spread: sd };
     }
     const c = Math.log(pt.ratio);
-    const lo = c - Math.hypot(c - Math.log(pt.low), z * sd);
-    const hi = c + Math.hypot(Math.log(pt.high) - c, z * sd);
+    // The point's own half-widths: from its standard error where the comparison gives one (its
+    // interval is a simultaneous band over the A vs B percentiles, wider than this gate's).
+    const down = pt.se != null ? z * pt.se : c - Math.log(pt.low);
+    const up = pt.se != null ? z * pt.se : Math.log(pt.high) - c;
+    const lo = c - Math.hypot(down, z * sd);
+    const hi = c + Math.hypot(up, z * sd);
     const low = Math.exp(lo);
     const high = Math.exp(hi);
     return {

@@ -54,8 +54,9 @@ export function summarizeSide(facts: SideFacts, runs: RunInput[], resamples = SU
     // it) gives no interval a history could rely on either.
     const judged = (pt as { judged?: boolean } | undefined)?.judged !== false;
     if (!enough) se[String(p)] = null;
+    // The comparison's own standard error where it gives one (its interval is a simultaneous band).
     else if (pt && pt.supported && judged && pt.low !== null && pt.high !== null && pt.low > 0)
-      se[String(p)] = seOfInterval(pt.low, pt.high, LEVEL, (r as { critical?: number | null } | null)?.critical);
+      se[String(p)] = pt.se ?? seOfInterval(pt.low, pt.high, LEVEL, (r as { critical?: number | null } | null)?.critical);
     else if (countsOnly) se[String(p)] = 0;
     else se[String(p)] = null;
   }
