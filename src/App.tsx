@@ -30,6 +30,7 @@ import { TimeAnalysis } from "./ui/TimeAnalysis";
 import { bandsById, NO_TIME_INFO, timeSummaryLines, type SharedTimeInfo, type TimeInfo } from "./ui/time-state";
 import { ComparePanel } from "./ui/ComparePanel";
 import { useCompare } from "./ui/use-compare";
+import { useHeadline, useRequirementPercentiles } from "./ui/Headline";
 import { useEngine } from "./ui/use-engine";
 import { useSeriesEdits } from "./ui/use-series-edits";
 import { useSaveView, useSession } from "./ui/use-session";
@@ -63,7 +64,9 @@ export function App() {
   const timeBands = useMemo(() => bandsById(timeInfo), [timeInfo]);
   const timeNotes = useMemo(() => timeSummaryLines(timeInfo, unit), [timeInfo, unit]);
   const [tableBox, tableOnScreen] = useOnScreen<HTMLDivElement>();
-  const cmp = useCompare(engine, views, shownRange, holdBusy);
+  const reqPs = useRequirementPercentiles(requirement);
+  const cmp = useCompare(engine, views, shownRange, holdBusy, reqPs.extras);
+  const headline = useHeadline(cmp.result, views, reqPs.percentiles, unit, cmp.headlineAt);
   /** The comparison on screen, for the saved session. */
   const compareRef = useRef(cmp.shared);
   compareRef.current = cmp.shared;
@@ -116,7 +119,7 @@ export function App() {
   const judged = useMemo(() => judgeRows(visibleRows, requirement), [rows, requirement]);
 
   const view = { ...vs.view, range, compare: cmp.shared };
-  const { makeLink, makeMarkdown } = useShareActions(engine, { view, rows, visibleRows, sentence: judged.sentence, timeInfo, notes: timeNotes, compare: cmp.result });
+  const { makeLink, makeMarkdown } = useShareActions(engine, { view, rows, visibleRows, sentence: judged.sentence, timeInfo, notes: timeNotes, compare: cmp.result, headline });
   const setCoInterval = useStableCallback((ns: number | null, text: string) => {
     vs.setCoText(text);
     eng.change(() => engine.setCoInterval(ns), { timeline: false });
@@ -207,7 +210,7 @@ export function App() {
             <PercentileTable rows={visibleRows} unit={tableUnit.value} />
           </div>
           <Judgement part="chart" rows={visibleRows} requirement={requirement} unit={unit} width={width} />
-          <ComparePanel c={cmp} views={views} unit={unit} width={width} />
+          <ComparePanel c={cmp} views={views} unit={unit} width={width} headline={headline} requirementPercentiles={reqPs.percentiles} />
         </section>
         <aside className="side-panel">
           <h2>Series</h2>

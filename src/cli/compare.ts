@@ -3,6 +3,7 @@
 // verdicts, sentence and Markdown as the page's A vs B panel.
 import { basename } from "node:path";
 import { compareMarkdown } from "../core/compare/markdown";
+import { buildHeadline, headlineExtras, headlineJson, headlineLine, type Headline } from "../core/compare/headline";
 import type { Unit } from "../core/types";
 import { compareQuery, type CompareAnswer } from "../engine/compare-query";
 import type { Store, TimeRange } from "../engine/store";
@@ -16,11 +17,16 @@ export interface CompareRequest {
   unit: Unit;
   /** Margin of practical equivalence (0.05 = ±5 %); the page's default when absent. */
   margin?: number;
+  /** The requirement's percentiles: the headline is stated at the highest the data supports (else p99). */
+  requirementPercentiles?: number[] | null;
+  /** A percentile to state the headline at instead (the page's "Headline at"). */
+  headlineAt?: number | null;
 }
 
 export interface ComparedPair {
   candidate: string;
   result: CompareAnswer;
+  headline: Headline | null;
 }
 
 /** The series --compare names: a series name, else the series of that file (it must be one). */
@@ -36,7 +42,7 @@ function baselineId(store: Store, name: string): string {
 }
 
 /** Each other series against the baseline, in the store's order (configuration, throughput, name). */
-export async function compareRuns(req: CompareRequest): Promise<{ markdown: string; json: unknown; pairs: ComparedPair[] }> {
+export async function compareRuns(req: CompareRequest): Promise<{ markdown: string; json: unknown; pairs: ComparedPair[]; baseName: string }> {
   const { store } = req;
   const base = baselineId(store, req.baseline);
   const others = store.series.filter((s) => s.id !== base);
@@ -45,11 +51,21 @@ export async function compareRuns(req: CompareRequest): Promise<{ markdown: stri
   for (const s of others) {
     // Repeats are pooled as in the page; a candidate that is a repeat of the baseline is
     // compared run against run (compareInputs decides).
-    const result = await compareQuery(store, { baseline: base, candidate: s.id, range: req.range, margin: req.margin });
-    pairs.push({ candidate: s.name, result });
+    const extraPercentiles = headlineExtras(req.requirementPercentiles ?? null);
+    const result = await compareQuery(store, { baseline: base, candidate: s.id, range: req.range, margin: req.margin, extraPercentiles });
+    // The same builder as the page's panel, with the same inputs: the same headline.
+    const headline = buildHeadline(result, {
+      baseUnit: store.get(result.baseIds[0]!).recordedUnit,
+      candUnit: store.get(result.candIds[0]!).recordedUnit,
+      displayUnit: req.unit,
+      requirementPercentiles: req.requirementPercentiles ?? null,
+      chosen: req.headlineAt ?? null,
+    });
+    pairs.push({ candidate: s.name, result, headline });
   }
   const baseName = store.get(base).name;
-  const markdown = pairs.map((p) => compareMarkdown(p.result, req.unit)).join("\n");
+  // One pair: its headline leads the whole summary (headlinesOf); several: each section leads with its own.
+  const markdown = pairs.map((p) => compareMarkdown(p.result, req.unit, pairs.length > 1 && p.headline ? headlineLine(p.headline) : null)).join("\n");
   const json = {
     baseline: baseName,
     margin: pairs[0]!.result.margin,
@@ -57,6 +73,8 @@ export async function compareRuns(req: CompareRequest): Promise<{ markdown: stri
     resamples: pairs[0]!.result.resamples,
     pairs: pairs.map((p) => ({
       candidate: p.candidate,
+      headline: p.headline ? headlineJson(p.headline) : null,
+      headlineText: p.headline ? headlineLine(p.headline) : null,
       sentence: p.result.sentence,
       supportedTo: p.result.supportedTo,
       points: p.result.points.map((x) => ({
@@ -71,10 +89,15 @@ export async function compareRuns(req: CompareRequest): Promise<{ markdown: stri
       worse: worsePercentiles(p.result),
     })),
   };
-  return { markdown, json, pairs };
+  return { markdown, json, pairs, baseName };
 }
 
 /** The supported percentiles where the candidate is worse than the baseline (what `check` fails on). */
 export function worsePercentiles(r: CompareAnswer): number[] {
   return r.points.filter((x) => x.supported && x.verdict === "worse").map((x) => x.percentile);
+}
+
+/** The line the summary leads with: the headline when there is one pair. */
+export function headlinesOf(pairs: ComparedPair[]): string | null {
+  return pairs.length === 1 && pairs[0]!.headline ? headlineLine(pairs[0]!.headline) : null;
 }

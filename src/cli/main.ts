@@ -2,14 +2,12 @@
 // "Copy Markdown" gives (or the JSON), `check` turns the verdicts into an exit code, `hgrm` is
 // HistogramLogProcessor. Output is written only once everything was read and judged, so a
 // failure never leaves half a report on stdout.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { parseRequirement, type Requirement } from "../core/requirements";
 import { UNITS, type Unit } from "../core/types";
 import type { LoadProblem } from "../core/types";
 import { fileChunks } from "../engine/file-chunks";
 import type { TimeRange } from "../engine/store";
-import { compareRuns, worsePercentiles, type ComparedPair } from "./compare";
+import { compareRuns, headlinesOf, worsePercentiles, type ComparedPair } from "./compare";
 import { CliError } from "./errors";
 import { hgrmOf } from "./hgrm";
 import { CHECK_HELP, HGRM_HELP, MAIN_HELP, REPORT_HELP } from "./help";
@@ -18,7 +16,7 @@ import type { Worker } from "node:worker_threads";
 import { helperThreadCount, NodeHelperPool } from "./node-pool";
 import { PathFile } from "./path-file";
 import { checkText, jsonOf, markdownOf, rowsOf, shareUrl, type Row } from "./report";
-import { percentilePlotSvg, timelineColumns, timelineSvg } from "./svg";
+import { logAxisOf, writeOut } from "./out";
 
 export interface Io {
   stdout(text: string): void;
@@ -40,11 +38,11 @@ interface Parsed {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(["--require", "--compare", "--start", "--end", "--unit", "--out", "--link-base", "--tag", "--ratio"]);
+const VALUE_FLAGS = new Set(["--require", "--compare", "--start", "--end", "--unit", "--out", "--log-axis", "--link-base", "--tag", "--ratio"]);
 const BOOL_FLAGS = new Set(["--json", "--merge", "--no-workers", "--help"]);
 const ALLOWED: Record<string, string[]> = {
-  report: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--link-base", "--json", "--merge", "--no-workers", "--help"],
-  check: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--link-base", "--json", "--merge", "--no-workers", "--help"],
+  report: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--log-axis", "--link-base", "--json", "--merge", "--no-workers", "--help"],
+  check: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--log-axis", "--link-base", "--json", "--merge", "--no-workers", "--help"],
   hgrm: ["--tag", "--start", "--end", "--ratio", "--help"],
 };
 const HELP: Record<string, string> = { report: REPORT_HELP, check: CHECK_HELP, hgrm: HGRM_HELP };
@@ -118,18 +116,6 @@ function problemText(p: LoadProblem): string {
   return `${p.file}${p.line !== null ? `:${p.line}` : ""}: ${p.reason}`;
 }
 
-/** A file name for a series' .hgrm: its name without characters file systems refuse. */
-function safeName(name: string, taken: Set<string>): string {
-  // Control characters are among what file systems refuse in names.
-  // eslint-disable-next-line no-control-regex -- the class names them on purpose
-  const refused = /[\\/:*?"<>|\u0000-\u001f]+/g;
-  const base = name.replace(refused, "_").replace(/^\.+/, "_").slice(0, 120) || "series";
-  let n = base;
-  for (let k = 2; taken.has(n); k++) n = `${base}-${k}`;
-  taken.add(n);
-  return n;
-}
-
 async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<number> {
   const check = p.command === "check";
   const requirement = requirementOf(p);
@@ -139,6 +125,7 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   if (check && !requirement && baseline === null) throw new CliError(2, "check needs --require or --compare (see hdr-spectrum check --help)");
   const linkBase = stringFlag(p, "--link-base");
   const out = stringFlag(p, "--out");
+  const logAxis = logAxisOf(stringFlag(p, "--log-axis"));
   if (p.files.length === 0) throw new CliError(2, `${p.command}: no input files (see hdr-spectrum ${p.command} --help)`);
   const paths = expandPaths(p.files);
 
@@ -162,24 +149,17 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   if (views.length === 0) throw new CliError(2, "no series in the input");
   const rows: Row[] = rowsOf(views, requirement);
 
-  const compared = baseline !== null ? await compareRuns({ store, baseline, range, unit }) : null;
+  const requirementPercentiles = requirement ? requirement.entries.map((e) => e.percentile) : null;
+  const compared = baseline !== null ? await compareRuns({ store, baseline, range, unit, requirementPercentiles }) : null;
   const url = linkBase !== null ? shareUrl(store, rows, requirement, range, unit, linkBase) : null;
-  const markdown = markdownOf(rows, requirement, range, unit, url) + (compared ? `\n${compared.markdown}` : "");
+  const markdown = markdownOf(rows, requirement, range, unit, url, compared ? headlinesOf(compared.pairs) : null) + (compared ? `\n${compared.markdown}` : "");
   const json = jsonOf(rows, requirement, range, url) as Record<string, unknown>;
   if (compared) json.comparison = compared.json;
   const jsonText = `${JSON.stringify(json, null, 2)}\n`;
 
   if (out !== null) {
-    mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, "percentile-plot.svg"), percentilePlotSvg(rows, requirement, unit));
-    const width = 960;
-    const tl = store.timeline({ t0: null, t1: null, columns: timelineColumns(width), percentiles: [] });
-    writeFileSync(join(out, "max-over-time.svg"), timelineSvg(tl, rows, unit, width));
-    const taken = new Set<string>();
-    for (const r of rows)
-      writeFileSync(join(out, `${safeName(r.view.name, taken)}.hgrm`), store.exportHgrm(r.view.id, p.flags.has("--merge") ? { start: null, end: null } : range, unit));
-    writeFileSync(join(out, "summary.md"), markdown);
-    writeFileSync(join(out, "report.json"), jsonText);
+    const hgrmRange = p.flags.has("--merge") ? { start: null, end: null } : range;
+    writeOut(out, { store, rows, requirement, unit, hgrmRange, baseline: compared?.baseName ?? null, pairs: compared?.pairs ?? [], logAxis, markdown, jsonText });
   }
 
   if (p.flags.has("--json")) io.stdout(jsonText);
@@ -203,7 +183,7 @@ function compareCheckText(pairs: ComparedPair[]): string {
   const lines = pairs.map((x) => {
     const worse = worsePercentiles(x.result);
     const where = worse.map((p) => `p${p}`).join(", ");
-    return `${worse.length > 0 ? `WORSE ${x.candidate} at ${where}` : `not worse ${x.candidate}`}: ${x.result.sentence}`;
+    return `${worse.length > 0 ? `WORSE ${x.candidate} at ${where}` : `not worse ${x.candidate}`}: ${x.headline ? `${x.headline.text}; ${x.headline.verdictText}. ` : ""}${x.result.sentence}`;
   });
   return `${lines.join("\n")}\n`;
 }

@@ -4,7 +4,7 @@
 // headline does not wander from one pull request to the next. The panel, the slides, the
 // Markdown and the command line all build it here.
 import { UNIT_LABEL } from "../format";
-import { NANOS_PER_UNIT, type Unit } from "../types";
+import { NANOS_PER_UNIT, TABLE_PERCENTILES, type Unit } from "../types";
 import { pLabel } from "./format";
 import type { CompareResult, RatioPoint, Verdict } from "./types";
 
@@ -66,7 +66,7 @@ export function headlinePercentile(
 }
 
 /** The percentiles a comparison must report beyond its own so that the headline can use them: the requirement's below the max. */
-export function headlineExtras(requirementPercentiles: readonly number[] | null, reported: readonly number[]): number[] {
+export function headlineExtras(requirementPercentiles: readonly number[] | null, reported: readonly number[] = TABLE_PERCENTILES): number[] {
   const have = new Set(reported);
   return [...new Set((requirementPercentiles ?? []).filter((p) => p > 0 && p < 100 && !have.has(p)))].sort((a, b) => a - b);
 }

@@ -1,0 +1,63 @@
+// The comparison's headline as the A vs B panel and the first slide show it (built by
+// core/compare/headline.ts), with its hook: both values in the recorded unit, the ratio, its
+// interval and the verdict as data attributes.
+import { useMemo } from "react";
+import { plainNumber } from "../core/format";
+import { buildHeadline, headlineExtras, type Headline } from "../core/compare/headline";
+import type { CompareResult } from "../core/compare/types";
+import type { Requirement } from "../core/requirements";
+import type { Unit } from "../core/types";
+import type { SeriesView } from "../engine/store";
+import "./headline.css";
+
+function attr(x: number | null): string {
+  return x === null || !Number.isFinite(x) ? "" : plainNumber(x);
+}
+
+/** The requirement's percentiles (below the max) and those the comparison must add for the headline. */
+export function useRequirementPercentiles(requirement: Requirement | null): { percentiles: number[] | null; extras: number[] } {
+  const key = requirement ? requirement.entries.map((e) => e.percentile).join(",") : "";
+  return useMemo(() => {
+    const percentiles = requirement ? requirement.entries.map((e) => e.percentile) : null;
+    return { percentiles, extras: headlineExtras(percentiles) };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+}
+
+/** The headline of the comparison on screen (null without one). */
+export function useHeadline(
+  result: (CompareResult & { baseIds?: string[]; candIds?: string[] }) | null,
+  views: SeriesView[],
+  requirementPercentiles: number[] | null,
+  unit: Unit,
+  chosen: number | null,
+): Headline | null {
+  return useMemo(() => {
+    if (!result) return null;
+    const unitOf = (ids: string[] | undefined): Unit => views.find((v) => v.id === ids?.[0])?.recordedUnit ?? "ns";
+    return buildHeadline(result, { baseUnit: unitOf(result.baseIds), candUnit: unitOf(result.candIds), displayUnit: unit, requirementPercentiles, chosen });
+  }, [result, views, requirementPercentiles, unit, chosen]);
+}
+
+export function HeadlineView({ h, className }: { h: Headline; className?: string }) {
+  const cls = h.judged ? h.verdict : "unjudged";
+  return (
+    <div
+      className={`headline ${cls}${className ? ` ${className}` : ""}`}
+      data-testid="headline"
+      data-percentile={String(h.percentile)}
+      data-baseline={attr(h.baseline)}
+      data-candidate={attr(h.candidate)}
+      data-ratio={attr(h.ratio)}
+      data-low={attr(h.low)}
+      data-high={attr(h.high)}
+      data-verdict={h.verdict}
+    >
+      <div className="headline-pair">
+        {h.candLabel} <span className="muted">vs</span> {h.baseLabel}
+      </div>
+      <div className="headline-text">{h.text}</div>
+      <div className="headline-verdict">{h.verdictText}</div>
+    </div>
+  );
+}
