@@ -46,3 +46,34 @@ test.describe("hdr-spectrum report --json", () => {
     }
   });
 });
+
+test("report --compare: the JSON headline equals the page's headline and the series' percentiles for the same files", async ({ page }) => {
+  const build = spawnSync(process.execPath, [join(root, "scripts/build-cli.mjs")], { cwd: root, encoding: "utf8" });
+  expect(build.status, build.stderr).toBe(0);
+  const demo = join(root, "public/demo");
+  const files = ["sysA_8k.response.hlog", "sysB_8k.response.hlog"].map((f) => join(demo, f));
+  const requirement = "p50<=1ms, p99<=40ms, p99.9<=150ms, max<=200ms";
+  const r = spawnSync(process.execPath, [join(root, "dist-cli/hdr-spectrum.mjs"), "report", "--json", "--require", requirement, "--compare", "sysA_8k.response", ...files], {
+    encoding: "utf8",
+  });
+  expect(r.status, r.stderr).toBe(0);
+  const json = JSON.parse(r.stdout) as { series: JsonSeries[]; comparison: { pairs: { candidate: string; headline: Record<string, number | string | null> }[] } };
+  const h = json.comparison.pairs[0]!.headline;
+  expect(h.percentile).toBe(99.9);
+  expect(h.baseline).toBe(json.series.find((s) => s.name === "sysA_8k.response")!.percentiles["99.9"]);
+  expect(h.candidate).toBe(json.series.find((s) => s.name === "sysB_8k.response")!.percentiles["99.9"]);
+
+  await openEmpty(page);
+  await loadFiles(page, files);
+  await page.getByTestId("requirement-input").fill(requirement);
+  await page.getByTestId("requirement-input").press("Enter");
+  await page.getByTestId("compare-open").click();
+  await page.waitForTimeout(50);
+  await expect(page.getByTestId("app")).toHaveAttribute("data-busy", "false", { timeout: 30_000 });
+  const el = page.getByTestId("compare").getByTestId("headline");
+  await expect(el).toHaveAttribute("data-percentile", "99.9");
+  for (const k of ["baseline", "candidate", "ratio", "low", "high"] as const) {
+    expect(Number(await el.getAttribute(`data-${k}`)), k).toBe(h[k]);
+  }
+  await expect(el).toHaveAttribute("data-verdict", String(h.verdict));
+});

@@ -144,7 +144,11 @@ export function App() {
         shownRange={shownRange}
         onRange={changeRange}
         canPresent={visibleRows.length > 0}
-        onPresent={() => setPresenting(true)}
+        onPresent={() => {
+          // The deck opens on the comparison's headline.
+          if (views.length >= 2) cmp.setOpen(true);
+          setPresenting(true);
+        }}
         onStartOver={sess.startOver}
         onClear={() =>
           void run(async () => {
@@ -256,6 +260,11 @@ export function App() {
           timeline={timeline}
           timelineLines={timelineLines}
           compare={cmp.result}
+          headline={headline}
+          pair={cmp.open && cmp.baseline && cmp.candidate ? [cmp.baseline, cmp.candidate] : null}
+          rows={visibleRows}
+          requirement={requirement}
+          sweep={judged.sustainable.some((x) => x.points.length >= 2)}
           onExit={() => setPresenting(false)}
           notes={timeNotes}
           heatmap={timeInfo.heatmap}

@@ -56,7 +56,11 @@ export function HeadlineView({ h, className }: { h: Headline; className?: string
       <div className="headline-pair">
         {h.candLabel} <span className="muted">vs</span> {h.baseLabel}
       </div>
-      <div className="headline-text">{h.text}</div>
+      <div className="headline-text">
+        <span className="headline-values">{h.values}</span>
+        <span className="headline-comma">, </span>
+        <span className="headline-change">{h.change}</span>
+      </div>
       <div className="headline-verdict">{h.verdictText}</div>
     </div>
   );

@@ -32,8 +32,10 @@ export interface Headline {
   judged: boolean;
   /** Why the verdict is unknown or the point not judged; null otherwise. */
   reason: string | null;
-  /** "p99: 56.1 ms → 0.129 ms, 99.8 % lower (95 % interval 99.6–99.9 %)". */
+  /** "p99: 56.1 ms → 0.129 ms, 99.8 % lower (95 % interval 99.6–99.9 %)": `values`, then `change`. */
   text: string;
+  values: string;
+  change: string;
   /** "better: beyond the ±5 % margin", "not judged: …". */
   verdictText: string;
 }
@@ -172,7 +174,8 @@ export function buildHeadline(r: CompareResult, o: HeadlineOptions): Headline | 
   const judged = point.supported && point.verdict !== "unknown";
   const low = point.supported ? point.low : null;
   const high = point.supported ? point.high : null;
-  const text = `${pLabel(percentile)}: ${valueText(point.base, o.displayUnit)} → ${valueText(point.cand, o.displayUnit)}, ${changeText(point.ratio, low, high, r.level)}`;
+  const values = `${pLabel(percentile)}: ${valueText(point.base, o.displayUnit)} → ${valueText(point.cand, o.displayUnit)}`;
+  const change = changeText(point.ratio, low, high, r.level);
   return {
     percentile,
     rule,
@@ -188,7 +191,9 @@ export function buildHeadline(r: CompareResult, o: HeadlineOptions): Headline | 
     verdict: point.supported ? point.verdict : "unknown",
     judged,
     reason: judged ? null : reason,
-    text,
+    text: `${values}, ${change}`,
+    values,
+    change,
     verdictText: verdictWords(point, reason),
   };
 }
