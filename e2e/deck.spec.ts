@@ -1,6 +1,6 @@
 // One headline, in the A vs B panel, on the deck's first slide and in the Markdown; the deck
 // for a manager (slides, PDF, PNG).
-import { readFileSync } from "node:fs";
+import { copyFileSync, readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { cell, idle } from "./helpers";
 
@@ -37,6 +37,7 @@ test("the headline: stated at the requirement's highest supported percentile, eq
   await expect(h).toHaveAttribute("data-verdict", "better");
   await expect(h).toContainText(/p99\.9: \d+(\.\d+)? ms → \d+(\.\d+)? ms, \d+(\.\d+)? % lower \(95 % interval [\d.]+–[\d.]+ %\)/);
   await expect(h).toContainText("better, beyond the ±5 % margin");
+  await page.getByTestId("compare").screenshot({ path: "screens/compare-headline.png" });
 
   // Without a requirement: p99.
   await page.getByTestId("requirement-input").fill("");
@@ -163,9 +164,11 @@ test("the deck: headline slide first with pass/fail and context, then spectra, m
   // A slide as PNG.
   const dl = page.waitForEvent("download");
   await page.getByTestId("present-png").click();
-  const png = readFileSync(await (await dl).path());
+  const pngPath = await (await dl).path();
+  copyFileSync(pngPath, "screens/deck-slide-png.png");
+  const png = readFileSync(pngPath);
   expect(png.subarray(1, 4).toString()).toBe("PNG");
-  expect(png.readUInt32BE(16)).toBe(2 * (await slide.evaluate((e) => Math.ceil((e as HTMLElement).offsetWidth))));
+  expect(png.readUInt32BE(16)).toBe(2 * (await slide.evaluate((e) => Math.ceil((e as HTMLElement).offsetWidth) + 48)));
 
   // The PDF: every slide laid out, one a page.
   await page.evaluate(() => {
@@ -175,7 +178,7 @@ test("the deck: headline slide first with pass/fail and context, then spectra, m
   await expect(deck).toHaveAttribute("data-printing", "true");
   await expect(page.getByTestId("slide")).toHaveCount(6);
   await page.waitForTimeout(1000); // off-screen canvases draw when idle
-  const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true });
+  const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true, path: "screens/deck.pdf" });
   const pages = pdf.toString("latin1").match(/\/Type\s*\/Page[^s]/g) ?? [];
   expect(pages.length).toBe(6);
   // Printing over (afterprint), or "Back to the slides": one slide again.

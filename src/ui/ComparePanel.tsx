@@ -109,7 +109,12 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width, 
         <label title="Runs of the same configuration, throughput and kind (run1, run2 …) are pooled, and the interval includes run-to-run variation">
           <input type="checkbox" data-testid="compare-repeats" checked={c.repeats} onChange={(e) => c.choose({ repeats: e.target.checked })} /> pool repeated runs
         </label>
-        <HeadlineSelect value={c.headlineAt} requirementPercentiles={requirementPercentiles ?? null} onChange={(headlineAt) => c.choose({ headlineAt })} />
+        <HeadlineSelect
+          value={c.headlineAt}
+          ruleAt={c.headlineAt === null && headline ? headline.percentile : null}
+          requirementPercentiles={requirementPercentiles ?? null}
+          onChange={(headlineAt) => c.choose({ headlineAt })}
+        />
         {c.progress !== null ? (
           <span className="muted" role="status">
             resampling… {Math.round(c.progress * 100)} %

@@ -16,8 +16,10 @@ function pageCss(): string {
 
 /** The slide as an SVG document holding its HTML. */
 export function slideSvg(el: HTMLElement): { svg: string; width: number; height: number } {
-  const width = Math.ceil(el.offsetWidth);
-  const height = Math.ceil(el.offsetHeight);
+  // A margin around the slide, as on the screen.
+  const pad = 24;
+  const width = Math.ceil(el.offsetWidth) + 2 * pad;
+  const height = Math.ceil(el.offsetHeight) + 2 * pad;
   const clone = el.cloneNode(true) as HTMLElement;
   const src = el.querySelectorAll("canvas");
   clone.querySelectorAll("canvas").forEach((c, i) => {
@@ -36,7 +38,7 @@ export function slideSvg(el: HTMLElement): { svg: string; width: number; height:
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
     `<foreignObject x="0" y="0" width="${width}" height="${height}">` +
-    `<div xmlns="http://www.w3.org/1999/xhtml" data-theme="${theme}" class="presentation slide-png" style="position: static; width: ${width}px; height: ${height}px; padding: 0; overflow: hidden;">` +
+    `<div xmlns="http://www.w3.org/1999/xhtml" data-theme="${theme}" class="presentation slide-png" style="position: static; width: ${width}px; height: ${height}px; padding: ${pad}px; overflow: hidden;">` +
     `<style>${css.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</style>${body}</div></foreignObject></svg>`;
   return { svg, width, height };
 }
