@@ -279,11 +279,11 @@ describe("report (Markdown)", () => {
 
 describe("report --compare: the headline", () => {
   /** A run in ns with a GC-like pause every 40 intervals and the queue it leaves behind (values wait for it to drain). */
-  function stallLog(seed: number, medianUs: number, stalls: boolean): { text: string; values: number[] } {
+  function stallLog(seed: number, medianUs: number, stalls: boolean, digits: 2 | 3 = 3): { text: string; values: number[] } {
     const rnd = mulberry32(seed);
     const values: number[] = [];
     const ivs = Array.from({ length: 200 }, (_, i) => {
-      const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+      const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: digits });
       let queue = stalls && i % 40 === 20 ? 150_000_000 : 0;
       for (let k = 0; k < 300; k++) {
         const z = Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
@@ -329,6 +329,15 @@ describe("report --compare: the headline", () => {
     for (const v of a.values) whole.recordValue(v);
     expect(odd.comparison.pairs[0]!.headline.percentile).toBe(99.5);
     expect(odd.comparison.pairs[0]!.headline.baseline).toBe(whole.getValueAtPercentile(99.5));
+    // Logs at 2 significant digits (jHiccup's): still the series' own values, as the table's.
+    const A2 = path.join(d, "sysA_2k.hlog");
+    const B2 = path.join(d, "sysB_2k.hlog");
+    writeFileSync(A2, stallLog(33, 900, true, 2).text);
+    writeFileSync(B2, stallLog(34, 200, false, 2).text);
+    const coarse = JSON.parse((await run(["report", "--json", "--compare", "sysA_2k", A2, B2])).stdout) as Out;
+    const hc = coarse.comparison.pairs[0]!.headline;
+    expect(hc.baseline).toBe(coarse.series.find((x) => x.name === "sysA_2k")!.percentiles["99"]);
+    expect(hc.candidate).toBe(coarse.series.find((x) => x.name === "sysB_2k")!.percentiles["99"]);
   });
 
   it("leads the Markdown; --out writes a ratio chart per pair and latency on a log axis when it spans more than two decades", async () => {

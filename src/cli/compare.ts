@@ -3,10 +3,10 @@
 // verdicts, sentence and Markdown as the page's A vs B panel.
 import { basename } from "node:path";
 import { compareMarkdown } from "../core/compare/markdown";
-import { buildHeadline, headlineExtras, headlineJson, headlineLine, type Headline } from "../core/compare/headline";
+import { buildHeadline, headlineExtras, headlineJson, headlineLine, spectrumValueAt, type Headline } from "../core/compare/headline";
 import type { Unit } from "../core/types";
 import { compareQuery, type CompareAnswer } from "../engine/compare-query";
-import type { Store, TimeRange } from "../engine/store";
+import type { SeriesView, Store, TimeRange } from "../engine/store";
 import { CliError } from "./errors";
 
 export interface CompareRequest {
@@ -21,6 +21,8 @@ export interface CompareRequest {
   requirementPercentiles?: number[] | null;
   /** A percentile to state the headline at instead (the page's "Headline at"). */
   headlineAt?: number | null;
+  /** The series' views (the table's values) for the headline; absent: the comparison's values. */
+  views?: SeriesView[];
 }
 
 export interface ComparedPair {
@@ -54,9 +56,16 @@ export async function compareRuns(req: CompareRequest): Promise<{ markdown: stri
     const extraPercentiles = headlineExtras(req.requirementPercentiles ?? null);
     const result = await compareQuery(store, { baseline: base, candidate: s.id, range: req.range, margin: req.margin, extraPercentiles });
     // The same builder as the page's panel, with the same inputs: the same headline.
+    const own = (ids: string[]) => {
+      const v = ids.length === 1 ? req.views?.find((x) => x.id === ids[0]) : undefined;
+      return v ? (p: number) => spectrumValueAt(v.spectrum, p) : () => null;
+    };
+    const b = own(result.baseIds);
+    const c = own(result.candIds);
     const headline = buildHeadline(result, {
       baseUnit: store.get(result.baseIds[0]!).recordedUnit,
       candUnit: store.get(result.candIds[0]!).recordedUnit,
+      valuesAt: (p) => ({ base: b(p), cand: c(p) }),
       displayUnit: req.unit,
       requirementPercentiles: req.requirementPercentiles ?? null,
       chosen: req.headlineAt ?? null,

@@ -150,7 +150,7 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   const rows: Row[] = rowsOf(views, requirement);
 
   const requirementPercentiles = requirement ? requirement.entries.map((e) => e.percentile) : null;
-  const compared = baseline !== null ? await compareRuns({ store, baseline, range, unit, requirementPercentiles }) : null;
+  const compared = baseline !== null ? await compareRuns({ store, baseline, range, unit, requirementPercentiles, views }) : null;
   const url = linkBase !== null ? shareUrl(store, rows, requirement, range, unit, linkBase) : null;
   const markdown = markdownOf(rows, requirement, range, unit, url, compared ? headlinesOf(compared.pairs) : null) + (compared ? `\n${compared.markdown}` : "");
   const json = jsonOf(rows, requirement, range, url) as Record<string, unknown>;

@@ -3,7 +3,7 @@
 // interval and the verdict as data attributes.
 import { useMemo } from "react";
 import { plainNumber } from "../core/format";
-import { buildHeadline, headlineExtras, type Headline } from "../core/compare/headline";
+import { buildHeadline, headlineExtras, spectrumValueAt, type Headline } from "../core/compare/headline";
 import type { CompareResult } from "../core/compare/types";
 import type { Requirement } from "../core/requirements";
 import type { Unit } from "../core/types";
@@ -34,8 +34,21 @@ export function useHeadline(
 ): Headline | null {
   return useMemo(() => {
     if (!result) return null;
-    const unitOf = (ids: string[] | undefined): Unit => views.find((v) => v.id === ids?.[0])?.recordedUnit ?? "ns";
-    return buildHeadline(result, { baseUnit: unitOf(result.baseIds), candUnit: unitOf(result.candIds), displayUnit: unit, requirementPercentiles, chosen });
+    const viewOf = (ids: string[] | undefined) => views.find((v) => v.id === ids?.[0]);
+    const base = viewOf(result.baseIds);
+    const cand = viewOf(result.candIds);
+    // One series a side: its own values, as the table's data-raw.
+    const own = (v: SeriesView | undefined, ids: string[] | undefined) => (v && ids?.length === 1 ? (p: number) => spectrumValueAt(v.spectrum, p) : () => null);
+    const b = own(base, result.baseIds);
+    const c = own(cand, result.candIds);
+    return buildHeadline(result, {
+      baseUnit: base?.recordedUnit ?? "ns",
+      candUnit: cand?.recordedUnit ?? "ns",
+      displayUnit: unit,
+      requirementPercentiles,
+      chosen,
+      valuesAt: (p) => ({ base: b(p), cand: c(p) }),
+    });
   }, [result, views, requirementPercentiles, unit, chosen]);
 }
 

@@ -3,6 +3,7 @@
 // percentile below the max that the data supports, else p99) unless the user chose one, so the
 // headline does not wander from one pull request to the next. The panel, the slides, the
 // Markdown and the command line all build it here.
+import { valueAtFromBuckets, type BucketView } from "../bucket-lookup";
 import { UNIT_LABEL } from "../format";
 import { NANOS_PER_UNIT, TABLE_PERCENTILES, type Unit } from "../types";
 import { pLabel } from "./format";
@@ -159,6 +160,16 @@ export interface HeadlineOptions {
   requirementPercentiles?: readonly number[] | null;
   /** A percentile the user chose (null: by the rule). */
   chosen?: number | null;
+  /**
+   * Each side's value at p in its recorded unit as the table shows it (the series' own
+   * spectrum), where a side is one series; absent or null: the comparison's value.
+   */
+  valuesAt?: (p: number) => { base: number | null; cand: number | null };
+}
+
+/** A series' value at p as the table shows it (data-raw): its spectrum's own percentile. */
+export function spectrumValueAt(s: BucketView & { percentiles?: Record<string, number> }, p: number): number {
+  return s.percentiles?.[String(p)] ?? valueAtFromBuckets(s, p);
 }
 
 /** The headline of a comparison; null when it reports nothing at the headline's percentile. */
@@ -174,15 +185,20 @@ export function buildHeadline(r: CompareResult, o: HeadlineOptions): Headline | 
   const judged = point.supported && point.verdict !== "unknown";
   const low = point.supported ? point.low : null;
   const high = point.supported ? point.high : null;
-  const values = `${pLabel(percentile)}: ${valueText(point.base, o.displayUnit)} → ${valueText(point.cand, o.displayUnit)}`;
+  // The table's values where a side is one series: the comparison's pooled value can sit a
+  // bucket apart from it on a coarse layout.
+  const own = o.valuesAt?.(percentile) ?? { base: null, cand: null };
+  const baseline = own.base ?? point.base / NANOS_PER_UNIT[o.baseUnit];
+  const candidate = own.cand ?? point.cand / NANOS_PER_UNIT[o.candUnit];
+  const values = `${pLabel(percentile)}: ${valueText(baseline * NANOS_PER_UNIT[o.baseUnit], o.displayUnit)} → ${valueText(candidate * NANOS_PER_UNIT[o.candUnit], o.displayUnit)}`;
   const change = changeText(point.ratio, low, high, r.level);
   return {
     percentile,
     rule,
     baseLabel: r.base.label,
     candLabel: r.cand.label,
-    baseline: point.base / NANOS_PER_UNIT[o.baseUnit],
-    candidate: point.cand / NANOS_PER_UNIT[o.candUnit],
+    baseline,
+    candidate,
     baseUnit: o.baseUnit,
     candUnit: o.candUnit,
     ratio: point.ratio,
