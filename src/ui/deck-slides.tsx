@@ -231,7 +231,7 @@ export function SustainableSlide({ d, size }: { d: DeckData; size: Size }) {
           </li>
         ))}
       </ul>
-      <Judgement part="chart" rows={d.rows} requirement={d.requirement} unit={d.unit} width={size.w} />
+      <Judgement part="chart" rows={d.rows} requirement={d.requirement} unit={d.unit} width={size.w} chartHeight={Math.max(280, size.h - 170)} />
     </>
   );
 }
