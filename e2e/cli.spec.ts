@@ -77,3 +77,37 @@ test("report --compare: the JSON headline equals the page's headline and the ser
   }
   await expect(el).toHaveAttribute("data-verdict", String(h.verdict));
 });
+
+test.describe("report --compare on real logs", () => {
+  test.skip(!haveSamples, "../shared/samples is absent");
+
+  test("jHiccup (2 significant digits) against wrk2: the JSON headline equals the page's, and the table's values", async ({ page }) => {
+    const files = [join(HDR, "jHiccup-2.0.7S.logV2.hlog"), join(HGRM, "wrk2-latency-output.txt")];
+    const r = spawnSync(process.execPath, [join(root, "dist-cli/hdr-spectrum.mjs"), "report", "--json", "--compare", "jHiccup-2.0.7S.logV2.hlog", ...files], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout) as {
+      series: JsonSeries[];
+      comparison: { baseline: string; pairs: { candidate: string; headline: Record<string, number | string | null> }[] };
+    };
+    const pair = json.comparison.pairs[0]!;
+    const h = pair.headline;
+    expect(h.percentile).toBe(99);
+    expect(h.baseline).toBe(json.series.find((s) => s.name === json.comparison.baseline)!.percentiles["99"]);
+    expect(h.candidate).toBe(json.series.find((s) => s.name === pair.candidate)!.percentiles["99"]);
+
+    await openEmpty(page);
+    await loadFiles(page, files);
+    await page.getByTestId("compare-open").click();
+    await page.getByTestId("compare-baseline").selectOption(json.comparison.baseline);
+    await page.getByTestId("compare-candidate").selectOption(pair.candidate);
+    await page.waitForTimeout(50);
+    await expect(page.getByTestId("app")).toHaveAttribute("data-busy", "false", { timeout: 30_000 });
+    const el = page.getByTestId("compare").getByTestId("headline");
+    await expect(el).toHaveAttribute("data-percentile", "99");
+    for (const k of ["baseline", "candidate", "ratio", "low", "high"] as const) expect(Number(await el.getAttribute(`data-${k}`)), k).toBe(h[k]);
+    await expect(el).toHaveAttribute("data-verdict", String(h.verdict));
+    const cellRaw = (n: string) => page.locator(`[data-testid=percentile-table] [data-series="${n}"][data-percentile="99"]`).getAttribute("data-raw");
+    await expect(el).toHaveAttribute("data-baseline", (await cellRaw(json.comparison.baseline))!);
+    await expect(el).toHaveAttribute("data-candidate", (await cellRaw(pair.candidate))!);
+  });
+});
