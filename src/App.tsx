@@ -29,6 +29,9 @@ import { useAfterNextPaint, useOnScreen } from "./ui/use-after-paint";
 import { TimeAnalysis } from "./ui/TimeAnalysis";
 import { bandsById, NO_TIME_INFO, timeSummaryLines, type SharedTimeInfo, type TimeInfo } from "./ui/time-state";
 import { ComparePanel } from "./ui/ComparePanel";
+import { HistoryPanel } from "./ui/HistoryPanel";
+import { useHistory } from "./ui/use-history";
+import { useHistoryCompare } from "./ui/use-history-compare";
 import { useCompare } from "./ui/use-compare";
 import { useHeadline, useRequirementPercentiles } from "./ui/Headline";
 import { useEngine } from "./ui/use-engine";
@@ -67,6 +70,8 @@ export function App() {
   const reqPs = useRequirementPercentiles(requirement);
   const cmp = useCompare(engine, views, shownRange, holdBusy, reqPs.extras);
   const headline = useHeadline(cmp.result, views, reqPs.percentiles, unit, cmp.headlineAt);
+  const history = useHistory(holdBusy);
+  const openHistoryCompare = useHistoryCompare(views, loadFiles, (n) => cmp.restore({ ...n, margin: cmp.margin, repeats: true }));
   /** The comparison on screen, for the saved session. */
   const compareRef = useRef(cmp.shared);
   compareRef.current = cmp.shared;
@@ -208,6 +213,7 @@ export function App() {
               onZoom={zoomBoth}
               onInfo={setTimeInfo}
               holdBusy={holdBusy}
+              wallClock={tl.wallClock}
             />
           ) : null}
           <div ref={tableBox}>
@@ -215,6 +221,7 @@ export function App() {
           </div>
           <Judgement part="chart" rows={visibleRows} requirement={requirement} unit={unit} width={width} />
           <ComparePanel c={cmp} views={views} unit={unit} width={width} headline={headline} requirementPercentiles={reqPs.percentiles} />
+          <HistoryPanel h={history} unit={unit} width={width} onCompare={openHistoryCompare} />
         </section>
         <aside className="side-panel">
           <h2>Series</h2>

@@ -94,40 +94,8 @@ export function percentilePlotSvg(series: readonly ChartSeries[], requirement: R
       }))
     : [];
   const yLog = wantsLogAxis(logAxis, ...spectrumSpan(series));
-  const svg = renderToStaticMarkup(<PercentilePlot series={plot} requirement={steps} unit={unit} yLog={yLog} width={width} height={height} />);
-  return standalone(legendAbove(withoutElement(svg, '<g class="legend"'), series, width, height));
-}
-
-/** `svg` without the element that starts with `start` (and its children); unchanged when there is none. */
-function withoutElement(svg: string, start: string): string {
-  const i = svg.indexOf(start);
-  if (i < 0) return svg;
-  const tag = /^<(\w+)/.exec(start)![1]!;
-  let depth = 0;
-  const re = new RegExp(`<${tag}[\\s>]|</${tag}>`, "g");
-  re.lastIndex = i;
-  for (let m = re.exec(svg); m; m = re.exec(svg)) {
-    depth += m[0].startsWith("</") ? -1 : 1;
-    if (depth === 0) return svg.slice(0, i) + svg.slice(m.index + m[0].length);
-  }
-  return svg;
-}
-
-/** The chart `svg` (width × height) under a legend in rows, so names never cover the data. */
-function legendAbove(svg: string, series: readonly ChartSeries[], width: number, height: number): string {
-  const leg = legendRows(series.length, width);
-  const legendH = leg.rows * 18 + 8;
-  const items = series
-    .slice(0, 24)
-    .map(({ color, dash, view }, i) => {
-      const cx = (i % leg.cols) * leg.colWidth;
-      const cy = Math.floor(i / leg.cols) * 18;
-      return `<g transform="translate(${cx} ${cy})"><line x1="0" x2="22" y1="0" y2="0" stroke="${color}" stroke-width="2.5"${dash ? ` stroke-dasharray="${dash}"` : ""}/><text x="28" y="0" dy="0.32em" fill="${color}">${escapeXml(view.name.length > 38 ? `${view.name.slice(0, 37)}…` : view.name)}</text></g>`;
-    })
-    .join("");
-  const more = series.length > 24 ? `<text x="28" y="${Math.floor(24 / leg.cols) * 18}" dy="0.32em">+${series.length - 24} more</text>` : "";
-  const inner = svg.replace(/^<svg/, `<svg y="${legendH}"`);
-  return `<svg width="${width}" height="${height + legendH}" viewBox="0 0 ${width} ${height + legendH}" class="plot" role="img" aria-label="Latency by percentile for ${series.length} series"><g class="legend" transform="translate(${TL_MARGIN.left} 12)">${items}${more}</g>${inner}</svg>`;
+  // The plot's own legend sits under the chart, clear of the curves.
+  return standalone(renderToStaticMarkup(<PercentilePlot series={plot} requirement={steps} unit={unit} yLog={yLog} width={width} height={height} />));
 }
 
 /** Columns the engine is asked for: one per pixel of the plot area, as the page asks. */

@@ -168,7 +168,7 @@ export function SpectraSlide({ d, size }: { d: DeckData; size: Size }) {
         `Latency at every percentile${d.steps.length ? ", against the requirement" : ""}`,
         "Lower is better. Right is rarer: 99 % of requests, 99.9 %, … up to the slowest one.",
       )}
-      <PercentilePlot series={d.plotSeries} requirement={d.steps} unit={d.unit} yLog={d.yLog} width={size.w} height={size.h - 40} />
+      <PercentilePlot series={d.plotSeries} requirement={d.steps} unit={d.unit} yLog={d.yLog} width={size.w} height={size.h - 40} fixedHeight />
     </>
   );
 }

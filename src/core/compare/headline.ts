@@ -123,15 +123,19 @@ function marginText(band: number): string {
 
 /** Why a point has no verdict: the point's own reason when it carries one. */
 function reasonOf(p: RatioPoint, level: number): string | null {
-  const own = (p as RatioPoint & { reason?: string | null }).reason;
-  if (own) return own;
+  if (p.reason) return p.reason;
   if (!p.supported) return `fewer than 10 values above ${pLabel(p.percentile)} on one side, too few to judge`;
   if (p.verdict === "unknown") return `the ${Math.round(level * 100)} % interval reaches across the ${marginText(p.band)} margin, so the data cannot tell`;
   return null;
 }
 
+/** The comparison judged this point (older results carry no `judged`: judged where supported). */
+function isJudged(p: RatioPoint): boolean {
+  return p.supported && (p.judged ?? true);
+}
+
 function verdictWords(p: RatioPoint, reason: string | null): string {
-  if (!p.supported) return `not judged: ${reason}`;
+  if (!isJudged(p)) return `not judged: ${reason ?? "the data cannot support it"}`;
   switch (p.verdict) {
     case "better":
       return `better, beyond the ${marginText(p.band)} margin`;
@@ -182,7 +186,7 @@ export function buildHeadline(r: CompareResult, o: HeadlineOptions): Headline | 
   }
   if (!point) return null;
   const reason = reasonOf(point, r.level);
-  const judged = point.supported && point.verdict !== "unknown";
+  const judged = isJudged(point) && point.verdict !== "unknown";
   const low = point.supported ? point.low : null;
   const high = point.supported ? point.high : null;
   // The table's values where a side is one series: the comparison's pooled value can sit a
@@ -204,7 +208,7 @@ export function buildHeadline(r: CompareResult, o: HeadlineOptions): Headline | 
     ratio: point.ratio,
     low,
     high,
-    verdict: point.supported ? point.verdict : "unknown",
+    verdict: isJudged(point) ? point.verdict : "unknown",
     judged,
     reason: judged ? null : reason,
     text: `${values}, ${change}`,
