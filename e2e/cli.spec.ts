@@ -73,7 +73,9 @@ test("report --compare: the JSON headline equals the page's headline and the ser
   const el = page.getByTestId("compare").getByTestId("headline");
   await expect(el).toHaveAttribute("data-percentile", "99.9");
   for (const k of ["baseline", "candidate", "ratio", "low", "high"] as const) {
-    expect(Number(await el.getAttribute(`data-${k}`)), k).toBe(h[k]);
+    const a = await el.getAttribute(`data-${k}`);
+    if (h[k] === null) expect(a, k).toBe("");
+    else expect(Number(a), k).toBe(h[k]);
   }
   await expect(el).toHaveAttribute("data-verdict", String(h.verdict));
 });
@@ -104,7 +106,11 @@ test.describe("report --compare on real logs", () => {
     await expect(page.getByTestId("app")).toHaveAttribute("data-busy", "false", { timeout: 30_000 });
     const el = page.getByTestId("compare").getByTestId("headline");
     await expect(el).toHaveAttribute("data-percentile", "99");
-    for (const k of ["baseline", "candidate", "ratio", "low", "high"] as const) expect(Number(await el.getAttribute(`data-${k}`)), k).toBe(h[k]);
+    for (const k of ["baseline", "candidate", "ratio", "low", "high"] as const) {
+      const a = await el.getAttribute(`data-${k}`);
+      if (h[k] === null) expect(a, k).toBe("");
+      else expect(Number(a), k).toBe(h[k]);
+    }
     await expect(el).toHaveAttribute("data-verdict", String(h.verdict));
     const cellRaw = (n: string) => page.locator(`[data-testid=percentile-table] [data-series="${n}"][data-percentile="99"]`).getAttribute("data-raw");
     await expect(el).toHaveAttribute("data-baseline", (await cellRaw(json.comparison.baseline))!);
