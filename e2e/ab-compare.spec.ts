@@ -100,10 +100,10 @@ test("B vs A: doubled values read 2.0 with an interval holding it, worse; the ta
   await expect(p2.locator("[data-testid=compare-warning][data-kind=no-intervals]")).toHaveCount(1);
   await other.close();
 
-  // Presentation mode has a B vs A slide.
+  // Presentation mode opens on the headline; the B vs A curve is with the details, last.
   await page.getByTestId("present").click();
-  await page.keyboard.press("ArrowRight");
-  await page.keyboard.press("ArrowRight");
+  await expect(page.getByTestId("slide").getByTestId("headline")).toContainText("higher");
+  for (let k = 0; k < 6; k++) await page.keyboard.press("ArrowRight");
   await expect(page.getByTestId("present-compare")).toContainText("slower");
   await page.keyboard.press("Escape");
 

@@ -46,3 +46,74 @@ test.describe("hdr-spectrum report --json", () => {
     }
   });
 });
+
+test("report --compare: the JSON headline equals the page's headline and the series' percentiles for the same files", async ({ page }) => {
+  const build = spawnSync(process.execPath, [join(root, "scripts/build-cli.mjs")], { cwd: root, encoding: "utf8" });
+  expect(build.status, build.stderr).toBe(0);
+  const demo = join(root, "public/demo");
+  const files = ["sysA_8k.response.hlog", "sysB_8k.response.hlog"].map((f) => join(demo, f));
+  const requirement = "p50<=1ms, p99<=40ms, p99.9<=150ms, max<=200ms";
+  const r = spawnSync(process.execPath, [join(root, "dist-cli/hdr-spectrum.mjs"), "report", "--json", "--require", requirement, "--compare", "sysA_8k.response", ...files], {
+    encoding: "utf8",
+  });
+  expect(r.status, r.stderr).toBe(0);
+  const json = JSON.parse(r.stdout) as { series: JsonSeries[]; comparison: { pairs: { candidate: string; headline: Record<string, number | string | null> }[] } };
+  const h = json.comparison.pairs[0]!.headline;
+  expect(h.percentile).toBe(99.9);
+  expect(h.baseline).toBe(json.series.find((s) => s.name === "sysA_8k.response")!.percentiles["99.9"]);
+  expect(h.candidate).toBe(json.series.find((s) => s.name === "sysB_8k.response")!.percentiles["99.9"]);
+
+  await openEmpty(page);
+  await loadFiles(page, files);
+  await page.getByTestId("requirement-input").fill(requirement);
+  await page.getByTestId("requirement-input").press("Enter");
+  await page.getByTestId("compare-open").click();
+  await page.waitForTimeout(50);
+  await expect(page.getByTestId("app")).toHaveAttribute("data-busy", "false", { timeout: 30_000 });
+  const el = page.getByTestId("compare").getByTestId("headline");
+  await expect(el).toHaveAttribute("data-percentile", "99.9");
+  for (const k of ["baseline", "candidate", "ratio", "low", "high"] as const) {
+    const a = await el.getAttribute(`data-${k}`);
+    if (h[k] === null) expect(a, k).toBe("");
+    else expect(Number(a), k).toBe(h[k]);
+  }
+  await expect(el).toHaveAttribute("data-verdict", String(h.verdict));
+});
+
+test.describe("report --compare on real logs", () => {
+  test.skip(!haveSamples, "../shared/samples is absent");
+
+  test("jHiccup (2 significant digits) against wrk2: the JSON headline equals the page's, and the table's values", async ({ page }) => {
+    const files = [join(HDR, "jHiccup-2.0.7S.logV2.hlog"), join(HGRM, "wrk2-latency-output.txt")];
+    const r = spawnSync(process.execPath, [join(root, "dist-cli/hdr-spectrum.mjs"), "report", "--json", "--compare", "jHiccup-2.0.7S.logV2.hlog", ...files], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout) as {
+      series: JsonSeries[];
+      comparison: { baseline: string; pairs: { candidate: string; headline: Record<string, number | string | null> }[] };
+    };
+    const pair = json.comparison.pairs[0]!;
+    const h = pair.headline;
+    expect(h.percentile).toBe(99);
+    expect(h.baseline).toBe(json.series.find((s) => s.name === json.comparison.baseline)!.percentiles["99"]);
+    expect(h.candidate).toBe(json.series.find((s) => s.name === pair.candidate)!.percentiles["99"]);
+
+    await openEmpty(page);
+    await loadFiles(page, files);
+    await page.getByTestId("compare-open").click();
+    await page.getByTestId("compare-baseline").selectOption(json.comparison.baseline);
+    await page.getByTestId("compare-candidate").selectOption(pair.candidate);
+    await page.waitForTimeout(50);
+    await expect(page.getByTestId("app")).toHaveAttribute("data-busy", "false", { timeout: 30_000 });
+    const el = page.getByTestId("compare").getByTestId("headline");
+    await expect(el).toHaveAttribute("data-percentile", "99");
+    for (const k of ["baseline", "candidate", "ratio", "low", "high"] as const) {
+      const a = await el.getAttribute(`data-${k}`);
+      if (h[k] === null) expect(a, k).toBe("");
+      else expect(Number(a), k).toBe(h[k]);
+    }
+    await expect(el).toHaveAttribute("data-verdict", String(h.verdict));
+    const cellRaw = (n: string) => page.locator(`[data-testid=percentile-table] [data-series="${n}"][data-percentile="99"]`).getAttribute("data-raw");
+    await expect(el).toHaveAttribute("data-baseline", (await cellRaw(json.comparison.baseline))!);
+    await expect(el).toHaveAttribute("data-candidate", (await cellRaw(pair.candidate))!);
+  });
+});

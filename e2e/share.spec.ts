@@ -55,13 +55,13 @@ test("chart exports: SVG and PNG of the plot as drawn, CSV of its points", async
   expect(last.split(",")[2]).toBe("100");
 });
 
-test("presentation mode: verdict, spectra, max over time; arrows step, Escape leaves", async ({ page }) => {
+test("presentation mode: headline, spectra, max over time; arrows step, Escape leaves", async ({ page }) => {
   await page.goto("./");
   await idle(page);
   await page.getByTestId("present").click();
   const p = page.getByTestId("presentation");
   await expect(p).toBeVisible();
-  await expect(page.getByTestId("present-title")).toContainText("sysB sustains 8k/s");
+  await expect(page.getByTestId("slide").getByTestId("headline")).toContainText("sysB_8k.response vs sysA_8k.response");
   await page.screenshot({ path: "screens/present-1.png" });
   await page.keyboard.press("ArrowRight");
   await expect(p).toHaveAttribute("data-slide", "1");

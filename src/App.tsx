@@ -33,6 +33,7 @@ import { HistoryPanel } from "./ui/HistoryPanel";
 import { useHistory } from "./ui/use-history";
 import { useHistoryCompare } from "./ui/use-history-compare";
 import { useCompare } from "./ui/use-compare";
+import { useHeadline, useRequirementPercentiles } from "./ui/Headline";
 import { useEngine } from "./ui/use-engine";
 import { useSeriesEdits } from "./ui/use-series-edits";
 import { useSaveView, useSession } from "./ui/use-session";
@@ -66,7 +67,9 @@ export function App() {
   const timeBands = useMemo(() => bandsById(timeInfo), [timeInfo]);
   const timeNotes = useMemo(() => timeSummaryLines(timeInfo, unit), [timeInfo, unit]);
   const [tableBox, tableOnScreen] = useOnScreen<HTMLDivElement>();
-  const cmp = useCompare(engine, views, shownRange, holdBusy);
+  const reqPs = useRequirementPercentiles(requirement);
+  const cmp = useCompare(engine, views, shownRange, holdBusy, reqPs.extras);
+  const headline = useHeadline(cmp.result, views, reqPs.percentiles, unit, cmp.headlineAt);
   const history = useHistory(holdBusy);
   const openHistoryCompare = useHistoryCompare(views, loadFiles, (n) => cmp.restore({ ...n, margin: cmp.margin, repeats: true }));
   /** The comparison on screen, for the saved session. */
@@ -121,7 +124,7 @@ export function App() {
   const judged = useMemo(() => judgeRows(visibleRows, requirement), [rows, requirement]);
 
   const view = { ...vs.view, range, compare: cmp.shared };
-  const { makeLink, makeMarkdown } = useShareActions(engine, { view, rows, visibleRows, sentence: judged.sentence, timeInfo, notes: timeNotes, compare: cmp.result });
+  const { makeLink, makeMarkdown } = useShareActions(engine, { view, rows, visibleRows, sentence: judged.sentence, timeInfo, notes: timeNotes, compare: cmp.result, headline });
   const setCoInterval = useStableCallback((ns: number | null, text: string) => {
     vs.setCoText(text);
     eng.change(() => engine.setCoInterval(ns), { timeline: false });
@@ -146,7 +149,11 @@ export function App() {
         shownRange={shownRange}
         onRange={changeRange}
         canPresent={visibleRows.length > 0}
-        onPresent={() => setPresenting(true)}
+        onPresent={() => {
+          // The deck opens on the comparison's headline.
+          if (views.length >= 2) cmp.setOpen(true);
+          setPresenting(true);
+        }}
         onStartOver={sess.startOver}
         onClear={() =>
           void run(async () => {
@@ -213,7 +220,7 @@ export function App() {
             <PercentileTable rows={visibleRows} unit={tableUnit.value} />
           </div>
           <Judgement part="chart" rows={visibleRows} requirement={requirement} unit={unit} width={width} />
-          <ComparePanel c={cmp} views={views} unit={unit} width={width} />
+          <ComparePanel c={cmp} views={views} unit={unit} width={width} headline={headline} requirementPercentiles={reqPs.percentiles} />
           <HistoryPanel h={history} unit={unit} width={width} onCompare={openHistoryCompare} />
         </section>
         <aside className="side-panel">
@@ -260,6 +267,11 @@ export function App() {
           timeline={timeline}
           timelineLines={timelineLines}
           compare={cmp.result}
+          headline={headline}
+          pair={cmp.open && cmp.baseline && cmp.candidate ? [cmp.baseline, cmp.candidate] : null}
+          rows={visibleRows}
+          requirement={requirement}
+          sweep={judged.sustainable.some((x) => x.points.length >= 2)}
           onExit={() => setPresenting(false)}
           notes={timeNotes}
           heatmap={timeInfo.heatmap}

@@ -289,6 +289,89 @@ describe("report (Markdown)", () => {
   });
 });
 
+describe("report --compare: the headline", () => {
+  /** A run in ns with a GC-like pause every 8 intervals and the queue it leaves behind (values wait for it to drain). */
+  function stallLog(seed: number, medianUs: number, stalls: boolean, digits: 2 | 3 = 3): { text: string; values: number[] } {
+    const rnd = mulberry32(seed);
+    const values: number[] = [];
+    const ivs = Array.from({ length: 200 }, (_, i) => {
+      const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: digits });
+      let queue = stalls && i % 8 === 4 ? 150_000_000 : 0;
+      for (let k = 0; k < 300; k++) {
+        const z = Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
+        const v = Math.max(1, Math.round(medianUs * 1000 * Math.exp(0.4 * z))) + queue;
+        queue = Math.max(0, queue - 3_000_000);
+        h.recordValue(v);
+        values.push(v);
+      }
+      return { start: i, length: 1, histogram: h };
+    });
+    return { text: writeHlog(ivs, { startMs: Date.UTC(2026, 0, 5, 10) }), values };
+  }
+  const d = mkdtempSync(path.join(tmpdir(), "hdr-spectrum-headline-"));
+  const A = path.join(d, "sysA_4k.hlog");
+  const B = path.join(d, "sysB_4k.hlog");
+  const a = stallLog(31, 900, true);
+  const b = stallLog(32, 200, false);
+  writeFileSync(A, a.text);
+  writeFileSync(B, b.text);
+  type Out = { series: JsonSeries[]; comparison: { pairs: { candidate: string; headline: Record<string, number | string | null>; headlineText: string }[] } };
+
+  it("states the requirement's highest supported percentile, values equal to the series' percentiles there; else p99", async () => {
+    // 60,000 values a side: p99.99 has 6 above it (not supported), p99.9 has 60.
+    const r = await run(["report", "--json", "--require", "p50<=1ms, p99.9<=20ms, p99.99<=50ms, max<=200ms", "--compare", "sysA_4k", A, B]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as Out;
+    const h = out.comparison.pairs[0]!.headline;
+    const series = (n: string) => out.series.find((x) => x.name === n)!;
+    expect(Object.keys(h).sort()).toEqual(["baseline", "candidate", "high", "low", "percentile", "ratio", "verdict"]);
+    expect(h.percentile).toBe(99.9);
+    expect(h.baseline).toBe(series("sysA_4k").percentiles["99.9"]);
+    expect(h.candidate).toBe(series("sysB_4k").percentiles["99.9"]);
+    expect(h.verdict).toBe("better");
+    expect(h.low as number).toBeLessThanOrEqual(h.ratio as number);
+    expect(h.high as number).toBeGreaterThanOrEqual(h.ratio as number);
+    // Without a requirement: p99.
+    const plain = JSON.parse((await run(["report", "--json", "--compare", "sysA_4k", A, B])).stdout) as Out;
+    expect(plain.comparison.pairs[0]!.headline.percentile).toBe(99);
+    expect(plain.comparison.pairs[0]!.headline.baseline).toBe(series("sysA_4k").percentiles["99"]);
+    // A requirement percentile the table does not hold: the value is HdrHistogram's own there.
+    const odd = JSON.parse((await run(["report", "--json", "--require", "p99.5<=20ms", "--compare", "sysA_4k", A, B])).stdout) as Out;
+    const whole = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+    for (const v of a.values) whole.recordValue(v);
+    expect(odd.comparison.pairs[0]!.headline.percentile).toBe(99.5);
+    expect(odd.comparison.pairs[0]!.headline.baseline).toBe(whole.getValueAtPercentile(99.5));
+    // Logs at 2 significant digits (jHiccup's): still the series' own values, as the table's.
+    const A2 = path.join(d, "sysA_2k.hlog");
+    const B2 = path.join(d, "sysB_2k.hlog");
+    writeFileSync(A2, stallLog(33, 900, true, 2).text);
+    writeFileSync(B2, stallLog(34, 200, false, 2).text);
+    const coarse = JSON.parse((await run(["report", "--json", "--compare", "sysA_2k", A2, B2])).stdout) as Out;
+    const hc = coarse.comparison.pairs[0]!.headline;
+    expect(hc.baseline).toBe(coarse.series.find((x) => x.name === "sysA_2k")!.percentiles["99"]);
+    expect(hc.candidate).toBe(coarse.series.find((x) => x.name === "sysB_2k")!.percentiles["99"]);
+  });
+
+  it("leads the Markdown; --out writes a ratio chart per pair and latency on a log axis when it spans more than two decades", async () => {
+    const out = mkdtempSync(path.join(tmpdir(), "hdr-spectrum-headline-out-"));
+    const r = await run(["report", "--require", "p99.9<=20ms", "--compare", "sysA_4k", "--out", out, A, B]);
+    expect(r.code, r.stderr).toBe(0);
+    const first = r.stdout.split("\n")[0]!;
+    expect(first).toMatch(/^\*\*sysB\\_4k vs sysA\\_4k at p99\.9: [\d.]+ ms → [\d.]+ ms, [\d.]+ % lower \(95 % interval [\d.]+–[\d.]+ %\); better, beyond the ±5 % margin\.\*\*$/);
+    expect(readdirSync(out).filter((f) => f.startsWith("ratio-"))).toEqual(["ratio-sysA_4k-vs-sysB_4k.svg"]);
+    const ratio = readFileSync(path.join(out, "ratio-sysA_4k-vs-sysB_4k.svg"), "utf8");
+    expect(ratio).toContain('data-testid="ratio-chart"');
+    expect(ratio).toMatch(/p99\.9: [\d.]+ ms → [\d.]+ ms/);
+    // 0.1 ms to 150 ms: more than two decades.
+    expect(readFileSync(path.join(out, "percentile-plot.svg"), "utf8")).toContain("Latency (ms), log");
+    expect(readFileSync(path.join(out, "max-over-time.svg"), "utf8")).toContain("Max per interval (ms, log)");
+    const lin = mkdtempSync(path.join(tmpdir(), "hdr-spectrum-headline-lin-"));
+    expect((await run(["report", "--log-axis", "off", "--out", lin, A, B])).code).toBe(0);
+    expect(readFileSync(path.join(lin, "percentile-plot.svg"), "utf8")).not.toContain("Latency (ms), log");
+    expect((await run(["report", "--log-axis", "sometimes", A])).code).toBe(2);
+  });
+});
+
 describe("check: exit codes", () => {
   it("0 when every series passes, 1 when one fails, with the failing percentile", async () => {
     const pass = await run(["check", "--require", "p50<=5ms, max<=1s", ...runs.map((x) => x.path)]);

@@ -3,11 +3,12 @@
 // verdicts, sentence and Markdown as the page's A vs B panel.
 import { basename } from "node:path";
 import { compareMarkdown } from "../core/compare/markdown";
+import { buildHeadline, headlineExtras, headlineJson, headlineLine, spectrumValueAt, type Headline } from "../core/compare/headline";
 import { gateOf, notJudgedText } from "../core/compare/gate";
 import { pLabel } from "../core/compare/format";
 import type { Unit } from "../core/types";
 import { compareQuery, type CompareAnswer } from "../engine/compare-query";
-import type { Store, TimeRange } from "../engine/store";
+import type { SeriesView, Store, TimeRange } from "../engine/store";
 import { CliError } from "./errors";
 
 export interface CompareRequest {
@@ -18,11 +19,18 @@ export interface CompareRequest {
   unit: Unit;
   /** Margin of practical equivalence (0.05 = ±5 %); the page's default when absent. */
   margin?: number;
+  /** The requirement's percentiles: the headline is stated at the highest the data supports (else p99). */
+  requirementPercentiles?: number[] | null;
+  /** A percentile to state the headline at instead (the page's "Headline at"). */
+  headlineAt?: number | null;
+  /** The series' views (the table's values) for the headline; absent: the comparison's values. */
+  views?: SeriesView[];
 }
 
 export interface ComparedPair {
   candidate: string;
   result: CompareAnswer;
+  headline: Headline | null;
 }
 
 /** The series --compare names: a series name, else the series of that file (it must be one). */
@@ -38,7 +46,7 @@ function baselineId(store: Store, name: string): string {
 }
 
 /** Each other series against the baseline, in the store's order (configuration, throughput, name). */
-export async function compareRuns(req: CompareRequest): Promise<{ markdown: string; json: unknown; pairs: ComparedPair[] }> {
+export async function compareRuns(req: CompareRequest): Promise<{ markdown: string; json: unknown; pairs: ComparedPair[]; baseName: string }> {
   const { store } = req;
   const base = baselineId(store, req.baseline);
   const others = store.series.filter((s) => s.id !== base);
@@ -47,11 +55,28 @@ export async function compareRuns(req: CompareRequest): Promise<{ markdown: stri
   for (const s of others) {
     // Repeats are pooled as in the page; a candidate that is a repeat of the baseline is
     // compared run against run (compareInputs decides).
-    const result = await compareQuery(store, { baseline: base, candidate: s.id, range: req.range, margin: req.margin });
-    pairs.push({ candidate: s.name, result });
+    const extraPercentiles = headlineExtras(req.requirementPercentiles ?? null);
+    const result = await compareQuery(store, { baseline: base, candidate: s.id, range: req.range, margin: req.margin, extraPercentiles });
+    // The same builder as the page's panel, with the same inputs: the same headline.
+    const own = (ids: string[]) => {
+      const v = ids.length === 1 ? req.views?.find((x) => x.id === ids[0]) : undefined;
+      return v ? (p: number) => spectrumValueAt(v.spectrum, p) : () => null;
+    };
+    const b = own(result.baseIds);
+    const c = own(result.candIds);
+    const headline = buildHeadline(result, {
+      baseUnit: store.get(result.baseIds[0]!).recordedUnit,
+      candUnit: store.get(result.candIds[0]!).recordedUnit,
+      valuesAt: (p) => ({ base: b(p), cand: c(p) }),
+      displayUnit: req.unit,
+      requirementPercentiles: req.requirementPercentiles ?? null,
+      chosen: req.headlineAt ?? null,
+    });
+    pairs.push({ candidate: s.name, result, headline });
   }
   const baseName = store.get(base).name;
-  const markdown = pairs.map((p) => compareMarkdown(p.result, req.unit)).join("\n");
+  // One pair: its headline leads the whole summary (headlinesOf); several: each section leads with its own.
+  const markdown = pairs.map((p) => compareMarkdown(p.result, req.unit, pairs.length > 1 && p.headline ? headlineLine(p.headline) : null)).join("\n");
   const json = {
     baseline: baseName,
     margin: pairs[0]!.result.margin,
@@ -59,6 +84,8 @@ export async function compareRuns(req: CompareRequest): Promise<{ markdown: stri
     resamples: pairs[0]!.result.resamples,
     pairs: pairs.map((p) => ({
       candidate: p.candidate,
+      headline: p.headline ? headlineJson(p.headline) : null,
+      headlineText: p.headline ? headlineLine(p.headline) : null,
       sentence: p.result.sentence,
       supportedTo: p.result.supportedTo,
       points: p.result.points.map((x) => ({
@@ -77,7 +104,7 @@ export async function compareRuns(req: CompareRequest): Promise<{ markdown: stri
       notJudged: gateOf(p.result).notJudged,
     })),
   };
-  return { markdown, json, pairs };
+  return { markdown, json, pairs, baseName };
 }
 
 /** The judged percentiles where the candidate is worse than the baseline (what `check` fails on). */
@@ -90,7 +117,12 @@ export function compareCheckLines(x: ComparedPair, strict: boolean): string {
   const g = gateOf(x.result, { strict });
   const where = g.worse.map(pLabel).join(", ");
   const head = g.worse.length > 0 ? `WORSE ${x.candidate} at ${where}` : g.pass ? `not worse ${x.candidate}` : `NOT JUDGED ${x.candidate} (--strict)`;
-  const lines = [`${head}: ${x.result.sentence}`];
+  const lines = [`${head}: ${x.headline ? `${x.headline.text}; ${x.headline.verdictText}. ` : ""}${x.result.sentence}`];
   if (g.notJudged.length) lines.push(`  not judged: ${notJudgedText(g)}`);
   return lines.join("\n");
+}
+
+/** The line the summary leads with: the headline when there is one pair. */
+export function headlinesOf(pairs: ComparedPair[]): string | null {
+  return pairs.length === 1 && pairs[0]!.headline ? headlineLine(pairs[0]!.headline) : null;
 }

@@ -2,14 +2,12 @@
 // "Copy Markdown" gives (or the JSON), `check` turns the verdicts into an exit code, `hgrm` is
 // HistogramLogProcessor. Output is written only once everything was read and judged, so a
 // failure never leaves half a report on stdout.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { parseRequirement, type Requirement } from "../core/requirements";
 import { UNITS, type Unit } from "../core/types";
 import type { LoadProblem } from "../core/types";
 import { fileChunks } from "../engine/file-chunks";
 import type { TimeRange } from "../engine/store";
-import { compareCheckLines, compareRuns, type ComparedPair } from "./compare";
+import { compareCheckLines, compareRuns, headlinesOf, type ComparedPair } from "./compare";
 import { gateOf } from "../core/compare/gate";
 import { CliError } from "./errors";
 import { hgrmOf } from "./hgrm";
@@ -21,7 +19,7 @@ import type { Worker } from "node:worker_threads";
 import { helperThreadCount, NodeHelperPool } from "./node-pool";
 import { PathFile } from "./path-file";
 import { checkText, jsonOf, markdownOf, rowsOf, shareUrl, type Row } from "./report";
-import { percentilePlotSvg, timelineColumns, timelineSvg } from "./svg";
+import { logAxisOf, writeOut } from "./out";
 
 export interface Io {
   stdout(text: string): void;
@@ -43,11 +41,11 @@ interface Parsed {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(["--require", "--compare", "--start", "--end", "--unit", "--out", "--link-base", "--tag", "--ratio", "--history"]);
+const VALUE_FLAGS = new Set(["--require", "--compare", "--start", "--end", "--unit", "--out", "--log-axis", "--link-base", "--tag", "--ratio", "--history"]);
 const BOOL_FLAGS = new Set(["--strict", "--json", "--merge", "--no-workers", "--help"]);
 const ALLOWED: Record<string, string[]> = {
-  report: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--link-base", "--json", "--merge", "--no-workers", "--help"],
-  check: ["--require", "--compare", "--strict", "--start", "--end", "--unit", "--out", "--link-base", "--json", "--merge", "--no-workers", "--help", "--history"],
+  report: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--log-axis", "--link-base", "--json", "--merge", "--no-workers", "--help"],
+  check: ["--require", "--compare", "--strict", "--start", "--end", "--unit", "--out", "--log-axis", "--link-base", "--json", "--merge", "--no-workers", "--help", "--history"],
   hgrm: ["--tag", "--start", "--end", "--ratio", "--help"],
   history: ["--require", "--unit", "--json", "--no-workers", "--help", "--out", "--link-base"],
 };
@@ -122,18 +120,6 @@ function problemText(p: LoadProblem): string {
   return `${p.file}${p.line !== null ? `:${p.line}` : ""}: ${p.reason}`;
 }
 
-/** A file name for a series' .hgrm: its name without characters file systems refuse. */
-function safeName(name: string, taken: Set<string>): string {
-  // Control characters are among what file systems refuse in names.
-  // eslint-disable-next-line no-control-regex -- the class names them on purpose
-  const refused = /[\\/:*?"<>|\u0000-\u001f]+/g;
-  const base = name.replace(refused, "_").replace(/^\.+/, "_").slice(0, 120) || "series";
-  let n = base;
-  for (let k = 2; taken.has(n); k++) n = `${base}-${k}`;
-  taken.add(n);
-  return n;
-}
-
 async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<number> {
   const check = p.command === "check";
   const requirement = requirementOf(p);
@@ -144,6 +130,7 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   if (check && !requirement && baseline === null) throw new CliError(2, "check needs --require or --compare (see hdr-spectrum check --help)");
   const linkBase = stringFlag(p, "--link-base");
   const out = stringFlag(p, "--out");
+  const logAxis = logAxisOf(stringFlag(p, "--log-axis"));
   if (p.files.length === 0) throw new CliError(2, `${p.command}: no input files (see hdr-spectrum ${p.command} --help)`);
   const paths = expandPaths(p.files);
 
@@ -168,24 +155,17 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   if (views.length === 0) throw new CliError(2, "no series in the input");
   const rows: Row[] = rowsOf(views, requirement);
 
-  const compared = baseline !== null ? await compareRuns({ store, baseline, range, unit }) : null;
+  const requirementPercentiles = requirement ? requirement.entries.map((e) => e.percentile) : null;
+  const compared = baseline !== null ? await compareRuns({ store, baseline, range, unit, requirementPercentiles, views }) : null;
   const url = linkBase !== null ? shareUrl(store, rows, requirement, range, unit, linkBase) : null;
-  const markdown = markdownOf(rows, requirement, range, unit, url) + (compared ? `\n${compared.markdown}` : "");
+  const markdown = markdownOf(rows, requirement, range, unit, url, compared ? headlinesOf(compared.pairs) : null) + (compared ? `\n${compared.markdown}` : "");
   const json = jsonOf(rows, requirement, range, url) as Record<string, unknown>;
   if (compared) json.comparison = compared.json;
   const jsonText = `${JSON.stringify(json, null, 2)}\n`;
 
   if (out !== null) {
-    mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, "percentile-plot.svg"), percentilePlotSvg(rows, requirement, unit));
-    const width = 960;
-    const tl = store.timeline({ t0: null, t1: null, columns: timelineColumns(width), percentiles: [] });
-    writeFileSync(join(out, "max-over-time.svg"), timelineSvg(tl, rows, unit, width));
-    const taken = new Set<string>();
-    for (const r of rows)
-      writeFileSync(join(out, `${safeName(r.view.name, taken)}.hgrm`), store.exportHgrm(r.view.id, p.flags.has("--merge") ? { start: null, end: null } : range, unit));
-    writeFileSync(join(out, "summary.md"), markdown);
-    writeFileSync(join(out, "report.json"), jsonText);
+    const hgrmRange = p.flags.has("--merge") ? { start: null, end: null } : range;
+    writeOut(out, { store, rows, requirement, unit, hgrmRange, baseline: compared?.baseName ?? null, pairs: compared?.pairs ?? [], logAxis, markdown, jsonText });
   }
 
   if (p.flags.has("--json")) io.stdout(jsonText);

@@ -40,9 +40,10 @@ export function shareUrl(store: Store, rows: Row[], requirement: Requirement | n
   return `${linkBase.replace(/#.*$/, "")}#${enc.fragment}`;
 }
 
-export function markdownOf(rows: Row[], requirement: Requirement | null, range: TimeRange, unit: Unit, url: string | null): string {
+export function markdownOf(rows: Row[], requirement: Requirement | null, range: TimeRange, unit: Unit, url: string | null, headline: string | null = null): string {
   const { sentence } = judgeRows(rows, requirement);
   return markdownSummary({
+    headline,
     rows: markdownRows(rows, unit),
     unit,
     requirement: requirement ? formatRequirement(requirement) : null,

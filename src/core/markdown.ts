@@ -17,6 +17,8 @@ export interface MarkdownInput {
   unit: Unit;
   requirement: string | null;
   sentence: string | null;
+  /** The comparison's headline (core/compare/headline.ts headlineLine), said first. */
+  headline?: string | null;
   shareUrl: string | null;
   range: { start: number | null; end: number | null };
   /** Sentences after the table: the requirement in every window, the tail's attribution. */
@@ -28,10 +30,19 @@ export function escapeCell(s: string): string {
   return s.replace(/[\r\n]+/g, " ").replace(/([\\|*_`[\]<>#])/g, "\\$1");
 }
 
+/**
+ * The verdict sentence as a comment reader needs it: without what it tells the page's user to
+ * do ("set one in the series list …"), which means nothing in a pull request.
+ */
+export function readerSentence(s: string): string {
+  return s.replace(/;\s*set (?:one|them) in the series list[^.]*\./g, ".");
+}
+
 export function markdownSummary(m: MarkdownInput): string {
   const u = UNIT_LABEL[m.unit];
   const out: string[] = [];
-  if (m.sentence) out.push(`**${escapeCell(m.sentence)}**`, "");
+  if (m.headline) out.push(`**${escapeCell(m.headline)}**`, "");
+  if (m.sentence) out.push(`${m.headline ? "" : "**"}${escapeCell(readerSentence(m.sentence))}${m.headline ? "" : "**"}`, "");
   if (m.requirement) out.push(`Requirement: \`${m.requirement.replace(/`/g, "'")}\``, "");
   if (m.range.start !== null || m.range.end !== null) {
     out.push(`Time window: ${m.range.start ?? "start"} s to ${m.range.end ?? "end"} s after each log's StartTime`, "");

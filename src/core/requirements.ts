@@ -297,7 +297,7 @@ function list(items: string[]): string {
 }
 
 /** "p50 ≤ 1 ms, p99 ≤ 5 ms and max ≤ 100 ms"; past four entries the first and the last. */
-function requirementPhrase(r: Requirement): string {
+export function requirementPhrase(r: Requirement): string {
   const parts = r.entries.map((e) => `${percentileLabel(e.percentile)} ≤ ${formatLimit(e)}`);
   if (parts.length <= 4) return list(parts);
   return `${parts[0]} … ${parts[parts.length - 1]} (${parts.length} limits)`;

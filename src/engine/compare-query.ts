@@ -9,7 +9,17 @@ import { indexRange, JoinedBlocks, type Sparse } from "../core/blocks";
 import { detectSaturation } from "../core/saturation";
 import { NANOS_PER_UNIT } from "../core/types";
 import type { IntervalTable, SeriesModel } from "../core/series";
-import { compareSidesAsync, MIN_INTERVALS, planBlocks, type CompareOptions, type CompareResult, type Progress, type RunInput, type SideInput } from "../core/compare";
+import {
+  COMPARE_PERCENTILES,
+  compareSidesAsync,
+  MIN_INTERVALS,
+  planBlocks,
+  type CompareOptions,
+  type CompareResult,
+  type Progress,
+  type RunInput,
+  type SideInput,
+} from "../core/compare";
 import { decodePayload } from "./payload";
 import { CO_SUFFIX, type Store, type TimeRange } from "./store";
 
@@ -23,6 +33,8 @@ export interface CompareRequest {
   repeats?: boolean;
   resamples?: number;
   seed?: number;
+  /** Percentiles reported beyond COMPARE_PERCENTILES (the requirement's, for the headline). */
+  extraPercentiles?: number[];
 }
 
 export interface CompareAnswer extends CompareResult {
@@ -181,7 +193,9 @@ function pause(): Promise<void> {
 
 export async function compareQuery(store: Store, req: CompareRequest, onProgress?: (p: Progress) => void, signal?: AbortSignal): Promise<CompareAnswer> {
   const { base, cand, baseIds, candIds } = compareInputs(store, req);
-  const options: CompareOptions = { margin: req.margin, repeats: req.repeats ?? true, resamples: req.resamples, seed: req.seed };
+  const extra = (req.extraPercentiles ?? []).filter((p) => Number.isFinite(p) && p > 0 && p < 100 && !COMPARE_PERCENTILES.includes(p));
+  const percentiles = extra.length ? [...new Set([...COMPARE_PERCENTILES, ...extra])].sort((a, b) => a - b) : undefined;
+  const options: CompareOptions = { margin: req.margin, repeats: req.repeats ?? true, resamples: req.resamples, seed: req.seed, percentiles };
   let last = 0;
   const r = await compareSidesAsync(base, cand, options, {
     signal,

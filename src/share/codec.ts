@@ -97,7 +97,17 @@ export function encodeShare(state: ShareState, opts: EncodeOptions = {}): Encode
       range: { start: v.range.start, end: v.range.end },
       timeline: { percentiles: [...v.timeline.percentiles], perLane: v.timeline.perLane, wallClock: v.timeline.wallClock, log: v.timeline.log },
       ...(v.time ? { time: { window: v.time.window, wallClock: v.time.wallClock, tailNs: v.time.tailNs } } : {}),
-      ...(v.compare ? { compare: { baseline: v.compare.baseline, candidate: v.compare.candidate, margin: v.compare.margin, repeats: v.compare.repeats } } : {}),
+      ...(v.compare
+        ? {
+            compare: {
+              baseline: v.compare.baseline,
+              candidate: v.compare.candidate,
+              margin: v.compare.margin,
+              repeats: v.compare.repeats,
+              ...(v.compare.headline !== undefined ? { headline: v.compare.headline } : {}),
+            },
+          }
+        : {}),
     },
     series,
   };

@@ -116,6 +116,8 @@ export interface SharedCompare {
   candidate: string;
   margin: number;
   repeats: boolean;
+  /** The percentile the headline is stated at, as chosen (absent: by the rule, see core/compare/headline.ts). */
+  headline?: number;
 }
 
 /** Largest margin a link may set (±100 %). */
@@ -130,7 +132,13 @@ export function validateCompare(x: unknown): SharedCompare {
     candidate: str(field(c, "candidate"), "view.compare.candidate", MAX_NAME_CHARS),
     margin,
     repeats: bool(field(c, "repeats"), "view.compare.repeats"),
+    ...(has(c, "headline") ? { headline: headlineAt(num(field(c, "headline"), "view.compare.headline")) } : {}),
   };
+}
+
+function headlineAt(p: number): number {
+  if (!(p > 0 && p < 100)) fail("view.compare.headline is outside (0, 100)");
+  return p;
 }
 
 /** Window length (s) and tail threshold (ns) as numbers; null: off. */

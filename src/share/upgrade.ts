@@ -14,6 +14,8 @@
 //       comparison on screen). v3 links open without one. Lossy histograms are rounded upward
 //       only (a group reports at or above each of its buckets) and their indices are written
 //       against histogram-pack.ts's predictNext; older links are read with predictNextV3.
+//       view.compare.headline, optional: the percentile the headline is stated at when chosen
+//       (absent: by the rule); a reader without it opens the link by the rule.
 // To add v5: write upgradeV4toV5, register it under 4 in UPGRADERS, bump SHARE_VERSION, and
 // add a test that decodes a hand-built v4 link.
 import type { Unit } from "../core/types";

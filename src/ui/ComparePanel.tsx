@@ -10,12 +10,18 @@ import { formatThroughput } from "../core/naming";
 import type { SeriesView } from "../engine/store";
 import type { CompareState, SweepRow } from "./use-compare";
 import type { RatioPoint } from "../core/compare/types";
+import { ruleText, type Headline } from "../core/compare/headline";
+import { HeadlineView } from "./Headline";
+import { HeadlineSelect } from "./HeadlineSelect";
 
 interface Props {
   c: CompareState;
   views: SeriesView[];
   unit: Unit;
   width: number;
+  /** The one-line answer (core/compare/headline.ts) and the requirement's percentiles (the select's options). */
+  headline?: Headline | null;
+  requirementPercentiles?: number[] | null;
 }
 
 const VERDICT_TEXT = { better: "better", worse: "worse", same: "same", unknown: "unknown" } as const;
@@ -42,7 +48,7 @@ function SweepSummary({ row }: { row: SweepRow }) {
   );
 }
 
-export const ComparePanel = memo(function ComparePanel({ c, views, unit, width }: Props) {
+export const ComparePanel = memo(function ComparePanel({ c, views, unit, width, headline, requirementPercentiles }: Props) {
   if (!c.open) {
     return (
       <section className="compare-panel closed">
@@ -103,6 +109,12 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width }
         <label title="Runs of the same configuration, throughput and kind (run1, run2 …) are pooled, and the interval includes run-to-run variation">
           <input type="checkbox" data-testid="compare-repeats" checked={c.repeats} onChange={(e) => c.choose({ repeats: e.target.checked })} /> pool repeated runs
         </label>
+        <HeadlineSelect
+          value={c.headlineAt}
+          ruleAt={c.headlineAt === null && headline ? headline.percentile : null}
+          requirementPercentiles={requirementPercentiles ?? null}
+          onChange={(headlineAt) => c.choose({ headlineAt })}
+        />
         {c.progress !== null ? (
           <span className="muted" role="status">
             resampling… {Math.round(c.progress * 100)} %
@@ -112,6 +124,8 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width }
       {c.error ? <p className="compare-error">Could not compare: {c.error}</p> : null}
       {r ? (
         <>
+          {headline ? <HeadlineView h={headline} /> : null}
+          {headline ? <p className="headline-rule muted">Stated at {ruleText(headline)}.</p> : null}
           <p data-testid="compare-sentence" className="compare-sentence">
             {r.sentence}
           </p>

@@ -24,13 +24,15 @@ interface Props {
   part: "summary" | "chart";
   /** The requirement in every window (time-state.ts), shown with the verdicts. */
   time?: TimeInfo;
+  /** The throughput chart's height (a slide gives it more room). */
+  chartHeight?: number;
 }
 
 /** The judgment (pure, in core/judge.ts: the command line gives the same). */
 export { judgeRows };
 
 // Memoised: its inputs keep their identity across the app's other re-renders (timeline queries).
-export const Judgement = memo(function Judgement({ rows, requirement, unit, width, part, time }: Props) {
+export const Judgement = memo(function Judgement({ rows, requirement, unit, width, part, time, chartHeight = 280 }: Props) {
   const gaps = gapsByConfig(rows);
   const { judged, sustainable, sentence } = judgeRows(rows, requirement);
   const withThroughput = judged.filter((r) => r.view.throughput !== null);
@@ -70,7 +72,7 @@ export const Judgement = memo(function Judgement({ rows, requirement, unit, widt
           }))}
           unit={unit}
           width={width}
-          height={280}
+          height={chartHeight}
         />
       </section>
     );

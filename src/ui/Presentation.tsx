@@ -1,152 +1,141 @@
-// Presentation mode: full screen, large type, one idea per view, stepped with the arrow keys;
-// Escape leaves. For "System A vs System B" in front of people who will not read a table.
-import { useEffect, useState } from "react";
-import { PercentilePlot, type PlotSeries, type PlotStep } from "../charts/percentile-plot/PercentilePlot";
-import { Timeline, type TimelineLine } from "../charts/timeline/Timeline";
-import type { Unit } from "../core/types";
-import type { TimelineResult } from "../engine/store";
-import { Heatmap, type HeatmapLane } from "../charts/heatmap/Heatmap";
-import type { CompareResult } from "../core/compare/types";
-import { RatioChart } from "../charts/ratio/RatioChart";
+// Presentation mode: a deck for people who will not read a table. Full screen, large type, one
+// idea per slide (deck-slides.tsx), stepped with the arrow keys; Escape leaves. The deck prints
+// to a PDF one slide a page (all slides are laid out at the page's size while printing), and
+// each slide saves as a PNG.
+import { useCallback, useEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
+import { DetailsSlide, HeadlineSlide, HeatmapSlide, slideKinds, SpectraSlide, SustainableSlide, TimelineSlide, type DeckData, type SlideKind } from "./deck-slides";
+import { saveSlidePng } from "./slide-png";
+import "./deck.css";
 
-interface Props {
-  sentence: string | null;
-  sustainable: { config: string; text: string }[];
-  plotSeries: PlotSeries[];
-  steps: PlotStep[];
-  unit: Unit;
-  yLog: boolean;
-  timeline: TimelineResult | null;
-  timelineLines: TimelineLine[];
-  /** The A vs B comparison on screen, if any: a slide of its own. */
-  compare?: CompareResult | null;
+interface Props extends DeckData {
   onExit: () => void;
-  /** The requirement in every window and the tail, one sentence per series (time-state.ts). */
-  notes?: string[];
-  /** The heatmap as the page draws it (series with intervals only), with its window bands and tail marks. */
-  heatmap?: { lanes: HeatmapLane[]; domain: [number, number] };
+}
+
+/** A4 landscape at 96 px to the inch, the printed page a slide fills. */
+export const PRINT_PAGE = { w: 1122, h: 793 };
+const PRINT_PAD = { x: 40, y: 28 };
+
+function SlideBody({ kind, d, size }: { kind: SlideKind; d: DeckData; size: { w: number; h: number } }) {
+  switch (kind) {
+    case "headline":
+      return <HeadlineSlide d={d} />;
+    case "spectra":
+      return <SpectraSlide d={d} size={size} />;
+    case "timeline":
+      return <TimelineSlide d={d} size={size} />;
+    case "heatmap":
+      return <HeatmapSlide d={d} size={size} />;
+    case "sustainable":
+      return <SustainableSlide d={d} size={size} />;
+    default:
+      return <DetailsSlide d={d} size={size} />;
+  }
 }
 
 export function Presentation(p: Props) {
   const [slide, setSlide] = useState(0);
   const [size, setSize] = useState({ w: window.innerWidth, h: window.innerHeight });
-  const slides = [
-    "verdict",
-    "spectra",
-    ...(p.compare ? ["compare"] : []),
-    ...(p.timeline && p.timelineLines.length ? ["timeline"] : []),
-    ...(p.heatmap && p.heatmap.lanes.length ? ["heatmap"] : []),
-  ] as const;
+  /** Every slide laid out at the printed page's size (printing, or about to). */
+  const [printing, setPrinting] = useState(false);
+  const [pngError, setPngError] = useState<string | null>(null);
+  const slideRef = useRef<HTMLDivElement>(null);
+  const slides = slideKinds(p);
   const n = slides.length;
+  const { onExit } = p;
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") p.onExit();
+      if (e.key === "Escape") onExit();
       else if (e.key === "ArrowRight" || e.key === "PageDown" || e.key === " ") setSlide((s) => Math.min(n - 1, s + 1));
       else if (e.key === "ArrowLeft" || e.key === "PageUp") setSlide((s) => Math.max(0, s - 1));
       else return;
       e.preventDefault();
     };
     const onResize = () => setSize({ w: window.innerWidth, h: window.innerHeight });
+    // Ctrl+P prints the whole deck too: lay it out before the browser takes the page.
+    const before = () => flushSync(() => setPrinting(true));
+    const after = () => setPrinting(false);
     window.addEventListener("keydown", onKey);
     window.addEventListener("resize", onResize);
-    document.documentElement.requestFullscreen?.().catch(() => undefined);
+    window.addEventListener("beforeprint", before);
+    window.addEventListener("afterprint", after);
     return () => {
       window.removeEventListener("keydown", onKey);
       window.removeEventListener("resize", onResize);
+      window.removeEventListener("beforeprint", before);
+      window.removeEventListener("afterprint", after);
+    };
+  }, [n, onExit]);
+
+  useEffect(() => {
+    document.documentElement.requestFullscreen?.().catch(() => undefined);
+    return () => {
       if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
     };
-  }, [n, p]);
+  }, []);
 
-  const current = slides[Math.min(slide, n - 1)];
-  const chartW = Math.max(400, size.w - 96);
-  const chartH = Math.max(300, size.h - 190);
+  const printPdf = useCallback(() => {
+    setPrinting(true);
+    // The charts draw after layout (canvases when idle, off screen): give them a moment.
+    window.setTimeout(() => window.print(), 800);
+  }, []);
+
+  const current = Math.min(slide, n - 1);
+  const savePng = useCallback(() => {
+    if (!slideRef.current) return;
+    setPngError(null);
+    saveSlidePng(slideRef.current, `slide-${current + 1}-${slides[current]}`).catch((e: unknown) => setPngError(e instanceof Error ? e.message : String(e)));
+  }, [current, slides]);
+
+  if (printing) {
+    const chart = { w: PRINT_PAGE.w - 2 * PRINT_PAD.x, h: PRINT_PAGE.h - 2 * PRINT_PAD.y - 90 };
+    return (
+      <div className="presentation printing" data-testid="presentation" data-printing="true" role="dialog" aria-modal="true" aria-label="Presentation, all slides">
+        <div className="deck-print-bar">
+          All {n} slides, one a page.{" "}
+          <button type="button" onClick={() => setPrinting(false)} data-testid="present-print-done">
+            Back to the slides
+          </button>
+        </div>
+        {slides.map((k, i) => (
+          <section
+            key={k}
+            className={`slide slide-${k}`}
+            data-testid="slide"
+            data-slide={String(i)}
+            style={{ width: PRINT_PAGE.w, height: PRINT_PAGE.h, padding: `${PRINT_PAD.y}px ${PRINT_PAD.x}px` }}
+          >
+            <SlideBody kind={k} d={p} size={chart} />
+          </section>
+        ))}
+      </div>
+    );
+  }
+
+  const chart = { w: Math.max(400, size.w - 96), h: Math.max(300, size.h - 150) };
   return (
-    <div className="presentation" data-testid="presentation" data-slide={String(slide)} role="dialog" aria-modal="true" aria-label="Presentation">
-      {current === "verdict" ? (
-        <div className="slide verdict-slide">
-          <h1 data-testid="present-title">{p.sentence ?? "The whole latency spectrum, max included"}</h1>
-          <ul>
-            {p.sustainable.map((s) => (
-              <li key={s.config}>
-                <strong>{s.config}</strong>: {s.text}
-              </li>
-            ))}
-          </ul>
-          {p.notes && p.notes.length > 0 ? (
-            <ul className="present-notes" data-testid="present-notes">
-              {p.notes.map((t) => (
-                <li key={t}>{t}</li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      ) : null}
-      {current === "spectra" ? (
-        <div className="slide">
-          <h2>Latency by percentile{p.steps.length ? ", against the requirement" : ""}</h2>
-          <PercentilePlot series={p.plotSeries} requirement={p.steps} unit={p.unit} yLog={p.yLog} width={chartW} height={chartH} fixedHeight />
-        </div>
-      ) : null}
-      {current === "compare" && p.compare ? (
-        <div className="slide" data-testid="present-compare">
-          <h2>
-            B vs A: {p.compare.cand.label} ÷ {p.compare.base.label}
-          </h2>
-          <p className="present-sentence">{p.compare.sentence}</p>
-          <RatioChart
-            curve={p.compare.curve}
-            maxRatio={p.compare.max.ratio}
-            margin={p.compare.margin}
-            width={chartW}
-            height={Math.max(260, chartH - 60)}
-            baseLabel={p.compare.base.label}
-            candLabel={p.compare.cand.label}
-          />
-        </div>
-      ) : null}
-      {current === "timeline" && p.timeline ? (
-        <div className="slide">
-          <h2>Max latency over time: this is each system under its load</h2>
-          <Timeline
-            lines={p.timelineLines}
-            unit={p.unit}
-            percentiles={[]}
-            perLane
-            wallClock={false}
-            yLog={false}
-            domain={p.timeline.domain}
-            range={{ start: null, end: null }}
-            width={chartW}
-            height={chartH}
-            onBrush={() => undefined}
-            onZoom={() => undefined}
-          />
-        </div>
-      ) : null}
-      {current === "heatmap" && p.heatmap ? (
-        <div className="slide" data-testid="present-heatmap">
-          <h2>Where the values lie over time{p.heatmap.lanes.some((l) => l.windows) ? ", and which windows fail" : ""}</h2>
-          <Heatmap
-            lanes={p.heatmap.lanes}
-            unit={p.unit}
-            domain={p.heatmap.domain}
-            range={{ start: null, end: null }}
-            width={chartW}
-            laneHeight={Math.max(80, Math.floor((chartH - 60) / p.heatmap.lanes.length) - 14)}
-            onBrush={() => undefined}
-            onZoom={() => undefined}
-          />
-        </div>
-      ) : null}
+    <div className="presentation" data-testid="presentation" data-slide={String(current)} role="dialog" aria-modal="true" aria-label="Presentation">
+      <section ref={slideRef} className={`slide slide-${slides[current]}`} data-testid="slide" data-slide={String(current)}>
+        <SlideBody kind={slides[current]!} d={p} size={chart} />
+      </section>
       <footer className="presentation-footer">
         <span>
-          {slide + 1} / {n}
+          {current + 1} / {n}
         </span>
         <span>← → to step, Esc to leave</span>
-        <button type="button" onClick={p.onExit} data-testid="present-exit">
-          Leave
-        </button>
+        <span className="deck-actions">
+          {pngError ? <span className="compare-error">{pngError}</span> : null}
+          <button type="button" onClick={savePng} data-testid="present-png" title="Save this slide as a PNG image">
+            Slide as PNG
+          </button>
+          <button type="button" onClick={printPdf} data-testid="present-pdf" title="Print the deck, or save it as a PDF: one slide a page">
+            Print / PDF
+          </button>
+          <button type="button" onClick={p.onExit} data-testid="present-exit">
+            Leave
+          </button>
+        </span>
       </footer>
     </div>
   );

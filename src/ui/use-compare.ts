@@ -24,7 +24,9 @@ export interface CompareState {
   candidate: string;
   margin: number;
   repeats: boolean;
-  choose: (c: Partial<{ baseline: string; candidate: string; margin: number; repeats: boolean }>) => void;
+  /** The headline's percentile as chosen; null: by the rule (core/compare/headline.ts). */
+  headlineAt: number | null;
+  choose: (c: Partial<{ baseline: string; candidate: string; margin: number; repeats: boolean; headlineAt: number | null }>) => void;
   swap: () => void;
   result: CompareAnswer | null;
   /** Fraction of resamples done while computing. */
@@ -67,11 +69,13 @@ export function commonThroughputs(views: SeriesView[], a: SeriesView | undefined
   return [...at(a.config)].filter((t) => tb.has(t)).sort((x, y) => x - y);
 }
 
-export function useCompare(engine: EngineClient, views: SeriesView[], range: TimeRange, holdBusy: (d: 1 | -1) => void): CompareState {
+/** `extraPercentiles`: reported beyond the table's (the requirement's, so the headline can be stated there). */
+export function useCompare(engine: EngineClient, views: SeriesView[], range: TimeRange, holdBusy: (d: 1 | -1) => void, extraPercentiles: number[] = []): CompareState {
   const [open, setOpen] = useState(false);
   const [names, setNames] = useState<{ baseline: string; candidate: string }>({ baseline: "", candidate: "" });
   const [margin, setMargin] = useState(DEFAULT_MARGIN);
   const [repeats, setRepeats] = useState(true);
+  const [headlineAt, setHeadlineAt] = useState<number | null>(null);
   const [result, setResult] = useState<CompareAnswer | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -90,7 +94,8 @@ export function useCompare(engine: EngineClient, views: SeriesView[], range: Tim
   const base = byName.get(baseline);
   const cand = byName.get(candidate);
   const dataKey = views.map((v) => `${v.id}:${v.name}:${v.config}:${v.throughput}:${v.kind}:${v.recordedUnit}:${v.spectrum.totalCount}`).join("|");
-  const key = open && base && cand ? `${base.id}|${cand.id}|${margin}|${repeats}|${range.start}|${range.end}|${dataKey}` : "";
+  const extras = extraPercentiles.join(",");
+  const key = open && base && cand ? `${base.id}|${cand.id}|${margin}|${repeats}|${range.start}|${range.end}|${extras}|${dataKey}` : "";
 
   useEffect(() => {
     if (!key || !base || !cand) return;
@@ -99,7 +104,7 @@ export function useCompare(engine: EngineClient, views: SeriesView[], range: Tim
     holdBusy(1);
     setProgress(0);
     engine
-      .compare({ baseline: base.id, candidate: cand.id, range, margin, repeats }, (p) => {
+      .compare({ baseline: base.id, candidate: cand.id, range, margin, repeats, extraPercentiles }, (p) => {
         if (seq.current === mine) setProgress(p.totalBytes > 0 ? p.bytes / p.totalBytes : null);
       })
       .then(
@@ -130,6 +135,7 @@ export function useCompare(engine: EngineClient, views: SeriesView[], range: Tim
       if (c.baseline !== undefined || c.candidate !== undefined) setNames({ baseline: c.baseline ?? baseline, candidate: c.candidate ?? candidate });
       if (c.margin !== undefined && Number.isFinite(c.margin) && c.margin >= 0) setMargin(c.margin);
       if (c.repeats !== undefined) setRepeats(c.repeats);
+      if (c.headlineAt !== undefined) setHeadlineAt(c.headlineAt);
     },
     [baseline, candidate],
   );
@@ -170,6 +176,7 @@ export function useCompare(engine: EngineClient, views: SeriesView[], range: Tim
     candidate,
     margin,
     repeats,
+    headlineAt,
     choose,
     swap: () => setNames({ baseline: candidate, candidate: baseline }),
     result: key ? result : null,
@@ -178,13 +185,14 @@ export function useCompare(engine: EngineClient, views: SeriesView[], range: Tim
     sweepThroughputs,
     sweep,
     runSweep,
-    shared: open && baseline && candidate ? { baseline, candidate, margin, repeats } : null,
+    shared: open && baseline && candidate ? { baseline, candidate, margin, repeats, ...(headlineAt !== null ? { headline: headlineAt } : {}) } : null,
     restore: (s) => {
       // From a link (validated) or a saved session (could be edited by hand): checked here too.
       if (typeof s.baseline !== "string" || typeof s.candidate !== "string") return;
       setNames({ baseline: s.baseline, candidate: s.candidate });
       if (typeof s.margin === "number" && Number.isFinite(s.margin) && s.margin >= 0 && s.margin <= 1) setMargin(s.margin);
       if (typeof s.repeats === "boolean") setRepeats(s.repeats);
+      setHeadlineAt(typeof s.headline === "number" && s.headline > 0 && s.headline < 100 ? s.headline : null);
       setOpen(true);
     },
   };

@@ -2,6 +2,7 @@
 // Stable identities (they read the latest state when called) so the share panel is skipped.
 import { useRef } from "react";
 import { compareMarkdown } from "../core/compare/markdown";
+import { headlineLine, type Headline } from "../core/compare/headline";
 import { markdownSummary } from "../core/markdown";
 import type { Unit } from "../core/types";
 import type { CompareAnswer } from "../engine/compare-query";
@@ -21,6 +22,7 @@ interface Inputs {
   timeInfo: TimeInfo;
   notes: string[];
   compare: CompareAnswer | null;
+  headline?: Headline | null;
 }
 
 export function useShareActions(engine: EngineClient, p: Inputs) {
@@ -48,6 +50,7 @@ export function useShareActions(engine: EngineClient, p: Inputs) {
         unit,
         requirement: p.view.requirement,
         sentence: p.sentence,
+        headline: p.compare && p.headline ? headlineLine(p.headline) : null,
         shareUrl: shareUrl.current,
         range,
         notes: p.notes,

@@ -14,7 +14,7 @@ const view: ViewState = {
   theme: "dark",
   coInterval: "10ms",
   timeOptions: { window: "5m", wallClock: true, tail: thresholdText(10_000_000), heatmap: "*" },
-  compare: { baseline: "A", candidate: "B", margin: 0.05, repeats: true },
+  compare: { baseline: "A", candidate: "B", margin: 0.05, repeats: true, headline: 99.9 },
 };
 
 describe("view state", () => {

@@ -30,7 +30,7 @@ export interface ViewState {
   /** The CO correction's expected interval as typed ("10ms", "100/s"); empty: none. */
   coInterval: string;
   timeOptions: TimeOptions;
-  /** The A vs B comparison on screen. */
+  /** The A vs B comparison on screen, with the percentile its headline is stated at when chosen (`headline`). */
   compare: SharedCompare | null;
 }
 

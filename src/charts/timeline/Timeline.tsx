@@ -32,13 +32,15 @@ interface Props extends TimeChartProps {
   height: number;
   /** Per series id: windows that fail (shaded) or pass, and intervals holding the tail (ticks). */
   bands?: Map<string, TimeBands>;
+  /** One lane per series, all on one scale (the slides: a 6 ms spike must not look as tall as a 160 ms stall). */
+  sharedScale?: boolean;
 }
 
 function dashArray(d: string): number[] {
   return d ? d.split(/\s+/).map(Number) : [];
 }
 
-export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, domain, range, width, height, onBrush, onZoom, bands }: Props) {
+export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, domain, range, width, height, onBrush, onZoom, bands, sharedScale = false }: Props) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const plotRight = width - TL_MARGIN.right;
   const brush = useTimeBrush({
@@ -111,11 +113,12 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
       const s = yScaleFor(hi, lo, yLog, laneList[0]!);
       return lines.map(() => s);
     }
+    const all = sharedScale ? extent(lines) : null;
     return lines.map((l, i) => {
-      const [hi, lo] = extent([l]);
+      const [hi, lo] = all ?? extent([l]);
       return yScaleFor(hi, lo, yLog, laneList[i]!);
     });
-  }, [lines, percentiles, perLane, yLog, laneList]);
+  }, [lines, percentiles, perLane, yLog, laneList, sharedScale]);
 
   // Whether the canvas is on screen, or near it (null until the observer first reports).
   const onScreen = useRef<boolean | null>(null);

@@ -7,11 +7,14 @@ import type { CompareResult } from "./types";
 
 const MARK = { better: "✅ better", worse: "❌ worse", same: "= same", unknown: "? unknown" } as const;
 
-export function compareMarkdown(r: CompareResult, unit: Unit): string {
+/** The comparison's section: its headline when given (the summary above may say it already), the sentence, the table. */
+export function compareMarkdown(r: CompareResult, unit: Unit, headline: string | null = null): string {
   const u = UNIT_LABEL[unit];
   const f = (ns: number) => (Number.isFinite(ns) ? formatNumber(ns / NANOS_PER_UNIT[unit]) : "");
   const lvl = `${Math.round(r.level * 100)} %`;
-  const out = [`### ${escapeCell(r.cand.label)} vs ${escapeCell(r.base.label)}`, "", `**${escapeCell(r.sentence)}**`, ""];
+  const out = [`### ${escapeCell(r.cand.label)} vs ${escapeCell(r.base.label)}`, ""];
+  if (headline) out.push(`**${escapeCell(headline)}**`, "");
+  out.push(escapeCell(r.sentence), "");
   out.push(`| percentile | A: ${escapeCell(r.base.label)} (${u}) | B: ${escapeCell(r.cand.label)} (${u}) | B ÷ A | ${lvl} interval | verdict |`);
   out.push("| --- | ---: | ---: | ---: | ---: | --- |");
   for (const p of r.points) {

@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { build } from "hdr-histogram-js";
+import { compareSides, COMPARE_PERCENTILES } from "./compare";
+import { makeRng, normal } from "./rng";
+import { buildHeadline, changeText, headlineExtras, headlineJson, headlinePercentile } from "./headline";
+import { sparseOf } from "../histogram";
+import type { RunInput } from "./types";
+
+/**
+ * A run as a latency log holds it, in µs: lognormal service times around `medianUs`, and with
+ * `stalls`, a GC-like pause every 10 intervals (one value of `pauseUs`, then the queue it leaves:
+ * the next values wait for the pause to drain). Returns the comparison's input and the whole
+ * run as one HdrHistogram (the reference's own percentiles).
+ */
+function run(name: string, seed: number, medianUs: number, stalls: boolean, intervals = 300, per = 200) {
+  const rng = makeRng(seed, 5);
+  const whole = build({ numberOfSignificantValueDigits: 3 });
+  const sparse = [];
+  for (let i = 0; i < intervals; i++) {
+    const h = build({ numberOfSignificantValueDigits: 3 });
+    // Pauses at random moments (one interval in ten on average), of random length.
+    let queue = stalls && rng.next() < 0.1 ? 60_000 + 100_000 * rng.next() : 0;
+    for (let k = 0; k < per; k++) {
+      const v = Math.max(1, Math.round(medianUs * Math.exp(0.4 * normal(rng)))) + queue;
+      queue = Math.max(0, queue - 4_000);
+      h.recordValue(v);
+      whole.recordValue(v);
+    }
+    const s = sparseOf(h);
+    sparse.push({ indices: s.indices, counts: s.counts });
+  }
+  const input: RunInput = { name, layout: { digits: 3, lowest: 1 }, unitNs: 1000, recordedUnit: "us", data: { kind: "intervals", intervals: sparse, intervalSeconds: 1 } };
+  return { input, whole };
+}
+
+describe("the headline's percentile: one rule", () => {
+  it("is the requirement's highest percentile below the max that the data supports, else p99", () => {
+    expect(headlinePercentile([50, 99, 99.9, 100], 99.99)).toEqual({ percentile: 99.9, rule: "requirement" });
+    // p99.99 is not supported by 20,000 values (p99.95 is the limit): the next one down.
+    expect(headlinePercentile([50, 99, 99.99, 100], 99.95)).toEqual({ percentile: 99, rule: "requirement" });
+    expect(headlinePercentile([100], 99.99)).toEqual({ percentile: 99, rule: "default" });
+    expect(headlinePercentile(null, 99.99)).toEqual({ percentile: 99, rule: "default" });
+    expect(headlinePercentile([99.99], 99.9)).toEqual({ percentile: 99, rule: "default" });
+    expect(headlinePercentile([50, 99.9], 99.99, 90)).toEqual({ percentile: 90, rule: "chosen" });
+  });
+
+  it("asks the comparison for the requirement's percentiles it does not report", () => {
+    expect(headlineExtras([50, 99.5, 100], COMPARE_PERCENTILES)).toEqual([99.5]);
+    expect(headlineExtras(null, COMPARE_PERCENTILES)).toEqual([]);
+  });
+});
+
+describe("the headline against the histograms", () => {
+  const a = run("sysA", 11, 900, true);
+  const b = run("sysB", 12, 800, false);
+  const r = compareSides({ label: "sysA", runs: [a.input] }, { label: "sysB", runs: [b.input] }, { percentiles: [...COMPARE_PERCENTILES, 99.5] });
+
+  it("gives both values at the chosen percentile as the histograms' own percentiles, in the recorded unit", () => {
+    for (const [req, want] of [
+      [null, 99],
+      [[50, 99.5, 100], 99.5],
+      [[50, 99, 99.9], 99.9],
+    ] as const) {
+      const h = buildHeadline(r, { baseUnit: "us", candUnit: "us", displayUnit: "ms", requirementPercentiles: req })!;
+      expect(h.percentile).toBe(want);
+      expect(h.baseline).toBe(a.whole.getValueAtPercentile(want));
+      expect(h.candidate).toBe(b.whole.getValueAtPercentile(want));
+      expect(h.ratio).toBeCloseTo(h.candidate / h.baseline, 12);
+    }
+  });
+
+  it("states the change, its interval and the verdict; the JSON carries the same numbers", () => {
+    const h = buildHeadline(r, { baseUnit: "us", candUnit: "us", displayUnit: "ms", requirementPercentiles: [99.9] })!;
+    // The stalls' queue puts sysA's p99.9 near 140 ms; sysB never waits.
+    expect(h.baseline).toBeGreaterThan(100_000);
+    expect(h.verdict).toBe("better");
+    expect(h.low!).toBeLessThanOrEqual(h.ratio);
+    expect(h.high!).toBeGreaterThanOrEqual(h.ratio);
+    expect(h.text).toMatch(/^p99\.9: 1\d\d ms → [\d.]+ ms, 9\d(\.\d+)? % lower \(95 % interval [\d.]+–[\d.]+ %\)$/);
+    expect(h.verdictText).toBe("better, beyond the ±5 % margin");
+    expect(headlineJson(h)).toEqual({ percentile: 99.9, baseline: h.baseline, candidate: h.candidate, ratio: h.ratio, low: h.low, high: h.high, verdict: "better" });
+  });
+
+  it("says plainly when the percentile is not judged, and why", () => {
+    const h = buildHeadline(r, { baseUnit: "us", candUnit: "us", displayUnit: "ms", chosen: 99.999 })!;
+    expect(h.percentile).toBe(99.999);
+    expect(h.judged).toBe(false);
+    expect(h.low).toBeNull();
+    expect(h.verdict).toBe("unknown");
+    expect(h.verdictText).toMatch(/^not judged: \S.+/);
+    expect(h.reason).toBe(r.points.find((p) => p.percentile === 99.999)!.reason ?? h.reason);
+    expect(headlineJson(h).low).toBeNull();
+  });
+});
+
+describe("the change in words", () => {
+  it("reads as people say it", () => {
+    expect(changeText(0.0023, 0.0012, 0.0041, 0.95)).toBe("99.8 % lower (95 % interval 99.6–99.9 %)");
+    expect(changeText(1.35, 1.2, 1.51, 0.95)).toBe("35 % higher (95 % interval 20–51 %)");
+    expect(changeText(3.1, 2.4, 3.9, 0.95)).toBe("3.1× higher (95 % interval 2.4–3.9×)");
+    expect(changeText(0.99, 0.97, 1.02, 0.95)).toBe("1 % lower (95 % interval 3 % lower to 2 % higher)");
+    expect(changeText(0.5, null, null, 0.95)).toBe("50 % lower");
+    // An unbounded interval is no interval to state.
+    expect(changeText(0.5, 0, Infinity, 0.95)).toBe("50 % lower");
+    // Never rounded up to 100 % lower when it is not.
+    expect(changeText(0.0001, 0.00005, 0.0002, 0.95)).toBe("99.99 % lower (95 % interval 99.98–99.995 %)");
+  });
+});
