@@ -11,11 +11,13 @@ import type { IntervalTable, SeriesModel } from "../core/series";
 import { bucketIntervals } from "../core/timeline-buckets";
 import { cutWindows, windowOrigin } from "../core/windows";
 import { summariseTail, type TailInterval } from "../core/tail";
-import { NANOS_PER_UNIT, type Unit } from "../core/types";
+import { NANOS_PER_UNIT } from "../core/types";
 import { addDecodedInto, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
 import { decodePayload } from "./payload";
+import type { HeatmapQuery, HeatmapResult, HeatmapSeries, TailQuery, TailSeries, WindowQuery, WindowSeries } from "./query-types";
 
 export { percentileOfSparse };
+export type { HeatmapQuery, HeatmapResult, HeatmapSeries, TailQuery, TailSeries, WindowQuery, WindowSeries };
 
 const layoutOf = (s: SeriesModel): Layout => layoutOfHistogram(s.histogram);
 
@@ -178,28 +180,6 @@ const windowAcc = new WindowAccumulator();
 // ---------------------------------------------------------------------------------------------
 // Windows
 
-export interface WindowQuery {
-  /** Window length in seconds. */
-  length: number;
-  /** Boundaries on whole multiples of the length in wall-clock time instead of from StartTime. */
-  wallClock: boolean;
-  /** Percentiles to read in each window (100 = max). */
-  percentiles: number[];
-}
-
-export interface WindowSeries {
-  id: string;
-  recordedUnit: Unit;
-  startTime: number | null;
-  /** Per window: [start, end) in s since StartTime, values recorded, seconds the run covers. */
-  start: Float64Array;
-  end: Float64Array;
-  count: Float64Array;
-  covered: Float64Array;
-  /** Percentile → per-window value in the recorded unit (0 in a window without values). */
-  values: Record<string, Float64Array>;
-}
-
 /** Every series with intervals, cut into windows, with each window's count and values. */
 export function windowQuery(series: readonly SeriesModel[], q: WindowQuery): WindowSeries[] {
   const out: WindowSeries[] = [];
@@ -258,38 +238,6 @@ export function windowQuery(series: readonly SeriesModel[], q: WindowQuery): Win
 
 // ---------------------------------------------------------------------------------------------
 // Heatmap
-
-export interface HeatmapQuery {
-  ids: string[];
-  /** Visible span in s since StartTime; null ends take the extent of all loaded intervals. */
-  t0: number | null;
-  t1: number | null;
-  columns: number;
-  rows: number;
-}
-
-export interface HeatmapSeries {
-  id: string;
-  recordedUnit: Unit;
-  startTime: number | null;
-  /** The latency axis (recorded unit, log scale): row r covers [lo·(hi/lo)^(r/rows), lo·(hi/lo)^((r+1)/rows)). */
-  lo: number;
-  hi: number;
-  rows: number;
-  /** Per column: time span (s since StartTime) and max of its intervals' maxes. */
-  t0: Float64Array;
-  t1: Float64Array;
-  max: Float64Array;
-  /** Column k's counts per row at [k·rows, (k+1)·rows): the merged histogram of its intervals. */
-  cells: Float64Array;
-  /** The highest count of any cell. */
-  maxCell: number;
-}
-
-export interface HeatmapResult {
-  domain: [number, number];
-  series: HeatmapSeries[];
-}
 
 /** Per series (by histogram), its latency axis and the row of each counts-array index. */
 const axisCache = new WeakMap<Histogram, { lo: number; hi: number; rows: number; rowOf: Int16Array }>();
@@ -583,30 +531,6 @@ export function heatmapQuery(all: readonly SeriesModel[], q: HeatmapQuery): Heat
 
 // ---------------------------------------------------------------------------------------------
 // Tail
-
-export interface TailQuery {
-  thresholdNs: number;
-  /** Top intervals to return per series. */
-  keep: number;
-  /** At most this many marked intervals per series (those holding most values above). */
-  maxMarks: number;
-}
-
-export interface TailSeries {
-  id: string;
-  recordedUnit: Unit;
-  startTime: number | null;
-  /** Values above the threshold in the whole series. */
-  above: number;
-  intervalsWithAny: number;
-  /** Highest counts first (ties: earliest first). */
-  top: TailInterval[];
-  /** How many of `top` the sentence names, and the share of `above` they hold. */
-  named: number;
-  share: number;
-  /** Intervals holding values above (at most maxMarks, those holding most), in time order. */
-  marks: { start: Float64Array; end: Float64Array; above: Float64Array };
-}
 
 /** Values of a decoded interval whose bucket lies wholly above `threshold` (recorded unit). */
 function aboveIn(indices: ArrayLike<number>, counts: ArrayLike<number>, lowest: number, digits: number, threshold: number): number {
