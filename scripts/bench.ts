@@ -443,13 +443,29 @@ async function main(): Promise<void> {
       const bs = bundleSizes(dist);
       rows.push({
         id: "7",
-        measure: "production JS, gzip -9, all of dist/assets/*.js",
-        figure: kb(bs.total),
+        measure: "production JS loaded at start, gzip -9",
+        figure: kb(bs.start),
         target: "≤ 300 kB",
-        status: status(bs.total <= 300e3),
+        status: status(bs.start <= 300e3),
         baseline: "",
         ratio: "",
-        notes: bs.files.map((f) => `${f.name} ${kb(f.raw)} → ${kb(f.gz)}`).join("; "),
+        notes: `the entry, its static imports and the workers: ${bs.files
+          .filter((f) => bs.startFiles.includes(f.name))
+          .map((f) => `${f.name} ${kb(f.raw)} → ${kb(f.gz)}`)
+          .join("; ")}`,
+      });
+      rows.push({
+        id: "7c",
+        measure: "  panels loaded when first shown",
+        figure: kb(bs.total - bs.start),
+        target: "(comparison)",
+        status: "info",
+        baseline: "",
+        ratio: "",
+        notes: `all of dist/assets/*.js ${kb(bs.total)}; ${bs.files
+          .filter((f) => !bs.startFiles.includes(f.name))
+          .map((f) => `${f.name} ${kb(f.raw)} → ${kb(f.gz)}`)
+          .join("; ")}`,
       });
       rows.push({
         id: "7b",
