@@ -280,23 +280,32 @@ interface RowEntries {
 
 const EMPTY_ROWS: RowEntries = { rows: new Int16Array(0), counts: new Float64Array(0) };
 
+/** toRows' output before it is copied out (a row list is at most as long as the axis). */
+let rowScratch = new Int16Array(256);
+let sumScratch = new Float64Array(256);
+
 function toRows(indices: ArrayLike<number>, counts: ArrayLike<number>, rowOf: Int16Array, lastRow: number): RowEntries {
   // Indices come in ascending order and rows never decrease with the index, so a row's counts
   // are one run: added up in one pass, without a map (this runs for every block after a load).
-  const rows: number[] = [];
-  const sums: number[] = [];
+  if (rowScratch.length <= lastRow) {
+    rowScratch = new Int16Array(lastRow + 1);
+    sumScratch = new Float64Array(lastRow + 1);
+  }
+  const rows = rowScratch;
+  const sums = sumScratch;
+  let m = 0;
   let row = -1;
   for (let k = 0; k < indices.length; k++) {
     const idx = indices[k]!;
     const r = idx < rowOf.length ? rowOf[idx]! : lastRow;
-    if (r === row) sums[sums.length - 1]! += counts[k]!;
+    if (r === row) sums[m - 1]! += counts[k]!;
     else if (r > row) {
-      rows.push(r);
-      sums.push(counts[k]!);
+      rows[m] = r;
+      sums[m++] = counts[k]!;
       row = r;
     } else return toRowsUnordered(indices, counts, rowOf, lastRow);
   }
-  return { rows: Int16Array.from(rows), counts: Float64Array.from(sums) };
+  return { rows: rows.slice(0, m), counts: sums.slice(0, m) };
 }
 
 /** The same for indices in any order. */
@@ -395,10 +404,13 @@ function rowCacheOf(s: SeriesModel, axis: { rows: number; rowOf: Int16Array }): 
     block(start) {
       let e = blocks.get(start);
       if (!e) {
-        const sum = s.blocks!.sumRange(start, start + size - 1, (i) => {
-          const d = decodeInterval(t, i);
-          return d ? { indices: d.indices, counts: d.counts } : null;
-        }).sum;
+        // The stored block itself when there is one (no copy through an accumulator).
+        const sum =
+          s.blocks!.storedBlock(start) ??
+          s.blocks!.sumRange(start, start + size - 1, (i) => {
+            const d = decodeInterval(t, i);
+            return d ? { indices: d.indices, counts: d.counts } : null;
+          }).sum;
         e = toRows(sum.indices, sum.counts, axis.rowOf, lastRow);
         blocks.set(start, e);
       }
