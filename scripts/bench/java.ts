@@ -1,5 +1,5 @@
 // The outside baseline: HdrHistogram Java 2.2.2's HistogramLogProcessor reading the same log in
-// the same session (`java -cp HdrHistogram-2.2.2.jar org.HdrHistogram.HistogramLogProcessor -i
+// the same run (`java -cp HdrHistogram-2.2.2.jar org.HdrHistogram.HistogramLogProcessor -i
 // FILE`), wall time and peak RSS of the whole process. Skipped, with the reason, where java or
 // the jar is absent (`mvn -q dependency:get -Dartifact=org.hdrhistogram:HdrHistogram:2.2.2`
 // puts the jar in ~/.m2).
