@@ -29,7 +29,9 @@ export function repeatsOf(store: Store, id: string): SeriesModel[] {
   if (id.endsWith(CO_SUFFIX)) return [store.get(id)];
   const s = store.get(id);
   if (s.mergedFrom.length > 0) return [s];
-  const same = store.series.filter((x) => x.mergedFrom.length === 0 && x.config === s.config && x.throughput === s.throughput && x.kind === s.kind);
+  // A load generator's labels share a configuration but are different requests: same label only.
+  const sameLabel = (x: SeriesModel) => s.format === "hlog" || x.tag === s.tag;
+  const same = store.series.filter((x) => x.mergedFrom.length === 0 && x.config === s.config && x.throughput === s.throughput && x.kind === s.kind && sameLabel(x));
   return same.length > 0 ? same : [s];
 }
 
@@ -89,7 +91,8 @@ export function runOf(store: Store, id: string, range: TimeRange): RunInput {
     // each part the log was read in (a part's blocks are aligned to its own start), so they are
     // the store's pre-merged blocks: only a window's ragged ends are decoded. (Aligned to the
     // whole log instead, a log read in two parts decoded half its intervals.)
-    const plan = planBlocks(n, intervalSeconds(s));
+    const secs = intervalSeconds(s);
+    const plan = planBlocks(n, secs);
     const subBlocks: Sparse[] = [];
     const starts = s.blocks instanceof JoinedBlocks ? s.blocks.partStarts : [0];
     starts.forEach((from, p) => {
@@ -101,7 +104,7 @@ export function runOf(store: Store, id: string, range: TimeRange): RunInput {
       }
     });
     const total = range.start === null && range.end === null ? sparseOf(s.histogram) : s.blocks!.sumRange(first, last, decode).sum;
-    return { ...base, layout: layoutOf(s.histogram), saturated, data: { kind: "blocks", subBlocks, plan, total } };
+    return { ...base, layout: layoutOf(s.histogram), saturated, data: { kind: "blocks", subBlocks, plan, total, intervalSeconds: secs } };
   }
   if (sel.length < MIN_INTERVALS) return { ...counts(), saturated };
   // Intervals of a merge may differ in layout: each goes into the series' own layout.

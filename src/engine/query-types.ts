@@ -36,7 +36,7 @@ export interface WindowSeries {
 
 export interface HeatmapQuery {
   ids: string[];
-  /** Visible span in s since StartTime; null ends take the extent of all loaded intervals. */
+  /** Visible span in s since StartTime; null ends take the extent of the asked series' intervals. */
   t0: number | null;
   t1: number | null;
   columns: number;
