@@ -59,11 +59,12 @@ function lazyPanel<P extends object>(load: () => Promise<ComponentType<P>>): Com
 
 export const TimeAnalysis = lazyPanel<ComponentProps<typeof import("./TimeAnalysis").TimeAnalysis>>(() => import("./TimeAnalysis").then((m) => m.TimeAnalysis));
 export const ComparePanel = lazyPanel<ComponentProps<typeof import("./ComparePanel").ComparePanel>>(() => import("./ComparePanel").then((m) => m.ComparePanel));
+export const HistoryPanel = lazyPanel<ComponentProps<typeof import("./HistoryPanel").HistoryPanel>>(() => import("./HistoryPanel").then((m) => m.HistoryPanel));
 export const Presentation = lazyPanel<ComponentProps<typeof import("./Presentation").Presentation>>(() => import("./Presentation").then((m) => m.Presentation));
 
 /** Fetches every panel's chunk (once). */
 export function preloadPanels(): void {
-  for (const p of [TimeAnalysis, ComparePanel, Presentation]) p.preload();
+  for (const p of [TimeAnalysis, ComparePanel, HistoryPanel, Presentation]) p.preload();
 }
 
 if (typeof window !== "undefined") {
