@@ -11,7 +11,6 @@ import { Judgement, judgeRows } from "./ui/Judgement";
 import { SampleOptionsPanel } from "./ui/SampleOptionsPanel";
 import { CoIntervalInput } from "./ui/CoIntervalInput";
 import { SharePanel } from "./ui/SharePanel";
-import { Presentation } from "./ui/Presentation";
 import { LoadErrors } from "./ui/LoadErrors";
 import { RemoteConsent, type RemoteQuestion } from "./ui/RemoteConsent";
 import { PercentileTable } from "./ui/PercentileTable";
@@ -26,10 +25,8 @@ import { downloadText } from "./ui/download";
 import { useStableCallback } from "./ui/use-stable-callback";
 import { usePlotSeries, useSeriesRows, useTimelineLines } from "./ui/use-series-rows";
 import { useAfterNextPaint, useOnScreen } from "./ui/use-after-paint";
-import { TimeAnalysis } from "./ui/TimeAnalysis";
 import { bandsById, NO_TIME_INFO, timeSummaryLines, type SharedTimeInfo, type TimeInfo } from "./ui/time-state";
-import { ComparePanel } from "./ui/ComparePanel";
-import { HistoryPanel } from "./ui/HistoryPanel";
+import { ComparePanel, HistoryPanel, Presentation, TimeAnalysis, useChunksLoading } from "./ui/lazy-panels";
 import { useHistory } from "./ui/use-history";
 import { useHistoryCompare } from "./ui/use-history-compare";
 import { useCompare } from "./ui/use-compare";
@@ -134,7 +131,8 @@ export function App() {
 
   // Off screen, the table takes a new display unit one frame after the chart (see use-after-paint.ts).
   const tableUnit = useAfterNextPaint(unit, () => !tableOnScreen());
-  const busy = eng.pending > 0 || tableUnit.stale;
+  const chunksLoading = useChunksLoading();
+  const busy = eng.pending > 0 || tableUnit.stale || chunksLoading;
   const hasIntervals = views.some((v) => v.intervalCount > 0);
   const width = Math.max(320, plotWidth);
   /** The time panels' shared inputs: they show the window of the spectra on screen. */

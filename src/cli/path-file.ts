@@ -4,6 +4,29 @@
 // and each side reads its bytes itself.
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { basename } from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import type { ChunkDecoder } from "../engine/file-chunks";
+
+/**
+ * TextDecoder("utf-8")'s streaming decode (a byte-order mark at the start dropped, malformed
+ * bytes replaced) through Node's own UTF-8 decoder: several times faster in Node 20, where
+ * TextDecoder was most of a 24-hour log's text decoding (tested equal on random bytes and cuts).
+ */
+export function nodeUtf8Decoder(): ChunkDecoder {
+  const sd = new StringDecoder("utf8");
+  let first = true;
+  return {
+    decode(bytes, options) {
+      let s = bytes ? sd.write(bytes as Buffer) : "";
+      if (!options?.stream) s += sd.end();
+      if (first && s.length > 0) {
+        first = false;
+        if (s.charCodeAt(0) === 0xfeff) s = s.slice(1);
+      }
+      return s;
+    },
+  };
+}
 
 const CHUNK_BYTES = 1 << 20;
 
@@ -43,6 +66,11 @@ export class PathFile {
       closeSync(fd);
     }
     return out.buffer;
+  }
+
+  /** The decoder fileChunks() uses for this file's bytes. */
+  textDecoder(): ChunkDecoder {
+    return nodeUtf8Decoder();
   }
 
   async text(): Promise<string> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { BLOCK_SIZES, IntervalBlocks, indexRange, type Sparse } from "./blocks";
+import { BLOCK_SIZES, IntervalBlocks, JoinedBlocks, indexRange, type Sparse } from "./blocks";
 
 function randomSparse(seed: number, range: (seed: number) => number): Sparse {
   // A few indices with counts; deterministic per seed.
@@ -73,6 +73,30 @@ describe.each([
   it("the whole table uses the big blocks", () => {
     const r = blocks.sumRange(0, n - 1, (i) => parts[i]!);
     expect(r.blocks).toBeLessThan(2 + (BLOCK_SIZES[1] / BLOCK_SIZES[0]) * 2);
+  });
+});
+
+describe("storedBlock", () => {
+  const n = 5 * BLOCK_SIZES[0] + 10;
+  const parts = Array.from({ length: 2 * n }, (_, i) => randomSparse(i + 1, () => 5000));
+  const asMap = (s: Sparse) => new Map(Array.from(s.indices, (ix, k) => [ix, s.counts[k]!]));
+  const whole = new IntervalBlocks();
+  for (const p of parts.slice(0, n)) whole.add(p);
+  // A log read in two parts: the second part's blocks are aligned to its own start (n, not a multiple of 64).
+  const second = new IntervalBlocks();
+  for (const p of parts.slice(n)) second.add(p);
+  const joined = new JoinedBlocks([
+    { blocks: whole, from: 0 },
+    { blocks: second, from: n },
+  ]);
+
+  it("is the sum of the block's intervals where a whole stored block starts, else null", () => {
+    const size = BLOCK_SIZES[0];
+    for (const start of [0, size, 4 * size]) expect(asMap(whole.storedBlock(start)!)).toEqual(direct(parts, start, start + size - 1));
+    // Not on a block boundary, or the unfinished tail: no stored block there.
+    for (const start of [1, size - 1, 5 * size, n]) expect(whole.storedBlock(start)).toBeNull();
+    for (const start of [0, 3 * size, n, n + size, n + 4 * size]) expect(asMap(joined.storedBlock(start)!)).toEqual(direct(parts, start, start + size - 1));
+    for (const start of [5 * size, n - 10, n + 1, 2 * n - size]) expect(joined.storedBlock(start)).toBeNull();
   });
 });
 

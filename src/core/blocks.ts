@@ -210,6 +210,12 @@ class Level {
     return b;
   }
 
+  /** Block `b`'s entries, as views of its chunk. */
+  view(b: number): Sparse {
+    const chunk = this.chunks[this.chunkOf[b]!]!;
+    return { indices: chunk.indices.subarray(this.starts[b]!, this.ends[b]!), counts: chunk.counts.subarray(this.starts[b]!, this.ends[b]!) };
+  }
+
   /** Adds block `b` into `acc`. */
   addTo(acc: Scratch, b: number): void {
     const chunk = this.chunks[this.chunkOf[b]!]!;
@@ -233,6 +239,11 @@ const joinedScratch = new Scratch();
 export interface RangeSums {
   readonly intervalCount: number;
   sumRange(i0: number, i1: number, decodeAt: (i: number) => Sparse | null): { sum: Sparse; decoded: number; blocks: number };
+  /**
+   * The stored first-level block of intervals [start, start + BLOCK_SIZES[0]) as it is kept
+   * (views, valid while the blocks are), or null when no stored block is exactly that range.
+   */
+  storedBlock(start: number): Sparse | null;
 }
 
 export class IntervalBlocks implements RangeSums {
@@ -255,6 +266,13 @@ export class IntervalBlocks implements RangeSums {
 
   get intervalCount(): number {
     return this.n;
+  }
+
+  storedBlock(start: number): Sparse | null {
+    const size = BLOCK_SIZES[0];
+    const b = start / size;
+    const level = this.levels[0]!;
+    return Number.isInteger(b) && b >= 0 && b < level.blocks ? level.view(b) : null;
   }
 
   /**
@@ -355,6 +373,14 @@ export class JoinedBlocks implements RangeSums {
   get intervalCount(): number {
     const last = this.parts[this.parts.length - 1];
     return last ? last.from + last.blocks.intervalCount : 0;
+  }
+
+  storedBlock(start: number): Sparse | null {
+    for (const p of this.parts) {
+      if (start >= p.from && start < p.from + p.blocks.intervalCount)
+        return start + BLOCK_SIZES[0] <= p.from + p.blocks.intervalCount ? p.blocks.storedBlock(start - p.from) : null;
+    }
+    return null;
   }
 
   sumRange(i0: number, i1: number, decodeAt: (i: number) => Sparse | null): { sum: Sparse; decoded: number; blocks: number } {

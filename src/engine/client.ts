@@ -1,12 +1,30 @@
 // Typed Promise API over the engine worker, for the UI.
 import type { Unit } from "../core/types";
-import type { Envelope, FileOutcome, IdentityPatch, Progress, Reply, Request, ResultOf } from "./protocol";
+import type {
+  CompareAnswer,
+  CompareRequest,
+  Envelope,
+  FileOutcome,
+  HeatmapQuery,
+  HeatmapResult,
+  IdentityPatch,
+  Progress,
+  Reply,
+  Request,
+  ResultOf,
+  SeriesView,
+  ShareLook,
+  TailQuery,
+  TailSeries,
+  TimelineQuery,
+  TimelineResult,
+  TimeRange,
+  WindowQuery,
+  WindowSeries,
+} from "./protocol";
 import type { Encoded, ShareView } from "../share";
 import type { SampleOptions } from "../formats/source";
-import type { SeriesView, TimelineQuery, TimelineResult, TimeRange, ShareLook } from "./store";
-import type { HeatmapQuery, HeatmapResult, TailQuery, TailSeries, WindowQuery, WindowSeries } from "./time-queries";
 import { helperCount } from "./part-pool";
-import type { CompareAnswer, CompareRequest } from "./compare-query";
 import type { HelperFailed, HelperPorts, PartSetup } from "./part-protocol";
 
 export class EngineClient {

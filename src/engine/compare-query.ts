@@ -9,39 +9,12 @@ import { indexRange, JoinedBlocks, type Sparse } from "../core/blocks";
 import { detectSaturation } from "../core/saturation";
 import { NANOS_PER_UNIT } from "../core/types";
 import type { IntervalTable, SeriesModel } from "../core/series";
-import {
-  COMPARE_PERCENTILES,
-  compareSidesAsync,
-  MIN_INTERVALS,
-  planBlocks,
-  type CompareOptions,
-  type CompareResult,
-  type Progress,
-  type RunInput,
-  type SideInput,
-} from "../core/compare";
+import { COMPARE_PERCENTILES, compareSidesAsync, MIN_INTERVALS, planBlocks, type CompareOptions, type Progress, type RunInput, type SideInput } from "../core/compare";
 import { decodePayload } from "./payload";
-import { CO_SUFFIX, type Store, type TimeRange } from "./store";
+import { CO_SUFFIX, type Store } from "./store";
+import type { CompareAnswer, CompareRequest, TimeRange } from "./query-types";
 
-export interface CompareRequest {
-  /** Series ids. */
-  baseline: string;
-  candidate: string;
-  range: TimeRange;
-  margin?: number;
-  /** Pool each side's repeated runs (same configuration, throughput and kind) and resample runs too. */
-  repeats?: boolean;
-  resamples?: number;
-  seed?: number;
-  /** Percentiles reported beyond COMPARE_PERCENTILES (the requirement's, for the headline). */
-  extraPercentiles?: number[];
-}
-
-export interface CompareAnswer extends CompareResult {
-  /** The series ids each side pooled. */
-  baseIds: string[];
-  candIds: string[];
-}
+export type { CompareAnswer, CompareRequest };
 
 function copy(d: DecodedHistogram): Sparse {
   return { indices: d.indices.slice(), counts: d.counts.slice() };

@@ -4,7 +4,6 @@ import type { Store } from "./store";
 import { fetchChunks, nameOfUrl, refuseUrl, RemoteError } from "./remote";
 import { loadFiles, type HelperWorkers } from "./load-files";
 import { heatmapQuery, tailQuery, windowQuery } from "./time-queries";
-import { compareQuery } from "./compare-query";
 
 /** `helpers` read interval logs on other cores (the worker passes its pool; tests read in one thread). */
 export async function handle(
@@ -85,8 +84,12 @@ export async function handle(
     case "setCoInterval":
       store.setCoInterval(req.ns);
       return null;
-    case "compare":
+    case "compare": {
+      // The comparison's code is a chunk of its own in the page's worker, fetched when first
+      // asked (most loads never compare), so the worker starts with less to load.
+      const { compareQuery } = await import("./compare-query");
       // Progress as resamples done of all (in the fields a load's progress uses).
       return compareQuery(store, req.request, (p) => progress({ file: "(comparison)", bytes: p.done, totalBytes: p.total, intervals: 0 }), signal);
+    }
   }
 }

@@ -80,6 +80,14 @@ interface TagSeries {
   partsBroken: boolean;
   /** Some interval was a DoubleHistogram (its values were taken as seconds). */
   double: boolean;
+  /**
+   * The layout (digits, lowest) the histogram and the blocks share, and the highest value an
+   * interval in it has been checked and grown for: a later interval in that layout up to that
+   * value takes the short path in line() (-1: none yet). Most lines of a log take it.
+   */
+  fastDigits: number;
+  fastLowest: number;
+  fastTop: number;
 }
 
 /** One tag of an HlogPart: everything but the time base, as transferable arrays. */
@@ -211,14 +219,27 @@ export class HlogIngest implements Sink, LineSink {
     }
     const d = decoded.value;
     let t = this.tags.get(interval.tag);
-    if (!t && this.tags.size >= MAX_TAGS) {
-      this.reader.noteProblem(lineNo, `more than ${MAX_TAGS} tags in one log: lines of further tags are skipped`);
-      return;
-    }
     const lastIndex = d.indices.length > 0 ? d.indices[d.indices.length - 1]! : -1;
     // Values above 2^53 are valid in HdrHistogram's layouts but not exact in a float64: the
     // library would count them in the total and lose them from the buckets (found by fuzzing).
     const top = lastIndex >= 0 ? valueFromIndex(lastIndex + 1, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits) - 1 : 0;
+    if (t !== undefined && d.numberOfSignificantValueDigits === t.fastDigits && d.lowestDiscernibleValue === t.fastLowest && top <= t.fastTop) {
+      // The short path: an interval in the layout of the histogram and the blocks, within what
+      // was already checked against the memory budget and grown for. What the long path below
+      // would do then comes down to this; the interval's max in the histogram's layout (its
+      // own) is the highest value of its last bucket, `top`.
+      if (d.double) t.double = true;
+      if (!t.pending) addDecodedInto(t.histogram!, d);
+      t.blocks?.add(d);
+      t.intervals.push(0, interval.length, lastIndex >= 0 ? top : 0, d.totalCount, interval.maxColumn, interval.payload, medianOf(d), at + interval.payloadAt);
+      this.rawStarts.get(interval.tag)!.push(interval.rawStart);
+      this.intervalCount++;
+      return;
+    }
+    if (!t && this.tags.size >= MAX_TAGS) {
+      this.reader.noteProblem(lineNo, `more than ${MAX_TAGS} tags in one log: lines of further tags are skipped`);
+      return;
+    }
     if (!(top <= Number.MAX_SAFE_INTEGER)) {
       this.reader.noteProblem(lineNo, `histogram holds values up to ${top.toPrecision(3)}, above 2^53, which cannot be counted exactly: interval skipped`);
       return;
@@ -244,6 +265,9 @@ export class HlogIngest implements Sink, LineSink {
         parts: [],
         partsBroken: false,
         double: false,
+        fastDigits: -1,
+        fastLowest: -1,
+        fastTop: -1,
       };
       this.tags.set(interval.tag, t);
       this.rawStarts.set(interval.tag, []);
@@ -273,6 +297,20 @@ export class HlogIngest implements Sink, LineSink {
     t.intervals.push(0, interval.length, max, d.totalCount, interval.maxColumn, interval.payload, medianOf(d), at + interval.payloadAt);
     this.rawStarts.get(interval.tag)!.push(interval.rawStart);
     this.intervalCount++;
+    // The short path is open to the next intervals in this one's layout when the histogram (and
+    // the blocks, if any) are in it, up to the highest value checked in it so far.
+    const h = t.histogram;
+    const same =
+      h.numberOfSignificantValueDigits === d.numberOfSignificantValueDigits &&
+      lowestDiscernibleValueOf(h) === d.lowestDiscernibleValue &&
+      (!t.blocks || t.layout === `${d.lowestDiscernibleValue}/${d.numberOfSignificantValueDigits}`);
+    if (!same) t.fastDigits = -1;
+    else if (t.fastDigits === d.numberOfSignificantValueDigits && t.fastLowest === d.lowestDiscernibleValue) t.fastTop = Math.max(t.fastTop, top);
+    else {
+      t.fastDigits = d.numberOfSignificantValueDigits;
+      t.fastLowest = d.lowestDiscernibleValue;
+      t.fastTop = top;
+    }
   }
 
   /** This reader's state as a part for another worker to absorb (see ingestHlogInParts). */
@@ -317,7 +355,19 @@ export class HlogIngest implements Sink, LineSink {
           this.reader.noteProblem(null, `more than ${MAX_TAGS} tags in one log: lines of further tags are skipped`);
           continue;
         }
-        t = { histogram: null, pending: false, intervals: new IntervalTable(), blocks: new IntervalBlocks(), layout: pt.layout, parts: [], partsBroken: false, double: false };
+        t = {
+          histogram: null,
+          pending: false,
+          intervals: new IntervalTable(),
+          blocks: new IntervalBlocks(),
+          layout: pt.layout,
+          parts: [],
+          partsBroken: false,
+          double: false,
+          fastDigits: -1,
+          fastLowest: -1,
+          fastTop: -1,
+        };
         this.tags.set(pt.tag, t);
         this.rawStarts.set(pt.tag, []);
       } else if (pt.layout !== t.layout || pt.blocks === null) {

@@ -5,9 +5,35 @@ import type { SeriesModel } from "../core/series";
 import type { Spectrum } from "../core/spectrum";
 import type { Encoded, ShareView } from "../share";
 import type { SampleOptions } from "../formats/source";
-import type { ShareLook, OpenedShare } from "./store";
-import type { HeatmapQuery, HeatmapResult, TailQuery, TailSeries, WindowQuery, WindowSeries } from "./time-queries";
-import type { CompareAnswer, CompareRequest } from "./compare-query";
+import type {
+  CompareAnswer,
+  CompareRequest,
+  HeatmapQuery,
+  HeatmapResult,
+  OpenedShare,
+  ShareLook,
+  TailQuery,
+  TailSeries,
+  TimeRange,
+  WindowQuery,
+  WindowSeries,
+} from "./query-types";
+
+// A leaf of types: this module imports no engine code, so the engine's modules can take their
+// wire types from here without an import circle.
+export type {
+  CompareAnswer,
+  CompareRequest,
+  HeatmapQuery,
+  HeatmapResult,
+  OpenedShare,
+  ShareLook,
+  TailQuery,
+  TailSeries,
+  TimeRange,
+  WindowQuery,
+  WindowSeries,
+} from "./query-types";
 
 export type Request =
   | { kind: "load"; files: File[]; options?: SampleOptions }
@@ -83,12 +109,6 @@ export type Envelope = { reqId: number; request: Request };
 export type Reply = { reqId: number; type: "done"; result: unknown } | { reqId: number; type: "error"; message: string } | { reqId: number; type: "progress"; progress: Progress };
 
 // ── What queries answer: plot-ready values, never library objects ──
-
-/** A time window in seconds since each log's StartTime; null ends are open. */
-export interface TimeRange {
-  start: number | null;
-  end: number | null;
-}
 
 export const OPEN_RANGE: TimeRange = { start: null, end: null };
 

@@ -14,19 +14,10 @@ import { NANOS_PER_UNIT, type Unit } from "../core/types";
 import { ingest, type IngestProgress, type IngestResult } from "./ingest";
 import { histogramSeries } from "./series-make";
 import type { SampleOptions } from "../formats/source";
-import { decodeShare, encodeShare, identityFields, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type SharedSeriesTime, type ShareView } from "../share";
+import { decodeShare, encodeShare, identityFields, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type ShareView } from "../share";
 
-/** A series as a share link shows it: its look, and what the time panel found for it. */
-export interface ShareLook {
-  id: string;
-  color: string;
-  visible: boolean;
-  time?: SharedSeriesTime;
-}
-
-/** An opened link: its view, and per series (in the link's order) its id here and time summaries. */
-export type OpenedShare = { ok: true; view: ShareView; lossy: boolean; visible: boolean[]; time: ({ id: string } & SharedSeriesTime)[] } | { ok: false; reason: string };
 import { compareSeries, uniqueName } from "../core/naming";
+import type { OpenedShare, ShareLook } from "./query-types";
 import { OPEN_RANGE, type LoadOutcome, type SeriesView, type SeriesWarning, type TimelineQuery, type TimelineResult, type TimeRange } from "./protocol";
 import { inflatedCache } from "./inflated-cache";
 import { windowHistogram } from "./window-query";
@@ -34,6 +25,7 @@ import { coarseOf, timelineQuery } from "./timeline-query";
 
 // The wire types used to live here; importers may still take them from this module.
 export { OPEN_RANGE };
+export type { OpenedShare, ShareLook };
 export type { LoadOutcome, SeriesView, SeriesWarning, TimelineQuery, TimelineResult, TimelineSeries, TimeRange } from "./protocol";
 export { TIMELINE_PERCENTILES } from "../core/types";
 

@@ -11,11 +11,13 @@ import type { IntervalTable, SeriesModel } from "../core/series";
 import { bucketIntervals } from "../core/timeline-buckets";
 import { cutWindows, windowOrigin } from "../core/windows";
 import { summariseTail, type TailInterval } from "../core/tail";
-import { NANOS_PER_UNIT, type Unit } from "../core/types";
+import { NANOS_PER_UNIT } from "../core/types";
 import { addDecodedInto, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
 import { decodePayload } from "./payload";
+import type { HeatmapQuery, HeatmapResult, HeatmapSeries, TailQuery, TailSeries, WindowQuery, WindowSeries } from "./query-types";
 
 export { percentileOfSparse };
+export type { HeatmapQuery, HeatmapResult, HeatmapSeries, TailQuery, TailSeries, WindowQuery, WindowSeries };
 
 const layoutOf = (s: SeriesModel): Layout => layoutOfHistogram(s.histogram);
 
@@ -178,28 +180,6 @@ const windowAcc = new WindowAccumulator();
 // ---------------------------------------------------------------------------------------------
 // Windows
 
-export interface WindowQuery {
-  /** Window length in seconds. */
-  length: number;
-  /** Boundaries on whole multiples of the length in wall-clock time instead of from StartTime. */
-  wallClock: boolean;
-  /** Percentiles to read in each window (100 = max). */
-  percentiles: number[];
-}
-
-export interface WindowSeries {
-  id: string;
-  recordedUnit: Unit;
-  startTime: number | null;
-  /** Per window: [start, end) in s since StartTime, values recorded, seconds the run covers. */
-  start: Float64Array;
-  end: Float64Array;
-  count: Float64Array;
-  covered: Float64Array;
-  /** Percentile → per-window value in the recorded unit (0 in a window without values). */
-  values: Record<string, Float64Array>;
-}
-
 /** Every series with intervals, cut into windows, with each window's count and values. */
 export function windowQuery(series: readonly SeriesModel[], q: WindowQuery): WindowSeries[] {
   const out: WindowSeries[] = [];
@@ -259,38 +239,6 @@ export function windowQuery(series: readonly SeriesModel[], q: WindowQuery): Win
 // ---------------------------------------------------------------------------------------------
 // Heatmap
 
-export interface HeatmapQuery {
-  ids: string[];
-  /** Visible span in s since StartTime; null ends take the extent of the asked series' intervals. */
-  t0: number | null;
-  t1: number | null;
-  columns: number;
-  rows: number;
-}
-
-export interface HeatmapSeries {
-  id: string;
-  recordedUnit: Unit;
-  startTime: number | null;
-  /** The latency axis (recorded unit, log scale): row r covers [lo·(hi/lo)^(r/rows), lo·(hi/lo)^((r+1)/rows)). */
-  lo: number;
-  hi: number;
-  rows: number;
-  /** Per column: time span (s since StartTime) and max of its intervals' maxes. */
-  t0: Float64Array;
-  t1: Float64Array;
-  max: Float64Array;
-  /** Column k's counts per row at [k·rows, (k+1)·rows): the merged histogram of its intervals. */
-  cells: Float64Array;
-  /** The highest count of any cell. */
-  maxCell: number;
-}
-
-export interface HeatmapResult {
-  domain: [number, number];
-  series: HeatmapSeries[];
-}
-
 /** Per series (by histogram), its latency axis and the row of each counts-array index. */
 const axisCache = new WeakMap<Histogram, { lo: number; hi: number; rows: number; rowOf: Int16Array }>();
 
@@ -332,23 +280,32 @@ interface RowEntries {
 
 const EMPTY_ROWS: RowEntries = { rows: new Int16Array(0), counts: new Float64Array(0) };
 
+/** toRows' output before it is copied out (a row list is at most as long as the axis). */
+let rowScratch = new Int16Array(256);
+let sumScratch = new Float64Array(256);
+
 function toRows(indices: ArrayLike<number>, counts: ArrayLike<number>, rowOf: Int16Array, lastRow: number): RowEntries {
   // Indices come in ascending order and rows never decrease with the index, so a row's counts
   // are one run: added up in one pass, without a map (this runs for every block after a load).
-  const rows: number[] = [];
-  const sums: number[] = [];
+  if (rowScratch.length <= lastRow) {
+    rowScratch = new Int16Array(lastRow + 1);
+    sumScratch = new Float64Array(lastRow + 1);
+  }
+  const rows = rowScratch;
+  const sums = sumScratch;
+  let m = 0;
   let row = -1;
   for (let k = 0; k < indices.length; k++) {
     const idx = indices[k]!;
     const r = idx < rowOf.length ? rowOf[idx]! : lastRow;
-    if (r === row) sums[sums.length - 1]! += counts[k]!;
+    if (r === row) sums[m - 1]! += counts[k]!;
     else if (r > row) {
-      rows.push(r);
-      sums.push(counts[k]!);
+      rows[m] = r;
+      sums[m++] = counts[k]!;
       row = r;
     } else return toRowsUnordered(indices, counts, rowOf, lastRow);
   }
-  return { rows: Int16Array.from(rows), counts: Float64Array.from(sums) };
+  return { rows: rows.slice(0, m), counts: sums.slice(0, m) };
 }
 
 /** The same for indices in any order. */
@@ -447,10 +404,13 @@ function rowCacheOf(s: SeriesModel, axis: { rows: number; rowOf: Int16Array }): 
     block(start) {
       let e = blocks.get(start);
       if (!e) {
-        const sum = s.blocks!.sumRange(start, start + size - 1, (i) => {
-          const d = decodeInterval(t, i);
-          return d ? { indices: d.indices, counts: d.counts } : null;
-        }).sum;
+        // The stored block itself when there is one (no copy through an accumulator).
+        const sum =
+          s.blocks!.storedBlock(start) ??
+          s.blocks!.sumRange(start, start + size - 1, (i) => {
+            const d = decodeInterval(t, i);
+            return d ? { indices: d.indices, counts: d.counts } : null;
+          }).sum;
         e = toRows(sum.indices, sum.counts, axis.rowOf, lastRow);
         blocks.set(start, e);
       }
@@ -584,30 +544,6 @@ export function heatmapQuery(all: readonly SeriesModel[], q: HeatmapQuery): Heat
 
 // ---------------------------------------------------------------------------------------------
 // Tail
-
-export interface TailQuery {
-  thresholdNs: number;
-  /** Top intervals to return per series. */
-  keep: number;
-  /** At most this many marked intervals per series (those holding most values above). */
-  maxMarks: number;
-}
-
-export interface TailSeries {
-  id: string;
-  recordedUnit: Unit;
-  startTime: number | null;
-  /** Values above the threshold in the whole series. */
-  above: number;
-  intervalsWithAny: number;
-  /** Highest counts first (ties: earliest first). */
-  top: TailInterval[];
-  /** How many of `top` the sentence names, and the share of `above` they hold. */
-  named: number;
-  share: number;
-  /** Intervals holding values above (at most maxMarks, those holding most), in time order. */
-  marks: { start: Float64Array; end: Float64Array; above: Float64Array };
-}
 
 /** Values of a decoded interval whose bucket lies wholly above `threshold` (recorded unit). */
 function aboveIn(indices: ArrayLike<number>, counts: ArrayLike<number>, lowest: number, digits: number, threshold: number): number {

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { nodeUtf8Decoder } from "./path-file";
+
+/** Bytes cut at the given points, decoded chunk by chunk and joined. */
+function decodeInChunks(make: () => { decode(b?: Uint8Array, o?: { stream?: boolean }): string }, bytes: Uint8Array, cuts: number[]): string {
+  const d = make();
+  const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  let out = "";
+  let from = 0;
+  for (const c of [...at, bytes.length]) {
+    out += d.decode(bytes.subarray(from, c), { stream: true });
+    from = c;
+  }
+  return out + d.decode();
+}
+
+// Bytes like a log's (ASCII), with what TextDecoder treats specially: a byte-order mark, text
+// beyond ASCII (2-, 3- and 4-byte sequences) and malformed bytes (stray continuation bytes,
+// truncated sequences, overlongs, surrogates, bytes never valid in UTF-8).
+const pieces = fc.oneof(
+  fc.string({ maxLength: 12 }).map((s) => new TextEncoder().encode(s)),
+  fc.constantFrom(...["é", "€", "𝄞", "µs", "\u00a0"].map((s) => new TextEncoder().encode(s))),
+  fc
+    .constantFrom([0xef, 0xbb, 0xbf], [0x80], [0xbf], [0xc3], [0xe2, 0x82], [0xf0, 0x9d, 0x84], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xff], [0xfe], [0xf5, 0x80])
+    .map((b) => Uint8Array.from(b)),
+);
+const text = fc.array(pieces, { maxLength: 40 }).map((ps) => {
+  const out = new Uint8Array(ps.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of ps) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+});
+
+describe("nodeUtf8Decoder", () => {
+  it("decodes any bytes cut anywhere as TextDecoder('utf-8') does, a leading byte-order mark dropped", () => {
+    fc.assert(
+      fc.property(text, fc.array(fc.nat(), { maxLength: 8 }), (bytes, cuts) => {
+        expect(decodeInChunks(nodeUtf8Decoder, bytes, cuts)).toBe(decodeInChunks(() => new TextDecoder("utf-8"), bytes, cuts));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("drops the byte-order mark only at the start, even when it arrives a byte at a time", () => {
+    const bytes = Uint8Array.from([0xef, 0xbb, 0xbf, 0x61, 0xef, 0xbb, 0xbf, 0x62]);
+    expect(decodeInChunks(nodeUtf8Decoder, bytes, [1, 2, 3, 5])).toBe("a\ufeffb");
+  });
+});
