@@ -6,6 +6,8 @@ Usage:
   hdr-spectrum report FILES… [options]     Markdown summary (or --json), charts with --out
   hdr-spectrum check --require R FILES…    exit 0 if every series passes, 1 if one fails
   hdr-spectrum hgrm FILE [options]         HistogramLogProcessor's output, byte for byte
+  hdr-spectrum history DIR…                where a history of runs changed, per percentile
+  hdr-spectrum check --history DIR FILES…  exit 1 if the new run is worse than the history
 
 FILES: interval logs (.hlog), .hgrm, wrk2 output, JMeter, Gatling, k6, Vegeta, ghz, Fortio,
 siege, plain samples;
@@ -62,6 +64,10 @@ longer run's tail), the percentile is not judged and a "not judged: …" line sa
 Options:
 ${COMMON}  --compare BASE     fail when another series is worse than BASE (file or series name)
   --strict           with --compare: a percentile the data cannot judge fails the check too
+  --history DIR      FILES are a new run: fail when it is worse, beyond the margin at any
+                     percentile the data supports, than the latest stable stretch of the
+                     history DIR (its last runs since the last change, at most 20, as
+                     repeats); see hdr-spectrum history --help
   --out DIR          also write the charts and files "report --out" writes
 `;
 

@@ -14,6 +14,8 @@ import { gateOf } from "../core/compare/gate";
 import { CliError } from "./errors";
 import { hgrmOf } from "./hgrm";
 import { CHECK_HELP, HGRM_HELP, MAIN_HELP, REPORT_HELP } from "./help";
+import { checkHistory, historyCommand } from "./history";
+import { HISTORY_HELP } from "./history-help";
 import { expandPaths, loadAll, loadMerged } from "./load";
 import type { Worker } from "node:worker_threads";
 import { helperThreadCount, NodeHelperPool } from "./node-pool";
@@ -41,14 +43,15 @@ interface Parsed {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(["--require", "--compare", "--start", "--end", "--unit", "--out", "--link-base", "--tag", "--ratio"]);
+const VALUE_FLAGS = new Set(["--require", "--compare", "--start", "--end", "--unit", "--out", "--link-base", "--tag", "--ratio", "--history"]);
 const BOOL_FLAGS = new Set(["--strict", "--json", "--merge", "--no-workers", "--help"]);
 const ALLOWED: Record<string, string[]> = {
   report: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--link-base", "--json", "--merge", "--no-workers", "--help"],
-  check: ["--require", "--compare", "--strict", "--start", "--end", "--unit", "--out", "--link-base", "--json", "--merge", "--no-workers", "--help"],
+  check: ["--require", "--compare", "--strict", "--start", "--end", "--unit", "--out", "--link-base", "--json", "--merge", "--no-workers", "--help", "--history"],
   hgrm: ["--tag", "--start", "--end", "--ratio", "--help"],
+  history: ["--require", "--unit", "--json", "--no-workers", "--help", "--out", "--link-base"],
 };
-const HELP: Record<string, string> = { report: REPORT_HELP, check: CHECK_HELP, hgrm: HGRM_HELP };
+const HELP: Record<string, string> = { report: REPORT_HELP, check: CHECK_HELP, hgrm: HGRM_HELP, history: HISTORY_HELP };
 
 function parseArgs(argv: readonly string[]): Parsed {
   const [command = "", ...rest] = argv;
@@ -207,6 +210,35 @@ function compareCheckText(pairs: ComparedPair[], strict: boolean): string {
   return `${pairs.map((x) => compareCheckLines(x, strict)).join("\n")}\n`;
 }
 
+/** `history`, or `check --history`: history.ts, with the options parsed here. */
+function historyOrCheck(p: Parsed, io: Io, helpers: NodeHelperPool | null): Promise<number> {
+  const a = {
+    dirs: p.files,
+    json: p.flags.has("--json"),
+    requirement: requirementOf(p),
+    unit: unitOf(p),
+    out: stringFlag(p, "--out"),
+    linkBase: stringFlag(p, "--link-base"),
+    helpers,
+    progress: io.stderrIsTTY,
+    stdout: io.stdout,
+    stderr: io.stderr,
+  };
+  return p.command === "history" ? historyCommand(a) : checkHistory({ ...a, out: null, history: stringFlag(p, "--history")!, files: p.files });
+}
+
+/** Runs `task` with the helper threads the options allow, closing them after. */
+async function withHelpers<T>(p: Parsed, opts: MainOptions, task: (helpers: NodeHelperPool | null) => Promise<T>): Promise<T> {
+  const helperCount = opts.helperScript && !p.flags.has("--no-workers") ? helperThreadCount() : 0;
+  const pool = helperCount > 0 ? new NodeHelperPool(helperCount, opts.helperScript!, opts.started) : null;
+  pool?.start();
+  try {
+    return await task(pool);
+  } finally {
+    await pool?.close();
+  }
+}
+
 async function hgrm(p: Parsed, io: Io): Promise<number> {
   if (p.files.length !== 1) throw new CliError(2, "hgrm takes one log file (see hdr-spectrum hgrm --help)");
   const file = p.files[0]!;
@@ -245,6 +277,7 @@ export async function main(argv: readonly string[], io: Io, opts: MainOptions = 
       return 0;
     }
     if (p.command === "hgrm") return await hgrm(p, io);
+    if (p.command === "history" || p.flags.has("--history")) return await withHelpers(p, opts, (helpers) => historyOrCheck(p, io, helpers));
     return await reportOrCheck(p, io, opts);
   } catch (e) {
     if (e instanceof CliError) {
