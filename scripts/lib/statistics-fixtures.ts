@@ -132,6 +132,53 @@ export function gatlingStatsJson(samples: readonly LoadSample[]): string {
   return JSON.stringify({ type: "GROUP", name: "All Requests", path: "", pathFormatted: "group_missing-name-b06d1", stats: s }, null, 2) + "\n";
 }
 
+/** `vegeta report -type=json` (one line; latencies in ns). */
+export function vegetaReport(samples: readonly LoadSample[]): string {
+  const x = stats(samples);
+  const ns = (ms: number) => ms * 1e6;
+  return (
+    JSON.stringify({
+      latencies: {
+        total: ns(x.avg * x.n),
+        mean: ns(x.avg),
+        "50th": ns(x.pct(50)),
+        "90th": ns(x.pct(90)),
+        "95th": ns(x.pct(95)),
+        "99th": ns(x.pct(99)),
+        max: ns(x.max),
+        min: ns(x.min),
+      },
+      bytes_in: { total: 13 * x.n, mean: 13 },
+      bytes_out: { total: 0, mean: 0 },
+      earliest: "2026-01-02T03:04:05.25Z",
+      latest: "2026-01-02T03:04:25.25Z",
+      duration: 20e9,
+      requests: x.n,
+      rate: x.n / 20,
+      success: (x.n - x.errors) / x.n,
+      status_codes: { "200": x.n - x.errors, "500": x.errors },
+      errors: x.errors ? ["500 Internal Server Error"] : [],
+    }) + "\n"
+  );
+}
+
+/** `autocannon -j` (one line; latency in ms). */
+export function autocannonJson(samples: readonly LoadSample[]): string {
+  const x = stats(samples);
+  return (
+    JSON.stringify({
+      title: "run",
+      url: "http://127.0.0.1:3000",
+      connections: 10,
+      duration: 20.01,
+      latency: { average: x.avg, mean: x.avg, stddev: 1.7, min: x.min, max: x.max, p2_5: x.pct(2.5), p50: x.pct(50), p97_5: x.pct(97.5), p99: x.pct(99) },
+      requests: { average: x.n / 20, total: x.n, sent: x.n },
+      errors: x.errors,
+      non2xx: x.errors,
+    }) + "\n"
+  );
+}
+
 /** Every statistics file above: its name, its writer, what the refusal must call it, and the line that tells it (its first line matching `at`). */
 export const STATISTICS_FILES: { name: string; write: (s: readonly LoadSample[]) => string; what: RegExp; at: RegExp }[] = [
   { name: "jmeter.log", write: jmeterSummariserLog, what: /JMeter summariser log/, at: /summary \+/ },
@@ -141,4 +188,6 @@ export const STATISTICS_FILES: { name: string; write: (s: readonly LoadSample[])
   { name: "dashboard.json", write: k6DashboardRecording, what: /k6 web-dashboard recording/, at: /"event"/ },
   { name: "siege.log", write: siegeLog, what: /siege log/, at: /Date & Time/ },
   { name: "stats.json", write: gatlingStatsJson, what: /Gatling's report statistics/, at: /percentiles1/ },
+  { name: "report.json", write: vegetaReport, what: /a Vegeta report/, at: /latencies/ },
+  { name: "autocannon.json", write: autocannonJson, what: /an autocannon result/, at: /"latency"/ },
 ];

@@ -18,6 +18,8 @@
 //   Data Trans, Resp Time, …", its average response time among them.
 // - Gatling's report statistics (js/stats.json, global_stats.json): "percentiles1",
 //   "meanResponseTime" … per request.
+// - Vegeta's report (`vegeta report -type=json`): "latencies" {"mean", "50th", "99th", "max" …}.
+// - autocannon's JSON result (`autocannon -j`): "latency" {"average", "p50", "p99" …}.
 // Summary tables with a header (Locust's *_stats.csv, JMeter's aggregate report, ab -e) are told
 // by their columns in samples.ts and refused with the same words.
 import type { LoadProblem } from "../core/types";
@@ -49,6 +51,8 @@ const K6_DASHBOARD = /^\s*\{\s*"event"\s*:\s*"(param|config|start|stop|snapshot|
 const SIEGE_LOG = /Date & Time,\s*Trans,\s*Elap Time,\s*Data Trans,\s*Resp Time/;
 const IAGO = /"client\/request_latency_ms_(average|minimum|maximum|p\d+)"/;
 const GATLING_STATS = /"percentiles1"\s*:/;
+const VEGETA_REPORT = /"latencies"\s*:\s*\{[^}]*"(mean|50th|99th)"\s*:/;
+const AUTOCANNON = /"latency"\s*:\s*\{[^}]*"(average|p50|p99|p97_5)"\s*:/;
 
 /** The JSON object opening a file (after white space), not a JSON line per request. */
 function k6Summary(lines: readonly string[], head: string): number {
@@ -67,6 +71,8 @@ const KINDS: StatisticsKind[] = [
   { what: "a k6 web-dashboard recording (snapshots of aggregated metrics every few seconds)", find: lineMatching(K6_DASHBOARD) },
   { what: "a siege log (siege -l: one line per run with its transaction count and average response time)", find: lineMatching(SIEGE_LOG) },
   { what: "Gatling's report statistics (stats.json: counts, means and four percentiles per request)", find: lineMatching(GATLING_STATS) },
+  { what: "a Vegeta report (vegeta report -type=json: mean and a few percentiles of the latencies)", find: (lines) => lines.findIndex((l) => VEGETA_REPORT.test(l)) },
+  { what: "an autocannon result (autocannon -j: average and percentiles of the latency)", find: (lines) => lines.findIndex((l) => AUTOCANNON.test(l)) },
 ];
 
 /** Which statistics file `head` (a file's first few KB) is, and the line that tells it; null when none. */
