@@ -29,6 +29,7 @@ import { useAfterNextPaint, useOnScreen } from "./ui/use-after-paint";
 import { TimeAnalysis } from "./ui/TimeAnalysis";
 import { bandsById, NO_TIME_INFO, timeSummaryLines, type SharedTimeInfo, type TimeInfo } from "./ui/time-state";
 import { ComparePanel } from "./ui/ComparePanel";
+import { LinkBasis } from "./ui/LinkBasis";
 import { useCompare } from "./ui/use-compare";
 import { useEngine } from "./ui/use-engine";
 import { useSeriesEdits } from "./ui/use-series-edits";
@@ -116,7 +117,7 @@ export function App() {
   const judged = useMemo(() => judgeRows(visibleRows, requirement), [rows, requirement]);
 
   const view = { ...vs.view, range, compare: cmp.shared };
-  const { makeLink, makeMarkdown } = useShareActions(engine, { view, rows, visibleRows, sentence: judged.sentence, timeInfo, notes: timeNotes, compare: cmp.result });
+  const { makeLink, makeMarkdown } = useShareActions(engine, { view, rows, visibleRows, sentence: judged.sentence, timeInfo, notes: timeNotes, compare: cmp.result, compareBusy: cmp.progress !== null });
   const setCoInterval = useStableCallback((ns: number | null, text: string) => {
     vs.setCoText(text);
     eng.change(() => engine.setCoInterval(ns), { timeline: false });
@@ -174,6 +175,7 @@ export function App() {
       <Warnings rows={visibleRows} />
       <main className="main">
         <section className="chart-panel" ref={plotBox}>
+          <LinkBasis views={views} requirement={requirement} />
           <Judgement part="summary" rows={visibleRows} requirement={requirement} unit={unit} width={width} time={timeInfo} />
           <SpectrumPanel
             rows={visibleRows}

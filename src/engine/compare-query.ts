@@ -11,6 +11,7 @@ import { NANOS_PER_UNIT } from "../core/types";
 import type { IntervalTable, SeriesModel } from "../core/series";
 import { compareSidesAsync, MIN_INTERVALS, planBlocks, type CompareOptions, type CompareResult, type Progress, type RunInput, type SideInput } from "../core/compare";
 import { decodePayload } from "./payload";
+import { carriedAnswer, fromLink, withheld } from "./share-query";
 import { CO_SUFFIX, type Store, type TimeRange } from "./store";
 
 export interface CompareRequest {
@@ -29,6 +30,12 @@ export interface CompareAnswer extends CompareResult {
   /** The series ids each side pooled. */
   baseIds: string[];
   candIds: string[];
+  /**
+   * What the answer rests on when a side came from a share link (share-query.ts): "link", the
+   * author's answer as the link carried it; "link-data", computed here from the link's rounded
+   * histograms without intervals (verdicts withheld). Absent: computed from the loaded data.
+   */
+  basis?: "link" | "link-data";
 }
 
 function copy(d: DecodedHistogram): Sparse {
@@ -178,6 +185,8 @@ function pause(): Promise<void> {
 
 export async function compareQuery(store: Store, req: CompareRequest, onProgress?: (p: Progress) => void, signal?: AbortSignal): Promise<CompareAnswer> {
   const { base, cand, baseIds, candIds } = compareInputs(store, req);
+  const carried = carriedAnswer(store, req, baseIds, candIds);
+  if (carried) return carried;
   const options: CompareOptions = { margin: req.margin, repeats: req.repeats ?? true, resamples: req.resamples, seed: req.seed };
   let last = 0;
   const r = await compareSidesAsync(base, cand, options, {
@@ -191,5 +200,6 @@ export async function compareQuery(store: Store, req: CompareRequest, onProgress
       return pause();
     },
   });
-  return { ...r, baseIds, candIds };
+  const answer = { ...r, baseIds, candIds };
+  return fromLink(store, [...baseIds, ...candIds]) ? withheld(answer) : answer;
 }

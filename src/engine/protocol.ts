@@ -8,6 +8,7 @@ import type { SampleOptions } from "../formats/source";
 import type { ShareLook, OpenedShare } from "./store";
 import type { HeatmapQuery, HeatmapResult, TailQuery, TailSeries, WindowQuery, WindowSeries } from "./time-queries";
 import type { CompareAnswer, CompareRequest } from "./compare-query";
+import type { CompareResult } from "../core/compare/types";
 
 export type Request =
   | { kind: "load"; files: File[]; options?: SampleOptions }
@@ -25,7 +26,7 @@ export type Request =
   | { kind: "setIdentity"; id: string; patch: IdentityPatch }
   | { kind: "merge"; ids: string[]; name?: string }
   | { kind: "setCoInterval"; ns: number | null }
-  | { kind: "share"; view: ShareView; looks: ShareLook[]; range: TimeRange; fullPrecision: boolean }
+  | { kind: "share"; view: ShareView; looks: ShareLook[]; range: TimeRange; fullPrecision: boolean; compare?: CompareResult | null }
   | { kind: "openShare"; fragment: string }
   | { kind: "compare"; request: CompareRequest };
 

@@ -8,13 +8,15 @@ import { IntervalTable, type SeriesModel } from "../core/series";
 import { detectSaturation } from "../core/saturation";
 import { detectCoordinatedOmission } from "../core/co-detect";
 import { formatNs } from "../core/warnings";
-import { spectrumOf } from "../core/spectrum";
+import { spectrumOf, type Spectrum } from "../core/spectrum";
+import type { CompareResult } from "../core/compare/types";
 import { formatPercentileDistribution } from "../core/hgrm-export";
 import { NANOS_PER_UNIT, type Unit } from "../core/types";
 import { ingest, type IngestProgress, type IngestResult } from "./ingest";
-import { histogramSeries } from "./series-make";
 import type { SampleOptions } from "../formats/source";
-import { decodeShare, encodeShare, identityFields, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type SharedSeriesTime, type ShareView } from "../share";
+import type { Encoded, SharedSeriesTime, ShareView } from "../share";
+import type { SharedShown } from "../share/results";
+import { openShareIn, pinnedWarnings, pinSpectrum, shareOf, type CarriedCompare } from "./share-query";
 
 /** A series as a share link shows it: its look, and what the time panel found for it. */
 export interface ShareLook {
@@ -25,12 +27,22 @@ export interface ShareLook {
 }
 
 /** An opened link: its view, and per series (in the link's order) its id here and time summaries. */
-export type OpenedShare = { ok: true; view: ShareView; lossy: boolean; visible: boolean[]; time: ({ id: string } & SharedSeriesTime)[] } | { ok: false; reason: string };
+export type OpenedShare =
+  | {
+      ok: true;
+      view: ShareView;
+      lossy: boolean;
+      visible: boolean[];
+      time: ({ id: string } & SharedSeriesTime)[];
+      /** The link carried what its author's page showed (v5): the page shows those numbers. */
+      carried: boolean;
+    }
+  | { ok: false; reason: string };
 import { compareSeries } from "../core/naming";
 import { OPEN_RANGE, type LoadOutcome, type SeriesView, type SeriesWarning, type TimelineQuery, type TimelineResult, type TimeRange } from "./protocol";
 import { inflatedCache } from "./inflated-cache";
 import { windowHistogram } from "./window-query";
-import { coarseOf, timelineQuery } from "./timeline-query";
+import { timelineQuery } from "./timeline-query";
 
 // The wire types used to live here; importers may still take them from this module.
 export { OPEN_RANGE };
@@ -62,6 +74,10 @@ export const CO_SUFFIX = "~co";
 
 export class Store {
   readonly series: SeriesModel[] = [];
+  /** What an opened link's author's page showed, by series id (share-query.ts); dropped when a series' values change meaning. */
+  readonly shown = new Map<string, SharedShown>();
+  /** The comparison an opened link carried. */
+  carried: CarriedCompare | null = null;
 
   /** Like load, but a failure of the source itself (a network error) is thrown to the caller. */
   async loadOrThrow(name: string, chunks: AsyncIterable<string> | Iterable<string>, onProgress?: (p: IngestProgress) => void, options?: SampleOptions): Promise<LoadOutcome> {
@@ -89,11 +105,14 @@ export class Store {
   remove(id: string): void {
     const i = this.series.findIndex((s) => s.id === id);
     if (i >= 0) inflatedCache.forget(this.series.splice(i, 1)[0]!.intervals);
+    this.shown.delete(id);
   }
 
   clear(): void {
     for (const s of this.series) inflatedCache.forget(s.intervals);
     this.series.length = 0;
+    this.shown.clear();
+    this.carried = null;
     this.coCache.clear();
     this.warningCache.clear();
   }
@@ -168,6 +187,7 @@ export class Store {
   setRecordedUnit(id: string, unit: Unit): void {
     this.forgetWarnings(id);
     const s = this.get(id);
+    if (unit !== s.recordedUnit) this.shown.delete(id); // its values now mean something else
     s.recordedUnit = unit;
     s.unitSource = "user";
   }
@@ -260,9 +280,21 @@ export class Store {
       failures: s.failures,
       wholeCount: s.histogram.totalCount,
       correctedFrom: null,
-      spectrum: spectrumOf(this.histogramFor(s.id, range)),
-      warnings: this.warnings(s),
+      spectrum: this.spectrumFor(s.id, range),
+      warnings: this.warningsOf(s.id),
     }));
+  }
+
+  /** The spectrum a view shows: an opened link's series shows what its author's page showed (share-query.ts). */
+  spectrumFor(id: string, range: TimeRange): Spectrum {
+    const sp = spectrumOf(this.histogramFor(id, range));
+    const shown = this.shown.get(id);
+    return shown ? pinSpectrum(sp, shown) : sp;
+  }
+
+  warningsOf(id: string): SeriesWarning[] {
+    const shown = this.shown.get(id);
+    return shown ? pinnedWarnings(shown, this.get(id).name) : this.warnings(this.get(id));
   }
 
   /** Warnings depend on the whole series, not on the window: computed once per series. */
@@ -285,55 +317,21 @@ export class Store {
     return w ? [w] : [];
   }
 
-  /** The current view and its data as a share-link fragment (histograms of the current window). */
-  share(view: ShareView, looks: ShareLook[], range: TimeRange, fullPrecision: boolean): Encoded {
-    const series: SharedSeries[] = looks
-      .filter((l) => !l.id.endsWith(CO_SUFFIX))
-      .map((l) => {
-        const s = this.get(l.id);
-        return {
-          ...identityFields(s),
-          unit: s.recordedUnit,
-          color: l.color,
-          visible: l.visible,
-          histogram: this.histogramFor(s.id, range),
-          timeline: coarseOf(s, MAX_TIMELINE_BUCKETS),
-          startTime: s.startTime,
-          ...(l.time ? { time: l.time } : {}),
-        };
-      });
-    return encodeShare({ view, series }, { fullPrecision });
+  /** The current view and its data, with what the page showed, as a share-link fragment (histograms of the current window). */
+  share(view: ShareView, looks: ShareLook[], range: TimeRange, fullPrecision: boolean, compare: CompareResult | null = null): Encoded {
+    return shareOf(
+      this,
+      view,
+      looks.filter((l) => !l.id.endsWith(CO_SUFFIX)),
+      range,
+      fullPrecision,
+      compare,
+    );
   }
 
   /** Replaces everything loaded with a link's series; returns its view settings. */
   openShare(fragment: string): OpenedShare {
-    const r = decodeShare(fragment);
-    if (!r.ok) return r;
-    this.clear();
-    for (const sh of r.state.series) {
-      this.series.push(
-        histogramSeries({
-          name: sh.name,
-          source: sh.source,
-          tag: sh.tag,
-          recordedUnit: sh.unit,
-          histogram: sh.histogram,
-          startTime: sh.startTime,
-          format: "shared",
-          config: sh.config,
-          throughput: sh.throughput,
-          kind: sh.kind,
-          coarseTimeline: sh.timeline ?? null,
-        }),
-      );
-    }
-    return {
-      ok: true,
-      view: r.state.view,
-      lossy: r.lossy,
-      visible: r.state.series.map((x) => x.visible),
-      time: r.state.series.map((x, i) => ({ id: this.series[i]!.id, ...x.time })),
-    };
+    return openShareIn(this, fragment);
   }
 
   setCoInterval(ns: number | null): void {

@@ -3,9 +3,10 @@
 import type { Histogram } from "hdr-histogram-js";
 import { UNITS, type Unit } from "../core/types";
 import { ShareFormatError } from "./bytes";
+import { validateResults, validateShown, type ShareResults, type SharedShown } from "./results";
 
 /** The schema version links are written in. Older versions are upgraded on decode (upgrade.ts). */
-export const SHARE_VERSION = 4;
+export const SHARE_VERSION = 5;
 
 /** Longer fragments are refused before any work. */
 export const MAX_FRAGMENT_CHARS = 2_000_000;
@@ -49,6 +50,11 @@ export interface SeriesFields {
    * opened page cannot compute it again): absent when it found nothing for this series.
    */
   time?: SharedSeriesTime;
+  /**
+   * What the author's page showed for it (v5): the values at the table's and the requirement's
+   * percentiles, the details and the warnings, so that the opened page shows the same numbers.
+   */
+  shown?: SharedShown;
 }
 
 /** A series' identity as a link carries it (in this order: the metadata is JSON). */
@@ -110,13 +116,21 @@ export interface ShareView {
   compare?: SharedCompare;
 }
 
-/** A comparison: baseline and candidate by series name, the margin (0.05 = ±5 %), whether repeats are pooled. */
+/**
+ * A comparison: baseline and candidate by series name, the margin (0.05 = ±5 %), whether repeats
+ * are pooled; and any further setting of the comparison (v5: a plain value each, kept as it is,
+ * so a new setting travels without a new schema version).
+ */
 export interface SharedCompare {
   baseline: string;
   candidate: string;
   margin: number;
   repeats: boolean;
+  [setting: string]: string | number | boolean | null;
 }
+
+/** Further comparison settings a link may carry. */
+export const MAX_COMPARE_SETTINGS = 16;
 
 /** Largest margin a link may set (±100 %). */
 export const MAX_COMPARE_MARGIN = 1;
@@ -125,12 +139,24 @@ export function validateCompare(x: unknown): SharedCompare {
   const c = obj(x, "view.compare");
   const margin = num(field(c, "margin"), "view.compare.margin");
   if (margin < 0 || margin > MAX_COMPARE_MARGIN) fail(`view.compare.margin is outside [0, ${MAX_COMPARE_MARGIN}]`);
-  return {
+  const out: SharedCompare = {
     baseline: str(field(c, "baseline"), "view.compare.baseline", MAX_NAME_CHARS),
     candidate: str(field(c, "candidate"), "view.compare.candidate", MAX_NAME_CHARS),
     margin,
     repeats: bool(field(c, "repeats"), "view.compare.repeats"),
   };
+  const extra = Object.keys(c).filter((k) => !has(out, k));
+  if (extra.length > MAX_COMPARE_SETTINGS) fail(`view.compare has more than ${MAX_COMPARE_SETTINGS} further settings`);
+  for (const k of extra) {
+    const v = field(c, k);
+    const w = `view.compare.${k.slice(0, 40)}`;
+    if (k.length > 100 || k === "__proto__") fail(`${w}… is not a setting name`);
+    if (typeof v === "string") out[k] = str(v, w, MAX_NAME_CHARS);
+    else if (typeof v === "number") out[k] = num(v, w);
+    else if (typeof v === "boolean" || v === null) out[k] = v;
+    else fail(`${w} is not a plain value (text, number, true/false or null)`);
+  }
+  return out;
 }
 
 /** Window length (s) and tail threshold (ns) as numbers; null: off. */
@@ -143,6 +169,8 @@ export interface ShareTimeOptions {
 export interface ShareState {
   view: ShareView;
   series: SharedSeries[];
+  /** What the author's page computed beyond each series (v5; absent: nothing carried). */
+  results?: ShareResults;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -162,6 +190,7 @@ export interface SeriesTimeMeta {
 /** Per-series metadata: SharedSeries without the data, plus how the data is packed. */
 export interface SeriesMeta extends Omit<SeriesFields, "time"> {
   time?: SeriesTimeMeta;
+  /** Written as results.ts packShown gives it; validated into a SharedShown. */
   /** Histogram layout: significant digits and lowest discernible value of the index space. */
   hist: { sig: number; ldv: number };
   /** Absent: the series had no timeline field; null: it was null; else its span (values are binary). */
@@ -172,12 +201,14 @@ export interface MetaDoc {
   lossy: boolean;
   view: ShareView;
   series: SeriesMeta[];
+  /** Written as results.ts packResults gives it; validated into ShareResults. */
+  results?: ShareResults;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Validation: every field's type and bound, with a message naming the field.
 
-type Obj = Record<string, unknown>;
+export type Obj = Record<string, unknown>;
 
 export function fail(message: string): never {
   throw new ShareFormatError(message);
@@ -382,6 +413,7 @@ function validateSeriesMeta(x: unknown, i: number): SeriesMeta {
   };
   if (has(s, "color")) out.color = str(field(s, "color"), `${w}.color`, MAX_COLOR_CHARS);
   if (has(s, "time")) out.time = validateSeriesTime(field(s, "time"), `${w}.time`);
+  if (has(s, "shown")) out.shown = validateShown(field(s, "shown"), `${w}.shown`);
   if (has(s, "timeline")) {
     const t = field(s, "timeline");
     if (t === null) out.timeline = null;
@@ -402,9 +434,11 @@ export function validateMeta(x: unknown): MetaDoc {
   const series = field(m, "series");
   if (!Array.isArray(series)) fail("series is not a list");
   if (series.length > MAX_SERIES) fail(`the link has ${series.length} series; at most ${MAX_SERIES} are accepted`);
-  return {
+  const out: MetaDoc = {
     lossy: bool(field(m, "lossy"), "lossy"),
     view: validateView(field(m, "view")),
     series: series.map(validateSeriesMeta),
   };
+  if (has(m, "results")) out.results = validateResults(field(m, "results"));
+  return out;
 }

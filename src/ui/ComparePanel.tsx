@@ -10,6 +10,7 @@ import { formatThroughput } from "../core/naming";
 import type { SeriesView } from "../engine/store";
 import type { CompareState, SweepRow } from "./use-compare";
 import type { RatioPoint } from "../core/compare/types";
+import { CompareBasis } from "./LinkBasis";
 
 interface Props {
   c: CompareState;
@@ -115,6 +116,7 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width }
           <p data-testid="compare-sentence" className="compare-sentence">
             {r.sentence}
           </p>
+          <CompareBasis answer={r} />
           {r.warnings.length > 0 ? (
             <ul className="compare-warnings">
               {r.warnings.map((w, i) => (
