@@ -134,7 +134,13 @@ test("the demo's link reopens every number, verdict and ratio of its author's pa
   await page.getByTestId("compare-open").click();
   await idle(page);
   await expect(page.getByTestId("compare-sentence")).toBeVisible();
-  await roundTrip(page, browser, "demo", ["[data-testid=series]", "[data-testid=percentile-table] td[data-series]", "[data-testid=sustainable]", "[data-testid=ratio-point]", "[data-testid=compare-sentence]"]);
+  await roundTrip(page, browser, "demo", [
+    "[data-testid=series]",
+    "[data-testid=percentile-table] td[data-series]",
+    "[data-testid=sustainable]",
+    "[data-testid=ratio-point]",
+    "[data-testid=compare-sentence]",
+  ]);
 });
 
 test("a two-log comparison with a requirement, windows and a tail threshold reopens digit for digit; a new question says what it rests on", async ({ page, browser }) => {

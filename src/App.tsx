@@ -117,7 +117,16 @@ export function App() {
   const judged = useMemo(() => judgeRows(visibleRows, requirement), [rows, requirement]);
 
   const view = { ...vs.view, range, compare: cmp.shared };
-  const { makeLink, makeMarkdown } = useShareActions(engine, { view, rows, visibleRows, sentence: judged.sentence, timeInfo, notes: timeNotes, compare: cmp.result, compareBusy: cmp.progress !== null });
+  const { makeLink, makeMarkdown } = useShareActions(engine, {
+    view,
+    rows,
+    visibleRows,
+    sentence: judged.sentence,
+    timeInfo,
+    notes: timeNotes,
+    compare: cmp.result,
+    compareBusy: cmp.progress !== null,
+  });
   const setCoInterval = useStableCallback((ns: number | null, text: string) => {
     vs.setCoText(text);
     eng.change(() => engine.setCoInterval(ns), { timeline: false });

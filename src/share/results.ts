@@ -90,15 +90,18 @@ function validateWarning(x: unknown, where: string): SeriesWarning {
 
 // ---------------------------------------------------------------------------------------------
 // Any JSON value, numbers as written (JSON round-trips float64 exactly), plus what JSON lacks:
-// NaN and ±Infinity become {"$n": "NaN" | "Inf" | "-Inf"}; a list of two or more objects with
+// NaN, ±Infinity and -0 become {"$n": "NaN" | "Inf" | "-Inf" | "-0"}; a list of two or more objects with
 // the same keys in the same order becomes {"$c": keys, "$r": [values per object]} (the keys
 // once: a comparison's curve is such a list, and this makes its link ~7 % shorter).
 
-const NON_FINITE: Record<string, number> = { NaN: Number.NaN, Inf: Infinity, "-Inf": -Infinity };
+const NON_FINITE: Record<string, number> = { NaN: Number.NaN, Inf: Infinity, "-Inf": -Infinity, "-0": -0 };
 
 /** A value as the link writes it. Throws a RangeError on a key starting with "$" (reserved here). */
 export function packJson(x: unknown): unknown {
-  if (typeof x === "number") return Number.isFinite(x) ? x : { $n: Number.isNaN(x) ? "NaN" : x > 0 ? "Inf" : "-Inf" };
+  if (typeof x === "number") {
+    if (Object.is(x, -0)) return { $n: "-0" }; // JSON would write 0
+    return Number.isFinite(x) ? x : { $n: Number.isNaN(x) ? "NaN" : x > 0 ? "Inf" : "-Inf" };
+  }
   if (x === null || typeof x === "string" || typeof x === "boolean") return x;
   if (Array.isArray(x)) {
     const keys = x.length >= 2 && x.every(isObj) ? Object.keys(x[0] as Obj) : null;
@@ -108,7 +111,7 @@ export function packJson(x: unknown): unknown {
   }
   if (isObj(x)) {
     const out: Obj = {};
-    for (const [k, v] of Object.entries(x)) if (v !== undefined) out[checkKey(k)] = packJson(v);
+    for (const [k, v] of Object.entries(x)) if (v !== undefined) put(out, checkKey(k), packJson(v));
     return out;
   }
   throw new RangeError(`cannot carry a ${typeof x} in a link`);
