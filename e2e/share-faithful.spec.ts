@@ -143,7 +143,10 @@ test("the demo's link reopens every number, verdict and ratio of its author's pa
   ]);
 });
 
-test("a two-log comparison with a requirement, windows and a tail threshold reopens digit for digit; a new question says what it rests on", async ({ page, browser }) => {
+test("a two-log comparison with a requirement, windows, a tail threshold and a time window reopens digit for digit; a new question says what it rests on", async ({
+  page,
+  browser,
+}) => {
   const dir = mkdtempSync(join(tmpdir(), "share-faithful-"));
   const base = join(dir, "base_3k.hlog");
   const cand = join(dir, "cand_3k.hlog");
@@ -155,6 +158,9 @@ test("a two-log comparison with a requirement, windows and a tail threshold reop
   await apply(page, "requirement-input", "p50<=1ms, p99<=5ms, p99.9<=50ms, max<=400ms");
   await apply(page, "window-length", "10s");
   await apply(page, "tail-threshold", ">20ms");
+  // A time window: the link carries the window's histograms and the answers computed on it.
+  await page.getByTestId("range-start").fill("5");
+  await apply(page, "range-end", "55");
   await page.getByTestId("compare-open").click();
   await idle(page);
   await page.getByTestId("compare-baseline").selectOption("base_3k");
@@ -178,6 +184,7 @@ test("a two-log comparison with a requirement, windows and a tail threshold reop
   await p2.waitForTimeout(50);
   await idle(p2);
   await expect(p2.getByTestId("compare-basis")).toContainText("computed here from the link's rounded histograms, without intervals".replace(/^c/, "C"));
+  await p2.getByTestId("compare").screenshot({ path: "screens/share-compare-basis.png" });
   for (const v of await p2.locator("[data-testid=ratio-point]").evaluateAll((els) => els.map((e) => e.getAttribute("data-verdict"))))
     expect(v, "no verdict from counts resampled without their intervals").toBe("unknown");
   // Back to the author's pair: the author's answer again.
@@ -188,5 +195,6 @@ test("a two-log comparison with a requirement, windows and a tail threshold reop
   // A requirement at a percentile the author's page did not read is computed here, and says so.
   await apply(p2, "requirement-input", "p95<=1ms");
   await expect(p2.getByTestId("link-basis")).toContainText("the requirement at p95 computed here from the link's histograms");
+  await p2.getByTestId("link-basis").screenshot({ path: "screens/share-link-basis.png" });
   await opened.close();
 });

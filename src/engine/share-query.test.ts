@@ -40,6 +40,7 @@ function shown(v: SeriesView) {
   const sp = v.spectrum;
   return {
     name: v.name,
+    whole: v.wholeCount,
     count: sp.totalCount,
     percentiles: sp.percentiles,
     max: sp.max,
@@ -78,6 +79,18 @@ describe("an opened link shows what its author's engine gave", async () => {
       expect(portable(again)).toEqual(portable(answer));
     });
   }
+
+  it("a time window: the window's numbers, the whole series' count and the window's comparison come back", async () => {
+    const range = { start: 5, end: 55 };
+    const windowed = await compareQuery(a, { baseline: byName(a, "base_3k"), candidate: byName(a, "cand_3k"), range, margin: 0.1, repeats: true });
+    const b = new Store();
+    b.openShare(a.share({ ...view, range }, looks, range, false, windowed).fragment);
+    expect(b.views(range).map(shown)).toEqual(a.views(range).map(shown));
+    expect(b.views(range).map((v) => v.wholeCount)).toEqual([270000, 180000]);
+    const again = await compareQuery(b, { baseline: byName(b, "base_3k"), candidate: byName(b, "cand_3k"), range, margin: 0.1, repeats: true });
+    expect(again.basis).toBe("link");
+    expect(portable(again)).toEqual(portable(windowed));
+  });
 
   it("the link's histograms alone give other numbers (what the carried values are for)", () => {
     const b = new Store();

@@ -34,11 +34,11 @@ function requirementPercentiles(text: string | null): number[] {
   return r.ok && r.value ? r.value.entries.map((e) => e.percentile) : [];
 }
 
-/** What a page shows for a series: its spectrum's values at the table's and `extra` percentiles, details, warnings. */
-export function shownOf(sp: Spectrum, warnings: SeriesWarning[], extra: readonly number[]): SharedShown {
+/** What a page shows for a series: its spectrum's values at the table's and `extra` percentiles, details, whole count, warnings. */
+export function shownOf(sp: Spectrum, count: number, warnings: SeriesWarning[], extra: readonly number[]): SharedShown {
   const at: Record<string, number> = {};
   for (const p of [...TABLE_PERCENTILES, ...extra]) if (p > 0 && p <= 100) at[String(p)] = valueAtFromBuckets(sp, p);
-  return { at, min: sp.min, mean: sp.mean, stdDeviation: sp.stdDeviation, warnings };
+  return { at, min: sp.min, mean: sp.mean, stdDeviation: sp.stdDeviation, count, warnings };
 }
 
 /** A spectrum of the link's rounded histogram showing the author's numbers: its curve stays, every number read from it is the author's. */
@@ -76,7 +76,7 @@ export function shareOf(store: Store, view: ShareView, looks: ShareLook[], range
       timeline: coarseOf(s, MAX_TIMELINE_BUCKETS),
       startTime: s.startTime,
       ...(l.time ? { time: l.time } : {}),
-      shown: shownOf(store.spectrumFor(s.id, range), store.warningsOf(s.id), extra),
+      shown: shownOf(store.spectrumFor(s.id, range), store.wholeCountOf(s.id), store.warningsOf(s.id), extra),
     };
   });
   // The answer belongs to the view's comparison only: a stale one (another pair) is not carried.

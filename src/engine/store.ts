@@ -278,7 +278,7 @@ export class Store {
       kind: s.kind,
       mergedFrom: s.mergedFrom,
       failures: s.failures,
-      wholeCount: s.histogram.totalCount,
+      wholeCount: this.wholeCountOf(s.id),
       correctedFrom: null,
       spectrum: this.spectrumFor(s.id, range),
       warnings: this.warningsOf(s.id),
@@ -290,6 +290,11 @@ export class Store {
     const sp = spectrumOf(this.histogramFor(id, range));
     const shown = this.shown.get(id);
     return shown ? pinSpectrum(sp, shown) : sp;
+  }
+
+  /** The whole series' count (an opened link's histogram is its author's time window). */
+  wholeCountOf(id: string): number {
+    return this.shown.get(id)?.count ?? this.get(id).histogram.totalCount;
   }
 
   warningsOf(id: string): SeriesWarning[] {

@@ -31,7 +31,7 @@ function answerOf(state: ShareState, a: number, b: number): CompareResult {
 
 /** The state with what its author's page showed (the table's and the requirement's percentiles) and a comparison. */
 function withResults(state: ShareState, compare: CompareResult | null): ShareState {
-  const series = state.series.map((s) => ({ ...s, shown: shownOf(spectrumOf(s.histogram), [], [50, 99, 99.9, 100]) }));
+  const series = state.series.map((s) => ({ ...s, shown: shownOf(spectrumOf(s.histogram), s.histogram.totalCount, [], [50, 99, 99.9, 100]) }));
   const view = compare ? { ...state.view, compare: { baseline: state.series[3]!.name, candidate: state.series[7]!.name, margin: 0.05, repeats: true } } : state.view;
   return { view, series, ...(compare ? { results: { compare } } : {}) };
 }
@@ -132,7 +132,7 @@ describe("hostile results", () => {
     w.svarint(5);
     return wrapPayload(buildPayload({ lossy: false, view: viewMeta(), series: [seriesMeta({ hist: { sig: 3, ldv: 1 } })], results }, w.finish()));
   };
-  const shown = { at: { "50": 1000, "100": 1000 }, min: 1000, mean: 1000, stdDeviation: 0, warnings: [] };
+  const shown = { at: { "50": 1000, "100": 1000 }, min: 1000, mean: 1000, stdDeviation: 0, count: 5, warnings: [] };
   const answer = packJson(answerOf(synthSweep(), 0, 4)) as Record<string, unknown>;
 
   it("the baselines are accepted", () => {
@@ -149,6 +149,7 @@ describe("hostile results", () => {
       ["shown", { ...shown, warnings: [{ kind: "saturation", series: "a" }] }],
       ["shown", { ...shown, warnings: [{ kind: "other", series: "a" }] }],
       ["shown", { ...shown, mean: { $n: "nope" } }],
+      ["shown", { ...shown, count: -1 }],
       ["shown", "x"],
     ];
     for (const [k, v] of bad) {

@@ -2,14 +2,15 @@
 // same numbers instead of computing them again from the link's rounded histograms, which have
 // no intervals:
 // - per series (`shown`): the value at every percentile the page read (the table's and the
-//   requirement's), the details (min, mean, standard deviation) and the data warnings;
+//   requirement's), the details (min, mean, standard deviation), the whole series' count and
+//   the data warnings;
 // - the A vs B answer on screen (`results.compare`), carried whole as JSON (packJson), so that
 //   fields the comparison gains later travel without a new schema version.
 // Everything is validated on decode: a hostile link gets ok:false, never a crash.
 import type { CompareResult } from "../core/compare/types";
 import type { SeriesWarning } from "../core/warnings";
 import { UNITS } from "../core/types";
-import { fail, field, has, isObj, num, obj, str, type Obj } from "./schema";
+import { fail, field, has, int, isObj, num, obj, str, type Obj } from "./schema";
 
 /** What the author's page showed for one series. */
 export interface SharedShown {
@@ -18,6 +19,8 @@ export interface SharedShown {
   min: number;
   mean: number;
   stdDeviation: number;
+  /** The whole series' count, whatever the time window (the link's histogram is the window's). */
+  count: number;
   /** The data's own warnings (saturation, coordinated omission) as the author's page gave them. */
   warnings: SeriesWarning[];
 }
@@ -58,6 +61,7 @@ export function validateShown(x: unknown, where: string): SharedShown {
     min: anyNumber(unpackJson(field(o, "min"), `${where}.min`), `${where}.min`),
     mean: anyNumber(unpackJson(field(o, "mean"), `${where}.mean`), `${where}.mean`),
     stdDeviation: anyNumber(unpackJson(field(o, "stdDeviation"), `${where}.stdDeviation`), `${where}.stdDeviation`),
+    count: int(field(o, "count"), `${where}.count`, 0, Number.MAX_SAFE_INTEGER),
     warnings: ws.map((w, i) => validateWarning(w, `${where}.warnings[${i}]`)),
   };
 }
@@ -239,5 +243,5 @@ export function packResults(r: ShareResults): Obj {
 
 /** SharedShown → its metadata form (warnings as packed JSON: they may hold non-finite numbers). */
 export function packShown(s: SharedShown): Obj {
-  return { at: { ...s.at }, min: packJson(s.min), mean: packJson(s.mean), stdDeviation: packJson(s.stdDeviation), warnings: s.warnings.map(packJson) };
+  return { at: { ...s.at }, min: packJson(s.min), mean: packJson(s.mean), stdDeviation: packJson(s.stdDeviation), count: s.count, warnings: s.warnings.map(packJson) };
 }

@@ -198,7 +198,7 @@ describe("v4 → v5", () => {
   });
 
   it("a v4 link claiming v5's fields is refused", () => {
-    const shown = { at: { "50": 1 }, min: 1, mean: 1, stdDeviation: 0, warnings: [] };
+    const shown = { at: { "50": 1 }, min: 1, mean: 1, stdDeviation: 0, count: 1, warnings: [] };
     for (const [meta, what] of [
       [{ results: {} }, /results/],
       [{ series: [v1Series({ shown })] }, /shown/],

@@ -31,7 +31,7 @@ export function linkBasisLine(views: readonly SeriesView[], requirement: Require
 
 /** The line under an A vs B answer computed here from a link's data (share-query.ts withheld). */
 export const COMPARE_FROM_LINK =
-  "Computed here from the link's rounded histograms, without intervals (its counts resampled as if independent, so the interval is too narrow): no better, worse or same verdict. The link's own answer is the one it opened with.";
+  "Computed here from the link's rounded histograms, without intervals: counts resampled as if independent give too narrow an interval, so no better, worse or same verdict. The link's own answer is the one it opened with.";
 
 function names(vs: readonly SeriesView[]): string {
   const n = vs.slice(0, 3).map((v) => v.name);
