@@ -141,6 +141,17 @@ test("the demo's link reopens every number, verdict and ratio of its author's pa
     "[data-testid=ratio-point]",
     "[data-testid=compare-sentence]",
   ]);
+
+  // The sweep over common throughputs is a new question on the opened page: computed from the
+  // link's data, and said so.
+  const opened = await openLink(browser, await makeLink(page));
+  await opened.page.getByTestId("compare-sweep").click();
+  await opened.page.waitForTimeout(50);
+  await idle(opened.page);
+  await expect(opened.page.getByTestId("compare-sweep-row")).toHaveCount(3);
+  await expect(opened.page.getByTestId("sweep-basis")).toBeVisible();
+  await expect(opened.page.getByTestId("compare-basis")).toHaveCount(0);
+  await opened.close();
 });
 
 test("a two-log comparison with a requirement, windows, a tail threshold and a time window reopens digit for digit; a new question says what it rests on", async ({

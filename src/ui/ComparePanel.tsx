@@ -10,7 +10,7 @@ import { formatThroughput } from "../core/naming";
 import type { SeriesView } from "../engine/store";
 import type { CompareState, SweepRow } from "./use-compare";
 import type { RatioPoint } from "../core/compare/types";
-import { CompareBasis } from "./LinkBasis";
+import { CompareBasis, SweepBasis } from "./LinkBasis";
 
 interface Props {
   c: CompareState;
@@ -199,6 +199,7 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width }
           <button type="button" data-testid="compare-sweep" onClick={c.runSweep}>
             B vs A at every common throughput ({c.sweepThroughputs.map(formatThroughput).join(", ")})
           </button>
+          {c.sweep ? <SweepBasis answers={c.sweep.map((row) => row.result)} /> : null}
           {c.sweep ? (
             <ul>
               {c.sweep.map((row) => (

@@ -15,6 +15,15 @@ export const LinkBasis = memo(function LinkBasis({ views, requirement }: { views
   ) : null;
 });
 
+/** Under the sweep over common throughputs: shown when its answers were computed from a link's data. */
+export function SweepBasis({ answers }: { answers: readonly (CompareAnswer | null)[] }) {
+  return answers.some((a) => a?.basis === "link-data") ? (
+    <p className="hint link-basis" data-testid="sweep-basis">
+      {COMPARE_FROM_LINK}
+    </p>
+  ) : null;
+}
+
 /** Under the A vs B sentence: shown when the answer was computed from a link's data. */
 export function CompareBasis({ answer }: { answer: CompareAnswer }) {
   return answer.basis === "link-data" ? (
