@@ -120,6 +120,20 @@ describe("an opened link shows what its author's engine gave", async () => {
     expect((await ask(b)).basis).toBe("link-data");
   });
 
+  it("a saturation warning, found in the intervals the link does not carry, comes back", async () => {
+    const c = new Store();
+    await c.load("overloaded_13k.hlog", [writeHlog(simulateQueue({ rate: 13000, seconds: 30, medianServiceSec: 80e-6, sigma: 0.5, stalls: [], seed: 1 }))]);
+    const warned = c.views()[0]!.warnings;
+    expect(warned.map((w) => w.kind)).toContain("saturation");
+    const link = c.share({ ...view, compare: undefined }, [{ id: c.series[0]!.id, color: "#000", visible: true }], OPEN_RANGE, false, null);
+    const d = new Store();
+    d.openShare(link.fragment);
+    expect(d.views()[0]!.warnings).toEqual(warned);
+    // Without what the link carries, the opened page would find none (it has no intervals).
+    d.shown.clear();
+    expect(d.views()[0]!.warnings.map((w) => w.kind)).not.toContain("saturation");
+  });
+
   it("the author's page answers as before: nothing pinned, nothing marked", async () => {
     expect(a.views().every((v) => v.spectrum.exact === undefined)).toBe(true);
     expect(answer.basis).toBeUndefined();
