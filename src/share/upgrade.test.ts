@@ -202,7 +202,7 @@ describe("v4 → v5", () => {
     for (const [meta, what] of [
       [{ results: {} }, /results/],
       [{ series: [v1Series({ shown })] }, /shown/],
-      [{ view: { ...v2View, compare: { baseline: "a", candidate: "b", margin: 0.05, repeats: true, headlinePercentile: 99 } } }, /compare/],
+      [{ view: { ...v2View, compare: { baseline: "a", candidate: "b", margin: 0.05, repeats: true, pooling: "runs" } } }, /compare/],
     ] as const) {
       const r = decodeShare(v4(meta));
       expect(r.ok).toBe(false);

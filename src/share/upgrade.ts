@@ -117,7 +117,8 @@ export function upgradeV4toV5(doc: RawDoc): RawDoc {
     });
   const view = field(meta, "view");
   const c = isObj(view) ? field(view, "compare") : undefined;
-  if (isObj(c) && Object.keys(c).some((k) => !["baseline", "candidate", "margin", "repeats"].includes(k))) fail("view.compare has settings a v4 link cannot hold");
+  // v4 links may name the headline's percentile (added within v4); any other setting is v5's.
+  if (isObj(c) && Object.keys(c).some((k) => !["baseline", "candidate", "margin", "repeats", "headline"].includes(k))) fail("view.compare has settings a v4 link cannot hold");
   return doc;
 }
 
