@@ -120,6 +120,13 @@ describe("an opened link shows what its author's engine gave", async () => {
     expect((await ask(b)).basis).toBe("link-data");
   });
 
+  it("an answer to another pair than the view's is not carried", async () => {
+    const swapped = { ...view, compare: { ...view.compare!, baseline: "cand_3k", candidate: "base_3k" } };
+    const b = new Store();
+    b.openShare(a.share(swapped, looks, OPEN_RANGE, false, answer).fragment);
+    expect(b.carried).toBeNull();
+  });
+
   it("a saturation warning, found in the intervals the link does not carry, comes back", async () => {
     const c = new Store();
     await c.load("overloaded_13k.hlog", [writeHlog(simulateQueue({ rate: 13000, seconds: 30, medianServiceSec: 80e-6, sigma: 0.5, stalls: [], seed: 1 }))]);

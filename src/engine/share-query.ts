@@ -81,7 +81,7 @@ export function shareOf(store: Store, view: ShareView, looks: ShareLook[], range
   });
   // The answer belongs to the view's comparison only: a stale one (another pair) is not carried.
   const c = view.compare;
-  const fits = compare && c && compare.margin === c.margin;
+  const fits = compare && c && compare.margin === c.margin && compare.base.runs.includes(c.baseline) && compare.cand.runs.includes(c.candidate);
   return encodeShare({ view, series, ...(fits ? { results: { compare: portable(compare) } } : {}) }, { fullPrecision });
 }
 
