@@ -169,6 +169,9 @@ test("a two-log comparison with a requirement, windows, a tail threshold and a t
   await apply(page, "requirement-input", "p50<=1ms, p99<=5ms, p99.9<=50ms, max<=400ms");
   await apply(page, "window-length", "10s");
   await apply(page, "tail-threshold", ">20ms");
+  // A CO correction: each series' corrected copy joins the table and the verdicts.
+  await apply(page, "co-interval", "1ms");
+  await expect(page.locator("[data-testid=series][data-corrected=true]")).toHaveCount(2);
   // A time window: the link carries the window's histograms and the answers computed on it.
   await page.getByTestId("range-start").fill("5");
   await apply(page, "range-end", "55");

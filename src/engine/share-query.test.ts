@@ -120,6 +120,34 @@ describe("an opened link shows what its author's engine gave", async () => {
     expect((await ask(b)).basis).toBe("link-data");
   });
 
+  it("a CO correction: the corrected copies show the author's numbers while the interval is the link's", () => {
+    const c = new Store();
+    c.series.push(...a.series);
+    c.setCoInterval(1e6);
+    const coLooks = c
+      .views()
+      .filter((v) => !v.correctedFrom)
+      .map((v) => ({ id: v.id, color: "#000", visible: true }));
+    const b = new Store();
+    b.openShare(c.share({ ...view, coInterval: "1ms" }, coLooks, OPEN_RANGE, false, null).fragment);
+    b.setCoInterval(1e6);
+    expect(b.views().map(shown)).toEqual(c.views().map(shown));
+    expect(
+      b
+        .views()
+        .filter((v) => v.correctedFrom)
+        .every((v) => v.spectrum.exact),
+    ).toBe(true);
+    // Another interval: computed from the link's histograms.
+    b.setCoInterval(2e6);
+    expect(
+      b
+        .views()
+        .filter((v) => v.correctedFrom)
+        .some((v) => v.spectrum.exact),
+    ).toBe(false);
+  });
+
   it("an answer to another pair than the view's is not carried", async () => {
     const swapped = { ...view, compare: { ...view.compare!, baseline: "cand_3k", candidate: "base_3k" } };
     const b = new Store();

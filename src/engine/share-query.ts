@@ -7,6 +7,7 @@
 // question is the same; a new question is computed from the link's data and says so.
 import { valueAtFromBuckets, type Spectrum } from "../core/spectrum";
 import { parseRequirement } from "../core/requirements";
+import { parseExpectedInterval } from "../core/interval";
 import { compareSentence } from "../core/compare/sentence";
 import type { CompareResult, RatioPoint } from "../core/compare/types";
 import { TABLE_PERCENTILES } from "../core/types";
@@ -48,7 +49,16 @@ export function pinSpectrum(sp: Spectrum, shown: SharedShown): Spectrum {
     const v = shown.at[String(p)];
     if (v !== undefined) percentiles[String(p)] = v;
   }
-  return { ...sp, percentiles, max: shown.at["100"] ?? sp.max, min: shown.min, mean: shown.mean, stdDeviation: shown.stdDeviation, exact: shown.at };
+  return {
+    ...sp,
+    totalCount: shown.total ?? sp.totalCount,
+    percentiles,
+    max: shown.at["100"] ?? sp.max,
+    min: shown.min,
+    mean: shown.mean,
+    stdDeviation: shown.stdDeviation,
+    exact: shown.at,
+  };
 }
 
 /** The warnings a link carried, worded with the series' name here (it may have been edited). */
@@ -60,6 +70,12 @@ export function pinnedWarnings(shown: SharedShown, name: string): SeriesWarning[
 function portable(a: CompareResult & Partial<Pick<CompareAnswer, "baseIds" | "candIds" | "basis">>): CompareResult {
   const { baseIds: _b, candIds: _c, basis: _s, ...rest } = a;
   return rest;
+}
+
+/** What the page shows for a series' CO-corrected copy, when a CO interval is set. */
+function correctedShown(store: Store, id: string, range: TimeRange, extra: readonly number[]): { corrected?: SharedShown } {
+  const co = store.correctedOf(id, range);
+  return co ? { corrected: { ...shownOf(co.spectrum, co.wholeCount, [], extra), total: co.spectrum.totalCount } } : {};
 }
 
 /** The current view and its data, with what the page showed, as a link fragment. */
@@ -76,7 +92,7 @@ export function shareOf(store: Store, view: ShareView, looks: ShareLook[], range
       timeline: coarseOf(s, MAX_TIMELINE_BUCKETS),
       startTime: s.startTime,
       ...(l.time ? { time: l.time } : {}),
-      shown: shownOf(store.spectrumFor(s.id, range), store.wholeCountOf(s.id), store.warningsOf(s.id), extra),
+      shown: { ...shownOf(store.spectrumFor(s.id, range), store.wholeCountOf(s.id), store.warningsOf(s.id), extra), ...correctedShown(store, s.id, range, extra) },
     };
   });
   // The answer belongs to the view's comparison only: a stale one (another pair) is not carried.
@@ -105,9 +121,11 @@ export function openShareIn(store: Store, fragment: string): OpenedShare {
       coarseTimeline: sh.timeline ?? null,
     });
     store.series.push(m);
-    if (sh.shown) store.shown.set(m.id, sh.shown);
+    if (sh.shown) store.pin(m.id, sh.shown);
   }
   const v = r.state.view;
+  const co = v.coInterval === undefined ? null : parseExpectedInterval(v.coInterval);
+  store.carriedCoNs = co !== null && Number.isFinite(co) && co > 0 ? co : null;
   const answer = r.state.results?.compare;
   store.carried = answer && v.compare ? { answer, margin: v.compare.margin, repeats: v.compare.repeats, range: { start: v.range.start, end: v.range.end } } : null;
   return {

@@ -78,6 +78,8 @@ export class Store {
   readonly shown = new Map<string, SharedShown>();
   /** The comparison an opened link carried. */
   carried: CarriedCompare | null = null;
+  /** The CO interval (ns) an opened link's corrected copies were computed with (their pins hold while it is set). */
+  carriedCoNs: number | null = null;
 
   /** Like load, but a failure of the source itself (a network error) is thrown to the caller. */
   async loadOrThrow(name: string, chunks: AsyncIterable<string> | Iterable<string>, onProgress?: (p: IngestProgress) => void, options?: SampleOptions): Promise<LoadOutcome> {
@@ -106,6 +108,7 @@ export class Store {
     const i = this.series.findIndex((s) => s.id === id);
     if (i >= 0) inflatedCache.forget(this.series.splice(i, 1)[0]!.intervals);
     this.shown.delete(id);
+    this.shown.delete(id + CO_SUFFIX);
   }
 
   clear(): void {
@@ -113,6 +116,7 @@ export class Store {
     this.series.length = 0;
     this.shown.clear();
     this.carried = null;
+    this.carriedCoNs = null;
     this.coCache.clear();
     this.warningCache.clear();
   }
@@ -187,7 +191,11 @@ export class Store {
   setRecordedUnit(id: string, unit: Unit): void {
     this.forgetWarnings(id);
     const s = this.get(id);
-    if (unit !== s.recordedUnit) this.shown.delete(id); // its values now mean something else
+    if (unit !== s.recordedUnit) {
+      // Its values now mean something else.
+      this.shown.delete(id);
+      this.shown.delete(id + CO_SUFFIX);
+    }
     s.recordedUnit = unit;
     s.unitSource = "user";
   }
@@ -247,15 +255,14 @@ export class Store {
     // Listed in one order everywhere (core/naming's compareSeries); each corrected copy right after its series.
     for (const v of this.rawViews(range).sort(compareSeries)) {
       out.push(v);
-      if (this.coIntervalNs === null) continue;
-      const h = this.histogramFor(v.id + CO_SUFFIX, range);
+      const co = this.correctedOf(v.id, range);
+      if (co === null) continue;
       out.push({
         ...v,
         id: v.id + CO_SUFFIX,
-        name: `${v.name} (CO-corrected, ${formatNs(this.coIntervalNs)})`,
+        name: `${v.name} (CO-corrected, ${formatNs(this.coIntervalNs!)})`,
         correctedFrom: v.id,
-        wholeCount: this.histogramFor(v.id + CO_SUFFIX, OPEN_RANGE).totalCount,
-        spectrum: spectrumOf(h),
+        ...co,
         warnings: [],
       });
     }
@@ -290,6 +297,24 @@ export class Store {
     const sp = spectrumOf(this.histogramFor(id, range));
     const shown = this.shown.get(id);
     return shown ? pinSpectrum(sp, shown) : sp;
+  }
+
+  /**
+   * A series' CO-corrected copy as views show it (null without a CO interval): an opened link's
+   * copy shows what its author's page showed while the interval is the link's.
+   */
+  correctedOf(id: string, range: TimeRange): { spectrum: Spectrum; wholeCount: number } | null {
+    if (this.coIntervalNs === null) return null;
+    const sp = spectrumOf(this.histogramFor(id + CO_SUFFIX, range));
+    const pin = this.coIntervalNs === this.carriedCoNs ? this.shown.get(id + CO_SUFFIX) : undefined;
+    if (pin) return { spectrum: pinSpectrum(sp, pin), wholeCount: pin.count };
+    return { spectrum: sp, wholeCount: this.histogramFor(id + CO_SUFFIX, OPEN_RANGE).totalCount };
+  }
+
+  /** Pins what a link's author's page showed on a series (and its corrected copy). */
+  pin(id: string, shown: SharedShown): void {
+    this.shown.set(id, shown);
+    if (shown.corrected) this.shown.set(id + CO_SUFFIX, shown.corrected);
   }
 
   /** The whole series' count (an opened link's histogram is its author's time window). */

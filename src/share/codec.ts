@@ -100,6 +100,7 @@ export function encodeShare(state: ShareState, opts: EncodeOptions = {}): Encode
       timeline: { percentiles: [...v.timeline.percentiles], perLane: v.timeline.perLane, wallClock: v.timeline.wallClock, log: v.timeline.log },
       ...(v.time ? { time: { window: v.time.window, wallClock: v.time.wallClock, tailNs: v.time.tailNs } } : {}),
       ...(v.compare ? { compare: { ...v.compare } } : {}),
+      ...(v.coInterval !== undefined ? { coInterval: v.coInterval } : {}),
     },
     series,
   };

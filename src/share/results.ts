@@ -23,6 +23,13 @@ export interface SharedShown {
   count: number;
   /** The data's own warnings (saturation, coordinated omission) as the author's page gave them. */
   warnings: SeriesWarning[];
+  /** The same for the series' CO-corrected copy, when the view sets a CO interval. */
+  corrected?: SharedShown;
+  /**
+   * The window's count, where it is not the link's histogram's: a corrected copy's (the
+   * correction of a rounded histogram adds other counts).
+   */
+  total?: number;
 }
 
 /** What the author's page computed beyond each series. */
@@ -40,7 +47,7 @@ const MAX_DEPTH = 24;
 /** "50", "99.9", "100": what String(p) gives for a percentile in (0, 100]. */
 const PERCENTILE_KEY = /^(?:100|[0-9]{1,2}(?:\.[0-9]{1,12})?)$/;
 
-export function validateShown(x: unknown, where: string): SharedShown {
+export function validateShown(x: unknown, where: string, nested = false): SharedShown {
   const o = obj(x, where);
   const atObj = obj(field(o, "at"), `${where}.at`);
   const keys = Object.keys(atObj);
@@ -55,7 +62,7 @@ export function validateShown(x: unknown, where: string): SharedShown {
   const ws = field(o, "warnings");
   if (!Array.isArray(ws)) fail(`${where}.warnings is not a list`);
   if (ws.length > MAX_SHOWN_WARNINGS) fail(`${where}.warnings has more than ${MAX_SHOWN_WARNINGS} entries`);
-  return {
+  const out: SharedShown = {
     at,
     // An empty series' mean and deviation are not finite numbers: packed as JSON markers.
     min: anyNumber(unpackJson(field(o, "min"), `${where}.min`), `${where}.min`),
@@ -64,6 +71,12 @@ export function validateShown(x: unknown, where: string): SharedShown {
     count: int(field(o, "count"), `${where}.count`, 0, Number.MAX_SAFE_INTEGER),
     warnings: ws.map((w, i) => validateWarning(w, `${where}.warnings[${i}]`)),
   };
+  if (has(o, "total")) out.total = int(field(o, "total"), `${where}.total`, 0, Number.MAX_SAFE_INTEGER);
+  if (has(o, "corrected")) {
+    if (nested) fail(`${where}.corrected is nested`);
+    out.corrected = validateShown(field(o, "corrected"), `${where}.corrected`, true);
+  }
+  return out;
 }
 
 function validateWarning(x: unknown, where: string): SeriesWarning {
@@ -243,5 +256,8 @@ export function packResults(r: ShareResults): Obj {
 
 /** SharedShown → its metadata form (warnings as packed JSON: they may hold non-finite numbers). */
 export function packShown(s: SharedShown): Obj {
-  return { at: { ...s.at }, min: packJson(s.min), mean: packJson(s.mean), stdDeviation: packJson(s.stdDeviation), count: s.count, warnings: s.warnings.map(packJson) };
+  const out: Obj = { at: { ...s.at }, min: packJson(s.min), mean: packJson(s.mean), stdDeviation: packJson(s.stdDeviation), count: s.count, warnings: s.warnings.map(packJson) };
+  if (s.total !== undefined) out.total = s.total;
+  if (s.corrected) out.corrected = packShown(s.corrected);
+  return out;
 }

@@ -18,6 +18,7 @@ export const MAX_SERIES = 200;
 export const MAX_NAME_CHARS = 500;
 export const MAX_REQUIREMENT_CHARS = 2000;
 export const MAX_COLOR_CHARS = 100;
+export const MAX_CO_INTERVAL_CHARS = 100;
 export const MAX_TIMELINE_BUCKETS = 200;
 export const MAX_VIEW_PERCENTILES = 32;
 /** Top intervals a series' tail summary may carry. */
@@ -114,6 +115,8 @@ export interface ShareView {
   time?: ShareTimeOptions;
   /** The A vs B comparison on screen (v4; absent when none). */
   compare?: SharedCompare;
+  /** The CO correction's expected interval as typed ("10ms", "100/s"; v5; absent: none). */
+  coInterval?: string;
 }
 
 /**
@@ -303,6 +306,7 @@ export function validateView(x: unknown): ShareView {
     out.time = { window: w, wallClock: bool(field(t, "wallClock"), "view.time.wallClock"), tailNs: tail };
   }
   if (has(v, "compare")) out.compare = validateCompare(field(v, "compare"));
+  if (has(v, "coInterval")) out.coInterval = str(field(v, "coInterval"), "view.coInterval", MAX_CO_INTERVAL_CHARS);
   return out;
 }
 

@@ -17,7 +17,9 @@
 //   v5  what the author's page computed travels with the link: optional per-series `shown`
 //       (values at the table's and the requirement's percentiles, min, mean, standard
 //       deviation, data warnings) and an optional top-level `results` ({ compare: the A vs B
-//       answer as packed JSON }, results.ts); view.compare may hold further plain settings.
+//       answer as packed JSON }, results.ts); view.compare may hold further plain settings;
+//       optional view.coInterval (the CO correction's interval as typed) with each series'
+//       corrected copy's shown values in shown.corrected.
 //       A v4 link has none of them: it opens as before, its numbers computed from its
 //       histograms, and the page says so.
 // To add v6: write upgradeV5toV6, register it under 5 in UPGRADERS, bump SHARE_VERSION, and
@@ -116,6 +118,7 @@ export function upgradeV4toV5(doc: RawDoc): RawDoc {
       if (isObj(s) && has(s, "shown")) fail(`series[${i}].shown is not part of a v4 link`);
     });
   const view = field(meta, "view");
+  if (isObj(view) && has(view, "coInterval")) fail("view.coInterval is not part of a v4 link");
   const c = isObj(view) ? field(view, "compare") : undefined;
   // v4 links may name the headline's percentile (added within v4); any other setting is v5's.
   if (isObj(c) && Object.keys(c).some((k) => !["baseline", "candidate", "margin", "repeats", "headline"].includes(k))) fail("view.compare has settings a v4 link cannot hold");

@@ -23,7 +23,7 @@ export function linkBasisLine(views: readonly SeriesView[], requirement: Require
     const missing = requirement.entries.map((e) => e.percentile).filter((p) => pinned.some((v) => v.spectrum.exact![String(p)] === undefined));
     if (missing.length > 0) parts.push(`the requirement at ${missing.map(percentileLabel).join(", ")}`);
   }
-  if (views.some((v) => v.correctedFrom !== null && sharedIds.has(v.correctedFrom))) parts.push("the CO-corrected copies");
+  if (views.some((v) => v.correctedFrom !== null && sharedIds.has(v.correctedFrom) && !v.spectrum.exact)) parts.push("the CO-corrected copies");
   if (views.some((v) => v.mergedFrom.some((n) => sharedNames.has(n)))) parts.push("the merges");
   if (parts.length === 0) return null;
   return `Opened from a share link: ${joinAnd(parts)} computed here from ${HISTOGRAMS}; the rest as its author's page showed it.`;
