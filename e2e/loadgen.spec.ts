@@ -2,7 +2,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { generateSamples, gatlingLog, jmeterCsv, k6Json, msValue, nsValue, plainValues, referenceHistogram, vegetaCsv } from "../scripts/lib/loadgen-fixtures";
+import { generateSamples, gatlingLog, jmeterCsv, k6Json, msValue, nsValue, plainValues, referenceHistogram, vegetaCsv, vegetaJson } from "../scripts/lib/loadgen-fixtures";
+import { fortioExpected, fortioJson, ghzJson, siegeMs, siegeVerbose } from "../scripts/lib/producer-fixtures";
+import { k6SummaryExport } from "../scripts/lib/statistics-fixtures";
 import { cell, haveSamples, HGRM, idle, loadFiles, openEmpty } from "./helpers";
 
 const samples = generateSamples({ seed: 3, seconds: 20, rate: 400, labels: ["home", "search"], medianMs: 12, sigma: 0.6, failureRate: 0.02, stalls: [{ at: 8, duration: 0.5 }] });
@@ -118,4 +120,46 @@ test("raw CSV samples: the user picks the latency, timestamp and label columns a
   expect(us).toBeLessThanOrEqual(1597 * 1.001 + 1);
   // 3000 samples 5 ms apart: 15 s cut into 1 s intervals.
   await expect(api).toContainText("15 intervals");
+});
+
+test("ghz, Fortio and siege load by content; a file of statistics is refused as such; a stray timestamp is a note", async ({ page }) => {
+  await openEmpty(page);
+  const dir = mkdtempSync(join(tmpdir(), "hdr-e2e-"));
+  const one = samples.filter((s) => s.label === "home").map((s) => ({ ...s, label: "" }));
+  writeFileSync(join(dir, "ghz.json"), ghzJson(one, { pretty: true }));
+  writeFileSync(join(dir, "fortio.json"), fortioJson(one));
+  writeFileSync(join(dir, "siege.txt"), siegeVerbose(one));
+  writeFileSync(join(dir, "summary.json"), k6SummaryExport(samples));
+  const far = one.map((s, i) => (i === 10 ? { ...s, startUs: s.startUs - 3 * 365 * 86400e6 } : s));
+  writeFileSync(join(dir, "far.json"), vegetaJson(far));
+  await loadFiles(
+    page,
+    ["ghz.json", "fortio.json", "siege.txt", "summary.json", "far.json"].map((f) => join(dir, f)),
+  );
+  const ok = one.filter((s) => s.success);
+  // ghz: every successful call, in ns; failed calls counted.
+  const ghz = page.locator("[data-testid=series][data-source='ghz.json']");
+  await expect(ghz).toHaveAttribute("data-count", String(ok.length));
+  await expect(ghz).toHaveAttribute("data-unit", "ns");
+  await expect(cell(page, (await ghz.getAttribute("data-name"))!, "99")).toHaveAttribute("data-raw", String(referenceHistogram(ok.map(nsValue)).getValueAtPercentile(99)));
+  // Fortio: its histogram of every call; the max exact.
+  const fortio = page.locator("[data-testid=series][data-source='fortio.json']");
+  await expect(fortio).toHaveAttribute("data-count", String(one.length));
+  await expect(cell(page, (await fortio.getAttribute("data-name"))!, "100")).toHaveAttribute("data-raw", String(fortioExpected(one).getValueAtPercentile(100)));
+  // siege: ANSI colours stripped, ms as printed.
+  const siege = page.locator("[data-testid=series][data-source='siege.txt']");
+  await expect(siege).toHaveAttribute("data-count", String(ok.length));
+  await expect(cell(page, (await siege.getAttribute("data-name"))!, "99")).toHaveAttribute("data-raw", String(referenceHistogram(ok.map(siegeMs)).getValueAtPercentile(99)));
+  // The k6 summary: no series, one problem saying what it is.
+  await expect(page.locator("[data-testid=series][data-source='summary.json']")).toHaveCount(0);
+  const refused = page.locator("[data-testid=load-error][data-file='summary.json']");
+  await expect(refused).toHaveCount(1);
+  await expect(refused).toContainText("statistics, not samples");
+  await expect(refused).toContainText("k6 end-of-test summary");
+  // The stray timestamp: every latency counted, the line named.
+  await expect(page.locator("[data-testid=series][data-source='far.json']")).toHaveAttribute("data-count", String(ok.length));
+  const note = page.locator("[data-testid=load-error][data-file='far.json']");
+  await expect(note).toHaveAttribute("data-line", "11");
+  await expect(note).toContainText("counted in the totals, in no interval");
+  await page.screenshot({ path: "screens/producers.png", fullPage: true });
 });

@@ -4,7 +4,7 @@
 // Interval_Max column in ms as jHiccup writes it). Run: npm run demo
 import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { writeHlog } from "./lib/hlog-fixture";
+import { PRODUCER_HEADERS, writeHlog } from "./lib/hlog-fixture";
 import { simulateQueue, type SimConfig, type Stall } from "./lib/queue-sim";
 
 const OUT = resolve(import.meta.dirname, "../public/demo");
@@ -27,7 +27,9 @@ function hiccupsB(seed: number): Stall[] {
 
 function writeLog(name: string, c: SimConfig): void {
   // Column in ms for ns values: ratio 1e6, as jHiccup and cassandra-stress write it.
-  const text = writeHlog(simulateQueue(c), { startMs: START_MS, maxRatio: 1e6, comment: `Demo data written by hdr-spectrum's scripts/make-demo.ts: ${name}` });
+  // The first comment names the producer, whose unit the readers know (formats/hlog.ts
+  // PRODUCERS): the demo's rows state their unit instead of guessing it from Interval_Max.
+  const text = writeHlog(simulateQueue(c), { startMs: START_MS, maxRatio: 1e6, comment: `${PRODUCER_HEADERS.demo.comment}: ${name}` });
   writeFileSync(resolve(OUT, name), text);
 }
 

@@ -30,6 +30,9 @@ import { TimeAnalysis } from "./ui/TimeAnalysis";
 import { bandsById, NO_TIME_INFO, timeSummaryLines, type SharedTimeInfo, type TimeInfo } from "./ui/time-state";
 import { ComparePanel } from "./ui/ComparePanel";
 import { LinkBasis } from "./ui/LinkBasis";
+import { HistoryPanel } from "./ui/HistoryPanel";
+import { useHistory } from "./ui/use-history";
+import { useHistoryCompare } from "./ui/use-history-compare";
 import { useCompare } from "./ui/use-compare";
 import { useEngine } from "./ui/use-engine";
 import { useSeriesEdits } from "./ui/use-series-edits";
@@ -65,6 +68,8 @@ export function App() {
   const timeNotes = useMemo(() => timeSummaryLines(timeInfo, unit), [timeInfo, unit]);
   const [tableBox, tableOnScreen] = useOnScreen<HTMLDivElement>();
   const cmp = useCompare(engine, views, shownRange, holdBusy);
+  const history = useHistory(holdBusy);
+  const openHistoryCompare = useHistoryCompare(views, loadFiles, (n) => cmp.restore({ ...n, margin: cmp.margin, repeats: true }));
   /** The comparison on screen, for the saved session. */
   const compareRef = useRef(cmp.shared);
   compareRef.current = cmp.shared;
@@ -212,6 +217,7 @@ export function App() {
               onZoom={zoomBoth}
               onInfo={setTimeInfo}
               holdBusy={holdBusy}
+              wallClock={tl.wallClock}
             />
           ) : null}
           <div ref={tableBox}>
@@ -219,6 +225,7 @@ export function App() {
           </div>
           <Judgement part="chart" rows={visibleRows} requirement={requirement} unit={unit} width={width} />
           <ComparePanel c={cmp} views={views} unit={unit} width={width} />
+          <HistoryPanel h={history} unit={unit} width={width} onCompare={openHistoryCompare} />
         </section>
         <aside className="side-panel">
           <h2>Series</h2>

@@ -26,6 +26,8 @@ export const PRODUCER_HEADERS = {
   jhiccup: { comment: "Logged with jHiccup version 2.0.10" },
   // cassandra-stress StressMetrics: values in ns.
   cassandraStress: { rawComment: "Logging op latencies for Cassandra Stress" },
+  // This project's demo data (scripts/make-demo.ts): values in ns.
+  demo: { comment: "Demo data written by hdr-spectrum's scripts/make-demo.ts (values in ns)" },
 } as const satisfies Record<string, Partial<HlogOptions>>;
 
 export function writeHlog(intervals: readonly SimInterval[], o: HlogOptions = {}): string {

@@ -97,7 +97,7 @@ export function referenceHistogram(values: Iterable<number>): Histogram {
 // ---------------------------------------------------------------------------------------------
 // Text helpers
 
-function csvField(s: string, delimiter = ","): string {
+export function csvField(s: string, delimiter = ","): string {
   return s.includes(delimiter) || s.includes('"') || s.includes("\n") || s.includes("\r") ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
@@ -125,7 +125,7 @@ export function rfc3339(epochNsText: { sec: number; ns: number }, offsetMin: num
   );
 }
 
-function instantOfUs(us: number): { sec: number; ns: number } {
+export function instantOfUs(us: number): { sec: number; ns: number } {
   return { sec: Math.floor(us / 1e6), ns: (us % 1e6) * 1000 };
 }
 

@@ -28,6 +28,8 @@ export interface SimConfig {
   stalls: Stall[];
   seed: number;
   intervalSec?: number;
+  /** Service times multiplied by this at time t (s): slow drift within a run. */
+  slowdown?: (t: number) => number;
 }
 
 export interface SimInterval {
@@ -37,7 +39,6 @@ export interface SimInterval {
 }
 
 export function simulateQueue(c: SimConfig): SimInterval[] {
-  const rnd = mulberry32(c.seed);
   const step = c.intervalSec ?? 1;
   const n = Math.ceil(c.seconds / step);
   const intervals: SimInterval[] = [];
@@ -45,6 +46,15 @@ export function simulateQueue(c: SimConfig): SimInterval[] {
     const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
     intervals.push({ start: i * step, length: step, histogram: h });
   }
+  simulateQueueInto(c, (i, ns) => intervals[i]!.histogram.recordValue(ns));
+  return intervals;
+}
+
+/** The same queue, each response (ns) handed to `record` with its interval's index instead of a histogram. */
+export function simulateQueueInto(c: SimConfig, record: (interval: number, ns: number) => void): void {
+  const rnd = mulberry32(c.seed);
+  const step = c.intervalSec ?? 1;
+  const n = Math.ceil(c.seconds / step);
   const gap = 1 / c.rate;
   const stalls = [...c.stalls].sort((a, b) => a.at - b.at);
   let free = 0; // when the server is next free
@@ -60,14 +70,29 @@ export function simulateQueue(c: SimConfig): SimInterval[] {
     // Box–Muller normal for a lognormal service time.
     const u = Math.max(1e-12, rnd());
     const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rnd());
-    const service = c.medianServiceSec * Math.exp(c.sigma * z);
+    const service = c.medianServiceSec * Math.exp(c.sigma * z) * (c.slowdown ? c.slowdown(start) : 1);
     free = start + service;
     const response = free - arrival;
     // The response is accounted to the interval in which the request was sent.
-    const idx = Math.min(n - 1, Math.floor(arrival / step));
-    intervals[idx]!.histogram.recordValue(Math.max(1, Math.round(response * 1e9)));
+    record(Math.min(n - 1, Math.floor(arrival / step)), Math.max(1, Math.round(response * 1e9)));
   }
-  return intervals;
+}
+
+/**
+ * Garbage-collection-like pauses over a run: they arrive at random (about one every
+ * `everySec`), and last a lognormal time around `medianSec`. Deterministic for a given seed.
+ */
+export function gcPauses(seed: number, seconds: number, everySec: number, medianSec: number, sigma = 0.5): Stall[] {
+  const rnd = mulberry32(seed);
+  const out: Stall[] = [];
+  for (let t = -Math.log(1 - rnd()) * everySec; t < seconds; t += -Math.log(1 - rnd()) * everySec) {
+    const u = Math.max(1e-12, rnd());
+    const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rnd());
+    const duration = medianSec * Math.exp(sigma * z);
+    out.push({ at: t, duration });
+    t += duration;
+  }
+  return out;
 }
 
 export interface SyncClientConfig {

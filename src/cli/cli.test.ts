@@ -245,7 +245,11 @@ describe("report (Markdown)", () => {
       JSON.parse(r.stdout) as {
         comparison: {
           baseline: string;
-          pairs: { candidate: string; points: { percentile: number; ratio: number; low: number | null; high: number | null; verdict: string }[]; worse: number[] }[];
+          pairs: {
+            candidate: string;
+            points: { percentile: number; ratio: number; low: number | null; high: number | null; verdict: string; judged: boolean }[];
+            worse: number[];
+          }[];
         };
       }
     ).comparison;
@@ -258,9 +262,12 @@ describe("report (Markdown)", () => {
       expect(Math.abs(x.ratio / 2 - 1)).toBeLessThan(2e-3);
       expect(x.low!).toBeLessThanOrEqual(2 * (1 + 2e-3));
       expect(x.high!).toBeGreaterThanOrEqual(2 * (1 - 2e-3));
-      expect(x.verdict).toBe("worse");
+      // Judged where the values above come from 10+ separate stretches of time on each side.
+      expect(x.verdict).toBe(x.judged ? "worse" : "unknown");
     }
-    expect(pair.worse.length).toBe(supported.length);
+    const judged = supported.filter((x) => x.judged);
+    expect(judged.map((x) => x.percentile)).toEqual(expect.arrayContaining([50, 90, 99]));
+    expect(pair.worse).toEqual(judged.map((x) => x.percentile));
     // The Markdown has the page's comparison section; check fails on the worse candidate only.
     const md = await run(["report", "--compare", "before", A, B]);
     expect(md.stdout).toMatch(/### after vs before/);
@@ -271,6 +278,11 @@ describe("report (Markdown)", () => {
     const same = await run(["check", "--compare", A, A, C]);
     expect(same.code, same.stderr + same.stdout).toBe(0);
     expect(same.stdout).toMatch(/^not worse again/m);
+    // Beyond p99.9 the 60,000 values leave too few above: said, and with --strict it fails.
+    expect(same.stdout).toMatch(/^ {2}not judged: .*p99\.999 \(too few values above it/m);
+    const strict = await run(["check", "--strict", "--compare", A, A, C]);
+    expect(strict.code, strict.stderr + strict.stdout).toBe(1);
+    expect(strict.stdout).toMatch(/^NOT JUDGED again \(--strict\)/m);
     const unknown = await run(["report", "--compare", "nothing", A, B]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/--compare nothing: no such series or file/);

@@ -3,6 +3,8 @@
 // verdicts, sentence and Markdown as the page's A vs B panel.
 import { basename } from "node:path";
 import { compareMarkdown } from "../core/compare/markdown";
+import { gateOf, notJudgedText } from "../core/compare/gate";
+import { pLabel } from "../core/compare/format";
 import type { Unit } from "../core/types";
 import { compareQuery, type CompareAnswer } from "../engine/compare-query";
 import type { Store, TimeRange } from "../engine/store";
@@ -65,16 +67,30 @@ export async function compareRuns(req: CompareRequest): Promise<{ markdown: stri
         low: x.supported ? x.low : null,
         high: x.supported ? x.high : null,
         verdict: x.supported ? x.verdict : "unknown",
+        judged: x.judged ?? x.supported,
+        reason: x.reason ?? null,
+        events: x.events ?? null,
       })),
       max: p.result.max,
       warnings: p.result.warnings.map((w) => w.message),
       worse: worsePercentiles(p.result),
+      notJudged: gateOf(p.result).notJudged,
     })),
   };
   return { markdown, json, pairs };
 }
 
-/** The supported percentiles where the candidate is worse than the baseline (what `check` fails on). */
+/** The judged percentiles where the candidate is worse than the baseline (what `check` fails on). */
 export function worsePercentiles(r: CompareAnswer): number[] {
-  return r.points.filter((x) => x.supported && x.verdict === "worse").map((x) => x.percentile);
+  return gateOf(r).worse;
+}
+
+/** check --compare's lines for one candidate: WORSE / NOT JUDGED / not worse, the sentence, and what was not judged. */
+export function compareCheckLines(x: ComparedPair, strict: boolean): string {
+  const g = gateOf(x.result, { strict });
+  const where = g.worse.map(pLabel).join(", ");
+  const head = g.worse.length > 0 ? `WORSE ${x.candidate} at ${where}` : g.pass ? `not worse ${x.candidate}` : `NOT JUDGED ${x.candidate} (--strict)`;
+  const lines = [`${head}: ${x.result.sentence}`];
+  if (g.notJudged.length) lines.push(`  not judged: ${notJudgedText(g)}`);
+  return lines.join("\n");
 }

@@ -6,8 +6,11 @@ Usage:
   hdr-spectrum report FILES… [options]     Markdown summary (or --json), charts with --out
   hdr-spectrum check --require R FILES…    exit 0 if every series passes, 1 if one fails
   hdr-spectrum hgrm FILE [options]         HistogramLogProcessor's output, byte for byte
+  hdr-spectrum history DIR…                where a history of runs changed, per percentile
+  hdr-spectrum check --history DIR FILES…  exit 1 if the new run is worse than the history
 
-FILES: interval logs (.hlog), .hgrm, wrk2 output, JMeter, Gatling, k6, Vegeta, plain samples;
+FILES: interval logs (.hlog), .hgrm, wrk2 output, JMeter, Gatling, k6, Vegeta, ghz, Fortio,
+siege, plain samples;
 a directory stands for the files in it.
 Exit codes: 0 done (check: all pass), 1 a requirement fails (check), 2 input or usage error.
 
@@ -49,11 +52,22 @@ Judges every series against the requirement, as the page does (response time whe
 configuration has it), and with --compare every other series against the baseline. Prints one
 line per series and the sentence. Needs --require, --compare or both.
 Exit 0 when every judgment passes, 1 when one fails (a requirement, or a candidate worse than
-the baseline at any percentile the data supports), 2 when input cannot be read (each problem on
-stderr as FILE:LINE: reason) or the arguments are wrong.
+the baseline at any percentile the comparison judges), 2 when input cannot be read (each problem
+on stderr as FILE:LINE: reason) or the arguments are wrong. Notes (a line read whole but
+odd, such as a timestamp far from the others) are printed the same way and do not stop the
+judgment.
+The comparison's verdicts are one family: over all judged percentiles together, a candidate
+no different from the baseline fails at most 5 % of the time. Where the data cannot decide (a
+side without intervals, a percentile resting on fewer than 10 separate stretches of time, a
+longer run's tail), the percentile is not judged and a "not judged: …" line says why.
 
 Options:
 ${COMMON}  --compare BASE     fail when another series is worse than BASE (file or series name)
+  --strict           with --compare: a percentile the data cannot judge fails the check too
+  --history DIR      FILES are a new run: fail when it is worse, beyond the margin at any
+                     percentile the data supports, than the latest stable stretch of the
+                     history DIR (its last runs since the last change, at most 20, as
+                     repeats); see hdr-spectrum history --help
   --out DIR          also write the charts and files "report --out" writes
 `;
 

@@ -9,10 +9,13 @@ import { UNITS, type Unit } from "../core/types";
 import type { LoadProblem } from "../core/types";
 import { fileChunks } from "../engine/file-chunks";
 import type { TimeRange } from "../engine/store";
-import { compareRuns, worsePercentiles, type ComparedPair } from "./compare";
+import { compareCheckLines, compareRuns, type ComparedPair } from "./compare";
+import { gateOf } from "../core/compare/gate";
 import { CliError } from "./errors";
 import { hgrmOf } from "./hgrm";
 import { CHECK_HELP, HGRM_HELP, MAIN_HELP, REPORT_HELP } from "./help";
+import { checkHistory, historyCommand } from "./history";
+import { HISTORY_HELP } from "./history-help";
 import { expandPaths, loadAll, loadMerged } from "./load";
 import type { Worker } from "node:worker_threads";
 import { helperThreadCount, NodeHelperPool } from "./node-pool";
@@ -40,14 +43,15 @@ interface Parsed {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(["--require", "--compare", "--start", "--end", "--unit", "--out", "--link-base", "--tag", "--ratio"]);
-const BOOL_FLAGS = new Set(["--json", "--merge", "--no-workers", "--help"]);
+const VALUE_FLAGS = new Set(["--require", "--compare", "--start", "--end", "--unit", "--out", "--link-base", "--tag", "--ratio", "--history"]);
+const BOOL_FLAGS = new Set(["--strict", "--json", "--merge", "--no-workers", "--help"]);
 const ALLOWED: Record<string, string[]> = {
   report: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--link-base", "--json", "--merge", "--no-workers", "--help"],
-  check: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--link-base", "--json", "--merge", "--no-workers", "--help"],
+  check: ["--require", "--compare", "--strict", "--start", "--end", "--unit", "--out", "--link-base", "--json", "--merge", "--no-workers", "--help", "--history"],
   hgrm: ["--tag", "--start", "--end", "--ratio", "--help"],
+  history: ["--require", "--unit", "--json", "--no-workers", "--help", "--out", "--link-base"],
 };
-const HELP: Record<string, string> = { report: REPORT_HELP, check: CHECK_HELP, hgrm: HGRM_HELP };
+const HELP: Record<string, string> = { report: REPORT_HELP, check: CHECK_HELP, hgrm: HGRM_HELP, history: HISTORY_HELP };
 
 function parseArgs(argv: readonly string[]): Parsed {
   const [command = "", ...rest] = argv;
@@ -136,6 +140,7 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   const range = rangeOf(p);
   const unit = unitOf(p);
   const baseline = stringFlag(p, "--compare");
+  const strict = p.flags.has("--strict");
   if (check && !requirement && baseline === null) throw new CliError(2, "check needs --require or --compare (see hdr-spectrum check --help)");
   const linkBase = stringFlag(p, "--link-base");
   const out = stringFlag(p, "--out");
@@ -152,9 +157,10 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
     await pool?.close();
   }
   const { store, problems } = loaded;
-  if (problems.length > 0) {
-    io.stderr(problems.map((x) => `${problemText(x)}\n`).join(""));
-    io.stderr(`hdr-spectrum: ${problems.length} problem${problems.length === 1 ? "" : "s"} reading the input; nothing was judged\n`);
+  io.stderr(problems.map((x) => `${problemText(x)}\n`).join(""));
+  const skipped = problems.filter((x) => !x.note).length;
+  if (skipped > 0) {
+    io.stderr(`hdr-spectrum: ${skipped} problem${skipped === 1 ? "" : "s"} reading the input; nothing was judged\n`);
     return 2;
   }
   // A merged series holds its window's histogram already.
@@ -183,7 +189,7 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   }
 
   if (p.flags.has("--json")) io.stdout(jsonText);
-  else if (check) io.stdout((requirement ? checkText(rows, requirement, unit) : "") + (compared ? compareCheckText(compared.pairs) : ""));
+  else if (check) io.stdout((requirement ? checkText(rows, requirement, unit) : "") + (compared ? compareCheckText(compared.pairs, strict) : ""));
   else io.stdout(markdown);
 
   if (!check) return 0;
@@ -193,19 +199,44 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
     if (judged.length === 0) throw new CliError(2, "no series has values to judge");
     pass = judged.every((r) => r.verdict!.pass);
   }
-  // With --compare, a candidate worse than the baseline at any supported percentile fails.
-  if (compared && compared.pairs.some((x) => worsePercentiles(x.result).length > 0)) pass = false;
+  // With --compare, a candidate worse than the baseline at any judged percentile fails (with
+  // --strict, one the data cannot judge fails too): core/compare/gate.ts.
+  if (compared && compared.pairs.some((x) => !gateOf(x.result, { strict }).pass)) pass = false;
   return pass ? 0 : 1;
 }
 
-/** One line per compared candidate: worse (with where) or not, and the comparison's sentence. */
-function compareCheckText(pairs: ComparedPair[]): string {
-  const lines = pairs.map((x) => {
-    const worse = worsePercentiles(x.result);
-    const where = worse.map((p) => `p${p}`).join(", ");
-    return `${worse.length > 0 ? `WORSE ${x.candidate} at ${where}` : `not worse ${x.candidate}`}: ${x.result.sentence}`;
-  });
-  return `${lines.join("\n")}\n`;
+/** One line per compared candidate: worse (with where) or not, and the comparison's sentence; then what was not judged. */
+function compareCheckText(pairs: ComparedPair[], strict: boolean): string {
+  return `${pairs.map((x) => compareCheckLines(x, strict)).join("\n")}\n`;
+}
+
+/** `history`, or `check --history`: history.ts, with the options parsed here. */
+function historyOrCheck(p: Parsed, io: Io, helpers: NodeHelperPool | null): Promise<number> {
+  const a = {
+    dirs: p.files,
+    json: p.flags.has("--json"),
+    requirement: requirementOf(p),
+    unit: unitOf(p),
+    out: stringFlag(p, "--out"),
+    linkBase: stringFlag(p, "--link-base"),
+    helpers,
+    progress: io.stderrIsTTY,
+    stdout: io.stdout,
+    stderr: io.stderr,
+  };
+  return p.command === "history" ? historyCommand(a) : checkHistory({ ...a, out: null, history: stringFlag(p, "--history")!, files: p.files });
+}
+
+/** Runs `task` with the helper threads the options allow, closing them after. */
+async function withHelpers<T>(p: Parsed, opts: MainOptions, task: (helpers: NodeHelperPool | null) => Promise<T>): Promise<T> {
+  const helperCount = opts.helperScript && !p.flags.has("--no-workers") ? helperThreadCount() : 0;
+  const pool = helperCount > 0 ? new NodeHelperPool(helperCount, opts.helperScript!, opts.started) : null;
+  pool?.start();
+  try {
+    return await task(pool);
+  } finally {
+    await pool?.close();
+  }
 }
 
 async function hgrm(p: Parsed, io: Io): Promise<number> {
@@ -246,6 +277,7 @@ export async function main(argv: readonly string[], io: Io, opts: MainOptions = 
       return 0;
     }
     if (p.command === "hgrm") return await hgrm(p, io);
+    if (p.command === "history" || p.flags.has("--history")) return await withHelpers(p, opts, (helpers) => historyOrCheck(p, io, helpers));
     return await reportOrCheck(p, io, opts);
   } catch (e) {
     if (e instanceof CliError) {

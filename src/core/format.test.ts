@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatCount, formatCountOf, shortSeriesName } from "./format";
+import { formatCount, formatCountOf, middleEllipsis, shortNames } from "./format";
 
 describe("formatCount", () => {
   it("writes whole counts with thousands separators, as toLocaleString('en-US') of the rounded count", () => {
@@ -22,17 +22,31 @@ describe("formatCountOf", () => {
   });
 });
 
-describe("shortSeriesName", () => {
-  it("keeps the label of a long 'file [label]' name and shortens the file part", () => {
-    const names = ["Login", "Search", "Checkout"].map((l) => `jmeter_BatchTestLoad_2024-05-01_run3 [${l}]`);
-    const short = names.map((n) => shortSeriesName(n, 18));
-    expect(short).toEqual(["jmeter_Ba… [Login]", "jmeter_B… [Search]", "jmeter… [Checkout]"]);
-    for (const s of short) expect(s.length).toBe(18);
-    expect(new Set(short).size).toBe(3);
+describe("names side by side", () => {
+  it("a middle ellipsis keeps both ends of a long name", () => {
+    expect(middleEllipsis("run [a]", 18)).toBe("run [a]");
+    expect(middleEllipsis("a_very_long_series_name_without_label", 11)).toBe("a_ver…label");
+    expect(middleEllipsis("a_very_long_series_name_without_label", 11)).toHaveLength(11);
   });
-  it("leaves short names alone and cuts other long names at the end", () => {
-    expect(shortSeriesName("run [a]", 18)).toBe("run [a]");
-    expect(shortSeriesName("a_very_long_series_name_without_label", 10)).toBe("a_very_lo…");
-    expect(shortSeriesName("file [a label longer than the room]", 12)).toBe("a label lon…");
+
+  it("drops the words every name shares: a Gatling run's file, the demo's '.response'", () => {
+    const gatling = ["Login", "Search", "Get document with breadcrumb"].map((l) => `gatling-20261101-run3/simulation [${l}]`);
+    expect(shortNames(gatling, 40)).toEqual(["Login", "Search", "Get document with breadcrumb"]);
+    expect(shortNames(["sysA_2k.response", "sysA_4k.response", "sysB_8k.response"], 30)).toEqual(["sysA_2k", "sysA_4k", "sysB_8k"]);
+  });
+
+  it("keeps names whole where nothing is shared, and a lone name whole but cut", () => {
+    expect(shortNames(["k6-out [Home]", "jmeter [Search]"], 30)).toEqual(["k6-out [Home]", "jmeter [Search]"]);
+    expect(shortNames(["latency", "latency (run2)"], 30)).toEqual(["latency", "latency (run2)"]);
+    expect(shortNames(["only-one-series-with-a-long-name"], 12)).toEqual(["only-o…-name"]);
+  });
+
+  it("a name never comes out empty", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.stringMatching(/^[a-c_ .[\]]{1,8}$/), { minLength: 2, maxLength: 6 }), (names) => {
+        const out = shortNames(names, 1000);
+        expect(out.every((n) => n.length > 0)).toBe(true);
+      }),
+    );
   });
 });

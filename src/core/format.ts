@@ -38,22 +38,52 @@ export function formatCountOf(n: number, noun: string, plural = `${noun}s`): str
   return `${formatCount(n)} ${Math.round(n) === 1 ? noun : plural}`;
 }
 
-/**
- * A series name cut to `max` characters, keeping what tells series apart: a name "file [label]"
- * (one series per label of a file) keeps its label and shortens the file part, so 56 series of
- * one file do not all read as the file's name.
- */
-export function shortSeriesName(name: string, max: number): string {
+/** A name cut in the middle to `max` characters: its start and its end, which tell series apart, stay. */
+export function middleEllipsis(name: string, max: number): string {
   if (name.length <= max) return name;
-  const m = /^([^]*) \[([^]*)\]$/.exec(name);
-  if (m) {
-    const file = m[1]!;
-    const label = m[2]!;
-    const room = max - label.length - 3; // " [" and "]"
-    if (room >= 2) return `${file.slice(0, room - 1)}… [${label}]`;
-    return label.length <= max ? label : `${label.slice(0, max - 1)}…`;
-  }
-  return `${name.slice(0, max - 1)}…`;
+  if (max <= 1) return "…";
+  const head = Math.ceil((max - 1) / 2);
+  return `${name.slice(0, head)}…${name.slice(name.length - (max - 1 - head))}`;
+}
+
+/** A series name cut to `max` characters in the middle (kept for callers naming one series). */
+export function shortSeriesName(name: string, max: number): string {
+  return middleEllipsis(name, max);
+}
+
+/** Names cut into words at separators, each word keeping the separators after it. */
+function words(name: string): string[] {
+  return name.match(/[^\s_\-./\\[\]()]+[\s_\-./\\[\]()]*|[\s_\-./\\[\]()]+/g) ?? [name];
+}
+
+/**
+ * The names as a legend shows them, side by side: the words every name starts with and ends
+ * with are dropped (the file all of a Gatling run's requests come from, ".response" on every
+ * log), then each is cut in the middle to `max` characters. A lone name is only cut. The full
+ * name goes in a title (hover).
+ */
+export function shortNames(names: readonly string[], max: number): string[] {
+  if (names.length < 2) return names.map((n) => middleEllipsis(n, max));
+  const ws = names.map(words);
+  const minLen = Math.min(...ws.map((w) => w.length));
+  // Keep at least one word of every name.
+  let pre = 0;
+  while (pre < minLen - 1 && ws.every((w) => w[pre] === ws[0]![pre])) pre++;
+  let suf = 0;
+  const tail = (w: string[], k: number) => w[w.length - 1 - k];
+  while (suf < minLen - 1 - pre && ws.every((w) => tail(w, suf) === tail(ws[0]!, suf))) suf++;
+  return ws.map((w) => {
+    let kept = w.slice(pre, w.length - suf).join("");
+    if (pre > 0) kept = kept.replace(/^[\s_\-./\\]+/, "");
+    if (suf > 0) kept = kept.replace(/[\s_\-./\\]+$/, "");
+    // A bracket whose partner was dropped with the common words goes too.
+    if (!kept.includes("[")) kept = kept.replace(/\]\s*$/, "");
+    if (!kept.includes("(")) kept = kept.replace(/\)\s*$/, "");
+    if (!kept.includes("]")) kept = kept.replace(/\s*\[\s*$/, "").replace(/^\[\s*/, "");
+    if (!kept.includes(")")) kept = kept.replace(/\s*\(\s*$/, "").replace(/^\(\s*/, "");
+    const core = kept.trim() || w.join("");
+    return middleEllipsis(core, max);
+  });
 }
 
 export function formatBytes(n: number): string {

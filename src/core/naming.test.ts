@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { DEFAULT_CONFIG, compareSeries, formatThroughput, identityFromName, naturalCompare, parseThroughput, type SeriesIdentity, type SeriesOrderKey } from "./naming";
+import { DEFAULT_CONFIG, compareSeries, formatThroughput, identityFromName, naturalCompare, parseThroughput, type SeriesIdentity, type SeriesOrderKey, uniqueName } from "./naming";
 
 type Row = [fileName: string, tag: string, expected: SeriesIdentity];
 const id = (config: string, throughput: number | null, kind: SeriesIdentity["kind"] = ""): SeriesIdentity => ({
@@ -260,5 +260,25 @@ describe("the order series are listed in", () => {
         },
       ),
     );
+  });
+});
+
+describe("names at scale", () => {
+  it("a load generator's labels are one configuration, not one each", () => {
+    const home = identityFromName("mysim-20261101/simulation.log", "Home", true);
+    const doc = identityFromName("mysim-20261101/simulation.log", "Get document with breadcrumb", true);
+    expect(home.config).toBe(doc.config);
+    expect(home.config).toBe("simulation");
+    // An interval log's Tag= still names a configuration (cassandra-stress ops, tags A and B).
+    expect(identityFromName("tagged-Log.logV2.hlog", "A").config).toBe("tagged-Log/A");
+  });
+
+  it("files with the same stem get names of their own: the parent folder, else a number", () => {
+    const taken = new Set(["latency"]);
+    expect(uniqueName("latency", "run2/latency.hlog", "", taken)).toBe("latency (run2)");
+    expect(uniqueName("latency", "latency.hlog", "", taken)).toBe("latency (2)");
+    expect(uniqueName("latency", "latency.hlog", "", new Set(["latency", "latency (2)"]))).toBe("latency (3)");
+    expect(uniqueName("out [Home]", "b/out.jtl", "Home", new Set(["out [Home]"]))).toBe("out (b) [Home]");
+    expect(uniqueName("fresh", "a/fresh.hlog", "", taken)).toBe("fresh");
   });
 });

@@ -46,7 +46,9 @@
 //    The tag's remainder (cassandra-stress's op name "WRITE", or a tag "A") is appended as
 //    "<config>/<tag rest>", so different systems running the same operation stay apart; if the
 //    file gave nothing but a throughput, the tag's remainder alone is the configuration
-//    ("40k.hlog" tagged "WRITE-rt" → "WRITE").
+//    ("40k.hlog" tagged "WRITE-rt" → "WRITE"). A load generator's request label (Gatling's
+//    "Get document", a JMeter sampler) is not appended: the requests of one simulation are one
+//    configuration with several labels.
 // Everything found is a guess the user can edit in the series list.
 import { plainNumber } from "./format";
 
@@ -291,8 +293,13 @@ export function fileBaseName(file: string): string {
   return base || file;
 }
 
-/** fileName is the file's name (may include a path and extension); tag is the log's Tag= value or a label ("" if none). */
-export function identityFromName(fileName: string, tag: string): SeriesIdentity {
+/**
+ * fileName is the file's name (may include a path and extension); tag is the log's Tag= value
+ * or a label ("" if none). `tagIsLabel`: the tag is a load generator's request label (JMeter,
+ * Gatling, k6 …): the requests of one run are one configuration with several labels, so the
+ * label gives a throughput or kind at most, never a configuration of its own.
+ */
+export function identityFromName(fileName: string, tag: string, tagIsLabel = false): SeriesIdentity {
   const parts = fileName.split(/[/\\]/).filter((p) => p !== "");
   const base = stripExtensions(parts[parts.length - 1] ?? "");
   const dir = parts.length > 1 ? parts[parts.length - 2]! : "";
@@ -307,7 +314,7 @@ export function identityFromName(fileName: string, tag: string): SeriesIdentity 
     if (throughput !== null) fileRest = dir ? parsePart(dir, true).rest : "";
     else fileRest = base;
   }
-  const config = [fileRest, tagged.rest].filter((p) => p !== "").join("/") || DEFAULT_CONFIG;
+  const config = [fileRest, tagIsLabel ? "" : tagged.rest].filter((p) => p !== "").join("/") || DEFAULT_CONFIG;
   return { config, throughput, kind };
 }
 
@@ -402,4 +409,26 @@ export function compareSeries(a: SeriesOrderKey, b: SeriesOrderKey): number {
     return ta - tb;
   }
   return naturalCompare(a.name, b.name);
+}
+
+/**
+ * A series name no loaded series has yet: two files with the same stem (run1/latency.hlog,
+ * run2/latency.hlog) must not read the same in every list and legend. The new one is told
+ * apart by its parent folder when the source has one that differs ("latency (run2)"), else by
+ * a number ("latency (2)"); a label's bracket stays last ("out (2) [Home]").
+ */
+export function uniqueName(name: string, source: string, tag: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(name)) return name;
+  const suffix = tag && name.endsWith(` [${tag}]`) ? ` [${tag}]` : "";
+  const stem = name.slice(0, name.length - suffix.length);
+  const parts = source.split(/[/\\]/).filter((p) => p !== "");
+  const dir = parts.length > 1 ? parts[parts.length - 2]! : "";
+  if (dir) {
+    const byDir = `${stem} (${dir})${suffix}`;
+    if (!taken.has(byDir)) return byDir;
+  }
+  for (let k = 2; ; k++) {
+    const n = `${stem} (${k})${suffix}`;
+    if (!taken.has(n)) return n;
+  }
 }

@@ -30,6 +30,12 @@ export interface LoadProblem {
   /** 1-based line number, or null when the problem is not tied to a line. */
   line: number | null;
   reason: string;
+  /**
+   * Nothing was lost: the line was read whole and the reason says what was odd about it (a
+   * timestamp far from the others). The command line reports notes and judges all the same;
+   * any other problem means input was skipped, and it judges nothing.
+   */
+  note?: true;
 }
 
 /** The table's percentiles; 100 is the max, always shown. */

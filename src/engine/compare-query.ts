@@ -11,7 +11,7 @@ import { NANOS_PER_UNIT } from "../core/types";
 import type { IntervalTable, SeriesModel } from "../core/series";
 import { compareSidesAsync, MIN_INTERVALS, planBlocks, type CompareOptions, type CompareResult, type Progress, type RunInput, type SideInput } from "../core/compare";
 import { decodePayload } from "./payload";
-import { carriedAnswer, fromLink, withheld } from "./share-query";
+import { carriedAnswer, fromLink } from "./share-query";
 import { CO_SUFFIX, type Store, type TimeRange } from "./store";
 
 export interface CompareRequest {
@@ -33,7 +33,7 @@ export interface CompareAnswer extends CompareResult {
   /**
    * What the answer rests on when a side came from a share link (share-query.ts): "link", the
    * author's answer as the link carried it; "link-data", computed here from the link's rounded
-   * histograms without intervals (verdicts withheld). Absent: computed from the loaded data.
+   * histograms without intervals. Absent: computed from the loaded data.
    */
   basis?: "link" | "link-data";
 }
@@ -51,7 +51,9 @@ export function repeatsOf(store: Store, id: string): SeriesModel[] {
   if (id.endsWith(CO_SUFFIX)) return [store.get(id)];
   const s = store.get(id);
   if (s.mergedFrom.length > 0) return [s];
-  const same = store.series.filter((x) => x.mergedFrom.length === 0 && x.config === s.config && x.throughput === s.throughput && x.kind === s.kind);
+  // A load generator's labels share a configuration but are different requests: same label only.
+  const sameLabel = (x: SeriesModel) => s.format === "hlog" || x.tag === s.tag;
+  const same = store.series.filter((x) => x.mergedFrom.length === 0 && x.config === s.config && x.throughput === s.throughput && x.kind === s.kind && sameLabel(x));
   return same.length > 0 ? same : [s];
 }
 
@@ -111,7 +113,8 @@ export function runOf(store: Store, id: string, range: TimeRange): RunInput {
     // each part the log was read in (a part's blocks are aligned to its own start), so they are
     // the store's pre-merged blocks: only a window's ragged ends are decoded. (Aligned to the
     // whole log instead, a log read in two parts decoded half its intervals.)
-    const plan = planBlocks(n, intervalSeconds(s));
+    const secs = intervalSeconds(s);
+    const plan = planBlocks(n, secs);
     const subBlocks: Sparse[] = [];
     const starts = s.blocks instanceof JoinedBlocks ? s.blocks.partStarts : [0];
     starts.forEach((from, p) => {
@@ -123,7 +126,7 @@ export function runOf(store: Store, id: string, range: TimeRange): RunInput {
       }
     });
     const total = range.start === null && range.end === null ? sparseOf(s.histogram) : s.blocks!.sumRange(first, last, decode).sum;
-    return { ...base, layout: layoutOf(s.histogram), saturated, data: { kind: "blocks", subBlocks, plan, total } };
+    return { ...base, layout: layoutOf(s.histogram), saturated, data: { kind: "blocks", subBlocks, plan, total, intervalSeconds: secs } };
   }
   if (sel.length < MIN_INTERVALS) return { ...counts(), saturated };
   // Intervals of a merge may differ in layout: each goes into the series' own layout.
@@ -201,5 +204,7 @@ export async function compareQuery(store: Store, req: CompareRequest, onProgress
     },
   });
   const answer = { ...r, baseIds, candIds };
-  return fromLink(store, [...baseIds, ...candIds]) ? withheld(answer) : answer;
+  // A link's series are counts without time order: the comparison judges only what they can
+  // support (core/compare), and the page says the answer is not the author's.
+  return fromLink(store, [...baseIds, ...candIds]) ? { ...answer, basis: "link-data" } : answer;
 }

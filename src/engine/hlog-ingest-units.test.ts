@@ -41,8 +41,8 @@ describe("recorded unit of interval logs", () => {
     expect(s.unitSource).toBe("interval-max");
   });
 
-  it("jHiccup and cassandra-stress logs are in ns, as they state, whatever Interval_Max says", () => {
-    for (const header of [PRODUCER_HEADERS.jhiccup, PRODUCER_HEADERS.cassandraStress]) {
+  it("jHiccup, cassandra-stress and the demo's logs are in ns, as they state, whatever Interval_Max says", () => {
+    for (const header of [PRODUCER_HEADERS.jhiccup, PRODUCER_HEADERS.cassandraStress, PRODUCER_HEADERS.demo]) {
       const s = load(writeHlog(intervals(), { ...header, maxRatio: 1e3 }));
       expect(s.recordedUnit).toBe("ns");
       expect(s.unitSource).toBe("format");

@@ -195,6 +195,7 @@ class ReaderIngest implements Sink {
           startTime: p.startTime,
           format: parsed.format,
           failures: p.failures,
+          tagIsLabel: true,
         });
       });
     const problems = [...this.overlong, ...parsed.problems];

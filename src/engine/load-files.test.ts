@@ -2,7 +2,7 @@
 // file order, and fall back to reading here when a helper fails.
 import { describe, expect, it } from "vitest";
 import { bucketsOf } from "../core/histogram";
-import { generatedFixture, hlogFixture } from "../fuzz/generators";
+import { generatedFixture, hlogFixture } from "../../scripts/fuzz/generators";
 import { ingestHlogPart, type HlogPart } from "./ingest";
 import { loadFiles, type HelperWorkers } from "./load-files";
 import { fileChunks } from "./file-chunks";

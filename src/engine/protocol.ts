@@ -115,6 +115,12 @@ export interface SeriesView {
   /** The spectrum of the current time window. */
   spectrum: Spectrum;
   warnings: SeriesWarning[];
+  /**
+   * Intervals that start before StartTime (YCSB's first one does, by a few ms) and the values
+   * they hold: HistogramLogProcessor without -start leaves them out; the page counts them and
+   * says so. Absent or null when there are none.
+   */
+  beforeStart?: { intervals: number; count: number } | null;
 }
 
 /** What the engine found about a series' data, as numbers (core/warnings.ts words it). */

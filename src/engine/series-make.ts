@@ -32,10 +32,14 @@ export interface Sink {
 
 /** A series with its identity parsed from the file name and tag; defaults for the rest. */
 export function makeSeries(
-  p: Pick<SeriesModel, "name" | "source" | "tag" | "recordedUnit" | "unitSource" | "histogram" | "intervals" | "startTime" | "format" | "blocks"> & { failures?: number },
+  p: Pick<SeriesModel, "name" | "source" | "tag" | "recordedUnit" | "unitSource" | "histogram" | "intervals" | "startTime" | "format" | "blocks"> & {
+    failures?: number;
+    tagIsLabel?: boolean;
+  },
 ): SeriesModel {
-  const id = identityFromName(p.source, p.tag);
-  return { id: newId(), ...p, config: id.config, throughput: id.throughput, kind: id.kind, mergedFrom: [], failures: p.failures ?? 0 };
+  const { tagIsLabel, ...fields } = p;
+  const id = identityFromName(p.source, p.tag, tagIsLabel);
+  return { id: newId(), ...fields, config: id.config, throughput: id.throughput, kind: id.kind, mergedFrom: [], failures: p.failures ?? 0 };
 }
 
 /**

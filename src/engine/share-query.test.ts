@@ -100,7 +100,7 @@ describe("an opened link shows what its author's engine gave", async () => {
     expect(differs.length).toBeGreaterThan(0);
   });
 
-  it("a new question is computed from the link's data: verdicts withheld, marked link-data", async () => {
+  it("a new question is computed from the link's data: marked link-data, no verdicts for single runs without time order", async () => {
     const b = new Store();
     b.openShare(a.share(view, looks, OPEN_RANGE, false, answer).fragment);
     const other = await ask(b, 0.05);

@@ -8,8 +8,7 @@
 import { valueAtFromBuckets, type Spectrum } from "../core/spectrum";
 import { parseRequirement } from "../core/requirements";
 import { parseExpectedInterval } from "../core/interval";
-import { compareSentence } from "../core/compare/sentence";
-import type { CompareResult, RatioPoint } from "../core/compare/types";
+import type { CompareResult } from "../core/compare/types";
 import { TABLE_PERCENTILES } from "../core/types";
 import type { SeriesWarning } from "../core/warnings";
 import { decodeShare, encodeShare, identityFields, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type ShareView } from "../share";
@@ -173,15 +172,4 @@ export function carriedAnswer(store: Store, req: CompareRequest, baseIds: string
 /** Whether a side rests on a link's data (its series came from a link: rounded, no intervals). */
 export function fromLink(store: Store, ids: string[]): boolean {
   return ids.some((id) => store.get(id).format === "shared");
-}
-
-/**
- * An answer computed here from a link's data: its counts were resampled without their
- * intervals, so its intervals are too narrow to judge by. The verdicts are withheld (every
- * point `unknown`) and the sentence says only that.
- */
-export function withheld(a: CompareAnswer): CompareAnswer {
-  const un = (p: RatioPoint): RatioPoint => ({ ...p, verdict: "unknown" });
-  const points = a.points.map(un);
-  return { ...a, points, curve: a.curve.map(un), sentence: compareSentence(a.base.label, a.cand.label, points, a.margin, a.level), basis: "link-data" };
 }

@@ -38,7 +38,7 @@ export type OpenedShare =
       carried: boolean;
     }
   | { ok: false; reason: string };
-import { compareSeries } from "../core/naming";
+import { compareSeries, uniqueName } from "../core/naming";
 import { OPEN_RANGE, type LoadOutcome, type SeriesView, type SeriesWarning, type TimelineQuery, type TimelineResult, type TimeRange } from "./protocol";
 import { inflatedCache } from "./inflated-cache";
 import { windowHistogram } from "./window-query";
@@ -69,6 +69,25 @@ function warningsOf(s: SeriesModel): SeriesWarning[] {
 
 let mergeCount = 0;
 
+const beforeStartCache = new WeakMap<IntervalTable, { n: number; r: { intervals: number; count: number } | null }>();
+
+/** The intervals of a table that start before StartTime, and their values (null when none). */
+function beforeStartOf(t: IntervalTable | null): { intervals: number; count: number } | null {
+  if (!t) return null;
+  const c = beforeStartCache.get(t);
+  if (c && c.n === t.n) return c.r;
+  let intervals = 0;
+  let count = 0;
+  for (let i = 0; i < t.n; i++)
+    if (t.offsets[i]! < 0) {
+      intervals++;
+      count += t.counts[i]!;
+    }
+  const r = intervals > 0 ? { intervals, count } : null;
+  beforeStartCache.set(t, { n: t.n, r });
+  return r;
+}
+
 /** Id suffix of a series' coordinated-omission-corrected view. */
 export const CO_SUFFIX = "~co";
 
@@ -91,6 +110,12 @@ export class Store {
    * source that fails half way leaves what is loaded untouched.
    */
   add(r: IngestResult): LoadOutcome {
+    // Two files with the same stem get names of their own (the later one is renamed).
+    const taken = new Set(this.series.map((s) => s.name));
+    for (const s of r.series) {
+      s.name = uniqueName(s.name, s.source, s.tag, taken);
+      taken.add(s.name);
+    }
     this.series.push(...r.series);
     return { added: r.series.map((s) => s.id), problems: r.problems };
   }
@@ -289,6 +314,7 @@ export class Store {
       correctedFrom: null,
       spectrum: this.spectrumFor(s.id, range),
       warnings: this.warningsOf(s.id),
+      beforeStart: beforeStartOf(s.intervals),
     }));
   }
 

@@ -261,7 +261,7 @@ export function windowQuery(series: readonly SeriesModel[], q: WindowQuery): Win
 
 export interface HeatmapQuery {
   ids: string[];
-  /** Visible span in s since StartTime; null ends take the extent of all loaded intervals. */
+  /** Visible span in s since StartTime; null ends take the extent of the asked series' intervals. */
   t0: number | null;
   t1: number | null;
   columns: number;
@@ -515,7 +515,8 @@ function extentOf(series: readonly SeriesModel[]): [number, number] | null {
  * histogram is whole pre-merged blocks.
  */
 export function heatmapQuery(all: readonly SeriesModel[], q: HeatmapQuery): HeatmapResult {
-  const extent = extentOf(all);
+  // Open ends fit the asked series (a short log beside a long one fills the heatmap's width).
+  const extent = extentOf(all.filter((s) => q.ids.includes(s.id))) ?? extentOf(all);
   if (!extent) return { domain: [0, 1], series: [] };
   const t0 = q.t0 ?? extent[0];
   const t1 = Math.max(q.t1 ?? extent[1], t0 + 1e-3);

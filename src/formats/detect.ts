@@ -5,15 +5,22 @@
 // detect, in the same order). HdrHistogram text is never claimed by a line reader.
 import { detectPercentileFile, percentileFormat } from "./hgrm";
 import { detectHlog, hlogFormat } from "./hlog";
+import { fortioReader } from "./fortio";
 import { gatlingReader } from "./gatling";
+import { ghzReader } from "./ghz";
 import { jmeterReader } from "./jmeter";
 import { k6Reader } from "./k6";
 import { samplesReader } from "./samples";
+import { siegeReader } from "./siege";
+import { statisticsReader } from "./statistics";
 import type { Format, FormatReader, HdrFormat } from "./source";
 import { vegetaReader } from "./vegeta";
 
-/** The line readers, in the order content detection tries them: specific formats before generic samples. */
-export const READERS: FormatReader[] = [jmeterReader, gatlingReader, k6Reader, vegetaReader, samplesReader];
+/**
+ * The line readers, in the order content detection tries them: files of statistics first (refused
+ * with what they are), specific formats before generic samples.
+ */
+export const READERS: FormatReader[] = [statisticsReader, jmeterReader, gatlingReader, k6Reader, vegetaReader, ghzReader, fortioReader, siegeReader, samplesReader];
 
 /**
  * Every format, in priority order (for name matches and then for content). Percentile files
@@ -73,7 +80,7 @@ export const UTF16_REASON = "looks like UTF-16 text; save it as UTF-8";
 /** What the app reads, for the message about a file it does not recognise. */
 export const READABLE_FORMATS =
   "an HdrHistogram interval log (.hlog) or percentile distribution (.hgrm), wrk2 --latency output, plain values one per line, " +
-  "a CSV/TSV table of samples, JMeter results (CSV or XML .jtl), a Gatling simulation.log, k6 results (JSON or CSV) or Vegeta results (CSV or JSON)";
+  "a CSV/TSV table of samples, JMeter results (CSV or XML .jtl), a Gatling simulation.log, k6 results (JSON or CSV), Vegeta results (CSV or JSON), a ghz JSON report, a Fortio JSON result or siege -v output";
 
 /** Why a file whose start (`head`) no reader takes cannot be read: UTF-16, binary, or an unknown format. */
 export function unreadableReason(head: string): string {

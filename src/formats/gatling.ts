@@ -22,7 +22,9 @@
 // Gatling 3.13 replaced this with a binary simulation.log (record type bytes, length-prefixed
 // strings, times relative to the run start): recognised and refused with one clear problem.
 import type { FormatReader, SampleOptions } from "./source";
-import { CollectingParser, clip, maxLatencyIn, parseNumericTime, readerOf } from "./reader-support";
+import { clip, maxLatencyIn } from "./support/decimals";
+import { CollectingParser, readerOf } from "./support/parser";
+import { parseNumericTime } from "./support/time";
 
 const RECORDS = new Set(["RUN", "USER", "GROUP", "ERROR", "ASSERTION"]);
 const DIGITS = /^\d{1,16}$/;

@@ -298,7 +298,7 @@ describe("plain text edge cases", () => {
     const p = parsePercentileFile("t.hgrm", bad + footer.replace("           4]", "           5]"));
     expect(p.problems.map((q) => [q.line, q.reason.split(" ").slice(0, 2).join(" ")])).toEqual([
       [4, "percentile 1.700000000000"],
-      [null, "footer Total"],
+      [7, "footer Total"], // the footer's own line
     ]);
     expect(p.histogram.totalCount).toBe(4);
     const truncated = parsePercentileFile("t.hgrm", bad);

@@ -149,8 +149,8 @@ const FOOTER_KEYS: Record<string, keyof Footer> = {
   subbuckets: "subBuckets",
 };
 
-/** Reads "#[Key = number, Key = number]"; returns whether the line held any footer key. */
-function parseFooterLine(line: string, footer: Footer): boolean {
+/** Reads "#[Key = number, Key = number]" (line `lineNo`, noted per key in `at`); returns whether the line held any footer key. */
+function parseFooterLine(line: string, lineNo: number, footer: Footer, at: Partial<Record<keyof Footer, number>>): boolean {
   const m = /^\s*#\[(.*)\]\s*$/.exec(line);
   if (!m) return false;
   let found = false;
@@ -165,6 +165,7 @@ function parseFooterLine(line: string, footer: Footer): boolean {
     const key = FOOTER_KEYS[name.replace(/ +/g, " ").toLowerCase()];
     if (!key || !NUMBER.test(value)) continue;
     footer[key] = Number(value);
+    at[key] = lineNo;
     found = true;
   }
   return found;
@@ -190,6 +191,7 @@ export function parsePercentileFile(name: string, text: string): ParsedPercentil
   const problems: LoadProblem[] = [];
   const problem = (line: number | null, reason: string) => problems.push({ file: name, line, reason });
   const footer: Footer = {};
+  const footerLine: Partial<Record<keyof Footer, number>> = {};
   const histogram = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
   const src = text.replace(/^\uFEFF/, "");
   const kind = detectPercentileFile(name, src.slice(0, 64 * 1024)) ?? "hgrm";
@@ -229,7 +231,7 @@ export function parsePercentileFile(name: string, text: string): ParsedPercentil
     const lineNo = i + 1;
     if (line.trim() === "") continue;
     if (line.trimStart().startsWith("#")) {
-      if (parseFooterLine(line, footer)) inFooter = true;
+      if (parseFooterLine(line, lineNo, footer, footerLine)) inFooter = true;
       continue; // other comments ("#[StartTime: …]") are not rows
     }
     // Text after the footer (wrk2's request summary, a second spectrum) is not ours.
@@ -261,11 +263,20 @@ export function parsePercentileFile(name: string, text: string): ParsedPercentil
     return finish();
   }
   const last = rows[rows.length - 1];
+  // A count or a latency is never negative: such a footer is damaged, and its Max must not reach
+  // the histogram (the library refuses negative values with its own words, naming no line).
+  for (const key of ["max", "totalCount"] as const) {
+    const v = footer[key];
+    if (v !== undefined && !(v >= 0)) {
+      problem(footerLine[key] ?? null, `footer ${key === "max" ? "Max" : "Total count"} ${v} is negative: ignored`);
+      delete footer[key];
+    }
+  }
   if (!csv && !inFooter) {
     problem(null, "no #[Mean …] / #[Max …, Total count …] footer after the rows: the file may be truncated");
   }
   if (footer.totalCount !== undefined && footer.totalCount !== last.totalCount) {
-    problem(null, `footer Total count ${footer.totalCount} differs from the last row's total count ${last.totalCount}`);
+    problem(footerLine.totalCount ?? null, `footer Total count ${footer.totalCount} differs from the last row's total count ${last.totalCount}`);
   }
 
   // Scale printed values to integers: µs for up to 3 decimals of ms, ns beyond. But the stated
@@ -301,7 +312,7 @@ export function parsePercentileFile(name: string, text: string): ParsedPercentil
   const below = rows.filter((r) => r.value < last.value).pop();
   const maxFits = footer.max !== undefined && footer.max <= last.value + 0.5 * 10 ** -decimals && (below === undefined || footer.max > below.value);
   if (footer.max !== undefined && !maxFits) {
-    problem(null, `footer Max ${footer.max} is outside the last row's bucket (value ${last.value})`);
+    problem(footerLine.max ?? null, `footer Max ${footer.max} is outside the last row's bucket (value ${last.value})`);
   }
   let previous = 0;
   rows.forEach((r, i) => {

@@ -40,11 +40,15 @@ export interface HlogHeader {
  * - jHiccup: "#[Logged with jHiccup version …]", hiccups in ns (Interval_Max in ms).
  * - cassandra-stress (org.apache.cassandra.stress StressMetrics / HdrLog): outputComment("Logging
  *   op latencies for Cassandra Stress"), latencies in ns.
+ * - hdr-spectrum's demo data (scripts/make-demo.ts): "#[Demo data written by hdr-spectrum … (values
+ *   in ns)]".
  */
 export const PRODUCERS: readonly { name: string; pattern: RegExp; unit: Unit }[] = [
   { name: "YCSB", pattern: /^#\[Logging for: /, unit: "us" },
   { name: "jHiccup", pattern: /^#\[Logged with jHiccup version/, unit: "ns" },
   { name: "cassandra-stress", pattern: /^#Logging op latencies for Cassandra Stress/, unit: "ns" },
+  // This project's demo generator (scripts/make-demo.ts): values in ns.
+  { name: "hdr-spectrum demo", pattern: /^#\[Demo data written by hdr-spectrum\b/, unit: "ns" },
 ];
 
 export function producerUnit(producer: string | null): Unit | null {

@@ -13,7 +13,10 @@
 // (or a date-time when jmeter.save.saveservice.timestamp_format is set). One series per label;
 // success=false is counted as a failure and not recorded as a latency.
 import type { FormatReader, SampleOptions } from "./source";
-import { CsvRecords, CollectingParser, clip, guessDelimiter, parseDateTime, parseNumericTime, readerOf, type Instant, type TimeResult } from "./reader-support";
+import { CsvRecords, guessDelimiter } from "./support/csv";
+import { clip } from "./support/decimals";
+import { CollectingParser, readerOf } from "./support/parser";
+import { parseDateTime, parseNumericTime, type Instant, type TimeResult } from "./support/time";
 
 const DEFAULT_COLUMNS = ["timeStamp", "elapsed", "label", "responseCode", "responseMessage", "threadName", "dataType", "success"];
 

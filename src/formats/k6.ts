@@ -17,7 +17,10 @@
 // expected); when the tag is absent (response callback disabled), a status outside 200–399
 // (0: no response). Failures are counted, not recorded.
 import type { FormatReader, SampleOptions } from "./source";
-import { CsvRecords, CollectingParser, clip, guessEpochUnit, jsonOrCsv, parseDateTime, parseNumericTime, readerOf, type Instant, type TimeResult } from "./reader-support";
+import { CsvRecords } from "./support/csv";
+import { clip } from "./support/decimals";
+import { CollectingParser, jsonOrCsv, readerOf } from "./support/parser";
+import { guessEpochUnit, parseDateTime, parseNumericTime, type Instant, type TimeResult } from "./support/time";
 
 const METRIC = "http_req_duration";
 

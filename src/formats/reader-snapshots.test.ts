@@ -12,7 +12,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ingest, detectedFormat, headOfChunks } from "../engine/ingest";
 import { maxOf, valueAtPercentile } from "../core/histogram";
-import { GENERATED_KINDS, generatedFixture, realSamples, slaDat, type Fixture } from "../fuzz/generators";
+import { GENERATED_KINDS, generatedFixture, realSamples, slaDat, type Fixture } from "../../scripts/fuzz/generators";
 import { abGnuplot, generateSamples, jmeterAggregate, locustStats } from "../../scripts/lib/loadgen-fixtures";
 
 const GOLDEN = path.join(__dirname, "reader-snapshots.golden.json");

@@ -210,12 +210,16 @@ describe("bad input", () => {
     expect(p.series[0]!.histogram.totalCount).toBe(50);
   });
 
-  it("refuses latencies over an hour and timestamps a year away", () => {
+  it("refuses latencies over an hour; a timestamp years away keeps its latency, in no interval, with a note", () => {
     const p = parseByLines(samplesReader, "x.csv", "timestamp,latency_ms\n1767323045000,5\n1767323046000,3600001\n1999999999999,5\n1767323047000,7\n");
-    expect(p.problems.map((x) => x.line)).toEqual([3, 4]);
+    expect(p.problems.map((x) => [x.line, x.note ?? false])).toEqual([
+      [3, false],
+      [4, true],
+    ]);
     expect(p.problems[0]!.reason).toMatch(/too large/);
-    expect(p.problems[1]!.reason).toMatch(/days from the first one/);
-    expect(p.series[0]!.histogram.totalCount).toBe(2);
+    expect(p.problems[1]!.reason).toMatch(/^timestamp is 2693 days after the others .*counted in the totals, in no interval/);
+    expect(p.series[0]!.histogram.totalCount).toBe(3);
+    expect(p.series[0]!.intervals!.reduce((n, iv) => n + iv.histogram.totalCount, 0)).toBe(2);
   });
 
   it("never throws, whatever the lines", () => {
@@ -246,7 +250,7 @@ describe("only a column the header or the format names is read as latency", () =
     expect(pickReader("results.csv", jmeterCsv(withFailures, { omit: ["elapsed"] }))?.id).toBe("jmeter");
   });
 
-  it("refuses Locust's *_stats.csv: a summary, not samples, naming the requests per row and the line", () => {
+  it("refuses Locust's *_stats.csv: statistics, not samples, naming the requests per row and the line", () => {
     const text = locustStats(withFailures);
     const p = parseByLines(samplesReader, "run_stats.csv", text);
     expect(p.series).toEqual([]);
@@ -256,7 +260,7 @@ describe("only a column the header or the format names is read as latency", () =
     expect(p.problems[0]).toEqual({
       file: "run_stats.csv",
       line: 2,
-      reason: expect.stringMatching(new RegExp(`^a summary, not samples: ${n} requests per row \\(column "Request Count"\\)`)),
+      reason: expect.stringMatching(new RegExp(`^statistics, not samples: a summary table, ${n} requests per row \\(column "Request Count"\\)`)),
     });
     expect(pickReader("run_stats.csv", text)?.id).toBe("samples");
   });
@@ -266,7 +270,7 @@ describe("only a column the header or the format names is read as latency", () =
     expect(p.series).toEqual([]);
     const n = withFailures.filter((s) => s.label === "checkout").length;
     expect(p.problems).toEqual([
-      { file: "aggregate.csv", line: 2, reason: expect.stringMatching(new RegExp(`^a summary, not samples: ${n} requests per row \\(column "# Samples"\\)`)) },
+      { file: "aggregate.csv", line: 2, reason: expect.stringMatching(new RegExp(`^statistics, not samples: a summary table, ${n} requests per row \\(column "# Samples"\\)`)) },
     ]);
   });
 

@@ -24,23 +24,12 @@
 // refused: their rows are not samples, and no spectrum can be rebuilt from them.
 import type { Unit } from "../core/types";
 import type { FormatReader, LineParser, ParsedSource, SampleOptions } from "./source";
-import {
-  CsvRecords,
-  Problems,
-  SeriesCollector,
-  decimalsOf,
-  finerUnit,
-  guessDelimiter,
-  guessEpochUnit,
-  maxLatencyIn,
-  parseDateTime,
-  parseLatency,
-  parseNumericTime,
-  splitCsv,
-  type Instant,
-  type TimeResult,
-  type TimeUnit,
-} from "./reader-support";
+import { statisticsReason } from "./statistics";
+import { SeriesCollector } from "./support/collector";
+import { CsvRecords, guessDelimiter, splitCsv } from "./support/csv";
+import { decimalsOf, finerUnit, maxLatencyIn, parseLatency } from "./support/decimals";
+import { Problems } from "./support/problems";
+import { guessEpochUnit, parseDateTime, parseNumericTime, type Instant, type TimeResult, type TimeUnit } from "./support/time";
 
 /** Data lines looked at before deciding columns, units and scale. */
 const SNIFF_LINES = 200;
@@ -150,9 +139,6 @@ const STATISTIC_NAME = /(^|[^a-z])(median|average|avg|mean|min|max|std|stdev|std
 /** ab -e: "Percentage served,Time in ms". */
 const PERCENT_NAME = /^(percentage( served)?|percentile|percent)$/i;
 
-const SUMMARY_ADVICE =
-  "no spectrum can be rebuilt from medians and percentiles: load the results with one line per request (a JMeter .jtl, a Gatling simulation.log, k6 or Vegeta output, ab -g output, a CSV of samples)";
-
 /** Why a table with these header names is a summary, not samples (file, line and what it holds), or null. */
 function summaryRefusal(names: string[], rows: string[][], lines: Pending[]): { line: number; reason: string } | null {
   const stats = names.filter((n) => STATISTIC_NAME.test(n.trim()));
@@ -164,10 +150,12 @@ function summaryRefusal(names: string[], rows: string[][], lines: Pending[]): { 
     const per = n === null ? "many requests per row" : `${n} request${n === 1 ? "" : "s"} per row`;
     return {
       line: first.lineNo || 1,
-      reason: `a summary, not samples: ${per} (column ${JSON.stringify(names[count]!.trim())}), each row giving only statistics (${stats
-        .slice(0, 4)
-        .map((x) => JSON.stringify(x.trim()))
-        .join(", ")}${stats.length > 4 ? " …" : ""}); ${SUMMARY_ADVICE}`,
+      reason: statisticsReason(
+        `a summary table, ${per} (column ${JSON.stringify(names[count]!.trim())}), each row giving only statistics (${stats
+          .slice(0, 4)
+          .map((x) => JSON.stringify(x.trim()))
+          .join(", ")}${stats.length > 4 ? " …" : ""})`,
+      ),
     };
   }
   // No count, but statistics only where a latency would be (Taurus' avg_rt, stdev_rt, perc_…).
@@ -175,17 +163,19 @@ function summaryRefusal(names: string[], rows: string[][], lines: Pending[]): { 
   if (stats.length >= 3 && latencyNamed.every((n) => STATISTIC_NAME.test(n.trim()))) {
     return {
       line: lines[0]?.lineNo ?? 1,
-      reason: `a summary, not samples: each row gives statistics of many requests (${stats
-        .slice(0, 4)
-        .map((x) => JSON.stringify(x.trim()))
-        .join(", ")}${stats.length > 4 ? " …" : ""}); ${SUMMARY_ADVICE}`,
+      reason: statisticsReason(
+        `a summary table, each row giving statistics of many requests (${stats
+          .slice(0, 4)
+          .map((x) => JSON.stringify(x.trim()))
+          .join(", ")}${stats.length > 4 ? " …" : ""})`,
+      ),
     };
   }
   const percent = names.findIndex((n) => PERCENT_NAME.test(n.trim()));
   if (percent >= 0 && names.length === 2 && count < 0) {
     return {
       line: lines[0]?.lineNo ?? 1,
-      reason: `a summary, not samples: a percentile table (column ${JSON.stringify(names[percent]!.trim())}), as ab -e writes; load ab -g output (one line per request) instead`,
+      reason: `statistics, not samples: a percentile table (column ${JSON.stringify(names[percent]!.trim())}), as ab -e writes; load ab -g output (one line per request) instead`,
     };
   }
   return null;

@@ -14,7 +14,10 @@
 // fails as Vegeta's own report counts it: an error, or a status outside 200–399 (code 0: no
 // response); failures are counted, not recorded.
 import type { FormatReader, SampleOptions } from "./source";
-import { CollectingParser, CsvRecords, clip, jsonOrCsv, parseDateTime, parseNumericTime, readerOf, type Instant } from "./reader-support";
+import { CsvRecords } from "./support/csv";
+import { clip } from "./support/decimals";
+import { CollectingParser, jsonOrCsv, readerOf } from "./support/parser";
+import { parseDateTime, parseNumericTime, type Instant } from "./support/time";
 
 class VegetaParser extends CollectingParser {
   private mode: "json" | "csv" | null = null;

@@ -168,9 +168,9 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width }
                     <td>{f(p.base)}</td>
                     <td>{f(p.cand)}</td>
                     <td>{ratioText(p.ratio)}</td>
-                    <td>{p.supported ? `${ratioText(p.low)}–${ratioText(p.high)}` : "too few values"}</td>
-                    <td className="verdict-cell">
-                      {p.supported ? VERDICT_TEXT[p.verdict] : "–"}
+                    <td>{p.low !== null && p.high !== null ? `${ratioText(p.low)}–${ratioText(p.high)}` : p.supported ? "no interval" : "too few values"}</td>
+                    <td className="verdict-cell" data-reason={p.reason ?? undefined} title={p.reason ?? undefined}>
+                      {p.supported ? (p.judged === false ? "not judged" : VERDICT_TEXT[p.verdict]) : "–"}
                       {p.supported && p.gapWithinSpread && p.verdict !== "same" ? <span className="muted"> (gap within run-to-run spread)</span> : null}
                     </td>
                   </tr>
@@ -187,8 +187,9 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width }
             </table>
           </div>
           <p className="compare-method muted">
-            {lvl} intervals from {r.resamples.toLocaleString("en-US")} bootstrap resamples (seed {r.seed}). A: {r.base.method.join("; ")}. B: {r.cand.method.join("; ")}. A
-            percentile needs at least 10 values above it on both sides to be judged.
+            {lvl} intervals from {r.resamples.toLocaleString("en-US")} bootstrap resamples (seed {r.seed}), one band over all judged percentiles. A: {r.base.method.join("; ")}. B:{" "}
+            {r.cand.method.join("; ")}. A percentile is judged only where the values above it come from 10 or more separate stretches of time on both sides (hover a verdict for why
+            one is not).
           </p>
         </>
       ) : c.progress === null && !c.error ? (

@@ -85,7 +85,7 @@ export function Presentation(p: Props) {
       {current === "spectra" ? (
         <div className="slide">
           <h2>Latency by percentile{p.steps.length ? ", against the requirement" : ""}</h2>
-          <PercentilePlot series={p.plotSeries} requirement={p.steps} unit={p.unit} yLog={p.yLog} width={chartW} height={chartH} />
+          <PercentilePlot series={p.plotSeries} requirement={p.steps} unit={p.unit} yLog={p.yLog} width={chartW} height={chartH} fixedHeight />
         </div>
       ) : null}
       {current === "compare" && p.compare ? (

@@ -141,6 +141,17 @@ const SeriesItem = memo(function SeriesItem({ row, isSelected, onSelect, onToggl
         {v.failures > 0 ? `, ${formatCount(v.failures)} failed` : ""}
         {v.mergedFrom.length ? ` · merged from ${v.mergedFrom.length}` : ""}
       </span>
+      {v.beforeStart ? (
+        <span
+          className="series-note"
+          data-testid="before-start"
+          data-intervals={v.beforeStart.intervals}
+          data-count={v.beforeStart.count}
+          title="HistogramLogProcessor without -start counts intervals from StartTime on; give it a negative -start (or set the window's start to 0 here) to match"
+        >
+          {`${formatCountOf(v.beforeStart.intervals, "interval")} (${formatCountOf(v.beforeStart.count, "value")}) ${v.beforeStart.intervals === 1 ? "starts" : "start"} before StartTime: counted here, left out by HistogramLogProcessor without -start`}
+        </span>
+      ) : null}
       {v.unitSource === "interval-max" || v.unitSource === "default" ? (
         // The unit is only a guess: say so where it is seen, and change it in one go.
         <select

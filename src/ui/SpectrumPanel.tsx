@@ -2,6 +2,7 @@
 // actions; a hint to drop files while nothing is shown.
 import { useMemo, useRef } from "react";
 import { PercentilePlot, type PlotSeries, type PlotStep } from "../charts/percentile-plot/PercentilePlot";
+import { lowestPositive } from "../charts/percentile-plot/layout";
 import { UNIT_LABEL } from "../core/format";
 import { spectrumCsv } from "../core/markdown";
 import { requirementSteps, type Requirement } from "../core/requirements";
@@ -40,7 +41,7 @@ export function SpectrumPanel({ rows, plotSeries, steps, unit, yLog, sideBySide,
   // In ns, like the plot's layout.
   const sharedExtent = useMemo(() => {
     const ns = (p: PlotSeries, v: number) => v * NANOS_PER_UNIT[p.recordedUnit];
-    return { max: Math.max(0, ...plotSeries.map((p) => ns(p, p.max))), min: Math.min(Infinity, ...plotSeries.filter((p) => p.min > 0).map((p) => ns(p, p.min))) };
+    return { max: Math.max(0, ...plotSeries.map((p) => ns(p, p.max))), min: Math.min(Infinity, ...plotSeries.map((p) => ns(p, lowestPositive(p.values)))) };
   }, [plotSeries]);
   return (
     <>

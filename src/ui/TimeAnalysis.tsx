@@ -13,7 +13,7 @@ import type { EngineClient } from "../engine/client";
 import type { TimeRange } from "../engine/store";
 import type { HeatmapResult, TailSeries, WindowSeries } from "../engine/time-queries";
 import type { SeriesRow } from "./SeriesList";
-import { intervalLabel, tailText, timeInfoOfShare, type SharedTimeInfo, type TailRow, type TimeInfo, type TimeOptions } from "./time-state";
+import { intervalLabel, tailStyle, tailText, timeInfoOfShare, type SharedTimeInfo, type TailRow, type TimeInfo, type TimeOptions } from "./time-state";
 import { AppliedInput } from "./AppliedInput";
 import "./time-panel.css";
 
@@ -36,10 +36,14 @@ interface Props {
   holdBusy: (d: 1 | -1) => void;
   /** What an opened share link found (shown while no series here has intervals to compute it). */
   shared?: SharedTimeInfo | null;
+  /** The timeline's wall-clock setting: the heatmap labels its time the same way. */
+  wallClock?: boolean;
 }
 
 const SINGLE_LANE = 220;
 const MULTI_LANE = 110;
+/** Lanes of many series: lower, so 24 of them stay one scroll. */
+const MANY_LANE = 64;
 
 export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
   const { engine, rows, requirement, unit, options, onOptions, holdBusy } = p;
@@ -51,11 +55,12 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
   const threshold = parseThreshold(options.tail);
   const thresholdNs = threshold !== null && !Number.isNaN(threshold) ? threshold : null;
 
-  const heatIds =
-    options.heatmap === "*"
-      ? withIntervals.map((r) => r.view.id)
-      : [withIntervals.find((r) => r.view.id === options.heatmap)?.view.id ?? withIntervals[0]?.view.id].filter((x): x is string => !!x);
-  const laneHeight = heatIds.length > 1 ? MULTI_LANE : SINGLE_LANE;
+  // By default the heatmap shows the series that matters: the one with the worst tail (the
+  // highest max). Chosen again only when the series change, not with every time window.
+  const worstId = useMemo(() => worstTail(withIntervals), [seriesKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  const chosen = withIntervals.find((r) => r.view.id === options.heatmap)?.view.id;
+  const heatIds = options.heatmap === "*" ? withIntervals.map((r) => r.view.id) : [chosen ?? worstId ?? withIntervals[0]?.view.id].filter((x): x is string => !!x);
+  const laneHeight = heatIds.length > 6 ? MANY_LANE : heatIds.length > 1 ? MULTI_LANE : SINGLE_LANE;
   const plotW = Math.max(10, p.width - HM_MARGIN.left - HM_MARGIN.right);
 
   const [heat, setHeat] = useState<HeatmapResult | null>(null);
@@ -213,7 +218,15 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
         </span>
       </div>
       {heat && lanes.length > 0 ? (
+        <p className="heatmap-caption" data-testid="heatmap-caption">
+          {lanes.length > 1
+            ? `One lane per series (${lanes.length}), each on its own latency axis.`
+            : `Heatmap of ${lanes[0]!.name}${chosen ? "" : ": the series with the highest max (choose another above)"}.`}
+        </p>
+      ) : null}
+      {heat && lanes.length > 0 ? (
         <Heatmap
+          wallClock={p.wallClock}
           lanes={lanes}
           unit={unit}
           domain={heat.domain}
@@ -229,6 +242,20 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
   );
 });
 
+/** The series with the highest max (in ns), the worst tail; null when there is none. */
+function worstTail(rows: readonly SeriesRow[]): string | null {
+  let best: string | null = null;
+  let top = -Infinity;
+  for (const r of rows) {
+    const v = r.view.spectrum.max * NANOS_PER_UNIT[r.view.recordedUnit];
+    if (v > top) {
+      top = v;
+      best = r.view.id;
+    }
+  }
+  return best;
+}
+
 /**
  * One sentence per series on where its values above the threshold came from, with its top
  * intervals; a click on one selects it as the time window (`onSelect`; without it, as in a
@@ -239,6 +266,7 @@ function TailSummaries({ tail, thresholdNs, onSelect }: { tail: TailRow[]; thres
     <ul className="tail-summaries">
       {tail.map((r) => {
         const top = r.data.top[0];
+        const style = tailStyle(r);
         return (
           <li
             key={r.id}
@@ -253,19 +281,22 @@ function TailSummaries({ tail, thresholdNs, onSelect }: { tail: TailRow[]; thres
               <span className="tail-top">
                 {" "}
                 Top intervals:{" "}
-                {r.data.top.map((iv) => (
-                  <button
-                    key={iv.index}
-                    type="button"
-                    className="link-button"
-                    data-testid="tail-interval"
-                    data-start={String(iv.start)}
-                    disabled={!onSelect}
-                    title={onSelect ? "Select this interval as the time window" : "The link carries no intervals to select"}
-                    onClick={() => onSelect?.(iv.start, iv.end)}
-                  >
-                    {intervalLabel(iv.start, r.data.startTime)} ({formatCount(iv.above)})
-                  </button>
+                {r.data.top.map((iv, k) => (
+                  <span key={iv.index}>
+                    {k > 0 ? ", " : ""}
+                    <button
+                      type="button"
+                      className="link-button"
+                      data-testid="tail-interval"
+                      data-start={String(iv.start)}
+                      disabled={!onSelect}
+                      title={onSelect ? "Select this interval as the time window" : "The link carries no intervals to select"}
+                      onClick={() => onSelect?.(iv.start, iv.end)}
+                    >
+                      {intervalLabel(iv.start, r.data.startTime, style)}
+                    </button>
+                    {` (${formatCount(iv.above)} values)`}
+                  </span>
                 ))}
               </span>
             ) : null}

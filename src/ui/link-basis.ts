@@ -29,9 +29,9 @@ export function linkBasisLine(views: readonly SeriesView[], requirement: Require
   return `Opened from a share link: ${joinAnd(parts)} computed here from ${HISTOGRAMS}; the rest as its author's page showed it.`;
 }
 
-/** The line under an A vs B answer computed here from a link's data (share-query.ts withheld). */
+/** The line under an A vs B answer computed here from a link's data (basis "link-data"). */
 export const COMPARE_FROM_LINK =
-  "Computed here from the link's rounded histograms, without intervals: counts resampled as if independent give too narrow an interval, so no better, worse or same verdict. The link's own answer is the one it opened with.";
+  "Computed here from the link's rounded histograms, without their intervals: counts without time order are not judged (a verdict needs intervals, or three or more runs a side). The link's own answer, from its author's full data, is the one it opened with.";
 
 function names(vs: readonly SeriesView[]): string {
   const n = vs.slice(0, 3).map((v) => v.name);

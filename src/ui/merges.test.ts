@@ -107,7 +107,7 @@ describe("removed series kept in the session", () => {
       removed.push(removalOf(v, views)!);
       before.remove(v.id);
     };
-    drop((names) => names.lastIndexOf("a")); // the second a.txt
+    drop((names) => names.indexOf("a (2)")); // the second a.txt, named apart from the first
     drop((names) => names.indexOf("c"));
     const expected = before.views().map((v) => [v.name, v.spectrum.totalCount]);
     expect(expected).toEqual([

@@ -9,7 +9,7 @@ import { NANOS_PER_UNIT, type Unit } from "../core/types";
 import type { TailSeries, WindowSeries } from "../engine/time-queries";
 import type { HeatmapLane } from "../charts/heatmap/Heatmap";
 import type { SharedSeriesTime, ShareTimeOptions } from "../share";
-import { formatSeconds } from "../charts/timeline/layout";
+import { formatMoment, momentStyle, type MomentStyle } from "../core/time-format";
 
 export interface TimeOptions {
   /** Window length as typed (`10s`, `5m`, `1h`); empty: no windows. */
@@ -150,19 +150,28 @@ export function timeInfoOfShare(shared: SharedTimeInfo, rows: readonly { id: str
   return { windowLength: shared.options.window, windows, thresholdNs: shared.options.tailNs, tail, fromLink: true };
 }
 
-/** An interval's time for people: UTC wall clock (12:03:04) when the log's StartTime is known, else seconds since it. */
-export function intervalLabel(start: number, startTime: number | null): string {
-  if (startTime === null) return formatSeconds(start);
-  return new Date((startTime + start) * 1000).toISOString().slice(11, 19);
+/**
+ * An interval's time for people: seconds since StartTime (what the range inputs take) and, when
+ * the log's StartTime is known, its UTC wall clock: "+312 s (14:53:12 UTC)". `style` is the
+ * list's (momentStyle), so entries of one list never read the same.
+ */
+export function intervalLabel(start: number, startTime: number | null, style?: MomentStyle): string {
+  return formatMoment(start, startTime, style);
+}
+
+/** How a tail row's top intervals are written (sub-second digits where two would read the same). */
+export function tailStyle(row: TailRow): MomentStyle {
+  return momentStyle(row.data.top.map((iv) => ({ offset: iv.start, startTime: row.data.startTime })));
 }
 
 export function tailText(row: TailRow, thresholdNs: number): string {
   const d = row.data;
   const s: TailSummary = { above: d.above, intervalsWithAny: d.intervalsWithAny, top: d.top, named: d.named, share: d.share };
-  return tailSentence(s, thresholdNs, (iv: TailInterval) => intervalLabel(iv.start, d.startTime));
+  const style = tailStyle(row);
+  return tailSentence(s, thresholdNs, (iv: TailInterval) => intervalLabel(iv.start, d.startTime, style));
 }
 
-/** "12 of 18 windows of 10s pass; worst at 1:00 (p99 12.3 ms, 2.46× its limit); throughput fell 75 % below the median at 1:30". */
+/** "12 of 18 windows of 10s pass; worst at +60 s (09:01:00 UTC) (p99 12.3 ms, 2.46× its limit); throughput fell 75 % below the median window's at +90 s (09:01:30 UTC)". */
 export function windowText(row: WindowRow, length: number, unit: Unit): string {
   const j = row.judgement;
   const len = formatWindowLength(length);
@@ -173,12 +182,14 @@ export function windowText(row: WindowRow, length: number, unit: Unit): string {
     if (w) {
       parts.push(
         w.ratio === Infinity
-          ? `worst at ${formatSeconds(w.start)} (no values)`
-          : `worst at ${formatSeconds(w.start)} (${percentileLabel(w.percentile)} ${formatNumber(w.valueNs / NANOS_PER_UNIT[unit])} ${UNIT_LABEL[unit]}, ${formatNumber(w.ratio)}× its limit)`,
+          ? `worst at ${formatMoment(w.start, row.data.startTime)} (no values)`
+          : `worst at ${formatMoment(w.start, row.data.startTime)} (${percentileLabel(w.percentile)} ${formatNumber(w.valueNs / NANOS_PER_UNIT[unit])} ${UNIT_LABEL[unit]}, ${formatNumber(w.ratio)}× its limit)`,
       );
     }
     if (j.drop && j.drop.drop >= 0.005)
-      parts.push(`throughput fell ${Math.round(j.drop.drop * 100)} % below the median window's (${formatNumber(j.drop.median)}/s) at ${formatSeconds(j.drop.start)}`);
+      parts.push(
+        `throughput fell ${Math.round(j.drop.drop * 100)} % below the median window's (${formatNumber(j.drop.median)}/s) at ${formatMoment(j.drop.start, row.data.startTime)}`,
+      );
   } else {
     parts.push(`${formatCount(row.data.start.length)} windows of ${len}`);
   }

@@ -8,13 +8,18 @@ import { verdictFor } from "../core/judge";
 import type { Requirement, Verdict } from "../core/requirements";
 import type { SeriesView, TimelineResult } from "../engine/store";
 import type { TimelineLine } from "../charts/timeline/Timeline";
-import { stylesFor, type Theme } from "./colors";
+import { ColorSlots, stylesFor, type Theme } from "./colors";
 import type { SeriesRow } from "./SeriesList";
 
 export function useSeriesRows(views: SeriesView[], hidden: Set<string>, requirement: Requirement | null, theme: Theme = "light"): SeriesRow[] {
   const rowCache = useRef(new Map<string, SeriesRow>());
+  // Colours stay with their configuration while it is loaded: adding files never recolours,
+  // and a reload (which restores the files) gives each its colour back.
+  const slots = useRef<ColorSlots | null>(null);
+  slots.current ??= new ColorSlots(readSlots());
   return useMemo(() => {
-    const styles = stylesFor(views, theme);
+    const styles = stylesFor(views, theme, slots.current!);
+    if (views.length > 0) saveSlots(slots.current!.entries());
     const next = new Map<string, SeriesRow>();
     const out = views.map((v) => {
       const st = styles.get(v.id)!;
@@ -32,6 +37,25 @@ export function useSeriesRows(views: SeriesView[], hidden: Set<string>, requirem
     rowCache.current = next;
     return out;
   }, [views, hidden, requirement, theme]);
+}
+
+const SLOTS_KEY = "hdr-spectrum.colour-slots";
+
+function readSlots(): [string, number][] {
+  try {
+    const v: unknown = JSON.parse(globalThis.localStorage?.getItem(SLOTS_KEY) ?? "[]");
+    return Array.isArray(v) ? (v.filter((e) => Array.isArray(e) && e.length === 2) as [string, number][]) : [];
+  } catch {
+    return [];
+  }
+}
+
+function saveSlots(entries: [string, number][]): void {
+  try {
+    globalThis.localStorage?.setItem(SLOTS_KEY, JSON.stringify(entries));
+  } catch {
+    // Storage refused (private mode, quota): colours then hold for this page's life only.
+  }
 }
 
 /**

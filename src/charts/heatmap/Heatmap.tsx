@@ -5,10 +5,10 @@
 // redraws at once from the bitmap already here, scaled to the new span, while the engine
 // computes the new columns. Shares the time window and the zoom with the timeline.
 import { useEffect, useMemo, useRef } from "react";
-import { formatCount, formatValue, UNIT_LABEL } from "../../core/format";
+import { formatCount, formatValue, middleEllipsis, shortNames, UNIT_LABEL } from "../../core/format";
+import { formatMoment, timeTicks, wallTickLabels } from "../../core/time-format";
 import { unitFactor, type Unit } from "../../core/types";
 import type { HeatmapSeries } from "../../engine/time-queries";
-import { scaleLinear } from "d3";
 import { bucketAtTime, formatSeconds } from "../timeline/layout";
 import { useTimeBrush, type TimeChartProps } from "../time-brush";
 import { clearedContext } from "../canvas";
@@ -32,17 +32,28 @@ interface Props extends TimeChartProps {
   lanes: HeatmapLane[];
   unit: Unit;
   laneHeight: number;
+  /** Label time on the clock (UTC, from the first lane's StartTime) rather than since StartTime. */
+  wallClock?: boolean;
 }
 
-const LANE_GAP = 14;
+/** With several lanes, each has a header row above it for its name (never drawn over the cells). */
+const LANE_HEADER = 18;
+const LANE_GAP = 8;
 const MARK_STRIP = 5;
 const WINDOW_STRIP = 4;
 
-export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush, onZoom }: Props) {
+export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush, onZoom, wallClock = false }: Props) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const height = HM_MARGIN.top + lanes.length * (laneHeight + LANE_GAP) - LANE_GAP + HM_MARGIN.bottom;
+  const header = lanes.length > 1 ? LANE_HEADER : 0;
+  const pitch = header + laneHeight + LANE_GAP;
+  const height = HM_MARGIN.top + lanes.length * pitch - LANE_GAP + HM_MARGIN.bottom;
   const plotW = Math.max(10, width - HM_MARGIN.left - HM_MARGIN.right);
-  const laneTop = (i: number) => HM_MARGIN.top + i * (laneHeight + LANE_GAP);
+  const laneTop = (i: number) => HM_MARGIN.top + i * pitch + header;
+  const labels = shortNames(
+    lanes.map((l) => l.name),
+    Math.max(20, Math.floor(plotW / 7.2)),
+  );
+  const wallBase = wallClock ? (lanes[0]?.data.startTime ?? null) : null;
 
   const brush = useTimeBrush({ domain, left: HM_MARGIN.left, right: HM_MARGIN.left + plotW, wheelAt: (x) => (x - HM_MARGIN.left) / plotW, onBrush, onZoom });
   const { view, hover, drag } = brush;
@@ -148,9 +159,15 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
 
   const shade: [number, number] | null =
     range.start !== null || range.end !== null ? [toX(Math.max(view[0], range.start ?? view[0])), toX(Math.min(view[1], range.end ?? view[1]))] : null;
-  const xTicks = scaleLinear()
-    .domain(view)
-    .ticks(Math.max(2, Math.floor(plotW / 110)));
+  const xTicks = timeTicks(view[0], view[1], Math.max(2, Math.floor(plotW / 110)));
+  const xLabels =
+    wallBase === null
+      ? xTicks.map(formatSeconds)
+      : wallTickLabels(
+          xTicks.map((t) => wallBase + t),
+          wallBase + view[0],
+          wallBase + view[1],
+        );
 
   // Hover: the column and cell under the pointer.
   let hoverText: string[] | null = null;
@@ -166,9 +183,10 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
         const f = unitFactor(d.recordedUnit, unit);
         const c = d.cells[k * d.rows + row]!;
         hoverText = [
-          l.name.length > 30 ? `${l.name.slice(0, 29)}…` : l.name,
-          `${formatSeconds(d.t0[k]!)}–${formatSeconds(d.t1[k]!)}: max ${formatValue(d.max[k]! * f, unit)}`,
-          `${formatValue(rowValue(row, d.lo, d.hi, d.rows) * f, unit)}–${formatValue(rowValue(row + 1, d.lo, d.hi, d.rows) * f, unit)}: ${formatCount(c)} values`,
+          middleEllipsis(labels[li] ?? l.name, 36),
+          `${formatMoment(d.t0[k]!, d.startTime)}, ${formatSeconds(d.t1[k]! - d.t0[k]!)} long: max ${formatValue(d.max[k]! * f, unit)}`,
+          // The bottom row also holds what lies below the axis (zeros, as jHiccup records).
+          `${row === 0 ? "up to " : `${formatValue(rowValue(row, d.lo, d.hi, d.rows) * f, unit)}–`}${formatValue(rowValue(row + 1, d.lo, d.hi, d.rows) * f, unit)}: ${formatCount(c)} values`,
         ];
       }
     }
@@ -176,7 +194,7 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
 
   const maxCell = Math.max(1, ...lanes.map((l) => l.data.maxCell));
   const legendTicks = logTicks(1, maxCell, 5);
-  const legendH = Math.min(160, Math.max(60, lanes.length * (laneHeight + LANE_GAP) - LANE_GAP));
+  const legendH = Math.min(160, Math.max(60, lanes.length * pitch - LANE_GAP - header));
   const legendX = width - HM_MARGIN.right + 14;
 
   return (
@@ -213,22 +231,26 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
                 </text>
               ))}
               {lanes.length > 1 ? (
-                <text x={HM_MARGIN.left + 6} y={top + 12} className="lane-label heatmap-lane-label">
-                  {l.name}
-                </text>
+                <g className="heatmap-lane-header" data-testid="heatmap-lane-label" data-series={l.name}>
+                  <title>{l.name}</title>
+                  <line x1={HM_MARGIN.left} x2={HM_MARGIN.left + 18} y1={top - header / 2} y2={top - header / 2} stroke={l.color} strokeWidth={3} />
+                  <text x={HM_MARGIN.left + 24} y={top - header / 2} dy="0.32em" className="heatmap-lane-label">
+                    {labels[i]}
+                  </text>
+                </g>
               ) : null}
             </g>
           );
         })}
         <g className="axis x-axis">
           <line x1={HM_MARGIN.left} x2={HM_MARGIN.left + plotW} y1={height - HM_MARGIN.bottom} y2={height - HM_MARGIN.bottom} />
-          {xTicks.map((t) => (
+          {xTicks.map((t, i) => (
             <text key={t} x={toX(t)} y={height - HM_MARGIN.bottom + 16} textAnchor="middle">
-              {formatSeconds(t)}
+              {xLabels[i]}
             </text>
           ))}
           <text x={HM_MARGIN.left + plotW / 2} y={height - 3} textAnchor="middle" className="axis-label">
-            Time since StartTime
+            {wallBase === null ? "Time since StartTime" : lanes.length > 1 ? `Wall-clock time (UTC) of ${labels[0]}'s StartTime` : "Wall-clock time (UTC)"}
           </text>
         </g>
         <text transform={`translate(14 ${HM_MARGIN.top + (height - HM_MARGIN.top - HM_MARGIN.bottom) / 2}) rotate(-90)`} textAnchor="middle" className="axis-label">
@@ -253,8 +275,8 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
         </g>
         <SpanRect span={drag} top={HM_MARGIN.top} bottom={height - HM_MARGIN.bottom} className="brush" />
         {hoverText && hover ? (
-          <g pointerEvents="none" data-testid="heatmap-hover" transform={`translate(${hover[0] + 260 > width ? hover[0] - 266 : hover[0] + 8} ${HM_MARGIN.top + 4})`}>
-            <rect width={258} height={54} rx={4} className="hover-box" />
+          <g pointerEvents="none" data-testid="heatmap-hover" transform={`translate(${hover[0] + 302 > width ? hover[0] - 308 : hover[0] + 8} ${HM_MARGIN.top + 4})`}>
+            <rect width={300} height={54} rx={4} className="hover-box" />
             {hoverText.map((s, k) => (
               <text key={k} x={8} y={16 + k * 15}>
                 {s}

@@ -7,7 +7,7 @@
 // the scales, so hiding one series of fifty, or hovering, does not rebuild the other paths.
 import { memo, useMemo, useRef, useState } from "react";
 import { line, type ScaleContinuousNumeric, type ScaleLogarithmic } from "d3";
-import { formatCount, formatNumber, formatValue, shortSeriesName, UNIT_LABEL } from "../../core/format";
+import { formatCount, formatNumber, formatValue, middleEllipsis, shortNames, UNIT_LABEL } from "../../core/format";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
 import {
   bucketAt,
@@ -15,11 +15,14 @@ import {
   inverseTail,
   labelledMaxes,
   labelledTicks,
+  legendLayout,
+  lowestPositive,
   makeXScale,
   readableTicks,
   makeYScale,
   MARGIN,
   stepPath,
+  type LegendItem,
   xDomainEnd,
   xTicks,
   type CurveInput,
@@ -71,9 +74,17 @@ function curvePath(cache: WeakMap<object, CachedPath>, s: PlotSeries, { x, y, fx
   const key = s.values as unknown as object;
   const c = cache.get(key);
   if (c && c.cumulative === s.cumulative && c.totalCount === s.totalCount && c.nanos === nanos && c.x === x && c.y === y && c.xEnd === xEnd) return c.d;
-  const d = stepPath(s, fx, (v) => fy(v * nanos), xEnd);
+  // On a log axis, values below its floor (zeros: jHiccup records 0 µs hiccups) are drawn at
+  // the floor, so every curve is drawn whole; the chart says so under it.
+  const floor = axisFloor(y);
+  const d = stepPath(s, fx, (v) => fy(Math.max(v * nanos, floor)), xEnd);
   cache.set(key, { cumulative: s.cumulative, totalCount: s.totalCount, nanos, x, y, xEnd, d });
   return d;
+}
+
+/** The lowest value a y scale can place: its domain's start on a log axis, none on a linear one. */
+function axisFloor(y: YScale): number {
+  return typeof (y as unknown as { base?: unknown }).base === "function" ? y.domain()[0]! : -Infinity;
 }
 
 interface Props {
@@ -84,6 +95,11 @@ interface Props {
   width: number;
   height: number;
   title?: string;
+  /**
+   * Keep the whole chart, legend included, within `height` (a slide): the plot gives up the
+   * legend's rows. By default the chart grows by them instead.
+   */
+  fixedHeight?: boolean;
   /** Shared value range in ns, so side-by-side plots compare on one scale. */
   yExtent?: { max: number; min: number };
   /**
@@ -95,7 +111,16 @@ interface Props {
 
 // Memoised: the app re-renders on every engine round trip (a timeline query, busy on and off);
 // the plot only when its own inputs change.
-export const PercentilePlot = memo(function PercentilePlot({ series, requirement = [], unit, yLog, width, height, title, yExtent, onPick }: Props) {
+export const PercentilePlot = memo(function PercentilePlot({ series, requirement = [], unit, yLog, width, height: outer, title, yExtent, onPick, fixedHeight = false }: Props) {
+  // The legend goes under the chart (never over the curves), with names told apart by what
+  // differs between them; the svg grows by its rows (or, fixedHeight, the plot shrinks).
+  const namesKey = series.map((s) => s.name).join("\u0000");
+  const labels = useMemo(
+    () => shortNames(namesKey === "" ? [] : namesKey.split("\u0000"), Math.min(48, Math.max(16, Math.floor((width - MARGIN.left) / 6.6) - 8))),
+    [namesKey, width],
+  );
+  const legendRows = legendLayout(labels, width, 0).height;
+  const height = fixedHeight ? Math.max(160, outer - legendRows - (yLog ? 18 : 0)) : outer;
   const [hoverX, setHoverX] = useState<number | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
   const pathCache = useRef(new WeakMap<object, CachedPath>());
@@ -108,7 +133,7 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
   for (const s of series) {
     const k = NANOS_PER_UNIT[s.recordedUnit];
     maxV = Math.max(maxV, s.max * k);
-    if (s.min > 0) minV = Math.min(minV, s.min * k);
+    minV = Math.min(minV, lowestPositive(s.values) * k);
   }
   if (yExtent) {
     maxV = Math.max(maxV, yExtent.max);
@@ -130,6 +155,14 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
     return { scales: { x, y, fx: fastScale(x), fy: fastScale(y) }, ticks: xTicks(xEnd), yTicks: readableTicks(y.ticks(yLog ? 6 : 8), yLog) };
   }, [xEnd, maxV, minNs, yLog, width, height]);
   const { x, y } = scales;
+  const floor = axisFloor(y);
+  const yAt = (ns: number) => y(Math.max(ns, floor));
+  // Series with values below the log axis' floor (drawn at it).
+  const belowFloor = yLog ? series.filter((s) => s.totalCount > 0 && s.values.length > 0 && s.values[0]! * NANOS_PER_UNIT[s.recordedUnit] < floor) : [];
+
+  const legend = useMemo(() => legendLayout(labels, width, height), [labels, width, height]);
+  const noteH = belowFloor.length > 0 ? 18 : 0;
+  const svgHeight = fixedHeight ? Math.max(outer, height + legend.height + noteH) : height + legend.height + noteH;
 
   const paths = useMemo(() => series.map((s) => ({ s, d: curvePath(pathCache.current, s, scales, xEnd) })), [series, scales, xEnd]);
 
@@ -168,8 +201,8 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
       role="img"
       aria-label={`Percentile distribution of ${series.length} series, latency in ${UNIT_LABEL[unit]}; the table below lists the values`}
       width={width}
-      height={height}
-      viewBox={`0 0 ${width} ${height}`}
+      height={svgHeight}
+      viewBox={`0 0 ${width} ${svgHeight}`}
       className="plot"
       onMouseMove={(e) => {
         const r = svgRef.current?.getBoundingClientRect();
@@ -257,14 +290,26 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
       ) : null}
       <Curves paths={paths} />
       <MaxMarkers series={series} x={x} y={y} xEnd={xEnd} unit={unit} />
-      <Legend series={series} left={plotLeft} top={plotTop} />
+      <Legend series={series} labels={labels} items={legend.items} />
+      {belowFloor.length > 0 ? (
+        <text x={plotLeft} y={height + legend.height + 12} className="plot-note" data-testid="plot-floor-note">
+          {`${belowFloor.length === 1 ? middleEllipsis(labels[series.indexOf(belowFloor[0]!)] ?? belowFloor[0]!.name, 40) + " has values" : `${belowFloor.length} series have values`} below ${formatValue(floor / perUnit, unit)} (zeros included): drawn at the log axis' floor`}
+        </text>
+      ) : null}
       {hoverX !== null && hoverRows.length > 0 ? (
         <g className="hover" pointerEvents="none">
           <line x1={hoverX} x2={hoverX} y1={plotTop} y2={plotBottom} />
           {hoverRows.map(({ s, b }) => (
-            <circle key={s.id} cx={hoverX} cy={y(b!.value * NANOS_PER_UNIT[s.recordedUnit])} r={3} fill={s.color} />
+            <circle key={s.id} cx={hoverX} cy={yAt(b!.value * NANOS_PER_UNIT[s.recordedUnit])} r={3} fill={s.color} />
           ))}
-          <HoverBox x={hoverX} right={plotRight} top={plotTop} bottom={plotBottom} rows={hoverRows.map(({ s, b }) => ({ s, b: b! }))} unit={unit} />
+          <HoverBox
+            x={hoverX}
+            right={plotRight}
+            top={plotTop}
+            bottom={plotBottom}
+            rows={hoverRows.map(({ s, b }) => ({ s, b: b!, label: labels[series.indexOf(s)] ?? s.name }))}
+            unit={unit}
+          />
         </g>
       ) : null}
     </svg>
@@ -286,7 +331,8 @@ const Curves = memo(function Curves({ paths }: { paths: { s: PlotSeries; d: stri
 });
 
 const MaxMarkers = memo(function MaxMarkers({ series, x, y, xEnd, unit }: { series: PlotSeries[]; x: XScale; y: YScale; xEnd: number; unit: Unit }) {
-  const cy = series.map((s) => y(s.max * NANOS_PER_UNIT[s.recordedUnit]));
+  const floor = axisFloor(y);
+  const cy = series.map((s) => y(Math.max(s.max * NANOS_PER_UNIT[s.recordedUnit], floor)));
   const showLabel = labelledMaxes(cy);
   const cx = x(xEnd);
   return (
@@ -307,22 +353,22 @@ const MaxMarkers = memo(function MaxMarkers({ series, x, y, xEnd, unit }: { seri
   );
 });
 
-const Legend = memo(function Legend({ series, left, top }: { series: PlotSeries[]; left: number; top: number }) {
+const Legend = memo(function Legend({ series, labels, items }: { series: PlotSeries[]; labels: string[]; items: LegendItem[] }) {
   return (
-    <g className="legend" data-testid="plot-legend" transform={`translate(${left + 10} ${top + 8})`}>
-      {series.slice(0, 12).map((s, i) => (
-        <g key={s.id} transform={`translate(0 ${i * 16})`}>
-          <line x1={0} x2={22} y1={0} y2={0} stroke={s.color} strokeWidth={2.5} strokeDasharray={s.dash || undefined} />
-          <text x={28} y={0} dy="0.32em">
-            {shortSeriesName(s.name, 34)}
-          </text>
-        </g>
-      ))}
-      {series.length > 12 ? (
-        <text x={28} y={12 * 16} dy="0.32em">
-          {`+${series.length - 12} more`}
-        </text>
-      ) : null}
+    <g className="legend" data-testid="plot-legend">
+      {series.map((s, i) => {
+        const it = items[i];
+        if (!it) return null;
+        return (
+          <g key={s.id} transform={`translate(${it.x} ${it.y})`} data-testid="legend-item" data-series={s.name}>
+            <title>{s.name}</title>
+            <line x1={0} x2={22} y1={0} y2={0} stroke={s.color} strokeWidth={2.5} strokeDasharray={s.dash || undefined} />
+            <text x={28} y={0} dy="0.32em">
+              {labels[i]}
+            </text>
+          </g>
+        );
+      })}
     </g>
   );
 });
@@ -339,10 +385,10 @@ function HoverBox({
   right: number;
   top: number;
   bottom: number;
-  rows: { s: PlotSeries; b: NonNullable<ReturnType<typeof bucketAt>> }[];
+  rows: { s: PlotSeries; b: NonNullable<ReturnType<typeof bucketAt>>; label: string }[];
   unit: Unit;
 }) {
-  const w = 250;
+  const w = 300;
   const lineH = 16;
   // The box stays inside the plot: with more series than lines fit, it lists the highest
   // values at this percentile (the ones a comparison is about) and says how many it left out.
@@ -359,9 +405,9 @@ function HoverBox({
       <text x={8} y={15} className="hover-title">
         {`p = ${p >= 99 ? p.toPrecision(Math.min(12, Math.max(4, Math.ceil(-Math.log10(Math.max(1e-12, 100 - p))) + 3))) : p.toFixed(2)}%`}
       </text>
-      {rows.map(({ s, b }, i) => (
+      {rows.map(({ s, b, label }, i) => (
         <text key={s.id} x={8} y={15 + (i + 1) * lineH} fill={s.color}>
-          {`${shortSeriesName(s.name, 18)}: ${formatValue(b.value * unitFactor(s.recordedUnit, unit), unit)} (${formatCount(b.countAtOrBelow)} ≤)`}
+          {`${middleEllipsis(label, 24)}: ${formatValue(b.value * unitFactor(s.recordedUnit, unit), unit)} (${formatCount(b.countAtOrBelow)} ≤)`}
         </text>
       ))}
       {left0 > 0 ? (

@@ -123,10 +123,14 @@ function stepPointsFlat(c: CurveInput, x: (v: number) => number, y: (v: number) 
   let m = 0; // points written
   let prevX = x(1);
   let lastPx = -Infinity;
+  // Whether the last run written is half a pixel wide or more: narrow runs after it start a
+  // column of their own instead of raising it (a wide run of zeros followed by a narrow run
+  // of 20 µs was drawn at 20 µs over its whole width).
+  let lastWide = false;
   for (let i = 0; i < n; i++) {
     const py = y(c.values[i]!);
     const endX = i === n - 1 ? x(xEnd) : x(inverseTail(c.cumulative[i]! / total, xEnd));
-    if (m > 0 && endX - lastPx < 0.5 && i !== n - 1) {
+    if (m > 0 && !lastWide && endX - lastPx < 0.5 && i !== n - 1) {
       // Same pixel column: keep the highest value (smallest py) of the merged runs.
       const top = Math.min(f[2 * m - 1]!, py);
       f[2 * m - 2] = endX;
@@ -142,6 +146,7 @@ function stepPointsFlat(c: CurveInput, x: (v: number) => number, y: (v: number) 
     f[2 * m + 2] = endX;
     f[2 * m + 3] = py;
     m += 2;
+    lastWide = endX - prevX >= 0.5;
     prevX = endX;
     lastPx = endX;
   }
@@ -215,4 +220,37 @@ export function readableTicks(ticks: number[], log: boolean): number[] {
   if (!log || ticks.length <= 10) return ticks;
   const keep = ticks.filter((t) => [1, 2, 5].includes(Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9))));
   return keep.length > 12 ? keep.filter((t) => Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9)) === 1) : keep;
+}
+
+/** The lowest value above zero of an ascending array (Infinity when there is none). */
+export function lowestPositive(values: ArrayLike<number>): number {
+  for (let i = 0; i < values.length; i++) if (values[i]! > 0) return values[i]!;
+  return Infinity;
+}
+
+/** Where a legend entry goes: its swatch starts at (x, y); `width` is the room it has. */
+export interface LegendItem {
+  x: number;
+  y: number;
+  width: number;
+}
+
+export const LEGEND_ROW = 16;
+const LEGEND_SWATCH = 28;
+
+/**
+ * The legend under the plot, never over the curves: entries in as many columns as the widest
+ * label allows, rows below the x axis from `top`, the chart growing by `height`. Labels are
+ * given already shortened (core/format's shortNames); `charPx` is an average glyph width.
+ */
+export function legendLayout(labels: readonly string[], width: number, top: number, charPx = 6.6): { items: LegendItem[]; height: number } {
+  if (labels.length === 0) return { items: [], height: 0 };
+  const left = MARGIN.left;
+  const room = Math.max(60, width - left - 8);
+  const longest = labels.reduce((m, l) => Math.max(m, l.length), 0);
+  const itemW = Math.min(room, LEGEND_SWATCH + 6 + longest * charPx + 18);
+  const cols = Math.max(1, Math.floor(room / itemW));
+  const colW = room / cols;
+  const items = labels.map((_, i) => ({ x: left + (i % cols) * colW, y: top + 8 + Math.floor(i / cols) * LEGEND_ROW, width: colW - 8 }));
+  return { items, height: Math.ceil(labels.length / cols) * LEGEND_ROW + 8 };
 }

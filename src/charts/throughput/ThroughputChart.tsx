@@ -1,10 +1,10 @@
 // Where each configuration crosses its requirement: latency at the requirement's percentiles
 // against throughput, with each limit drawn. Filled markers pass, hollow ones fail.
 import { line } from "d3";
-import { formatNumber, UNIT_LABEL } from "../../core/format";
+import { formatNumber, middleEllipsis, UNIT_LABEL } from "../../core/format";
 import { formatThroughput } from "../../core/naming";
 import type { Unit } from "../../core/types";
-import { tpScales, TP_MARGIN, type TpLine } from "./layout";
+import { spreadLabels, tpScales, TP_MARGIN, type TpLine } from "./layout";
 
 interface Props {
   lines: TpLine[];
@@ -30,6 +30,13 @@ export function ThroughputChart({ lines, limits, unit, width, height }: Props) {
   const left = TP_MARGIN.left;
   const right = width - TP_MARGIN.right;
   const bottom = height - TP_MARGIN.bottom;
+  // Every label (each line's name at its end, each limit) goes in the column right of the plot,
+  // spread so none prints over another; a line's label is tied to its last point by a leader.
+  const yOf = (v: number) => y(Math.max(v, y.domain()[0]!));
+  const ends = lines.map((l) => (l.points.length ? l.points[l.points.length - 1]! : null));
+  const wanted = [...ends.map((p) => (p ? yOf(p.value) : -1)), ...limits.map((l) => y(l.limit))];
+  const placed = spreadLabels(wanted, 13, TP_MARGIN.top, bottom);
+  const labelX = right + 16;
   return (
     <svg
       data-testid="throughput-chart"
@@ -65,16 +72,16 @@ export function ThroughputChart({ lines, limits, unit, width, height }: Props) {
         </text>
       </g>
       <g className="requirement-line">
-        {limits.map((l) => (
+        {limits.map((l, k) => (
           <g key={l.percentile}>
             <line x1={left} x2={right} y1={y(l.limit)} y2={y(l.limit)} />
-            <text x={right + 4} y={y(l.limit)} dy="0.32em" textAnchor="start">
+            <text x={labelX} y={placed[ends.length + k]} dy="0.32em" textAnchor="start" data-testid="tp-label">
               {l.label}
             </text>
           </g>
         ))}
       </g>
-      {lines.map((l) => (
+      {lines.map((l, li) => (
         <g key={`${l.config}-${l.percentile}`} data-config={l.config} data-percentile={l.percentile}>
           <path d={gen(l.points) ?? ""} fill="none" stroke={l.color} strokeWidth={2} strokeDasharray={l.dash || undefined} />
           {l.points.map((p) => (
@@ -82,16 +89,20 @@ export function ThroughputChart({ lines, limits, unit, width, height }: Props) {
               <title>{`${l.config} at ${formatThroughput(p.throughput)}: ${l.percentile === 100 ? "max" : `p${l.percentile}`} = ${formatNumber(p.value)} ${UNIT_LABEL[unit]} (${p.pass ? "passes" : "fails"})`}</title>
             </circle>
           ))}
-          {l.points.length ? (
-            <text
-              x={x(l.points[l.points.length - 1]!.throughput) + 6}
-              y={y(Math.max(l.points[l.points.length - 1]!.value, y.domain()[0]!))}
-              dy="0.32em"
-              fill={l.color}
-              className="max-label"
-            >
-              {`${l.config} ${l.percentile === 100 ? "max" : `p${l.percentile}`}`}
-            </text>
+          {ends[li] ? (
+            <>
+              <polyline
+                points={`${x(ends[li]!.throughput) + 5},${yOf(ends[li]!.value)} ${labelX - 3},${placed[li]}`}
+                fill="none"
+                stroke={l.color}
+                strokeWidth={0.8}
+                strokeOpacity={0.7}
+              />
+              <text x={labelX} y={placed[li]} dy="0.32em" fill={l.color} className="max-label" data-testid="tp-label">
+                <title>{`${l.config} ${l.percentile === 100 ? "max" : `p${l.percentile}`}`}</title>
+                {`${middleEllipsis(l.config, 14)} ${l.percentile === 100 ? "max" : `p${l.percentile}`}`}
+              </text>
+            </>
           ) : null}
         </g>
       ))}

@@ -2,7 +2,7 @@
 // percentiles, one line per configuration and percentile.
 import { scaleLinear, scaleLog } from "d3";
 
-export const TP_MARGIN = { top: 14, right: 110, bottom: 40, left: 72 };
+export const TP_MARGIN = { top: 14, right: 130, bottom: 40, left: 72 };
 
 export interface TpPoint {
   throughput: number;
@@ -50,4 +50,22 @@ export function tpScales(lines: readonly TpLine[], limits: readonly number[], wi
     .range([height - TP_MARGIN.bottom, TP_MARGIN.top])
     .nice();
   return { x, y };
+}
+
+/**
+ * Label positions that do not overlap: each label as near its wanted y as it can be, at least
+ * `gap` px from the next, within [top, bottom] (pushed down in order, then back up from the
+ * bottom when the column overflows). Returned in the order given.
+ */
+export function spreadLabels(wanted: readonly number[], gap: number, top: number, bottom: number): number[] {
+  const order = wanted.map((y, i) => ({ y, i })).sort((a, b) => a.y - b.y || a.i - b.i);
+  const ys = order.map((o) => Math.min(bottom, Math.max(top, o.y)));
+  for (let k = 1; k < ys.length; k++) ys[k] = Math.max(ys[k]!, ys[k - 1]! + gap);
+  if (ys.length > 0 && ys[ys.length - 1]! > bottom) {
+    ys[ys.length - 1] = bottom;
+    for (let k = ys.length - 2; k >= 0; k--) ys[k] = Math.min(ys[k]!, ys[k + 1]! - gap);
+  }
+  const out = new Array<number>(wanted.length);
+  order.forEach((o, k) => (out[o.i] = ys[k]!));
+  return out;
 }

@@ -4,7 +4,8 @@
 // Values are placed in ns whatever the display unit, so a unit change relabels the y axis and
 // leaves the canvas as drawn.
 import { useEffect, useMemo, useRef } from "react";
-import { formatCountOf, formatValue, shortSeriesName, UNIT_LABEL } from "../../core/format";
+import { formatCountOf, formatValue, middleEllipsis, shortNames, UNIT_LABEL } from "../../core/format";
+import { formatMoment, timeTicks, wallTickLabels } from "../../core/time-format";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
 import type { TimelineSeries } from "../../engine/store";
 import { bucketAtTime, formatSeconds, lanes, TL_MARGIN, xScaleFor, yScaleFor } from "./layout";
@@ -55,13 +56,36 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
   // Wall-clock mode places every log at its StartTime; the first visible log's StartTime is
   // the reference that turns a brushed time back into seconds since StartTime.
   const wallBase = wallClock ? (lines.find((l) => l.data.startTime !== null)?.data.startTime ?? null) : null;
-  const [view0, view1] = view;
+  // On the clock, logs of different days each sit at their own StartTime: the axis spans them all.
+  let lead = 0;
+  let lag = 0;
+  if (wallBase !== null)
+    for (const l of lines) {
+      if (l.data.startTime === null) continue;
+      lead = Math.min(lead, l.data.startTime - wallBase);
+      lag = Math.max(lag, l.data.startTime - wallBase);
+    }
+  const view0 = view[0] + lead;
+  const view1 = view[1] + lag;
   const { scale: x } = useMemo(() => xScaleFor(view0, view1, width, wallBase), [view0, view1, width, wallBase]);
   const toX = (t: number, start: number | null) => (wallBase === null ? (x as (v: number) => number)(t) : (x as (v: Date) => number)(new Date(((start ?? wallBase) + t) * 1000)));
   const fromX = (px: number): number => {
     const v = (x as { invert(p: number): number | Date }).invert(px);
     return v instanceof Date ? v.getTime() / 1000 - (wallBase ?? 0) : v;
   };
+
+  // Whether a drawn value is 0 (a log axis draws it at its floor, and says so).
+  const hasZero = useMemo(() => {
+    if (!yLog) return false;
+    for (const l of lines) {
+      for (let i = 0; i < l.data.max.length; i++) if (!(l.data.max[i]! > 0)) return true;
+      for (const p of percentiles) {
+        const arr = l.data.percentiles[String(p)];
+        if (arr) for (let i = 0; i < arr.length; i++) if (!(arr[i]! > 0)) return true;
+      }
+    }
+    return false;
+  }, [lines, percentiles, yLog]);
 
   const laneList = useMemo(() => lanes(lines.length, height, perLane), [lines.length, height, perLane]);
   const yScales = useMemo(() => {
@@ -215,8 +239,22 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     });
   }
 
-  const xTicks = (x as { ticks(n: number): (number | Date)[] }).ticks(Math.max(2, Math.floor(width / 110)));
-  const tickLabel = (v: number | Date) => (v instanceof Date ? v.toISOString().slice(11, 19) : formatSeconds(v));
+  // Whole steps (seconds, minutes, hours, days), so a 24-hour run is ticked at whole hours.
+  const tickCount = Math.max(2, Math.floor(width / 110));
+  const xTicks: (number | Date)[] = wallBase === null ? timeTicks(view0, view1, tickCount) : (x as { ticks(n: number): Date[] }).ticks(tickCount);
+  const wallLabels =
+    wallBase === null
+      ? []
+      : wallTickLabels(
+          xTicks.map((t) => +t / 1000),
+          wallBase + view0,
+          wallBase + view1,
+        );
+  const tickLabel = (v: number | Date, i: number) => (v instanceof Date ? wallLabels[i]! : formatSeconds(v));
+  const labels = shortNames(
+    lines.map((l) => l.name),
+    40,
+  );
 
   // Hover: the interval (or bucket) under the pointer, per series.
   const hoverRows =
@@ -266,7 +304,8 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
               ))}
               {perLane && lines[i] ? (
                 <text x={TL_MARGIN.left + 6} y={lane.top + 12} className="lane-label" fill={lines[i]!.color}>
-                  {lines[i]!.name}
+                  <title>{lines[i]!.name}</title>
+                  {labels[i]}
                 </text>
               ) : null}
             </g>
@@ -274,16 +313,17 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
         })}
         <g className="axis x-axis">
           <line x1={TL_MARGIN.left} x2={width - TL_MARGIN.right} y1={height - TL_MARGIN.bottom} y2={height - TL_MARGIN.bottom} />
-          {xTicks.map((t) => {
+          {xTicks.map((t, i) => {
             const xv = (x as (v: number | Date) => number)(t);
             return (
               <text key={String(+t)} x={xv} y={height - TL_MARGIN.bottom + 16} textAnchor="middle">
-                {tickLabel(t)}
+                {tickLabel(t, i)}
               </text>
             );
           })}
           <text x={(TL_MARGIN.left + width - TL_MARGIN.right) / 2} y={height - 3} textAnchor="middle" className="axis-label">
             {wallBase === null ? "Time since StartTime" : "Wall-clock time (UTC)"}
+            {yLog && hasZero ? " · values of 0 drawn at the log axis' floor" : ""}
           </text>
         </g>
         <text transform={`translate(14 ${height / 2}) rotate(-90)`} textAnchor="middle" className="axis-label">
@@ -293,14 +333,17 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
         {hover !== null && !drag && hoverRows.length > 0 ? (
           <g pointerEvents="none" data-testid="timeline-hover">
             <line x1={hover} x2={hover} y1={TL_MARGIN.top} y2={height - TL_MARGIN.bottom} className="hover-line" />
-            <g transform={`translate(${hover + 230 > width ? hover - 236 : hover + 8} ${TL_MARGIN.top + 4})`}>
-              <rect width={228} height={8 + hoverRows.length * 32} rx={4} className="hover-box" />
+            <g transform={`translate(${hover + 310 > width ? hover - 316 : hover + 8} ${TL_MARGIN.top + 4})`}>
+              <rect width={308} height={8 + hoverRows.length * 32} rx={4} className="hover-box" />
               {hoverRows.map(({ l, i }, k) => {
                 const f = unitFactor(l.data.recordedUnit, unit);
                 return (
                   <text key={l.id} x={8} y={18 + k * 32} fill={l.color}>
-                    <tspan x={8}>{shortSeriesName(l.name, 26)}</tspan>
-                    <tspan x={8} dy={14}>{`${formatSeconds(l.data.t0[i]!)}: max ${formatValue(l.data.max[i]! * f, unit)}, ${formatCountOf(l.data.count[i]!, "value")}`}</tspan>
+                    <tspan x={8}>{middleEllipsis(labels[lines.indexOf(l)] ?? l.name, 30)}</tspan>
+                    <tspan
+                      x={8}
+                      dy={14}
+                    >{`${formatMoment(l.data.t0[i]!, wallBase === null ? null : l.data.startTime)}: max ${formatValue(l.data.max[i]! * f, unit)}, ${formatCountOf(l.data.count[i]!, "value")}`}</tspan>
                   </text>
                 );
               })}

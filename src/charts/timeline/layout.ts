@@ -45,17 +45,8 @@ export function xScaleFor(t0: number, t1: number, width: number, wallClockBase: 
   return { scale: d, wall: true as const };
 }
 
-/** Formats a duration in seconds for axis ticks and hover: 90 → "1:30", 3725 → "1:02:05". */
-export function formatSeconds(s: number): string {
-  const sign = s < 0 ? "-" : "";
-  const a = Math.abs(s);
-  if (a < 60) return `${sign}${Number(a.toFixed(3))}s`;
-  const h = Math.floor(a / 3600);
-  const m = Math.floor((a % 3600) / 60);
-  const sec = a % 60;
-  const ss = sec.toFixed(sec % 1 === 0 ? 0 : 1).padStart(sec < 10 ? (sec % 1 === 0 ? 2 : 4) : 0, "0");
-  return h > 0 ? `${sign}${h}:${String(m).padStart(2, "0")}:${ss}` : `${sign}${m}:${ss}`;
-}
+/** Axis and duration notation: from the one time formatter (core/time-format.ts). */
+export { formatSeconds } from "../../core/time-format";
 
 /** Index of the bucket whose span holds t (binary search over ascending starts), or -1. */
 export function bucketAtTime(t0: ArrayLike<number>, t1: ArrayLike<number>, n: number, t: number): number {

@@ -17,6 +17,7 @@ import { countAtPercentile } from "../bucket-lookup";
 import { BucketValues } from "./layout";
 import { MIN_INTERVALS, planBlocks, type BlockPlan } from "./plan";
 import { binomial, type Rng } from "./rng";
+import { aboveBySubBlock, centred, politisWhite, type Binned } from "./dependence";
 import type { RunInput, Sparse } from "./types";
 
 /** Values in ns (ascending) with counts. */
@@ -74,12 +75,6 @@ export function sumInto(intervals: readonly Sparse[], stride: number): Sparse[] 
 /** Bin of a value (ns): floor(log2(v) × binsPerOctave); values below 1 ns go to bin 0. */
 export function binOf(v: number, binsPerOctave: number): number {
   return v <= 1 ? 0 : Math.floor(Math.log2(v) * binsPerOctave);
-}
-
-/** A sparse histogram of bins (offsets from the side's lowest bin), ascending. */
-interface Binned {
-  bins: Int32Array;
-  counts: Float64Array;
 }
 
 function binned(vc: ValueCounts, bpo: number, kMin: number): Binned {
@@ -175,32 +170,40 @@ class BlockRun {
     const cols = this.cols;
     // CHUNK blocks at a time, so that each bin's row is written CHUNK cells in a row (one block
     // at a time wrote a cell per row per block: a cache miss each, most of the build's time).
+    // The block is a sliding window over the sub-blocks: each next one adds one sub-block and
+    // drops one, so a long block costs no more to build than a short one.
     const CHUNK = 16;
     const acc = new Float64Array(nBins * CHUNK);
+    const cur = new Float64Array(nBins);
     const run = new Float64Array(CHUNK);
+    const add = (b: Binned, sign: number): number => {
+      const bb = b.bins;
+      const bc = b.counts;
+      let t = 0;
+      for (let k = 0; k < bb.length; k++) {
+        cur[bb[k]!]! += sign * bc[k]!;
+        t += bc[k]!;
+      }
+      return sign * t;
+    };
+    let curTotal = 0;
+    for (let j = 0; j < r; j++) curTotal += add(sub[j % J]!, 1);
     for (let s0 = 0; s0 < S; s0 += CHUNK) {
       const m = Math.min(CHUNK, S - s0);
       for (let c = 0; c < m; c++) {
-        const at = c * nBins;
-        let t = 0;
-        for (let j = s0 + c; j < s0 + c + r; j++) {
-          const b = sub[j % J]!;
-          const bb = b.bins;
-          const bc = b.counts;
-          for (let k = 0; k < bb.length; k++) {
-            acc[at + bb[k]!]! += bc[k]!;
-            t += bc[k]!;
-          }
+        const s = s0 + c;
+        if (s > 0) {
+          curTotal += add(sub[(s + r - 1) % J]!, 1);
+          curTotal += add(sub[s - 1]!, -1);
         }
-        this.totals[s0 + c] = t;
+        acc.set(cur, c * nBins);
+        this.totals[s] = curTotal;
       }
       run.fill(0);
       for (let x = 0; x < nBins; x++) {
         const row = x * S + s0;
         for (let c = 0; c < m; c++) {
-          const i = c * nBins + x;
-          run[c]! += acc[i]!;
-          acc[i] = 0;
+          run[c]! += acc[c * nBins + x]!;
           cols[row + c] = run[c]!;
         }
       }
@@ -243,7 +246,7 @@ class BlockRun {
 }
 
 /** A run resampled by its counts (multinomial over its bins: the same as over its buckets, grouped). */
-class CountsRun {
+export class CountsRun {
   readonly total: number;
   private readonly cum: Float64Array;
   constructor(
@@ -256,7 +259,22 @@ class CountsRun {
     this.cum = new Float64Array(nBins);
   }
 
+  /** `fixed`: the run's counts as they are (the run is one draw of run-to-run variation). */
+  fixed = false;
+
   draw(rng: Rng, copies: number): number {
+    if (this.fixed) {
+      const cum = this.cum;
+      cum.fill(0);
+      const { bins, counts } = this.b;
+      for (let i = 0; i < counts.length; i++) cum[bins[i]!]! += copies * counts[i]!;
+      let run = 0;
+      for (let x = 0; x < cum.length; x++) {
+        run += cum[x]!;
+        cum[x] = run;
+      }
+      return this.total * copies;
+    }
     let left = Math.round(this.total * copies);
     let mass = this.total;
     let got = 0;
@@ -301,6 +319,10 @@ export interface PreparedSide {
   names: string[];
   /** Runs whose counts are resampled (no time order). */
   countsOnly: string[];
+  /** Per run: its sub-blocks in bins (null: counts only), the bootstrap block in sub-blocks, seconds. */
+  sub: (Binned[] | null)[];
+  spans: number[];
+  seconds: number[];
   binsPerOctave: number;
   /** Lowest bin; the side's bins are [kMin, kMin + nBins). */
   kMin: number;
@@ -324,8 +346,8 @@ function totalOf(run: RunInput): Sparse {
   return sumInto(parts, Math.max(1, parts.length))[0] ?? { indices: new Int32Array(0), counts: new Float64Array(0) };
 }
 
-function describe(plan: BlockPlan): string {
-  return `moving blocks of ${plan.length} intervals (${plan.span} × ${plan.stride}) over ${plan.intervals} intervals`;
+function describe(plan: BlockPlan, span: number): string {
+  return `moving blocks of ${span * plan.stride} intervals (${span} × ${plan.stride}, from the data) over ${plan.intervals} intervals`;
 }
 
 /** A side's values and pooled counts, before its runs are binned for resampling. */
@@ -383,20 +405,46 @@ export function cellsPerBinPerOctave(m: MeasuredSide): number {
   return octaves * m.sums.reduce((a, s) => a + (s ? s.blocks.length : 1), 0);
 }
 
+/** The percentiles whose dependence sets a run's block length. */
+const SPAN_PERCENTILES = [50, 90, 99];
+
+/**
+ * The bootstrap block (in sub-blocks) for a run: the largest of Politis and White's rule on
+ * the run's z series at p50, p90 and p99, never below the plan's (a stall and its queue) nor
+ * above a quarter of the run.
+ */
+function dataSpan(sub: Binned[], cum: Float64Array, U: Float64Array, total: number, plan: BlockPlan, bpo: number, kMin: number): number {
+  const J = sub.length;
+  const thresholds = Int32Array.from(SPAN_PERCENTILES, (p) => {
+    const u = indexAtPercentile(cum, total, p);
+    return u < 0 ? 0 : binOf(U[u]!, bpo) - kMin;
+  }).sort();
+  const { above, totals } = aboveBySubBlock(sub, thresholds);
+  let b = plan.span;
+  for (const a of above) b = Math.max(b, Math.ceil(politisWhite(centred(a, totals))));
+  return Math.max(1, Math.min(b, Math.max(plan.span, Math.floor(J / 4))));
+}
+
 export function prepareSide(runs: readonly RunInput[] | MeasuredSide, binsPerOctave: number): PreparedSide {
   const m = "U" in runs ? runs : measureSide(runs);
   const { U, totals, sums, layouts } = m;
   const kMin = U.length ? binOf(U[0]!, binsPerOctave) : 0;
   const nBins = U.length ? binOf(U[U.length - 1]!, binsPerOctave) - kMin + 1 : 1;
+  const sub: (Binned[] | null)[] = [];
+  const spans: number[] = [];
   const prepared = m.runs.map((_, i) => {
     const s = sums[i];
-    if (!s) return new CountsRun(binned(totals[i]!, binsPerOctave, kMin), nBins);
+    if (!s) {
+      sub.push(null);
+      spans.push(0);
+      return new CountsRun(binned(totals[i]!, binsPerOctave, kMin), nBins);
+    }
     const ib = new IndexBins(layouts[i]!, m.runs[i]!.unitNs, binsPerOctave, kMin);
-    return new BlockRun(
-      s.blocks.map((b) => ib.binnedIndices(b)),
-      s.plan.span,
-      nBins,
-    );
+    const bs = s.blocks.map((b) => ib.binnedIndices(b));
+    const span = dataSpan(bs, m.perRun[i]!, U, m.runTotals[i]!, s.plan, binsPerOctave, kMin);
+    sub.push(bs);
+    spans.push(span);
+    return new BlockRun(bs, span, nBins);
   });
   return {
     U,
@@ -404,15 +452,28 @@ export function prepareSide(runs: readonly RunInput[] | MeasuredSide, binsPerOct
     perRun: m.perRun,
     total: m.runTotals.reduce((a, b) => a + b, 0),
     runTotals: m.runTotals,
-    methods: m.runs.map((r, i) => (sums[i] ? describe(sums[i]!.plan) : r.data.kind === "counts" ? "counts (no intervals)" : `counts (fewer than ${MIN_INTERVALS} intervals)`)),
+    methods: m.runs.map((r, i) =>
+      sums[i] ? describe(sums[i]!.plan, spans[i]!) : r.data.kind === "counts" ? "counts (no intervals)" : `counts (fewer than ${MIN_INTERVALS} intervals)`,
+    ),
     width: m.width,
     runs: prepared,
     names: m.runs.map((r) => r.name),
     countsOnly: m.runs.filter((_, i) => !sums[i]).map((r) => r.name),
+    sub,
+    spans,
+    seconds: m.runs.map(secondsOf),
     binsPerOctave,
     kMin,
     nBins,
   };
+}
+
+/** A run's length in seconds (NaN when it has no time order). */
+function secondsOf(r: RunInput): number {
+  const d = r.data;
+  if (d.kind === "intervals") return d.intervals.length * d.intervalSeconds;
+  if (d.kind === "blocks") return d.plan.intervals * (d.intervalSeconds ?? 1);
+  return Number.NaN;
 }
 
 /** Smallest u with cum[u] ≥ the percentile's count (HdrHistogram's rule); -1 when empty. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { build } from "hdr-histogram-js";
 import { compareSides, compareSidesAsync, CompareCancelled, COMPARE_PERCENTILES } from "./compare";
-import { simIntervals, simRun, type SimOptions } from "./test-sim";
+import { simIntervals, simRun, type SimOptions } from "../../../scripts/lib/compare-test-sim";
+import { sumSparse } from "../../../scripts/lib/latency-process";
 import { curveGrid, supportLimit, verdictOf } from "./verdict";
 import { makeRng, normal } from "./rng";
 import { planBlocks } from "./plan";
@@ -15,7 +16,11 @@ const side = (label: string, ...runs: RunInput[]) => ({ label, runs });
 const seededPairs = (o: Omit<SimOptions, "seed">, pairs: number, firstSeed: number, scale = 1) =>
   Array.from({ length: pairs }, (_, k) => {
     const seed = firstSeed + 2 * k;
-    return compareSides(side("A", simRun("a", { ...o, seed })), side("B", simRun("b", { ...o, seed: seed + 1, scale })), { percentiles: [50, 90, 99], perDecade: 0 });
+    return compareSides(side("A", simRun("a", { ...o, seed })), side("B", simRun("b", { ...o, seed: seed + 1, scale })), {
+      percentiles: [50, 90, 99],
+      perDecade: 0,
+      resamples: 500,
+    });
   });
 
 describe("verdicts", () => {
@@ -57,8 +62,10 @@ describe("A vs B against known samples", () => {
       expect(Math.abs(p.ratio - 2), `p${p.percentile}`).toBeLessThanOrEqual(2 * 2 * p.resolution);
       expect(p.low!).toBeLessThanOrEqual(2);
       expect(p.high!).toBeGreaterThanOrEqual(2);
-      expect(p.verdict).toBe("worse");
+      // Judged wherever the values above come from 10 or more separate stretches of time.
+      expect(p.verdict).toBe(p.events![0] >= 10 && p.events![1] >= 10 ? "worse" : "unknown");
     }
+    expect(supported.slice(0, 3).map((p) => p.verdict)).toEqual(["worse", "worse", "worse"]);
     const last = r.points[r.points.length - 1]!;
     expect(last.supported).toBe(false);
     expect(last.low).toBeNull();
@@ -103,15 +110,17 @@ describe("A vs B against known samples", () => {
     expect(a().points).toEqual(a().points);
   });
 
-  it("two runs of one distribution: never better or worse at p50–p99 in at least 95 of 100 seed pairs, same at p50 and p90", () => {
-    // Stationary enough that an interval of ±5 % is within reach at p50 and p90.
-    const runs = seededPairs({ intervals: 300, perInterval: 100, phi: 0.5, drift: 0.04 }, 100, 1000);
+  it("two runs of one distribution: never better or worse at p50–p99 in at least 57 of 60 seed pairs, mostly same at p50 and p90", () => {
+    // Stationary enough that an interval of ±5 % is within reach at p50 and p90. The intervals
+    // are one simultaneous band over the three percentiles, wider than pointwise ones, so
+    // `same` is a little rarer than a pointwise interval would make it.
+    const runs = seededPairs({ intervals: 300, perInterval: 100, phi: 0.5, drift: 0.04 }, 60, 1000);
     const clean = runs.filter((r) => r.points.every((p) => p.verdict !== "better" && p.verdict !== "worse")).length;
     const same50 = runs.filter((r) => r.points[0]!.verdict === "same").length;
     const same90 = runs.filter((r) => r.points[1]!.verdict === "same").length;
-    expect(clean).toBeGreaterThanOrEqual(95);
-    expect(same50).toBeGreaterThanOrEqual(95);
-    expect(same90).toBeGreaterThanOrEqual(95);
+    expect(clean).toBeGreaterThanOrEqual(57);
+    expect(same50).toBeGreaterThanOrEqual(48);
+    expect(same90).toBeGreaterThanOrEqual(48);
   });
 
   it("the 95 % interval covers the true ratio 90–98 % of the time (simulation)", () => {
@@ -141,24 +150,31 @@ describe("repeats, counts and warnings", () => {
     }
   });
 
-  it("a side without intervals is resampled by counts and says so", () => {
+  it("a side without intervals gets the ratio but no verdict, and says why; 3 runs a side give an interval from their spread", () => {
     const o = { intervals: 200, perInterval: 100, seed: 5 };
-    const ints = simIntervals(o);
-    const total = new Map<number, number>();
-    for (const s of ints) s.indices.forEach((x, k) => total.set(x, (total.get(x) ?? 0) + s.counts[k]!));
-    const idx = [...total.keys()].sort((a, b) => a - b);
-    const counts: RunInput = {
-      name: "a.hgrm",
+    const countsOf = (name: string, seed: number, scale = 1): RunInput => ({
+      name,
       layout: { digits: 3, lowest: 1 },
       unitNs: 1,
-      data: { kind: "counts", counts: { indices: Int32Array.from(idx), counts: Float64Array.from(idx, (x) => total.get(x)!) } },
-    };
-    const r = compareSides(side("A", counts), side("B", simRun("b", { ...o, scale: 2 })));
+      data: { kind: "counts", counts: sumSparse(simIntervals({ ...o, seed, scale })) },
+    });
+    const r = compareSides(side("A", countsOf("a.hgrm", 5)), side("B", simRun("b", { ...o, scale: 2 })));
     expect(r.base.method[0]).toMatch(/counts/);
     expect(r.warnings.map((w) => w.kind)).toContain("no-intervals");
-    expect(r.points[0]!.verdict).toBe("worse");
-    expect(r.points[0]!.low!).toBeLessThanOrEqual(2);
-    expect(r.points[0]!.high!).toBeGreaterThanOrEqual(2);
+    for (const p of r.points.filter((x) => x.supported)) {
+      expect(p.ratio).toBeGreaterThan(1.5);
+      expect([p.low, p.high, p.verdict, p.judged]).toEqual([null, null, "unknown", false]);
+      expect(p.reason).toMatch(/a\.hgrm has no intervals/);
+    }
+    expect(r.sentence).toMatch(/^No verdicts between B and A \(B ÷ A 2 at p50, .*\): a\.hgrm has no intervals/);
+    // Three runs a side, each counts only: the runs' spread makes the interval.
+    const three = (n: string, seed: number, scale = 1) => [0, 1, 2].map((k) => countsOf(`${n}${k}.hgrm`, seed + k, scale));
+    const rep = compareSides(side("A", ...three("a", 10)), side("B", ...three("b", 20, 2)), { percentiles: [50, 90], perDecade: 0 });
+    for (const p of rep.points) {
+      expect(p.low!).toBeLessThanOrEqual(2.05);
+      expect(p.high!).toBeGreaterThanOrEqual(1.95);
+      expect(p.verdict).toBe("worse");
+    }
   });
 
   it("warns about units, precision, CO correction, saturation and very different counts", () => {

@@ -3,11 +3,12 @@
 // heart (a generator), so the engine worker can run it in slices (progress, cancel) and the
 // command line can call it directly.
 import { TABLE_PERCENTILES } from "../types";
-import { cellsPerBinPerOctave, indexAtPercentile, measureSide, prepareSide, resampleSide, type PreparedSide } from "./bootstrap";
+import { cellsPerBinPerOctave, CountsRun, indexAtPercentile, measureSide, prepareSide, resampleSide, type PreparedSide } from "./bootstrap";
+import { DRIFT_GROWTH, driftNote, familyCritical, LENGTH_RATIO, lengthsReason, median, MIN_EVENTS, reasonOf, robustScale, sideDependence, thresholdsOf } from "./judge";
 import { makeRng } from "./rng";
 import { compareSentence } from "./sentence";
 import type { CompareOptions, CompareResult, RatioPoint, SideInput, SideSummary } from "./types";
-import { curveGrid, DEFAULT_MARGIN, percentileInterval, supportLimit, verdictOf } from "./verdict";
+import { curveGrid, DEFAULT_MARGIN, supportLimit, verdictOf } from "./verdict";
 import { compareWarnings } from "./warnings";
 
 /** The percentiles the hooks and the table report (the max is reported apart, as a point). */
@@ -27,6 +28,35 @@ export const BIN_FRACTION = 10;
 export function binsPerOctave(margin: number): number {
   const step = Math.log2(1 + Math.max(1e-4, margin) / BIN_FRACTION);
   return Math.min(4096, Math.max(64, Math.ceil(1 / step)));
+}
+
+/** Runs a side needs before run-to-run spread can stand in for missing time order. */
+export const MIN_RUNS = 3;
+
+/** The standard normal's two-sided `level` quantile (1.96 at 95 %). */
+function NORMAL_QUANTILE(level: number): number {
+  // Interpolated in a small table: levels are 0.8–0.999 in practice.
+  const table: [number, number][] = [
+    [0.8, 1.2816],
+    [0.9, 1.6449],
+    [0.95, 1.96],
+    [0.99, 2.5758],
+    [0.999, 3.2905],
+  ];
+  for (let i = 1; i < table.length; i++) {
+    const [l0, z0] = table[i - 1]!;
+    const [l1, z1] = table[i]!;
+    if (level <= l1) return z0 + ((z1 - z0) * (Math.max(l0, level) - l0)) / (l1 - l0);
+  }
+  return 3.2905;
+}
+
+/** Student's t two-sided 95 % quantile for `df` degrees of freedom (the normal's past 30). */
+function studentT975(df: number): number {
+  const t = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228];
+  if (df < 1) return t[0]!;
+  if (df <= t.length) return t[df - 1]!;
+  return df >= 30 ? 1.96 : 2.228 + ((1.96 - 2.228) * (df - 10)) / 20;
 }
 
 /** Most matrix cells (4 or 8 bytes each, per side) the resampling may hold. */
@@ -77,96 +107,207 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
   const bpo = Math.max(MIN_BINS_PER_OCTAVE, Math.min(binsPerOctave(margin), Math.floor(MAX_CELLS / cells)));
   const pb = prepareSide(mb, bpo);
   const pc = prepareSide(mc, bpo);
-  {
-    const limit = supportLimit(pb.total, pc.total);
-    const grid = [...new Set([...curveGrid(limit, options.perDecade ?? 8), ...requested.filter((p) => p <= limit)])].sort((a, b) => a - b);
-    const G = grid.length;
-    const outB = new Float64Array(B * G);
-    const outC = new Float64Array(B * G);
-    const total = 2 * B;
-    if (G > 0) {
-      for (const done of resampleSide(pb, grid, B, makeRng(seed, 1), repeats, outB)) yield { done, total };
-      yield { done: B, total };
-      for (const done of resampleSide(pc, grid, B, makeRng(seed, 2), repeats, outC)) yield { done: B + done, total };
-    }
-    const diffs = new Float64Array(B);
-    const pointAt = (p: number, g: number): RatioPoint => {
-      const bv = valueAt(pb, pb.pooled, pb.total, p);
-      const cv = valueAt(pc, pc.pooled, pc.total, p);
-      const ub = indexAtPercentile(pb.pooled, pb.total, p);
-      const uc = indexAtPercentile(pc.pooled, pc.total, p);
-      const resolution = Math.max(ub >= 0 ? pb.width[ub]! : 0, uc >= 0 ? pc.width[uc]! : 0);
-      const ratio = bv > 0 ? cv / bv : Number.NaN;
-      let low: number | null = null;
-      let high: number | null = null;
-      if (g >= 0) {
-        // In bins: the difference of the two sides' bins is log2(ratio) × bpo, to within a bin
-        // either way, so the interval's ends move out by one bin.
-        let m = 0;
-        for (let b = 0; b < B; b++) {
-          const d = outC[b * G + g]! - outB[b * G + g]!;
-          if (Number.isFinite(d)) diffs[m++] = d;
-        }
-        if (m > 0) {
-          const [lo, hi] = percentileInterval(diffs.subarray(0, m).sort(), level);
-          low = 2 ** ((lo - 1) / bpo);
-          high = 2 ** ((hi + 1) / bpo);
-        }
-      }
-      const supported = g >= 0 && low !== null && Number.isFinite(ratio);
-      const baseSpread = supported ? spreadOf(pb, p, bv) : null;
-      const candSpread = supported ? spreadOf(pc, p, bv) : null;
-      const widest = Math.max(...[baseSpread, candSpread].map((s) => (s ? Math.log(s[1] / s[0]) : 0)));
-      return {
-        percentile: p,
-        supported,
-        base: bv,
-        cand: cv,
-        ratio,
-        low: supported ? low : null,
-        high: supported ? high : null,
-        verdict: supported ? verdictOf(low, high, margin, resolution) : "unknown",
-        resolution,
-        band: Math.max(margin, resolution),
-        baseSpread,
-        candSpread,
-        gapWithinSpread: widest > 0 && Math.abs(Math.log(ratio)) < widest,
-      };
-    };
-    const curve = grid.map((p, g) => pointAt(p, g));
-    const points = requested.map((p) => {
-      const g = grid.indexOf(p);
-      return g >= 0 ? curve[g]! : pointAt(p, -1);
-    });
-    const maxB = pb.U.length ? pb.U[pb.U.length - 1]! : Number.NaN;
-    const maxC = pc.U.length ? pc.U[pc.U.length - 1]! : Number.NaN;
-    const warnings = compareWarnings(base, cand, pb, pc);
-    for (const [label, s] of [
-      [base.label, pb],
-      [cand.label, pc],
-    ] as const) {
-      if (repeats && s.perRun.length >= 2 && s.perRun.length < 5) {
-        warnings.push({
-          kind: "repeats",
-          message: `${label} pools ${s.perRun.length} repeated runs: run-to-run variation is estimated from only ${s.perRun.length}, so the interval is rough (5 or more runs tell more).`,
-        });
-      }
-    }
-    return {
-      base: summary(base.label, pb),
-      cand: summary(cand.label, pc),
-      points,
-      curve,
-      max: { base: maxB, cand: maxC, ratio: maxB > 0 ? maxC / maxB : Number.NaN },
-      supportedTo: limit,
-      margin,
-      level,
-      resamples: B,
-      seed,
-      sentence: compareSentence(base.label, cand.label, points, margin, level),
-      warnings,
-    };
+  // Counts without time order: resampled as they are, by runs, when both sides have 3+ runs;
+  // otherwise not resampled at all (values in bursts are not independent).
+  const noTime = [...pb.countsOnly, ...pc.countsOnly];
+  const runSpread = noTime.length > 0 && repeats && pb.runs.length >= MIN_RUNS && pc.runs.length >= MIN_RUNS;
+  const noVerdicts = noTime.length > 0 && !runSpread;
+  if (runSpread) for (const r of [...pb.runs, ...pc.runs]) if (r instanceof CountsRun) r.fixed = true;
+  const limit = supportLimit(pb.total, pc.total);
+  const grid = [...new Set([...curveGrid(limit, options.perDecade ?? 8), ...requested.filter((p) => p <= limit)])].sort((a, b) => a - b);
+  const G = grid.length;
+  const outB = new Float64Array(B * G);
+  const outC = new Float64Array(B * G);
+  const total = 2 * B;
+  if (G > 0 && !noVerdicts) {
+    for (const done of resampleSide(pb, grid, B, makeRng(seed, 1), repeats, outB)) yield { done, total };
+    yield { done: B, total };
+    for (const done of resampleSide(pc, grid, B, makeRng(seed, 2), repeats, outC)) yield { done: B + done, total };
   }
+  const vb = (p: number) => valueAt(pb, pb.pooled, pb.total, p);
+  const vc = (p: number) => valueAt(pc, pc.pooled, pc.total, p);
+  const depB = sideDependence(pb, thresholdsOf(pb, vb, grid));
+  const depC = sideDependence(pc, thresholdsOf(pc, vc, grid));
+  // Resampling a handful of runs understates their spread: the bootstrap's variance is (R − 1)/R
+  // of theirs, and a t quantile with (R_A − 1) + (R_B − 1) degrees of freedom stands for the
+  // normal one (as a variance factor).
+  const df = pb.runs.length + pc.runs.length - 2;
+  const fewRuns = runSpread ? ((Math.max(pb.runs.length, pc.runs.length) / (Math.min(pb.runs.length, pc.runs.length) - 1)) * (studentT975(df) / 1.96)) ** 2 : 1;
+  // Per grid percentile: the resampled differences (bins), their centre and spread, the widening.
+  const cols = grid.map((_, g) => {
+    const d = new Float64Array(B);
+    const sb = new Float64Array(B);
+    const sc = new Float64Array(B);
+    let m = 0;
+    if (!noVerdicts) {
+      for (let b = 0; b < B; b++) {
+        const x = outB[b * G + g]!;
+        const y = outC[b * G + g]!;
+        d[b] = y - x;
+        if (Number.isFinite(x) && Number.isFinite(y)) {
+          sb[m] = x;
+          sc[m] = y;
+          m++;
+        }
+      }
+    }
+    const sorted = d.filter(Number.isFinite).sort();
+    const scaleB = robustScale(sb.subarray(0, m).sort());
+    const scaleC = robustScale(sc.subarray(0, m).sort());
+    const vB = scaleB * scaleB;
+    const vC = scaleC * scaleC;
+    const rB = runSpread ? fewRuns : depB.inflation[g]!;
+    const rC = runSpread ? fewRuns : depC.inflation[g]!;
+    const widen = vB + vC > 0 ? Math.sqrt((rB * vB + rC * vC) / (vB + vC)) : Math.sqrt(Math.max(rB, rC));
+    // Half a bin at least: resamples that all land in one bin still carry a bin's uncertainty.
+    return { d, centre: median(sorted), scale: Math.max(0.5, robustScale(sorted)), widen, n: sorted.length };
+  });
+  const labels: [string, string] = [base.label, cand.label];
+  const secB = Math.max(...pb.seconds);
+  const secC = Math.max(...pc.seconds);
+  const longer = secB >= LENGTH_RATIO * secC ? base.label : secC >= LENGTH_RATIO * secB ? cand.label : null;
+  const pre = grid.map((p, g) => {
+    const bv = vb(p);
+    const cv = vc(p);
+    const events: [number, number] | null = runSpread || noVerdicts ? null : [depB.events[g]!, depC.events[g]!];
+    const supported = Number.isFinite(bv) && Number.isFinite(cv) && bv > 0;
+    const reason = reasonOf({ supported, noTimeOrder: noVerdicts ? noTime : null, events, stretches: [depB.stretches, depC.stretches], labels });
+    return { p, bv, cv, events, reason, interval: supported && !noVerdicts && cols[g]!.n > 0 };
+  });
+  // One family: the reported percentiles that are judged.
+  const family = requested.map((p) => grid.indexOf(p)).filter((g) => g >= 0 && pre[g]!.interval && pre[g]!.reason === null);
+  let crit = familyCritical(
+    family.map((g) => cols[g]!),
+    level,
+  );
+  // Nothing judged among the reported ones (or a curve alone): the pointwise multiplier.
+  if (!Number.isFinite(crit)) crit = NORMAL_QUANTILE(level);
+  const drifting: number[] = [];
+  const pointAt = (g: number): RatioPoint => {
+    const { p, bv, cv, events, interval } = pre[g]!;
+    let reason = pre[g]!.reason;
+    const ub = indexAtPercentile(pb.pooled, pb.total, p);
+    const uc = indexAtPercentile(pc.pooled, pc.total, p);
+    const resolution = Math.max(ub >= 0 ? pb.width[ub]! : 0, uc >= 0 ? pc.width[uc]! : 0);
+    const ratio = bv > 0 ? cv / bv : Number.NaN;
+    const c = cols[g]!;
+    let low: number | null = null;
+    let high: number | null = null;
+    if (interval && Number.isFinite(ratio)) {
+      // In bins: the difference of the two sides' bins is log2(ratio) × bpo to within a bin
+      // either way, so the interval's ends move out by one bin.
+      const h = crit * c.scale * c.widen + 1;
+      const at = Math.log2(ratio) * bpo;
+      low = 2 ** ((at - h) / bpo);
+      high = 2 ** ((at + h) / bpo);
+    }
+    // On the grid, both sides hold at least MIN_ABOVE values above (supportLimit).
+    const supported = Number.isFinite(ratio);
+    let verdict = reason === null ? verdictOf(low, high, margin, resolution) : "unknown";
+    // The longer run met more pauses: its tail alone is not called worse.
+    // Only where the shorter run's tail rests on few stretches of time, bunched in some of them
+    // (a few pauses more or less move it); values above spread through the whole run, or seen
+    // across many stretches, are not explained by length.
+    const k = longer === base.label ? 1 : 0;
+    const fewer = events ? events[k] : Infinity;
+    const stretches = k === 0 ? depB.stretches : depC.stretches;
+    const bunched = fewer < 2 * MIN_EVENTS && fewer < 0.8 * stretches;
+    if (longer && reason === null && p >= 99 && bunched && (verdict === "worse" || verdict === "better")) {
+      const slower = verdict === "worse" ? cand.label : base.label;
+      if (slower === longer) {
+        verdict = "unknown";
+        reason = lengthsReason(longer);
+      }
+    }
+    const drift = !runSpread && Math.max(depB.growth[g]!, depC.growth[g]!) >= DRIFT_GROWTH && reason === null;
+    if (drift && requested.includes(p)) drifting.push(p);
+    const baseSpread = supported ? spreadOf(pb, p, bv) : null;
+    const candSpread = supported ? spreadOf(pc, p, bv) : null;
+    const widest = Math.max(...[baseSpread, candSpread].map((s) => (s ? Math.log(s[1] / s[0]) : 0)));
+    return {
+      percentile: p,
+      supported,
+      base: bv,
+      cand: cv,
+      ratio,
+      low,
+      high,
+      verdict,
+      resolution,
+      band: Math.max(margin, resolution),
+      baseSpread,
+      candSpread,
+      gapWithinSpread: widest > 0 && Math.abs(Math.log(ratio)) < widest,
+      judged: reason === null,
+      reason,
+      events,
+      widening: interval ? c.widen : null,
+      drift,
+    };
+  };
+  const curve = grid.map((_, g) => pointAt(g));
+  const points = requested.map((p) => {
+    const g = grid.indexOf(p);
+    return g >= 0 ? curve[g]! : unsupportedPoint(p, vb(p), vc(p), margin);
+  });
+  const maxB = pb.U.length ? pb.U[pb.U.length - 1]! : Number.NaN;
+  const maxC = pc.U.length ? pc.U[pc.U.length - 1]! : Number.NaN;
+  const warnings = compareWarnings(base, cand, pb, pc, { runSpread, longer });
+  for (const [label, s] of [
+    [base.label, pb],
+    [cand.label, pc],
+  ] as const) {
+    if (repeats && s.perRun.length >= 2 && s.perRun.length < 5) {
+      warnings.push({
+        kind: "repeats",
+        message: `${label} pools ${s.perRun.length} repeated runs: run-to-run variation is estimated from only ${s.perRun.length}, so the interval is rough (5 or more runs tell more).`,
+      });
+    }
+  }
+  const notes: string[] = [];
+  if (drifting.length) notes.push(driftNote(drifting));
+  const single = [pb, pc].filter((s) => s.runs.length < 2).length;
+  if (single === 2) notes.push("each side is a single run: run-to-run variation not measured");
+  else if (single === 1) notes.push(`${pb.runs.length < 2 ? base.label : cand.label} is a single run: run-to-run variation not measured on that side`);
+  return {
+    base: summary(base.label, pb),
+    cand: summary(cand.label, pc),
+    points,
+    curve,
+    max: { base: maxB, cand: maxC, ratio: maxB > 0 ? maxC / maxB : Number.NaN },
+    supportedTo: limit,
+    margin,
+    level,
+    resamples: B,
+    seed,
+    sentence: compareSentence(base.label, cand.label, points, margin, level, notes),
+    warnings,
+    critical: Number.isFinite(crit) ? crit : null,
+  };
+}
+
+/** A reported percentile beyond what either side supports. */
+function unsupportedPoint(p: number, bv: number, cv: number, margin: number): RatioPoint {
+  return {
+    percentile: p,
+    supported: false,
+    base: bv,
+    cand: cv,
+    ratio: bv > 0 ? cv / bv : Number.NaN,
+    low: null,
+    high: null,
+    verdict: "unknown",
+    resolution: 0,
+    band: margin,
+    baseSpread: null,
+    candSpread: null,
+    gapWithinSpread: false,
+    judged: false,
+    reason: "too few values above it (fewer than 10 on a side)",
+    events: null,
+    widening: null,
+    drift: false,
+  };
 }
 
 /** The whole comparison at once (Node, tests, the command line). */

@@ -15,14 +15,25 @@ export function compareMarkdown(r: CompareResult, unit: Unit): string {
   out.push(`| percentile | A: ${escapeCell(r.base.label)} (${u}) | B: ${escapeCell(r.cand.label)} (${u}) | B ÷ A | ${lvl} interval | verdict |`);
   out.push("| --- | ---: | ---: | ---: | ---: | --- |");
   for (const p of r.points) {
-    const interval = p.supported ? `${ratioText(p.low)}–${ratioText(p.high)}` : "too few values";
-    out.push(`| ${pLabel(p.percentile)} | ${f(p.base)} | ${f(p.cand)} | ${ratioText(p.ratio)} | ${interval} | ${p.supported ? MARK[p.verdict] : ""} |`);
+    const interval = p.low !== null && p.high !== null ? `${ratioText(p.low)}–${ratioText(p.high)}` : p.supported ? "no interval" : "too few values";
+    const judged = p.supported && (p.judged ?? true);
+    out.push(`| ${pLabel(p.percentile)} | ${f(p.base)} | ${f(p.cand)} | ${ratioText(p.ratio)} | ${interval} | ${judged ? MARK[p.verdict] : p.supported ? "not judged" : ""} |`);
   }
   out.push(`| max | ${f(r.max.base)} | ${f(r.max.cand)} | ${ratioText(r.max.ratio)} | (a single value: no interval) | |`);
   out.push("");
+  // One line per cause (the reasons of neighbouring percentiles differ only in their counts).
+  const causes = new Map<string, { ps: string[]; reason: string }>();
+  for (const p of r.points) {
+    if (!p.supported || (p.judged ?? true) || !p.reason) continue;
+    const key = p.reason.replace(/\d+/g, "#");
+    const c = causes.get(key) ?? { ps: [], reason: p.reason };
+    c.ps.push(pLabel(p.percentile));
+    causes.set(key, c);
+  }
+  for (const c of causes.values()) out.push(`> Not judged at ${c.ps.join(", ")}: ${escapeCell(c.reason)}`, "");
   for (const w of r.warnings) out.push(`> ⚠️ ${escapeCell(w.message)}`, "");
   out.push(
-    `<sub>Ratio B ÷ A of the pooled histograms' percentiles; ${lvl} intervals from ${r.resamples.toLocaleString("en-US")} bootstrap resamples (A: ${escapeCell(r.base.method.join("; "))}; B: ${escapeCell(r.cand.method.join("; "))}); verdicts against a margin of ±${Number((r.margin * 100).toPrecision(3))} %; percentiles with fewer than 10 values above them are not judged.</sub>`,
+    `<sub>Ratio B ÷ A of the pooled histograms' percentiles; ${lvl} intervals from ${r.resamples.toLocaleString("en-US")} bootstrap resamples (A: ${escapeCell(r.base.method.join("; "))}; B: ${escapeCell(r.cand.method.join("; "))}); verdicts against a margin of ±${Number((r.margin * 100).toPrecision(3))} %, one simultaneous band over the judged percentiles; a percentile is judged only where the values above it come from 10 or more separate stretches of time on each side.</sub>`,
   );
   return `${out.join("\n")}\n`;
 }

@@ -12,12 +12,14 @@ export type { BucketLayout } from "./layout";
  * - "intervals": its interval histograms in time order (the comparison sums them into blocks);
  * - "blocks": already summed into sub-blocks of `plan.stride` intervals (planBlocks), in time order
  *   (`total`, their sum, when the caller has it: saves summing them again);
- * - "counts": one histogram with no time order (.hgrm, wrk2, a shared link): its counts are
- *   resampled (multinomial over buckets), which ignores correlation in time.
+ * - "counts": one histogram with no time order (.hgrm, wrk2, a shared link): latencies come in
+ *   bursts, so its values cannot be resampled as independent ones. Such a side gets ratios but
+ *   no verdicts, unless both sides hold 3 or more runs: then the runs are resampled as they
+ *   are, and the run-to-run spread makes the interval.
  */
 export type RunData =
   | { kind: "intervals"; intervals: readonly Sparse[]; intervalSeconds: number }
-  | { kind: "blocks"; subBlocks: readonly Sparse[]; plan: BlockPlan; total?: Sparse }
+  | { kind: "blocks"; subBlocks: readonly Sparse[]; plan: BlockPlan; total?: Sparse; intervalSeconds?: number }
   | { kind: "counts"; counts: Sparse };
 
 export interface RunInput {
@@ -57,14 +59,14 @@ export interface CompareOptions {
 
 export interface RatioPoint {
   percentile: number;
-  /** Both sides hold at least MIN_ABOVE values above this percentile. */
+  /** Both sides hold at least MIN_ABOVE values above this percentile (the curve reaches it). */
   supported: boolean;
   /** Values in ns; NaN where a side is empty. */
   base: number;
   cand: number;
   /** cand ÷ base. */
   ratio: number;
-  /** The interval (null where unsupported). */
+  /** The interval, simultaneous over the judged reported percentiles (null where unsupported or without time order). */
   low: number | null;
   high: number | null;
   verdict: Verdict;
@@ -77,10 +79,23 @@ export interface RatioPoint {
   candSpread: [number, number] | null;
   /** The A–B gap is smaller than the run-to-run spread here. */
   gapWithinSpread: boolean;
+  /**
+   * The verdict comes from the data (false: `unknown` for `reason`). Absent in results made
+   * before these fields existed (e.g. an old share link): read as judged where supported.
+   */
+  judged?: boolean;
+  /** Why the percentile is not judged (too few values, no time order, too few events, unequal run lengths); null when judged. */
+  reason?: string | null;
+  /** Separate sub-blocks (stretches of ≥ 15 s) holding values above the percentile, per side; null without time order. */
+  events?: [number, number] | null;
+  /** How much the interval was widened for dependence slower than the bootstrap block (1 = not). */
+  widening?: number | null;
+  /** The spread kept growing with the block length here: drift slower than the run can show. */
+  drift?: boolean;
 }
 
 export interface CompareWarning {
-  kind: "units" | "precision" | "co-correction" | "saturation" | "counts" | "no-intervals" | "repeats";
+  kind: "units" | "precision" | "co-correction" | "saturation" | "counts" | "no-intervals" | "repeats" | "lengths";
   message: string;
 }
 
@@ -109,4 +124,6 @@ export interface CompareResult {
   seed: number;
   sentence: string;
   warnings: CompareWarning[];
+  /** The simultaneous band's multiplier over the judged reported percentiles (1.96 would be pointwise). */
+  critical?: number | null;
 }

@@ -5,7 +5,7 @@ import type { PreparedSide } from "./bootstrap";
 /** Totals further apart than this factor are called out. */
 export const COUNT_RATIO_WARN = 10;
 
-export function compareWarnings(base: SideInput, cand: SideInput, pb: PreparedSide, pc: PreparedSide): CompareWarning[] {
+export function compareWarnings(base: SideInput, cand: SideInput, pb: PreparedSide, pc: PreparedSide, how: { runSpread: boolean; longer: string | null }): CompareWarning[] {
   const out: CompareWarning[] = [];
   const units = (s: SideInput) => [...new Set(s.runs.map((r) => r.recordedUnit ?? `${r.unitNs} ns`))];
   const ub = units(base);
@@ -51,9 +51,19 @@ export function compareWarnings(base: SideInput, cand: SideInput, pb: PreparedSi
   }
   const counts = [...pb.countsOnly, ...pc.countsOnly];
   if (counts.length) {
+    const they = counts.length > 1 ? "have" : "has";
     out.push({
       kind: "no-intervals",
-      message: `${counts.join(", ")} ${counts.length > 1 ? "have" : "has"} no usable intervals (or too few): ${counts.length > 1 ? "their" : "its"} counts are resampled bucket by bucket, which ignores correlation in time (a stall and its queue count as independent values), so ${counts.length > 1 ? "their" : "its"} interval is too narrow where stalls matter.`,
+      message: how.runSpread
+        ? `${counts.join(", ")} ${they} no usable intervals (or too few): the interval comes from the spread between each side's repeated runs alone.`
+        : `${counts.join(", ")} ${they} no usable intervals (or too few): latencies come in bursts (a stall and its queue), so values without their time order cannot be resampled as independent ones. Ratios are shown without verdicts; 3 or more runs on each side would give an interval from their spread.`,
+    });
+  }
+  if (how.longer) {
+    const secs = (s: PreparedSide) => Math.max(...s.seconds);
+    out.push({
+      kind: "lengths",
+      message: `${base.label} ran ${Math.round(secs(pb))} s and ${cand.label} ${Math.round(secs(pc))} s: ${how.longer}, the longer, had more chances to meet a pause, so a worse tail there (p99 and beyond) is not called worse for that alone. Compare runs of the same length.`,
     });
   }
   return out;

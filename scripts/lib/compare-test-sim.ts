@@ -1,9 +1,9 @@
 // Simulated runs for the comparison's tests: interval histograms (sparse, 3 digits, ns) of
 // lognormal latencies whose scale wanders from interval to interval (AR(1) in log space), so
 // neighbouring intervals are correlated as real ones are. Test-only.
-import { makeRng, normal } from "./rng";
-import { valueIndexer } from "./layout";
-import type { RunInput, Sparse } from "./types";
+import { makeRng, normal } from "../../src/core/compare/rng";
+import { valueIndexer } from "../../src/core/compare/layout";
+import type { RunInput, Sparse } from "../../src/core/compare/types";
 
 export interface SimOptions {
   intervals: number;

@@ -1,4 +1,4 @@
-// Long fuzz runs of the properties in src/fuzz/properties.ts.
+// Long fuzz runs of the properties in scripts/fuzz/properties.ts.
 //
 //   npm run fuzz -- --count 20000 [--seed N] [--only name[,name]] [--jobs N] [--budget ms] [--hang s] [--strict] [--list]
 //
@@ -11,8 +11,8 @@
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import { KNOWN_BUGS, knownHits, preview, setCaseBudget, setStrict } from "../src/fuzz/harness";
-import { PROPERTIES, setCaseHook, setLongMode } from "../src/fuzz/properties";
+import { KNOWN_BUGS, knownHits, preview, setCaseBudget, setStrict } from "./harness";
+import { PROPERTIES, setCaseHook, setLongMode } from "./properties";
 
 interface Options {
   count: number;
@@ -56,7 +56,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === "--strict") o.strict = true;
     else if (a === "--list") o.list = true;
     else if (a === "--child") o.child = next();
-    else throw new Error(`unknown argument ${a} (see the top of scripts/fuzz.ts)`);
+    else throw new Error(`unknown argument ${a} (see the top of scripts/fuzz/run.ts)`);
   }
   return o;
 }

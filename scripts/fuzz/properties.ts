@@ -1,21 +1,21 @@
 // The fuzz properties, shared by the quick Vitest run (properties.test.ts) and the long runner
-// (scripts/fuzz.ts: `npm run fuzz -- --count 20000`). Each property states what must hold for
+// (scripts/fuzz/run.ts: `npm run fuzz -- --count 20000`). Each property states what must hold for
 // every generated case; `quickRuns` keeps the Vitest run of the whole folder within ~30 s.
 import fc from "fast-check";
 import { decodeFromCompressedBase64 } from "hdr-histogram-js";
-import { newHistogram } from "../core/histogram";
-import { LineSplitter, MAX_LINE_CHARS } from "../core/lines";
-import { formatRequirement, parseRequirement, parseSlaDat } from "../core/requirements";
-import { Store } from "../engine/store";
-import type { Unit } from "../core/types";
-import type { SampleOptions } from "../formats/source";
-import { decodeHistogramPayload, valueFromIndex } from "../formats/hlog-encoding";
-import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf } from "../core/counts-layout";
-import { encodeHistogram, type EncodeOptions } from "../../scripts/lib/hlog-encoders";
-import { seriesMeta, viewMeta } from "../../scripts/lib/share-meta";
-import { decodeShare, encodeShare, type ShareState } from "../share";
-import { ByteWriter, base64urlEncode, zlibDeflate } from "../share/bytes";
-import { buildPayload, wrapPayload } from "../share/codec";
+import { newHistogram } from "../../src/core/histogram";
+import { LineSplitter, MAX_LINE_CHARS } from "../../src/core/lines";
+import { formatRequirement, parseRequirement, parseSlaDat } from "../../src/core/requirements";
+import { Store } from "../../src/engine/store";
+import type { Unit } from "../../src/core/types";
+import type { SampleOptions } from "../../src/formats/source";
+import { decodeHistogramPayload, valueFromIndex } from "../../src/formats/hlog-encoding";
+import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf } from "../../src/core/counts-layout";
+import { encodeHistogram, type EncodeOptions } from "../lib/hlog-encoders";
+import { seriesMeta, viewMeta } from "../lib/share-meta";
+import { decodeShare, encodeShare, type ShareState } from "../../src/share";
+import { ByteWriter, base64urlEncode, zlibDeflate } from "../../src/share/bytes";
+import { buildPayload, wrapPayload } from "../../src/share/codec";
 import {
   applyMutation,
   binaryFileArb,
@@ -52,7 +52,7 @@ export interface FuzzProperty {
   build(): fc.IRawProperty<any, boolean>;
 }
 
-/** Long runs (scripts/fuzz.ts) may use bigger inputs. */
+/** Long runs (scripts/fuzz/run.ts) may use bigger inputs. */
 export let longMode = false;
 export function setLongMode(on: boolean): void {
   longMode = on;
@@ -267,7 +267,7 @@ const hlogValid: FuzzProperty = {
     }),
 };
 
-const LOADGEN_KINDS = ["jmeter-csv", "jmeter-xml", "gatling", "k6-json", "k6-csv", "vegeta-csv", "vegeta-json", "plain", "samples-table"] as const;
+const LOADGEN_KINDS = ["jmeter-csv", "jmeter-xml", "gatling", "k6-json", "k6-csv", "vegeta-csv", "vegeta-json", "ghz", "siege", "plain", "samples-table"] as const;
 
 const loadgenValid: FuzzProperty = {
   name: "loadgen-valid-totals",
@@ -310,6 +310,10 @@ function countWritten(kind: (typeof LOADGEN_KINDS)[number], text: string): numbe
     case "vegeta-csv":
     case "vegeta-json":
       return lines.length;
+    case "ghz":
+      return (text.match(/"timestamp":/g) ?? []).length;
+    case "siege":
+      return lines.filter((l) => l.includes(" secs: ")).length;
     case "plain":
       return lines.filter((l) => /^[\d.]+$/.test(l)).length;
     case "samples-table":

@@ -7,10 +7,11 @@ import { fileURLToPath } from "node:url";
 import { deflateSync } from "node:zlib";
 import fc from "fast-check";
 import { build } from "hdr-histogram-js";
-import { writeHlog } from "../../scripts/lib/hlog-fixture";
-import { simulateQueue, mulberry32 } from "../../scripts/lib/queue-sim";
-import { gatlingLog, generateSamples, jmeterCsv, jmeterXml, k6Csv, k6Json, plainValues, samplesTable, vegetaCsv, vegetaJson } from "../../scripts/lib/loadgen-fixtures";
-import { formatPercentileDistribution } from "../core/hgrm-export";
+import { writeHlog } from "../lib/hlog-fixture";
+import { simulateQueue, mulberry32 } from "../lib/queue-sim";
+import { gatlingLog, generateSamples, jmeterCsv, jmeterXml, k6Csv, k6Json, plainValues, samplesTable, vegetaCsv, vegetaJson } from "../lib/loadgen-fixtures";
+import { fortioJson, ghzJson, siegeVerbose } from "../lib/producer-fixtures";
+import { formatPercentileDistribution } from "../../src/core/hgrm-export";
 
 // ---------------------------------------------------------------------------------------------
 // Real sample files (read in place; absent folder: none)
@@ -62,6 +63,9 @@ export const GENERATED_KINDS = [
   "k6-csv",
   "vegeta-csv",
   "vegeta-json",
+  "ghz",
+  "fortio",
+  "siege",
   "plain",
   "samples-table",
 ] as const;
@@ -138,6 +142,19 @@ function loadgenFixture(kind: GeneratedKind, seed: number): Fixture {
       return { kind, name: `vegeta-${seed}.csv`, text: vegetaCsv(samples, { columns: rnd() < 0.5 ? 12 : 9 }) };
     case "vegeta-json":
       return { kind, name: `vegeta-${seed}.json`, text: vegetaJson(samples) };
+    case "ghz":
+      return {
+        kind,
+        name: `ghz-${seed}.json`,
+        text: ghzJson(
+          samples.map((s) => ({ ...s, label: "" })),
+          { pretty: rnd() < 0.5 },
+        ),
+      };
+    case "fortio":
+      return { kind, name: `fortio-${seed}.json`, text: fortioJson(samples) };
+    case "siege":
+      return { kind, name: `siege-${seed}.txt`, text: siegeVerbose(samples, { timestamps: rnd() < 0.5, color: rnd() < 0.7 }) };
     case "plain":
       return {
         kind,

@@ -1,0 +1,55 @@
+// A run's own uncertainty at each judged percentile, from the A vs B machinery: the run is
+// compared with itself (both sides resampled independently with its block bootstrap), so the
+// interval of the ratio is that of the difference of two independent resamples, √2 times one
+// run's spread. Its half-width in log, over z and √2, is the run's standard error.
+import { compareSides, type RunInput } from "../compare";
+import { normalQuantile } from "./stats";
+import { HISTORY_PERCENTILES, type SeriesSummary } from "./types";
+
+/** Resamples for a run's own interval: a standard error needs fewer than a verdict's tails. */
+export const SUMMARY_RESAMPLES = 200;
+const SUMMARY_SEED = 20261127;
+const LEVEL = 0.95;
+/**
+ * A run judges a percentile only with at least this many values above it. The comparison
+ * needs 10 to draw an interval; across a history a percentile held up by a dozen values (a
+ * few pauses) swings from run to run by more than its own interval says.
+ */
+export const HISTORY_MIN_ABOVE = 50;
+
+/** Standard error (log) from a self-comparison's interval of the ratio. */
+export function seOfInterval(low: number, high: number, level = LEVEL): number {
+  const z = normalQuantile(1 - (1 - level) / 2);
+  return Math.log(high / low) / (2 * z * Math.SQRT2);
+}
+
+export interface SideFacts {
+  name: string;
+  unit: string;
+  count: number;
+  /** Values in the recorded unit (the report's percentiles). */
+  percentiles: Record<string, number>;
+}
+
+/**
+ * The summary of one series of one run: its facts, and the standard error at each judged
+ * percentile from `runs` (its data; several when the run holds repeats of the series). Where
+ * the comparison cannot support a percentile, null. A run of counts only (no time order) that
+ * gives no interval, but holds enough values above the percentile, gets 0: its weight then
+ * comes from the scatter between runs alone.
+ */
+export function summarizeSide(facts: SideFacts, runs: RunInput[], resamples = SUMMARY_RESAMPLES): SeriesSummary {
+  const se: Record<string, number | null> = {};
+  const side = { label: facts.name, runs };
+  const r = runs.length > 0 ? compareSides(side, side, { resamples, seed: SUMMARY_SEED, percentiles: HISTORY_PERCENTILES, perDecade: 0, level: LEVEL }) : null;
+  const countsOnly = runs.every((x) => x.data.kind === "counts");
+  for (const p of HISTORY_PERCENTILES) {
+    const pt = r?.points.find((x) => x.percentile === p);
+    const enough = facts.count * (1 - p / 100) >= HISTORY_MIN_ABOVE;
+    if (!enough) se[String(p)] = null;
+    else if (pt && pt.supported && pt.low !== null && pt.high !== null && pt.low > 0) se[String(p)] = seOfInterval(pt.low, pt.high);
+    else if (countsOnly) se[String(p)] = 0;
+    else se[String(p)] = null;
+  }
+  return { name: facts.name, unit: facts.unit, count: facts.count, percentiles: { ...facts.percentiles }, se };
+}

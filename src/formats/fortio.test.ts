@@ -1,0 +1,67 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { generateSamples, parseByLines, referenceHistogram, spectrumSummary } from "../../scripts/lib/loadgen-fixtures";
+import { fortioExpected, fortioHistogram, fortioJson } from "../../scripts/lib/producer-fixtures";
+import { ingest } from "../engine/ingest";
+import { pickFormat } from "./detect";
+import { fortioReader } from "./fortio";
+
+// HTTP calls around 4 ms with a GC-like stall's queue reaching ~300 ms, a few failures.
+const samples = generateSamples({ seed: 43, seconds: 20, rate: 150, labels: [""], medianMs: 4, sigma: 0.6, failureRate: 0.01, stalls: [{ at: 8, duration: 0.3 }] });
+
+describe("Fortio JSON", () => {
+  it("rebuilds the spectrum from DurationHistogram's buckets: each call at its bucket's End, the min and max exact", () => {
+    const p = parseByLines(fortioReader, "fortio.json", fortioJson(samples));
+    expect(p.format).toBe("fortio");
+    expect(p.series).toHaveLength(1);
+    const s = p.series[0]!;
+    expect(s.unit).toBe("ns");
+    expect(s.intervals).toBeNull(); // no time axis, like a percentile file
+    expect(s.name).toBe("fortio [sysA]");
+    expect(spectrumSummary(s.histogram)).toEqual(spectrumSummary(fortioExpected(samples)));
+    expect(s.histogram.minNonZeroValue).toBe(Math.min(...samples.map((x) => x.latencyNs)));
+    expect(s.histogram.maxValue).toBe(Math.max(...samples.map((x) => x.latencyNs)));
+    // Against the known calls: never below, and within the bucket holding the true value.
+    const truth = referenceHistogram(samples.map((x) => x.latencyNs));
+    const buckets = fortioHistogram(samples).Data;
+    for (const q of [50, 90, 99, 99.9]) {
+      const ours = s.histogram.getValueAtPercentile(q);
+      const real = truth.getValueAtPercentile(q);
+      expect(ours).toBeGreaterThanOrEqual(real * 0.999); // within the reference's own bucket
+      const holding = buckets.find((b) => real / 1e9 <= b.End * 1.001)!;
+      expect(ours).toBeLessThanOrEqual(Math.round(holding.End * 1e9 * 1.001));
+    }
+    // RetCodes: the failed calls are said, and counted (they are inside Fortio's histogram).
+    const failed = samples.filter((x) => !x.success).length;
+    expect(s.failures).toBe(failed);
+    expect(p.problems).toEqual([
+      { file: "fortio.json", line: null, reason: `${failed} calls failed (RetCodes): Fortio's histogram holds their durations too, so they are in the spectrum` },
+    ]);
+  });
+
+  it("is picked by content and loads through ingest", async () => {
+    const text = fortioJson(samples);
+    expect(pickFormat("result.json", text.slice(0, 4096))?.id).toBe("fortio");
+    const r = await ingest("result.json", [text]);
+    expect(r.series.map((s) => s.histogram.totalCount)).toEqual([samples.length]);
+  });
+
+  it("names a damaged bucket's line and a Count that disagrees with the buckets", () => {
+    const lines = fortioJson(samples).split("\n");
+    const at = lines.findIndex((l) => /"End": /.test(l) && lines.slice(0, lines.indexOf(l)).some((x) => /"Data"/.test(x)));
+    lines[at] = lines[at]!.replace(/"End": [^,]+/, '"End": -0.5');
+    const p = parseByLines(fortioReader, "f.json", lines.join("\n"));
+    const reasons = p.problems.map((x) => [x.line, x.reason]);
+    expect(reasons).toContainEqual([at - 1, expect.stringMatching(/bucket End -0.5 is negative/)]);
+    expect(reasons).toContainEqual([lines.findIndex((l) => /"Count": \d+,$/.test(l)) + 1, expect.stringMatching(/^DurationHistogram Count \d+ differs from its buckets' total/)]);
+  });
+
+  itSurvivesGarbage(
+    fortioReader,
+    "f.json",
+    fc.array(fc.oneof(fc.string(), fc.constantFrom('{"DurationHistogram": {', '"Data": [', '{"Start": 0.001, "End": 0.002, "Percent": 50, "Count": 3},', "]}", "}")), {
+      maxLength: 30,
+    }),
+  );
+});

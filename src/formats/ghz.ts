@@ -1,0 +1,96 @@
+// ghz (gRPC benchmarking) reports written with `-O json` (one line) or `-O pretty` (indented):
+// one JSON object (runner/reporter.go Report) whose "details" array holds every call
+// (ResultDetail), up to ghz's cap of a million:
+//   {"name":…,"endReason":…,"options":{…},"date":"2026-…","count":200,"total":…,"average":…,
+//    "fastest":…,"slowest":…,"rps":…,"errorDistribution":{…},"statusCodeDistribution":{"OK":198,…},
+//    "latencyDistribution":[…],"histogram":[…],
+//    "details":[{"timestamp":"2026-01-02T03:04:05.123456789Z","latency":1234567,"error":"","status":"OK"},…]}
+// latency is a Go time.Duration (ns), timestamp an RFC 3339 time with ns, status the gRPC code's
+// name. A call failed when it has an error (ghz's own report leaves such calls out of its
+// latencies) or a status other than OK; failures are counted, not recorded. Latencies are
+// recorded in ns, one series for the file. `count` is the number of calls made: when it exceeds
+// the details (ghz keeps at most a million), a note says how many were read.
+//
+// The report is one JSON document: it is scanned a line at a time (support/json-stream.ts) and
+// only each call's object is parsed, so a pretty report of any size is read in bounded memory.
+// A compact (-O json) report is one line, read up to the longest line the app accepts.
+import type { FormatReader, SampleOptions } from "./source";
+import { clip } from "./support/decimals";
+import { JsonStream } from "./support/json-stream";
+import { CollectingParser, readerOf } from "./support/parser";
+import { parseDateTime } from "./support/time";
+
+class GhzParser extends CollectingParser {
+  private readonly stream = new JsonStream([["details", "*"], ["count"]], (path, text, lineNo) => (path === "count" ? this.count(text) : this.call(text, lineNo)));
+  private declared: number | null = null;
+  private calls = 0;
+
+  constructor(file: string, options: SampleOptions) {
+    super("ghz", { file, unit: "ns", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval });
+  }
+
+  protected readLine(text: string, lineNo: number): void {
+    this.stream.line(text, lineNo);
+    if (this.stream.trailing === lineNo)
+      this.problems.line(lineNo, this.stream.opened ? "text after the end of the ghz report: ignored" : "not a ghz JSON report (it starts with a JSON object)");
+  }
+
+  private count(text: string): void {
+    const n = Number(text);
+    if (Number.isSafeInteger(n) && n >= 0) this.declared = n;
+  }
+
+  private call(text: string, lineNo: number): void {
+    this.calls++;
+    let o: unknown;
+    try {
+      o = JSON.parse(text);
+    } catch {
+      this.problems.line(lineNo, `call ${JSON.stringify(clip(text))} is not valid JSON`);
+      return;
+    }
+    if (typeof o !== "object" || o === null || Array.isArray(o)) {
+      this.problems.line(lineNo, "call is not a JSON object");
+      return;
+    }
+    const r = o as Record<string, unknown>;
+    if (typeof r.timestamp !== "string") {
+      this.problems.line(lineNo, "call without a timestamp");
+      return;
+    }
+    const t = parseDateTime(r.timestamp);
+    if (!t.ok) {
+      this.problems.line(lineNo, t.reason);
+      return;
+    }
+    if (typeof r.latency !== "number" || !Number.isInteger(r.latency)) {
+      this.problems.line(lineNo, `latency ${clip(String(JSON.stringify(r.latency)))} is not a whole number of ns`);
+      return;
+    }
+    const error = typeof r.error === "string" ? r.error : "";
+    const status = typeof r.status === "string" ? r.status : "";
+    this.latencySample("", error !== "" || (status !== "" && status !== "OK"), String(r.latency), t.at, lineNo, { scaleDigits: 0, unit: "ns", what: "latency" });
+  }
+
+  protected finishRecords(): void {
+    if (this.stream.unfinished) this.problems.once("unfinished", null, "the report ends before its closing brace: the file may be truncated (the calls read are kept)");
+    if (this.stream.tooLong > 0) this.problems.once("long", null, `${this.stream.tooLong} calls longer than 1 MB skipped`);
+    if (!this.stream.unfinished && this.declared !== null && this.declared > this.calls && this.calls > 0) {
+      this.problems.once("capped", null, `the report made ${this.declared} calls and lists ${this.calls} in "details" (ghz keeps at most a million): the others are not read`);
+    }
+  }
+
+  protected emptyReason(): string | null {
+    return 'no calls in the ghz report\'s "details" (write it with -O json or -O pretty)';
+  }
+}
+
+/** The start of a ghz report: a JSON object with ghz's summary keys. */
+export function ghzContentMatch(head: string): boolean {
+  const t = head.replace(/^\uFEFF/, "").trimStart();
+  if (!t.startsWith("{")) return false;
+  const keys = ["fastest", "slowest", "rps", "statusCodeDistribution", "latencyDistribution", "errorDistribution", "endReason"].filter((k) => new RegExp(`"${k}"\\s*:`).test(t));
+  return keys.length >= 3 || (/"details"\s*:\s*\[/.test(t) && /"status"\s*:\s*"/.test(t) && /"latency"\s*:\s*\d/.test(t));
+}
+
+export const ghzReader: FormatReader = readerOf("ghz", GhzParser, ghzContentMatch);

@@ -1,0 +1,208 @@
+// One JSON document read a line at a time, never held whole: the values at chosen paths are
+// handed over as their own text with the line they start on, everything else is only scanned.
+// For reports that are one JSON object (ghz's, Fortio's), pretty-printed over many lines or
+// compact on one: a ghz report keeps up to a million calls in its "details" array.
+//
+// Paths are key names from the top, "*" standing for any array element: ["details", "*"] is
+// each element of the top-level "details" array. The scanner follows strings (with escapes),
+// objects and arrays; it does not validate: each captured value is parsed by the reader, and a
+// document that does not end is reported by `unfinished`.
+
+/** A captured value: its path (keys and "*"), its text, the line it starts on. */
+export type JsonValueSink = (path: string, text: string, lineNo: number) => void;
+
+/** Longest value captured (a detail object is ~100 characters); longer ones are reported, not kept. */
+export const MAX_VALUE_CHARS = 1024 * 1024;
+
+interface Frame {
+  array: boolean;
+  /** The key of the value being read (objects), "*" (arrays). */
+  key: string;
+  /** Objects: the next string is a key. */
+  expectKey: boolean;
+}
+
+export class JsonStream {
+  private readonly stack: Frame[] = [];
+  private readonly wanted: Set<string>;
+  private inString = false;
+  private escape = false;
+  /** The string being read when it is a key (its characters), else null. */
+  private keyText: string | null = null;
+  /** The value being captured: its path, its pieces, where it started, the depth it closes at. */
+  private capture: { path: string; pieces: string[]; chars: number; line: number; depth: number; scalar: boolean } | null = null;
+  private started = false;
+  private ended = false;
+  /** Text after the document's end (or before its start) that is not white space, first line. */
+  trailing = 0;
+  tooLong = 0;
+
+  constructor(
+    paths: readonly (readonly string[])[],
+    private readonly sink: JsonValueSink,
+  ) {
+    this.wanted = new Set(paths.map((p) => p.join("/")));
+  }
+
+  /** Whether the document opened and has not closed yet. */
+  get unfinished(): boolean {
+    return this.started && !this.ended;
+  }
+
+  get opened(): boolean {
+    return this.started;
+  }
+
+  private path(): string {
+    let p = "";
+    for (let i = 0; i < this.stack.length; i++) p += (i > 0 ? "/" : "") + this.stack[i]!.key;
+    return p;
+  }
+
+  /** One line of the document (without its line end). */
+  line(text: string, lineNo: number): void {
+    const n = text.length;
+    let from = 0; // start of the current capture piece on this line
+    let i = 0;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (this.inString) {
+        if (this.escape) {
+          this.escape = false;
+          i++;
+          continue;
+        }
+        // skip to the next quote or backslash
+        let j = i;
+        while (j < n) {
+          const d = text.charCodeAt(j);
+          if (d === 34 || d === 92) break;
+          j++;
+        }
+        if (this.keyText !== null) this.keyText += text.slice(i, j);
+        if (j >= n) break; // the string goes on past the line end (not JSON, but scanned on)
+        if (text.charCodeAt(j) === 92) {
+          if (this.keyText !== null) this.keyText += "\\";
+          this.escape = true;
+          i = j + 1;
+          continue;
+        }
+        this.inString = false;
+        i = j + 1;
+        if (this.capture?.scalar && this.stack.length === this.capture.depth) {
+          this.endCapture(text.slice(from, i));
+          from = i;
+        }
+        continue;
+      }
+      if (c === 32 || c === 9 || c === 13) {
+        if (this.capture?.scalar && this.stack.length === this.capture.depth) {
+          this.endCapture(text.slice(from, i));
+          from = i;
+        }
+        i++;
+        continue;
+      }
+      if (this.ended || (!this.started && c !== 123 && c !== 91)) {
+        if (this.trailing === 0) this.trailing = lineNo;
+        return;
+      }
+      const top = this.stack[this.stack.length - 1];
+      if (c === 34) {
+        // a string: a key, or a value
+        if (top && !top.array && top.expectKey) {
+          this.keyText = "";
+        } else {
+          this.keyText = null;
+          if (!this.capture) {
+            from = this.maybeCapture(i, lineNo, true, from);
+          }
+        }
+        this.inString = true;
+        i++;
+        continue;
+      }
+      if (c === 58) {
+        // ':' after a key
+        if (top && !top.array && this.keyText !== null) {
+          top.key = this.keyText;
+          top.expectKey = false;
+          this.keyText = null;
+        }
+        i++;
+        continue;
+      }
+      if (c === 44) {
+        // ',' ends a value
+        if (this.capture?.scalar && this.stack.length === this.capture.depth) {
+          this.endCapture(text.slice(from, i));
+          from = i;
+        }
+        if (top) {
+          if (top.array) top.key = "*";
+          else top.expectKey = true;
+        }
+        i++;
+        continue;
+      }
+      if (c === 123 || c === 91) {
+        // '{' or '['
+        if (!this.started) this.started = true;
+        else if (!this.capture) from = this.maybeCapture(i, lineNo, false, from);
+        this.stack.push({ array: c === 91, key: c === 91 ? "*" : "", expectKey: c === 123 });
+        i++;
+        continue;
+      }
+      if (c === 125 || c === 93) {
+        // '}' or ']'
+        if (this.capture?.scalar && this.stack.length === this.capture.depth) {
+          this.endCapture(text.slice(from, i));
+          from = i;
+        }
+        this.stack.pop();
+        i++;
+        if (this.capture && !this.capture.scalar && this.stack.length === this.capture.depth) {
+          this.endCapture(text.slice(from, i));
+          from = i;
+        }
+        if (this.stack.length === 0) this.ended = true;
+        continue;
+      }
+      // a number or a literal
+      if (!this.capture) from = this.maybeCapture(i, lineNo, true, from);
+      i++;
+    }
+    if (this.capture) {
+      if (this.capture.scalar && !this.inString && this.stack.length === this.capture.depth) this.endCapture(text.slice(from));
+      else this.addPiece(text.slice(from) + "\n");
+    }
+  }
+
+  /** Starts capturing the value that starts at `i` when its path is wanted; returns where the capture's piece starts. */
+  private maybeCapture(i: number, lineNo: number, scalar: boolean, from: number): number {
+    const path = this.path();
+    if (!this.wanted.has(path)) return from;
+    this.capture = { path, pieces: [], chars: 0, line: lineNo, depth: this.stack.length, scalar };
+    return i;
+  }
+
+  private addPiece(piece: string): void {
+    const c = this.capture!;
+    c.chars += piece.length;
+    if (c.chars > MAX_VALUE_CHARS) {
+      if (c.pieces.length > 0) {
+        this.tooLong++;
+        c.pieces = [];
+      }
+      return;
+    }
+    c.pieces.push(piece);
+  }
+
+  private endCapture(piece: string): void {
+    const c = this.capture!;
+    this.addPiece(piece);
+    this.capture = null;
+    if (c.chars <= MAX_VALUE_CHARS) this.sink(c.path, c.pieces.join(""), c.line);
+  }
+}
