@@ -12,7 +12,7 @@ import type { RunSummary, SeriesSummary } from "../core/history/types";
 import type { LoadProblem } from "../core/types";
 import { runOf } from "../engine/compare-query";
 import type { HelperWorkers } from "../engine/load-files";
-import { summarizeStore } from "../engine/history-summary";
+import { runSeriesName, summarizeStore } from "../engine/history-summary";
 import { OPEN_RANGE } from "../engine/store";
 import { CliError } from "./errors";
 import { loadAll } from "./load";
@@ -148,7 +148,7 @@ export async function readRun(run: RunDir, helpers: HelperWorkers | null, progre
 export async function runInputsOf(run: RunDir, series: string, helpers: HelperWorkers | null): Promise<RunInput[]> {
   const { store, problems } = await loadAll(run.files, helpers, false);
   if (problems.length > 0) throw new CliError(2, problems.map((p) => `${p.file}${p.line !== null ? `:${p.line}` : ""}: ${p.reason}`).join("\n"));
-  const ids = store.series.filter((s) => s.name === series).map((s) => s.id);
+  const ids = store.series.filter((s) => runSeriesName(s) === series).map((s) => s.id);
   const out = ids.map((id) => runOf(store, id, OPEN_RANGE));
   store.clear();
   return out;

@@ -168,6 +168,11 @@ export type UnitSource = "interval-max" | "default" | "format" | "user";
 export interface SeriesModel {
   id: string;
   name: string;
+  /**
+   * The name its file gave it, when the store renamed it to tell it from a loaded series of
+   * the same name (two files with one stem): what a run's repeats are grouped by in a history.
+   */
+  givenName?: string;
   /** File name it came from. */
   source: string;
   /** Tag from the log, "" when untagged. */

@@ -7,10 +7,15 @@ import { SUMMARY_PERCENTILES, type SeriesSummary } from "../core/history/types";
 import { runOf } from "./compare-query";
 import { OPEN_RANGE, type Store } from "./store";
 
+/** The name a run's series goes by: its file's, before the store told same-named files apart. */
+export function runSeriesName(s: { name: string; givenName?: string }): string {
+  return s.givenName ?? s.name;
+}
+
 /** Series of a store grouped by name (a run may hold several files of one series: repeats). */
 function byName(store: Store): Map<string, string[]> {
   const groups = new Map<string, string[]>();
-  for (const s of store.series) groups.set(s.name, [...(groups.get(s.name) ?? []), s.id]);
+  for (const s of store.series) groups.set(runSeriesName(s), [...(groups.get(runSeriesName(s)) ?? []), s.id]);
   return groups;
 }
 

@@ -113,7 +113,11 @@ export class Store {
     // Two files with the same stem get names of their own (the later one is renamed).
     const taken = new Set(this.series.map((s) => s.name));
     for (const s of r.series) {
-      s.name = uniqueName(s.name, s.source, s.tag, taken);
+      const name = uniqueName(s.name, s.source, s.tag, taken);
+      if (name !== s.name) {
+        s.givenName = s.name;
+        s.name = name;
+      }
       taken.add(s.name);
     }
     this.series.push(...r.series);

@@ -14,20 +14,21 @@ function folder(): LoadProblem[] {
   out.push({ file: "notes.txt", line: null, reason: "not a recognised format" });
   out.push({ file: "a.jtl", line: null, reason: "no header line: columns read in JMeter's default order (timeStamp,elapsed,label)" });
   out.push({ file: "vegeta.csv", line: 1, reason: 'first line "ts,code" is not a result: read as a header and skipped' });
+  out.push({ file: "k6.csv", line: 40, reason: "timestamp far from the others: read all the same", note: true });
   return out;
 }
 
 describe("load problems at scale", () => {
   it("notes (what a reader assumed) are told from errors", () => {
     const ps = folder();
-    expect(ps.filter(isNote).map((p) => p.file)).toEqual(["a.jtl", "vegeta.csv"]);
+    expect(ps.filter(isNote).map((p) => p.file)).toEqual(["a.jtl", "vegeta.csv", "k6.csv"]);
     const { errors, notes } = splitProblems(ps);
     expect(errors.map((f) => [f.file, f.problems.length])).toEqual([
       ["run-07/results.jtl", 21],
       ["broken.hlog", 1],
       ["notes.txt", 1],
     ]);
-    expect(notes).toHaveLength(2);
+    expect(notes).toHaveLength(3);
   });
 
   it("one entry per file with its count and first line, every problem still a load-error hook with file and line", () => {
@@ -43,7 +44,7 @@ describe("load problems at scale", () => {
     expect(html).toMatch(/role="alert"[^>]*data-testid="load-errors"/);
     // Notes in their own, neutral box.
     expect(html).toMatch(/role="status"[^>]*data-testid="load-notes"/);
-    expect(noteBox.match(/data-testid="load-error"/g)).toHaveLength(2);
+    expect(noteBox.match(/data-testid="load-error"/g)).toHaveLength(3);
     expect(noteBox).not.toContain("is not a number");
   });
 });

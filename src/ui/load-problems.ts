@@ -4,13 +4,14 @@
 import type { LoadProblem } from "../core/types";
 
 /**
- * Reasons that say what a reader assumed, not what failed: the file was read whole. The
- * readers word them as "no header line: … read …" or "… read as a header and skipped".
+ * Reasons that say what a reader assumed, not what failed: the file was read whole. Readers
+ * mark such problems (`note`); older wordings are told by their text: "no header line: …
+ * read …" or "… read as a header and skipped".
  */
 const NOTE_PATTERNS = [/^no header line: .*\bread\b/, /: read as a header and skipped$/];
 
 export function isNote(p: LoadProblem): boolean {
-  return NOTE_PATTERNS.some((re) => re.test(p.reason));
+  return p.note === true || NOTE_PATTERNS.some((re) => re.test(p.reason));
 }
 
 export interface FileProblems {
