@@ -109,6 +109,9 @@ describe("an opened link shows what its author's engine gave", async () => {
     expect(other.sentence).not.toMatch(/faster|slower|no difference/);
     // The author's question again: the author's answer again.
     expect(portable(await ask(b))).toEqual(portable(answer));
+    // Other percentiles asked for (a requirement edited on the opened page): computed here.
+    const more = { baseline: byName(b, "base_3k"), candidate: byName(b, "cand_3k"), range: OPEN_RANGE, margin: 0.1, repeats: true, extraPercentiles: [95] };
+    expect((await compareQuery(b, more)).basis).toBe("link-data");
   });
 
   it("a series whose recorded unit is changed loses its carried values; its comparison is computed again", async () => {

@@ -9,6 +9,7 @@ import { valueAtFromBuckets, type Spectrum } from "../core/spectrum";
 import { parseRequirement } from "../core/requirements";
 import { parseExpectedInterval } from "../core/interval";
 import type { CompareResult } from "../core/compare/types";
+import { COMPARE_PERCENTILES } from "../core/compare";
 import { TABLE_PERCENTILES } from "../core/types";
 import type { SeriesWarning } from "../core/warnings";
 import { decodeShare, encodeShare, identityFields, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type ShareView } from "../share";
@@ -154,6 +155,11 @@ export function carriedAnswer(store: Store, req: CompareRequest, baseIds: string
   const pristine = (ids: string[]) => ids.every((id) => store.shown.has(id));
   const names = (ids: string[]) => ids.map((id) => store.get(id).name);
   const sameRange = req.range.start === c.range.start && req.range.end === c.range.end;
+  // The percentiles reported: the table's and any asked beyond them (a requirement's).
+  const extras = ((req as { extraPercentiles?: number[] }).extraPercentiles ?? []).filter((p) => Number.isFinite(p) && p > 0 && p < 100);
+  const wanted = new Set([...COMPARE_PERCENTILES, ...extras]);
+  const have = new Set(c.answer.points.map((p) => p.percentile));
+  if (wanted.size !== have.size || [...wanted].some((p) => !have.has(p))) return null;
   if (
     !sameRange ||
     (req.margin ?? c.answer.margin) !== c.margin ||
