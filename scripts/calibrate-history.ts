@@ -169,7 +169,7 @@ for s in json.load(open("${dir}/series.json")):
     r = {"kind": s["kind"], "at": s["at"]}
     for key in ("p50", "p999"):
         cps, _ = compute_change_points(s[key])
-        r[key] = [c.index for c in cps]
+        r[key] = [int(c.index) for c in cps]
     out.append(r)
 print(json.dumps(out))
 `;

@@ -92,6 +92,14 @@ describe("history", () => {
     const j = JSON.parse((await run(["history", "--json", root])).stdout) as HistoryJson;
     expect(j.runs).toHaveLength(12);
     expect(j.changes).toEqual([]);
+    // --require judges each run at the percentiles a summary keeps (values in ns here).
+    const judged = JSON.parse((await run(["history", "--json", "--require", "p50<=1ms", root])).stdout) as {
+      runs: { series: { percentiles: Record<string, number>; verdict: string }[] }[];
+    };
+    for (const r of judged.runs) expect(r.series[0]!.verdict).toBe(r.series[0]!.percentiles["50"]! <= 1e6 ? "pass" : "fail");
+    const odd = await run(["history", "--require", "p99.5<=1ms", root]);
+    expect(odd.code).toBe(2);
+    expect(odd.stderr).toMatch(/p99\.5 cannot be judged/);
   });
 
   it("uses a run's cache while its files are unchanged, and never a stale one", { timeout: 120_000 }, async () => {

@@ -16,8 +16,8 @@
 //   is then searched again.
 //
 // A change is reported only when it is beyond the margin: its ratio's interval (after ÷ before,
-// from the two stretches' weighted means and their standard errors, which include τ and grow
-// when the runs scatter more than their weights say) lies
+// from the two stretches' weighted means, with standard errors scaled to how much the runs
+// actually scatter around their stretches) lies
 // wholly above 1 + margin or below 1 ÷ (1 + margin), as the A vs B verdicts are decided.
 // Splits that are significant but within the margin are dropped one at a time (the weakest
 // first) and their neighbours' stretches joined, until every remaining change is beyond it.
@@ -124,12 +124,8 @@ function permutationP(all: Weighted, a: number, b: number, observed: number, o: 
   return (1 + atLeast) / (1 + o.permutations);
 }
 
-/**
- * A stretch's weighted mean and its standard error. When its runs scatter more than their
- * weights say (a run's own interval too narrow, τ underestimated from few runs), the error is
- * scaled up by that excess (the reduced chi-square), never down.
- */
-function stretch(all: Weighted, a: number, b: number): { mean: number; se: number } {
+/** A stretch's weighted mean, the sum of its weights, and its weighted squared deviations. */
+function stretch(all: Weighted, a: number, b: number): { mean: number; W: number; chi2: number } {
   let W = 0;
   let S = 0;
   for (let i = a; i < b; i++) {
@@ -139,9 +135,11 @@ function stretch(all: Weighted, a: number, b: number): { mean: number; se: numbe
   const mean = S / W;
   let chi2 = 0;
   for (let i = a; i < b; i++) chi2 += all.w[i]! * (all.x[i]! - mean) ** 2;
-  const excess = b - a > 1 ? Math.max(1, chi2 / (b - a - 1)) : 1;
-  return { mean, se: Math.sqrt(excess / W) };
+  return { mean, W, chi2 };
 }
+
+/** Fewest degrees of freedom for the runs' own scatter to scale the weights down as well as up. */
+const MIN_DF = 4;
 
 /** The splits found, each with its stretches and its ratio's parts; only those beyond the margin. */
 export function detectSplits(obs: readonly Observation[], options: Partial<DetectOptions> = {}): Split[] {
@@ -174,13 +172,29 @@ export function detectSplits(obs: readonly Observation[], options: Partial<Detec
   const up = Math.log(1 + o.margin);
   let cps = found.sort((u, v) => u.at - v.at);
   for (;;) {
+    // The weights say how precise runs are relative to each other; how precise they are in
+    // absolute terms is read from how much the runs actually scatter around their stretches'
+    // means (the reduced chi-square over all stretches). A run's own interval can overstate
+    // its uncertainty (a comparison widens it for drift slower than its blocks) as well as
+    // understate it; with few runs the scatter is only trusted to widen. A stretch of 5 or
+    // more runs that scatters more than the others keeps its own, larger, figure.
+    const bounds = [0, ...cps.map((c) => c.at), n];
+    let chi2 = 0;
+    for (let k = 0; k + 1 < bounds.length; k++) chi2 += stretch(all, bounds[k]!, bounds[k + 1]!).chi2;
+    const df = n - (bounds.length - 1);
+    const pooled = df > 0 ? chi2 / df : 1;
+    const phi = df >= MIN_DF ? pooled : Math.max(1, pooled);
+    // Student's t for the scatter's degrees of freedom (Cornish–Fisher's first term).
+    const t = z * (1 + (z * z + 1) / (4 * Math.max(1, df)));
+    const errorOf = (st: { W: number; chi2: number }, runs: number) => Math.sqrt(Math.max(phi, runs >= 5 ? st.chi2 / (runs - 1) : 0) / st.W);
     const splits = cps.map((c, i): Split => {
       const from = i > 0 ? cps[i - 1]!.at : 0;
       const to = i + 1 < cps.length ? cps[i + 1]!.at : n;
       const before = stretch(all, from, c.at);
       const after = stretch(all, c.at, to);
       const diff = after.mean - before.mean;
-      const seDiff = Math.hypot(before.se, after.se);
+      // In units of z: the interval's half-width is z·seDiff wherever it is read (ratioInterval).
+      const seDiff = (Math.hypot(errorOf(before, c.at - from), errorOf(after, to - c.at)) * t) / z;
       return { at: c.at, before: [from, c.at], after: [c.at, to], meanBefore: before.mean, meanAfter: after.mean, diff, seDiff, p: c.p };
     });
     // Beyond the margin: the interval's near end is past it (the A vs B verdict's rule).

@@ -43,7 +43,8 @@ export function judgeNewRun(
   const z = normalQuantile(1 - (1 - level) / 2);
   const points = comparison.points.map((pt): GatePoint => {
     const sd = spread(pt.percentile);
-    if (!pt.supported || !(options.judged?.(pt.percentile) ?? true) || pt.low === null || pt.high === null || !(pt.ratio > 0)) {
+    const judged = (pt as { judged?: boolean }).judged !== false;
+    if (!pt.supported || !judged || !(options.judged?.(pt.percentile) ?? true) || pt.low === null || pt.high === null || !(pt.ratio > 0)) {
       return { percentile: pt.percentile, supported: false, base: pt.base, cand: pt.cand, ratio: pt.ratio, low: null, high: null, verdict: "unknown", spread: sd };
     }
     const c = Math.log(pt.ratio);

@@ -17,9 +17,13 @@ const LEVEL = 0.95;
  */
 export const HISTORY_MIN_ABOVE = 50;
 
-/** Standard error (log) from a self-comparison's interval of the ratio. */
-export function seOfInterval(low: number, high: number, level = LEVEL): number {
-  const z = normalQuantile(1 - (1 - level) / 2);
+/**
+ * Standard error (log) from a self-comparison's interval of the ratio. `critical`: the
+ * interval's multiplier when it is a simultaneous band over several percentiles (wider than a
+ * pointwise one); the normal quantile of `level` otherwise.
+ */
+export function seOfInterval(low: number, high: number, level = LEVEL, critical?: number | null): number {
+  const z = critical && critical > 0 ? critical : normalQuantile(1 - (1 - level) / 2);
   return Math.log(high / low) / (2 * z * Math.SQRT2);
 }
 
@@ -46,8 +50,12 @@ export function summarizeSide(facts: SideFacts, runs: RunInput[], resamples = SU
   for (const p of HISTORY_PERCENTILES) {
     const pt = r?.points.find((x) => x.percentile === p);
     const enough = facts.count * (1 - p / 100) >= HISTORY_MIN_ABOVE;
+    // A comparison that says why it does not judge a percentile (too few separate events above
+    // it) gives no interval a history could rely on either.
+    const judged = (pt as { judged?: boolean } | undefined)?.judged !== false;
     if (!enough) se[String(p)] = null;
-    else if (pt && pt.supported && pt.low !== null && pt.high !== null && pt.low > 0) se[String(p)] = seOfInterval(pt.low, pt.high);
+    else if (pt && pt.supported && judged && pt.low !== null && pt.high !== null && pt.low > 0)
+      se[String(p)] = seOfInterval(pt.low, pt.high, LEVEL, (r as { critical?: number | null } | null)?.critical);
     else if (countsOnly) se[String(p)] = 0;
     else se[String(p)] = null;
   }
