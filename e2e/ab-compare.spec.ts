@@ -82,8 +82,9 @@ test("B vs A: doubled values read 2.0 with an interval holding it, worse; the ta
   await page.getByTestId("copy-markdown").click();
   await expect(page.getByTestId("markdown-output")).toHaveValue(/B ÷ A/);
 
-  // A share link reopens the comparison. The link holds histograms, not intervals: ratios,
-  // but no verdicts (values without their time order cannot be resampled as independent).
+  // A share link reopens the comparison as its author's page showed it (the answer travels in
+  // the link, intervals and verdicts included).
+  const authorP50 = await point(page, "50");
   await page.getByTestId("share-link").click();
   const url = await page.getByTestId("share-url").inputValue();
   const other = await browser.newContext();
@@ -93,11 +94,18 @@ test("B vs A: doubled values read 2.0 with an interval holding it, worse; the ta
   await expect(p2.getByTestId("compare")).toBeVisible();
   await expect(p2.getByTestId("compare-baseline")).toHaveValue(a);
   await expect(p2.getByTestId("compare-candidate")).toHaveValue(b);
+  expect(await point(p2, "50")).toEqual(authorP50);
+  // A new question there is answered from the link's histograms, which have no intervals:
+  // ratios, but no verdicts (values without their time order cannot be resampled as independent).
+  await p2.getByTestId("compare-swap").click();
+  await p2.waitForTimeout(50);
+  await idle(p2);
   const shared = await point(p2, "50");
-  expect(Math.abs(Number(shared.ratio) - 2)).toBeLessThan(0.05); // the link rounds upward, by at most 1 %
+  expect(Math.abs(Number(shared.ratio) - 0.5)).toBeLessThan(0.05); // the link rounds upward, by at most 1 %
   expect(shared.verdict).toBe("unknown");
   await expect(p2.locator('[data-testid=ratio-point][data-percentile="50"] .verdict-cell')).toHaveAttribute("data-reason", /have no intervals/);
   await expect(p2.locator("[data-testid=compare-warning][data-kind=no-intervals]")).toHaveCount(1);
+  await expect(p2.getByTestId("compare-basis")).toBeVisible();
   await other.close();
 
   // Presentation mode opens on the headline; the B vs A curve is with the details, last.

@@ -95,7 +95,7 @@ test("presentation mode: headline, spectra, max over time; arrows step, Escape l
   await expect(page.getByTestId("range-end")).toHaveValue("5");
 });
 
-test("share link: reopens the same view in a new browser context from the link alone, percentiles at most 1 % high, never below", async ({ page, browser }) => {
+test("share link: reopens the same view in a new browser context from the link alone, with the same percentiles", async ({ page, browser }) => {
   await page.goto("./");
   await idle(page);
   await page.getByTestId("unit-select").selectOption("us");
@@ -122,14 +122,8 @@ test("share link: reopens the same view in a new browser context from the link a
   await expect(p2.getByTestId("unit-select")).toHaveValue("us");
   await expect(p2.getByTestId("requirement-input")).toHaveValue("p50<=1ms, p99<=40ms, p99.9<=150ms, max<=200ms");
   await expect(p2.locator("[data-testid=series][data-name='sysB_4k.response']")).toHaveAttribute("data-visible", "false");
-  for (const n of names) {
-    for (const p of ["50", "99", "99.9", "100"]) {
-      const v = Number(await cell(p2, n, p).getAttribute("data-raw"));
-      const b = before.get(`${n}@${p}`)!;
-      expect((v - b) / b, `${n} p${p}: ${v} vs ${b}`).toBeLessThanOrEqual(0.01);
-      expect(v, `${n} p${p}: never below what was recorded`).toBeGreaterThanOrEqual(b);
-    }
-  }
+  // The numbers its author's page showed, carried in the link (its histograms, rounded upward, draw the curves).
+  for (const n of names) for (const p of ["50", "99", "99.9", "100"]) expect(Number(await cell(p2, n, p).getAttribute("data-raw")), `${n} p${p}`).toBe(before.get(`${n}@${p}`));
   const after = await p2
     .locator("[data-testid=series]")
     .evaluateAll((els) => els.map((e) => `${e.getAttribute("data-name")}:${e.getAttribute("data-verdict")}:${e.getAttribute("data-visible")}`));

@@ -27,6 +27,7 @@ import { usePlotSeries, useSeriesRows, useTimelineLines } from "./ui/use-series-
 import { useAfterNextPaint, useOnScreen } from "./ui/use-after-paint";
 import { bandsById, NO_TIME_INFO, timeSummaryLines, type SharedTimeInfo, type TimeInfo } from "./ui/time-state";
 import { ComparePanel, HistoryPanel, Presentation, TimeAnalysis, useChunksLoading } from "./ui/lazy-panels";
+import { LinkBasis } from "./ui/LinkBasis";
 import { useHistory } from "./ui/use-history";
 import { useHistoryCompare } from "./ui/use-history-compare";
 import { useCompare } from "./ui/use-compare";
@@ -121,7 +122,17 @@ export function App() {
   const judged = useMemo(() => judgeRows(visibleRows, requirement), [rows, requirement]);
 
   const view = { ...vs.view, range, compare: cmp.shared };
-  const { makeLink, makeMarkdown } = useShareActions(engine, { view, rows, visibleRows, sentence: judged.sentence, timeInfo, notes: timeNotes, compare: cmp.result, headline });
+  const { makeLink, makeMarkdown } = useShareActions(engine, {
+    view,
+    rows,
+    visibleRows,
+    sentence: judged.sentence,
+    timeInfo,
+    notes: timeNotes,
+    compare: cmp.result,
+    headline,
+    compareBusy: cmp.progress !== null,
+  });
   const setCoInterval = useStableCallback((ns: number | null, text: string) => {
     vs.setCoText(text);
     eng.change(() => engine.setCoInterval(ns), { timeline: false });
@@ -184,6 +195,7 @@ export function App() {
       <Warnings rows={visibleRows} />
       <main className="main">
         <section className="chart-panel" ref={plotBox}>
+          <LinkBasis views={views} requirement={requirement} />
           <Judgement part="summary" rows={visibleRows} requirement={requirement} unit={unit} width={width} time={timeInfo} />
           <SpectrumPanel
             rows={visibleRows}

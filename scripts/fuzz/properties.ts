@@ -14,7 +14,7 @@ import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf } from "
 import { encodeHistogram, type EncodeOptions } from "../lib/hlog-encoders";
 import { seriesMeta, viewMeta } from "../lib/share-meta";
 import { decodeShare, encodeShare, type ShareState } from "../../src/share";
-import { base64urlEncode, zlibDeflate } from "../../src/share/bytes";
+import { ByteWriter, base64urlEncode, zlibDeflate } from "../../src/share/bytes";
 import { buildPayload, wrapPayload } from "../../src/share/codec";
 import {
   applyMutation,
@@ -499,6 +499,16 @@ const shareStateArb: fc.Arbitrary<ShareState> = fc
     }),
   }));
 
+/** What a link says its author's page showed for a series (v5), often valid, with odd numbers. */
+const shownArb = fc.record({
+  at: fc.dictionary(fc.constantFrom("50", "90", "99", "99.9", "100", "0.5", "150", "x"), fc.oneof(fc.double(), fc.nat())),
+  min: fc.oneof(fc.double(), fc.constant({ $n: "NaN" })),
+  mean: fc.oneof(fc.double(), fc.constant({ $n: "Inf" })),
+  stdDeviation: fc.double(),
+  count: fc.oneof(fc.nat(), fc.double()),
+  warnings: fc.array(fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.record({ kind: fc.constant("saturation"), series: fc.string(), rise: fc.double() })), { maxLength: 2 }),
+});
+
 const fragmentArb: fc.Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 200 }),
   fc.string({ unit: "binary", maxLength: 200 }).map((s) => `#s=2.${s}`),
@@ -528,6 +538,20 @@ const fragmentArb: fc.Arbitrary<string> = fc.oneof(
       series: Array.from({ length: n }, (_, i) => seriesMeta({ name: `s${i}`, hist: { sig, ldv: 1 }, ...(i === 0 ? { timeline: { t0: 0, t1: 1 } } : {}) })),
     };
     return wrapPayload(buildPayload(meta, data));
+  }),
+  fc.tuple(fc.oneof(fc.jsonValue({ maxDepth: 5 }), shownArb), fc.jsonValue({ maxDepth: 5 }), fc.boolean()).map(([shown, compare, asAnswer]) => {
+    // Valid metadata and data, hostile carried results (v5): what the author's page showed and the comparison.
+    const meta = {
+      lossy: false,
+      view: VIEW,
+      series: [seriesMeta({ name: "a", hist: { sig: 3, ldv: 1 }, shown })],
+      results: asAnswer ? { compare } : compare,
+    };
+    const w = new ByteWriter();
+    w.varint(1);
+    w.varint(1000);
+    w.svarint(5);
+    return wrapPayload(buildPayload(meta, w.finish()));
   }),
 );
 

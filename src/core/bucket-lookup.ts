@@ -6,6 +6,11 @@ export interface BucketView {
   cumulative: ArrayLike<number>;
   totalCount: number;
   max: number;
+  /**
+   * Values known exactly at some percentiles (key String(p)), read instead of the buckets: an
+   * opened share link's series holds its author's values here, its buckets being rounded.
+   */
+  exact?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -15,6 +20,8 @@ export interface BucketView {
  */
 /** Percentile must be above 0. */
 export function valueAtFromBuckets(s: BucketView, percentile: number): number {
+  const known = s.exact?.[String(percentile)];
+  if (known !== undefined) return known;
   const n = s.totalCount;
   if (n <= 0 || s.values.length === 0) return 0;
   if (percentile >= 100) return s.max;

@@ -19,6 +19,8 @@ export interface Spectrum {
   /** Details only: never headline numbers (latency is not normally distributed). */
   mean: number;
   stdDeviation: number;
+  /** Values known exactly at some percentiles (bucket-lookup.ts BucketView): an opened share link's. */
+  exact?: Readonly<Record<string, number>>;
 }
 
 export function spectrumOf(h: Histogram): Spectrum {

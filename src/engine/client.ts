@@ -25,6 +25,7 @@ import type {
 import type { Encoded, ShareView } from "../share";
 import type { SampleOptions } from "../formats/source";
 import { helperCount } from "./part-pool";
+import type { CompareResult } from "../core/compare/types";
 import type { HelperFailed, HelperPorts, PartSetup } from "./part-protocol";
 
 export class EngineClient {
@@ -122,8 +123,9 @@ export class EngineClient {
   merge(ids: string[], name?: string): Promise<string> {
     return this.call({ kind: "merge", ids, name });
   }
-  share(view: ShareView, looks: ShareLook[], range: TimeRange, fullPrecision: boolean): Promise<Encoded> {
-    return this.call({ kind: "share", view, looks, range, fullPrecision });
+  /** `compare`: the A vs B answer on screen for the view's comparison, carried in the link. */
+  share(view: ShareView, looks: ShareLook[], range: TimeRange, fullPrecision: boolean, compare: CompareResult | null = null): Promise<Encoded> {
+    return this.call({ kind: "share", view, looks, range, fullPrecision, compare });
   }
   openShare(fragment: string): Promise<ResultOf["openShare"]> {
     return this.call({ kind: "openShare", fragment });

@@ -11,6 +11,7 @@ import { NANOS_PER_UNIT } from "../core/types";
 import type { IntervalTable, SeriesModel } from "../core/series";
 import { COMPARE_PERCENTILES, compareSidesAsync, MIN_INTERVALS, planBlocks, type CompareOptions, type Progress, type RunInput, type SideInput } from "../core/compare";
 import { decodePayload } from "./payload";
+import { carriedAnswer, fromLink } from "./share-query";
 import { CO_SUFFIX, type Store } from "./store";
 import type { CompareAnswer, CompareRequest, TimeRange } from "./query-types";
 
@@ -166,6 +167,8 @@ function pause(): Promise<void> {
 
 export async function compareQuery(store: Store, req: CompareRequest, onProgress?: (p: Progress) => void, signal?: AbortSignal): Promise<CompareAnswer> {
   const { base, cand, baseIds, candIds } = compareInputs(store, req);
+  const carried = carriedAnswer(store, req, baseIds, candIds);
+  if (carried) return carried;
   const extra = (req.extraPercentiles ?? []).filter((p) => Number.isFinite(p) && p > 0 && p < 100 && !COMPARE_PERCENTILES.includes(p));
   const percentiles = extra.length ? [...new Set([...COMPARE_PERCENTILES, ...extra])].sort((a, b) => a - b) : undefined;
   const options: CompareOptions = { margin: req.margin, repeats: req.repeats ?? true, resamples: req.resamples, seed: req.seed, percentiles };
@@ -181,5 +184,8 @@ export async function compareQuery(store: Store, req: CompareRequest, onProgress
       return pause();
     },
   });
-  return { ...r, baseIds, candIds };
+  const answer = { ...r, baseIds, candIds };
+  // A link's series are counts without time order: the comparison judges only what they can
+  // support (core/compare), and the page says the answer is not the author's.
+  return fromLink(store, [...baseIds, ...candIds]) ? { ...answer, basis: "link-data" } : answer;
 }

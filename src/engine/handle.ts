@@ -78,7 +78,7 @@ export async function handle(
     case "merge":
       return store.merge(req.ids, req.name);
     case "share":
-      return store.share(req.view, req.looks, req.range, req.fullPrecision);
+      return store.share(req.view, req.looks, req.range, req.fullPrecision, req.compare ?? null);
     case "openShare":
       return store.openShare(req.fragment);
     case "setCoInterval":

@@ -34,6 +34,7 @@ export type {
   WindowQuery,
   WindowSeries,
 } from "./query-types";
+import type { CompareResult } from "../core/compare/types";
 
 export type Request =
   | { kind: "load"; files: File[]; options?: SampleOptions }
@@ -51,7 +52,7 @@ export type Request =
   | { kind: "setIdentity"; id: string; patch: IdentityPatch }
   | { kind: "merge"; ids: string[]; name?: string }
   | { kind: "setCoInterval"; ns: number | null }
-  | { kind: "share"; view: ShareView; looks: ShareLook[]; range: TimeRange; fullPrecision: boolean }
+  | { kind: "share"; view: ShareView; looks: ShareLook[]; range: TimeRange; fullPrecision: boolean; compare?: CompareResult | null }
   | { kind: "openShare"; fragment: string }
   | { kind: "compare"; request: CompareRequest };
 

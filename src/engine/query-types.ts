@@ -108,6 +108,12 @@ export interface CompareAnswer extends CompareResult {
   /** The series ids each side pooled. */
   baseIds: string[];
   candIds: string[];
+  /**
+   * What the answer rests on when a side came from a share link (share-query.ts): "link", the
+   * author's answer as the link carried it; "link-data", computed here from the link's rounded
+   * histograms without intervals. Absent: computed from the loaded data.
+   */
+  basis?: "link" | "link-data";
 }
 
 /** A series as a share link shows it: its look, and what the time panel found for it. */
@@ -119,4 +125,14 @@ export interface ShareLook {
 }
 
 /** An opened link: its view, and per series (in the link's order) its id here and time summaries. */
-export type OpenedShare = { ok: true; view: ShareView; lossy: boolean; visible: boolean[]; time: ({ id: string } & SharedSeriesTime)[] } | { ok: false; reason: string };
+export type OpenedShare =
+  | {
+      ok: true;
+      view: ShareView;
+      lossy: boolean;
+      visible: boolean[];
+      time: ({ id: string } & SharedSeriesTime)[];
+      /** The link carried what its author's page showed (v5): the page shows those numbers. */
+      carried: boolean;
+    }
+  | { ok: false; reason: string };

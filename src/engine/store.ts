@@ -8,20 +8,21 @@ import { IntervalTable, type SeriesModel } from "../core/series";
 import { detectSaturation } from "../core/saturation";
 import { detectCoordinatedOmission } from "../core/co-detect";
 import { formatNs } from "../core/warnings";
-import { spectrumOf } from "../core/spectrum";
+import { spectrumOf, type Spectrum } from "../core/spectrum";
+import type { CompareResult } from "../core/compare/types";
 import { formatPercentileDistribution } from "../core/hgrm-export";
 import { NANOS_PER_UNIT, type Unit } from "../core/types";
 import { ingest, type IngestProgress, type IngestResult } from "./ingest";
-import { histogramSeries } from "./series-make";
 import type { SampleOptions } from "../formats/source";
-import { decodeShare, encodeShare, identityFields, MAX_TIMELINE_BUCKETS, type Encoded, type SharedSeries, type ShareView } from "../share";
-
+import type { Encoded, ShareView } from "../share";
+import type { SharedShown } from "../share/results";
+import { openShareIn, pinnedWarnings, pinSpectrum, shareOf, type CarriedCompare } from "./share-query";
 import { compareSeries, uniqueName } from "../core/naming";
 import type { OpenedShare, ShareLook } from "./query-types";
 import { OPEN_RANGE, type LoadOutcome, type SeriesView, type SeriesWarning, type TimelineQuery, type TimelineResult, type TimeRange } from "./protocol";
 import { inflatedCache } from "./inflated-cache";
 import { windowHistogram } from "./window-query";
-import { coarseOf, timelineQuery } from "./timeline-query";
+import { timelineQuery } from "./timeline-query";
 
 // The wire types used to live here; importers may still take them from this module.
 export { OPEN_RANGE };
@@ -73,6 +74,12 @@ export const CO_SUFFIX = "~co";
 
 export class Store {
   readonly series: SeriesModel[] = [];
+  /** What an opened link's author's page showed, by series id (share-query.ts); dropped when a series' values change meaning. */
+  readonly shown = new Map<string, SharedShown>();
+  /** The comparison an opened link carried. */
+  carried: CarriedCompare | null = null;
+  /** The CO interval (ns) an opened link's corrected copies were computed with (their pins hold while it is set). */
+  carriedCoNs: number | null = null;
 
   /** Like load, but a failure of the source itself (a network error) is thrown to the caller. */
   async loadOrThrow(name: string, chunks: AsyncIterable<string> | Iterable<string>, onProgress?: (p: IngestProgress) => void, options?: SampleOptions): Promise<LoadOutcome> {
@@ -110,11 +117,16 @@ export class Store {
   remove(id: string): void {
     const i = this.series.findIndex((s) => s.id === id);
     if (i >= 0) inflatedCache.forget(this.series.splice(i, 1)[0]!.intervals);
+    this.shown.delete(id);
+    this.shown.delete(id + CO_SUFFIX);
   }
 
   clear(): void {
     for (const s of this.series) inflatedCache.forget(s.intervals);
     this.series.length = 0;
+    this.shown.clear();
+    this.carried = null;
+    this.carriedCoNs = null;
     this.coCache.clear();
     this.warningCache.clear();
   }
@@ -189,6 +201,11 @@ export class Store {
   setRecordedUnit(id: string, unit: Unit): void {
     this.forgetWarnings(id);
     const s = this.get(id);
+    if (unit !== s.recordedUnit) {
+      // Its values now mean something else.
+      this.shown.delete(id);
+      this.shown.delete(id + CO_SUFFIX);
+    }
     s.recordedUnit = unit;
     s.unitSource = "user";
   }
@@ -248,15 +265,14 @@ export class Store {
     // Listed in one order everywhere (core/naming's compareSeries); each corrected copy right after its series.
     for (const v of this.rawViews(range).sort(compareSeries)) {
       out.push(v);
-      if (this.coIntervalNs === null) continue;
-      const h = this.histogramFor(v.id + CO_SUFFIX, range);
+      const co = this.correctedOf(v.id, range);
+      if (co === null) continue;
       out.push({
         ...v,
         id: v.id + CO_SUFFIX,
-        name: `${v.name} (CO-corrected, ${formatNs(this.coIntervalNs)})`,
+        name: `${v.name} (CO-corrected, ${formatNs(this.coIntervalNs!)})`,
         correctedFrom: v.id,
-        wholeCount: this.histogramFor(v.id + CO_SUFFIX, OPEN_RANGE).totalCount,
-        spectrum: spectrumOf(h),
+        ...co,
         warnings: [],
       });
     }
@@ -279,12 +295,47 @@ export class Store {
       kind: s.kind,
       mergedFrom: s.mergedFrom,
       failures: s.failures,
-      wholeCount: s.histogram.totalCount,
+      wholeCount: this.wholeCountOf(s.id),
       correctedFrom: null,
-      spectrum: spectrumOf(this.histogramFor(s.id, range)),
-      warnings: this.warnings(s),
+      spectrum: this.spectrumFor(s.id, range),
+      warnings: this.warningsOf(s.id),
       beforeStart: beforeStartOf(s.intervals),
     }));
+  }
+
+  /** The spectrum a view shows: an opened link's series shows what its author's page showed (share-query.ts). */
+  spectrumFor(id: string, range: TimeRange): Spectrum {
+    const sp = spectrumOf(this.histogramFor(id, range));
+    const shown = this.shown.get(id);
+    return shown ? pinSpectrum(sp, shown) : sp;
+  }
+
+  /**
+   * A series' CO-corrected copy as views show it (null without a CO interval): an opened link's
+   * copy shows what its author's page showed while the interval is the link's.
+   */
+  correctedOf(id: string, range: TimeRange): { spectrum: Spectrum; wholeCount: number } | null {
+    if (this.coIntervalNs === null) return null;
+    const sp = spectrumOf(this.histogramFor(id + CO_SUFFIX, range));
+    const pin = this.coIntervalNs === this.carriedCoNs ? this.shown.get(id + CO_SUFFIX) : undefined;
+    if (pin) return { spectrum: pinSpectrum(sp, pin), wholeCount: pin.count };
+    return { spectrum: sp, wholeCount: this.histogramFor(id + CO_SUFFIX, OPEN_RANGE).totalCount };
+  }
+
+  /** Pins what a link's author's page showed on a series (and its corrected copy). */
+  pin(id: string, shown: SharedShown): void {
+    this.shown.set(id, shown);
+    if (shown.corrected) this.shown.set(id + CO_SUFFIX, shown.corrected);
+  }
+
+  /** The whole series' count (an opened link's histogram is its author's time window). */
+  wholeCountOf(id: string): number {
+    return this.shown.get(id)?.count ?? this.get(id).histogram.totalCount;
+  }
+
+  warningsOf(id: string): SeriesWarning[] {
+    const shown = this.shown.get(id);
+    return shown ? pinnedWarnings(shown, this.get(id).name) : this.warnings(this.get(id));
   }
 
   /** Warnings depend on the whole series, not on the window: computed once per series. */
@@ -307,55 +358,21 @@ export class Store {
     return w ? [w] : [];
   }
 
-  /** The current view and its data as a share-link fragment (histograms of the current window). */
-  share(view: ShareView, looks: ShareLook[], range: TimeRange, fullPrecision: boolean): Encoded {
-    const series: SharedSeries[] = looks
-      .filter((l) => !l.id.endsWith(CO_SUFFIX))
-      .map((l) => {
-        const s = this.get(l.id);
-        return {
-          ...identityFields(s),
-          unit: s.recordedUnit,
-          color: l.color,
-          visible: l.visible,
-          histogram: this.histogramFor(s.id, range),
-          timeline: coarseOf(s, MAX_TIMELINE_BUCKETS),
-          startTime: s.startTime,
-          ...(l.time ? { time: l.time } : {}),
-        };
-      });
-    return encodeShare({ view, series }, { fullPrecision });
+  /** The current view and its data, with what the page showed, as a share-link fragment (histograms of the current window). */
+  share(view: ShareView, looks: ShareLook[], range: TimeRange, fullPrecision: boolean, compare: CompareResult | null = null): Encoded {
+    return shareOf(
+      this,
+      view,
+      looks.filter((l) => !l.id.endsWith(CO_SUFFIX)),
+      range,
+      fullPrecision,
+      compare,
+    );
   }
 
   /** Replaces everything loaded with a link's series; returns its view settings. */
   openShare(fragment: string): OpenedShare {
-    const r = decodeShare(fragment);
-    if (!r.ok) return r;
-    this.clear();
-    for (const sh of r.state.series) {
-      this.series.push(
-        histogramSeries({
-          name: sh.name,
-          source: sh.source,
-          tag: sh.tag,
-          recordedUnit: sh.unit,
-          histogram: sh.histogram,
-          startTime: sh.startTime,
-          format: "shared",
-          config: sh.config,
-          throughput: sh.throughput,
-          kind: sh.kind,
-          coarseTimeline: sh.timeline ?? null,
-        }),
-      );
-    }
-    return {
-      ok: true,
-      view: r.state.view,
-      lossy: r.lossy,
-      visible: r.state.series.map((x) => x.visible),
-      time: r.state.series.map((x, i) => ({ id: this.series[i]!.id, ...x.time })),
-    };
+    return openShareIn(this, fragment);
   }
 
   setCoInterval(ns: number | null): void {

@@ -22,6 +22,7 @@ import {
   type SharedSeries,
 } from "./schema";
 import { OLDEST_VERSION, upgradeDoc } from "./upgrade";
+import { packResults, packShown } from "./results";
 
 export interface EncodeOptions {
   /** Default false: values within 1 % (counts always exact). True: the histograms bucket for bucket. */
@@ -78,6 +79,7 @@ export function encodeShare(state: ShareState, opts: EncodeOptions = {}): Encode
     };
     if (s.color !== undefined) m.color = s.color;
     if (s.time !== undefined) m.time = packSeriesTime(s.time);
+    if (s.shown !== undefined) (m as { shown?: unknown }).shown = packShown(s.shown);
     if (s.timeline === null) m.timeline = null;
     else if (s.timeline !== undefined) {
       checkTimelineValues(s.timeline.max, `series[${i}]`);
@@ -97,20 +99,12 @@ export function encodeShare(state: ShareState, opts: EncodeOptions = {}): Encode
       range: { start: v.range.start, end: v.range.end },
       timeline: { percentiles: [...v.timeline.percentiles], perLane: v.timeline.perLane, wallClock: v.timeline.wallClock, log: v.timeline.log },
       ...(v.time ? { time: { window: v.time.window, wallClock: v.time.wallClock, tailNs: v.time.tailNs } } : {}),
-      ...(v.compare
-        ? {
-            compare: {
-              baseline: v.compare.baseline,
-              candidate: v.compare.candidate,
-              margin: v.compare.margin,
-              repeats: v.compare.repeats,
-              ...(v.compare.headline !== undefined ? { headline: v.compare.headline } : {}),
-            },
-          }
-        : {}),
+      ...(v.compare ? { compare: { ...v.compare } } : {}),
+      ...(v.coInterval !== undefined ? { coInterval: v.coInterval } : {}),
     },
     series,
   };
+  if (state.results) (meta as { results?: unknown }).results = packResults(state.results);
   if (cells > MAX_TOTAL_CELLS)
     throw new RangeError(`cannot share this view: its histograms need ${cells} buckets to rebuild (at most ${MAX_TOTAL_CELLS})${lossy ? "" : "; share it without full precision"}`);
   try {
@@ -184,6 +178,7 @@ function decode(fragment: string): DecodeResult {
     };
     if (m.color !== undefined) s.color = m.color;
     if (m.time !== undefined) s.time = unpackSeriesTime(m.time);
+    if (m.shown !== undefined) s.shown = m.shown;
     if (m.timeline === null) s.timeline = null;
     return s;
   });
@@ -191,5 +186,7 @@ function decode(fragment: string): DecodeResult {
     if (m.timeline) series[i]!.timeline = { t0: m.timeline.t0, t1: m.timeline.t1, max: readTimeline(data, meta.lossy, `series[${i}]`) };
   });
   if (data.remaining !== 0) fail(`the link has ${data.remaining} unexplained bytes after its data`);
-  return { ok: true, state: { view: meta.view, series }, lossy: meta.lossy, upgradedFrom: version === SHARE_VERSION ? null : version };
+  const state: ShareState = { view: meta.view, series };
+  if (meta.results) state.results = meta.results;
+  return { ok: true, state, lossy: meta.lossy, upgradedFrom: version === SHARE_VERSION ? null : version };
 }

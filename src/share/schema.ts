@@ -3,9 +3,10 @@
 import type { Histogram } from "hdr-histogram-js";
 import { UNITS, type Unit } from "../core/types";
 import { ShareFormatError } from "./bytes";
+import { validateResults, validateShown, type ShareResults, type SharedShown } from "./results";
 
 /** The schema version links are written in. Older versions are upgraded on decode (upgrade.ts). */
-export const SHARE_VERSION = 4;
+export const SHARE_VERSION = 5;
 
 /** Longer fragments are refused before any work. */
 export const MAX_FRAGMENT_CHARS = 2_000_000;
@@ -17,6 +18,7 @@ export const MAX_SERIES = 200;
 export const MAX_NAME_CHARS = 500;
 export const MAX_REQUIREMENT_CHARS = 2000;
 export const MAX_COLOR_CHARS = 100;
+export const MAX_CO_INTERVAL_CHARS = 100;
 export const MAX_TIMELINE_BUCKETS = 200;
 export const MAX_VIEW_PERCENTILES = 32;
 /** Top intervals a series' tail summary may carry. */
@@ -49,6 +51,11 @@ export interface SeriesFields {
    * opened page cannot compute it again): absent when it found nothing for this series.
    */
   time?: SharedSeriesTime;
+  /**
+   * What the author's page showed for it (v5): the values at the table's and the requirement's
+   * percentiles, the details and the warnings, so that the opened page shows the same numbers.
+   */
+  shown?: SharedShown;
 }
 
 /** A series' identity as a link carries it (in this order: the metadata is JSON). */
@@ -108,9 +115,15 @@ export interface ShareView {
   time?: ShareTimeOptions;
   /** The A vs B comparison on screen (v4; absent when none). */
   compare?: SharedCompare;
+  /** The CO correction's expected interval as typed ("10ms", "100/s"; v5; absent: none). */
+  coInterval?: string;
 }
 
-/** A comparison: baseline and candidate by series name, the margin (0.05 = ±5 %), whether repeats are pooled. */
+/**
+ * A comparison: baseline and candidate by series name, the margin (0.05 = ±5 %), whether repeats
+ * are pooled; and any further setting of the comparison (v5: a plain value each, kept as it is,
+ * so a new setting travels without a new schema version).
+ */
 export interface SharedCompare {
   baseline: string;
   candidate: string;
@@ -118,7 +131,11 @@ export interface SharedCompare {
   repeats: boolean;
   /** The percentile the headline is stated at, as chosen (absent: by the rule, see core/compare/headline.ts). */
   headline?: number;
+  [setting: string]: string | number | boolean | null | undefined;
 }
+
+/** Further comparison settings a link may carry. */
+export const MAX_COMPARE_SETTINGS = 16;
 
 /** Largest margin a link may set (±100 %). */
 export const MAX_COMPARE_MARGIN = 1;
@@ -127,13 +144,25 @@ export function validateCompare(x: unknown): SharedCompare {
   const c = obj(x, "view.compare");
   const margin = num(field(c, "margin"), "view.compare.margin");
   if (margin < 0 || margin > MAX_COMPARE_MARGIN) fail(`view.compare.margin is outside [0, ${MAX_COMPARE_MARGIN}]`);
-  return {
+  const out: SharedCompare = {
     baseline: str(field(c, "baseline"), "view.compare.baseline", MAX_NAME_CHARS),
     candidate: str(field(c, "candidate"), "view.compare.candidate", MAX_NAME_CHARS),
     margin,
     repeats: bool(field(c, "repeats"), "view.compare.repeats"),
     ...(has(c, "headline") ? { headline: headlineAt(num(field(c, "headline"), "view.compare.headline")) } : {}),
   };
+  const extra = Object.keys(c).filter((k) => !has(out, k));
+  if (extra.length > MAX_COMPARE_SETTINGS) fail(`view.compare has more than ${MAX_COMPARE_SETTINGS} further settings`);
+  for (const k of extra) {
+    const v = field(c, k);
+    const w = `view.compare.${k.slice(0, 40)}`;
+    if (k.length > 100 || k === "__proto__") fail(`${w}… is not a setting name`);
+    if (typeof v === "string") out[k] = str(v, w, MAX_NAME_CHARS);
+    else if (typeof v === "number") out[k] = num(v, w);
+    else if (typeof v === "boolean" || v === null) out[k] = v;
+    else fail(`${w} is not a plain value (text, number, true/false or null)`);
+  }
+  return out;
 }
 
 function headlineAt(p: number): number {
@@ -151,6 +180,8 @@ export interface ShareTimeOptions {
 export interface ShareState {
   view: ShareView;
   series: SharedSeries[];
+  /** What the author's page computed beyond each series (v5; absent: nothing carried). */
+  results?: ShareResults;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -170,6 +201,7 @@ export interface SeriesTimeMeta {
 /** Per-series metadata: SharedSeries without the data, plus how the data is packed. */
 export interface SeriesMeta extends Omit<SeriesFields, "time"> {
   time?: SeriesTimeMeta;
+  /** Written as results.ts packShown gives it; validated into a SharedShown. */
   /** Histogram layout: significant digits and lowest discernible value of the index space. */
   hist: { sig: number; ldv: number };
   /** Absent: the series had no timeline field; null: it was null; else its span (values are binary). */
@@ -180,12 +212,14 @@ export interface MetaDoc {
   lossy: boolean;
   view: ShareView;
   series: SeriesMeta[];
+  /** Written as results.ts packResults gives it; validated into ShareResults. */
+  results?: ShareResults;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Validation: every field's type and bound, with a message naming the field.
 
-type Obj = Record<string, unknown>;
+export type Obj = Record<string, unknown>;
 
 export function fail(message: string): never {
   throw new ShareFormatError(message);
@@ -280,6 +314,7 @@ export function validateView(x: unknown): ShareView {
     out.time = { window: w, wallClock: bool(field(t, "wallClock"), "view.time.wallClock"), tailNs: tail };
   }
   if (has(v, "compare")) out.compare = validateCompare(field(v, "compare"));
+  if (has(v, "coInterval")) out.coInterval = str(field(v, "coInterval"), "view.coInterval", MAX_CO_INTERVAL_CHARS);
   return out;
 }
 
@@ -390,6 +425,7 @@ function validateSeriesMeta(x: unknown, i: number): SeriesMeta {
   };
   if (has(s, "color")) out.color = str(field(s, "color"), `${w}.color`, MAX_COLOR_CHARS);
   if (has(s, "time")) out.time = validateSeriesTime(field(s, "time"), `${w}.time`);
+  if (has(s, "shown")) out.shown = validateShown(field(s, "shown"), `${w}.shown`);
   if (has(s, "timeline")) {
     const t = field(s, "timeline");
     if (t === null) out.timeline = null;
@@ -410,9 +446,11 @@ export function validateMeta(x: unknown): MetaDoc {
   const series = field(m, "series");
   if (!Array.isArray(series)) fail("series is not a list");
   if (series.length > MAX_SERIES) fail(`the link has ${series.length} series; at most ${MAX_SERIES} are accepted`);
-  return {
+  const out: MetaDoc = {
     lossy: bool(field(m, "lossy"), "lossy"),
     view: validateView(field(m, "view")),
     series: series.map(validateSeriesMeta),
   };
+  if (has(m, "results")) out.results = validateResults(field(m, "results"));
+  return out;
 }

@@ -170,13 +170,44 @@ describe("v2 and v3 → v4: the comparison", () => {
     };
     const r = decodeShare(link(compare));
     if (!r.ok) throw new Error(r.reason);
-    expect(r.upgradedFrom).toBeNull();
+    expect(r.upgradedFrom).toBe(4);
     expect(r.state.view.compare).toEqual(compare);
     const bad = decodeShare(link({ ...compare, margin: -1 }));
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.reason).toMatch(/view\.compare\.margin/);
     const noName = decodeShare(link({ ...compare, baseline: 5 }));
     expect(noName.ok).toBe(false);
+  });
+});
+
+describe("v4 → v5", () => {
+  const v2View = viewMeta({ displayUnit: "us", requirement: "p99<=5ms" });
+  const v4 = (meta: Record<string, unknown>) => {
+    const data = new ByteWriter();
+    writePacked(data, packExact(sample()), false);
+    return wrapPayload(buildPayload({ lossy: false, view: v2View, series: [v1Series()], ...meta }, data.finish()), 4);
+  };
+
+  it("a v4 link opens without carried results: nothing shown, nothing computed, its histogram as it was", () => {
+    const r = decodeShare(v4({}));
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.upgradedFrom).toBe(4);
+    expect(r.state.results).toBeUndefined();
+    expect(r.state.series[0]!.shown).toBeUndefined();
+    expect(r.state.series[0]!.histogram.totalCount).toBe(sample().totalCount);
+  });
+
+  it("a v4 link claiming v5's fields is refused", () => {
+    const shown = { at: { "50": 1 }, min: 1, mean: 1, stdDeviation: 0, count: 1, warnings: [] };
+    for (const [meta, what] of [
+      [{ results: {} }, /results/],
+      [{ series: [v1Series({ shown })] }, /shown/],
+      [{ view: { ...v2View, compare: { baseline: "a", candidate: "b", margin: 0.05, repeats: true, pooling: "runs" } } }, /compare/],
+    ] as const) {
+      const r = decodeShare(v4(meta));
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.reason).toMatch(what);
+    }
   });
 });
 

@@ -14,10 +14,18 @@
 //       comparison on screen). v3 links open without one. Lossy histograms are rounded upward
 //       only (a group reports at or above each of its buckets) and their indices are written
 //       against histogram-pack.ts's predictNext; older links are read with predictNextV3.
-//       view.compare.headline, optional: the percentile the headline is stated at when chosen
-//       (absent: by the rule); a reader without it opens the link by the rule.
-// To add v5: write upgradeV4toV5, register it under 4 in UPGRADERS, bump SHARE_VERSION, and
-// add a test that decodes a hand-built v4 link.
+//   v5  what the author's page computed travels with the link: optional per-series `shown`
+//       (values at the table's and the requirement's percentiles, min, mean, standard
+//       deviation, data warnings) and an optional top-level `results` ({ compare: the A vs B
+//       answer as packed JSON }, results.ts); view.compare may hold further plain settings;
+//       view.compare.headline, optional, is the percentile the headline is stated at when
+//       chosen (absent: by the rule; it may also stand in a v4 link);
+//       optional view.coInterval (the CO correction's interval as typed) with each series'
+//       corrected copy's shown values in shown.corrected.
+//       A v4 link has none of them: it opens as before, its numbers computed from its
+//       histograms, and the page says so.
+// To add v6: write upgradeV5toV6, register it under 5 in UPGRADERS, bump SHARE_VERSION, and
+// add a test that decodes a hand-built v5 link.
 import type { Unit } from "../core/types";
 import { SHARE_VERSION, fail, field, has, isObj, num, obj, unit } from "./schema";
 
@@ -100,9 +108,29 @@ export function upgradeV3toV4(doc: RawDoc): RawDoc {
 }
 
 // ---------------------------------------------------------------------------------------------
+// v4 → v5
+
+export function upgradeV4toV5(doc: RawDoc): RawDoc {
+  const meta = obj(doc.meta, "the link's metadata");
+  // Nothing to reshape: the new fields are optional; a v4 link claiming them is not v4.
+  if (has(meta, "results")) fail("results is not part of a v4 link");
+  const series = field(meta, "series");
+  if (Array.isArray(series))
+    series.forEach((s, i) => {
+      if (isObj(s) && has(s, "shown")) fail(`series[${i}].shown is not part of a v4 link`);
+    });
+  const view = field(meta, "view");
+  if (isObj(view) && has(view, "coInterval")) fail("view.coInterval is not part of a v4 link");
+  const c = isObj(view) ? field(view, "compare") : undefined;
+  // v4 links may name the headline's percentile (added within v4); any other setting is v5's.
+  if (isObj(c) && Object.keys(c).some((k) => !["baseline", "candidate", "margin", "repeats", "headline"].includes(k))) fail("view.compare has settings a v4 link cannot hold");
+  return doc;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 /** UPGRADERS[v] turns a version-v document into a version v+1 one. */
-export const UPGRADERS: Readonly<Record<number, Upgrader>> = { 1: upgradeV1toV2, 2: upgradeV2toV3, 3: upgradeV3toV4 };
+export const UPGRADERS: Readonly<Record<number, Upgrader>> = { 1: upgradeV1toV2, 2: upgradeV2toV3, 3: upgradeV3toV4, 4: upgradeV4toV5 };
 
 export const OLDEST_VERSION = 1;
 

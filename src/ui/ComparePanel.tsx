@@ -13,6 +13,7 @@ import type { RatioPoint } from "../core/compare/types";
 import { ruleText, type Headline } from "../core/compare/headline";
 import { HeadlineView } from "./Headline";
 import { HeadlineSelect } from "./HeadlineSelect";
+import { CompareBasis, SweepBasis } from "./LinkBasis";
 
 interface Props {
   c: CompareState;
@@ -129,6 +130,7 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width, 
           <p data-testid="compare-sentence" className="compare-sentence">
             {r.sentence}
           </p>
+          <CompareBasis answer={r} />
           {r.warnings.length > 0 ? (
             <ul className="compare-warnings">
               {r.warnings.map((w, i) => (
@@ -212,6 +214,7 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width, 
           <button type="button" data-testid="compare-sweep" onClick={c.runSweep}>
             B vs A at every common throughput ({c.sweepThroughputs.map(formatThroughput).join(", ")})
           </button>
+          {c.sweep ? <SweepBasis answers={c.sweep.map((row) => row.result)} /> : null}
           {c.sweep ? (
             <ul>
               {c.sweep.map((row) => (

@@ -68,8 +68,8 @@ export const SharePanel = memo(function SharePanel({ makeMarkdown, makeLink }: P
           <input data-testid="share-url" readOnly value={link.url} aria-label="Share link" onFocus={(e) => e.target.select()} />
           <p className="hint" data-testid="share-note">
             {copied === "link" ? "Copied. " : ""}
-            {Math.round(link.length / 1024)} KB; {link.lossy ? "histograms rounded upward (percentiles at most 1 % high)" : "full precision"}. The data is in the link itself:
-            nothing is uploaded.
+            {Math.round(link.length / 1024)} KB; {link.lossy ? "the numbers as shown here; curves from histograms rounded upward (at most 1 % high)" : "full precision"}. The data
+            is in the link itself: nothing is uploaded.
           </p>
         </div>
       ) : null}

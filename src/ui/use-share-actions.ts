@@ -23,6 +23,8 @@ interface Inputs {
   notes: string[];
   compare: CompareAnswer | null;
   headline?: Headline | null;
+  /** A new answer is being computed: the one held is not the view's (it is not carried). */
+  compareBusy?: boolean;
 }
 
 export function useShareActions(engine: EngineClient, p: Inputs) {
@@ -35,7 +37,9 @@ export function useShareActions(engine: EngineClient, p: Inputs) {
       const looks = p.rows
         .filter((r) => !r.view.correctedFrom)
         .map((r) => ({ id: r.view.id, color: r.color, visible: r.visible, ...(times.has(r.view.id) ? { time: times.get(r.view.id) } : {}) }));
-      const enc = await engine.share(shareOfView(p.view), looks, range, fullPrecision);
+      // The answer on screen travels with the link, so that it opens with the same numbers.
+      const answer = p.view.compare && !p.compareBusy ? p.compare : null;
+      const enc = await engine.share(shareOfView(p.view), looks, range, fullPrecision, answer);
       const url = `${window.location.origin}${window.location.pathname}#${enc.fragment}`;
       shareUrl.current = url;
       return { url, lossy: enc.lossy, length: url.length };

@@ -56,12 +56,12 @@ describe("view state", () => {
     expect(back.compare).toBeUndefined();
   });
 
-  it("carries through a share link what a link carries (not the theme, the CO interval or the heatmap series)", () => {
+  it("carries through a share link what a link carries (not the theme or the heatmap series)", () => {
     const state: ShareState = { view: shareOfView(view), series: [] };
     const decoded = decodeShare(encodeShare(state).fragment);
     if (!decoded.ok) throw new Error(decoded.reason);
     const back = viewOfShare(decoded.state.view);
-    const { theme: _t, coInterval: _c, ...carried } = view;
+    const { theme: _t, ...carried } = view;
     expect(back).toEqual({ ...carried, timeOptions: { ...view.timeOptions, heatmap: DEFAULT_TIME_OPTIONS.heatmap } });
   });
 

@@ -98,7 +98,7 @@ export function viewOfSession(s: SessionView): RestoredView {
   };
 }
 
-/** The view as a link carries it: no theme, CO interval or heatmap choice; time options as numbers. */
+/** The view as a link carries it: no theme or heatmap choice; time options as numbers. */
 export function shareOfView(v: ViewState): ShareView {
   const time = shareTimeOptions(v.timeOptions);
   return {
@@ -110,6 +110,7 @@ export function shareOfView(v: ViewState): ShareView {
     timeline: timelineView(v.timeline),
     ...(time ? { time } : {}),
     ...(v.compare ? { compare: v.compare } : {}),
+    ...(v.coInterval ? { coInterval: v.coInterval } : {}),
   };
 }
 
@@ -123,5 +124,6 @@ export function viewOfShare(s: ShareView): RestoredViewState {
     timeline: s.timeline,
     timeOptions: timeOptionsOfShare(s.time),
     compare: s.compare,
+    ...(s.coInterval ? { coInterval: s.coInterval } : {}),
   };
 }
