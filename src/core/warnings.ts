@@ -1,6 +1,7 @@
 // What the page and the command line say about a series' data: the engine finds the facts
 // (a median that climbs through the run, a cliff at the top of the spectrum), this words them.
-import { coMessage, type CoSuspicion } from "./co-detect";
+import type { CoSuspicion } from "./co-detect";
+import { coMessage } from "./co-message";
 import { NANOS_PER_UNIT, type Unit } from "./types";
 
 export type SeriesWarning =

@@ -3,10 +3,11 @@
 // data = base64url(zlib(JSON)). The page's share links (`#s=`, schema.ts) are another form.
 import type { RunSummary, SeriesSummary } from "../core/history/types";
 import { HISTORY_PERCENTILES, SUMMARY_PERCENTILES } from "../core/history/types";
+import { HISTORY_PREFIX } from "./history-prefix";
 import { base64urlDecode, base64urlEncode, zlibDeflate, zlibInflateBounded } from "./bytes";
 
 export const HISTORY_LINK_VERSION = 1;
-export const HISTORY_PREFIX = "#history=";
+export { HISTORY_PREFIX } from "./history-prefix";
 /** Limits a link must keep (a hostile link is refused with a reason, never a crash). */
 export const HISTORY_LIMITS = { runs: 5000, series: 32, name: 200, inflated: 16 << 20, fragment: 4 << 20 } as const;
 

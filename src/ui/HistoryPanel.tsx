@@ -7,7 +7,7 @@ import "./history.css";
 import { HistoryChart } from "../charts/history/HistoryChart";
 import { historyLayout, stretchBefore } from "../charts/history/layout";
 import { formatNumber, UNIT_LABEL } from "../core/format";
-import { changeText, judgedPercentiles, pName, seriesNames, seriesSentence } from "../core/history";
+import { changeText, detectChanges, judgedPercentiles, pName, seriesNames, seriesSentence } from "../core/history";
 import { NANOS_PER_UNIT, type Unit } from "../core/types";
 import { droppedFiles, FOLDER_KEY, pickedFiles } from "./history-group";
 import { HistoryShare } from "./HistoryShare";
@@ -27,13 +27,15 @@ export function HistoryPanel({ h, unit, width, onCompare }: Props) {
   const [series, setSeries] = useState<string>("");
   const [selected, setSelected] = useState<number | null>(null);
   const [dragging, setDragging] = useState(false);
+  // Found here, in the panel's chunk, not in the page's start: only this panel shows them.
+  const changes = useMemo(() => detectChanges(h.runs), [h.runs]);
   const names = useMemo(() => seriesNames(h.runs), [h.runs]);
   const shown = names.includes(series) ? series : (names[0] ?? "");
   const recorded = (h.runs.flatMap((r) => r.series).find((s) => s.name === shown)?.unit ?? "ns") as Unit;
   const scale = NANOS_PER_UNIT[recorded] / NANOS_PER_UNIT[unit];
   const layout = useMemo(
-    () => historyLayout({ runs: h.runs, series: shown, changes: h.changes, width: Math.max(320, width), scale, margin: 0.05 }),
-    [h.runs, h.changes, shown, width, scale],
+    () => historyLayout({ runs: h.runs, series: shown, changes: changes, width: Math.max(320, width), scale, margin: 0.05 }),
+    [h.runs, changes, shown, width, scale],
   );
   const f = (v: number) => `${formatNumber(v * scale)} ${UNIT_LABEL[unit]}`;
   const onDrop = async (e: DragEvent) => {
@@ -43,7 +45,7 @@ export function HistoryPanel({ h, unit, width, onCompare }: Props) {
     h.add(await droppedFiles(e.dataTransfer));
   };
   const sel = selected !== null && selected < h.runs.length ? selected : null;
-  const stretch = sel !== null ? stretchBefore(sel, h.changes, shown) : null;
+  const stretch = sel !== null ? stretchBefore(sel, changes, shown) : null;
 
   return (
     <section
@@ -122,7 +124,7 @@ export function HistoryPanel({ h, unit, width, onCompare }: Props) {
         <>
           {names.map((n) => (
             <p key={n} className="history-sentence" data-testid="history-sentence" data-series={n}>
-              <strong>{n}</strong> over {h.runs.length} runs: {seriesSentence(n, h.changes, judgedPercentiles(h.runs, n))}.
+              <strong>{n}</strong> over {h.runs.length} runs: {seriesSentence(n, changes, judgedPercentiles(h.runs, n))}.
             </p>
           ))}
           <div className="history-legend">
@@ -140,7 +142,7 @@ export function HistoryPanel({ h, unit, width, onCompare }: Props) {
           </div>
           <HistoryChart layout={layout} unitLabel={UNIT_LABEL[unit]} selected={sel} onRun={setSelected} />
           <ul className="history-changes">
-            {h.changes.map((c, i) => (
+            {changes.map((c, i) => (
               <li
                 key={i}
                 data-testid="change-point"
@@ -193,7 +195,7 @@ export function HistoryPanel({ h, unit, width, onCompare }: Props) {
               )}
             </div>
           ) : null}
-          <HistoryShare runs={h.runs} changes={h.changes} unit={unit} series={shown} />
+          <HistoryShare runs={h.runs} changes={changes} unit={unit} series={shown} />
         </>
       ) : null}
     </section>

@@ -1,9 +1,11 @@
 // The history view's state: the files given, the run key, the runs' summaries (from the
-// history worker), and the changes found in them (core/history, as the command line finds them).
+// history worker or a history link). The changes found in them (core/history, as the command
+// line finds them) are the panel's (HistoryPanel), off the page's start.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { detectChanges, orderRuns, type Change, type RunSummary } from "../core/history";
+import { orderRuns } from "../core/history/order";
+import type { RunSummary } from "../core/history/types";
 import type { LoadProblem } from "../core/types";
-import { HISTORY_PREFIX, openHistoryFragment } from "../share/history-link";
+import { HISTORY_PREFIX } from "../share/history-prefix";
 import { FOLDER_KEY, groupRuns, type PathedFile } from "./history-group";
 import type { HistoryJob, HistoryReply } from "../engine/history-worker";
 
@@ -14,7 +16,6 @@ export interface HistoryState {
   add: (f: PathedFile[]) => void;
   clear: () => void;
   runs: RunSummary[];
-  changes: Change[];
   /** Run files by run id (to open one in the A vs B panel). */
   filesOf: (id: string) => File[];
   progress: { done: number; total: number } | null;
@@ -37,12 +38,22 @@ export function useHistory(holdBusy: (d: 1 | -1) => void): HistoryState {
 
   useEffect(() => () => worker.current?.terminate(), []);
   const [linkError, setLinkError] = useState<string | null>(null);
-  // A history link (#history=…) opens with its runs' summaries: no files, the same view.
+  // A history link (#history=…) opens with its runs' summaries: no files, the same view. Its
+  // decoder (and the inflater) is fetched only for such a link; the page is busy meanwhile.
   useEffect(() => {
-    if (!window.location.hash.startsWith(HISTORY_PREFIX)) return;
-    const r = openHistoryFragment(window.location.hash);
-    if (r.ok) setRuns(orderRuns(r.runs));
-    else setLinkError(r.reason);
+    const hash = window.location.hash;
+    if (!hash.startsWith(HISTORY_PREFIX)) return;
+    holdBusy(1);
+    void import("../share/history-link")
+      .then(({ openHistoryFragment }) => {
+        const r = openHistoryFragment(hash);
+        if (r.ok) setRuns(orderRuns(r.runs));
+        else setLinkError(r.reason);
+      })
+      .catch((e: unknown) => setLinkError(`Could not open the history link: ${e instanceof Error ? e.message : String(e)}`))
+      .finally(() => holdBusy(-1));
+    // Once, at start: the link the page was opened with.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   useEffect(() => {
     if (grouped.runs.length === 0) return;
@@ -73,7 +84,6 @@ export function useHistory(holdBusy: (d: 1 | -1) => void): HistoryState {
     };
   }, [grouped, holdBusy]);
 
-  const changes = useMemo(() => detectChanges(runs), [runs]);
   const filesOf = useCallback((id: string) => grouped.runs.find((r) => r.id === id)?.files ?? [], [grouped]);
   return {
     files,
@@ -86,7 +96,6 @@ export function useHistory(holdBusy: (d: 1 | -1) => void): HistoryState {
       setProblems([]);
     },
     runs,
-    changes,
     filesOf,
     progress,
     problems,
