@@ -39,6 +39,7 @@ import {
   type Mutation,
 } from "./generators";
 import { MAX_PROBLEMS, checkBudget, checkChunkingInvariance, chunkAt, countLines, fail, ingestChecked, preview, skipKnownSlow, storeLoadChecked } from "./harness";
+import { openShareIn, shareOf } from "../../src/engine/share-query";
 
 export interface FuzzProperty {
   name: string;
@@ -579,7 +580,7 @@ const shareFragments: FuzzProperty = {
       }
       const store = new Store();
       try {
-        const o = store.openShare(fragment);
+        const o = openShareIn(store, fragment);
         if (o.ok) {
           store.views();
           store.timeline({ t0: null, t1: null, columns: 100, percentiles: [50, 99] });
@@ -729,7 +730,8 @@ const storeQueries: FuzzProperty = {
           }
           if (views.length > 0) {
             try {
-              store.share(
+              shareOf(
+                store,
                 { ...VIEW, range: { ...VIEW.range }, timeline: { ...VIEW.timeline, percentiles: [50] } },
                 views.map((v) => ({ id: v.id, color: "#000", visible: true })),
                 { start: null, end: null },

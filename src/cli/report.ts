@@ -9,6 +9,7 @@ import { warningText } from "../core/warnings";
 import type { SeriesView, Store, TimeRange } from "../engine/store";
 import { stylesFor } from "../ui/colors";
 import { DEFAULT_TIMELINE } from "../ui/TimelinePanel";
+import { shareOf } from "../engine/share-query";
 
 /** The JSON's version: a change that drops or renames a field makes it 2. */
 export const JSON_VERSION = 1;
@@ -36,7 +37,7 @@ export function shareUrl(store: Store, rows: Row[], requirement: Requirement | n
     timeline: { percentiles: [...DEFAULT_TIMELINE.percentiles], perLane: DEFAULT_TIMELINE.perLane, wallClock: DEFAULT_TIMELINE.wallClock, log: DEFAULT_TIMELINE.log },
   };
   const looks = rows.map((r) => ({ id: r.view.id, color: r.color, visible: true }));
-  const enc = store.share(view, looks, range, false);
+  const enc = shareOf(store, view, looks, range, false);
   return `${linkBase.replace(/#.*$/, "")}#${enc.fragment}`;
 }
 

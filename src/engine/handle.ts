@@ -77,10 +77,11 @@ export async function handle(
       return null;
     case "merge":
       return store.merge(req.ids, req.name);
+    // The link's codec is a chunk of its own too, fetched on the first link made or opened.
     case "share":
-      return store.share(req.view, req.looks, req.range, req.fullPrecision, req.compare ?? null);
+      return (await import("./share-query")).shareOf(store, req.view, req.looks, req.range, req.fullPrecision, req.compare ?? null);
     case "openShare":
-      return store.openShare(req.fragment);
+      return (await import("./share-query")).openShareIn(store, req.fragment);
     case "setCoInterval":
       store.setCoInterval(req.ns);
       return null;

@@ -12,6 +12,7 @@ import { spectrumOf } from "../core/spectrum";
 import type { ShareView } from "../share";
 import { compareQuery, type CompareAnswer } from "./compare-query";
 import { OPEN_RANGE, Store, type SeriesView } from "./store";
+import { openShareIn, shareOf } from "./share-query";
 
 const REQUIREMENT = "p50<=1ms, p99.5<=5ms, max<=400ms";
 const req = parseRequirement(REQUIREMENT);
@@ -63,9 +64,9 @@ describe("an opened link shows what its author's engine gave", async () => {
 
   for (const full of [false, true]) {
     it(`table values, details, warnings, verdicts and the comparison are the author's (${full ? "full precision" : "rounded histograms"})`, async () => {
-      const link = a.share(view, looks, OPEN_RANGE, full, answer);
+      const link = shareOf(a, view, looks, OPEN_RANGE, full, answer);
       const b = new Store();
-      const opened = b.openShare(link.fragment);
+      const opened = openShareIn(b, link.fragment);
       if (!opened.ok) throw new Error(opened.reason);
       expect(opened.carried).toBe(true);
       expect(b.views().map(shown)).toEqual(a.views().map(shown));
@@ -84,7 +85,7 @@ describe("an opened link shows what its author's engine gave", async () => {
     const range = { start: 5, end: 55 };
     const windowed = await compareQuery(a, { baseline: byName(a, "base_3k"), candidate: byName(a, "cand_3k"), range, margin: 0.1, repeats: true });
     const b = new Store();
-    b.openShare(a.share({ ...view, range }, looks, range, false, windowed).fragment);
+    openShareIn(b, shareOf(a, { ...view, range }, looks, range, false, windowed).fragment);
     expect(b.views(range).map(shown)).toEqual(a.views(range).map(shown));
     expect(b.views(range).map((v) => v.wholeCount)).toEqual([270000, 180000]);
     const again = await compareQuery(b, { baseline: byName(b, "base_3k"), candidate: byName(b, "cand_3k"), range, margin: 0.1, repeats: true });
@@ -94,7 +95,7 @@ describe("an opened link shows what its author's engine gave", async () => {
 
   it("the link's histograms alone give other numbers (what the carried values are for)", () => {
     const b = new Store();
-    b.openShare(a.share(view, looks, OPEN_RANGE, false, answer).fragment);
+    openShareIn(b, shareOf(a, view, looks, OPEN_RANGE, false, answer).fragment);
     const rebuilt = b.views().map((v) => spectrumOf(b.histogramFor(v.id, OPEN_RANGE)).percentiles);
     const differs = rebuilt.flatMap((p, i) => Object.keys(p).filter((k) => p[k] !== a.views()[i]!.spectrum.percentiles[k]));
     expect(differs.length).toBeGreaterThan(0);
@@ -102,7 +103,7 @@ describe("an opened link shows what its author's engine gave", async () => {
 
   it("a new question is computed from the link's data: marked link-data, no verdicts for single runs without time order", async () => {
     const b = new Store();
-    b.openShare(a.share(view, looks, OPEN_RANGE, false, answer).fragment);
+    openShareIn(b, shareOf(a, view, looks, OPEN_RANGE, false, answer).fragment);
     const other = await ask(b, 0.05);
     expect(other.basis).toBe("link-data");
     expect(new Set(other.points.map((p) => p.verdict))).toEqual(new Set(["unknown"]));
@@ -116,7 +117,7 @@ describe("an opened link shows what its author's engine gave", async () => {
 
   it("a series whose recorded unit is changed loses its carried values; its comparison is computed again", async () => {
     const b = new Store();
-    b.openShare(a.share(view, looks, OPEN_RANGE, false, answer).fragment);
+    openShareIn(b, shareOf(a, view, looks, OPEN_RANGE, false, answer).fragment);
     const id = byName(b, "cand_3k");
     b.setRecordedUnit(id, "us");
     expect(b.views().find((v) => v.id === id)!.spectrum.exact).toBeUndefined();
@@ -132,7 +133,7 @@ describe("an opened link shows what its author's engine gave", async () => {
       .filter((v) => !v.correctedFrom)
       .map((v) => ({ id: v.id, color: "#000", visible: true }));
     const b = new Store();
-    b.openShare(c.share({ ...view, coInterval: "1ms" }, coLooks, OPEN_RANGE, false, null).fragment);
+    openShareIn(b, shareOf(c, { ...view, coInterval: "1ms" }, coLooks, OPEN_RANGE, false, null).fragment);
     b.setCoInterval(1e6);
     expect(b.views().map(shown)).toEqual(c.views().map(shown));
     expect(
@@ -154,7 +155,7 @@ describe("an opened link shows what its author's engine gave", async () => {
   it("an answer to another pair than the view's is not carried", async () => {
     const swapped = { ...view, compare: { ...view.compare!, baseline: "cand_3k", candidate: "base_3k" } };
     const b = new Store();
-    b.openShare(a.share(swapped, looks, OPEN_RANGE, false, answer).fragment);
+    openShareIn(b, shareOf(a, swapped, looks, OPEN_RANGE, false, answer).fragment);
     expect(b.carried).toBeNull();
   });
 
@@ -163,9 +164,9 @@ describe("an opened link shows what its author's engine gave", async () => {
     await c.load("overloaded_13k.hlog", [writeHlog(simulateQueue({ rate: 13000, seconds: 30, medianServiceSec: 80e-6, sigma: 0.5, stalls: [], seed: 1 }))]);
     const warned = c.views()[0]!.warnings;
     expect(warned.map((w) => w.kind)).toContain("saturation");
-    const link = c.share({ ...view, compare: undefined }, [{ id: c.series[0]!.id, color: "#000", visible: true }], OPEN_RANGE, false, null);
+    const link = shareOf(c, { ...view, compare: undefined }, [{ id: c.series[0]!.id, color: "#000", visible: true }], OPEN_RANGE, false, null);
     const d = new Store();
-    d.openShare(link.fragment);
+    openShareIn(d, link.fragment);
     expect(d.views()[0]!.warnings).toEqual(warned);
     // Without what the link carries, the opened page would find none (it has no intervals).
     d.shown.clear();

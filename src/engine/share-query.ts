@@ -16,7 +16,9 @@ import { decodeShare, encodeShare, identityFields, MAX_TIMELINE_BUCKETS, type En
 import type { SharedShown } from "../share/results";
 import type { CompareAnswer, CompareRequest } from "./compare-query";
 import { histogramSeries } from "./series-make";
-import type { ShareLook, OpenedShare, Store } from "./store";
+import { CO_SUFFIX, type ShareLook, type OpenedShare, type Store } from "./store";
+
+export { pinnedWarnings, pinSpectrum } from "./share-pin";
 import { coarseOf } from "./timeline-query";
 import type { TimeRange } from "./protocol";
 
@@ -42,30 +44,6 @@ export function shownOf(sp: Spectrum, count: number, warnings: SeriesWarning[], 
   return { at, min: sp.min, mean: sp.mean, stdDeviation: sp.stdDeviation, count, warnings };
 }
 
-/** A spectrum of the link's rounded histogram showing the author's numbers: its curve stays, every number read from it is the author's. */
-export function pinSpectrum(sp: Spectrum, shown: SharedShown): Spectrum {
-  const percentiles: Record<string, number> = { ...sp.percentiles };
-  for (const p of TABLE_PERCENTILES) {
-    const v = shown.at[String(p)];
-    if (v !== undefined) percentiles[String(p)] = v;
-  }
-  return {
-    ...sp,
-    totalCount: shown.total ?? sp.totalCount,
-    percentiles,
-    max: shown.at["100"] ?? sp.max,
-    min: shown.min,
-    mean: shown.mean,
-    stdDeviation: shown.stdDeviation,
-    exact: shown.at,
-  };
-}
-
-/** The warnings a link carried, worded with the series' name here (it may have been edited). */
-export function pinnedWarnings(shown: SharedShown, name: string): SeriesWarning[] {
-  return shown.warnings.map((w) => ({ ...w, series: name }));
-}
-
 /** Strips what only the engine that computed an answer means (its series ids, its basis). */
 function portable(a: CompareResult & Partial<Pick<CompareAnswer, "baseIds" | "candIds" | "basis">>): CompareResult {
   const { baseIds: _b, candIds: _c, basis: _s, ...rest } = a;
@@ -79,22 +57,25 @@ function correctedShown(store: Store, id: string, range: TimeRange, extra: reado
 }
 
 /** The current view and its data, with what the page showed, as a link fragment. */
-export function shareOf(store: Store, view: ShareView, looks: ShareLook[], range: TimeRange, fullPrecision: boolean, compare: CompareResult | null): Encoded {
+export function shareOf(store: Store, view: ShareView, looks: ShareLook[], range: TimeRange, fullPrecision: boolean, compare: CompareResult | null = null): Encoded {
   const extra = requirementPercentiles(view.requirement);
-  const series: SharedSeries[] = looks.map((l) => {
-    const s = store.get(l.id);
-    return {
-      ...identityFields(s),
-      unit: s.recordedUnit,
-      color: l.color,
-      visible: l.visible,
-      histogram: store.histogramFor(s.id, range),
-      timeline: coarseOf(s, MAX_TIMELINE_BUCKETS),
-      startTime: s.startTime,
-      ...(l.time ? { time: l.time } : {}),
-      shown: { ...shownOf(store.spectrumFor(s.id, range), store.wholeCountOf(s.id), store.warningsOf(s.id), extra), ...correctedShown(store, s.id, range, extra) },
-    };
-  });
+  // A CO-corrected copy travels as its series' `corrected` numbers, not as a series of its own.
+  const series: SharedSeries[] = looks
+    .filter((l) => !l.id.endsWith(CO_SUFFIX))
+    .map((l) => {
+      const s = store.get(l.id);
+      return {
+        ...identityFields(s),
+        unit: s.recordedUnit,
+        color: l.color,
+        visible: l.visible,
+        histogram: store.histogramFor(s.id, range),
+        timeline: coarseOf(s, MAX_TIMELINE_BUCKETS),
+        startTime: s.startTime,
+        ...(l.time ? { time: l.time } : {}),
+        shown: { ...shownOf(store.spectrumFor(s.id, range), store.wholeCountOf(s.id), store.warningsOf(s.id), extra), ...correctedShown(store, s.id, range, extra) },
+      };
+    });
   // The answer belongs to the view's comparison only: a stale one (another pair) is not carried.
   const c = view.compare;
   const fits = compare && c && compare.margin === c.margin && compare.base.runs.includes(c.baseline) && compare.cand.runs.includes(c.candidate);

@@ -11,6 +11,7 @@ import type { ShareView } from "../share";
 import { OPEN_RANGE, Store } from "./store";
 import { warningText } from "../core/warnings";
 import { spectrumOf } from "../core/spectrum";
+import { openShareIn, shareOf } from "./share-query";
 
 const HDR = resolve(__dirname, "../../../shared/samples/hdrhistogram");
 const HGRM = resolve(__dirname, "../../../shared/samples/hgrm");
@@ -103,9 +104,9 @@ describe.skipIf(!existsSync(HDR))("HdrHistogram's own test logs, read at their o
     };
     const looks = [{ id: store.series[0]!.id, color: "#000", visible: true }];
     for (const full of [true, false]) {
-      const link = store.share(view, looks, OPEN_RANGE, full);
+      const link = shareOf(store, view, looks, OPEN_RANGE, full);
       const other = new Store();
-      expect(other.openShare(link.fragment).ok).toBe(true);
+      expect(openShareIn(other, link.fragment).ok).toBe(true);
       // HistogramLogProcessor's values (see above), e.g. max 1803550719: carried as shown.
       expect(other.views()[0]!.spectrum.percentiles).toEqual(before);
       // The histogram the curve is drawn from: the same (full precision) or at most 1 % above.

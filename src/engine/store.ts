@@ -9,14 +9,13 @@ import { detectSaturation } from "../core/saturation";
 import { detectCoordinatedOmission } from "../core/co-detect";
 import { formatNs } from "../core/warnings";
 import { spectrumOf, type Spectrum } from "../core/spectrum";
-import type { CompareResult } from "../core/compare/types";
 import { formatPercentileDistribution } from "../core/hgrm-export";
 import { NANOS_PER_UNIT, type Unit } from "../core/types";
 import { ingest, type IngestProgress, type IngestResult } from "./ingest";
 import type { SampleOptions } from "../formats/source";
-import type { Encoded, ShareView } from "../share";
 import type { SharedShown } from "../share/results";
-import { openShareIn, pinnedWarnings, pinSpectrum, shareOf, type CarriedCompare } from "./share-query";
+import { pinnedWarnings, pinSpectrum } from "./share-pin";
+import type { CarriedCompare } from "./share-query";
 import { compareSeries, uniqueName } from "../core/naming";
 import type { OpenedShare, ShareLook } from "./query-types";
 import { OPEN_RANGE, type LoadOutcome, type SeriesView, type SeriesWarning, type TimelineQuery, type TimelineResult, type TimeRange } from "./protocol";
@@ -358,22 +357,8 @@ export class Store {
     return w ? [w] : [];
   }
 
-  /** The current view and its data, with what the page showed, as a share-link fragment (histograms of the current window). */
-  share(view: ShareView, looks: ShareLook[], range: TimeRange, fullPrecision: boolean, compare: CompareResult | null = null): Encoded {
-    return shareOf(
-      this,
-      view,
-      looks.filter((l) => !l.id.endsWith(CO_SUFFIX)),
-      range,
-      fullPrecision,
-      compare,
-    );
-  }
-
-  /** Replaces everything loaded with a link's series; returns its view settings. */
-  openShare(fragment: string): OpenedShare {
-    return openShareIn(this, fragment);
-  }
+  // Making and opening a link: shareOf and openShareIn (share-query.ts), a chunk of its own in
+  // the page's worker, fetched on the first link.
 
   setCoInterval(ns: number | null): void {
     this.coIntervalNs = ns !== null && Number.isFinite(ns) && ns > 0 ? ns : null;
