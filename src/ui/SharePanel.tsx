@@ -3,7 +3,7 @@
 import { memo, useState } from "react";
 
 interface Props {
-  makeMarkdown: () => string;
+  makeMarkdown: () => Promise<string>;
   makeLink: (fullPrecision: boolean) => Promise<{ url: string; lossy: boolean; length: number } | { error: string }>;
 }
 
@@ -50,7 +50,7 @@ export const SharePanel = memo(function SharePanel({ makeMarkdown, makeLink }: P
           type="button"
           data-testid="copy-markdown"
           onClick={async () => {
-            const md = makeMarkdown();
+            const md = await makeMarkdown();
             setMarkdown(md);
             setCopied((await copy(md)) ? "markdown" : null);
           }}

@@ -1,14 +1,12 @@
 // What the share panel makes: a link (the view and the series as shown) and the Markdown summary.
-// Stable identities (they read the latest state when called) so the share panel is skipped.
+// Stable identities (they read the latest state when called) so the share panel is skipped. The
+// Markdown's builders are a chunk of their own (share-markdown.ts), fetched on the first copy.
 import { useRef } from "react";
-import { compareMarkdown } from "../core/compare/markdown";
 import { headlineLine, type Headline } from "../core/compare/headline";
-import { markdownSummary } from "../core/markdown";
 import type { Unit } from "../core/types";
 import type { CompareAnswer } from "../engine/compare-query";
 import type { EngineClient } from "../engine/client";
 import type { TimeRange } from "../engine/store";
-import { markdownRows } from "./markdown-rows";
 import type { SeriesRow } from "./SeriesList";
 import { sharedSeriesTimes, type TimeInfo } from "./time-state";
 import { useStableCallback } from "./use-stable-callback";
@@ -47,18 +45,21 @@ export function useShareActions(engine: EngineClient, p: Inputs) {
       return { error: `Could not make a link: ${e instanceof Error ? e.message : String(e)}` };
     }
   });
-  const makeMarkdown = useStableCallback(
-    () =>
-      markdownSummary({
-        rows: markdownRows(p.visibleRows, unit),
-        unit,
-        requirement: p.view.requirement,
-        sentence: p.sentence,
-        headline: p.compare && p.headline ? headlineLine(p.headline) : null,
-        shareUrl: shareUrl.current,
-        range,
-        notes: p.notes,
-      }) + (p.compare ? `\n${compareMarkdown(p.compare, unit)}` : ""),
-  );
+  const makeMarkdown = useStableCallback(async () => {
+    // The state as clicked, read before the chunk is fetched.
+    const input = {
+      rows: p.visibleRows,
+      unit,
+      requirement: p.view.requirement,
+      sentence: p.sentence,
+      headline: p.compare && p.headline ? headlineLine(p.headline) : null,
+      shareUrl: shareUrl.current,
+      range,
+      notes: p.notes,
+      compare: p.compare,
+    };
+    const { shareMarkdown } = await import("./share-markdown");
+    return shareMarkdown(input);
+  });
   return { makeLink, makeMarkdown };
 }
