@@ -36,7 +36,7 @@ describe("Fortio JSON", () => {
     const failed = samples.filter((x) => !x.success).length;
     expect(s.failures).toBe(failed);
     expect(p.problems).toEqual([
-      { file: "fortio.json", line: null, reason: `${failed} calls failed (RetCodes): Fortio's histogram holds their durations too, so they are in the spectrum` },
+      { file: "fortio.json", line: null, reason: `${failed} calls failed (RetCodes): Fortio's histogram holds their durations too, so they are in the spectrum`, note: true },
     ]);
   });
 

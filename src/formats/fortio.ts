@@ -141,7 +141,7 @@ class FortioParser implements LineParser {
     }
     let failures = 0;
     if (this.retCodes) for (const [code, n] of Object.entries(this.retCodes)) if (code !== "200" && code !== "SERVING" && typeof n === "number" && n > 0) failures += n;
-    if (failures > 0) this.problems.once("failures", null, `${failures} calls failed (RetCodes): Fortio's histogram holds their durations too, so they are in the spectrum`);
+
     const base = fileBaseName(this.file);
     return {
       format: "fortio",
@@ -149,7 +149,20 @@ class FortioParser implements LineParser {
         histogram.totalCount > 0
           ? [{ name: this.labels ? `${base} [${this.labels}]` : base, tag: this.labels, unit: "ns", histogram, intervals: null, startTime: this.startTime, failures }]
           : [],
-      problems: this.problems.list(),
+      // Nothing is lost: a note (the command line judges all the same).
+      problems: [
+        ...this.problems.list(),
+        ...(failures > 0
+          ? [
+              {
+                file: this.file,
+                line: null,
+                reason: `${failures} calls failed (RetCodes): Fortio's histogram holds their durations too, so they are in the spectrum`,
+                note: true as const,
+              },
+            ]
+          : []),
+      ],
     };
   }
 }
