@@ -4,16 +4,10 @@
 // Produces one histogram of response times per interval. Deterministic for a given seed.
 import { build, type Histogram } from "hdr-histogram-js";
 
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// mulberry32: the history's seeded generator, one copy for the app and the simulators.
+import { seeded as mulberry32 } from "../../src/core/history/stats";
+
+export { mulberry32 };
 
 export interface Stall {
   at: number; // seconds
