@@ -24,6 +24,7 @@ import { HlogReader, producerUnit, type ReaderPart } from "../formats/hlog";
 import { addDecodedInto, growToCover, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
 import { decodePayload } from "./payload";
 import { makeSeries, MAX_TAGS, type IngestProgress, type IngestResult, type Sink } from "./series-make";
+import { attachKept, KeptCounts, keptGroup, keptTransferables, type KeptParts } from "./kept-counts";
 import { fileBaseName } from "../core/naming";
 
 function blocksOf(t: TagSeries): RangeSums | null {
@@ -88,6 +89,8 @@ interface TagSeries {
   fastDigits: number;
   fastLowest: number;
   fastTop: number;
+  /** Each interval's counts bytes, for time windows (null where this realm keeps none). */
+  kept: KeptCounts | null;
 }
 
 /** One tag of an HlogPart: everything but the time base, as transferable arrays. */
@@ -101,6 +104,7 @@ export interface HlogPartTag {
   /** Null when the part saw two layouts for the tag. */
   blocks: BlockParts | null;
   double: boolean;
+  kept?: KeptParts | null;
 }
 
 /** What a worker that read a later part of an interval log hands to the one that read its start. */
@@ -128,6 +132,7 @@ export function transferablesOf(p: HlogPart): ArrayBuffer[] {
       out.push(level.chunkOf.buffer, level.starts.buffer, level.ends.buffer);
       for (const c of level.chunks) out.push(c.indices.buffer, c.counts.buffer);
     }
+    out.push(...keptTransferables(t.kept));
   }
   if (p.source) out.push(p.source.buffer);
   return out.filter((b, i, all) => b instanceof ArrayBuffer && all.indexOf(b) === i) as ArrayBuffer[];
@@ -185,6 +190,8 @@ export class HlogIngest implements Sink, LineSink {
   intervalCount = 0;
   /** Counts-array slots of all tags' histograms (see MAX_TOTAL_SLOTS). */
   private slots = 0;
+  /** The tags' kept counts, for time windows (kept-counts.ts; null where none are kept). */
+  private readonly kept = keptGroup();
 
   /** `keepPayloads` false: a part for another worker to join (see IntervalTable). */
   constructor(
@@ -232,6 +239,7 @@ export class HlogIngest implements Sink, LineSink {
       if (!t.pending) addDecodedInto(t.histogram!, d);
       t.blocks?.add(d);
       t.intervals.push(0, interval.length, lastIndex >= 0 ? top : 0, d.totalCount, interval.maxColumn, interval.payload, medianOf(d), at + interval.payloadAt);
+      t.kept?.add(d);
       this.rawStarts.get(interval.tag)!.push(interval.rawStart);
       this.intervalCount++;
       return;
@@ -268,6 +276,7 @@ export class HlogIngest implements Sink, LineSink {
         fastDigits: -1,
         fastLowest: -1,
         fastTop: -1,
+        kept: KeptCounts.create(this.kept),
       };
       this.tags.set(interval.tag, t);
       this.rawStarts.set(interval.tag, []);
@@ -295,6 +304,7 @@ export class HlogIngest implements Sink, LineSink {
     t.blocks?.add(d);
     const max = lastIndex >= 0 ? highestEquivalent(t.histogram, valueFromIndex(lastIndex, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits)) : 0;
     t.intervals.push(0, interval.length, max, d.totalCount, interval.maxColumn, interval.payload, medianOf(d), at + interval.payloadAt);
+    t.kept?.add(d);
     this.rawStarts.get(interval.tag)!.push(interval.rawStart);
     this.intervalCount++;
     // The short path is open to the next intervals in this one's layout when the histogram (and
@@ -330,6 +340,7 @@ export class HlogIngest implements Sink, LineSink {
         rawStarts: Float64Array.from(this.rawStarts.get(tag)!),
         blocks: t.blocks ? t.blocks.toParts() : null,
         double: t.double,
+        kept: t.kept?.toParts() ?? null,
       })),
       source,
       chars: this.splitter.charsRead,
@@ -367,6 +378,7 @@ export class HlogIngest implements Sink, LineSink {
           fastDigits: -1,
           fastLowest: -1,
           fastTop: -1,
+          kept: KeptCounts.create(this.kept),
         };
         this.tags.set(pt.tag, t);
         this.rawStarts.set(pt.tag, []);
@@ -391,6 +403,7 @@ export class HlogIngest implements Sink, LineSink {
       } catch (e) {
         throw new PartsNotJoinable(e instanceof Error ? e.message : String(e));
       }
+      t.kept?.append(pt.kept, pt.table.n);
       const raws = this.rawStarts.get(pt.tag)!;
       for (let i = 0; i < pt.rawStarts.length; i++) raws.push(pt.rawStarts[i]!);
       if (pt.blocks) t.parts.push({ blocks: IntervalBlocks.fromParts(pt.blocks), from });
@@ -417,6 +430,7 @@ export class HlogIngest implements Sink, LineSink {
       if (!t.histogram) continue;
       const raws = this.rawStarts.get(tag)!;
       for (let i = 0; i < raws.length; i++) t.intervals.offsets[i] = this.reader.offsetOf(raws[i]!);
+      attachKept(t.intervals, t.kept);
       let sorted = true;
       for (let i = 1; i < t.intervals.n; i++) if (t.intervals.offsets[i]! < t.intervals.offsets[i - 1]!) sorted = false;
       // A producer named in the header fixes the unit; a DoubleHistogram's values were taken

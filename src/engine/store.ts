@@ -20,6 +20,7 @@ import { compareSeries, uniqueName } from "../core/naming";
 import type { OpenedShare, ShareLook } from "./query-types";
 import { OPEN_RANGE, type LoadOutcome, type SeriesView, type SeriesWarning, type TimelineQuery, type TimelineResult, type TimeRange } from "./protocol";
 import { inflatedCache } from "./inflated-cache";
+import { dropKept } from "./kept-counts";
 import { windowHistogram } from "./window-query";
 import { timelineQuery } from "./timeline-query";
 
@@ -115,13 +116,20 @@ export class Store {
 
   remove(id: string): void {
     const i = this.series.findIndex((s) => s.id === id);
-    if (i >= 0) inflatedCache.forget(this.series.splice(i, 1)[0]!.intervals);
+    if (i >= 0) {
+      const t = this.series.splice(i, 1)[0]!.intervals;
+      inflatedCache.forget(t);
+      dropKept(t);
+    }
     this.shown.delete(id);
     this.shown.delete(id + CO_SUFFIX);
   }
 
   clear(): void {
-    for (const s of this.series) inflatedCache.forget(s.intervals);
+    for (const s of this.series) {
+      inflatedCache.forget(s.intervals);
+      dropKept(s.intervals);
+    }
     this.series.length = 0;
     this.shown.clear();
     this.carried = null;

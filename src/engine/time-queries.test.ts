@@ -11,6 +11,11 @@ import { judgeWindows, type WindowStats } from "../core/windows";
 import { NANOS_PER_UNIT } from "../core/types";
 import { Store } from "./store";
 import { heatmapQuery, tailQuery, windowQuery, type WindowSeries } from "./time-queries";
+import { setKeptBudget, WORKER_KEPT_BUDGET } from "./kept-counts";
+
+// As in the page's workers: windows read the counts kept from the load (kept-counts.test.ts
+// compares them with the plain path).
+setKeptBudget(WORKER_KEPT_BUDGET);
 
 // The shared samples beside the checkout (HDR_SAMPLES overrides, for a worktree elsewhere).
 const HDR = process.env.HDR_SAMPLES ?? resolve(__dirname, "../../../shared/samples/hdrhistogram");

@@ -7,6 +7,10 @@ import { defaultHelperPool } from "./part-pool";
 import type { HelperFailed, HelperPorts } from "./part-protocol";
 import { EngineWarmUps, type WarmableStore } from "./warm-up";
 import { heatmapQuery } from "./time-queries";
+import { setKeptBudget, WORKER_KEPT_BUDGET } from "./kept-counts";
+
+// Intervals' counts are kept from the load for time windows (kept-counts.ts), within a bound.
+setKeptBudget(WORKER_KEPT_BUDGET);
 
 const store = new Store();
 // The heatmap is drawn right after a load too: its interval path (a column per few intervals)

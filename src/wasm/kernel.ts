@@ -59,6 +59,8 @@ let resultF64 = new Float64Array(0);
 let resultI32 = new Int32Array(0);
 let input = new Uint8Array(0);
 const encoder = new TextEncoder();
+/** Whether the last decodePayloadFast call decoded its payload (its inflated bytes are at OUTPUT). */
+let lastDecoded = false;
 
 type NativeSet = (this: Uint8Array, text: string) => { read: number; written: number };
 /** The browser's base64 decoder where there is one (not in Node 20, which the unit tests run on). */
@@ -126,6 +128,7 @@ export const kernelStats = { available: kernel !== null, handled: 0, declined: 0
 
 /** The kernel's raw verdict for a payload: pairs written (>= 0), or why it declined (< 0). For tests. */
 export function decodePayloadCode(text: string, start = 0, end = text.length): number {
+  lastDecoded = false;
   if (kernel === null) return -100;
   if (typeof text !== "string") return -101;
   if (!(start >= 0 && end <= text.length && start <= end)) return -102;
@@ -201,6 +204,7 @@ export function allowNativeBase64(allowed: boolean): void {
  */
 export function decodePayloadFast(text: string, start = 0, end = text.length): DecodedHistogram | null {
   const n = decodePayloadCode(text, start, end);
+  lastDecoded = n >= 0;
   if (n < 0) {
     kernelStats.declined++;
     return null;
@@ -230,7 +234,21 @@ export function inflateFast(input: Uint8Array, offset: number, length: number, l
   const n = Math.max(0, end - offset);
   if (n > INPUT_CAPACITY || !(limit >= 0 && limit <= 65536)) return null;
   views();
+  lastDecoded = false;
   bytes.set(input.subarray(offset, offset + n), INPUT);
   const r = kernel.inflateAt(n, Math.floor(limit));
   return r < 0 ? null : bytes.subarray(OUTPUT, OUTPUT + r);
+}
+
+/**
+ * The ZigZag LEB128 counts (the V2 encoding after its 40-byte header) of the payload the last
+ * decodePayloadFast call decoded, as a view of the kernel's memory valid until the next call;
+ * null when that call declined. Reading them again gives exactly that call's indices and counts
+ * (the kernel checked every value while decoding): the load keeps them for time windows
+ * (engine/kept-counts.ts).
+ */
+export function lastCountsBytes(): Uint8Array | null {
+  if (!lastDecoded) return null;
+  const length = ((bytes[OUTPUT + 4]! << 24) | (bytes[OUTPUT + 5]! << 16) | (bytes[OUTPUT + 6]! << 8) | bytes[OUTPUT + 7]!) >>> 0;
+  return bytes.subarray(OUTPUT + 40, OUTPUT + 40 + length);
 }
