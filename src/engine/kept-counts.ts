@@ -26,8 +26,14 @@ export const OFFSET_MASK = (1 << CHUNK_BITS) - 1;
 const MAX_CHUNK = 1 << CHUNK_BITS;
 const FIRST_CHUNK = 16 * 1024;
 
-/** What the page's workers keep: room for two 24-hour logs of one-second intervals. */
+/** What the page's engine worker keeps: room for two 24-hour logs of one-second intervals. */
 export const WORKER_KEPT_BUDGET = 96 * 1024 * 1024;
+/**
+ * What a helper keeps of the part it reads, until the engine takes it: half a 24-hour log is
+ * well within it, and a log too big for the engine's budget costs the helper less on the way
+ * (the engine drops what does not fit).
+ */
+export const HELPER_KEPT_BUDGET = WORKER_KEPT_BUDGET / 2;
 
 let budget = 0;
 /** Tables' kept counts attached to a table (weakly: a table dropped without dropKept goes at its collection). */

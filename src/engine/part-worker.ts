@@ -9,10 +9,11 @@ import { fileChunks } from "./file-chunks";
 import { ingestHlogPart, transferablesOf } from "./hlog-ingest";
 import type { PartReply, PartRequest, PartSetup } from "./part-protocol";
 import { warmUp } from "./warm-up";
-import { setKeptBudget, WORKER_KEPT_BUDGET } from "./kept-counts";
+import { HELPER_KEPT_BUDGET, setKeptBudget } from "./kept-counts";
 
-// Intervals' counts are kept from the load for time windows (kept-counts.ts), within a bound.
-setKeptBudget(WORKER_KEPT_BUDGET);
+// Intervals' counts are kept from the load for time windows (kept-counts.ts), within a bound;
+// the engine takes them with the part.
+setKeptBudget(HELPER_KEPT_BUDGET);
 
 const running = new Map<number, AbortController>();
 // While no part is asked for, read a synthetic log through the same path (see warm-up.ts); a
