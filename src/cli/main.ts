@@ -157,7 +157,7 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
 
   const requirementPercentiles = requirement ? requirement.entries.map((e) => e.percentile) : null;
   const compared = baseline !== null ? await compareRuns({ store, baseline, range, unit, requirementPercentiles, views }) : null;
-  const url = linkBase !== null ? shareUrl(store, rows, requirement, range, unit, linkBase) : null;
+  const url = linkBase !== null ? await shareUrl(store, rows, requirement, range, unit, linkBase) : null;
   const markdown = markdownOf(rows, requirement, range, unit, url, compared ? headlinesOf(compared.pairs) : null) + (compared ? `\n${compared.markdown}` : "");
   const json = jsonOf(rows, requirement, range, url) as Record<string, unknown>;
   if (compared) json.comparison = compared.json;
@@ -165,7 +165,7 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
 
   if (out !== null) {
     const hgrmRange = p.flags.has("--merge") ? { start: null, end: null } : range;
-    writeOut(out, { store, rows, requirement, unit, hgrmRange, baseline: compared?.baseName ?? null, pairs: compared?.pairs ?? [], logAxis, markdown, jsonText });
+    await writeOut(out, { store, rows, requirement, unit, hgrmRange, baseline: compared?.baseName ?? null, pairs: compared?.pairs ?? [], logAxis, markdown, jsonText });
   }
 
   if (p.flags.has("--json")) io.stdout(jsonText);
