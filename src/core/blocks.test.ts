@@ -125,3 +125,35 @@ describe("indexRange", () => {
     expect(a > b).toBe(true);
   });
 });
+
+describe("transient sums", () => {
+  it("hold what an allocated sum holds, for a log read whole or in parts", () => {
+    const n = BLOCK_SIZES[1] + 500;
+    const parts = Array.from({ length: n }, (_, i) => (i % 4 === 0 ? denseSparse(i + 1) : randomSparse(i + 1, () => 30_000)));
+    const whole = new IntervalBlocks();
+    for (const p of parts) whole.add(p);
+    const cut = 1000;
+    const first = new IntervalBlocks();
+    const second = new IntervalBlocks();
+    parts.forEach((p, i) => (i < cut ? first : second).add(p));
+    const joined = new JoinedBlocks([
+      { blocks: first, from: 0 },
+      { blocks: second, from: cut },
+    ]);
+    for (const b of [whole, joined]) {
+      for (const [i0, i1] of [
+        [0, n - 1],
+        [10, 900],
+        [900, 1100],
+        [64, 191],
+        [1500, n - 3],
+      ] as const) {
+        const kept = b.sumRange(i0, i1, (i) => parts[i]!);
+        const t = b.sumRange(i0, i1, (i) => parts[i]!, true).sum;
+        const got = { indices: Array.from(t.indices), counts: Array.from(t.counts) };
+        expect(got).toEqual({ indices: Array.from(kept.sum.indices), counts: Array.from(kept.sum.counts) });
+        expect(got.indices.length).toBeGreaterThan(0);
+      }
+    }
+  });
+});

@@ -177,14 +177,18 @@ class Scratch {
     return m - at;
   }
 
-  /** The accumulated counts as sparse, sorted; resets the scratch. */
-  take(): Sparse {
+  /**
+   * The accumulated counts as sparse, sorted; resets the scratch. `transient`: views of buffers
+   * every take() reuses, valid until the next one (nothing allocated for a sum that is only read).
+   */
+  take(transient = false): Sparse {
     const room = this.span;
     if (Scratch.outIdx.length < room) {
       Scratch.outIdx = new Int32Array(room);
       Scratch.outCnt = new Float64Array(room);
     }
     const m = this.takeInto(Scratch.outIdx, Scratch.outCnt, 0);
+    if (transient) return { indices: Scratch.outIdx.subarray(0, m), counts: Scratch.outCnt.subarray(0, m) };
     return { indices: Scratch.outIdx.slice(0, m), counts: Scratch.outCnt.slice(0, m) };
   }
 }
@@ -280,7 +284,8 @@ const joinedScratch = new Scratch();
 /** What the store asks of pre-merged blocks: the sum of a range of intervals. */
 export interface RangeSums {
   readonly intervalCount: number;
-  sumRange(i0: number, i1: number, decodeAt: (i: number) => Sparse | null): { sum: Sparse; decoded: number; blocks: number };
+  /** `transient`: the sum's arrays are valid only until the next sum (see Scratch.take). */
+  sumRange(i0: number, i1: number, decodeAt: (i: number) => Sparse | null, transient?: boolean): { sum: Sparse; decoded: number; blocks: number };
   /**
    * The stored first-level block of intervals [start, start + BLOCK_SIZES[0]) as it is kept
    * (views, valid while the blocks are), or null when no stored block is exactly that range.
@@ -360,7 +365,7 @@ export class IntervalBlocks implements RangeSums {
    * Sum of intervals [i0, i1] (inclusive): whole blocks from the largest level down, single
    * intervals at the edges (decoded on demand by `decodeAt`).
    */
-  sumRange(i0: number, i1: number, decodeAt: (i: number) => Sparse | null): { sum: Sparse; decoded: number; blocks: number } {
+  sumRange(i0: number, i1: number, decodeAt: (i: number) => Sparse | null, transient = false): { sum: Sparse; decoded: number; blocks: number } {
     // One accumulator for every query (take() leaves it empty): a fresh one per query grew a
     // dense array to the histogram's width each time (a timeline column is one query).
     const acc = rangeScratch;
@@ -395,7 +400,7 @@ export class IntervalBlocks implements RangeSums {
       cover((end + 1) * size, hi, level - 1);
     };
     cover(Math.max(0, i0), Math.min(i1, this.n - 1), BLOCK_SIZES.length - 1);
-    return { sum: acc.take(), decoded, blocks };
+    return { sum: acc.take(transient), decoded, blocks };
   }
 }
 
@@ -425,13 +430,13 @@ export class JoinedBlocks implements RangeSums {
     return null;
   }
 
-  sumRange(i0: number, i1: number, decodeAt: (i: number) => Sparse | null): { sum: Sparse; decoded: number; blocks: number } {
+  sumRange(i0: number, i1: number, decodeAt: (i: number) => Sparse | null, transient = false): { sum: Sparse; decoded: number; blocks: number } {
     // A range inside one part: that part's answer as it is (adding it into a second scratch and
     // copying it out again doubled the cost of the comparison's thousand-odd sub-block sums).
     const inside = this.parts.filter((p) => Math.max(i0, p.from) <= Math.min(i1, p.from + p.blocks.intervalCount - 1));
     if (inside.length === 1) {
       const p = inside[0]!;
-      return p.blocks.sumRange(Math.max(i0, p.from) - p.from, Math.min(i1, p.from + p.blocks.intervalCount - 1) - p.from, (i) => decodeAt(i + p.from));
+      return p.blocks.sumRange(Math.max(i0, p.from) - p.from, Math.min(i1, p.from + p.blocks.intervalCount - 1) - p.from, (i) => decodeAt(i + p.from), transient);
     }
     const acc = joinedScratch; // not rangeScratch: the parts' sumRange uses that one meanwhile
     if (!acc.empty) acc.take();
@@ -441,12 +446,13 @@ export class JoinedBlocks implements RangeSums {
       const lo = Math.max(i0, p.from);
       const hi = Math.min(i1, p.from + p.blocks.intervalCount - 1);
       if (lo > hi) continue;
-      const r = p.blocks.sumRange(lo - p.from, hi - p.from, (i) => decodeAt(i + p.from));
+      // Added here at once: the part's sum need not outlive this step.
+      const r = p.blocks.sumRange(lo - p.from, hi - p.from, (i) => decodeAt(i + p.from), true);
       acc.add(r.sum);
       decoded += r.decoded;
       blocks += r.blocks;
     }
-    return { sum: acc.take(), decoded, blocks };
+    return { sum: acc.take(transient), decoded, blocks };
   }
 }
 
