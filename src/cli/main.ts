@@ -12,7 +12,6 @@ import { gateOf } from "../core/compare/gate";
 import { CliError } from "./errors";
 import { hgrmOf } from "./hgrm";
 import { CHECK_HELP, HGRM_HELP, MAIN_HELP, REPORT_HELP } from "./help";
-import { checkHistory, historyCommand } from "./history";
 import { HISTORY_HELP } from "./history-help";
 import { expandPaths, loadAll, loadMerged } from "./load";
 import type { Worker } from "node:worker_threads";
@@ -190,8 +189,9 @@ function compareCheckText(pairs: ComparedPair[], strict: boolean): string {
   return `${pairs.map((x) => compareCheckLines(x, strict)).join("\n")}\n`;
 }
 
-/** `history`, or `check --history`: history.ts, with the options parsed here. */
-function historyOrCheck(p: Parsed, io: Io, helpers: NodeHelperPool | null): Promise<number> {
+/** `history`, or `check --history`: history.ts (loaded only for these), with the options parsed here. */
+async function historyOrCheck(p: Parsed, io: Io, helpers: NodeHelperPool | null): Promise<number> {
+  const { checkHistory, historyCommand } = await import("./history");
   const a = {
     dirs: p.files,
     json: p.flags.has("--json"),
