@@ -14,6 +14,17 @@
 //   over permutations of the stretch's runs: a split is taken when fewer than `alpha` of the
 //   permutations give as large a one (the runs are exchangeable when nothing changed). Each half
 //   is then searched again.
+// - `alpha` here is one sequence's. A series is judged at up to five percentiles, each its own
+//   test, so a steady series would be called changed somewhere far more often than `alpha`;
+//   detectChanges shares the series' alpha among the percentiles it judges (Bonferroni: each is
+//   tested at alpha ÷ their number), so a steady series stays quiet at all of them together
+//   with probability at least 1 − alpha. The margin does not do this job for the tail: p99.9
+//   rests on a few runs' pauses and scatters by far more than 5 % from run to run, so a chance
+//   split there is usually beyond the margin too, and the interval of the ratio, drawn at the
+//   split the search chose as the largest, is narrower than it would be for a split fixed in
+//   advance. Bonferroni rather than one test over the largest statistic across percentiles:
+//   they rest on different runs (p99.9 only on those with enough pauses), and a step in every
+//   value is far beyond a test at a fifth of alpha at the percentiles that see it best.
 //
 // A change is reported only when it is beyond the margin: its ratio's interval (after ÷ before,
 // from the two stretches' weighted means, with standard errors scaled to how much the runs
@@ -54,7 +65,7 @@ export interface DetectOptions {
   level: number;
 }
 
-export const DEFAULT_DETECT: DetectOptions = { margin: 0.05, alpha: 0.05, permutations: 199, minSegment: 3, seed: 20261127, level: 0.95 };
+export const DEFAULT_DETECT: DetectOptions = { margin: 0.05, alpha: 0.05, permutations: 999, minSegment: 3, seed: 20261127, level: 0.95 };
 
 /** A floor under every run's variance, so a run with no interval and no scatter cannot weigh infinitely (0.1 % in log). */
 const MIN_VARIANCE = 1e-6;
@@ -103,9 +114,10 @@ function permutationP(all: Weighted, a: number, b: number, observed: number, o: 
   const n = b - a;
   const x = all.x.slice(a, b);
   const w = all.w.slice(a, b);
-  const stopAt = Math.ceil(o.alpha * (o.permutations + 1));
+  const permutations = permutationsFor(o);
+  const stopAt = Math.ceil(o.alpha * (permutations + 1));
   let atLeast = 0;
-  for (let r = 0; r < o.permutations; r++) {
+  for (let r = 0; r < permutations; r++) {
     for (let i = n - 1; i > 0; i--) {
       const j = Math.floor(rnd() * (i + 1));
       const tx = x[i]!;
@@ -121,7 +133,12 @@ function permutationP(all: Weighted, a: number, b: number, observed: number, o: 
       if (atLeast + 1 >= stopAt) return (1 + atLeast) / (1 + r + 1);
     }
   }
-  return (1 + atLeast) / (1 + o.permutations);
+  return (1 + atLeast) / (1 + permutations);
+}
+
+/** Enough permutations for `alpha` to be at least ten of them, so the test's own noise stays small beside it. */
+function permutationsFor(o: DetectOptions): number {
+  return Math.max(o.permutations, Math.ceil(10 / o.alpha) - 1);
 }
 
 /** A stretch's weighted mean, the sum of its weights, and its weighted squared deviations. */

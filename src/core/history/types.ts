@@ -58,7 +58,7 @@ export interface Change {
 export interface HistoryOptions {
   /** Practical-equivalence margin: changes smaller than this are not reported. */
   margin?: number;
-  /** Significance of the permutation test for a split. */
+  /** Chance of calling a change in a steady series, at any of its percentiles (shared among them). */
   alpha?: number;
   permutations?: number;
   /** Fewest runs on either side of a change. */
