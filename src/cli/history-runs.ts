@@ -21,7 +21,7 @@ export { summarizeStore };
 
 export const CACHE_FILE = ".hdr-spectrum-cache.json";
 /** The cached summary's form: a change to what a summary holds or how it is computed makes it 2. */
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 const EDGE = 1024;
 
 export interface RunDir {

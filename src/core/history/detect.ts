@@ -77,8 +77,22 @@ export function runToRunVariance(obs: readonly Observation[]): number {
   for (let i = 1; i < obs.length; i++) d.push(Math.abs(obs[i]!.x - obs[i - 1]!.x));
   // For normal scatter of variance s², a difference has variance 2s² and median |d| = 0.6745·√2·s.
   const s = median(d) / (0.6745 * Math.SQRT2);
-  const own = median(obs.map((o) => o.se * o.se));
+  const own = median(ownVariances(obs));
   return Math.max(0, s * s - own);
+}
+
+/**
+ * Each run's own variance. A run with no interval of its own (se 0: counts only, or too few
+ * separate events above the percentile for its bootstrap to be trusted) is taken as typical of
+ * the runs that have one (none: 0, and the weights come from the scatter between runs alone).
+ * A run's own variance is itself an estimate (from a few dozen bootstrap blocks), noisy enough
+ * that one run with a lucky narrow interval would outweigh ten others: none is taken below half
+ * the typical one. A wide one is kept: that run is noisy, and weighs little.
+ */
+function ownVariances(obs: readonly Observation[]): number[] {
+  const known = obs.filter((o) => o.se > 0).map((o) => o.se * o.se);
+  const typical = known.length > 0 ? median(known) : 0;
+  return obs.map((o) => (o.se > 0 ? Math.max(o.se * o.se, typical / 2) : typical));
 }
 
 interface Weighted {
@@ -164,13 +178,10 @@ export function detectSplits(obs: readonly Observation[], options: Partial<Detec
   const n = obs.length;
   if (n < 2 * o.minSegment) return [];
   const tau2 = runToRunVariance(obs);
-  // A run's own variance is itself an estimate (from a few dozen bootstrap blocks), noisy
-  // enough that one run with a lucky narrow interval would outweigh ten others: none is taken
-  // below half the history's median. A wide one is kept: that run is noisy, and weighs little.
-  const typical = median(obs.map((v) => v.se * v.se));
+  const own = ownVariances(obs);
   const all: Weighted = {
     x: Float64Array.from(obs, (v) => v.x),
-    w: Float64Array.from(obs, (v) => 1 / Math.max(MIN_VARIANCE, Math.max(v.se * v.se, typical / 2) + tau2)),
+    w: Float64Array.from(own, (v) => 1 / Math.max(MIN_VARIANCE, v + tau2)),
   };
   const rnd = seeded(o.seed);
   const found: { at: number; p: number }[] = [];
