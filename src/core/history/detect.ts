@@ -5,10 +5,11 @@
 // latency percentiles:
 //
 // - Each run is weighted by the inverse of its own variance plus the run-to-run variance:
-//   w = 1 / (se² + τ²) (se² never below half the history's median, as it is itself noisy). se comes from the run's own bootstrap interval (a run whose p99.9 hangs
-//   on one pause has a wide interval and weighs little, so it cannot make a change alone); τ² is
-//   what runs scatter beyond their own noise, estimated from successive differences (a median,
-//   so a step or an outlier run barely moves it).
+//   w = 1 / (se² + τ²). se comes from the run's own bootstrap interval (a run whose p99.9 hangs
+//   on one pause has a wide interval and weighs little, so it cannot make a change alone); it is
+//   never taken below half the typical run's, as it is itself noisy, and a run with none of its
+//   own (ownVariances) is taken as typical. τ² is what runs scatter beyond their own noise,
+//   estimated from successive differences (a median, so a step or an outlier run barely moves it).
 // - The statistic at a split is the weighted difference of the two stretches' means over its
 //   standard error. The largest over all splits of a stretch is compared with the same largest
 //   over permutations of the stretch's runs: a split is taken when fewer than `alpha` of the
@@ -23,8 +24,9 @@
 //   split there is usually beyond the margin too, and the interval of the ratio, drawn at the
 //   split the search chose as the largest, is narrower than it would be for a split fixed in
 //   advance. Bonferroni rather than one test over the largest statistic across percentiles:
-//   they rest on different runs (p99.9 only on those with enough pauses), and a step in every
-//   value is far beyond a test at a fifth of alpha at the percentiles that see it best.
+//   they may rest on different runs (p99.9 only on those with enough values above it), and a
+//   step in every value is far beyond a test at a fifth of alpha at the percentiles that see it
+//   best.
 //
 // A change is reported only when it is beyond the margin: its ratio's interval (after ÷ before,
 // from the two stretches' weighted means, with standard errors scaled to how much the runs
