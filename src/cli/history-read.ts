@@ -2,10 +2,11 @@
 // others are read and summarised, and one run is one interval log of a few megabytes at most
 // (below the size a log is cut into parts at), so the loader alone would read each on this
 // thread and leave the helpers idle. Here each helper reads whole runs instead (the command
-// line's helper pool, the same part reader and joiner as the loader's), while this thread reads
-// runs of its own and summarises every run (the run's own bootstrap, which needs its store).
-// A helper's next run is asked for before the one it just read is summarised, so it reads
-// while this thread summarises. Summaries and problems are those of reading each run alone.
+// line's helper pool, the same part reader and joiner as the loader's). The summary (the run's
+// payloads decoded and its own bootstrap) needs the run's store on this thread, and is most of
+// a run's work: so this thread summarises what the helpers read, each helper reading its next
+// run meanwhile, and reads a run itself only when it has nothing to summarise. Summaries and
+// problems are those of reading each run alone.
 import { ingestHlogInParts, isIntervalLog } from "../engine/ingest";
 import { MAX_LOG_BYTES, type HelperWorkers } from "../engine/load-files";
 import { Store } from "../engine/store";
@@ -76,22 +77,45 @@ export async function readRuns(runs: readonly RunDir[], helpers: HelperWorkers |
   }
   let next = 0;
   const take = (): number | undefined => (next < cold.length ? cold[next++] : undefined);
-  // This thread: a run read here, summarised, then the next.
-  const here = async () => {
-    for (let k = take(); k !== undefined; k = take()) out[k] = summarizeRun(runs[k]!, keys[k]!, await loadAll(runs[k]!.files, null, false));
+  // Runs read on a helper, waiting to be summarised here; at most one a helper, so memory stays bounded.
+  const ready: { k: number; loaded: Loaded }[] = [];
+  const waiting: (() => void)[] = [];
+  const signal = () => {
+    for (const w of waiting.splice(0)) w();
   };
-  // A helper: its next run asked for before this one is summarised.
+  const changed = () => new Promise<void>((resolve) => waiting.push(resolve));
+  let reading = 0;
   const onHelper = async (h: number) => {
-    let k = take();
-    let pending = k === undefined ? null : loadOnHelper(runs[k]!.files, helpers!, h);
-    while (k !== undefined) {
-      const loaded = await pending!;
-      const done = k;
-      k = take();
-      pending = k === undefined ? null : loadOnHelper(runs[k]!.files, helpers!, h);
-      out[done] = summarizeRun(runs[done]!, keys[done]!, loaded);
+    for (let k = take(); k !== undefined; k = take()) {
+      reading++;
+      const loaded = await loadOnHelper(runs[k]!.files, helpers!, h);
+      reading--;
+      ready.push({ k, loaded });
+      signal();
+      // The next one is read while this thread summarises; not further ahead than that.
+      while (ready.length >= lanes) await changed();
     }
   };
-  await Promise.all([here(), ...Array.from({ length: lanes }, (_, h) => onHelper(h))]);
+  const helpersDone = Promise.all(Array.from({ length: lanes }, (_, h) => onHelper(h)));
+  // This thread summarises what the helpers read, and reads a run itself only when it has
+  // nothing to summarise (the summary needs this thread; the reading does not).
+  for (;;) {
+    const r = ready.shift();
+    if (r) {
+      signal();
+      out[r.k] = summarizeRun(runs[r.k]!, keys[r.k]!, r.loaded);
+      // Lets the helpers' replies in before the next summary.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      continue;
+    }
+    const k = take();
+    if (k !== undefined) {
+      out[k] = summarizeRun(runs[k]!, keys[k]!, await loadAll(runs[k]!.files, null, false));
+      continue;
+    }
+    if (reading === 0 && ready.length === 0) break;
+    await changed();
+  }
+  await helpersDone;
   return out;
 }
