@@ -13,7 +13,7 @@ import type { LoadProblem } from "../core/types";
 import { runOf } from "../engine/compare-query";
 import type { HelperWorkers } from "../engine/load-files";
 import { runSeriesName, summarizeStore } from "../engine/history-summary";
-import { OPEN_RANGE } from "../engine/store";
+import { OPEN_RANGE, type Store } from "../engine/store";
 import { CliError } from "./errors";
 import { loadAll } from "./load";
 
@@ -21,7 +21,7 @@ export { summarizeStore };
 
 export const CACHE_FILE = ".hdr-spectrum-cache.json";
 /** The cached summary's form: a change to what a summary holds or how it is computed makes it 2. */
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 const EDGE = 1024;
 
 export interface RunDir {
@@ -87,7 +87,7 @@ function edgeHash(path: string, size: number): string {
   return h.digest("hex");
 }
 
-interface CacheKeyEntry {
+export interface CacheKeyEntry {
   name: string;
   size: number;
   mtimeMs: number;
@@ -126,13 +126,20 @@ export interface RunRead {
   cached: boolean;
 }
 
-/** A run's summary: from its cache when that is fresh, else read (and the cache rewritten). */
-export async function readRun(run: RunDir, helpers: HelperWorkers | null, progress: boolean): Promise<RunRead> {
+/** A run's summary from its cache when that is fresh; else null, with the key a new cache is written under. */
+export function cachedRun(run: RunDir): { read: RunRead | null; key: CacheKeyEntry[] } {
   const key = cacheKeyOf(run.files);
   const hit = readCache(run.dir, key);
-  if (hit) return { summary: { id: run.id, start: hit.start, series: hit.series }, problems: [], cached: true };
-  const { store, problems } = await loadAll(run.files, helpers, progress);
-  if (problems.length > 0) return { summary: { id: run.id, start: null, series: [] }, problems, cached: false };
+  return { read: hit ? { summary: { id: run.id, start: hit.start, series: hit.series }, problems: [], cached: true } : null, key };
+}
+
+/** The summary of a run just loaded (its store is emptied), written to its cache. */
+export function summarizeRun(run: RunDir, key: CacheKeyEntry[], loaded: { store: Store; problems: LoadProblem[] }): RunRead {
+  const { store, problems } = loaded;
+  if (problems.length > 0) {
+    store.clear();
+    return { summary: { id: run.id, start: null, series: [] }, problems, cached: false };
+  }
   const { start, series } = summarizeStore(store);
   store.clear();
   const doc: CacheDoc = { version: CACHE_VERSION, resamples: SUMMARY_RESAMPLES, files: key, start, series };

@@ -7,7 +7,8 @@ import { verdictOf, type Requirement } from "../core/requirements";
 import { NANOS_PER_UNIT, type LoadProblem, type Unit } from "../core/types";
 import type { HelperWorkers } from "../engine/load-files";
 import { CliError } from "./errors";
-import { readRun, runDirsOf, runInputsOf, summarizeStore, type RunDir } from "./history-runs";
+import { readRuns } from "./history-read";
+import { runDirsOf, runInputsOf, summarizeStore, type RunDir } from "./history-runs";
 import { expandPaths, loadAll } from "./load";
 import { JSON_VERSION } from "./report";
 
@@ -53,8 +54,7 @@ export async function readHistory(dirs: readonly string[], a: Pick<HistoryArgs, 
   if (runDirs.length === 0) throw new CliError(2, `${dirs.join(", ")}: no run directories with files`);
   const summaries: RunSummary[] = [];
   const problems: LoadProblem[] = [];
-  for (const r of runDirs) {
-    const read = await readRun(r, a.helpers, a.progress);
+  for (const read of await readRuns(runDirs, a.helpers, a.progress)) {
     problems.push(...read.problems);
     summaries.push(read.summary);
   }

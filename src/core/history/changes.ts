@@ -43,11 +43,14 @@ export function detectChanges(runs: readonly RunSummary[], options: HistoryOptio
   const o = optionsOf(options);
   const out: Change[] = [];
   for (const series of seriesNames(runs)) {
-    for (const p of HISTORY_PERCENTILES) {
-      const { runIndex, obs } = observations(runs, series, p);
+    const sequences = HISTORY_PERCENTILES.map((p) => ({ p, ...observations(runs, series, p) })).filter((q) => q.obs.length >= 2 * o.minSegment);
+    // `alpha` is the chance of calling a change anywhere in a steady series: it is shared
+    // among the percentiles the series judges (Bonferroni; see detect.ts).
+    const alpha = o.alpha / Math.max(1, sequences.length);
+    for (const { p, runIndex, obs } of sequences) {
       // The runs' indices map positions among those that have the value back to the history's.
       const at = (k: number) => (k < runIndex.length ? runIndex[k]! : runs.length);
-      for (const s of detectSplits(obs, o)) {
+      for (const s of detectSplits(obs, { ...o, alpha })) {
         const { ratio, low, high } = ratioInterval(s, o.level);
         const index = runIndex[s.at]!;
         out.push({

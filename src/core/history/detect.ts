@@ -5,15 +5,28 @@
 // latency percentiles:
 //
 // - Each run is weighted by the inverse of its own variance plus the run-to-run variance:
-//   w = 1 / (se² + τ²) (se² never below half the history's median, as it is itself noisy). se comes from the run's own bootstrap interval (a run whose p99.9 hangs
-//   on one pause has a wide interval and weighs little, so it cannot make a change alone); τ² is
-//   what runs scatter beyond their own noise, estimated from successive differences (a median,
-//   so a step or an outlier run barely moves it).
+//   w = 1 / (se² + τ²). se comes from the run's own bootstrap interval (a run whose p99.9 hangs
+//   on one pause has a wide interval and weighs little, so it cannot make a change alone); it is
+//   never taken below half the typical run's, as it is itself noisy, and a run with none of its
+//   own (ownVariances) is taken as typical. τ² is what runs scatter beyond their own noise,
+//   estimated from successive differences (a median, so a step or an outlier run barely moves it).
 // - The statistic at a split is the weighted difference of the two stretches' means over its
 //   standard error. The largest over all splits of a stretch is compared with the same largest
 //   over permutations of the stretch's runs: a split is taken when fewer than `alpha` of the
 //   permutations give as large a one (the runs are exchangeable when nothing changed). Each half
 //   is then searched again.
+// - `alpha` here is one sequence's. A series is judged at up to five percentiles, each its own
+//   test, so a steady series would be called changed somewhere far more often than `alpha`;
+//   detectChanges shares the series' alpha among the percentiles it judges (Bonferroni: each is
+//   tested at alpha ÷ their number), so a steady series stays quiet at all of them together
+//   with probability at least 1 − alpha. The margin does not do this job for the tail: p99.9
+//   rests on a few runs' pauses and scatters by far more than 5 % from run to run, so a chance
+//   split there is usually beyond the margin too, and the interval of the ratio, drawn at the
+//   split the search chose as the largest, is narrower than it would be for a split fixed in
+//   advance. Bonferroni rather than one test over the largest statistic across percentiles:
+//   they may rest on different runs (p99.9 only on those with enough values above it), and a
+//   step in every value is far beyond a test at a fifth of alpha at the percentiles that see it
+//   best.
 //
 // A change is reported only when it is beyond the margin: its ratio's interval (after ÷ before,
 // from the two stretches' weighted means, with standard errors scaled to how much the runs
@@ -54,7 +67,7 @@ export interface DetectOptions {
   level: number;
 }
 
-export const DEFAULT_DETECT: DetectOptions = { margin: 0.05, alpha: 0.05, permutations: 199, minSegment: 3, seed: 20261127, level: 0.95 };
+export const DEFAULT_DETECT: DetectOptions = { margin: 0.05, alpha: 0.05, permutations: 999, minSegment: 3, seed: 20261127, level: 0.95 };
 
 /** A floor under every run's variance, so a run with no interval and no scatter cannot weigh infinitely (0.1 % in log). */
 const MIN_VARIANCE = 1e-6;
@@ -66,8 +79,22 @@ export function runToRunVariance(obs: readonly Observation[]): number {
   for (let i = 1; i < obs.length; i++) d.push(Math.abs(obs[i]!.x - obs[i - 1]!.x));
   // For normal scatter of variance s², a difference has variance 2s² and median |d| = 0.6745·√2·s.
   const s = median(d) / (0.6745 * Math.SQRT2);
-  const own = median(obs.map((o) => o.se * o.se));
+  const own = median(ownVariances(obs));
   return Math.max(0, s * s - own);
+}
+
+/**
+ * Each run's own variance. A run with no interval of its own (se 0: counts only, or too few
+ * separate events above the percentile for its bootstrap to be trusted) is taken as typical of
+ * the runs that have one (none: 0, and the weights come from the scatter between runs alone).
+ * A run's own variance is itself an estimate (from a few dozen bootstrap blocks), noisy enough
+ * that one run with a lucky narrow interval would outweigh ten others: none is taken below half
+ * the typical one. A wide one is kept: that run is noisy, and weighs little.
+ */
+function ownVariances(obs: readonly Observation[]): number[] {
+  const known = obs.filter((o) => o.se > 0).map((o) => o.se * o.se);
+  const typical = known.length > 0 ? median(known) : 0;
+  return obs.map((o) => (o.se > 0 ? Math.max(o.se * o.se, typical / 2) : typical));
 }
 
 interface Weighted {
@@ -103,9 +130,10 @@ function permutationP(all: Weighted, a: number, b: number, observed: number, o: 
   const n = b - a;
   const x = all.x.slice(a, b);
   const w = all.w.slice(a, b);
-  const stopAt = Math.ceil(o.alpha * (o.permutations + 1));
+  const permutations = permutationsFor(o);
+  const stopAt = Math.ceil(o.alpha * (permutations + 1));
   let atLeast = 0;
-  for (let r = 0; r < o.permutations; r++) {
+  for (let r = 0; r < permutations; r++) {
     for (let i = n - 1; i > 0; i--) {
       const j = Math.floor(rnd() * (i + 1));
       const tx = x[i]!;
@@ -121,7 +149,12 @@ function permutationP(all: Weighted, a: number, b: number, observed: number, o: 
       if (atLeast + 1 >= stopAt) return (1 + atLeast) / (1 + r + 1);
     }
   }
-  return (1 + atLeast) / (1 + o.permutations);
+  return (1 + atLeast) / (1 + permutations);
+}
+
+/** Enough permutations for `alpha` to be at least ten of them, so the test's own noise stays small beside it. */
+function permutationsFor(o: DetectOptions): number {
+  return Math.max(o.permutations, Math.ceil(10 / o.alpha) - 1);
 }
 
 /** A stretch's weighted mean, the sum of its weights, and its weighted squared deviations. */
@@ -147,13 +180,10 @@ export function detectSplits(obs: readonly Observation[], options: Partial<Detec
   const n = obs.length;
   if (n < 2 * o.minSegment) return [];
   const tau2 = runToRunVariance(obs);
-  // A run's own variance is itself an estimate (from a few dozen bootstrap blocks), noisy
-  // enough that one run with a lucky narrow interval would outweigh ten others: none is taken
-  // below half the history's median. A wide one is kept: that run is noisy, and weighs little.
-  const typical = median(obs.map((v) => v.se * v.se));
+  const own = ownVariances(obs);
   const all: Weighted = {
     x: Float64Array.from(obs, (v) => v.x),
-    w: Float64Array.from(obs, (v) => 1 / Math.max(MIN_VARIANCE, Math.max(v.se * v.se, typical / 2) + tau2)),
+    w: Float64Array.from(own, (v) => 1 / Math.max(MIN_VARIANCE, v + tau2)),
   };
   const rnd = seeded(o.seed);
   const found: { at: number; p: number }[] = [];

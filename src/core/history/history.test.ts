@@ -4,7 +4,19 @@
 // queue they leave, slow drift), through the same summaries the command line makes.
 import { describe, expect, it } from "vitest";
 import { historySummaries } from "../../../scripts/lib/history-sim";
-import { detectChanges, detectSplits, judgeNewRun, orderRuns, runToRunSd, seriesSentence, stableStretch, type Change, type Observation } from ".";
+import {
+  detectChanges,
+  detectSplits,
+  judgedPercentiles,
+  judgeNewRun,
+  orderRuns,
+  runToRunSd,
+  seriesSentence,
+  stableStretch,
+  type Change,
+  type Observation,
+  type RunSummary,
+} from ".";
 import { seeded } from "./stats";
 
 function gauss(rnd: () => number): number {
@@ -75,6 +87,92 @@ describe("change points in one sequence", () => {
   });
 });
 
+/**
+ * p99.9 of 14 of the 100 runs of a steady simulated history (scripts/lib/history-sim.ts, seed
+ * 2): [run, ns, se]. The other runs are left out, as runs with too few values above p99.9 are.
+ */
+const TAIL_OF_STEADY: [number, number, number][] = [
+  [4, 38043647, 0.237],
+  [26, 41975807, 0.112],
+  [28, 41123839, 0.11],
+  [29, 33619967, 0.197],
+  [37, 41254911, 0.152],
+  [42, 35553279, 0.162],
+  [46, 30113791, 0.297],
+  [53, 27213823, 0.125],
+  [54, 29425663, 0.125],
+  [64, 32636927, 0.11],
+  [68, 25821183, 0.182],
+  [79, 36143103, 0.202],
+  [87, 35356671, 0.237],
+  [95, 33619967, 0.217],
+];
+
+/**
+ * A history of one series "svc": p50, p90 and p99 in every run (each its own steady sequence,
+ * 2 % apart from run to run), p99.9 only in the runs `tail` lists.
+ */
+function history(seed: number, n: number, tail: readonly [number, number, number][], step?: { at: number; ratio: number }): RunSummary[] {
+  const body = [50, 90, 99].map((p, k) => ({ p, obs: sequence(seed * 10 + k, n, { at: step?.at, step: step?.ratio }) }));
+  return Array.from({ length: n }, (_, i) => {
+    const percentiles: Record<string, number> = {};
+    const se: Record<string, number | null> = { "99.9": null, "99.99": null };
+    for (const { p, obs } of body) {
+      percentiles[String(p)] = Math.exp(obs[i]!.x) * (1 + p / 100);
+      se[String(p)] = obs[i]!.se;
+    }
+    const t = tail.find((r) => r[0] === i);
+    if (t) {
+      percentiles["99.9"] = t[1];
+      se["99.9"] = t[2];
+    }
+    return { id: `run-${i}`, start: i, series: [{ name: "svc", unit: "ns", count: 90_000, percentiles, se }] };
+  });
+}
+
+describe("change points across a series' percentiles", () => {
+  it("calls no change in a steady history whose p99.9, resting on a few runs, splits by chance (one test among four percentiles)", () => {
+    const runs = history(2, 100, TAIL_OF_STEADY);
+    const tail = TAIL_OF_STEADY.map(([, v, se]) => ({ x: Math.log(v), se }));
+    // Alone, at the series' whole 5 %, the p99.9 split is taken (p between 1.25 % and 5 %) …
+    expect(detectSplits(tail).length).toBe(1);
+    // … but the series judges four percentiles, and a steady one stays quiet at all of them
+    // together at 5 %.
+    expect(judgedPercentiles(runs, "svc")).toEqual([50, 90, 99, 99.9]);
+    expect(detectChanges(runs)).toEqual([]);
+  });
+
+  it("keeps the chance of a change in a steady series at about alpha, however many percentiles it judges", () => {
+    // Four steady percentiles, each a sequence with no margin to hide behind (a tiny margin):
+    // with alpha per percentile this calls about four times as often.
+    let called = 0;
+    for (let seed = 1; seed <= 60; seed++) {
+      const runs = history(seed, 30 + (seed % 3) * 35, []).map((r, i) => {
+        const s = r.series[0]!;
+        const extra = sequence(seed * 10 + 7, 100, { sd: 0.02 })[i]!;
+        return { ...r, series: [{ ...s, percentiles: { ...s.percentiles, "99.9": Math.exp(extra.x) * 3 }, se: { ...s.se, "99.9": extra.se } }] };
+      });
+      if (detectChanges(runs, { margin: 0.0001 }).length > 0) called++;
+    }
+    expect(called).toBeLessThanOrEqual(6);
+  });
+
+  it("still finds a ×1.15 step at every percentile, and a tail-only step at p99.9", () => {
+    const runs = history(5, 50, [], { at: 20, ratio: 1.15 });
+    const changes = detectChanges(runs);
+    expect(changes.map((c) => [c.percentile, c.index, c.direction])).toEqual([
+      [50, 20, "worse"],
+      [90, 20, "worse"],
+      [99, 20, "worse"],
+    ]);
+    // p99.9 in every third run, ×1.6 from run 24 on, each run 15 % off its stretch.
+    const rnd = seeded(9);
+    const tail = Array.from({ length: 20 }, (_, k): [number, number, number] => [3 * k, 3e7 * (3 * k >= 24 ? 1.6 : 1) * Math.exp(0.15 * gauss(rnd)), 0.15]);
+    const withTail = history(6, 60, tail);
+    expect(detectChanges(withTail).map((c) => [c.percentile, c.index, c.direction])).toEqual([[99.9, 24, "worse"]]);
+  });
+});
+
 describe("words", () => {
   it("names each change with its interval and the run, then the steady percentiles", () => {
     const c: Change = {
@@ -110,6 +208,20 @@ describe("histories of simulated runs (pauses, their queues, drift)", () => {
     expect(changes.every((c) => Math.abs(c.index - 12) <= 2 && c.direction === "worse")).toBe(true);
     const last = Math.max(...changes.map((c) => c.index));
     expect(stableStretch(h.summaries, changes, "svc")).toEqual(Array.from({ length: 24 - last }, (_, i) => last + i));
+  });
+
+  it("finds longer pauses at p99.9 at the run they start, though each run's p99.9 then rests on too few pauses for its own interval", { timeout: 120_000 }, () => {
+    const h = historySummaries({ seed: 44, runs: 24, changeAt: 12, pauseScale: 1.6, seconds: 180 });
+    // After the change the values above p99.9 come from a few long pauses: no run has an
+    // interval of its own there, but each still gives its value.
+    expect(h.summaries.slice(12).every((r) => r.series[0]!.se["99.9"] === 0)).toBe(true);
+    const changes = detectChanges(h.summaries);
+    const tail = changes.filter((c) => c.percentile === 99.9);
+    expect(tail.length).toBe(1);
+    // Each run's p99.9 rests on a few pauses: one run after the change may look like those before it.
+    expect(Math.abs(tail[0]!.index - 12)).toBeLessThanOrEqual(2);
+    expect(tail[0]!.direction).toBe("worse");
+    expect(changes.some((c) => c.percentile === 50)).toBe(false);
   });
 
   it("stays quiet on a steady history, and its gate passes a run like the others and fails one 30 % slower", { timeout: 120_000 }, () => {

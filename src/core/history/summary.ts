@@ -37,16 +37,20 @@ export interface SideFacts {
 
 /**
  * The summary of one series of one run: its facts, and the standard error at each judged
- * percentile from `runs` (its data; several when the run holds repeats of the series). Where
- * the comparison cannot support a percentile, null. A run of counts only (no time order) that
- * gives no interval, but holds enough values above the percentile, gets 0: its weight then
- * comes from the scatter between runs alone.
+ * percentile from `runs` (its data; several when the run holds repeats of the series). With
+ * fewer than HISTORY_MIN_ABOVE values above a percentile, null: the run does not support it.
+ * A run that holds enough values above it but gives no interval the history can rely on gets
+ * 0, "none of its own": counts only (no time order), or values above it from too few separate
+ * events for its own bootstrap (the comparison does not judge it). Such a run's value is still
+ * one draw of that percentile from run to run, which is what a history compares; its weight
+ * comes from the runs that have an interval and the scatter between runs (detect.ts). Leaving
+ * it out would keep, at p99.9, only the runs whose pauses happened to be many and short: a
+ * change to longer pauses would leave no run to show it.
  */
 export function summarizeSide(facts: SideFacts, runs: RunInput[], resamples = SUMMARY_RESAMPLES): SeriesSummary {
   const se: Record<string, number | null> = {};
   const side = { label: facts.name, runs };
   const r = runs.length > 0 ? compareSides(side, side, { resamples, seed: SUMMARY_SEED, percentiles: HISTORY_PERCENTILES, perDecade: 0, level: LEVEL }) : null;
-  const countsOnly = runs.every((x) => x.data.kind === "counts");
   for (const p of HISTORY_PERCENTILES) {
     const pt = r?.points.find((x) => x.percentile === p);
     const enough = facts.count * (1 - p / 100) >= HISTORY_MIN_ABOVE;
@@ -57,8 +61,7 @@ export function summarizeSide(facts: SideFacts, runs: RunInput[], resamples = SU
     // The comparison's own standard error where it gives one (its interval is a simultaneous band).
     else if (pt && pt.supported && judged && pt.low !== null && pt.high !== null && pt.low > 0)
       se[String(p)] = pt.se ?? seOfInterval(pt.low, pt.high, LEVEL, (r as { critical?: number | null } | null)?.critical);
-    else if (countsOnly) se[String(p)] = 0;
-    else se[String(p)] = null;
+    else se[String(p)] = 0;
   }
   return { name: facts.name, unit: facts.unit, count: facts.count, percentiles: { ...facts.percentiles }, se };
 }

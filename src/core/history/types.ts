@@ -16,8 +16,9 @@ export interface SeriesSummary {
   percentiles: Record<string, number>;
   /**
    * Standard error of the natural log of each judged percentile, from the run's own bootstrap
-   * interval (the A vs B machinery); null where the run cannot support that percentile or
-   * gives no interval (counts only).
+   * interval (the A vs B machinery); 0 where the run has enough values above the percentile but
+   * no interval to rely on (counts only, or too few separate events above it); null where it
+   * has too few values above it to support the percentile.
    */
   se: Record<string, number | null>;
 }
@@ -58,7 +59,7 @@ export interface Change {
 export interface HistoryOptions {
   /** Practical-equivalence margin: changes smaller than this are not reported. */
   margin?: number;
-  /** Significance of the permutation test for a split. */
+  /** Chance of calling a change in a steady series, at any of its percentiles (shared among them). */
   alpha?: number;
   permutations?: number;
   /** Fewest runs on either side of a change. */
