@@ -250,6 +250,30 @@ function isIdentity(order: Int32Array): boolean {
   return true;
 }
 
+/** Rows a heatmap query is given: at least one, at most 4000. */
+const clampRows = (rows: number) => Math.max(1, Math.min(4000, Math.floor(rows)));
+
+/**
+ * Computes and keeps the rows of every stored level-0 block of `s` on an axis of `rows` rows:
+ * the pass over every block's entries that the first heatmap of a long log spends most of its
+ * time on, done ahead so that a heatmap asked later adds the kept rows (heatmap-prefetch.ts).
+ * The rows are those a query computes: the same cache holds them.
+ */
+export function prepareBlockRows(s: SeriesModel, rows: number): number {
+  const grid = blockGridOf(s);
+  const t = s.intervals;
+  if (!grid || !t) return 0;
+  const cache = rowCacheOf(s, axisOf(s, clampRows(rows)));
+  const size = BLOCK_SIZES[0];
+  let blocks = 0;
+  for (let i = 0; i < t.n;) {
+    const { from, to } = grid.partOf(i);
+    for (let a = from; a + size <= to; a += size, blocks++) cache.block(a);
+    i = Math.max(to, i + 1);
+  }
+  return blocks;
+}
+
 function extentOf(series: readonly SeriesModel[]): [number, number] | null {
   let first = Infinity;
   let last = -Infinity;
@@ -276,7 +300,7 @@ export function heatmapQuery(all: readonly SeriesModel[], q: HeatmapQuery): Heat
   if (!extent) return { domain: [0, 1], series: [] };
   const t0 = q.t0 ?? extent[0];
   const t1 = Math.max(q.t1 ?? extent[1], t0 + 1e-3);
-  const rows = Math.max(1, Math.min(4000, Math.floor(q.rows)));
+  const rows = clampRows(q.rows);
   const out: HeatmapSeries[] = [];
   for (const id of q.ids) {
     const s = all.find((x) => x.id === id);
