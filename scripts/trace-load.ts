@@ -91,6 +91,28 @@ interface ProfileNode {
   parent?: number;
 }
 
+/**
+ * What a worker's sample was doing, from the functions on its stack (innermost first wins):
+ * the load's phases in the engine and the helpers, rendering on the page.
+ */
+const PHASES: [string, RegExp][] = [
+  ["warm-up", /^(warmUp|syntheticLog|quick|warmIfIdle|warmWindow)$/],
+  ["join", /^(absorb|finish|appendColumns)$/],
+  ["heatmap", /^(heatmapQuery|prepareBlockRows)$/],
+  ["timeline", /^(timelineQuery)$/],
+  ["views", /^(views|rawViews)$/],
+  ["part done", /^(toPart|transferablesOf)$/],
+  ["read", /^(readInPieces|readInParts|ingestHlogPart|pushAll|push|line|fileChunks|loadFiles|readHere)$/],
+];
+
+function phaseOf(nodes: Map<number, ProfileNode>, id: number): string {
+  const names: string[] = [];
+  for (let n = nodes.get(id); n; n = n.parent !== undefined ? nodes.get(n.parent) : undefined) names.push(n.callFrame.functionName);
+  for (const [phase, re] of PHASES) if (names.some((f) => re.test(f))) return phase;
+  const leaf = names[0] ?? "";
+  return leaf === "(garbage collector)" ? "gc" : "other";
+}
+
 interface ThreadSummary {
   label: string;
   /** Wall time inside top-level tasks within the span (ms). */
@@ -104,6 +126,15 @@ interface ThreadSummary {
   strip: number[];
   /** Per bin: the module with most samples. */
   stripTop: string[];
+  /** Sampled time per phase (see PHASES), ms. */
+  phases: Map<string, number>;
+  /**
+   * Thread CPU (ms) until this thread's reading ended (its first joining sample in the engine,
+   * its last reading sample in a helper), and after it: a measure of balance that holds on a
+   * loaded machine, where wall times stretch with everyone else's work.
+   */
+  cpuReading: number;
+  cpuAfter: number;
 }
 
 const STRIP_MS = 25;
@@ -177,6 +208,9 @@ function analyse(events: TraceEvent[], t0: number, t1: number, pid: number, modO
     }
     const fns = new Map<string, number>();
     const mods = new Map<string, number>();
+    const phases = new Map<string, number>();
+    let joinAt = Infinity;
+    let lastRead = -Infinity;
     const binMods: Map<string, number>[] = Array.from({ length: bins }, () => new Map());
     let urls = "";
     for (const p of profiles.values()) {
@@ -190,6 +224,10 @@ function analyse(events: TraceEvent[], t0: number, t1: number, pid: number, modO
         if (f.url && !urls) urls = basename(f.url);
         const mod = f.url ? modOf(f.url, f.lineNumber) || basename(f.url).replace(/-[\w-]{8}\.js$/, ".js") : "";
         const fk = `${f.functionName || "(anonymous)"}${mod ? `  [${mod}]` : ""}`;
+        const ph = phaseOf(p.nodes, s.node);
+        phases.set(ph, (phases.get(ph) ?? 0) + dt);
+        if (ph === "join") joinAt = Math.min(joinAt, s.t);
+        if (ph === "read" || ph === "part done") lastRead = Math.max(lastRead, s.t);
         fns.set(fk, (fns.get(fk) ?? 0) + dt);
         const m = mod || (f.functionName.startsWith("(") ? f.functionName : "(native)");
         mods.set(m, (mods.get(m) ?? 0) + dt);
@@ -212,7 +250,27 @@ function analyse(events: TraceEvent[], t0: number, t1: number, pid: number, modO
       }
     }
     if (label === "worker") label = top(bundles) === "part-worker" ? "helper" : top(bundles) === "worker" ? "engine" : `worker(${top(bundles) || urls})`;
-    out.push({ label, busy: total / 1000, cpu: cpu / 1000, fns, mods, strip, stripTop: binMods.map(top) });
+    const readEnd = Number.isFinite(joinAt) ? joinAt : Number.isFinite(lastRead) ? lastRead : t0;
+    let cpuReading = 0;
+    let outer = -Infinity;
+    for (const sp of spans) {
+      if (sp.from < outer) continue; // nested in the task before: its CPU is in that one's
+      outer = sp.to;
+      if (sp.to <= readEnd) cpuReading += sp.cpu;
+      else if (sp.from < readEnd) cpuReading += (sp.cpu * (readEnd - sp.from)) / (sp.to - sp.from);
+    }
+    out.push({
+      label,
+      busy: total / 1000,
+      cpu: cpu / 1000,
+      fns,
+      mods,
+      strip,
+      stripTop: binMods.map(top),
+      phases,
+      cpuReading: cpuReading / 1000,
+      cpuAfter: (cpu - cpuReading) / 1000,
+    });
   }
   const order = (l: string) => (l === "main" ? 0 : l === "engine" ? 1 : l === "helper" ? 2 : 3);
   return out.sort((a, b) => order(a.label) - order(b.label));
@@ -230,7 +288,13 @@ function report(label: string, load: WaitResult, threads: ThreadSummary[], top: 
   const lines = [`${label}: file chosen → busy false ${ms(load.tFalse - load.t0)}, → painted ${ms(load.tPaint - load.t0)}`];
   for (const t of threads) {
     const sampled = [...t.fns.values()].reduce((a, b) => a + b, 0);
-    lines.push(`  ${t.label}: busy ${ms(t.busy)}, CPU ${ms(t.cpu)} (sampled ${ms(sampled)})`);
+    lines.push(`  ${t.label}: busy ${ms(t.busy)}, CPU ${ms(t.cpu)} (until its reading ended ${ms(t.cpuReading)}, after ${ms(t.cpuAfter)}; sampled ${ms(sampled)})`);
+    lines.push(
+      `    phases (sampled): ${[...t.phases.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${ms(v)}`)
+        .join(", ")}`,
+    );
     for (const [k, v] of [...t.mods.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10)) lines.push(`      ${ms(v).padStart(9)}  ${k}`);
     lines.push("    functions:");
     for (const [k, v] of [...t.fns.entries()].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`      ${ms(v).padStart(9)}  ${k}`);
@@ -305,6 +369,15 @@ async function main(): Promise<void> {
     console.log(
       `  ${basename(a.dists[d]!)}: busy false ${ms(median(runs.map((r) => r.load.tFalse - r.load.t0)))}, painted ${ms(median(runs.map((r) => r.load.tPaint - r.load.t0)))}; CPU per thread: ${per((t) => t.cpu).join(", ")}; busy (wall) per thread: ${per((t) => t.busy).join(", ")}`,
     );
+    console.log(
+      `    CPU until reading ended / after: ${labels.map((l) => `${l} ${ms(median(runs.map((r) => r.threads.filter((t) => t.label === l).reduce((x, t) => x + t.cpuReading, 0))))} / ${ms(median(runs.map((r) => r.threads.filter((t) => t.label === l).reduce((x, t) => x + t.cpuAfter, 0))))}`).join(", ")}`,
+    );
+    for (const l of labels) {
+      const names = [...new Set(runs.flatMap((r) => r.threads.filter((t) => t.label === l).flatMap((t) => [...t.phases.keys()])))];
+      const of = (r: (typeof runs)[number], k: string) => r.threads.filter((t) => t.label === l).reduce((acc, t) => acc + (t.phases.get(k) ?? 0), 0);
+      const med = names.map((k) => [k, median(runs.map((r) => of(r, k)))] as const).sort((x, y) => y[1] - x[1]);
+      console.log(`    ${l} phases (sampled, medians): ${med.map(([k, v]) => `${k} ${ms(v)}`).join(", ")}`);
+    }
   }
 }
 
