@@ -92,6 +92,9 @@ describe("cutting a big log into pieces", () => {
     expect(day[0]! / 42_600_000).toBeCloseTo(0.36, 2);
     expect((42_600_000 - day[6]!) / 42_600_000).toBeCloseTo(0.02, 2);
     expect(pieceTargets(100, 2, 256 * 1024)).toEqual([]);
+    // One round of the whole file: one equal part per worker (the command line's way).
+    expect(pieceTargets(1000, 2, 10, [1])).toEqual([500]);
+    expect(pieceTargets(1000, 3, 10, [1])).toEqual([333, 666]);
   });
 
   it("cuts just after a line break at or past each target", async () => {

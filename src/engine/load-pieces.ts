@@ -23,16 +23,17 @@ const ROUND_SHARES = [0.72, 0.16, 0.08, 0.04];
 const CUT_SEARCH_BYTES = 256 * 1024;
 
 /**
- * Byte offsets to cut the file at (before line breaks are looked for), strictly increasing; no
- * piece smaller than `minPiece` (below it, a part's own costs, a message and a join, outweigh
- * what sharing it gains).
+ * Byte offsets to cut the file at (before line breaks are looked for), strictly increasing, in
+ * `rounds` (shares of the file, each cut into one piece per worker); no piece smaller than
+ * `minPiece` (below it, a part's own costs, a message and a join, outweigh what sharing it
+ * gains).
  */
-export function pieceTargets(size: number, workers: number, minPiece: number): number[] {
+export function pieceTargets(size: number, workers: number, minPiece: number, rounds: readonly number[] = ROUND_SHARES): number[] {
   const targets: number[] = [];
   const least = Math.max(1, minPiece);
   let at = 0;
   for (let round = 0; ; round++) {
-    const share = ROUND_SHARES[Math.min(round, ROUND_SHARES.length - 1)]!;
+    const share = rounds[Math.min(round, rounds.length - 1)]!;
     const piece = Math.max(least, Math.floor((size * share) / workers));
     for (let k = 0; k < workers; k++) {
       at += piece;
