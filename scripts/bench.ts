@@ -61,7 +61,8 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const only = (n: number) => !args.only || args.only.has(n);
   const tStart = performance.now();
-  if (!existsSync(resolve(ROOT, "dist/index.html"))) throw new Error("dist/index.html is missing: run `npm run build` (or `npm run bench`)");
+  const built = args.dist ?? resolve(ROOT, "dist");
+  if (!existsSync(resolve(built, "index.html"))) throw new Error(`${built}/index.html is missing: run \`npm run build\` (or \`npm run bench\`)`);
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
 
   // A snapshot of dist/, so that a rebuild by someone else mid-run cannot change what is served.
@@ -71,7 +72,7 @@ async function main(): Promise<void> {
   mkdirSync(BENCH_DIR, { recursive: true });
   for (const old of readdirSync(BENCH_DIR).filter((d) => d === "dist-snapshot")) rmSync(resolve(BENCH_DIR, old), { recursive: true, force: true });
   rmSync(dist, { recursive: true, force: true });
-  cpSync(resolve(ROOT, "dist"), dist, { recursive: true });
+  cpSync(built, dist, { recursive: true });
   scratchDirs.push(dist);
   const fx = fixtures();
   const port = args.port ?? (await freePort());

@@ -36,10 +36,12 @@ export interface Args {
   only: Set<number> | null;
   port: number | null;
   profile: boolean;
+  /** The build to serve (default dist/): another build, to measure two builds in turn in the same minutes. */
+  dist: string | null;
 }
 
 export function parseArgs(argv: string[]): Args {
-  const a: Args = { runs: 3, only: null, port: null, profile: false };
+  const a: Args = { runs: 3, only: null, port: null, profile: false, dist: null };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i]!;
     const next = () => {
@@ -57,8 +59,9 @@ export function parseArgs(argv: string[]): Args {
       );
     else if (k === "--port") a.port = Number.parseInt(next(), 10);
     else if (k === "--profile") a.profile = true;
+    else if (k === "--dist") a.dist = resolve(next());
     else if (k === "--help" || k === "-h") {
-      console.log("usage: tsx scripts/bench.ts [--runs N] [--only 1,3,5] [--port P] [--profile]");
+      console.log("usage: tsx scripts/bench.ts [--runs N] [--only 1,3,5] [--port P] [--profile] [--dist DIR]");
       process.exit(0);
     } else throw new Error(`unknown argument ${k}`);
   }

@@ -78,8 +78,13 @@ describe("loading files with helper workers", () => {
   it("gives what one thread gives, in file order, with the big log cut in parts and small logs shared out", async () => {
     const alone = await run(null);
     expect(alone.series.length).toBeGreaterThan(5);
-    for (const count of [1, 3]) {
-      const helpers = new InThreadHelpers(count);
+    for (const [count, sharePieces] of [
+      [1, false],
+      [3, false],
+      [1, true],
+      [2, true],
+    ] as const) {
+      const helpers = Object.assign(new InThreadHelpers(count), { sharePieces });
       expect(await run(helpers)).toEqual(alone);
       // The big log went in parts (a slice smaller than the file), the small logs whole.
       expect(helpers.calls.some((c) => c.bytes < files()[2]!.size && c.bytes > (64 * 1024) / (count + 2))).toBe(true);

@@ -1,11 +1,12 @@
 // Loading dropped files with every core: small interval logs are shared out between this
 // worker and helper workers (one file each at a time), a big interval log is cut at line
-// boundaries and its parts read at once, then joined here (ingestHlogInParts, proven equal to
-// reading in one piece). Other formats are read here, in order. Series are added to the store
-// in the order of the files, whoever read them.
+// boundaries into pieces that every worker reads at once, then joined here (load-pieces.ts,
+// proven equal to reading in one piece). Other formats are read here, in order. Series are
+// added to the store in the order of the files, whoever read them.
 import type { SampleOptions } from "../formats/source";
 import { fileChunks } from "./file-chunks";
 import { ingest, ingestHlogInParts, isIntervalLog, type HlogPart, type IngestResult } from "./ingest";
+import { cutsAt, pieceTargets, readInPieces } from "./load-pieces";
 import type { FileOutcome, FileProgress, Progress } from "./protocol";
 import type { Store } from "./store";
 
@@ -13,6 +14,13 @@ import type { Store } from "./store";
 export interface HelperWorkers {
   /** How many helpers: reads on different helpers run at once. */
   readonly count: number;
+  /**
+   * Whether a big log is cut into pieces handed out as workers free up (the page's helpers);
+   * else into one equal part per worker. The command line's Node threads read a log's pieces
+   * with more CPU in all (measured: report --json of the 24-hour log, 1.75 → 1.97 s), so they
+   * keep equal parts.
+   */
+  readonly sharePieces?: boolean;
   /** Reads on helper number `helper` (0 ≤ helper < count). */
   read(helper: number, blob: Blob, name: string, onProgress: (bytes: number, intervals: number) => void, signal?: AbortSignal): Promise<HlogPart>;
 }
@@ -25,8 +33,10 @@ export const SPLIT_BYTES = 4 * 1024 * 1024;
  */
 export const MAX_LOG_BYTES = 800_000_000;
 
-/** How far past a cut point to look for a line break before giving up on that cut. */
-const CUT_SEARCH_BYTES = 256 * 1024;
+/** One round of pieces, the whole file: one equal part per worker. */
+const EQUAL_PARTS = [1];
+/** The smallest piece a big log is cut into is SPLIT_BYTES / this (see pieceTargets). */
+const PIECES_PER_SPLIT = 16;
 const HEAD_BYTES = 16 * 1024;
 
 const CANCELLED = "cancelled: nothing of this file was loaded";
@@ -37,29 +47,6 @@ function formatMB(bytes: number): string {
 
 async function headOf(file: Blob): Promise<string> {
   return new TextDecoder("utf-8").decode(await file.slice(0, HEAD_BYTES).arrayBuffer());
-}
-
-/**
- * How much more of a cut log the first part gets than each helper's. While helpers sent their
- * payloads as text, joining them cost this worker time, and 1.05 balanced the two; now a part
- * arrives with its bytes transferred, and with 1.05 this worker still read on after the
- * helper had finished (CPU profiles of a 24-hour load): equal parts.
- */
-const FIRST_PART_WEIGHT = 1.0;
-
-/** Byte offsets just after a line break near the part boundaries, strictly increasing; fewer when lines are too long. */
-async function cutPoints(file: Blob, parts: number): Promise<number[]> {
-  const cuts: number[] = [];
-  const total = FIRST_PART_WEIGHT + (parts - 1);
-  for (let k = 1; k < parts; k++) {
-    const target = Math.floor((file.size * (FIRST_PART_WEIGHT + k - 1)) / total);
-    const bytes = new Uint8Array(await file.slice(target, Math.min(file.size, target + CUT_SEARCH_BYTES)).arrayBuffer());
-    const nl = bytes.indexOf(10);
-    if (nl < 0) continue;
-    const at = target + nl + 1;
-    if (at < file.size && (cuts.length === 0 || at > cuts[cuts.length - 1]!)) cuts.push(at);
-  }
-  return cuts;
 }
 
 function failed(name: string, e: unknown): IngestResult {
@@ -124,48 +111,13 @@ export async function loadFiles(
     }
   };
 
-  /** Reads one big interval log cut in parts: the first here, the others on helpers, at once. */
+  /** Reads one big interval log in pieces, here and on every helper at once (load-pieces.ts). */
   const readInParts = async (i: number): Promise<void> => {
     const file = files[i]!;
-    const cuts = await cutPoints(file, helpers!.count + 1);
+    const cuts = await cutsAt(file, pieceTargets(file.size, helpers!.count + 1, splitBytes / PIECES_PER_SPLIT, helpers!.sharePieces ? undefined : EQUAL_PARTS));
     if (cuts.length === 0) return readHere(i);
-    const bounds = [0, ...cuts, file.size];
-    const bytes = new Array<number>(bounds.length - 1).fill(0);
-    const intervals = new Array<number>(bounds.length - 1).fill(0);
-    const report = () =>
-      update(
-        i,
-        bytes.reduce((a, b) => a + b, 0),
-        intervals.reduce((a, b) => a + b, 0),
-      );
-    const rest: Promise<HlogPart>[] = [];
-    for (let k = 1; k < bounds.length - 1; k++) {
-      rest.push(
-        helpers!.read(
-          k - 1,
-          file.slice(bounds[k]!, bounds[k + 1]!),
-          file.name,
-          (b, n) => {
-            bytes[k] = b;
-            intervals[k] = n;
-            report();
-          },
-          signal,
-        ),
-      );
-    }
-    // A rejected part is awaited (and handled) below; keep it from being reported unhandled meanwhile.
-    for (const p of rest) p.catch(() => undefined);
     try {
-      results[i] = await ingestHlogInParts(
-        file.name,
-        fileChunks(file.slice(0, bounds[1]!), (b) => (bytes[0] = b), signal),
-        rest,
-        (p) => {
-          intervals[0] = p.intervals;
-          report();
-        },
-      );
+      results[i] = await readInPieces(file, file.name, cuts, helpers!, (bytes, intervals) => update(i, bytes, intervals), signal);
     } catch {
       // Cancelling is the only failure not worth a second try; anything else (a helper that
       // failed, parts that cannot be joined) is read here in one piece.

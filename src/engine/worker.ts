@@ -8,6 +8,7 @@ import type { HelperFailed, HelperPorts } from "./part-protocol";
 import { EngineWarmUps, type WarmableStore } from "./warm-up";
 import { heatmapQuery } from "./time-queries";
 import { setKeptBudget, WORKER_KEPT_BUDGET } from "./kept-counts";
+import { HeatmapPrefetch } from "./heatmap-prefetch";
 
 // Intervals' counts are kept from the load for time windows (kept-counts.ts), within a bound.
 setKeptBudget(WORKER_KEPT_BUDGET);
@@ -21,6 +22,7 @@ const warmHeatmap = (s: WarmableStore) => {
   for (const columns of [800, 4]) heatmapQuery(series, { ids, t0: null, t1: null, columns, rows: 110 });
 };
 const warm = new EngineWarmUps(store, () => new Store(), warmHeatmap);
+const prefetch = new HeatmapPrefetch(() => store.series);
 const name = (self as unknown as { name?: string }).name ?? "";
 const override = Number(/helpers=(\d)/.exec(name)?.[1] ?? Number.NaN);
 // The page starts the helpers beside this worker and sends their ports first (";ports" in the
@@ -32,6 +34,7 @@ const post = (r: Reply) => (self as unknown as Worker).postMessage(r);
 
 // Requests run one at a time, in order, so a query never sees a half-loaded file.
 let queue: Promise<void> = Promise.resolve();
+let waiting = 0;
 
 // Cancelling is handled at once, not queued: loads check the signal between chunks.
 let cancel = new AbortController();
@@ -62,6 +65,8 @@ self.onmessage = (ev: MessageEvent<Envelope | { cancel: true } | { cancelCompare
   // Taken now: a cancel sent after this request (before it starts) still reaches it.
   const compareSignal = compareCancel.signal;
   const seq = warm.requested(request.kind);
+  prefetch.requested(request.kind, request.kind === "heatmap" ? request.query.rows : undefined);
+  waiting++;
   queue = queue.then(async () => {
     const signal = request.kind === "compare" ? compareSignal : cancel.signal;
     try {
@@ -71,6 +76,7 @@ self.onmessage = (ev: MessageEvent<Envelope | { cancel: true } | { cancelCompare
       post({ reqId, type: "error", message: e instanceof Error ? e.message : String(e) });
     }
     warm.answered(request.kind, seq);
+    if (--waiting === 0) prefetch.idle(request.kind);
   });
 };
 

@@ -1,0 +1,373 @@
+// The latency heatmap: per pixel column, the merged histogram of the intervals in it, counted
+// by row of a log latency axis. Columns of many intervals are whole pre-merged blocks, whose rows
+// are computed once and kept, so zooming and panning add short row lists. Kept apart from the
+// window and tail queries (time-queries.ts) so each file stays one subject.
+import { highestEquivalent, newHistogram, sparseOf, type Histogram } from "../core/histogram";
+import { BLOCK_SIZES, indexRange, JoinedBlocks } from "../core/blocks";
+import { layoutOf as layoutOfHistogram, type Layout } from "./sparse-percentile";
+import type { IntervalTable, SeriesModel } from "../core/series";
+import { bucketIntervals } from "../core/timeline-buckets";
+import { addDecodedInto, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
+import { decodePayload } from "./payload";
+import type { HeatmapQuery, HeatmapResult, HeatmapSeries } from "./query-types";
+
+export type { HeatmapQuery, HeatmapResult, HeatmapSeries };
+
+const layoutOf = (s: SeriesModel): Layout => layoutOfHistogram(s.histogram);
+
+/** Decodes interval i (transient: valid until the next decode). */
+function decodeInterval(t: IntervalTable, i: number): DecodedHistogram | null {
+  const d = decodePayload(t.payload(i));
+  return d.ok ? d.value : null;
+}
+
+/** Per series (by histogram), its latency axis and the row of each counts-array index. */
+const axisCache = new WeakMap<Histogram, { lo: number; hi: number; rows: number; rowOf: Int16Array }>();
+
+function axisOf(s: SeriesModel, rows: number): { lo: number; hi: number; rows: number; rowOf: Int16Array } {
+  const cached = axisCache.get(s.histogram);
+  if (cached && cached.rows === rows) return cached;
+  const layout = layoutOf(s);
+  const sp = sparseOf(s.histogram);
+  const n = sp.indices.length;
+  let lo = 1;
+  let hi = 10;
+  if (n > 0) {
+    const firstNonZero = sp.indices[0]! === 0 && n > 1 ? sp.indices[1]! : sp.indices[0]!;
+    lo = Math.max(layout.lowest, valueFromIndex(firstNonZero, layout.lowest, layout.digits), 1);
+    hi = highestEquivalent(s.histogram, valueFromIndex(sp.indices[n - 1]!, layout.lowest, layout.digits)) + 1;
+    if (hi <= lo * 1.01) hi = lo * 10;
+  }
+  const top = n > 0 ? sp.indices[n - 1]! : 0;
+  const rowOf = new Int16Array(top + 1);
+  const span = Math.log(hi / lo);
+  for (let i = 0; i <= top; i++) {
+    const v = valueFromIndex(i, layout.lowest, layout.digits);
+    const r = v <= lo ? 0 : Math.floor((rows * Math.log(v / lo)) / span);
+    rowOf[i] = Math.min(rows - 1, Math.max(0, r));
+  }
+  const axis = { lo, hi, rows, rowOf };
+  axisCache.set(s.histogram, axis);
+  return axis;
+}
+
+/** Columns hold whole blocks when there are at least this many intervals per column. */
+const BLOCK_ROWS_FROM = 16;
+
+/** One interval's (or block's) counts by heatmap row. */
+interface RowEntries {
+  rows: Int16Array;
+  counts: Float64Array;
+}
+
+const EMPTY_ROWS: RowEntries = { rows: new Int16Array(0), counts: new Float64Array(0) };
+
+/** toRows' output before it is copied out (a row list is at most as long as the axis). */
+let rowScratch = new Int16Array(256);
+let sumScratch = new Float64Array(256);
+
+function toRows(indices: Int32Array, counts: Float64Array, rowOf: Int16Array, lastRow: number): RowEntries {
+  // Indices come in ascending order and rows never decrease with the index, so a row's counts
+  // are one run: added up in one pass, without a map (this runs for every block after a load,
+  // over every entry of every block: typed arguments and a running sum keep it one tight loop).
+  if (rowScratch.length <= lastRow) {
+    rowScratch = new Int16Array(lastRow + 1);
+    sumScratch = new Float64Array(lastRow + 1);
+  }
+  const rows = rowScratch;
+  const sums = sumScratch;
+  const table = rowOf.length;
+  const n = indices.length;
+  let m = 0;
+  let row = -1;
+  let sum = 0;
+  for (let k = 0; k < n; k++) {
+    const idx = indices[k]!;
+    const r = idx < table ? rowOf[idx]! : lastRow;
+    if (r === row) sum += counts[k]!;
+    else if (r > row) {
+      if (m > 0) sums[m - 1] = sum;
+      rows[m++] = r;
+      sum = counts[k]!;
+      row = r;
+    } else return toRowsUnordered(indices, counts, rowOf, lastRow);
+  }
+  if (m > 0) sums[m - 1] = sum;
+  return { rows: rows.slice(0, m), counts: sums.slice(0, m) };
+}
+
+/** The same for indices in any order. */
+function toRowsUnordered(indices: Int32Array, counts: Float64Array, rowOf: Int16Array, lastRow: number): RowEntries {
+  const acc = new Map<number, number>();
+  for (let k = 0; k < indices.length; k++) {
+    const idx = indices[k]!;
+    const row = idx < rowOf.length ? rowOf[idx]! : lastRow;
+    acc.set(row, (acc.get(row) ?? 0) + counts[k]!);
+  }
+  const out: RowEntries = { rows: new Int16Array(acc.size), counts: new Float64Array(acc.size) };
+  let j = 0;
+  for (const [row, c] of acc) {
+    out.rows[j] = row;
+    out.counts[j++] = c;
+  }
+  return out;
+}
+
+/** At most this many intervals' rows are kept per series (then the cache starts over). */
+const MAX_CACHED_INTERVALS = 200_000;
+
+interface RowCache {
+  rows: number;
+  interval(i: number): RowEntries;
+  /** The rows of the stored level-0 block starting at interval `start` (see storedBlockAt). */
+  block(start: number): RowEntries;
+}
+
+/**
+ * Where stored level-0 blocks lie: a log read in parts keeps each part's blocks aligned to the
+ * part's own start, not to multiples of the block size (a globally aligned range straddles two
+ * stored blocks there, and summing it decodes intervals one by one).
+ */
+interface BlockGrid {
+  /** Start of the part holding interval i, and where that part ends (exclusive). */
+  partOf(i: number): { from: number; to: number };
+}
+
+function blockGridOf(s: SeriesModel): BlockGrid | null {
+  const b = s.blocks;
+  if (!b) return null;
+  const starts = b instanceof JoinedBlocks ? b.partStarts : [0];
+  const count = b.intervalCount;
+  return {
+    partOf(i) {
+      let k = 0;
+      while (k + 1 < starts.length && starts[k + 1]! <= i) k++;
+      return { from: starts[k]!, to: k + 1 < starts.length ? starts[k + 1]! : count };
+    },
+  };
+}
+
+/** Whether a whole stored level-0 block starts at interval i. */
+function storedBlockAt(grid: BlockGrid, i: number): boolean {
+  const size = BLOCK_SIZES[0];
+  const { from, to } = grid.partOf(i);
+  return (i - from) % size === 0 && i + size <= to;
+}
+
+/**
+ * Per series and axis: each interval's and each block's counts by row, computed when first
+ * asked and kept, so that zooming and panning add small row lists instead of decoding again.
+ */
+const rowCaches = new WeakMap<Histogram, RowCache>();
+
+function rowCacheOf(s: SeriesModel, axis: { rows: number; rowOf: Int16Array }): RowCache {
+  const hit = rowCaches.get(s.histogram);
+  if (hit && hit.rows === axis.rows) return hit;
+  const t = s.intervals!;
+  const layout = layoutOf(s);
+  let intervals = new Map<number, RowEntries>();
+  const blocks = new Map<number, RowEntries>();
+  const lastRow = axis.rows - 1;
+  const size = BLOCK_SIZES[0];
+  const c: RowCache = {
+    rows: axis.rows,
+    interval(i) {
+      let e = intervals.get(i);
+      if (!e) {
+        const d = decodeInterval(t, i);
+        if (!d) e = EMPTY_ROWS;
+        else if (d.lowestDiscernibleValue === layout.lowest && d.numberOfSignificantValueDigits === layout.digits) e = toRows(d.indices, d.counts, axis.rowOf, lastRow);
+        else {
+          // Another layout than the series' own (a merge): added into one of that layout first.
+          const h = newHistogram(layout.digits, layout.lowest, s.histogram.highestTrackableValue);
+          addDecodedInto(h, d);
+          const sp = sparseOf(h);
+          e = toRows(sp.indices, sp.counts, axis.rowOf, lastRow);
+        }
+        if (intervals.size >= MAX_CACHED_INTERVALS) intervals = new Map();
+        intervals.set(i, e);
+      }
+      return e;
+    },
+    block(start) {
+      let e = blocks.get(start);
+      if (!e) {
+        // The stored block itself when there is one (no copy through an accumulator).
+        const sum =
+          s.blocks!.storedBlock(start) ??
+          s.blocks!.sumRange(start, start + size - 1, (i) => {
+            const d = decodeInterval(t, i);
+            return d ? { indices: d.indices, counts: d.counts } : null;
+          }).sum;
+        e = toRows(sum.indices, sum.counts, axis.rowOf, lastRow);
+        blocks.set(start, e);
+      }
+      return e;
+    },
+  };
+  rowCaches.set(s.histogram, c);
+  return c;
+}
+
+/**
+ * Intervals [firstInView, lastEnd) (in time order) grouped into columns of `perColumn` whole
+ * level-0 blocks, from the block holding the first interval to the one holding the last. Columns start on the
+ * stored blocks' boundaries, part by part (a part's last column may be shorter).
+ */
+function wholeBlocks(t: IntervalTable, grid: BlockGrid, firstInView: number, lastEnd: number, perColumn: number) {
+  const size = BLOCK_SIZES[0];
+  const out: { t0: number; t1: number; first: number; count: number; max: number }[] = [];
+  let a = firstInView;
+  {
+    const { from } = grid.partOf(a);
+    a = from + Math.floor((a - from) / size) * size;
+  }
+  while (a < lastEnd && a < t.n) {
+    const { from, to } = grid.partOf(a);
+    const partEnd = Math.min(to, t.n);
+    const end = Math.min(partEnd, from + Math.ceil((lastEnd - from) / size) * size);
+    for (; a < end; a += size * perColumn) {
+      const z = Math.min(end, a + size * perColumn);
+      const bk = { t0: t.offsets[a]!, t1: t.offsets[a]! + t.lengths[a]!, first: a, count: z - a, max: 0 };
+      for (let i = a; i < z; i++) {
+        bk.t1 = Math.max(bk.t1, t.offsets[i]! + t.lengths[i]!);
+        bk.max = Math.max(bk.max, t.maxes[i]!);
+      }
+      out.push(bk);
+    }
+    a = partEnd;
+  }
+  return out;
+}
+
+function inTimeOrder(t: IntervalTable): boolean {
+  for (let i = 1; i < t.n; i++) if (t.offsets[i]! < t.offsets[i - 1]!) return false;
+  return true;
+}
+
+function isIdentity(order: Int32Array): boolean {
+  for (let i = 0; i < order.length; i++) if (order[i] !== i) return false;
+  return true;
+}
+
+/** Rows a heatmap query is given: at least one, at most 4000. */
+const clampRows = (rows: number) => Math.max(1, Math.min(4000, Math.floor(rows)));
+
+/**
+ * Computes and keeps the rows of every stored level-0 block of `s` on an axis of `rows` rows:
+ * the pass over every block's entries that the first heatmap of a long log spends most of its
+ * time on, done ahead so that a heatmap asked later adds the kept rows (heatmap-prefetch.ts).
+ * The rows are those a query computes: the same cache holds them.
+ */
+export function prepareBlockRows(s: SeriesModel, rows: number): number {
+  const grid = blockGridOf(s);
+  const t = s.intervals;
+  if (!grid || !t) return 0;
+  const cache = rowCacheOf(s, axisOf(s, clampRows(rows)));
+  const size = BLOCK_SIZES[0];
+  let blocks = 0;
+  for (let i = 0; i < t.n;) {
+    const { from, to } = grid.partOf(i);
+    for (let a = from; a + size <= to; a += size, blocks++) cache.block(a);
+    i = Math.max(to, i + 1);
+  }
+  return blocks;
+}
+
+function extentOf(series: readonly SeriesModel[]): [number, number] | null {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const s of series) {
+    const t = s.intervals;
+    if (!t) continue;
+    for (let i = 0; i < t.n; i++) {
+      first = Math.min(first, t.offsets[i]!);
+      last = Math.max(last, t.offsets[i]! + t.lengths[i]!);
+    }
+  }
+  return Number.isFinite(first) ? [first, last] : null;
+}
+
+/**
+ * The heatmap of the asked series over [t0, t1], at most `columns` columns of `rows` rows. A
+ * column is the intervals that start in it (the one straddling t0 included, as the timeline
+ * does), moved onto block boundaries when columns hold many intervals, so their merged
+ * histogram is whole pre-merged blocks.
+ */
+export function heatmapQuery(all: readonly SeriesModel[], q: HeatmapQuery): HeatmapResult {
+  // Open ends fit the asked series (a short log beside a long one fills the heatmap's width).
+  const extent = extentOf(all.filter((s) => q.ids.includes(s.id))) ?? extentOf(all);
+  if (!extent) return { domain: [0, 1], series: [] };
+  const t0 = q.t0 ?? extent[0];
+  const t1 = Math.max(q.t1 ?? extent[1], t0 + 1e-3);
+  const rows = clampRows(q.rows);
+  const out: HeatmapSeries[] = [];
+  for (const id of q.ids) {
+    const s = all.find((x) => x.id === id);
+    const t = s?.intervals;
+    if (!s || !t || t.n === 0) continue;
+    let longest = 0;
+    for (let i = 0; i < t.n; i++) longest = Math.max(longest, t.lengths[i]!);
+    const columns = Math.max(1, Math.floor(q.columns));
+    const axis = axisOf(s, rows);
+    const cache = rowCacheOf(s, axis);
+    // Many intervals per pixel: columns of whole pre-merged blocks (each block's rows are
+    // computed once), drawn over the span they cover; otherwise each interval's rows (decoded
+    // once, then kept) added per column. With blocks the table is in time order, so the
+    // intervals in view are one index range: found by bisection, not by bucketing every interval.
+    const grid = blockGridOf(s);
+    let blockCols = false;
+    let order: Int32Array | null = null;
+    let buckets: readonly { t0: number; t1: number; first: number; count: number; max: number }[] = [];
+    if (grid && inTimeOrder(t)) {
+      const [first, last] = indexRange(t.offsets, t.n, t0 - longest, t1);
+      const inView = Math.max(0, last - first + 1);
+      if (inView / columns >= BLOCK_ROWS_FROM) {
+        blockCols = true;
+        buckets = wholeBlocks(t, grid, first, first + inView, Math.max(1, Math.round(inView / columns / BLOCK_SIZES[0])));
+      }
+    }
+    if (!blockCols) {
+      const grouped = bucketIntervals(t, t0 - longest, t1, columns);
+      order = isIdentity(grouped.order) ? null : grouped.order;
+      buckets = grouped.buckets;
+    }
+    const n = buckets.length;
+    const r: HeatmapSeries = {
+      id: s.id,
+      recordedUnit: s.recordedUnit,
+      startTime: s.startTime,
+      lo: axis.lo,
+      hi: axis.hi,
+      rows,
+      t0: new Float64Array(n),
+      t1: new Float64Array(n),
+      max: new Float64Array(n),
+      cells: new Float64Array(n * rows),
+      maxCell: 0,
+    };
+    let maxCell = 0;
+    const addRows = (e: RowEntries, base: number) => {
+      for (let k = 0; k < e.rows.length; k++) {
+        const c = (r.cells[base + e.rows[k]!]! += e.counts[k]!);
+        if (c > maxCell) maxCell = c;
+      }
+    };
+    const size = BLOCK_SIZES[0];
+    buckets.forEach((b, k) => {
+      r.t0[k] = b.t0;
+      r.t1[k] = b.t1;
+      r.max[k] = b.max;
+      const base = k * rows;
+      const end = b.first + b.count; // exclusive
+      let i = b.first;
+      if (blockCols) {
+        for (; i + size <= end && storedBlockAt(grid!, i); i += size) addRows(cache.block(i), base);
+      }
+      for (; i < end; i++) addRows(cache.interval(order ? order[i]! : i), base);
+    });
+    r.maxCell = maxCell;
+    out.push(r);
+  }
+  return { domain: [t0, t1], series: out };
+}

@@ -1,0 +1,157 @@
+// A big interval log read by every worker at once, in pieces handed out as workers free up.
+//
+// Cut into one equal part per worker, a log was read as fast as its slowest part: the engine
+// worker starts its part later (it shares the file out first, and may be finishing a warm-up
+// slice when the file arrives) and reads it more slowly (it keeps its payloads as text, posts
+// the progress), so the helper sat idle for a good share of the load while the engine read on
+// (traced in Chromium on the 24-hour log). Here the log is cut into a few large pieces, one per
+// worker, then smaller ones that whoever is free takes next, so all workers finish within about
+// one small piece of each other. The engine reads the first piece into the joining reader and
+// any later piece it takes as a part, as a helper does; the parts are joined in file order, which
+// gives what reading the log in one piece gives (tests compare them).
+import { fileChunks } from "./file-chunks";
+import { HlogIngest, ingestHlogPart, type HlogPart } from "./hlog-ingest";
+import type { IngestResult } from "./series-make";
+import type { HelperWorkers } from "./load-files";
+
+/**
+ * Shares of the file cut per round: the first round gives each worker one large piece, each
+ * later round one smaller piece each (pieces of the minimum size once a share is below it).
+ */
+const ROUND_SHARES = [0.72, 0.16, 0.08, 0.04];
+/** How far past a cut point to look for a line break before giving up on that cut. */
+const CUT_SEARCH_BYTES = 256 * 1024;
+
+/**
+ * Byte offsets to cut the file at (before line breaks are looked for), strictly increasing, in
+ * `rounds` (shares of the file, each cut into one piece per worker); no piece smaller than
+ * `minPiece` (below it, a part's own costs, a message and a join, outweigh what sharing it
+ * gains).
+ */
+export function pieceTargets(size: number, workers: number, minPiece: number, rounds: readonly number[] = ROUND_SHARES): number[] {
+  const targets: number[] = [];
+  const least = Math.max(1, minPiece);
+  let at = 0;
+  for (let round = 0; ; round++) {
+    const share = rounds[Math.min(round, rounds.length - 1)]!;
+    const piece = Math.max(least, Math.floor((size * share) / workers));
+    for (let k = 0; k < workers; k++) {
+      at += piece;
+      // The last piece holds the remainder: no cut that would leave less than half a piece.
+      if (at >= size - least / 2) return targets;
+      targets.push(at);
+    }
+  }
+}
+
+/** Byte offsets just after a line break at or after each target, strictly increasing; fewer when lines are too long. */
+export async function cutsAt(file: Blob, targets: readonly number[]): Promise<number[]> {
+  const found = await Promise.all(
+    targets.map(async (target) => {
+      const bytes = new Uint8Array(await file.slice(target, Math.min(file.size, target + CUT_SEARCH_BYTES)).arrayBuffer());
+      const nl = bytes.indexOf(10);
+      return nl < 0 ? -1 : target + nl + 1;
+    }),
+  );
+  const cuts: number[] = [];
+  for (const at of found) if (at > 0 && at < file.size && (cuts.length === 0 || at > cuts[cuts.length - 1]!)) cuts.push(at);
+  return cuts;
+}
+
+/** What readInPieces reports as it goes: bytes and intervals read so far, over every piece. */
+export type PiecesProgress = (bytes: number, intervals: number) => void;
+
+/**
+ * Reads an interval log cut at `cuts` (see cutsAt) with this worker and every helper at once.
+ * Throws (PartsNotJoinable, a helper's failure, a cancel) when it cannot give the log's exact
+ * reading; the caller then reads it in one piece.
+ */
+export async function readInPieces(
+  file: Blob,
+  name: string,
+  cuts: readonly number[],
+  helpers: HelperWorkers,
+  progress: PiecesProgress,
+  signal?: AbortSignal,
+): Promise<IngestResult> {
+  const bounds = [0, ...cuts, file.size];
+  const count = bounds.length - 1;
+  const bytes = new Array<number>(count).fill(0);
+  const intervals = new Array<number>(count).fill(0);
+  const report = () =>
+    progress(
+      bytes.reduce((a, b) => a + b, 0),
+      intervals.reduce((a, b) => a + b, 0),
+    );
+  const slice = (k: number) => file.slice(bounds[k]!, bounds[k + 1]!);
+
+  // Pieces 1… in file order, each taken by the first worker to be free; resolved by whoever read it.
+  const parts = Array.from({ length: count - 1 }, () => {
+    let resolve!: (p: HlogPart) => void;
+    let reject!: (e: unknown) => void;
+    const promise = new Promise<HlogPart>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // A rejected piece is awaited (and thrown) in order below; keep it from being reported unhandled meanwhile.
+    promise.catch(() => undefined);
+    return { promise, resolve, reject };
+  });
+  let next = 1;
+  let failed = false;
+  const take = (): number | null => (failed || next >= count ? null : next++);
+  const settle = async (k: number, read: () => Promise<HlogPart>) => {
+    try {
+      parts[k - 1]!.resolve(await read());
+    } catch (e) {
+      failed = true; // nobody takes further pieces: the log is read again in one piece
+      parts[k - 1]!.reject(e);
+      for (let j = k; j < parts.length; j++) parts[j]!.reject(e);
+    }
+  };
+  const onHelper = async (helper: number) => {
+    for (let k = take(); k !== null; k = take()) {
+      const piece = k;
+      await settle(piece, () =>
+        helpers.read(
+          helper,
+          slice(piece),
+          name,
+          (b, n) => {
+            bytes[piece] = b;
+            intervals[piece] = n;
+            report();
+          },
+          signal,
+        ),
+      );
+    }
+  };
+  const helping = Array.from({ length: helpers.count }, (_, h) => onHelper(h));
+
+  // This worker: the first piece into the joining reader, then pieces as parts while any are left.
+  const sink = new HlogIngest(name);
+  for await (const chunk of fileChunks(slice(0), (b) => (bytes[0] = b), signal)) {
+    sink.push(chunk);
+    intervals[0] = sink.intervalCount;
+    report();
+  }
+  for (let k = take(); k !== null; k = take()) {
+    const piece = k;
+    await settle(piece, async () => {
+      const source = new Uint8Array(bounds[piece + 1]! - bounds[piece]!);
+      return ingestHlogPart(
+        name,
+        fileChunks(slice(piece), (b) => (bytes[piece] = b), signal, source),
+        (p) => {
+          intervals[piece] = p.intervals;
+          report();
+        },
+        source,
+      );
+    });
+  }
+  await Promise.all(helping);
+  for (const p of parts) sink.absorb(await p.promise);
+  return sink.finish();
+}
