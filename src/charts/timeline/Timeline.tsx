@@ -41,6 +41,29 @@ interface Props extends TimeChartProps {
 /** Points stroked per task (see drawSlices): fifty logs of a minute (3000 points) are drawn at once. */
 const SLICE_POINTS = 3200;
 
+/** Per line and chosen percentiles: its highest value and lowest positive one, in ns (Infinity: none). */
+const extents = new WeakMap<TimelineSeries, { key: string; hi: number; lo: number }>();
+
+/** A line's extent, kept with its data: hiding one series of fifty rescans none of the others. */
+function lineExtent(d: TimelineSeries, percentiles: readonly number[]): [number, number] {
+  const key = percentiles.join(",");
+  const known = extents.get(d);
+  if (known && known.key === key) return [known.hi, known.lo];
+  const f = NANOS_PER_UNIT[d.recordedUnit];
+  let hi = 0;
+  let lo = Infinity;
+  for (let i = 0; i < d.max.length; i++) {
+    hi = Math.max(hi, d.max[i]! * f);
+    if (d.max[i]! > 0) lo = Math.min(lo, d.max[i]! * f);
+  }
+  for (const p of percentiles) {
+    const arr = d.percentiles[String(p)];
+    if (arr) for (let i = 0; i < arr.length; i++) if (arr[i]! > 0) lo = Math.min(lo, arr[i]! * f);
+  }
+  extents.set(d, { key, hi, lo });
+  return [hi, lo];
+}
+
 function dashArray(d: string): number[] {
   return d ? d.split(/\s+/).map(Number) : [];
 }
@@ -96,20 +119,13 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
 
   const laneList = useMemo(() => lanes(lines.length, height, perLane), [lines.length, height, perLane]);
   const yScales = useMemo(() => {
-    const factorOf = (l: TimelineLine) => NANOS_PER_UNIT[l.data.recordedUnit];
     const extent = (ls: TimelineLine[]) => {
       let hi = 0;
       let lo = Infinity;
       for (const l of ls) {
-        const f = factorOf(l);
-        for (let i = 0; i < l.data.max.length; i++) {
-          hi = Math.max(hi, l.data.max[i]! * f);
-          if (l.data.max[i]! > 0) lo = Math.min(lo, l.data.max[i]! * f);
-        }
-        for (const p of percentiles) {
-          const arr = l.data.percentiles[String(p)];
-          if (arr) for (let i = 0; i < arr.length; i++) if (arr[i]! > 0) lo = Math.min(lo, arr[i]! * f);
-        }
+        const [h, o] = lineExtent(l.data, percentiles);
+        hi = Math.max(hi, h);
+        lo = Math.min(lo, o);
       }
       return [hi, Number.isFinite(lo) ? lo : 0] as const;
     };
