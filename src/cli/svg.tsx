@@ -8,6 +8,7 @@ import type { CompareResult } from "../core/compare/types";
 import type { Headline } from "../core/compare/headline";
 import { PercentilePlot, type PlotSeries, type PlotStep } from "../charts/percentile-plot/PercentilePlot";
 import { formatSeconds, lanes, TL_MARGIN, xScaleFor, yScaleFor } from "../charts/timeline/layout";
+import { timeTicks } from "../core/time-format";
 import { UNIT_LABEL } from "../core/format";
 import { requirementSteps, type Requirement } from "../core/requirements";
 import { NANOS_PER_UNIT, type Unit } from "../core/types";
@@ -170,7 +171,8 @@ export function timelineSvg(tl: TimelineResult, series: readonly ChartSeries[], 
   out.push(`<text transform="translate(14 ${midY}) rotate(-90)" text-anchor="middle" class="axis-label">Max per interval (${UNIT_LABEL[unit]}${yLog ? ", log" : ""})</text></g>`);
   const bottom = total - TL_MARGIN.bottom;
   out.push(`<g class="axis x-axis"><line x1="${TL_MARGIN.left}" x2="${width - TL_MARGIN.right}" y1="${bottom}" y2="${bottom}"/>`);
-  for (const t of (x as { ticks(n: number): number[] }).ticks(Math.max(2, Math.floor(width / 110)))) {
+  // Whole minutes and hours, as the page's timeline ticks (a day is not ticked at 2:46:40).
+  for (const t of timeTicks(tl.domain[0], tl.domain[1], Math.max(2, Math.floor(width / 110)))) {
     out.push(`<text x="${r(x(t))}" y="${bottom + 16}" text-anchor="middle">${escapeXml(formatSeconds(t))}</text>`);
   }
   out.push(`<text x="${(TL_MARGIN.left + width - TL_MARGIN.right) / 2}" y="${total - 4}" text-anchor="middle" class="axis-label">Time since each log's StartTime</text></g>`);

@@ -91,4 +91,30 @@ describe("LineSplitter", () => {
     expect(lens).toEqual([MAX_LINE_CHARS + 10]);
     expect(got).toEqual(["ok"]);
   });
+
+  it("hands an overlong line over in pieces to a sink that takes them, then its end as the line", () => {
+    const big = Array.from({ length: MAX_LINE_CHARS / 8 + 5000 }, (_, i) => `${i % 10000000}`.padStart(8, "0")).join("");
+    const text = `first\n${big}\nlast\n${big}`;
+    for (const step of [65536, 1_000_003, text.length]) {
+      const events: [string, number, string][] = [];
+      const s = new LineSplitter({
+        line: (t, n) => events.push(["line", n, t]),
+        overlong: (n) => events.push(["overlong", n, ""]),
+        piece: (t, n) => events.push(["piece", n, t]),
+      });
+      for (let i = 0; i < text.length; i += step) s.push(text.slice(i, i + step));
+      s.end();
+      expect(events.some((e) => e[0] === "overlong")).toBe(false);
+      // Lines 2 and 4 arrive as pieces ending with a line call; joined they are the line.
+      const lines = new Map<number, string>();
+      for (const [kind, n, t] of events) if (kind !== "overlong") lines.set(n, (lines.get(n) ?? "") + t);
+      expect([...lines.keys()]).toEqual([1, 2, 3, 4]);
+      expect(lines.get(1)).toBe("first");
+      expect(lines.get(2) === big).toBe(true);
+      expect(lines.get(3)).toBe("last");
+      expect(lines.get(4) === big).toBe(true);
+      expect(events.filter((e) => e[0] === "line").map((e) => e[1])).toEqual([1, 2, 3, 4]);
+      expect(events.filter((e) => e[0] === "piece").every((e) => e[1] === 2 || e[1] === 4)).toBe(true);
+    }
+  });
 });

@@ -10,11 +10,18 @@ export interface LineSink {
   line(text: string, lineNo: number, at: number): void;
   /** A line longer than MAX_LINE_CHARS: its content was dropped. */
   overlong(lineNo: number, length: number): void;
+  /**
+   * Given, a line too long to hold is not dropped but handed over in pieces as it comes (a
+   * streaming reader: a one-line JSON report of a million calls); its last piece then arrives
+   * through `line` as if it were the whole line, and `overlong` is not called.
+   */
+  piece?(text: string, lineNo: number): void;
 }
 
 export class LineSplitter {
   private tail = "";
   private tailOverflow = 0; // characters dropped from an overlong line so far
+  private streamed = false; // the current line's first pieces went to sink.piece
   private lineNo = 0;
   private pendingCR = false;
   /** Characters of the chunks before the current one. */
@@ -58,7 +65,7 @@ export class LineSplitter {
   }
 
   end(): void {
-    if (this.tail !== "" || this.tailOverflow > 0) this.emit("", 0);
+    if (this.tail !== "" || this.tailOverflow > 0 || this.streamed) this.emit("", 0);
   }
 
   /** Counts lines another reader read (a later part of the same file, joined after this one's). */
@@ -78,6 +85,12 @@ export class LineSplitter {
   private append(piece: string, from: number): void {
     if (this.tail === "" && this.tailOverflow === 0) this.tailAt = this.consumed + from;
     if (this.tailOverflow > 0 || this.tail.length + piece.length > MAX_LINE_CHARS) {
+      if (this.sink.piece) {
+        this.sink.piece(this.tail + piece, this.lineNo + 1);
+        this.tail = "";
+        this.streamed = true;
+        return;
+      }
       this.tailOverflow += piece.length;
       return;
     }
@@ -87,8 +100,16 @@ export class LineSplitter {
   /** `from`: where lastPiece starts in the current chunk. */
   private emit(lastPiece: string, from: number): void {
     this.lineNo++;
-    const carried = this.tail !== "" || this.tailOverflow > 0;
+    const carried = this.tail !== "" || this.tailOverflow > 0 || this.streamed;
     const at = carried ? this.tailAt : this.consumed + from;
+    if (this.sink.piece && (this.streamed || this.tail.length + lastPiece.length > MAX_LINE_CHARS)) {
+      // The line's end is already held (a slice of the chunk): only the carried part is a piece.
+      this.streamed = false;
+      if (this.tail !== "") this.sink.piece(this.tail, this.lineNo);
+      this.tail = "";
+      this.sink.line(lastPiece, this.lineNo, at);
+      return;
+    }
     if (this.tailOverflow > 0 || this.tail.length + lastPiece.length > MAX_LINE_CHARS) {
       this.sink.overlong(this.lineNo, this.tail.length + this.tailOverflow + lastPiece.length);
       this.tail = "";

@@ -162,6 +162,7 @@ class ReaderIngest implements Sink {
       overlong: (n, len) => {
         if (this.overlong.length < 5) this.overlong.push({ file, line: n, reason: `line is ${len} characters long (limit ${MAX_LINE_CHARS}): skipped` });
       },
+      piece: this.parser.piece ? (t, n) => this.parser.piece!(t, n) : undefined,
     });
   }
 

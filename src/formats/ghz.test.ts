@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems } from "../../scripts/lib/reader-tests";
 import { byCompletion, generateSamples, nsValue, parseByLines } from "../../scripts/lib/loadgen-fixtures";
 import { ghzJson } from "../../scripts/lib/producer-fixtures";
+import { MAX_LINE_CHARS } from "../core/lines";
 import { ingest } from "../engine/ingest";
 import { pickFormat } from "./detect";
 import { ghzReader } from "./ghz";
@@ -50,6 +51,24 @@ describe("ghz JSON", () => {
     const cut = parseByLines(ghzReader, "r.json", ghzJson(written.slice(0, 50), { pretty: true }).split("\n").slice(0, 200).join("\n"));
     expect(cut.problems.map((x) => x.reason)).toEqual([expect.stringMatching(/truncated/)]);
     expect(cut.series[0]!.histogram.totalCount).toBeGreaterThan(0);
+  });
+
+  it("reads a compact report longer than the longest line the app holds (one line of 60,000 calls)", async () => {
+    const many = byCompletion(
+      generateSamples({ seed: 43, seconds: 60, rate: 1000, labels: [""], medianMs: 1.5, sigma: 0.7, failureRate: 0.02, stalls: [{ at: 20, duration: 0.4 }] }),
+    );
+    const text = ghzJson(many);
+    expect(text.trimEnd().includes("\n")).toBe(false); // one line
+    expect(text.length).toBeGreaterThan(MAX_LINE_CHARS);
+    const chunks: string[] = [];
+    for (let i = 0; i < text.length; i += 1 << 20) chunks.push(text.slice(i, i + (1 << 20)));
+    const r = await ingest("report.json", chunks);
+    expect(r.problems).toEqual([]);
+    const ok = many.filter((s) => s.success);
+    expect(r.series.map((s) => [s.histogram.totalCount, s.failures])).toEqual([[ok.length, many.length - ok.length]]);
+    // The largest latency recorded is the largest written (ns, within the histogram's precision).
+    const maxNs = Math.max(...ok.map((s) => nsValue(s)));
+    expect(Math.abs(r.series[0]!.histogram.maxValue - maxNs) / maxNs).toBeLessThan(0.001);
   });
 
   itReadsTheSameInChunks(ghzReader, "r.json", ghzJson(written.slice(0, 300), { pretty: true }), 700, 30);

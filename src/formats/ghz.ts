@@ -12,8 +12,9 @@
 // the details (ghz keeps at most a million), a note says how many were read.
 //
 // The report is one JSON document: it is scanned a line at a time (support/json-stream.ts) and
-// only each call's object is parsed, so a pretty report of any size is read in bounded memory.
-// A compact (-O json) report is one line, read up to the longest line the app accepts.
+// only each call's object is parsed, so a report of any size is read in bounded memory. A
+// compact (-O json) report is one line, longer than any line the app holds: it is taken in
+// pieces as it streams in (LineSink.piece).
 import type { FormatReader, SampleOptions } from "./source";
 import { clip } from "./support/decimals";
 import { JsonStream } from "./support/json-stream";
@@ -27,6 +28,16 @@ class GhzParser extends CollectingParser {
 
   constructor(file: string, options: SampleOptions) {
     super("ghz", { file, unit: "ns", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval });
+  }
+
+  private pieces = 0;
+
+  piece(text: string, lineNo: number): void {
+    try {
+      this.stream.piece(lineNo === 1 && this.pieces++ === 0 ? text.replace(/^\uFEFF/, "") : text, lineNo);
+    } catch (e) {
+      this.problems.line(lineNo, `internal error: ${String(e)}`);
+    }
   }
 
   protected readLine(text: string, lineNo: number): void {

@@ -37,6 +37,8 @@ export interface ParsedSource {
 
 export interface LineParser {
   line(text: string, lineNo: number): void;
+  /** A reader that can take a line longer than the app holds in pieces (see LineSink.piece). */
+  piece?(text: string, lineNo: number): void;
   finish(): ParsedSource;
 }
 

@@ -61,6 +61,15 @@ export class JsonStream {
 
   /** One line of the document (without its line end). */
   line(text: string, lineNo: number): void {
+    this.scan(text, lineNo, true);
+  }
+
+  /** A piece of a line too long to hold whole; the line's last piece comes through `line`. */
+  piece(text: string, lineNo: number): void {
+    this.scan(text, lineNo, false);
+  }
+
+  private scan(text: string, lineNo: number, lineEnds: boolean): void {
     const n = text.length;
     let from = 0; // start of the current capture piece on this line
     let i = 0;
@@ -173,7 +182,8 @@ export class JsonStream {
       i++;
     }
     if (this.capture) {
-      if (this.capture.scalar && !this.inString && this.stack.length === this.capture.depth) this.endCapture(text.slice(from));
+      if (!lineEnds) this.addPiece(text.slice(from));
+      else if (this.capture.scalar && !this.inString && this.stack.length === this.capture.depth) this.endCapture(text.slice(from));
       else this.addPiece(text.slice(from) + "\n");
     }
   }
