@@ -9,7 +9,6 @@ import type { HelperWorkers } from "../engine/load-files";
 import { CliError } from "./errors";
 import { readRun, runDirsOf, runInputsOf, summarizeStore, type RunDir } from "./history-runs";
 import { expandPaths, loadAll } from "./load";
-import { writeHistoryOut } from "./history-out";
 import { JSON_VERSION } from "./report";
 
 export interface HistoryArgs {
@@ -117,7 +116,8 @@ export async function historyCommand(a: HistoryArgs): Promise<number> {
   checkRequirement(a.requirement);
   const { runs } = await readHistory(a.dirs, a);
   const changes = detectChanges(runs, { margin: a.margin });
-  if (a.out) writeHistoryOut(a.out, runs, changes, a.unit, a.linkBase ?? null);
+  // The charts' code (React) is loaded only when charts are written.
+  if (a.out) (await import("./history-out")).writeHistoryOut(a.out, runs, changes, a.unit, a.linkBase ?? null);
   if (a.json) a.stdout(`${JSON.stringify(historyJson(runs, changes, a.requirement), null, 2)}\n`);
   else a.stdout(historyText(runs, changes, a.requirement, a.unit));
   return 0;

@@ -12,7 +12,6 @@ import { gateOf } from "../core/compare/gate";
 import { CliError } from "./errors";
 import { hgrmOf } from "./hgrm";
 import { CHECK_HELP, HGRM_HELP, MAIN_HELP, REPORT_HELP } from "./help";
-import { checkHistory, historyCommand } from "./history";
 import { HISTORY_HELP } from "./history-help";
 import { expandPaths, loadAll, loadMerged } from "./load";
 import type { Worker } from "node:worker_threads";
@@ -157,7 +156,7 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
 
   const requirementPercentiles = requirement ? requirement.entries.map((e) => e.percentile) : null;
   const compared = baseline !== null ? await compareRuns({ store, baseline, range, unit, requirementPercentiles, views }) : null;
-  const url = linkBase !== null ? shareUrl(store, rows, requirement, range, unit, linkBase) : null;
+  const url = linkBase !== null ? await shareUrl(store, rows, requirement, range, unit, linkBase) : null;
   const markdown = markdownOf(rows, requirement, range, unit, url, compared ? headlinesOf(compared.pairs) : null) + (compared ? `\n${compared.markdown}` : "");
   const json = jsonOf(rows, requirement, range, url) as Record<string, unknown>;
   if (compared) json.comparison = compared.json;
@@ -165,7 +164,7 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
 
   if (out !== null) {
     const hgrmRange = p.flags.has("--merge") ? { start: null, end: null } : range;
-    writeOut(out, { store, rows, requirement, unit, hgrmRange, baseline: compared?.baseName ?? null, pairs: compared?.pairs ?? [], logAxis, markdown, jsonText });
+    await writeOut(out, { store, rows, requirement, unit, hgrmRange, baseline: compared?.baseName ?? null, pairs: compared?.pairs ?? [], logAxis, markdown, jsonText });
   }
 
   if (p.flags.has("--json")) io.stdout(jsonText);
@@ -190,8 +189,9 @@ function compareCheckText(pairs: ComparedPair[], strict: boolean): string {
   return `${pairs.map((x) => compareCheckLines(x, strict)).join("\n")}\n`;
 }
 
-/** `history`, or `check --history`: history.ts, with the options parsed here. */
-function historyOrCheck(p: Parsed, io: Io, helpers: NodeHelperPool | null): Promise<number> {
+/** `history`, or `check --history`: history.ts (loaded only for these), with the options parsed here. */
+async function historyOrCheck(p: Parsed, io: Io, helpers: NodeHelperPool | null): Promise<number> {
+  const { checkHistory, historyCommand } = await import("./history");
   const a = {
     dirs: p.files,
     json: p.flags.has("--json"),

@@ -8,7 +8,7 @@ import { fileChunks } from "../engine/file-chunks";
 import { ingestHlogPart, transferablesOf, type HlogPart } from "../engine/hlog-ingest";
 import type { HelperWorkers } from "../engine/load-files";
 import type { TimeRange } from "../engine/protocol";
-import { mergeShare, transferablesOfShare, type MergedShare, type MergeHelpers } from "./load";
+import type { MergedShare, MergeHelpers } from "./load";
 import { PathFile } from "./path-file";
 
 type ToHelper = { type: "read"; id: number; path: string; name: string; start: number; end: number } | { type: "merge"; id: number; paths: readonly string[]; range: TimeRange };
@@ -113,6 +113,9 @@ export function serveParts(port: NodeMessagePort | null = parentPort): void {
   port.on("message", async (m: ToHelper) => {
     try {
       if (m.type === "merge") {
+        // Merging reads every format (the whole loader): loaded only by a helper that merges,
+        // so that one reading parts of a log starts on the interval-log reader alone.
+        const { mergeShare, transferablesOfShare } = await import("./load");
         const share = await mergeShare(m.paths, m.range);
         port.postMessage({ id: m.id, type: "merged", share } satisfies FromHelper, transferablesOfShare(share));
         return;

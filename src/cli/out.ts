@@ -8,7 +8,7 @@ import type { Store, TimeRange } from "../engine/store";
 import type { ComparedPair } from "./compare";
 import { CliError } from "./errors";
 import type { Row } from "./report";
-import { percentilePlotSvg, ratioSvg, timelineColumns, timelineSvg, type LogAxis } from "./svg";
+import type { LogAxis } from "./svg";
 
 export interface OutInput {
   store: Store;
@@ -42,7 +42,9 @@ export function safeName(name: string, taken: Set<string>): string {
   return n;
 }
 
-export function writeOut(dir: string, o: OutInput): void {
+export async function writeOut(dir: string, o: OutInput): Promise<void> {
+  // The charts' code (React, D3) is loaded only when charts are written: most runs never need it.
+  const { percentilePlotSvg, ratioSvg, timelineColumns, timelineSvg } = await import("./svg");
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "percentile-plot.svg"), percentilePlotSvg(o.rows, o.requirement, o.unit, 960, 480, o.logAxis));
   const width = 960;

@@ -12,6 +12,17 @@ function randomSparse(seed: number, range: (seed: number) => number): Sparse {
   return { indices, counts };
 }
 
+/** Dense intervals: 64 to 263 indices within about twice as many (thousands of distinct values per interval). */
+function denseSparse(seed: number): Sparse {
+  const m = 64 + (seed % 200);
+  const base = (seed * 7919) % 20_000;
+  const idx = new Set<number>();
+  for (let k = 0; k < m; k++) idx.add(base + ((k * 2 + (seed % 3)) % (m * 2)));
+  const indices = Int32Array.from([...idx].sort((a, b) => a - b));
+  const counts = Float64Array.from(indices, (i) => 1 + ((i * seed) % 13));
+  return { indices, counts };
+}
+
 function direct(parts: Sparse[], i0: number, i1: number): Map<number, number> {
   const m = new Map<number, number>();
   for (let i = Math.max(0, i0); i <= Math.min(i1, parts.length - 1); i++) {
@@ -22,13 +33,17 @@ function direct(parts: Sparse[], i0: number, i1: number): Map<number, number> {
 
 // Narrow index spans (summed by scanning the span), wide ones (indices tracked and sorted), and
 // blocks that start narrow and turn wide half way.
+// Dense intervals (counts summed without the bitmap, their 64-index groups scanned), and dense
+// ones among sparse and wide ones in the same blocks.
 describe.each([
-  ["narrow", () => 5000],
-  ["wide", () => 2_000_000],
-  ["mixed", (seed: number) => (seed % 50 === 0 ? 2_000_000 : 5000)],
-] as const)("IntervalBlocks (%s index spans)", (_, range) => {
+  ["narrow", (seed: number) => randomSparse(seed, () => 5000), 100],
+  ["wide", (seed: number) => randomSparse(seed, () => 2_000_000), 100],
+  ["mixed", (seed: number) => randomSparse(seed, (s) => (s % 50 === 0 ? 2_000_000 : 5000)), 100],
+  ["dense", denseSparse, 15],
+  ["dense among sparse and wide", (seed: number) => (seed % 3 === 0 ? denseSparse(seed) : randomSparse(seed, (s) => (s % 50 === 0 ? 2_000_000 : 30_000))), 15],
+] as const)("IntervalBlocks (%s index spans)", (_, make, runs) => {
   const n = BLOCK_SIZES[1] * 2 + 777;
-  const parts = Array.from({ length: n }, (_, i) => randomSparse(i + 1, range));
+  const parts = Array.from({ length: n }, (_, i) => make(i + 1));
   const blocks = new IntervalBlocks();
   for (const p of parts) blocks.add(p);
 
@@ -46,7 +61,7 @@ describe.each([
         // Edges only: fewer than two small blocks' worth on each side, plus the tail.
         expect(r.decoded).toBeLessThanOrEqual(2 * BLOCK_SIZES[0] + (n % BLOCK_SIZES[0]));
       }),
-      { numRuns: 100 },
+      { numRuns: runs },
     );
   });
 
@@ -108,5 +123,37 @@ describe("indexRange", () => {
     expect(indexRange(o, 6, -Infinity, Infinity)).toEqual([0, 5]);
     const [a, b] = indexRange(o, 6, 7, 9);
     expect(a > b).toBe(true);
+  });
+});
+
+describe("transient sums", () => {
+  it("hold what an allocated sum holds, for a log read whole or in parts", () => {
+    const n = BLOCK_SIZES[1] + 500;
+    const parts = Array.from({ length: n }, (_, i) => (i % 4 === 0 ? denseSparse(i + 1) : randomSparse(i + 1, () => 30_000)));
+    const whole = new IntervalBlocks();
+    for (const p of parts) whole.add(p);
+    const cut = 1000;
+    const first = new IntervalBlocks();
+    const second = new IntervalBlocks();
+    parts.forEach((p, i) => (i < cut ? first : second).add(p));
+    const joined = new JoinedBlocks([
+      { blocks: first, from: 0 },
+      { blocks: second, from: cut },
+    ]);
+    for (const b of [whole, joined]) {
+      for (const [i0, i1] of [
+        [0, n - 1],
+        [10, 900],
+        [900, 1100],
+        [64, 191],
+        [1500, n - 3],
+      ] as const) {
+        const kept = b.sumRange(i0, i1, (i) => parts[i]!);
+        const t = b.sumRange(i0, i1, (i) => parts[i]!, true).sum;
+        const got = { indices: Array.from(t.indices), counts: Array.from(t.counts) };
+        expect(got).toEqual({ indices: Array.from(kept.sum.indices), counts: Array.from(kept.sum.counts) });
+        expect(got.indices.length).toBeGreaterThan(0);
+      }
+    }
   });
 });

@@ -26,11 +26,12 @@ export function formatPercentile(p: number): string {
   return `${p}%`;
 }
 
-/** One formatter for every count: toLocaleString builds a new one per call. */
-const COUNT_FORMAT = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+/** One formatter for every count: toLocaleString builds a new one per call. Made at first use: building it is a visible share of the command line's start. */
+let countFormat: Intl.NumberFormat | null = null;
 
 export function formatCount(n: number): string {
-  return COUNT_FORMAT.format(Math.round(n));
+  countFormat ??= new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+  return countFormat.format(Math.round(n));
 }
 
 /** A count and its noun, singular for exactly one: "1 value", "2,048 values". */

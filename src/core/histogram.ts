@@ -3,7 +3,11 @@
 // through here, so the places where we depend on library internals are in one file.
 import { valueAtIndex } from "./counts-layout";
 import { addDecodedInto } from "./counts-add";
-import { build, type Histogram } from "hdr-histogram-js";
+// The builder's own module, not the package's index: the index also loads the log writer,
+// which builds an Intl.NumberFormat as it loads (the first one costs a thread milliseconds), and
+// a helper thread that reads a log needs nothing of the index but this.
+import { build } from "hdr-histogram-js/dist/HistogramBuilder.js";
+import type { Histogram } from "hdr-histogram-js";
 
 /** The library's JsHistogram methods that exist at runtime but are not in its public typings. */
 interface JsInternals {

@@ -9,7 +9,17 @@ import { indexRange, JoinedBlocks, type Sparse } from "../core/blocks";
 import { detectSaturation } from "../core/saturation";
 import { NANOS_PER_UNIT } from "../core/types";
 import type { IntervalTable, SeriesModel } from "../core/series";
-import { COMPARE_PERCENTILES, compareSidesAsync, MIN_INTERVALS, planBlocks, type CompareOptions, type Progress, type RunInput, type SideInput } from "../core/compare";
+import {
+  COMPARE_PERCENTILES,
+  compareSidesAsync,
+  MIN_INTERVALS,
+  planBlocks,
+  type CompareOptions,
+  type Progress,
+  type RunInput,
+  type SideInput,
+  type SubBlocks,
+} from "../core/compare";
 import { decodePayload } from "./payload";
 import { carriedAnswer, fromLink } from "./share-query";
 import { CO_SUFFIX, type Store } from "./store";
@@ -94,16 +104,22 @@ export function runOf(store: Store, id: string, range: TimeRange): RunInput {
     // whole log instead, a log read in two parts decoded half its intervals.)
     const secs = intervalSeconds(s);
     const plan = planBlocks(n, secs);
-    const subBlocks: Sparse[] = [];
+    const bounds: number[] = [];
     const starts = s.blocks instanceof JoinedBlocks ? s.blocks.partStarts : [0];
     starts.forEach((from, p) => {
       const to = Math.min(last, (starts[p + 1] ?? Infinity) - 1);
       for (let k = Math.floor(Math.max(0, first - from) / plan.stride); from + k * plan.stride <= to; k++) {
         const lo = Math.max(first, from + k * plan.stride);
         const hi = Math.min(to, from + (k + 1) * plan.stride - 1);
-        if (lo <= hi) subBlocks.push(s.blocks!.sumRange(lo, hi, decode).sum);
+        if (lo <= hi) bounds.push(lo, hi);
       }
     });
+    // Each sub-block is summed when the comparison bins it (into reused buffers), not all of them up front.
+    const blocks = s.blocks!;
+    const subBlocks: SubBlocks = {
+      length: bounds.length / 2,
+      at: (k) => (k >= 0 && 2 * k < bounds.length ? blocks.sumRange(bounds[2 * k]!, bounds[2 * k + 1]!, decode, true).sum : undefined),
+    };
     const total = range.start === null && range.end === null ? sparseOf(s.histogram) : s.blocks!.sumRange(first, last, decode).sum;
     return { ...base, layout: layoutOf(s.histogram), saturated, data: { kind: "blocks", subBlocks, plan, total, intervalSeconds: secs } };
   }

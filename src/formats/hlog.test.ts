@@ -254,3 +254,21 @@ describe.skipIf(!haveJava)("numbers and timestamps against HdrHistogram Java", (
     }
   });
 });
+
+describe("parseJavaDouble on plain decimals", () => {
+  it("is Number(text) exactly, for every number of digits and place of the point", () => {
+    // Up to 15 digits take a short path of their own; longer ones the general one. Number() is
+    // the correctly rounded value, as Java's Double.parseDouble is.
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9]{1,19}$/), fc.integer({ min: -1, max: 19 }), (digits, at) => {
+        const text = at < 0 || at > digits.length ? digits : `${digits.slice(0, at)}.${digits.slice(at)}`;
+        expect(Object.is(parseJavaDouble(text), Number(text)), text).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+    for (const t of ["0.000", "5.", ".5", "000123.4500", "999999999999999", "9007199254740993", "0.1", "86399.000", "1e3", "+1.5", "-0.0"]) {
+      expect(Object.is(parseJavaDouble(t), Number(t)), t).toBe(true);
+    }
+    for (const t of [".", "", "1.2.3", "1,5", "１"]) expect(parseJavaDouble(t), t).toBeNull();
+  });
+});

@@ -18,7 +18,7 @@ import { BucketValues } from "./layout";
 import { MIN_INTERVALS, planBlocks, type BlockPlan } from "./plan";
 import { binomial, type Rng } from "./rng";
 import { aboveBySubBlock, centred, politisWhite, type Binned } from "./dependence";
-import type { RunInput, Sparse } from "./types";
+import type { RunInput, Sparse, SubBlocks } from "./types";
 
 /** Values in ns (ascending) with counts. */
 interface ValueCounts {
@@ -42,13 +42,13 @@ function toValues(s: Sparse, bv: BucketValues, unitNs: number): ValueCounts {
 }
 
 /** Sums of consecutive groups of `stride` sparse histograms. */
-export function sumInto(intervals: readonly Sparse[], stride: number): Sparse[] {
+export function sumInto(intervals: SubBlocks, stride: number): Sparse[] {
   const out: Sparse[] = [];
   let dense = new Float64Array(1024);
   const touched: number[] = [];
   for (let at = 0; at < intervals.length; at += stride) {
     for (let i = at; i < Math.min(intervals.length, at + stride); i++) {
-      const s = intervals[i]!;
+      const s = intervals.at(i)!;
       for (let k = 0; k < s.indices.length; k++) {
         const x = s.indices[k]!;
         if (x >= dense.length) {
@@ -131,7 +131,10 @@ class IndexBins {
         counts[m] = c;
       }
     }
-    return { bins: bins.subarray(0, m + 1), counts: counts.subarray(0, m + 1) };
+    // Copied out: a sub-block has far fewer bins than buckets, and views would keep every
+    // sub-block's bucket-sized arrays alive while the side is resampled (two 24-hour logs of
+    // thousands of distinct values per interval: ~100 MB).
+    return { bins: bins.slice(0, m + 1), counts: counts.slice(0, m + 1) };
   }
 }
 
@@ -329,10 +332,10 @@ export interface PreparedSide {
   nBins: number;
 }
 
-function blockSums(run: RunInput): { blocks: Sparse[]; plan: BlockPlan } | null {
+function blockSums(run: RunInput): { blocks: SubBlocks; plan: BlockPlan } | null {
   const d = run.data;
   if (d.kind === "counts") return null;
-  if (d.kind === "blocks") return d.plan.intervals >= MIN_INTERVALS && d.subBlocks.length >= 2 ? { blocks: [...d.subBlocks], plan: d.plan } : null;
+  if (d.kind === "blocks") return d.plan.intervals >= MIN_INTERVALS && d.subBlocks.length >= 2 ? { blocks: d.subBlocks, plan: d.plan } : null;
   if (d.intervals.length < MIN_INTERVALS) return null;
   const plan = planBlocks(d.intervals.length, d.intervalSeconds);
   return { blocks: sumInto(d.intervals, plan.stride), plan };
@@ -359,13 +362,13 @@ export interface MeasuredSide {
   perRun: Float64Array[];
   runTotals: number[];
   totals: ValueCounts[];
-  sums: ({ blocks: Sparse[]; plan: BlockPlan } | null)[];
+  sums: ({ blocks: SubBlocks; plan: BlockPlan } | null)[];
   layouts: BucketValues[];
 }
 
 export function measureSide(runs: readonly RunInput[]): MeasuredSide {
   const totals: ValueCounts[] = [];
-  const sums: ({ blocks: Sparse[]; plan: BlockPlan } | null)[] = [];
+  const sums: ({ blocks: SubBlocks; plan: BlockPlan } | null)[] = [];
   const layouts: BucketValues[] = [];
   const widthsByVal = new Map<number, number>();
   for (const r of runs) {
@@ -440,7 +443,8 @@ export function prepareSide(runs: readonly RunInput[] | MeasuredSide, binsPerOct
       return new CountsRun(binned(totals[i]!, binsPerOctave, kMin), nBins);
     }
     const ib = new IndexBins(layouts[i]!, m.runs[i]!.unitNs, binsPerOctave, kMin);
-    const bs = s.blocks.map((b) => ib.binnedIndices(b));
+    const blocks = s.blocks;
+    const bs = Array.from({ length: blocks.length }, (_, k) => ib.binnedIndices(blocks.at(k)!));
     const span = dataSpan(bs, m.perRun[i]!, U, m.runTotals[i]!, s.plan, binsPerOctave, kMin);
     sub.push(bs);
     spans.push(span);

@@ -19,8 +19,20 @@ export type { BucketLayout } from "./layout";
  */
 export type RunData =
   | { kind: "intervals"; intervals: readonly Sparse[]; intervalSeconds: number }
-  | { kind: "blocks"; subBlocks: readonly Sparse[]; plan: BlockPlan; total?: Sparse; intervalSeconds?: number }
+  | { kind: "blocks"; subBlocks: SubBlocks; plan: BlockPlan; total?: Sparse; intervalSeconds?: number }
   | { kind: "counts"; counts: Sparse };
+
+/**
+ * Sub-blocks in time order: an array, or a source that sums each one when asked (the engine's,
+ * from a store's pre-merged blocks), so that a side's sub-blocks need not all be held at once
+ * (two 24-hour logs of thousands of distinct values per interval: ~100 MB). Each is asked for
+ * once, when the side is binned, and read before the next is asked for: a source may reuse its
+ * arrays.
+ */
+export interface SubBlocks {
+  readonly length: number;
+  at(k: number): Sparse | undefined;
+}
 
 export interface RunInput {
   name: string;

@@ -2,9 +2,11 @@
 // after those that do, by name. Names compare as numbers where they hold digits ("run-9"
 // before "run-10"), as people number their builds.
 
-const collator = new Intl.Collator("en", { numeric: true });
+// Made at first use: a collator is slow to build, and every start of the command line loads this.
+let collator: Intl.Collator | null = null;
 
 export function compareRunNames(a: string, b: string): number {
+  collator ??= new Intl.Collator("en", { numeric: true });
   return collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
