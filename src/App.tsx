@@ -208,7 +208,7 @@ export function App() {
             onPick={hasIntervals ? pickThreshold : undefined}
           />
           {timeline && timelineLines.length > 0 ? (
-            <TimelinePanel {...timeProps} timeline={timeline} lines={timelineLines} settings={tl} onSettings={vs.setTl} bands={timeBands} />
+            <TimelinePanel {...timeProps} timeline={timeline} lines={timelineLines} settings={tl} onSettings={vs.setTl} bands={timeBands} onBusy={holdBusy} />
           ) : null}
           {(hasIntervals || sharedTime) && visibleRows.length > 0 ? (
             <TimeAnalysis

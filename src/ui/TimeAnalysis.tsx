@@ -12,9 +12,11 @@ import type { Requirement } from "../core/requirements";
 import type { EngineClient } from "../engine/client";
 import type { TimeRange } from "../engine/store";
 import type { HeatmapResult, TailSeries, WindowSeries } from "../engine/time-queries";
+import type { WindowJudgement } from "../core/windows";
 import type { SeriesRow } from "./SeriesList";
 import { intervalLabel, tailStyle, tailText, timeInfoOfShare, type SharedTimeInfo, type TailRow, type TimeInfo, type TimeOptions } from "./time-state";
 import { AppliedInput } from "./AppliedInput";
+import { sameFields, sameItems, useSame } from "./use-same";
 import "./time-panel.css";
 
 interface Props {
@@ -69,7 +71,12 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
 
   // Queries are asked in layout effects: the busy flag is raised before the page is painted,
   // so data-busy never reads false between a load and these answers.
-  const heatKey = `${seriesKey}|${heatIds.join(",")}|${p.domain?.[0] ?? ""}|${p.domain?.[1] ?? ""}|${plotW}|${laneHeight}`;
+  // The answer depends on the heatmap's own series only: hiding another one asks nothing again.
+  const heatSeriesKey = withIntervals
+    .filter((r) => heatIds.includes(r.view.id))
+    .map((r) => `${r.view.id}:${r.view.recordedUnit}:${r.view.intervalCount}`)
+    .join(",");
+  const heatKey = `${heatSeriesKey}|${heatIds.join(",")}|${p.domain?.[0] ?? ""}|${p.domain?.[1] ?? ""}|${plotW}|${laneHeight}`;
   const latestHeat = useRef("");
   useLayoutEffect(() => {
     if (heatIds.length === 0) return;
@@ -115,7 +122,26 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
   // A link's summaries, while no series here has intervals (the link carried none).
   const fromLink = withIntervals.length === 0 && p.shared ? p.shared : null;
   const namesKey = rows.map((r) => `${r.view.id}:${r.view.name}`).join(",");
-  const computed: Omit<TimeInfo, "heatmap"> = useMemo(() => {
+  // One judgement per window answer and requirement, so an unchanged row keeps its objects.
+  const judged = useRef(new WeakMap<WindowSeries, { requirement: Requirement; judgement: WindowJudgement }>());
+  const judge = (d: WindowSeries, req: Requirement): WindowJudgement => {
+    const known = judged.current.get(d);
+    if (known && known.requirement === req) return known.judgement;
+    const f = NANOS_PER_UNIT[d.recordedUnit];
+    const judgement = judgeWindows(
+      Array.from(d.start, (start, k) => ({
+        start,
+        end: d.end[k]!,
+        count: d.count[k]!,
+        covered: d.covered[k]!,
+        valuesNs: req.entries.map((e) => d.values[String(e.percentile)]![k]! * f),
+      })),
+      req,
+    );
+    judged.current.set(d, { requirement: req, judgement });
+    return judgement;
+  };
+  const computedNow: Omit<TimeInfo, "heatmap"> = useMemo(() => {
     if (fromLink)
       return timeInfoOfShare(
         fromLink,
@@ -125,32 +151,23 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
     const t = tail && tail.key === tailKey ? tail.data.filter((d) => shownIds.has(d.id)) : [];
     return {
       windowLength: length,
-      windows: w.map((d) => {
-        const f = NANOS_PER_UNIT[d.recordedUnit];
-        return {
-          id: d.id,
-          name: nameOf(d.id),
-          data: d,
-          judgement: requirement
-            ? judgeWindows(
-                Array.from(d.start, (start, k) => ({
-                  start,
-                  end: d.end[k]!,
-                  count: d.count[k]!,
-                  covered: d.covered[k]!,
-                  valuesNs: requirement.entries.map((e) => d.values[String(e.percentile)]![k]! * f),
-                })),
-                requirement,
-              )
-            : null,
-        };
-      }),
+      windows: w.map((d) => ({ id: d.id, name: nameOf(d.id), data: d, judgement: requirement ? judge(d, requirement) : null })),
       thresholdNs,
       tail: t.map((d) => ({ id: d.id, name: nameOf(d.id), data: d })),
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [windows, tail, windowKey, tailKey, requirement, seriesKey, fromLink, namesKey]);
-  const lanes: HeatmapLane[] = useMemo(() => {
+  // The same summaries keep their object: the page is not told again (a second render of it).
+  const computed = useSame(
+    computedNow,
+    (a, b) =>
+      a.fromLink === b.fromLink &&
+      a.windowLength === b.windowLength &&
+      a.thresholdNs === b.thresholdNs &&
+      sameItems(a.windows, b.windows, sameFields) &&
+      sameItems(a.tail, b.tail, sameFields),
+  );
+  const lanesNow: HeatmapLane[] = useMemo(() => {
     if (!heat) return [];
     const marks = new Map(computed.tail.map((r) => [r.id, r.data.marks]));
     const bands = new Map(computed.windows.flatMap((r) => (r.judgement ? [[r.id, { start: r.data.start, end: r.data.end, pass: r.judgement.pass }] as const] : [])));
@@ -160,6 +177,8 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [heat, computed, seriesKey, heatIds.join(",")]);
+  // The same lanes keep their object: the heatmap is not painted again.
+  const lanes = useSame(lanesNow, (a, b) => sameItems(a, b, sameLane));
   const info: TimeInfo = useMemo(() => (heat && lanes.length > 0 ? { ...computed, heatmap: { lanes, domain: heat.domain } } : computed), [computed, heat, lanes]);
   useEffect(() => p.onInfo(info), [info]); // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -305,4 +324,11 @@ function TailSummaries({ tail, thresholdNs, onSelect }: { tail: TailRow[]; thres
       })}
     </ul>
   );
+}
+
+/** Two lanes that draw the same (their window bands are rebuilt with the summaries). */
+function sameLane(a: HeatmapLane, b: HeatmapLane): boolean {
+  const wa = a.windows ?? null;
+  const wb = b.windows ?? null;
+  return sameFields({ ...a, windows: null }, { ...b, windows: null }) && (wa === wb || (wa !== null && wb !== null && sameFields(wa, wb)));
 }

@@ -29,11 +29,13 @@ interface Props {
   onRange: (r: TimeRange) => void;
   /** Window verdicts and tail intervals to mark, per series id. */
   bands?: Map<string, TimeBands>;
+  /** The page's busy flag, held while many lines are drawn over several tasks. */
+  onBusy?: (d: 1 | -1) => void;
 }
 
 // Memoised: re-renders when the timeline, its settings, the unit or the window change, not
 // on the app's other re-renders.
-export const TimelinePanel = memo(function TimelinePanel({ timeline, lines, unit, range, width, settings, onSettings, onRange, bands }: Props) {
+export const TimelinePanel = memo(function TimelinePanel({ timeline, lines, unit, range, width, settings, onSettings, onRange, bands, onBusy }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const set = (patch: Partial<TimelineSettings>) => onSettings({ ...settings, ...patch });
   const check = (id: string, key: "perLane" | "wallClock" | "log", label: string) => (
@@ -83,6 +85,7 @@ export const TimelinePanel = memo(function TimelinePanel({ timeline, lines, unit
           onBrush={(a, b) => onRange({ start: a, end: b })}
           onZoom={(d) => set({ domain: d })}
           bands={bands}
+          onBusy={onBusy}
         />
       </div>
       <ChartActions container={box} name="max-over-time" />

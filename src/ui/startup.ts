@@ -62,13 +62,39 @@ export async function startApp(d: StartDeps): Promise<FileOutcome[] | null> {
   return loadDemo(d);
 }
 
-async function loadDemo(d: StartDeps): Promise<FileOutcome[]> {
+interface DemoFiles {
+  files: File[];
+  requirement?: string;
+}
+
+async function fetchDemo(): Promise<DemoFiles | null> {
   const res = await fetch("demo/manifest.json");
-  if (!res.ok) return [];
+  if (!res.ok) return null;
   const manifest = (await res.json()) as { files: string[]; requirement?: string };
-  if (manifest.requirement) d.onDemoRequirement(manifest.requirement);
   const files = await Promise.all(manifest.files.map(async (f) => new File([await (await fetch(`demo/${f}`)).blob()], f)));
-  return d.engine.load(files);
+  return { files, requirement: manifest.requirement };
+}
+
+/**
+ * The demo's files, asked for as this module loads when the page may open on the demo (no
+ * link in the address, no ?demo=0): the requests overlap the page's own start (the first
+ * render, the workers' start, the saved-session check) instead of following it. Used once;
+ * unused when a saved session opens instead.
+ */
+let demoAhead: Promise<DemoFiles | null> | null = typeof window !== "undefined" && typeof fetch === "function" && mayOpenOnDemo() ? fetchDemo().catch(() => null) : null;
+
+function mayOpenOnDemo(): boolean {
+  const hash = window.location.hash;
+  return !/(^#|&)s=/.test(hash) && srcUrls(hash).length === 0 && new URLSearchParams(window.location.search).get("demo") !== "0";
+}
+
+async function loadDemo(d: StartDeps): Promise<FileOutcome[]> {
+  const ahead = demoAhead;
+  demoAhead = null;
+  const demo = (ahead ? await ahead : null) ?? (await fetchDemo());
+  if (!demo) return [];
+  if (demo.requirement) d.onDemoRequirement(demo.requirement);
+  return d.engine.load(demo.files);
 }
 
 /** Loads a link's URLs once the user answered: all of them, or (declined) only those that needed no consent. */

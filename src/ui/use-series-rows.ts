@@ -17,9 +17,14 @@ export function useSeriesRows(views: SeriesView[], hidden: Set<string>, requirem
   // and a reload (which restores the files) gives each its colour back.
   const slots = useRef<ColorSlots | null>(null);
   slots.current ??= new ColorSlots(readSlots());
-  return useMemo(() => {
-    const styles = stylesFor(views, theme, slots.current!);
+  // Styles depend on the series and the theme, not on which are hidden: hiding one neither
+  // recolours nor writes the slots to storage again.
+  const styles = useMemo(() => {
+    const st = stylesFor(views, theme, slots.current!);
     if (views.length > 0) saveSlots(slots.current!.entries());
+    return st;
+  }, [views, theme]);
+  return useMemo(() => {
     const next = new Map<string, SeriesRow>();
     const out = views.map((v) => {
       const st = styles.get(v.id)!;
@@ -36,7 +41,7 @@ export function useSeriesRows(views: SeriesView[], hidden: Set<string>, requirem
     });
     rowCache.current = next;
     return out;
-  }, [views, hidden, requirement, theme]);
+  }, [views, hidden, requirement, styles]);
 }
 
 const SLOTS_KEY = "hdr-spectrum.colour-slots";

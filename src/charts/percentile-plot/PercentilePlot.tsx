@@ -164,8 +164,6 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
   const noteH = belowFloor.length > 0 ? 18 : 0;
   const svgHeight = fixedHeight ? Math.max(outer, height + legend.height + noteH) : height + legend.height + noteH;
 
-  const paths = useMemo(() => series.map((s) => ({ s, d: curvePath(pathCache.current, s, scales, xEnd) })), [series, scales, xEnd]);
-
   const reqPath = useMemo(() => {
     // The requirement as a step line: flat over each entry's percentile range.
     const reqPts: [number, number][] = [];
@@ -288,7 +286,7 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
           })}
         </g>
       ) : null}
-      <Curves paths={paths} />
+      <Curves series={series} scales={scales} xEnd={xEnd} cache={pathCache.current} />
       <MaxMarkers series={series} x={x} y={y} xEnd={xEnd} unit={unit} />
       <Legend series={series} labels={labels} items={legend.items} />
       {belowFloor.length > 0 ? (
@@ -318,15 +316,24 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
 
 // The parts drawn per series are memoised: a hover or a unit change re-renders only what shows
 // numbers (the max labels follow the unit; the curves and legend never do).
-const Curves = memo(function Curves({ paths }: { paths: { s: PlotSeries; d: string }[] }) {
+const Curves = memo(function Curves({ series, scales, xEnd, cache }: { series: PlotSeries[]; scales: Scales; xEnd: number; cache: WeakMap<object, CachedPath> }) {
   return (
     <g className="curves">
-      {paths.map(({ s, d }) => (
-        <path key={s.id} d={d} fill="none" stroke={s.color} strokeWidth={2} strokeDasharray={s.dash || undefined} data-series={s.name}>
-          <title>{s.name}</title>
-        </path>
+      {series.map((s) => (
+        <Curve key={s.id} s={s} scales={scales} xEnd={xEnd} cache={cache} />
       ))}
     </g>
+  );
+});
+
+// One component per curve, its path computed in its own render: hiding one of fifty renders
+// none of the others, and a hundred new curves are laid out one at a time, so a render that
+// React slices (a transition) yields between them instead of running all in one task.
+const Curve = memo(function Curve({ s, scales, xEnd, cache }: { s: PlotSeries; scales: Scales; xEnd: number; cache: WeakMap<object, CachedPath> }) {
+  return (
+    <path d={curvePath(cache, s, scales, xEnd)} fill="none" stroke={s.color} strokeWidth={2} strokeDasharray={s.dash || undefined} data-series={s.name}>
+      <title>{s.name}</title>
+    </path>
   );
 });
 

@@ -3,12 +3,12 @@
 // Drag to select a time window; wheel to zoom; double-click to zoom out.
 // Values are placed in ns whatever the display unit, so a unit change relabels the y axis and
 // leaves the canvas as drawn.
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import { formatCountOf, formatValue, middleEllipsis, shortNames, UNIT_LABEL } from "../../core/format";
 import { formatMoment, timeTicks, wallTickLabels } from "../../core/time-format";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
 import type { TimelineSeries } from "../../engine/store";
-import { bucketAtTime, formatSeconds, lanes, TL_MARGIN, xScaleFor, yScaleFor } from "./layout";
+import { bucketAtTime, drawSlices, formatSeconds, lanes, TL_MARGIN, xScaleFor, yScaleFor } from "./layout";
 import { useTimeBrush, type TimeChartProps } from "../time-brush";
 import { clearedContext } from "../canvas";
 import { SpanRect } from "../span-rect";
@@ -34,13 +34,41 @@ interface Props extends TimeChartProps {
   bands?: Map<string, TimeBands>;
   /** One lane per series, all on one scale (the slides: a 6 ms spike must not look as tall as a 160 ms stall). */
   sharedScale?: boolean;
+  /** +1 while lines drawn over several tasks are not all on the canvas yet, −1 when they are (the page's busy flag). */
+  onBusy?: (d: 1 | -1) => void;
+}
+
+/** Points stroked per task (see drawSlices): fifty logs of a minute (3000 points) are drawn at once. */
+const SLICE_POINTS = 3200;
+
+/** Per line and chosen percentiles: its highest value and lowest positive one, in ns (Infinity: none). */
+const extents = new WeakMap<TimelineSeries, { key: string; hi: number; lo: number }>();
+
+/** A line's extent, kept with its data: hiding one series of fifty rescans none of the others. */
+function lineExtent(d: TimelineSeries, percentiles: readonly number[]): [number, number] {
+  const key = percentiles.join(",");
+  const known = extents.get(d);
+  if (known && known.key === key) return [known.hi, known.lo];
+  const f = NANOS_PER_UNIT[d.recordedUnit];
+  let hi = 0;
+  let lo = Infinity;
+  for (let i = 0; i < d.max.length; i++) {
+    hi = Math.max(hi, d.max[i]! * f);
+    if (d.max[i]! > 0) lo = Math.min(lo, d.max[i]! * f);
+  }
+  for (const p of percentiles) {
+    const arr = d.percentiles[String(p)];
+    if (arr) for (let i = 0; i < arr.length; i++) if (arr[i]! > 0) lo = Math.min(lo, arr[i]! * f);
+  }
+  extents.set(d, { key, hi, lo });
+  return [hi, lo];
 }
 
 function dashArray(d: string): number[] {
   return d ? d.split(/\s+/).map(Number) : [];
 }
 
-export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, domain, range, width, height, onBrush, onZoom, bands, sharedScale = false }: Props) {
+export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, domain, range, width, height, onBrush, onZoom, bands, sharedScale = false, onBusy }: Props) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const plotRight = width - TL_MARGIN.right;
   const brush = useTimeBrush({
@@ -91,20 +119,13 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
 
   const laneList = useMemo(() => lanes(lines.length, height, perLane), [lines.length, height, perLane]);
   const yScales = useMemo(() => {
-    const factorOf = (l: TimelineLine) => NANOS_PER_UNIT[l.data.recordedUnit];
     const extent = (ls: TimelineLine[]) => {
       let hi = 0;
       let lo = Infinity;
       for (const l of ls) {
-        const f = factorOf(l);
-        for (let i = 0; i < l.data.max.length; i++) {
-          hi = Math.max(hi, l.data.max[i]! * f);
-          if (l.data.max[i]! > 0) lo = Math.min(lo, l.data.max[i]! * f);
-        }
-        for (const p of percentiles) {
-          const arr = l.data.percentiles[String(p)];
-          if (arr) for (let i = 0; i < arr.length; i++) if (arr[i]! > 0) lo = Math.min(lo, arr[i]! * f);
-        }
+        const [h, o] = lineExtent(l.data, percentiles);
+        hi = Math.max(hi, h);
+        lo = Math.min(lo, o);
       }
       return [hi, Number.isFinite(lo) ? lo : 0] as const;
     };
@@ -142,16 +163,52 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     return () => io.disconnect();
   }, []);
 
+  const slices = useMemo(
+    () =>
+      drawSlices(
+        lines.map((l) => l.data.max.length * (1 + percentiles.filter((p) => l.data.percentiles[String(p)]).length)),
+        SLICE_POINTS,
+      ),
+    [lines, percentiles],
+  );
+  // Lines drawn over several tasks keep the page busy until the last is on the canvas. Held in
+  // a layout effect: the flag is raised before the browser (or a test) sees the commit.
+  const busyHeld = useRef(false);
+  const onBusyRef = useRef(onBusy);
+  onBusyRef.current = onBusy;
+  const release = () => {
+    if (!busyHeld.current) return;
+    busyHeld.current = false;
+    onBusyRef.current?.(-1);
+  };
+  useLayoutEffect(() => {
+    if (slices.length > 1 && onScreen.current !== false && !busyHeld.current && onBusyRef.current) {
+      busyHeld.current = true;
+      onBusyRef.current(1);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [lines, yScales, x, width, height, percentiles, yLog, bands]);
+  // Unmounted mid-draw: let the page go.
+  useEffect(() => release, []);
+  const nextSlice = useRef<number | null>(null);
+  const cancelSlices = () => {
+    if (nextSlice.current !== null) window.clearTimeout(nextSlice.current);
+    nextSlice.current = null;
+  };
+
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
+    cancelSlices();
     const draw = () => drawLines(canvas);
     // Off screen, the lines are drawn when the page is idle (or when the canvas comes into
     // view), not before the next frame: rasterising them (in software, in Chromium's FinalizeFrame
     // at the end of the task) held back the frame
     // that shows a hidden series gone from the plot, the list and the table. On screen (or
-    // not known yet) they are drawn at once, in the same frame as the rest.
+    // not known yet) they are drawn at once, in the same frame as the rest: all of them when
+    // they fit one slice (drawSlices), else the first slice now and the others a task each.
     if (onScreen.current === false) {
+      release();
       pendingDraw.current = draw;
       const run = () => {
         if (pendingDraw.current !== draw) return;
@@ -167,44 +224,65 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     }
     pendingDraw.current = null;
     draw();
+    return cancelSlices;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [lines, yScales, x, width, height, percentiles, yLog, bands]);
 
+  /** Clears the canvas and draws the bands and the first slice of lines; the others follow, a task each. */
   function drawLines(canvas: HTMLCanvasElement) {
+    cancelSlices();
     const ctx = clearedContext(canvas, width, height);
-    if (!ctx) return;
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(TL_MARGIN.left, 0, width - TL_MARGIN.left - TL_MARGIN.right, height);
-    ctx.clip();
-    if (bands && bands.size > 0) drawBands(ctx);
-    lines.forEach((l, li) => {
-      const y = yScales[li]!;
-      const f = NANOS_PER_UNIT[l.data.recordedUnit];
-      const d = l.data;
-      const stroke = (values: Float64Array, alpha: number, w: number, dash: number[]) => {
-        ctx.globalAlpha = alpha;
-        ctx.lineWidth = w;
-        ctx.setLineDash(dash);
-        ctx.strokeStyle = l.color;
-        ctx.beginPath();
-        for (let i = 0; i < values.length; i++) {
-          const x0 = toX(d.t0[i]!, d.startTime);
-          const x1 = toX(d.t1[i]!, d.startTime);
-          const py = y(Math.max(values[i]! * f, yLog ? y.domain()[0]! : 0));
-          if (i === 0) ctx.moveTo(x0, py);
-          else ctx.lineTo(x0, py);
-          ctx.lineTo(Math.max(x1, x0 + 0.5), py);
-        }
-        ctx.stroke();
-      };
-      percentiles.forEach((p, k) => {
-        const arr = d.percentiles[String(p)];
-        if (arr) stroke(arr, 0.35 + 0.1 * k, 1, [3, 2]);
+    if (!ctx) return release();
+    const clipped = (f: () => void) => {
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(TL_MARGIN.left, 0, width - TL_MARGIN.left - TL_MARGIN.right, height);
+      ctx.clip();
+      f();
+      ctx.restore();
+    };
+    if (bands && bands.size > 0) clipped(() => drawBands(ctx));
+    const todo = [...slices];
+    const step = () => {
+      nextSlice.current = null;
+      const [a, b] = todo.shift()!;
+      clipped(() => {
+        for (let li = a; li < b; li++) drawLine(ctx, li);
       });
-      stroke(d.max, 1, 1.6, dashArray(l.dash));
+      if (todo.length > 0) nextSlice.current = window.setTimeout(step, 0);
+      else release();
+    };
+    if (todo.length > 0) step();
+    else release();
+  }
+
+  /** Line li: its percentile lines, then its max. */
+  function drawLine(ctx: CanvasRenderingContext2D, li: number) {
+    const l = lines[li]!;
+    const y = yScales[li]!;
+    const f = NANOS_PER_UNIT[l.data.recordedUnit];
+    const d = l.data;
+    const stroke = (values: Float64Array, alpha: number, w: number, dash: number[]) => {
+      ctx.globalAlpha = alpha;
+      ctx.lineWidth = w;
+      ctx.setLineDash(dash);
+      ctx.strokeStyle = l.color;
+      ctx.beginPath();
+      for (let i = 0; i < values.length; i++) {
+        const x0 = toX(d.t0[i]!, d.startTime);
+        const x1 = toX(d.t1[i]!, d.startTime);
+        const py = y(Math.max(values[i]! * f, yLog ? y.domain()[0]! : 0));
+        if (i === 0) ctx.moveTo(x0, py);
+        else ctx.lineTo(x0, py);
+        ctx.lineTo(Math.max(x1, x0 + 0.5), py);
+      }
+      ctx.stroke();
+    };
+    percentiles.forEach((p, k) => {
+      const arr = d.percentiles[String(p)];
+      if (arr) stroke(arr, 0.35 + 0.1 * k, 1, [3, 2]);
     });
-    ctx.restore();
+    stroke(d.max, 1, 1.6, dashArray(l.dash));
   }
 
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lanes, sameSpan, wheelSpan } from "./layout";
+import { drawSlices, lanes, sameSpan, wheelSpan } from "./layout";
 
 describe("timeline wheel steps", () => {
   it("zooms in by 0.8 around the time under the pointer, out by 1.25", () => {
@@ -36,5 +36,28 @@ describe("lanes", () => {
     expect(new Set(one.map((l) => `${l.top}-${l.bottom}`)).size).toBe(1);
     const stacked = lanes(3, 400, true);
     expect(stacked[1]!.top).toBeGreaterThan(stacked[0]!.bottom);
+  });
+});
+
+describe("timeline draw slices", () => {
+  it("one slice while the lines fit the budget (fifty short logs: drawn at once)", () => {
+    expect(drawSlices(Array(50).fill(60), 4000)).toEqual([[0, 50]]);
+    expect(drawSlices([], 4000)).toEqual([]);
+  });
+  it("whole lines in order, each slice within the budget, every line in exactly one slice", () => {
+    const pts = Array.from({ length: 100 }, (_, i) => 300 + (i % 7) * 40);
+    const s = drawSlices(pts, 4000);
+    expect(s[0]![0]).toBe(0);
+    expect(s.at(-1)![1]).toBe(100);
+    for (let k = 1; k < s.length; k++) expect(s[k]![0]).toBe(s[k - 1]![1]);
+    for (const [a, b] of s) expect(pts.slice(a, b).reduce((x, y) => x + y, 0)).toBeLessThanOrEqual(4000);
+    expect(s.length).toBeGreaterThan(8);
+  });
+  it("a line longer than the budget is a slice of its own", () => {
+    expect(drawSlices([10, 86400, 10], 4000)).toEqual([
+      [0, 1],
+      [1, 2],
+      [2, 3],
+    ]);
   });
 });

@@ -86,3 +86,26 @@ export function wheelSpan(span: readonly [number, number], step: { pan: boolean;
   const k = step.direction > 0 ? 1.25 : 0.8;
   return [t - (t - v0) * k, t + (v1 - t) * k];
 }
+
+/**
+ * The canvas' lines in slices drawn one task each, so that drawing many series (a hundred logs
+ * dropped at once) is no single long task: Chromium rasterises a software canvas at the end of
+ * the task that drew on it, at a cost that grows with the points stroked. `points[i]` is what
+ * line i strokes (its intervals times its strokes); a slice holds whole lines, in order, up to
+ * `budget` points (a longer line is a slice of its own). Returns [first, end) index pairs.
+ */
+export function drawSlices(points: readonly number[], budget: number): [number, number][] {
+  const out: [number, number][] = [];
+  let start = 0;
+  let sum = 0;
+  points.forEach((p, i) => {
+    if (i > start && sum + p > budget) {
+      out.push([start, i]);
+      start = i;
+      sum = 0;
+    }
+    sum += p;
+  });
+  if (points.length > start) out.push([start, points.length]);
+  return out;
+}
