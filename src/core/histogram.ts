@@ -3,11 +3,10 @@
 // through here, so the places where we depend on library internals are in one file.
 import { valueAtIndex } from "./counts-layout";
 import { addDecodedInto } from "./counts-add";
-// The builder's own module, not the package's index: the index also loads the log writer,
-// which builds an Intl.NumberFormat as it loads (the first one costs a thread milliseconds), and
-// a helper thread that reads a log needs nothing of the index but this.
-import { build } from "hdr-histogram-js/dist/HistogramBuilder.js";
-import type { Histogram } from "hdr-histogram-js";
+// The package's index, not a deep import of its builder: in the page the index resolves to the
+// library's ES bundle, and a histogram built by the CommonJS builder module is not an instance
+// of that bundle's classes (its encoder then refuses it: "Unsupported Histogram implementation").
+import { build, type Histogram } from "hdr-histogram-js";
 
 /** The library's JsHistogram methods that exist at runtime but are not in its public typings. */
 interface JsInternals {
