@@ -93,6 +93,24 @@ interface TagSeries {
   kept: KeptCounts | null;
 }
 
+/** A tag's series before its first interval is added. */
+function newTagSeries(layout: string, pending: boolean, intervals: IntervalTable, kept: Parameters<typeof KeptCounts.create>[0]): TagSeries {
+  return {
+    histogram: null,
+    pending,
+    intervals,
+    blocks: new IntervalBlocks(),
+    layout,
+    parts: [],
+    partsBroken: false,
+    double: false,
+    fastDigits: -1,
+    fastLowest: -1,
+    fastTop: -1,
+    kept: KeptCounts.create(kept),
+  };
+}
+
 /** One tag of an HlogPart: everything but the time base, as transferable arrays. */
 export interface HlogPartTag {
   tag: string;
@@ -264,20 +282,7 @@ export class HlogIngest implements Sink, LineSink {
       return;
     }
     if (!t) {
-      t = {
-        histogram: null,
-        pending: true,
-        intervals: new IntervalTable(this.keepPayloads),
-        blocks: new IntervalBlocks(),
-        layout: `${d.lowestDiscernibleValue}/${d.numberOfSignificantValueDigits}`,
-        parts: [],
-        partsBroken: false,
-        double: false,
-        fastDigits: -1,
-        fastLowest: -1,
-        fastTop: -1,
-        kept: KeptCounts.create(this.kept),
-      };
+      t = newTagSeries(`${d.lowestDiscernibleValue}/${d.numberOfSignificantValueDigits}`, true, new IntervalTable(this.keepPayloads), this.kept);
       this.tags.set(interval.tag, t);
       this.rawStarts.set(interval.tag, []);
     }
@@ -366,20 +371,7 @@ export class HlogIngest implements Sink, LineSink {
           this.reader.noteProblem(null, `more than ${MAX_TAGS} tags in one log: lines of further tags are skipped`);
           continue;
         }
-        t = {
-          histogram: null,
-          pending: false,
-          intervals: new IntervalTable(),
-          blocks: new IntervalBlocks(),
-          layout: pt.layout,
-          parts: [],
-          partsBroken: false,
-          double: false,
-          fastDigits: -1,
-          fastLowest: -1,
-          fastTop: -1,
-          kept: KeptCounts.create(this.kept),
-        };
+        t = newTagSeries(pt.layout, false, new IntervalTable(), this.kept);
         this.tags.set(pt.tag, t);
         this.rawStarts.set(pt.tag, []);
       } else if (pt.layout !== t.layout || pt.blocks === null) {

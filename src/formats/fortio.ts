@@ -45,12 +45,10 @@ class FortioParser implements LineParser {
     );
   }
 
-  private pieces = 0;
-
   /** Part of a one-line result longer than a line the app holds (the line's end comes through `line`). */
   piece(text: string, lineNo: number): void {
     try {
-      this.stream.piece(lineNo === 1 && this.pieces++ === 0 ? text.replace(/^\uFEFF/, "") : text, lineNo);
+      this.stream.piece(text, lineNo);
     } catch (e) {
       this.problems.line(lineNo, `internal error: ${String(e)}`);
     }
@@ -58,7 +56,7 @@ class FortioParser implements LineParser {
 
   line(text: string, lineNo: number): void {
     try {
-      this.stream.line(lineNo === 1 && this.pieces === 0 ? text.replace(/^\uFEFF/, "") : text, lineNo);
+      this.stream.line(text, lineNo);
       if (this.stream.trailing === lineNo)
         this.problems.line(lineNo, this.stream.opened ? "text after the end of the Fortio result: ignored" : "not a Fortio JSON result (it starts with a JSON object)");
     } catch (e) {

@@ -30,11 +30,9 @@ class GhzParser extends CollectingParser {
     super("ghz", { file, unit: "ns", intervalSec: options.intervalSec, expectedInterval: options.expectedInterval });
   }
 
-  private pieces = 0;
-
   piece(text: string, lineNo: number): void {
     try {
-      this.stream.piece(lineNo === 1 && this.pieces++ === 0 ? text.replace(/^\uFEFF/, "") : text, lineNo);
+      this.stream.piece(text, lineNo);
     } catch (e) {
       this.problems.line(lineNo, `internal error: ${String(e)}`);
     }

@@ -69,7 +69,10 @@ export class JsonStream {
     this.scan(text, lineNo, false);
   }
 
-  private scan(text: string, lineNo: number, lineEnds: boolean): void {
+  private scan(raw: string, lineNo: number, lineEnds: boolean): void {
+    // A byte-order mark before the document is not part of it (whether the first line came
+    // whole or in pieces).
+    const text = !this.started && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
     const n = text.length;
     let from = 0; // start of the current capture piece on this line
     let i = 0;
