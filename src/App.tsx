@@ -227,7 +227,7 @@ export function App() {
             />
           ) : null}
           <div ref={tableBox}>
-            <PercentileTable rows={visibleRows} unit={tableUnit.value} />
+            <PercentileTable rows={visibleRows} unit={tableUnit.value} onBusy={holdBusy} />
           </div>
           <Judgement part="chart" rows={visibleRows} requirement={requirement} unit={unit} width={width} />
           <ComparePanel c={cmp} views={views} unit={unit} width={width} headline={headline} requirementPercentiles={reqPs.percentiles} />
@@ -257,6 +257,7 @@ export function App() {
             onExport={exportSeries}
             onRemove={removeSeries}
             onUnit={setSeriesUnit}
+            onBusy={holdBusy}
           />
           <SharePanel makeMarkdown={makeMarkdown} makeLink={makeLink} />
           <SampleOptionsPanel options={sampleOpts} onChange={setSampleOpts} />

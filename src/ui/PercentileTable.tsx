@@ -6,8 +6,14 @@ import { formatCount, formatNumber, formatPercentile, UNIT_LABEL } from "../core
 import { TABLE_PERCENTILES, unitFactor, type Unit } from "../core/types";
 import type { SeriesView } from "../engine/store";
 import type { SeriesRow } from "./SeriesList";
+import { useInSlices } from "./use-in-slices";
 
-export const PercentileTable = memo(function PercentileTable({ rows, unit }: { rows: SeriesRow[]; unit: Unit }) {
+/** Rows added per frame when many series arrive at once (see use-in-slices.ts). */
+const ROWS_PER_SLICE = 25;
+
+export const PercentileTable = memo(function PercentileTable({ rows: all, unit, onBusy }: { rows: SeriesRow[]; unit: Unit; onBusy?: (d: 1 | -1) => void }) {
+  const count = useInSlices(all.length, ROWS_PER_SLICE, onBusy);
+  const rows = count < all.length ? all.slice(0, count) : all;
   // The details' rows exist only while it is open: closed, they are not shown, and with 50
   // series their 150 cells were a fifth of the DOM updates of a unit change.
   const [detailsOpen, setDetailsOpen] = useState(false);

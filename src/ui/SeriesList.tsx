@@ -9,6 +9,7 @@ import type { Verdict } from "../core/requirements";
 import { UNITS, type Unit } from "../core/types";
 import type { IdentityPatch } from "../engine/protocol";
 import type { SeriesView } from "../engine/store";
+import { useInSlices } from "./use-in-slices";
 
 export interface SeriesRow {
   view: SeriesView;
@@ -27,7 +28,12 @@ interface Props {
   onRemove: (id: string) => void;
   onUnit: (id: string, unit: Unit) => void;
   onIdentity: (id: string, patch: IdentityPatch) => void;
+  /** Holds the page's busy flag while rows are left to render (see use-in-slices.ts). */
+  onBusy?: (d: 1 | -1) => void;
 }
+
+/** Rows added per frame when many series arrive at once. */
+const ROWS_PER_SLICE = 20;
 
 const UNIT_SOURCE_TEXT: Record<SeriesView["unitSource"], string> = {
   "interval-max": "inferred from the Interval_Max column",
@@ -60,7 +66,9 @@ function labelFirst(v: SeriesView): React.ReactNode {
 }
 
 export const SeriesList = memo(function SeriesList(props: Props) {
-  const { rows, selected, ...handlers } = props;
+  const { rows: all, selected, onBusy, ...handlers } = props;
+  const count = useInSlices(all.length, ROWS_PER_SLICE, onBusy);
+  const rows = count < all.length ? all.slice(0, count) : all;
   if (rows.length === 0) return <p className="empty">No series loaded. Drop .hlog, .hgrm, wrk2 or load-generator output anywhere on the page.</p>;
   const configs = [...new Set(rows.map((r) => r.view.config))];
   return (
@@ -81,7 +89,7 @@ export const SeriesList = memo(function SeriesList(props: Props) {
   );
 });
 
-type ItemProps = Omit<Props, "rows" | "selected"> & { row: SeriesRow; isSelected: boolean };
+type ItemProps = Omit<Props, "rows" | "selected" | "onBusy"> & { row: SeriesRow; isSelected: boolean };
 
 const SeriesItem = memo(function SeriesItem({ row, isSelected, onSelect, onToggle, onExport, onRemove, onUnit, onIdentity }: ItemProps) {
   const { view: v, color, dash, visible, verdict } = row;
