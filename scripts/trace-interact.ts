@@ -49,6 +49,7 @@ function parse(argv: string[]): Args {
     else if (k === "--clicks") a.clicks = Number(v());
     else if (k === "--out") a.out = resolve(v());
     else if (k === "--profile") profile = true;
+    else if (k === "--no-trace") noTrace = true;
     else throw new Error(`unknown argument ${k}`);
   }
   if (a.dists.length === 0) a.dists.push(resolve(ROOT, "dist"));
@@ -59,7 +60,14 @@ const CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline"
 /** With --profile: the V8 sampling profiler too (its own overhead is in the figures then). */
 let profile = false;
 
+/** With --no-trace: the bench's own timings only, without a trace's overhead. */
+let noTrace = false;
+
 async function traced(b: Browser, action: () => Promise<void>): Promise<TraceEvent[]> {
+  if (noTrace) {
+    await action();
+    return [];
+  }
   const bs: CDPSession = await b.newBrowserCDPSession();
   const events: TraceEvent[] = [];
   bs.on("Tracing.dataCollected", (e) => {
@@ -68,7 +76,14 @@ async function traced(b: Browser, action: () => Promise<void>): Promise<TraceEve
   const done = new Promise<void>((r) => bs.once("Tracing.tracingComplete", () => r()));
   await bs.send("Tracing.start", {
     transferMode: "ReportEvents",
-    traceConfig: { includedCategories: profile ? [...CATEGORIES, "disabled-by-default-v8.cpu_profiler"] : CATEGORIES, recordMode: "recordAsMuchAsPossible" },
+    traceConfig: {
+      includedCategories: [
+        ...CATEGORIES,
+        ...(profile ? ["disabled-by-default-v8.cpu_profiler"] : []),
+        ...(process.env.INVALIDATIONS ? ["disabled-by-default-devtools.timeline.invalidationTracking"] : []),
+      ],
+      recordMode: "recordAsMuchAsPossible",
+    },
   });
   try {
     await action();
@@ -237,6 +252,7 @@ async function units(b: Browser, page: Page, clicks: number): Promise<Result> {
 }
 
 function collect(events: TraceEvent[], marks: string[], out: Result): void {
+  if (events.length === 0) return;
   const th = mainThread(events, `act-${marks[0]}`);
   const smp = profile ? samples(events, th) : [];
   const fns = new Map<string, number>();
@@ -261,6 +277,18 @@ function collect(events: TraceEvent[], marks: string[], out: Result): void {
           `      ${"  ".repeat(stack.length)}${((e.ts - a) / 1000).toFixed(1)} +${(e.dur! / 1000).toFixed(2)} ${e.name}${e.tdur !== undefined ? ` (cpu ${(e.tdur / 1000).toFixed(2)})` : ""}`,
         );
       stack.push(e.ts + e.dur!);
+    }
+    if (process.env.INVALIDATIONS) {
+      const inv = events.filter((e) => e.pid === th.pid && /InvalidationTracking/.test(e.name) && e.ts >= a && e.ts <= d);
+      for (const e of inv.slice(0, 80)) {
+        const data = e.args?.data as
+          { nodeName?: string; reason?: string; stackTrace?: { functionName: string; url: string; lineNumber: number }[]; invalidationList?: unknown } | undefined;
+        const st = (data?.stackTrace ?? [])
+          .slice(0, 3)
+          .map((f) => `${f.functionName}@${basename(f.url)}:${f.lineNumber}`)
+          .join(" < ");
+        console.log(`      inv ${((e.ts - a) / 1000).toFixed(1)} ${e.name} ${data?.nodeName ?? ""} ${data?.reason ?? ""} ${st}`);
+      }
     }
   }
 }
@@ -383,6 +411,7 @@ async function main(): Promise<void> {
               put(`${w} ${d}`, r);
               const g = new Map<string, number>();
               for (const s of r.spans) for (const [k, v] of grouped(s)) g.set(k, (g.get(k) ?? 0) + v / r.spans.length);
+              console.log(`    each: ${r.paint.map((x) => x.toFixed(1)).join(" ")}`);
               console.log(
                 `${name} ${w} run ${run + 1} (load ${os.loadavg()[0]!.toFixed(1)}): paint median ${ms(median(r.paint))}, CPU median ${ms(median(r.spans.map((s) => s.cpu)))}; mean self: ${fmtMap(g)}`,
               );

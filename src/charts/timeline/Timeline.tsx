@@ -196,10 +196,15 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     nextSlice.current = null;
   };
 
+  // What the canvas was last drawn for, besides its lines (see the effect below).
+  const drawnFor = useRef<{ x: unknown; width: number; height: number; percentiles: readonly number[]; yLog: boolean; bands: unknown } | null>(null);
+
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
     cancelSlices();
+    const before = drawnFor.current;
+    drawnFor.current = { x, width, height, percentiles, yLog, bands };
     const draw = () => drawLines(canvas);
     // Off screen, the lines are drawn when the page is idle (or when the canvas comes into
     // view), not before the next frame: rasterising them (in software, in Chromium's FinalizeFrame
@@ -223,6 +228,40 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
       return () => window.clearTimeout(t);
     }
     pendingDraw.current = null;
+    // A series shown or hidden (the same scales, size and bands; other lines): on screen, the
+    // lines are drawn in a task after the frame that shows the change in the plot, the list and
+    // the table, not in the click's own task, where rasterising them (in software, in Chromium's
+    // FinalizeFrame at the end of the task) held that frame back. The page stays busy until they
+    // are drawn. Anything that moves the axes (a zoom, a resize) is drawn at once, with them.
+    const linesOnly =
+      before !== null &&
+      before.x === x &&
+      before.width === width &&
+      before.height === height &&
+      before.percentiles === percentiles &&
+      before.yLog === yLog &&
+      before.bands === bands &&
+      slices.length <= 1 &&
+      onBusyRef.current !== undefined;
+    if (linesOnly) {
+      if (!busyHeld.current) {
+        busyHeld.current = true;
+        onBusyRef.current!(1);
+      }
+      let live = true;
+      // rAF runs just before the frame is drawn; a message posted from it is handled after it.
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => {
+        if (live) draw();
+      };
+      const raf = requestAnimationFrame(() => ch.port2.postMessage(0));
+      return () => {
+        live = false;
+        cancelAnimationFrame(raf);
+        ch.port1.close();
+        cancelSlices();
+      };
+    }
     draw();
     return cancelSlices;
     // eslint-disable-next-line react-hooks/exhaustive-deps
