@@ -181,8 +181,26 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     busyHeld.current = false;
     onBusyRef.current?.(-1);
   };
+  // What the canvas was last drawn for, besides its lines; whether this change draws after the frame.
+  const drawnFor = useRef<{ x: unknown; width: number; height: number; percentiles: readonly number[]; yLog: boolean; bands: unknown } | null>(null);
+  const drawAfterFrame = useRef(false);
   useLayoutEffect(() => {
-    if (slices.length > 1 && onScreen.current !== false && !busyHeld.current && onBusyRef.current) {
+    const before = drawnFor.current;
+    drawnFor.current = { x, width, height, percentiles, yLog, bands };
+    // A series shown or hidden (the same scales, size and bands; other lines), on screen: drawn
+    // after the frame (see the effect below).
+    drawAfterFrame.current =
+      onScreen.current !== false &&
+      before !== null &&
+      before.x === x &&
+      before.width === width &&
+      before.height === height &&
+      before.percentiles === percentiles &&
+      before.yLog === yLog &&
+      before.bands === bands &&
+      slices.length <= 1 &&
+      onBusyRef.current !== undefined;
+    if ((slices.length > 1 || drawAfterFrame.current) && onScreen.current !== false && !busyHeld.current && onBusyRef.current) {
       busyHeld.current = true;
       onBusyRef.current(1);
     }
@@ -196,22 +214,18 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     nextSlice.current = null;
   };
 
-  // What the canvas was last drawn for, besides its lines (see the effect below).
-  const drawnFor = useRef<{ x: unknown; width: number; height: number; percentiles: readonly number[]; yLog: boolean; bands: unknown } | null>(null);
-
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
     cancelSlices();
-    const before = drawnFor.current;
-    drawnFor.current = { x, width, height, percentiles, yLog, bands };
     const draw = () => drawLines(canvas);
     // Off screen, the lines are drawn when the page is idle (or when the canvas comes into
     // view), not before the next frame: rasterising them (in software, in Chromium's FinalizeFrame
     // at the end of the task) held back the frame
     // that shows a hidden series gone from the plot, the list and the table. On screen (or
-    // not known yet) they are drawn at once, in the same frame as the rest: all of them when
-    // they fit one slice (drawSlices), else the first slice now and the others a task each.
+    // not known yet) they are drawn at once, in the same frame as the rest, unless only the
+    // lines changed (below): all of them when they fit one slice (drawSlices), else the first
+    // slice now and the others a task each.
     if (onScreen.current === false) {
       release();
       pendingDraw.current = draw;
@@ -232,22 +246,9 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     // lines are drawn in a task after the frame that shows the change in the plot, the list and
     // the table, not in the click's own task, where rasterising them (in software, in Chromium's
     // FinalizeFrame at the end of the task) held that frame back. The page stays busy until they
-    // are drawn. Anything that moves the axes (a zoom, a resize) is drawn at once, with them.
-    const linesOnly =
-      before !== null &&
-      before.x === x &&
-      before.width === width &&
-      before.height === height &&
-      before.percentiles === percentiles &&
-      before.yLog === yLog &&
-      before.bands === bands &&
-      slices.length <= 1 &&
-      onBusyRef.current !== undefined;
-    if (linesOnly) {
-      if (!busyHeld.current) {
-        busyHeld.current = true;
-        onBusyRef.current!(1);
-      }
+    // are drawn (raised in the layout effect above, before the browser sees the commit).
+    // Anything that moves the axes (a zoom, a resize) is drawn at once, with them.
+    if (drawAfterFrame.current) {
       let live = true;
       // rAF runs just before the frame is drawn; a message posted from it is handled after it.
       const ch = new MessageChannel();
