@@ -34,7 +34,9 @@ const SORTED: usize = 61648; // u16 × 288
 const CODED: usize = 62224; // u16 × 320
 const LENS: usize = 62864; // u8 × 320
 const B64: usize = 63184; // u8 × 256: sextet, or 0xff for a character outside the alphabet
-const RESULT: usize = 63440; // f64 lowest, f64 highest, f64 total, i32 digits
+const RESULT: usize = 63440; // f64 lowest, f64 highest, f64 total, i32 digits, i32 median index
+const ONE_BYTE: usize = 63488; // u32 × 128: what a one-byte ZigZag value does (decodeV2)
+const ONE_BYTE_COUNT: usize = 64000; // f64 × 128: the count it stores
 const OUT: usize = 65536; // inflated bytes
 const OUT_BYTES: i32 = 65536;
 const INDICES: usize = 131072; // i32 × 65536
@@ -118,6 +120,13 @@ const CODE_LENGTH_ORDER = memory.data<u8>([16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11,
     store<u8>(B64 + 97 + i, 26 + i);
   }
   for (let i = 0; i < 10; i++) store<u8>(B64 + 48 + i, 52 + i);
+  // A one-byte ZigZag value v: the index step (1, or -v for a run of zeros) in bits 0-7,
+  // whether it is a count in bit 8, the count in bits 16 and up.
+  for (let b = 0; b < 128; b++) {
+    const v = (b >>> 1) ^ -(b & 1);
+    store<u32>(ONE_BYTE + (<usize>b << 2), v > 0 ? 1 | (1 << 8) | (v << 16) : v == 0 ? 1 : -v);
+    store<f64>(ONE_BYTE_COUNT + (<usize>b << 3), v > 0 ? <f64>v : 0);
+  }
   store<u8>(B64 + 43, 62);
   store<u8>(B64 + 47, 63);
 }
@@ -701,7 +710,7 @@ function base64InPlace(start: usize, end: usize): i32 {
   return <f64>be32(p) * 4294967296.0 + <f64><u32>be32(p + 4);
 }
 
-const MAX_EXACT: f64 = 9007199254740991.0;
+const MAX_EXACT_INT: i64 = 9007199254740991;
 const V2_COMPRESSED: i32 = 0x1c849304;
 const V2_ENCODING: i32 = 0x1c849303;
 const FIRST_INFLATE_LIMIT: i32 = 65536;
@@ -780,55 +789,100 @@ function decodeV2(b: usize, len: i32): i32 {
 
   let p = b + 40;
   const end = p + <usize>payloadLength;
-  let index: i64 = 0;
+  // The index stays below 2^31: one-byte values move it by at most 64, and a longer run of
+  // zeros stops it at countsLength (below 2^25).
+  let index = 0;
   let n = 0;
-  let total: f64 = 0;
+  // Exact sums of integers: the JS reader's float64 sum equals them wherever it accepts the
+  // total (at most 2^53 - 1). The one-byte counts add up to less than 2^22.
+  let small = 0;
+  let large: i64 = 0;
   while (p < end) {
     let byte = <u32>load<u8>(p);
     p++;
-    let value: i64;
     if (byte < 0x80) {
-      value = <i64><i32>((byte >>> 1) ^ -(byte & 1));
-    } else {
-      let raw: u64 = <u64>(byte & 0x7f);
-      let shift: u64 = 7;
-      for (;;) {
-        if (p >= end) return BAD_COUNTS;
-        byte = <u32>load<u8>(p);
-        p++;
-        if (shift == 56) {
-          // The 9th byte carries all 8 bits.
-          raw |= <u64>byte << 56;
-          break;
-        }
-        raw |= <u64>(byte & 0x7f) << shift;
-        shift += 7;
-        if (byte < 0x80) break;
-      }
-      // The JS reader adds these up in float64 and refuses them above 2^53 - 1 (exactly
-      // then: float64 sums of non-negative terms cross 2^53 - 1 when the exact sum does).
-      if (raw > 9007199254740991) return BAD_COUNTS;
-      value = <i64>(raw >>> 1) ^ -<i64>(raw & 1);
+      // Almost every value is one byte (a count up to 63, or a run of up to 64 zeros): what it
+      // does comes from a table, without branches. The pair is written in any case; only a
+      // count moves n past it. Whether an index is beyond countsLength is checked at the end:
+      // indices only grow, so the last one is the largest.
+      const e = load<u32>(ONE_BYTE + (<usize>byte << 2));
+      store<i32>(INDICES + (<usize>n << 2), index);
+      store<f64>(COUNTS + (<usize>n << 3), load<f64>(ONE_BYTE_COUNT + (<usize>byte << 3)));
+      n += (e >>> 8) & 1;
+      small += e >>> 16;
+      index += e & 0xff;
+      continue;
     }
+    let raw: u64 = <u64>(byte & 0x7f);
+    let shift: u64 = 7;
+    for (;;) {
+      if (p >= end) return BAD_COUNTS;
+      byte = <u32>load<u8>(p);
+      p++;
+      if (shift == 56) {
+        // The 9th byte carries all 8 bits.
+        raw |= <u64>byte << 56;
+        break;
+      }
+      raw |= <u64>(byte & 0x7f) << shift;
+      shift += 7;
+      if (byte < 0x80) break;
+    }
+    // The JS reader adds these up in float64 and refuses them above 2^53 - 1 (exactly
+    // then: float64 sums of non-negative terms cross 2^53 - 1 when the exact sum does).
+    if (raw > 9007199254740991) return BAD_COUNTS;
+    const value = <i64>(raw >>> 1) ^ -<i64>(raw & 1);
     if (value > 0) {
-      if (index >= countsLength) return BAD_COUNTS;
-      const c = <f64>value;
-      store<i32>(INDICES + (<usize>n << 2), <i32>index);
-      store<f64>(COUNTS + (<usize>n << 3), c);
+      if (<i64>index >= countsLength) return BAD_COUNTS;
+      store<i32>(INDICES + (<usize>n << 2), index);
+      store<f64>(COUNTS + (<usize>n << 3), <f64>value);
       n++;
-      total += c;
+      large += value;
+      if (large > MAX_EXACT_INT) return BAD_COUNTS;
       index++;
     } else if (value == 0) {
       index++;
     } else {
+      // Where a run passes the end, any count after it is beyond (the check at the end sees
+      // it); the index stops there.
       if (value < -2147483647) return BAD_COUNTS;
-      index -= value;
+      const next = <i64>index - value;
+      index = <i32>(next < countsLength ? next : countsLength);
     }
   }
-  if (total > MAX_EXACT) return BAD_COUNTS;
+  if (n > 0 && <i64>load<i32>(INDICES + (<usize>(n - 1) << 2)) >= countsLength) return BAD_COUNTS;
+  const total = large + <i64>small;
+  if (total > MAX_EXACT_INT) return BAD_COUNTS;
   store<f64>(RESULT, lowest);
   store<f64>(RESULT, highest, 8);
-  store<f64>(RESULT, total, 16);
+  store<f64>(RESULT, <f64>total, 16);
   store<i32>(RESULT, digits, 24);
+  store<i32>(RESULT, medianIndex(n, total), 28);
   return n;
+}
+
+/**
+ * The counts-array index of the median of the `n` pairs at INDICES/COUNTS whose counts add up
+ * to `total`: where the running count first reaches ceil(total / 2); -1 when total is 0. The
+ * running sums are integers below 2^53, so float64 adds are exact, as they are in JS.
+ */
+function medianIndex(n: i32, total: i64): i32 {
+  if (total <= 0) return -1;
+  const target = <f64>((total + 1) >> 1);
+  let run: f64 = 0;
+  let k = 0;
+  // Four counts at a time (one dependent add per four), then the last few one by one.
+  while (k + 4 <= n) {
+    const c = COUNTS + (<usize>k << 3);
+    const four = load<f64>(c) + load<f64>(c, 8) + (load<f64>(c, 16) + load<f64>(c, 24));
+    if (run + four >= target) break;
+    run += four;
+    k += 4;
+  }
+  for (;;) {
+    run += load<f64>(COUNTS + (<usize>k << 3));
+    if (run >= target) break;
+    k++;
+  }
+  return load<i32>(INDICES + (<usize>k << 2));
 }
