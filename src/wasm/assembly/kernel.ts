@@ -131,6 +131,9 @@ const CODE_LENGTH_ORDER = memory.data<u8>([16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11,
   store<u8>(B64 + 47, 63);
 }
 
+// From this many bytes on, memory.copy (a call) is faster than copying words in a loop.
+const COPY_CALL_BYTES: usize = 256;
+
 // @ts-ignore: decorator
 @inline function reversed(code: i32, l: i32): i32 {
   return ((<i32>load<u8>(REVERSE + (code & 0xff)) << 8) | <i32>load<u8>(REVERSE + (code >>> 8))) >>> (16 - l);
@@ -186,15 +189,23 @@ function buildTable(
     store<u16>(SORTED + (<usize>k << 1), <u16>(p - offset));
   }
 
+  // The root table length by length, doubling: once the codes up to length l - 1 fill the
+  // first 2^(l-1) entries, a copy of them into the next 2^(l-1) puts each of those codes
+  // wherever its bits recur, and each code of length l then takes its one entry. Far fewer
+  // stores than writing every code's every entry, which is what building a table cost.
   let k = 0;
   let code = 0;
   let l = min;
   for (; l <= root; l++) {
-    const step = 1 << l;
+    if (l > min) {
+      const half = <usize>4 << <usize>(l - 1);
+      if (half >= COPY_CALL_BYTES) memory.copy(table + half, table, half);
+      else for (let at: usize = 0; at < half; at += 8) store<u64>(table + half + at, load<u64>(table + at));
+    }
     for (let j = i32At(count, l); j > 0; j--) {
       const entry = i32At(template, <i32>load<u16>(SORTED + (<usize>k << 1))) | l;
       k++;
-      for (let i = reversed(code, l); i < size; i += step) setI32(table, i, entry);
+      setI32(table, reversed(code, l), entry);
       code++;
     }
     code <<= 1;
