@@ -220,10 +220,31 @@ export function decodePayloadFast(text: string, start = 0, end = text.length): D
     numberOfSignificantValueDigits: resultI32[0]!,
     lowestDiscernibleValue: resultF64[0]!,
     highestTrackableValue: resultF64[1]!,
-    indices: indices.subarray(0, n),
-    counts: counts.subarray(0, n),
+    indices: indicesOf(n),
+    counts: countsOf(n),
     totalCount: resultF64[2]!,
   });
+}
+
+// The views of the first n pairs, made once per n (and again when the memory's buffer is new):
+// subarray() per call was a visible share of a call. Payloads of a log have a few hundred
+// different lengths at most. Handing out the same view again is what "valid until the next
+// call" allows.
+let indexViews: Int32Array[] = [];
+let countViews: Float64Array[] = [];
+let viewsOf: ArrayBuffer | null = null;
+
+function indicesOf(n: number): Int32Array {
+  if (viewsOf !== buffer) {
+    indexViews = [];
+    countViews = [];
+    viewsOf = buffer;
+  }
+  return (indexViews[n] ??= indices.subarray(0, n));
+}
+
+function countsOf(n: number): Float64Array {
+  return (countViews[n] ??= counts.subarray(0, n));
 }
 
 /**
