@@ -5,6 +5,7 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { StringDecoder } from "node:string_decoder";
+import type { PayloadBytes } from "../core/series";
 import type { ChunkDecoder } from "../engine/file-chunks";
 
 /**
@@ -29,6 +30,60 @@ export function nodeUtf8Decoder(): ChunkDecoder {
 }
 
 const CHUNK_BYTES = 1 << 20;
+
+/** Bytes read back at a time: a run of a log's lines, so neighbouring payloads come from one read. */
+const READ_BACK_BYTES = 64 * 1024;
+/** Reads kept (most recent first): one per series being walked at once is enough. */
+const READ_BACK_KEPT = 4;
+const readBack: { path: string; at: number; bytes: Uint8Array }[] = [];
+
+/**
+ * Bytes [start, end) of a file, read from the file when asked rather than held: what an
+ * interval log read from disk cuts its payloads out of (a query decodes a few of them: the
+ * edges of a time window, the comparison's last intervals of each part), so the command line
+ * holds no log's text. The file must keep those bytes while the command runs (a log being
+ * appended to does).
+ */
+export class FileBytes implements PayloadBytes {
+  readonly length: number;
+  constructor(
+    readonly path: string,
+    readonly start: number,
+    readonly end: number,
+  ) {
+    this.length = end - start;
+  }
+
+  /** Uint8Array.subarray's range (negative offsets from the end), as a new array or a view of a recent read. */
+  subarray(from: number, to: number = this.length): Uint8Array {
+    const at = (x: number) => this.start + (x < 0 ? Math.max(0, this.length + x) : Math.min(x, this.length));
+    const a = at(from);
+    const b = at(to);
+    if (b <= a) return new Uint8Array(0);
+    for (let k = 0; k < readBack.length; k++) {
+      const r = readBack[k]!;
+      if (r.path === this.path && r.at <= a && b <= r.at + r.bytes.length) {
+        if (k > 0) readBack.unshift(...readBack.splice(k, 1));
+        return r.bytes.subarray(a - r.at, b - r.at);
+      }
+    }
+    const bytes = new Uint8Array(Math.max(b - a, Math.min(READ_BACK_BYTES, this.end - a)));
+    const fd = openSync(this.path, "r");
+    try {
+      let got = 0;
+      while (got < bytes.length) {
+        const n = readSync(fd, bytes, got, bytes.length - got, a + got);
+        if (n <= 0) throw new Error(`${this.path}: the file became shorter while it was read`);
+        got += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    readBack.unshift({ path: this.path, at: a, bytes });
+    readBack.length = Math.min(readBack.length, READ_BACK_KEPT);
+    return bytes.subarray(0, b - a);
+  }
+}
 
 export class PathFile {
   readonly size: number;
@@ -109,6 +164,11 @@ export class PathFile {
         close();
       },
     });
+  }
+
+  /** This file's bytes, read back when asked (see FileBytes): the loader then keeps no payloads' text. */
+  bytesOnDemand(): FileBytes {
+    return new FileBytes(this.path, this.start, this.end);
   }
 
   /** As the loader's type: it uses only what a File and this share. */
