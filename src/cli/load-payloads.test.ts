@@ -108,6 +108,33 @@ describe("logs read from disk", () => {
     }
   });
 
+  it("a log whose piece a helper fails on is read again here, whole; the others keep their parts", async () => {
+    const paths = write();
+    const failing: HelperWorkers = {
+      count: 2,
+      read: (h, blob, name) => (name.startsWith("sysA") ? Promise.reject(new Error("helper thread failed")) : helpers.read(h, blob, name, () => undefined)),
+    };
+    const store = new Store();
+    const out = await loadFiles(
+      store,
+      paths.map((p) => new PathFile(p).asFile()),
+      () => undefined,
+      undefined,
+      undefined,
+      failing,
+      { splitBytes: 64 * 1024 },
+    );
+    expect(out.flatMap((o) => o.problems)).toEqual([]);
+    const page = await inPage(logs, false);
+    expect(store.series.map((s) => s.blocks?.constructor.name)).toEqual(["JoinedBlocks", "JoinedBlocks"]);
+    for (const [k, s] of store.series.entries()) {
+      expect(s.intervals!.allPayloads()).toEqual(page.series[k]!.intervals!.allPayloads());
+      expect(bucketsOf(s.histogram)).toEqual(bucketsOf(page.series[k]!.histogram));
+    }
+    // sysA in one piece (one part after an empty start), sysB in three.
+    expect(store.series.map((s) => (s.blocks as unknown as { partStarts: number[] }).partStarts.length)).toEqual([2, 4]);
+  });
+
   it("hold no payload text: they read it from the file when asked", async () => {
     const paths = write();
     const disk = await fromDisk(paths, true);

@@ -3,10 +3,10 @@
 // boundaries into pieces that every worker reads at once, then joined here (load-pieces.ts,
 // proven equal to reading in one piece). Other formats are read here, in order. Series are
 // added to the store in the order of the files, whoever read them.
-import type { PayloadBytes } from "../core/series";
 import type { SampleOptions } from "../formats/source";
 import { fileChunks } from "./file-chunks";
-import { ingest, ingestHlogInParts, ingestHlogPart, isIntervalLog, type HlogPart, type IngestResult } from "./ingest";
+import { ingest, ingestHlogInParts, isIntervalLog, type HlogPart, type IngestResult } from "./ingest";
+import { readLogsOnDemand, readsOnDemand, type LogToRead } from "./load-on-demand";
 import { cutsAt, pieceTargets, readInPieces } from "./load-pieces";
 import type { FileOutcome, FileProgress, Progress } from "./protocol";
 import type { Store } from "./store";
@@ -24,16 +24,6 @@ export interface HelperWorkers {
   readonly sharePieces?: boolean;
   /** Reads on helper number `helper` (0 ≤ helper < count). */
   read(helper: number, blob: Blob, name: string, onProgress: (bytes: number, intervals: number) => void, signal?: AbortSignal): Promise<HlogPart>;
-}
-
-/**
- * A file that can read its bytes back when asked (the command line's files on disk): an
- * interval log's payloads are then cut out of the file when a query decodes one, and no reader
- * keeps the log's text (about the log's size again, of which a report over the whole run, or a
- * comparison, decodes a few payloads at most).
- */
-interface BytesOnDemand {
-  bytesOnDemand?: () => PayloadBytes;
 }
 
 /** Interval logs at least this big are cut into parts (below it, the copy and join cost more than they save). */
@@ -95,7 +85,7 @@ export async function loadFiles(
   /** Reads one file here, whatever its format (the path every file took before helpers). */
   const readHere = async (i: number): Promise<void> => {
     const file = files[i]!;
-    if (logs[i] && (file as BytesOnDemand).bytesOnDemand) return readAsParts(i, []);
+    if (logs[i] && readsOnDemand(file)) return readOnDemand([i], [[]]);
     let bytes = 0;
     try {
       results[i] = await ingest(
@@ -123,79 +113,26 @@ export async function loadFiles(
     }
   };
 
-  /**
-   * Reads an interval log whose bytes can be read back (BytesOnDemand) as parts cut at `cuts`,
-   * here and on the helpers, none keeping its text, then joins them in order (as a helper's
-   * part is joined): the result equals reading it in one piece. Whoever is free takes the next
-   * part.
-   */
-  const readAsParts = async (i: number, cuts: readonly number[]): Promise<void> => {
-    const file = files[i]!;
-    const onDemand = (b: Blob) => (b as BytesOnDemand).bytesOnDemand!();
-    const bounds = [0, ...cuts, file.size];
-    const count = bounds.length - 1;
-    const bytes = new Array<number>(count).fill(0);
-    const intervals = new Array<number>(count).fill(0);
-    const report = () =>
-      update(
-        i,
-        bytes.reduce((a, b) => a + b, 0),
-        intervals.reduce((a, b) => a + b, 0),
-      );
-    const parts: Promise<HlogPart>[] = new Array(count);
-    let next = 0;
-    const here = (k: number, piece: Blob) =>
-      ingestHlogPart(
-        file.name,
-        fileChunks(piece, (b) => (bytes[k] = b), signal),
-        (p) => {
-          intervals[k] = p.intervals;
-          report();
-        },
-      );
-    // A part comes without its bytes (none kept, none sent): its payloads are read back from the file.
-    const withBytes = (part: HlogPart, piece: Blob): HlogPart => (part.source ? part : { ...part, source: onDemand(piece) });
-    const run = async (helper: number | null) => {
-      for (let k = next++; k < count; k = next++) {
-        const piece = file.slice(bounds[k]!, bounds[k + 1]!);
-        const read = (
-          helper === null
-            ? here(k, piece)
-            : helpers!.read(
-                helper,
-                piece,
-                file.name,
-                (b, n) => {
-                  bytes[k] = b;
-                  intervals[k] = n;
-                  report();
-                },
-                signal,
-              )
-        ).then((part) => withBytes(part, piece));
-        parts[k] = read;
-        // A failed part is rethrown where the parts are joined; the others are still read.
-        await read.catch(() => undefined);
-      }
-    };
-    try {
-      await Promise.all([run(null), ...Array.from({ length: count > 1 ? (helpers?.count ?? 0) : 0 }, (_, h) => run(h))]);
-      results[i] = await ingestHlogInParts(file.name, [], parts);
-    } catch (e) {
-      // As readInParts: a helper that failed, or parts that cannot be joined, and the log is
-      // read here in one piece; cancelling is not worth a second try.
-      if (signal?.aborted) results[i] = failed(file.name, new Error(CANCELLED));
-      else if (count > 1) return readAsParts(i, []);
-      else results[i] = failed(file.name, e);
-    }
-    update(i, file.size, 0, true);
+  /** Interval logs that read their bytes back when asked (load-on-demand.ts), `cuts[n]` for files[run[n]]. */
+  const readOnDemand = async (run: readonly number[], cuts: readonly (readonly number[])[]): Promise<void> => {
+    const logs: LogToRead[] = run.map((i, n) => ({ file: files[i]!, cuts: cuts[n]! }));
+    const out = await readLogsOnDemand(logs, helpers, (n, bytes, intervals) => update(run[n]!, bytes, intervals), signal);
+    out.forEach((r, n) => {
+      const i = run[n]!;
+      if (r.status === "fulfilled") results[i] = r.value;
+      else results[i] = failed(files[i]!.name, signal?.aborted ? new Error(CANCELLED) : r.reason);
+      update(i, files[i]!.size, 0, true);
+    });
   };
+
+  /** Where a big interval log is cut for this worker and the helpers. */
+  const cutsOf = (file: Blob): Promise<number[]> =>
+    cutsAt(file, pieceTargets(file.size, helpers!.count + 1, splitBytes / PIECES_PER_SPLIT, helpers!.sharePieces ? undefined : EQUAL_PARTS));
 
   /** Reads one big interval log in pieces, here and on every helper at once (load-pieces.ts). */
   const readInParts = async (i: number): Promise<void> => {
     const file = files[i]!;
-    const cuts = await cutsAt(file, pieceTargets(file.size, helpers!.count + 1, splitBytes / PIECES_PER_SPLIT, helpers!.sharePieces ? undefined : EQUAL_PARTS));
-    if ((file as BytesOnDemand).bytesOnDemand) return readAsParts(i, cuts);
+    const cuts = await cutsOf(file);
     if (cuts.length === 0) return readHere(i);
     try {
       results[i] = await readInPieces(file, file.name, cuts, helpers!, (bytes, intervals) => update(i, bytes, intervals), signal);
@@ -237,6 +174,13 @@ export async function loadFiles(
     while (i < files.length) {
       if (tooBig(i)) {
         i++;
+        continue;
+      }
+      if (logs[i] && readsOnDemand(files[i]!)) {
+        // A run of such logs: every piece of every one in one queue.
+        const run: number[] = [];
+        for (; i < files.length && (tooBig(i) || (logs[i] && readsOnDemand(files[i]!))); i++) if (!tooBig(i)) run.push(i);
+        await readOnDemand(run, await Promise.all(run.map((k) => (files[k]!.size >= splitBytes ? cutsOf(files[k]!) : []))));
         continue;
       }
       if (logs[i] && files[i]!.size >= splitBytes) {
