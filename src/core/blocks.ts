@@ -50,7 +50,30 @@ export function grownDense(dense: Float64Array, bits: Int32Array, top: number): 
  */
 const DENSE_RATIO = 4;
 
-class Scratch {
+/**
+ * What IntervalBlocks adds intervals into at each level while they are added: a Scratch, or
+ * an accumulator in the WebAssembly kernel's memory (engine/kernel-accumulators.ts).
+ */
+export interface Accumulator {
+  /** An upper bound of the entries takeInto gives (the touched index range). */
+  readonly span: number;
+  /** Adds entries [from, to) of sparse arrays (ascending indices). */
+  addSlice(indices: Int32Array, counts: Float64Array, from: number, to: number): void;
+  /** Moves what it holds out, sparse and sorted, into the arrays from `at`; returns how many. */
+  takeInto(indices: Int32Array, counts: Float64Array, at: number): number;
+  /** Adds what it holds into `into`, keeping it. */
+  addTo(into: Scratch): void;
+  /** Whether takeInto also adds what it takes into the next level's accumulator. */
+  readonly feedsNext: boolean;
+  /** No interval will be added: let its memory go. */
+  release(): void;
+}
+
+/** One accumulator per level (BLOCK_SIZES), made when a series' blocks start. */
+export type AccumulatorsFactory = () => Accumulator[];
+
+export class Scratch implements Accumulator {
+  readonly feedsNext = false;
   private dense = new Float64Array(1024);
   private bits = new Int32Array(1024 >> 5);
   /** Per 64 indices (two words of `bits`): 1 when a dense slice touched them without marking bits. */
@@ -97,6 +120,8 @@ class Scratch {
   get empty(): boolean {
     return this.hi < 0;
   }
+
+  release(): void {}
 
   /** Adds what this holds into `into`, leaving this as it is. */
   addTo(into: Scratch): void {
@@ -225,7 +250,7 @@ class Level {
   }
 
   /** Moves what `from` holds into this level as its next block; returns the block's number. */
-  take(from: Scratch): number {
+  take(from: Accumulator): number {
     const room = from.span; // at least the entries the block will have
     let c = this.chunks.length - 1;
     if (c < 0 || this.used[c]! + room > this.chunks[c]!.indices.length) {
@@ -263,7 +288,7 @@ class Level {
   }
 
   /** Adds block `b` into `acc`. */
-  addTo(acc: Scratch, b: number): void {
+  addTo(acc: Accumulator, b: number): void {
     const chunk = this.chunks[this.chunkOf[b]!]!;
     acc.addSlice(chunk.indices, chunk.counts, this.starts[b]!, this.ends[b]!);
   }
@@ -296,18 +321,29 @@ export interface RangeSums {
 export class IntervalBlocks implements RangeSums {
   /** levels[l]'s block b = merged counts of intervals [b·size, (b+1)·size). */
   private readonly levels: Level[] = BLOCK_SIZES.map(() => new Level());
-  private scratch = BLOCK_SIZES.map(() => new Scratch());
+  private scratch: Accumulator[];
   private n = 0;
 
-  /** Adds the next interval (in table order). */
+  /** `accumulators`: where intervals are added up while they are added (default: Scratch). */
+  constructor(accumulators?: AccumulatorsFactory) {
+    this.scratch = accumulators ? accumulators() : BLOCK_SIZES.map(() => new Scratch());
+  }
+
+  /**
+   * Adds the next interval (in table order). Its arrays may be the kernel's last decode, which
+   * a kernel accumulator adds where they are: nothing may decode between that and this.
+   */
   add(s: Sparse): void {
-    this.scratch[0]!.add(s);
+    const first = this.scratch[0]!;
+    first.addSlice(s.indices, s.counts, 0, s.indices.length);
     this.n++;
     for (let l = 0; l < BLOCK_SIZES.length; l++) {
       if (this.n % BLOCK_SIZES[l]! !== 0) break;
       const level = this.levels[l]!;
-      const b = level.take(this.scratch[l]!);
-      if (l + 1 < BLOCK_SIZES.length) level.addTo(this.scratch[l + 1]!, b);
+      const from = this.scratch[l]!;
+      const feeds = from.feedsNext;
+      const b = level.take(from);
+      if (l + 1 < BLOCK_SIZES.length && !feeds) level.addTo(this.scratch[l + 1]!, b);
     }
   }
 
@@ -339,6 +375,7 @@ export class IntervalBlocks implements RangeSums {
    * highest index seen: megabytes for a wide histogram, per tag).
    */
   seal(): void {
+    for (const s of this.scratch) s.release();
     this.scratch = BLOCK_SIZES.map(() => new Scratch());
   }
 

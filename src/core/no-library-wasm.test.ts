@@ -1,5 +1,5 @@
-// vite.config.ts removes hdr-histogram-js's embedded WebAssembly from the production bundle
-// (trimLibrary), so the library's WebAssembly histograms must never be asked for.
+// scripts/lib/library-edits.mjs removes hdr-histogram-js's embedded WebAssembly from the production bundle
+// (editLibrary), so the library's WebAssembly histograms must never be asked for.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

@@ -23,6 +23,7 @@ import { IntervalBlocks, JoinedBlocks, type BlockParts, type RangeSums } from ".
 import { HlogReader, producerUnit, type ReaderPart } from "../formats/hlog";
 import { addDecodedInto, growToCover, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
 import { decodePayload } from "./payload";
+import { kernelAccumulators } from "./kernel-accumulators";
 import { makeSeries, MAX_TAGS, type IngestProgress, type IngestResult, type Sink } from "./series-make";
 import { attachKept, KeptCounts, keptGroup, keptTransferables, type KeptParts } from "./kept-counts";
 import { fileBaseName } from "../core/naming";
@@ -99,7 +100,7 @@ function newTagSeries(layout: string, pending: boolean, intervals: IntervalTable
     histogram: null,
     pending,
     intervals,
-    blocks: new IntervalBlocks(),
+    blocks: new IntervalBlocks(kernelAccumulators),
     layout,
     parts: [],
     partsBroken: false,
@@ -258,9 +259,11 @@ export class HlogIngest implements Sink, LineSink {
       // own) is the highest value of its last bucket, `top`.
       if (d.double) t.double = true;
       if (!t.pending) addDecodedInto(t.histogram!, d);
-      t.blocks?.add(d);
       t.intervals.push(0, interval.length, lastIndex >= 0 ? top : 0, d.totalCount, interval.maxColumn, interval.payload, medianOf(d), at + interval.payloadAt);
       t.kept?.add(d);
+      // Last: the blocks' kernel accumulators may grow the kernel's memory, which detaches the
+      // views `d` holds (kernel-accumulators.ts).
+      t.blocks?.add(d);
       this.rawStarts.get(interval.tag)!.push(interval.rawStart);
       this.intervalCount++;
       return;
@@ -309,10 +312,10 @@ export class HlogIngest implements Sink, LineSink {
     if (t.pending) growToCover(t.histogram, d);
     else addDecodedInto(t.histogram, d);
     this.slots += countsLengthOf(t.histogram) - current;
-    t.blocks?.add(d);
     const max = lastIndex >= 0 ? highestEquivalent(t.histogram, valueFromIndex(lastIndex, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits)) : 0;
     t.intervals.push(0, interval.length, max, d.totalCount, interval.maxColumn, interval.payload, medianOf(d), at + interval.payloadAt);
     t.kept?.add(d);
+    t.blocks?.add(d); // last, as above
     this.rawStarts.get(interval.tag)!.push(interval.rawStart);
     this.intervalCount++;
     // The short path is open to the next intervals in this one's layout when the histogram (and

@@ -1,7 +1,7 @@
 // Max and percentiles over time: per pixel column, the max of the intervals' maxes and the
 // percentiles of their merged histogram (never averaged percentiles).
 import { valueAtPercentile } from "../core/histogram";
-import { BLOCK_SIZES } from "../core/blocks";
+import { BLOCK_SIZES, JoinedBlocks } from "../core/blocks";
 import { layoutOf, percentileOfSparse, totalOf } from "./sparse-percentile";
 import type { IntervalTable, SeriesModel } from "../core/series";
 import { bucketIntervals, snapToBlocks } from "../core/timeline-buckets";
@@ -101,7 +101,7 @@ function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number
   // is then whole pre-merged blocks (percentile lines on a 24-hour log took over a second
   // per query when every column decoded its intervals).
   if (s.blocks && buckets.length > 1 && (buckets[buckets.length - 1]!.first + buckets[buckets.length - 1]!.count - buckets[0]!.first) / buckets.length >= BLOCK_SIZES[0]) {
-    buckets = snapToBlocks(t, buckets, BLOCK_SIZES[0]);
+    buckets = snapToBlocks(t, buckets, BLOCK_SIZES[0], s.blocks instanceof JoinedBlocks ? s.blocks.partStarts : [0]);
   }
   const n = buckets.length;
   const r: TimelineSeries = {

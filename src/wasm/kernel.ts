@@ -16,6 +16,13 @@ interface KernelExports {
   decode(length: number): number;
   decodeBytes(bytes: number): number;
   inflateAt(length: number, limit: number): number;
+  takeBuffer(): number;
+  slotAlloc(capacity: number): number;
+  slotAdd(base: number, indices: number, counts: number, n: number): number;
+  slotAddDecoded(base: number, n: number): number;
+  slotTake(base: number, into: number): number;
+  slotEmpty(base: number): number;
+  slotSpan(base: number): number;
   inputAddress: WebAssembly.Global;
   inputCapacity: WebAssembly.Global;
   outputAddress: WebAssembly.Global;
@@ -249,6 +256,100 @@ export function inflateFast(input: Uint8Array, offset: number, length: number, l
  */
 export function lastCountsBytes(): Uint8Array | null {
   if (!lastDecoded) return null;
+  views();
   const length = ((bytes[OUTPUT + 4]! << 24) | (bytes[OUTPUT + 5]! << 16) | (bytes[OUTPUT + 6]! << 8) | bytes[OUTPUT + 7]!) >>> 0;
   return bytes.subarray(OUTPUT + 40, OUTPUT + 40 + length);
 }
+
+/**
+ * Block accumulators in the kernel's memory (core/kernel-scratch.ts uses them): see the
+ * "Block accumulators" part of assembly/kernel.ts. Null where there is no kernel.
+ */
+export interface KernelSlots {
+  alloc(capacity: number): number;
+  /** Adds the first n pairs of the last decode (decodePayloadFast's indices and counts); false when an index does not fit. */
+  addDecoded(slot: number, n: number): boolean;
+  /** Adds pairs given in JavaScript arrays, [from, to); false when an index does not fit. */
+  addArrays(slot: number, indices: Int32Array, counts: Float64Array, from: number, to: number): boolean;
+  /** Takes the next entries out (and into `into`, 0 for none); returns how many are in takeIndices/takeCounts. */
+  take(slot: number, into: number): number;
+  empty(slot: number): boolean;
+  span(slot: number): number;
+  /** The take buffer's views (valid until memory grows: ask again after alloc). */
+  takeIndices(): Int32Array;
+  takeCounts(): Float64Array;
+  /** Whether these arrays are the last decode's (decodePayloadFast's views). */
+  isDecoded(indices: Int32Array): boolean;
+  /** The last decode's pairs as views made now (after memory grew, the old views are detached). */
+  decodedIndices(): Int32Array;
+  decodedCounts(): Float64Array;
+}
+
+let takeIndicesView = new Int32Array(0);
+let takeCountsView = new Float64Array(0);
+let takeBase = -1;
+const TAKE_ENTRIES = 65536;
+
+function takeViews(): void {
+  views();
+  if (takeIndicesView.length !== 0 && takeIndicesView.buffer === buffer) return;
+  takeIndicesView = new Int32Array(buffer!, takeBase, TAKE_ENTRIES);
+  takeCountsView = new Float64Array(buffer!, takeBase + TAKE_ENTRIES * 4, TAKE_ENTRIES);
+}
+
+export const kernelSlots: KernelSlots | null = (() => {
+  if (kernel === null) return null;
+  const k = kernel;
+  return {
+    alloc(capacity) {
+      if (takeBase < 0) takeBase = k.takeBuffer();
+      if (takeBase < 0) return -1;
+      const slot = k.slotAlloc(capacity);
+      takeViews();
+      return slot;
+    },
+    addDecoded(slot, n) {
+      return k.slotAddDecoded(slot, n) === 0;
+    },
+    addArrays(slot, idx, cnt, from, to) {
+      takeViews();
+      // Staged through the take buffer, a piece at a time (taking never runs meanwhile).
+      for (let a = from; a < to; a += TAKE_ENTRIES) {
+        const b = Math.min(to, a + TAKE_ENTRIES);
+        takeIndicesView.set(idx.subarray(a, b));
+        takeCountsView.set(cnt.subarray(a, b));
+        if (k.slotAdd(slot, takeBase, takeBase + TAKE_ENTRIES * 4, b - a) !== 0) return false;
+      }
+      return true;
+    },
+    take(slot, into) {
+      return k.slotTake(slot, into);
+    },
+    empty(slot) {
+      return k.slotEmpty(slot) !== 0;
+    },
+    span(slot) {
+      return k.slotSpan(slot);
+    },
+    takeIndices() {
+      takeViews();
+      return takeIndicesView;
+    },
+    takeCounts() {
+      takeViews();
+      return takeCountsView;
+    },
+    isDecoded(idx) {
+      views();
+      return idx.buffer === buffer && idx.byteOffset === INDICES;
+    },
+    decodedIndices() {
+      views();
+      return indices;
+    },
+    decodedCounts() {
+      views();
+      return counts;
+    },
+  };
+})();
