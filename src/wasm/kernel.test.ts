@@ -5,11 +5,11 @@ import { build, encodeIntoCompressedBase64 } from "hdr-histogram-js";
 // @ts-expect-error -- pako 1.x ships no type declarations
 import pako from "pako";
 import { describe, expect, it } from "vitest";
-import { decodeHistogramPayload, inflateHistogramPayload } from "../formats/hlog-encoding";
+import { decodeHistogramPayload, inflateHistogramPayload, type DecodedHistogram } from "../formats/hlog-encoding";
 import { encodeHistogramBytes, putZigZagLong, toBase64, Writer, wrapCompressed } from "../../scripts/lib/hlog-encoders";
 import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf } from "../core/counts-layout";
 import { inflateZlib } from "../formats/inflate";
-import { decodePayloadCode, decodePayloadFast, inflateFast, kernelAvailable, kernelStats, kernelUnavailableReason, allowNativeBase64 } from "./kernel";
+import { decodePayloadCode, decodePayloadFast, inflateFast, kernelAvailable, kernelStats, kernelUnavailableReason, allowNativeBase64, medianIndexOf } from "./kernel";
 
 // The kernel is a fast path: for every input it either returns what the JS reader returns
 // (decodeHistogramPayload(payload, true)), field by field, or null. And where the JS reader
@@ -24,11 +24,11 @@ interface Plain {
   indices: number[];
   counts: number[];
   totalCount: number;
+  /** medianIndexOf: found by the kernel for its results, walked in JS for the reader's. */
+  medianIndex: number;
 }
 
-type Decoded = { indices: ArrayLike<number>; counts: ArrayLike<number> } & Omit<Plain, "indices" | "counts">;
-
-function plain(d: Decoded): Plain {
+function plain(d: DecodedHistogram): Plain {
   return {
     version: d.version,
     numberOfSignificantValueDigits: d.numberOfSignificantValueDigits,
@@ -37,6 +37,7 @@ function plain(d: Decoded): Plain {
     indices: Array.from(d.indices),
     counts: Array.from(d.counts),
     totalCount: d.totalCount,
+    medianIndex: medianIndexOf(d),
   };
 }
 

@@ -68,6 +68,9 @@ let input = new Uint8Array(0);
 const encoder = new TextEncoder();
 /** Whether the last decodePayloadFast call decoded its payload (its inflated bytes are at OUTPUT). */
 let lastDecoded = false;
+/** What the last decodePayloadFast call returned, and its median's index as the kernel found it. */
+let lastResult: DecodedHistogram | null = null;
+let lastMedian = -1;
 
 type NativeSet = (this: Uint8Array, text: string) => { read: number; written: number };
 /** The browser's base64 decoder where there is one (not in Node 20, which the unit tests run on). */
@@ -106,7 +109,7 @@ function views(): void {
   indices = new Int32Array(b, INDICES, 65536);
   counts = new Float64Array(b, COUNTS, 65536);
   resultF64 = new Float64Array(b, RESULT, 3);
-  resultI32 = new Int32Array(b, RESULT + 24, 1);
+  resultI32 = new Int32Array(b, RESULT + 24, 2);
   input = new Uint8Array(b, INPUT, INPUT_CAPACITY);
   inputBuffer = NodeBufferClass !== null ? NodeBufferClass.from(b, INPUT, INPUT_CAPACITY) : null;
 }
@@ -136,6 +139,7 @@ export const kernelStats = { available: kernel !== null, handled: 0, declined: 0
 /** The kernel's raw verdict for a payload: pairs written (>= 0), or why it declined (< 0). For tests. */
 export function decodePayloadCode(text: string, start = 0, end = text.length): number {
   lastDecoded = false;
+  lastResult = null;
   if (kernel === null) return -100;
   if (typeof text !== "string") return -101;
   if (!(start >= 0 && end <= text.length && start <= end)) return -102;
@@ -217,15 +221,56 @@ export function decodePayloadFast(text: string, start = 0, end = text.length): D
     return null;
   }
   kernelStats.handled++;
-  return {
+  lastMedian = resultI32[1]!;
+  return (lastResult = {
     version: 2,
     numberOfSignificantValueDigits: resultI32[0]!,
     lowestDiscernibleValue: resultF64[0]!,
     highestTrackableValue: resultF64[1]!,
-    indices: indices.subarray(0, n),
-    counts: counts.subarray(0, n),
+    indices: indicesOf(n),
+    counts: countsOf(n),
     totalCount: resultF64[2]!,
-  };
+  });
+}
+
+// The views of the first n pairs, made once per n (and again when the memory's buffer is new):
+// subarray() per call was a visible share of a call. Payloads of a log have a few hundred
+// different lengths at most. Handing out the same view again is what "valid until the next
+// call" allows.
+let indexViews: Int32Array[] = [];
+let countViews: Float64Array[] = [];
+let viewsOf: ArrayBuffer | null = null;
+
+function indicesOf(n: number): Int32Array {
+  if (viewsOf !== buffer) {
+    indexViews = [];
+    countViews = [];
+    viewsOf = buffer;
+  }
+  return (indexViews[n] ??= indices.subarray(0, n));
+}
+
+function countsOf(n: number): Float64Array {
+  return (countViews[n] ??= counts.subarray(0, n));
+}
+
+/**
+ * The counts-array index of a decoded histogram's median: the index at which the running
+ * count first reaches ceil(totalCount / 2); -1 when the histogram holds no count. For what
+ * decodePayloadFast returned last, the kernel already found it while decoding; for anything
+ * else (the JS reader's result) it is computed here, the same way.
+ */
+export function medianIndexOf(d: DecodedHistogram): number {
+  if (d === lastResult) return lastMedian;
+  if (!(d.totalCount > 0)) return -1;
+  const target = Math.ceil(d.totalCount / 2);
+  const { indices, counts } = d;
+  let run = 0;
+  for (let k = 0; k < indices.length; k++) {
+    run += counts[k]!;
+    if (run >= target) return indices[k]!;
+  }
+  return -1;
 }
 
 /**
@@ -242,6 +287,7 @@ export function inflateFast(input: Uint8Array, offset: number, length: number, l
   if (n > INPUT_CAPACITY || !(limit >= 0 && limit <= 65536)) return null;
   views();
   lastDecoded = false;
+  lastResult = null;
   bytes.set(input.subarray(offset, offset + n), INPUT);
   const r = kernel.inflateAt(n, Math.floor(limit));
   return r < 0 ? null : bytes.subarray(OUTPUT, OUTPUT + r);

@@ -32,9 +32,11 @@ const DIST_COUNT: usize = LEN_COUNT + 64;
 const SORT_OFFSET: usize = 61584; // i32 × 16
 const SORTED: usize = 61648; // u16 × 288
 const CODED: usize = 62224; // u16 × 320
-const LENS: usize = 62864; // u8 × 320
-const B64: usize = 63184; // u8 × 256: sextet, or 0xff for a character outside the alphabet
-const RESULT: usize = 63440; // f64 lowest, f64 highest, f64 total, i32 digits
+const LENS: usize = 62864; // u8 × 336: 316 lengths, and room for 8-byte stores past the last
+const B64: usize = 63200; // u8 × 256: sextet, or 0xff for a character outside the alphabet
+const RESULT: usize = 63456; // f64 lowest, f64 highest, f64 total, i32 digits, i32 median index
+const ONE_BYTE: usize = 63488; // u32 × 128: what a one-byte ZigZag value does (decodeV2)
+const ONE_BYTE_COUNT: usize = 64000; // f64 × 128: the count it stores
 const OUT: usize = 65536; // inflated bytes
 const OUT_BYTES: i32 = 65536;
 const INDICES: usize = 131072; // i32 × 65536
@@ -118,9 +120,19 @@ const CODE_LENGTH_ORDER = memory.data<u8>([16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11,
     store<u8>(B64 + 97 + i, 26 + i);
   }
   for (let i = 0; i < 10; i++) store<u8>(B64 + 48 + i, 52 + i);
+  // A one-byte ZigZag value v: the index step (1, or -v for a run of zeros) in bits 0-7,
+  // whether it is a count in bit 8, the count in bits 16 and up.
+  for (let b = 0; b < 128; b++) {
+    const v = (b >>> 1) ^ -(b & 1);
+    store<u32>(ONE_BYTE + (<usize>b << 2), v > 0 ? 1 | (1 << 8) | (v << 16) : v == 0 ? 1 : -v);
+    store<f64>(ONE_BYTE_COUNT + (<usize>b << 3), v > 0 ? <f64>v : 0);
+  }
   store<u8>(B64 + 43, 62);
   store<u8>(B64 + 47, 63);
 }
+
+// From this many bytes on, memory.copy (a call) is faster than copying words in a loop.
+const COPY_CALL_BYTES: usize = 256;
 
 // @ts-ignore: decorator
 @inline function reversed(code: i32, l: i32): i32 {
@@ -177,15 +189,23 @@ function buildTable(
     store<u16>(SORTED + (<usize>k << 1), <u16>(p - offset));
   }
 
+  // The root table length by length, doubling: once the codes up to length l - 1 fill the
+  // first 2^(l-1) entries, a copy of them into the next 2^(l-1) puts each of those codes
+  // wherever its bits recur, and each code of length l then takes its one entry. Far fewer
+  // stores than writing every code's every entry, which is what building a table cost.
   let k = 0;
   let code = 0;
   let l = min;
   for (; l <= root; l++) {
-    const step = 1 << l;
+    if (l > min) {
+      const half = <usize>4 << <usize>(l - 1);
+      if (half >= COPY_CALL_BYTES) memory.copy(table + half, table, half);
+      else for (let at: usize = 0; at < half; at += 8) store<u64>(table + half + at, load<u64>(table + at));
+    }
     for (let j = i32At(count, l); j > 0; j--) {
       const entry = i32At(template, <i32>load<u16>(SORTED + (<usize>k << 1))) | l;
       k++;
-      for (let i = reversed(code, l); i < size; i += step) setI32(table, i, entry);
+      setI32(table, reversed(code, l), entry);
       code++;
     }
     code <<= 1;
@@ -248,32 +268,27 @@ function buildTable(
 // Inflate
 
 function adler32(start: usize, n: i32): u32 {
-  let a: u32 = 1;
-  let s: u32 = 0;
+  // In 64 bits the sums cannot overflow for outputs up to the 64 KiB limit (b <= 255n^2/2),
+  // so they are reduced once, at the end.
+  let a: u64 = 1;
+  let s: u64 = 0;
   let p = start;
   const end = start + <usize>n;
-  while (p < end) {
-    // zlib's NMAX: the most bytes before the sums can overflow 32 bits.
-    let stop = p + 5552;
-    if (stop > end) stop = end;
-    for (; p + 4 <= stop; p += 4) {
-      a += <u32>load<u8>(p);
-      s += a;
-      a += <u32>load<u8>(p, 1);
-      s += a;
-      a += <u32>load<u8>(p, 2);
-      s += a;
-      a += <u32>load<u8>(p, 3);
-      s += a;
-    }
-    for (; p < stop; p++) {
-      a += <u32>load<u8>(p);
-      s += a;
-    }
-    a %= 65521;
-    s %= 65521;
+  // Eight bytes at a time: over bytes b0..b7, a grows by their sum and s by 8a + 8b0 + 7b1 +
+  // ... + 1b7. Each sum comes from one multiply of four 16-bit lanes (the even bytes, the odd
+  // ones), whose top lane collects the weighted sum without carries (at most 255 * 20).
+  for (; p + 8 <= end; p += 8) {
+    const w = load<u64>(p);
+    const even = w & 0x00ff00ff00ff00ff;
+    const odd = (w >> 8) & 0x00ff00ff00ff00ff;
+    s += (a << 3) + ((even * 0x0008000600040002) >> 48) + ((odd * 0x0007000500030001) >> 48);
+    a += ((even + odd) * 0x0001000100010001) >> 48;
   }
-  return (s << 16) | a;
+  for (; p < end; p++) {
+    a += <u64>load<u8>(p);
+    s += a;
+  }
+  return <u32>((s % 65521) << 16) | <u32>(a % 65521);
 }
 
 /**
@@ -387,10 +402,10 @@ function inflate(inp: usize, length: i32, limit: i32): i32 {
       nCoded = 0;
       while (i < total) {
         if (bits < 14) {
-          if (pos + 2 <= end) {
-            hold |= <u64>load<u16>(pos) << <u64>bits;
-            pos += 2;
-            bits += 16;
+          if (pos + 8 <= end) {
+            hold |= load<u64>(pos) << <u64>bits;
+            pos += <usize>((63 - bits) >>> 3);
+            bits |= 56;
           } else {
             while (bits < 14) {
               hold |= <u64>(pos < end ? load<u8>(pos) : 0) << <u64>bits;
@@ -431,7 +446,13 @@ function inflate(inp: usize, length: i32, limit: i32): i32 {
         }
         if (i + repeat > total) return INFLATE_FAILED;
         if (value == 0) {
-          memory.fill(LENS + <usize>i, 0, repeat);
+          // Eight bytes at a time (LENS has room past the last length): memory.fill is a call.
+          let at = LENS + <usize>i;
+          const stop = at + <usize>repeat;
+          do {
+            store<u64>(at, 0);
+            at += 8;
+          } while (at < stop);
           i += repeat;
         } else {
           while (repeat-- > 0) {
@@ -701,7 +722,7 @@ function base64InPlace(start: usize, end: usize): i32 {
   return <f64>be32(p) * 4294967296.0 + <f64><u32>be32(p + 4);
 }
 
-const MAX_EXACT: f64 = 9007199254740991.0;
+const MAX_EXACT_INT: i64 = 9007199254740991;
 const V2_COMPRESSED: i32 = 0x1c849304;
 const V2_ENCODING: i32 = 0x1c849303;
 const FIRST_INFLATE_LIMIT: i32 = 65536;
@@ -780,57 +801,102 @@ function decodeV2(b: usize, len: i32): i32 {
 
   let p = b + 40;
   const end = p + <usize>payloadLength;
-  let index: i64 = 0;
+  // The index stays below 2^31: one-byte values move it by at most 64, and a longer run of
+  // zeros stops it at countsLength (below 2^25).
+  let index = 0;
   let n = 0;
-  let total: f64 = 0;
+  // Exact sums of integers: the JS reader's float64 sum equals them wherever it accepts the
+  // total (at most 2^53 - 1). The one-byte counts add up to less than 2^22.
+  let small = 0;
+  let large: i64 = 0;
   while (p < end) {
     let byte = <u32>load<u8>(p);
     p++;
-    let value: i64;
     if (byte < 0x80) {
-      value = <i64><i32>((byte >>> 1) ^ -(byte & 1));
-    } else {
-      let raw: u64 = <u64>(byte & 0x7f);
-      let shift: u64 = 7;
-      for (;;) {
-        if (p >= end) return BAD_COUNTS;
-        byte = <u32>load<u8>(p);
-        p++;
-        if (shift == 56) {
-          // The 9th byte carries all 8 bits.
-          raw |= <u64>byte << 56;
-          break;
-        }
-        raw |= <u64>(byte & 0x7f) << shift;
-        shift += 7;
-        if (byte < 0x80) break;
-      }
-      // The JS reader adds these up in float64 and refuses them above 2^53 - 1 (exactly
-      // then: float64 sums of non-negative terms cross 2^53 - 1 when the exact sum does).
-      if (raw > 9007199254740991) return BAD_COUNTS;
-      value = <i64>(raw >>> 1) ^ -<i64>(raw & 1);
+      // Almost every value is one byte (a count up to 63, or a run of up to 64 zeros): what it
+      // does comes from a table, without branches. The pair is written in any case; only a
+      // count moves n past it. Whether an index is beyond countsLength is checked at the end:
+      // indices only grow, so the last one is the largest.
+      const e = load<u32>(ONE_BYTE + (<usize>byte << 2));
+      store<i32>(INDICES + (<usize>n << 2), index);
+      store<f64>(COUNTS + (<usize>n << 3), load<f64>(ONE_BYTE_COUNT + (<usize>byte << 3)));
+      n += (e >>> 8) & 1;
+      small += e >>> 16;
+      index += e & 0xff;
+      continue;
     }
+    let raw: u64 = <u64>(byte & 0x7f);
+    let shift: u64 = 7;
+    for (;;) {
+      if (p >= end) return BAD_COUNTS;
+      byte = <u32>load<u8>(p);
+      p++;
+      if (shift == 56) {
+        // The 9th byte carries all 8 bits.
+        raw |= <u64>byte << 56;
+        break;
+      }
+      raw |= <u64>(byte & 0x7f) << shift;
+      shift += 7;
+      if (byte < 0x80) break;
+    }
+    // The JS reader adds these up in float64 and refuses them above 2^53 - 1 (exactly
+    // then: float64 sums of non-negative terms cross 2^53 - 1 when the exact sum does).
+    if (raw > 9007199254740991) return BAD_COUNTS;
+    const value = <i64>(raw >>> 1) ^ -<i64>(raw & 1);
     if (value > 0) {
-      if (index >= countsLength) return BAD_COUNTS;
-      const c = <f64>value;
-      store<i32>(INDICES + (<usize>n << 2), <i32>index);
-      store<f64>(COUNTS + (<usize>n << 3), c);
+      if (<i64>index >= countsLength) return BAD_COUNTS;
+      store<i32>(INDICES + (<usize>n << 2), index);
+      store<f64>(COUNTS + (<usize>n << 3), <f64>value);
       n++;
-      total += c;
+      large += value;
+      if (large > MAX_EXACT_INT) return BAD_COUNTS;
       index++;
     } else if (value == 0) {
       index++;
     } else {
+      // Where a run passes the end, any count after it is beyond (the check at the end sees
+      // it); the index stops there.
       if (value < -2147483647) return BAD_COUNTS;
-      index -= value;
+      const next = <i64>index - value;
+      index = <i32>(next < countsLength ? next : countsLength);
     }
   }
-  if (total > MAX_EXACT) return BAD_COUNTS;
+  if (n > 0 && <i64>load<i32>(INDICES + (<usize>(n - 1) << 2)) >= countsLength) return BAD_COUNTS;
+  const total = large + <i64>small;
+  if (total > MAX_EXACT_INT) return BAD_COUNTS;
   store<f64>(RESULT, lowest);
   store<f64>(RESULT, highest, 8);
-  store<f64>(RESULT, total, 16);
+  store<f64>(RESULT, <f64>total, 16);
   store<i32>(RESULT, digits, 24);
+  store<i32>(RESULT, medianIndex(n, total), 28);
   return n;
+}
+
+/**
+ * The counts-array index of the median of the `n` pairs at INDICES/COUNTS whose counts add up
+ * to `total`: where the running count first reaches ceil(total / 2); -1 when total is 0. The
+ * running sums are integers below 2^53, so float64 adds are exact, as they are in JS.
+ */
+function medianIndex(n: i32, total: i64): i32 {
+  if (total <= 0) return -1;
+  const target = <f64>((total + 1) >> 1);
+  let run: f64 = 0;
+  let k = 0;
+  // Four counts at a time (one dependent add per four), then the last few one by one.
+  while (k + 4 <= n) {
+    const c = COUNTS + (<usize>k << 3);
+    const four = load<f64>(c) + load<f64>(c, 8) + (load<f64>(c, 16) + load<f64>(c, 24));
+    if (run + four >= target) break;
+    run += four;
+    k += 4;
+  }
+  for (;;) {
+    run += load<f64>(COUNTS + (<usize>k << 3));
+    if (run >= target) break;
+    k++;
+  }
+  return load<i32>(INDICES + (<usize>k << 2));
 }
 
 // ---------------------------------------------------------------------------------------
