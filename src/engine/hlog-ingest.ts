@@ -24,6 +24,7 @@ import { HlogReader, producerUnit, type ReaderPart } from "../formats/hlog";
 import { addDecodedInto, growToCover, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
 import { decodePayload } from "./payload";
 import { kernelAccumulators } from "./kernel-accumulators";
+import { medianIndexOf } from "../wasm/kernel";
 import { makeSeries, MAX_TAGS, type IngestProgress, type IngestResult, type Sink } from "./series-make";
 import { attachKept, KeptCounts, keptGroup, keptTransferables, type KeptParts } from "./kept-counts";
 import { fileBaseName } from "../core/naming";
@@ -53,16 +54,13 @@ function settle(t: TagSeries): void {
   });
 }
 
-/** Median of a decoded interval, read off its sparse counts (no histogram needed). */
+/**
+ * Median of a decoded interval, read off its sparse counts (no histogram needed): for the
+ * kernel's last decode, the bucket it found while decoding.
+ */
 function medianOf(d: DecodedHistogram): number {
-  if (d.totalCount <= 0) return 0;
-  const target = Math.ceil(d.totalCount / 2);
-  let run = 0;
-  for (let k = 0; k < d.indices.length; k++) {
-    run += d.counts[k]!;
-    if (run >= target) return valueFromIndex(d.indices[k]!, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits);
-  }
-  return 0;
+  const at = medianIndexOf(d);
+  return at < 0 ? 0 : valueFromIndex(at, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits);
 }
 
 interface TagSeries {
