@@ -113,9 +113,17 @@ if (ONLY.has(2)) {
     plain.push(node("report", "--json", a.path, b.path));
   }
   const s = summary(ms);
-  const ok = s.seconds <= 3 && (s.rssMB ?? 0) <= 600;
-  rows.push([`two ${(a.bytes / 1e6).toFixed(0)} MB 24-hour logs, report --json --compare`, fmt(s), "≤ 3 s, ≤ 600 MB", ok ? "ok" : "MISS"]);
-  rows.push(["  same without --compare", fmt(summary(plain)), "(comparison)", ""]);
+  const p = summary(plain);
+  // Time and memory judged apart: one can be met without the other.
+  const ok = (x: boolean) => (x ? "ok" : "MISS");
+  rows.push([
+    `two ${(a.bytes / 1e6).toFixed(0)} MB 24-hour logs, report --json --compare`,
+    fmt(s),
+    "≤ 3 s, ≤ 600 MB",
+    `time ${ok(s.seconds <= 3)}, memory ${ok((s.rssMB ?? 0) <= 600)}`,
+  ]);
+  const more = s.cpu !== null && p.cpu !== null ? `; the comparison: +${(s.seconds - p.seconds).toFixed(2)} s, +${(s.cpu - p.cpu).toFixed(2)} s CPU` : "";
+  rows.push(["  same without --compare", fmt(p) + more, "(comparison)", ""]);
 }
 
 // 3. Thousands of one-minute logs.

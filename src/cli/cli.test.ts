@@ -506,6 +506,29 @@ describe("the built command line", () => {
     expect(spawned.stdout).toBe((await run(args)).stdout);
   });
 
+  it("compares two big logs read in parts (no payload text held: the intervals it decodes are read back from the files)", async () => {
+    const { text, values } = knownLog(9, 400, 12000, 200);
+    const big = path.join(dir, "big_1k.hlog");
+    writeFileSync(big, text);
+    const doubled = Array.from({ length: 12000 }, (_, i) => {
+      const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+      for (const v of values.slice(i * 200, (i + 1) * 200)) h.recordValue(2 * v);
+      return { start: i, length: 1, histogram: h };
+    });
+    const big2 = path.join(dir, "big_2k.hlog");
+    writeFileSync(big2, writeHlog(doubled, { startMs: Date.UTC(2026, 0, 5, 10, 0, 0) }));
+    // The whole run, and a window whose edges are inside 64-interval blocks of both parts.
+    for (const window of [[], ["--start", "1000.5", "--end", "9037"]]) {
+      const spawned = spawnSync(process.execPath, [bin, "report", "--json", ...window, "--compare", big, big, big2], { encoding: "utf8" });
+      expect(spawned.status, spawned.stderr).toBe(0);
+      const j = JSON.parse(spawned.stdout) as { series: JsonSeries[]; comparison: { pairs: { points: { ratio: number; low: number | null }[] }[] } };
+      expect(j.series.map((s) => s.count)).toEqual(window.length ? [8037 * 200, 8037 * 200] : [values.length, values.length]);
+      const supported = j.comparison.pairs[0]!.points.filter((x) => x.low !== null);
+      expect(supported.length).toBeGreaterThan(3);
+      for (const x of supported) expect(Math.abs(x.ratio / 2 - 1)).toBeLessThan(2e-3);
+    }
+  }, 60_000);
+
   it("merges hundreds of files on the helper threads and here, equal to merging them on one thread", async () => {
     const d = mkdtempSync(path.join(tmpdir(), "hdr-spectrum-many-"));
     // More files than one share (MERGE_CHUNK), so that shares go to the helper thread.

@@ -78,7 +78,11 @@ export class NodeHelperPool implements HelperWorkers, MergeHelpers {
 
   read(helper: number, blob: Blob, name: string): Promise<HlogPart> {
     if (!(blob instanceof PathFile)) return Promise.reject(new Error("only files on disk are read on helper threads"));
-    return this.ask<HlogPart>(helper, (id) => ({ type: "read", id, path: blob.path, name, start: blob.start, end: blob.end }));
+    // The helper keeps none of the part's bytes: its payloads are read back from the file when asked.
+    return this.ask<HlogPart>(helper, (id) => ({ type: "read", id, path: blob.path, name, start: blob.start, end: blob.end })).then((part) => ({
+      ...part,
+      source: blob.bytesOnDemand(),
+    }));
   }
 
   /** Merges a share of the files on helper number `helper` (load.ts mergeShare). */
@@ -120,13 +124,11 @@ export function serveParts(port: NodeMessagePort | null = parentPort): void {
         port.postMessage({ id: m.id, type: "merged", share } satisfies FromHelper, transferablesOfShare(share));
         return;
       }
+      // The part's bytes are not kept: the main thread reads its payloads back from the file (read()).
       const file = new PathFile(m.path, m.name, m.start, m.end);
-      const source = new Uint8Array(file.size);
       const part = await ingestHlogPart(
         m.name,
-        fileChunks(file as unknown as Blob, () => undefined, undefined, source),
-        undefined,
-        source,
+        fileChunks(file as unknown as Blob, () => undefined),
       );
       port.postMessage({ id: m.id, type: "done", part } satisfies FromHelper, transferablesOf(part));
     } catch (e) {

@@ -1,6 +1,9 @@
+import { mkdtempSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { nodeUtf8Decoder } from "./path-file";
+import { FileBytes, nodeUtf8Decoder, PathFile } from "./path-file";
 
 /** Bytes cut at the given points, decoded chunk by chunk and joined. */
 function decodeInChunks(make: () => { decode(b?: Uint8Array, o?: { stream?: boolean }): string }, bytes: Uint8Array, cuts: number[]): string {
@@ -48,5 +51,49 @@ describe("nodeUtf8Decoder", () => {
   it("drops the byte-order mark only at the start, even when it arrives a byte at a time", () => {
     const bytes = Uint8Array.from([0xef, 0xbb, 0xbf, 0x61, 0xef, 0xbb, 0xbf, 0x62]);
     expect(decodeInChunks(nodeUtf8Decoder, bytes, [1, 2, 3, 5])).toBe("a\ufeffb");
+  });
+});
+
+describe("FileBytes", () => {
+  it("gives the bytes of any range of any slice, as the slice's own bytes would, reads cached or not", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "hdr-spectrum-bytes-"));
+    const file = path.join(dir, "f.bin");
+    const bytes = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 7919 + (i >> 9)) & 255);
+    writeFileSync(file, bytes);
+    const whole = new PathFile(file);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat(bytes.length),
+        fc.nat(bytes.length),
+        fc.array(fc.tuple(fc.integer({ min: -10, max: 310_000 }), fc.integer({ min: -10, max: 310_000 })), { maxLength: 6 }),
+        async (x, y, ranges) => {
+          const [a, b] = x <= y ? [x, y] : [y, x];
+          const slice = whole.slice(a, b);
+          const on = slice.bytesOnDemand();
+          const own = new Uint8Array(await slice.arrayBuffer());
+          expect(on.length).toBe(own.length);
+          for (const [from, to] of ranges) {
+            const got = on.subarray(from, to);
+            const want = own.subarray(from, to);
+            expect(got.length).toBe(want.length);
+            expect(Buffer.from(got.buffer, got.byteOffset, got.length).equals(want), `[${from}, ${to}) of [${a}, ${b})`).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("reads the file when asked, never holding it: a file cut shorter meanwhile is an error naming it", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "hdr-spectrum-bytes-"));
+    const file = path.join(dir, "g.bin");
+    writeFileSync(file, "0123456789".repeat(20_000));
+    const on = new FileBytes(file, 100_000, 200_000);
+    expect(new TextDecoder().decode(on.subarray(5, 12))).toBe("5678901");
+    writeFileSync(file, "abcdefghij".repeat(20_000));
+    // Beyond what the last read brought in: read again, the file's bytes now.
+    expect(new TextDecoder().decode(on.subarray(90_005, 90_008))).toBe("fgh");
+    truncateSync(file, 150_000);
+    expect(() => on.subarray(80_000, 80_010)).toThrow(`${file}: the file became shorter`);
   });
 });

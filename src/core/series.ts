@@ -24,11 +24,17 @@ export interface TableColumns {
   payloadLength: Float64Array;
 }
 
+/** Bytes given a range at a time: a Uint8Array, or a file read back when asked (the command line's). */
+export interface PayloadBytes {
+  readonly length: number;
+  subarray(from: number, to: number): Uint8Array;
+}
+
 /**
  * What appended rows' payloads are cut from: the text they were read from, or its bytes when
  * every byte of them was one character (so character positions are byte positions).
  */
-export type PayloadSource = string | Uint8Array;
+export type PayloadSource = string | PayloadBytes;
 
 interface AppendedPayloads {
   from: number;

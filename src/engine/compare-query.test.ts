@@ -92,6 +92,54 @@ describe("compare query", () => {
 });
 
 describe("a log read in parts (as the page's helper workers read a big one)", () => {
+  it("the store's pre-merged blocks give exactly what the intervals decoded and summed give", async () => {
+    const { compareSides, planBlocks } = await import("../core/compare");
+    const { decodePayload } = await import("./payload");
+    const { sumSparse } = await import("../../scripts/lib/latency-process");
+    // 3,000 intervals of 0.1 s: sub-blocks of 128 intervals, two of the store's blocks each.
+    const o = { seconds: 300, rate: 200, intervalSec: 0.1 };
+    const s = await store([
+      ["a.hlog", sim({ ...o, stalls: [{ at: 150, duration: 0.3 }] })],
+      ["b.hlog", sim({ ...o, seed: 2 })],
+    ]);
+    // The whole run, and a window whose ends are inside blocks.
+    for (const range of [OPEN, { start: 10.05, end: 260.33 }]) {
+      const req = { baseline: id(s, "a"), candidate: id(s, "b"), range, resamples: 300 };
+      const viaBlocks = await compareQuery(s, req);
+      const { base, cand } = compareInputs(s, req);
+      expect(base.runs[0]!.data.kind).toBe("blocks");
+      // The same sub-blocks (multiples of the stride from the log's start, cut to the window),
+      // each the sum of its intervals decoded one by one.
+      const decoded = (side: typeof base, seriesId: string) => {
+        const t = s.get(seriesId).intervals!;
+        const rows: number[] = [];
+        for (let i = 0; i < t.n; i++) if (range.start === null || (t.offsets[i]! >= range.start && t.offsets[i]! <= range.end!)) rows.push(i);
+        const plan = planBlocks(rows.length, 0.1);
+        const groups = new Map<number, number[]>();
+        for (const i of rows) {
+          const k = Math.floor(i / plan.stride);
+          if (!groups.has(k)) groups.set(k, []);
+          groups.get(k)!.push(i);
+        }
+        const sums = [...groups.values()].map((g) =>
+          sumSparse(
+            g.map((i) => {
+              const d = decodePayload(t.payload(i));
+              if (!d.ok) throw new Error(d.reason);
+              return { indices: d.value.indices.slice(), counts: d.value.counts.slice() };
+            }),
+          ),
+        );
+        const subBlocks = { length: sums.length, at: (k: number) => sums[k] };
+        return { ...side, runs: [{ ...side.runs[0]!, data: { kind: "blocks" as const, subBlocks, plan, total: sumSparse(sums), intervalSeconds: 0.1 } }] };
+      };
+      const viaSums = compareSides(decoded(base, req.baseline), decoded(cand, req.candidate), { resamples: 300 });
+      expect(viaBlocks.base.method[0]).toMatch(/× 128, from the data/);
+      expect(viaBlocks.points).toEqual(viaSums.points);
+      expect(viaBlocks.base.method).toEqual(viaSums.base.method);
+    }
+  });
+
   it("compares exactly as the log read whole, decoding almost nothing", async () => {
     const { mkdtempSync, readFileSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");

@@ -5,7 +5,7 @@
 // without intervals (.hgrm, wrk2, shared links, CO-corrected copies) give their counts.
 import { addDecodedInto, type DecodedHistogram } from "../formats/hlog-encoding";
 import { lowestDiscernibleValueOf, newHistogram, sparseOf, type Histogram } from "../core/histogram";
-import { indexRange, JoinedBlocks, type Sparse } from "../core/blocks";
+import { BLOCK_SIZES, indexRange, JoinedBlocks, type Sparse } from "../core/blocks";
 import { detectSaturation } from "../core/saturation";
 import { NANOS_PER_UNIT } from "../core/types";
 import type { IntervalTable, SeriesModel } from "../core/series";
@@ -104,6 +104,7 @@ export function runOf(store: Store, id: string, range: TimeRange): RunInput {
     // whole log instead, a log read in two parts decoded half its intervals.)
     const secs = intervalSeconds(s);
     const plan = planBlocks(n, secs);
+    // Sub-block k is intervals [bounds[3k], bounds[3k + 1]] of the part that starts at bounds[3k + 2].
     const bounds: number[] = [];
     const starts = s.blocks instanceof JoinedBlocks ? s.blocks.partStarts : [0];
     starts.forEach((from, p) => {
@@ -111,14 +112,34 @@ export function runOf(store: Store, id: string, range: TimeRange): RunInput {
       for (let k = Math.floor(Math.max(0, first - from) / plan.stride); from + k * plan.stride <= to; k++) {
         const lo = Math.max(first, from + k * plan.stride);
         const hi = Math.min(to, from + (k + 1) * plan.stride - 1);
-        if (lo <= hi) bounds.push(lo, hi);
+        if (lo <= hi) bounds.push(lo, hi, from);
       }
     });
-    // Each sub-block is summed when the comparison bins it (into reused buffers), not all of them up front.
+    // Each sub-block is summed, or handed over in pieces, when the comparison bins it (into
+    // reused buffers), not all of them up front.
     const blocks = s.blocks!;
+    const has = (k: number) => k >= 0 && 3 * k < bounds.length;
     const subBlocks: SubBlocks = {
-      length: bounds.length / 2,
-      at: (k) => (k >= 0 && 2 * k < bounds.length ? blocks.sumRange(bounds[2 * k]!, bounds[2 * k + 1]!, decode, true).sum : undefined),
+      length: bounds.length / 3,
+      at: (k) => (has(k) ? blocks.sumRange(bounds[3 * k]!, bounds[3 * k + 1]!, decode, true).sum : undefined),
+      // The part's stored blocks that the sub-block holds whole (they are aligned to the
+      // part's start), and its other intervals decoded one by one.
+      eachPiece: (k, add) => {
+        if (!has(k)) return false;
+        const hi = bounds[3 * k + 1]!;
+        const from = bounds[3 * k + 2]!;
+        for (let i = bounds[3 * k]!; i <= hi;) {
+          const stored = (i - from) % BLOCK_SIZES[0] === 0 && i + BLOCK_SIZES[0] - 1 <= hi ? blocks.storedBlock(i) : null;
+          if (stored) {
+            add(stored);
+            i += BLOCK_SIZES[0];
+          } else {
+            const d = decode(i++);
+            if (d) add(d);
+          }
+        }
+        return true;
+      },
     };
     const total = range.start === null && range.end === null ? sparseOf(s.histogram) : s.blocks!.sumRange(first, last, decode).sum;
     return { ...base, layout: layoutOf(s.histogram), saturated, data: { kind: "blocks", subBlocks, plan, total, intervalSeconds: secs } };

@@ -18,7 +18,7 @@ import {
 /** Counts-array slots all tags' histograms of one log may hold together: 2^27 float64 = 1 GiB. */
 const MAX_TOTAL_SLOTS = 2 ** 27;
 import { LineSplitter, MAX_LINE_CHARS, type LineSink } from "../core/lines";
-import { IntervalTable, inferUnitFromIntervalMax, type PayloadSource, type SeriesModel, type TableColumns } from "../core/series";
+import { IntervalTable, inferUnitFromIntervalMax, type PayloadBytes, type PayloadSource, type SeriesModel, type TableColumns } from "../core/series";
 import { IntervalBlocks, JoinedBlocks, type BlockParts, type RangeSums } from "../core/blocks";
 import { HlogReader, producerUnit, type ReaderPart } from "../formats/hlog";
 import { addDecodedInto, growToCover, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
@@ -130,8 +130,11 @@ export interface HlogPart {
   lines: number;
   intervalCount: number;
   tags: HlogPartTag[];
-  /** The bytes the part was read from (its payloads are cut out of them), and how many characters they decoded to. */
-  source: Uint8Array | null;
+  /**
+   * The bytes the part was read from (its payloads are cut out of them), or what reads them
+   * back from the file when asked; and how many characters they decoded to.
+   */
+  source: PayloadBytes | null;
   chars: number;
 }
 
@@ -151,7 +154,7 @@ export function transferablesOf(p: HlogPart): ArrayBuffer[] {
     }
     out.push(...keptTransferables(t.kept));
   }
-  if (p.source) out.push(p.source.buffer);
+  if (p.source instanceof Uint8Array) out.push(p.source.buffer);
   return out.filter((b, i, all) => b instanceof ArrayBuffer && all.indexOf(b) === i) as ArrayBuffer[];
 }
 
@@ -360,7 +363,7 @@ export class HlogIngest implements Sink, LineSink {
     if (p.intervalCount > 0 && !p.source) throw new PartsNotJoinable("a part came without the bytes it was read from");
     // Bytes that each decoded to one character hold the payloads at the same positions; other
     // bytes (UTF-8 beyond ASCII, a byte-order mark) are decoded as the reader decoded them.
-    const source: PayloadSource = !p.source || p.chars === p.source.length ? (p.source ?? "") : new TextDecoder("utf-8").decode(p.source);
+    const source: PayloadSource = !p.source || p.chars === p.source.length ? (p.source ?? "") : new TextDecoder("utf-8").decode(p.source.subarray(0, p.source.length));
     const shift = this.splitter.linesRead;
     this.reader.absorb(p.reader, shift);
     this.splitter.skipLines(p.lines);

@@ -13,7 +13,7 @@
 // `keptBudget()` bytes of them, over every table alive: a log beyond it (the 502 MB log of a
 // million intervals) keeps its first intervals only, and the rest take the decoding path, as
 // every interval did before. The budget is 0 (nothing kept) until a worker sets it: the command
-// line asks for no time windows and keeps none.
+// line keeps none (it asks for one time window at most, and reads its edges back from the file).
 import type { IntervalTable } from "../core/series";
 import type { Sparse } from "../core/blocks";
 import type { DecodedHistogram } from "../formats/hlog-encoding";

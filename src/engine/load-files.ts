@@ -6,6 +6,7 @@
 import type { SampleOptions } from "../formats/source";
 import { fileChunks } from "./file-chunks";
 import { ingest, ingestHlogInParts, isIntervalLog, type HlogPart, type IngestResult } from "./ingest";
+import { readLogsOnDemand, readsOnDemand, type LogToRead } from "./load-on-demand";
 import { cutsAt, pieceTargets, readInPieces } from "./load-pieces";
 import type { FileOutcome, FileProgress, Progress } from "./protocol";
 import type { Store } from "./store";
@@ -84,6 +85,7 @@ export async function loadFiles(
   /** Reads one file here, whatever its format (the path every file took before helpers). */
   const readHere = async (i: number): Promise<void> => {
     const file = files[i]!;
+    if (logs[i] && readsOnDemand(file)) return readOnDemand([i], [[]]);
     let bytes = 0;
     try {
       results[i] = await ingest(
@@ -111,10 +113,26 @@ export async function loadFiles(
     }
   };
 
+  /** Interval logs that read their bytes back when asked (load-on-demand.ts), `cuts[n]` for files[run[n]]. */
+  const readOnDemand = async (run: readonly number[], cuts: readonly (readonly number[])[]): Promise<void> => {
+    const logs: LogToRead[] = run.map((i, n) => ({ file: files[i]!, cuts: cuts[n]! }));
+    const out = await readLogsOnDemand(logs, helpers, (n, bytes, intervals) => update(run[n]!, bytes, intervals), signal);
+    out.forEach((r, n) => {
+      const i = run[n]!;
+      if (r.status === "fulfilled") results[i] = r.value;
+      else results[i] = failed(files[i]!.name, signal?.aborted ? new Error(CANCELLED) : r.reason);
+      update(i, files[i]!.size, 0, true);
+    });
+  };
+
+  /** Where a big interval log is cut for this worker and the helpers. */
+  const cutsOf = (file: Blob): Promise<number[]> =>
+    cutsAt(file, pieceTargets(file.size, helpers!.count + 1, splitBytes / PIECES_PER_SPLIT, helpers!.sharePieces ? undefined : EQUAL_PARTS));
+
   /** Reads one big interval log in pieces, here and on every helper at once (load-pieces.ts). */
   const readInParts = async (i: number): Promise<void> => {
     const file = files[i]!;
-    const cuts = await cutsAt(file, pieceTargets(file.size, helpers!.count + 1, splitBytes / PIECES_PER_SPLIT, helpers!.sharePieces ? undefined : EQUAL_PARTS));
+    const cuts = await cutsOf(file);
     if (cuts.length === 0) return readHere(i);
     try {
       results[i] = await readInPieces(file, file.name, cuts, helpers!, (bytes, intervals) => update(i, bytes, intervals), signal);
@@ -156,6 +174,13 @@ export async function loadFiles(
     while (i < files.length) {
       if (tooBig(i)) {
         i++;
+        continue;
+      }
+      if (logs[i] && readsOnDemand(files[i]!)) {
+        // A run of such logs: every piece of every one in one queue.
+        const run: number[] = [];
+        for (; i < files.length && (tooBig(i) || (logs[i] && readsOnDemand(files[i]!))); i++) if (!tooBig(i)) run.push(i);
+        await readOnDemand(run, await Promise.all(run.map((k) => (files[k]!.size >= splitBytes ? cutsOf(files[k]!) : []))));
         continue;
       }
       if (logs[i] && files[i]!.size >= splitBytes) {

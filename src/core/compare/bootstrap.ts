@@ -136,6 +136,66 @@ class IndexBins {
     // thousands of distinct values per interval: ~100 MB).
     return { bins: bins.slice(0, m + 1), counts: counts.slice(0, m + 1) };
   }
+
+  /** Every index's bin up to `top` (the memo filled at once: the loop below then reads it unchecked). */
+  private cover(top: number): void {
+    if (top < this.filled) return;
+    if (top >= this.memo.length) {
+      let size = Math.max(1024, this.memo.length);
+      while (size <= top) size *= 2;
+      const g = new Int32Array(size).fill(-1);
+      g.set(this.memo);
+      this.memo = g;
+    }
+    for (let i = this.filled; i <= top; i++) if (this.memo[i]! < 0) this.memo[i] = binOf(this.bv.rep(i) * this.unitNs, this.bpo) - this.kMin;
+    this.filled = top + 1;
+  }
+  private filled = 0;
+  private acc = new Float64Array(0);
+
+  /**
+   * What binnedIndices gives for the sum of the pieces `each` hands over, without that sum:
+   * each piece's counts go straight into their bins. Counts are whole numbers, so the bins'
+   * sums are exact in any order: the same bins and counts.
+   */
+  binnedPieces(each: (add: (s: Sparse) => void) => void, nBins: number): Binned {
+    if (this.acc.length < nBins) this.acc = new Float64Array(nBins);
+    const acc = this.acc;
+    let lo = nBins;
+    let hi = -1;
+    each((s) => {
+      const n = s.indices.length;
+      if (n === 0) return;
+      const idx = s.indices;
+      const cnt = s.counts;
+      this.cover(idx[n - 1]!);
+      const memo = this.memo;
+      for (let k = 0; k < n; k++) {
+        const c = cnt[k]!;
+        if (c > 0) acc[memo[idx[k]!]!]! += c;
+      }
+      lo = Math.min(lo, Math.max(0, memo[idx[0]!]!));
+      hi = Math.min(nBins - 1, Math.max(hi, memo[idx[n - 1]!]!));
+    });
+    if (this.outBins.length < nBins) {
+      this.outBins = new Int32Array(nBins);
+      this.outCounts = new Float64Array(nBins);
+    }
+    const bins = this.outBins;
+    const counts = this.outCounts;
+    let m = 0;
+    for (let x = lo; x <= hi; x++) {
+      const c = acc[x]!;
+      if (!(c > 0)) continue;
+      bins[m] = x;
+      counts[m] = c;
+      acc[x] = 0;
+      m++;
+    }
+    return { bins: bins.slice(0, m), counts: counts.slice(0, m) };
+  }
+  private outBins = new Int32Array(0);
+  private outCounts = new Float64Array(0);
 }
 
 /** A run resampled by moving blocks of intervals. */
@@ -444,7 +504,7 @@ export function prepareSide(runs: readonly RunInput[] | MeasuredSide, binsPerOct
     }
     const ib = new IndexBins(layouts[i]!, m.runs[i]!.unitNs, binsPerOctave, kMin);
     const blocks = s.blocks;
-    const bs = Array.from({ length: blocks.length }, (_, k) => ib.binnedIndices(blocks.at(k)!));
+    const bs = Array.from({ length: blocks.length }, (_, k) => (blocks.eachPiece ? ib.binnedPieces((add) => blocks.eachPiece!(k, add), nBins) : ib.binnedIndices(blocks.at(k)!)));
     const span = dataSpan(bs, m.perRun[i]!, U, m.runTotals[i]!, s.plan, binsPerOctave, kMin);
     sub.push(bs);
     spans.push(span);

@@ -6,7 +6,7 @@ import { sumSparse } from "../../../scripts/lib/latency-process";
 import { curveGrid, supportLimit, verdictOf } from "./verdict";
 import { makeRng, normal } from "./rng";
 import { planBlocks } from "./plan";
-import type { RunInput } from "./types";
+import type { RunInput, Sparse } from "./types";
 
 const side = (label: string, ...runs: RunInput[]) => ({ label, runs });
 /**
@@ -102,6 +102,33 @@ describe("A vs B against known samples", () => {
     expect(same.points[0]!.ratio).toBe(1);
     expect(same.points[0]!.verdict).not.toBe("better");
     expect(same.points[0]!.verdict).not.toBe("worse");
+  });
+
+  it("sub-blocks handed over in pieces (stored blocks, single intervals) give exactly what their sums give", () => {
+    const o = { intervals: 600, perInterval: 300 };
+    // Blocks of intervals as a store gives them: sub-blocks of `stride` intervals, each a few
+    // pieces of uneven sizes (a stored block, the intervals after it), or summed when asked.
+    const asBlocks = (name: string, seed: number, scale: number, pieces: boolean): RunInput => {
+      const intervals = simIntervals({ ...o, seed, scale });
+      const plan = planBlocks(intervals.length, 1);
+      const groups: Sparse[][] = [];
+      const rng = makeRng(seed, 5);
+      for (let at = 0; at < intervals.length; at += plan.stride) {
+        const sub = intervals.slice(at, at + plan.stride);
+        const cut = Math.floor(rng.next() * sub.length);
+        groups.push([sumSparse(sub.slice(0, cut)), ...sub.slice(cut)].filter((p) => p.indices.length > 0));
+      }
+      const subBlocks = {
+        length: groups.length,
+        at: (k: number) => (k < groups.length ? sumSparse(groups[k]!) : undefined),
+        ...(pieces ? { eachPiece: (k: number, add: (p: Sparse) => void) => (k < groups.length ? (groups[k]!.forEach(add), true) : false) } : {}),
+      };
+      return { name, layout: { digits: 3, lowest: 1 }, unitNs: 1, data: { kind: "blocks", subBlocks, plan, total: sumSparse(intervals), intervalSeconds: 1 } };
+    };
+    const run = (pieces: boolean) => compareSides(side("A", asBlocks("a", 3, 1, pieces)), side("B", asBlocks("b", 4, 1.05, pieces)), { resamples: 300 });
+    const [summed, inPieces] = [run(false), run(true)];
+    expect(inPieces).toEqual(summed);
+    expect(summed.points.some((p) => p.low !== null)).toBe(true);
   });
 
   it("is deterministic for the same inputs and seed", () => {

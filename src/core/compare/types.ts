@@ -32,6 +32,12 @@ export type RunData =
 export interface SubBlocks {
   readonly length: number;
   at(k: number): Sparse | undefined;
+  /**
+   * Sub-block k as pieces whose sum it is (a store's pre-merged blocks, single intervals), each
+   * handed to `add` and read before the next is made: the comparison bins them as they come
+   * instead of summing them into one histogram first. False when there is no sub-block k.
+   */
+  eachPiece?(k: number, add: (piece: Sparse) => void): boolean;
 }
 
 export interface RunInput {
