@@ -9,6 +9,7 @@ import type { PayloadBytes } from "../core/series";
 import { fileChunks } from "./file-chunks";
 import { ingestHlogInParts, ingestHlogPart, type HlogPart, type IngestResult } from "./ingest";
 import type { HelperWorkers } from "./load-files";
+import { pieceCounters } from "./load-pieces";
 
 /** A file that can read its bytes back when asked: its logs' payloads are not kept. */
 export interface BytesOnDemand {
@@ -38,16 +39,7 @@ export async function readLogsOnDemand(
   signal?: AbortSignal,
 ): Promise<PromiseSettledResult<IngestResult>[]> {
   const state = logs.map(({ file, cuts }, n) => {
-    const bounds = [0, ...cuts, file.size];
-    const count = bounds.length - 1;
-    const bytes = new Array<number>(count).fill(0);
-    const intervals = new Array<number>(count).fill(0);
-    const report = () =>
-      progress(
-        n,
-        bytes.reduce((a, b) => a + b, 0),
-        intervals.reduce((a, b) => a + b, 0),
-      );
+    const { bounds, count, bytes, intervals, report } = pieceCounters(file.size, cuts, (b, i) => progress(n, b, i));
     const pieces = Array.from({ length: count }, (_, k) => file.slice(bounds[k]!, bounds[k + 1]!));
     return { file, count, bytes, intervals, report, pieces, parts: new Array<Promise<HlogPart>>(count), settled: 0 };
   });

@@ -62,6 +62,23 @@ export async function cutsAt(file: Blob, targets: readonly number[]): Promise<nu
 export type PiecesProgress = (bytes: number, intervals: number) => void;
 
 /**
+ * A file of `size` bytes cut at `cuts`: its pieces' bounds, each piece's bytes and intervals
+ * read so far (written by whoever reads it), and `report`, which gives `progress` their sums.
+ */
+export function pieceCounters(size: number, cuts: readonly number[], progress: PiecesProgress) {
+  const bounds = [0, ...cuts, size];
+  const count = bounds.length - 1;
+  const bytes = new Array<number>(count).fill(0);
+  const intervals = new Array<number>(count).fill(0);
+  const report = () =>
+    progress(
+      bytes.reduce((a, b) => a + b, 0),
+      intervals.reduce((a, b) => a + b, 0),
+    );
+  return { bounds, count, bytes, intervals, report };
+}
+
+/**
  * Reads an interval log cut at `cuts` (see cutsAt) with this worker and every helper at once.
  * Throws (PartsNotJoinable, a helper's failure, a cancel) when it cannot give the log's exact
  * reading; the caller then reads it in one piece.
@@ -74,15 +91,7 @@ export async function readInPieces(
   progress: PiecesProgress,
   signal?: AbortSignal,
 ): Promise<IngestResult> {
-  const bounds = [0, ...cuts, file.size];
-  const count = bounds.length - 1;
-  const bytes = new Array<number>(count).fill(0);
-  const intervals = new Array<number>(count).fill(0);
-  const report = () =>
-    progress(
-      bytes.reduce((a, b) => a + b, 0),
-      intervals.reduce((a, b) => a + b, 0),
-    );
+  const { bounds, count, bytes, intervals, report } = pieceCounters(file.size, cuts, progress);
   const slice = (k: number) => file.slice(bounds[k]!, bounds[k + 1]!);
 
   // Pieces 1… in file order, each taken by the first worker to be free; resolved by whoever read it.
