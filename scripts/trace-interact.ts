@@ -11,22 +11,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { basename, join, resolve } from "node:path";
-import { chromium, type Browser, type CDPSession, type Page } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS, ROOT, BENCH_DIR, median, ms, newPage, closeQuietly, startPreview, stopChild, withTimeout, type WaitResult } from "./bench/harness";
 import { armNextPaint } from "./bench/interaction";
 import { writeDayLog } from "./lib/day-log";
-
-interface TraceEvent {
-  name: string;
-  cat: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string; data?: Record<string, unknown> };
-}
+import { traceWhile, type TraceEvent } from "./bench/trace";
 
 interface Args {
   dists: string[];
@@ -68,31 +57,12 @@ async function traced(b: Browser, action: () => Promise<void>): Promise<TraceEve
     await action();
     return [];
   }
-  const bs: CDPSession = await b.newBrowserCDPSession();
-  const events: TraceEvent[] = [];
-  bs.on("Tracing.dataCollected", (e) => {
-    for (const x of e.value as unknown as TraceEvent[]) events.push(x);
-  });
-  const done = new Promise<void>((r) => bs.once("Tracing.tracingComplete", () => r()));
-  await bs.send("Tracing.start", {
-    transferMode: "ReportEvents",
-    traceConfig: {
-      includedCategories: [
-        ...CATEGORIES,
-        ...(profile ? ["disabled-by-default-v8.cpu_profiler"] : []),
-        ...(process.env.INVALIDATIONS ? ["disabled-by-default-devtools.timeline.invalidationTracking"] : []),
-      ],
-      recordMode: "recordAsMuchAsPossible",
-    },
-  });
-  try {
-    await action();
-  } finally {
-    await bs.send("Tracing.end");
-    await withTimeout("trace data", 60_000, () => done);
-    await bs.detach().catch(() => undefined);
-  }
-  return events;
+  const categories = [
+    ...CATEGORIES,
+    ...(profile ? ["disabled-by-default-v8.cpu_profiler"] : []),
+    ...(process.env.INVALIDATIONS ? ["disabled-by-default-devtools.timeline.invalidationTracking"] : []),
+  ];
+  return traceWhile(b, categories, action);
 }
 
 /** The main thread of the page that set `mark`. */

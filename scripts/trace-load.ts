@@ -12,22 +12,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { basename, join, resolve } from "node:path";
-import { chromium, type Browser, type CDPSession } from "playwright-core";
+import { chromium, type Browser } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS, ROOT, BENCH_DIR, median, ms, newPage, closeQuietly, startPreview, stopChild, withTimeout, type WaitResult } from "./bench/harness";
 import { moduleMap } from "./bench/profile";
+import { traceWhile, type TraceEvent } from "./bench/trace";
 import { dayLogName, writeDayLog } from "./lib/day-log";
-
-interface TraceEvent {
-  name: string;
-  cat: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  pid: number;
-  tid: number;
-  id?: string;
-  args?: { name?: string; data?: Record<string, unknown> };
-}
 
 interface Args {
   dists: string[];
@@ -67,23 +56,7 @@ const CATEGORIES = [
   "disabled-by-default-v8.cpu_profiler",
 ];
 
-async function traced(b: Browser, action: () => Promise<void>): Promise<TraceEvent[]> {
-  const bs: CDPSession = await b.newBrowserCDPSession();
-  const events: TraceEvent[] = [];
-  bs.on("Tracing.dataCollected", (e) => {
-    for (const x of e.value as unknown as TraceEvent[]) events.push(x);
-  });
-  const done = new Promise<void>((r) => bs.once("Tracing.tracingComplete", () => r()));
-  await bs.send("Tracing.start", { transferMode: "ReportEvents", traceConfig: { includedCategories: CATEGORIES, recordMode: "recordAsMuchAsPossible" } });
-  try {
-    await action();
-  } finally {
-    await bs.send("Tracing.end");
-    await withTimeout("trace data", 60_000, () => done);
-    await bs.detach().catch(() => undefined);
-  }
-  return events;
-}
+const traced = (b: Browser, action: () => Promise<void>) => traceWhile(b, CATEGORIES, action);
 
 interface ProfileNode {
   id: number;
