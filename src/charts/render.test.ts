@@ -161,6 +161,39 @@ describe("timeline", () => {
   });
 });
 
+describe("timeline time ticks", () => {
+  it("a label at the right edge of a day ends at its tick instead of running past the drawing", () => {
+    const day = (id: string): TimelineLine => {
+      const data = timelineSeries(id, 3000, 9000);
+      const k = 86_400 / 60;
+      return { id, name: id, color: "#1f77b4", dash: "", data: { ...data, t0: data.t0.map((v) => v * k), t1: data.t1.map((v) => v * k) } };
+    };
+    const svg = renderToStaticMarkup(
+      createElement(Timeline, {
+        lines: [day("sysA")],
+        unit: "ms",
+        percentiles: [],
+        perLane: false,
+        wallClock: false,
+        yLog: false,
+        domain: [0, 86_400],
+        range: { start: null, end: null },
+        width: 760,
+        height: 220,
+        onBrush: none,
+        onZoom: none,
+      }),
+    );
+    const ticks = [...svg.matchAll(/<text x="([\d.]+)" y="[\d.]+" text-anchor="(\w+)">([^<]+)<\/text>/g)].map((m) => ({ x: Number(m[1]), anchor: m[2]!, label: m[3]! }));
+    const last = ticks.find((t) => t.label === "1d 0:00:00");
+    expect(last).toBeDefined();
+    expect(last!.anchor).toBe("end");
+    expect(last!.x).toBeLessThanOrEqual(760);
+    // Ticks inside keep their labels centred.
+    expect(ticks.find((t) => t.label === "12:00:00")?.anchor).toBe("middle");
+  });
+});
+
 describe("throughput chart", () => {
   it("two configurations at three throughputs against two limits", () => {
     const lines: TpLine[] = [

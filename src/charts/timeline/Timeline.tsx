@@ -14,6 +14,9 @@ import { clearedContext } from "../canvas";
 import { SpanRect } from "../span-rect";
 import type { TimeBands } from "../../ui/time-state";
 
+/** A tick label's character width, about, at the axis' font (for keeping labels inside the drawing). */
+const TICK_CHAR_PX = 7.5;
+
 export interface TimelineLine {
   id: string;
   name: string;
@@ -436,9 +439,14 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
           <line x1={TL_MARGIN.left} x2={width - TL_MARGIN.right} y1={height - TL_MARGIN.bottom} y2={height - TL_MARGIN.bottom} />
           {xTicks.map((t, i) => {
             const xv = (x as (v: number | Date) => number)(t);
+            const label = tickLabel(t, i);
+            // A label centred on a tick near an edge would run past the drawing and be cut
+            // ("1d 0:00:0"): it ends (or starts) at its tick there instead.
+            const half = (label.length * TICK_CHAR_PX) / 2;
+            const anchor = xv + half > width ? "end" : xv - half < 0 ? "start" : "middle";
             return (
-              <text key={String(+t)} x={xv} y={height - TL_MARGIN.bottom + 16} textAnchor="middle">
-                {tickLabel(t, i)}
+              <text key={String(+t)} x={xv} y={height - TL_MARGIN.bottom + 16} textAnchor={anchor}>
+                {label}
               </text>
             );
           })}
