@@ -137,10 +137,12 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   const pool = helperCount > 0 ? new NodeHelperPool(helperCount, opts.helperScript!, opts.started) : null;
   pool?.start();
   let loaded;
+  let closing: Promise<void> | undefined;
   try {
     loaded = p.flags.has("--merge") ? await loadMerged(paths, range, pool, io.stderrIsTTY, pool) : await loadAll(paths, pool, io.stderrIsTTY);
   } finally {
-    await pool?.close();
+    // The helpers end while this thread judges and prints (it needs them no more).
+    closing = pool?.close().catch(() => undefined);
   }
   const { store, problems } = loaded;
   io.stderr(problems.map((x) => `${problemText(x)}\n`).join(""));
@@ -157,19 +159,25 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   const requirementPercentiles = requirement ? requirement.entries.map((e) => e.percentile) : null;
   const compared = baseline !== null ? await compareRuns({ store, baseline, range, unit, requirementPercentiles, views }) : null;
   const url = linkBase !== null ? await shareUrl(store, rows, requirement, range, unit, linkBase) : null;
-  const markdown = markdownOf(rows, requirement, range, unit, url, compared ? headlinesOf(compared.pairs) : null) + (compared ? `\n${compared.markdown}` : "");
-  const json = jsonOf(rows, requirement, range, url) as Record<string, unknown>;
-  if (compared) json.comparison = compared.json;
-  const jsonText = `${JSON.stringify(json, null, 2)}\n`;
+  // Each form is made only when it is printed or written (the Markdown's number formatting is
+  // a visible share of a 24-hour log's `report --json`).
+  const json = p.flags.has("--json");
+  const markdown =
+    out !== null || (!json && !check)
+      ? markdownOf(rows, requirement, range, unit, url, compared ? headlinesOf(compared.pairs) : null) + (compared ? `\n${compared.markdown}` : "")
+      : "";
+  const jsonText =
+    out !== null || json ? `${JSON.stringify({ ...(jsonOf(rows, requirement, range, url) as object), ...(compared ? { comparison: compared.json } : {}) }, null, 2)}\n` : "";
 
   if (out !== null) {
     const hgrmRange = p.flags.has("--merge") ? { start: null, end: null } : range;
     await writeOut(out, { store, rows, requirement, unit, hgrmRange, baseline: compared?.baseName ?? null, pairs: compared?.pairs ?? [], logAxis, markdown, jsonText });
   }
 
-  if (p.flags.has("--json")) io.stdout(jsonText);
+  if (json) io.stdout(jsonText);
   else if (check) io.stdout((requirement ? checkText(rows, requirement, unit) : "") + (compared ? compareCheckText(compared.pairs, strict) : ""));
   else io.stdout(markdown);
+  await closing;
 
   if (!check) return 0;
   let pass = true;

@@ -57,7 +57,7 @@
 // body's tail: R·M/2 is small, or the body fills M/2 up). A load generator that catches up after a
 // stall (sends the missed requests late and measures from the late send) leaves no dip: only the
 // shape test can see it.
-import { bucketsOf, maxOf, type Histogram } from "./histogram";
+import { bucketsOf, maxOf, type Buckets, type Histogram } from "./histogram";
 
 export interface CoSuspicion {
   suspicious: boolean;
@@ -206,10 +206,10 @@ export function searchCliffs(bins: readonly Bin[], n: number): { best: Candidate
  * The best cliff: the one with the highest contrast among those that also have an
  * omission-shaped tail (and so are flagged), else the one with the highest contrast.
  */
-export function strongestCliff(h: Histogram): Cliff | null {
+export function strongestCliff(h: Histogram, buckets?: Buckets): Cliff | null {
   const n = h.totalCount;
   if (!(n > 0)) return null;
-  const b = bucketsOf(h);
+  const b = buckets ?? bucketsOf(h);
   const max = maxOf(h);
   // Only the tail matters: a flagged cliff holds fewer values than its tail (the contrast bound),
   // so its bottom lies within the top 2 · MAX_TAIL_FRACTION (plus one bucket).
@@ -404,7 +404,7 @@ function usableIntervals(t: IntervalColumns | null | undefined): IntervalColumns
  * The rate test (see the header): the lowest stall that was measured far fewer times than it
  * delayed requests, or null (no such stall, or no rate known).
  */
-export function stallEvidence(h: Histogram, e: RateEvidence): StallEvidence | null {
+export function stallEvidence(h: Histogram, e: RateEvidence, buckets?: Buckets): StallEvidence | null {
   const n = h.totalCount;
   const t = usableIntervals(e.intervals);
   if (!t || !(n > 0) || !(e.secondsPerUnit > 0)) return null;
@@ -417,7 +417,7 @@ export function stallEvidence(h: Histogram, e: RateEvidence): StallEvidence | nu
   for (let k = 0, i = 0; i < t.n; i += stride, k++) dev[k] = Math.abs(t.counts[i]! - rate * t.lengths[i]!);
   const spread = 1.4826 * median(dev); // robust standard deviation of an interval's count
 
-  const b = bucketsOf(h);
+  const b = buckets ?? bucketsOf(h);
   /** Values ≥ x in the whole run. */
   const above = (x: number): number => {
     let lo = 0;
@@ -475,16 +475,19 @@ export function stallEvidence(h: Histogram, e: RateEvidence): StallEvidence | nu
  * range of the highest percentiles — the shape a stalled load generator leaves (each stall
  * measured once instead of for every request it delayed). With a rate (`evidence`), also flags
  * stalls measured far fewer times than the requests they delayed, whatever the tail's shape.
+ * `buckets`: bucketsOf(h), when the caller has them already.
  */
-export function detectCoordinatedOmission(h: Histogram, evidence?: RateEvidence): CoSuspicion {
-  const c = strongestCliff(h);
+export function detectCoordinatedOmission(h: Histogram, evidence?: RateEvidence, buckets?: Buckets): CoSuspicion {
+  // One walk over the counts for both tests (each walked them on its own).
+  const all = buckets ?? (h.totalCount > 0 ? bucketsOf(h) : undefined);
+  const c = strongestCliff(h, all);
   const shape = !!c && c.contrast >= MIN_CONTRAST && c.shape !== "even";
-  const stall = evidence ? stallEvidence(h, evidence) : null;
+  const stall = evidence ? stallEvidence(h, evidence, all) : null;
   if (shape && c) return { suspicious: true, from: c.from, to: c.to, jump: c.jump, tailFraction: c.tailFraction, ...(stall ? { stall } : {}) };
   if (!stall) return { suspicious: false };
   // The cliff the omitted stalls leave: from the highest value under half the lowest flagged
   // stall to the lowest value at or above it.
-  const b = bucketsOf(h);
+  const b = all ?? bucketsOf(h);
   const n = h.totalCount;
   let k = 0;
   while (k < b.values.length - 1 && b.values[k]! < stall.stall / 2) k++;

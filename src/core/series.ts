@@ -121,7 +121,7 @@ export class IntervalTable {
         throw new Error(`row ${k}'s payload is not inside the part's text`);
       }
     }
-    while (this.offsets.length < this.n + c.n) this.grow();
+    this.grow(this.n + c.n);
     const at = this.n;
     this.offsets.set(c.offsets.subarray(0, c.n), at);
     this.lengths.set(c.lengths.subarray(0, c.n), at);
@@ -151,8 +151,11 @@ export class IntervalTable {
     };
   }
 
-  private grow(): void {
-    const size = this.offsets.length * 2;
+  /** Doubles the columns' room until it holds `rows` (by default, once), copying them once. */
+  private grow(rows = this.offsets.length + 1): void {
+    let size = this.offsets.length;
+    while (size < rows) size *= 2;
+    if (size === this.offsets.length) return;
     const g = (a: Float64Array) => {
       const b = new Float64Array(size);
       b.set(a);

@@ -1,6 +1,6 @@
 // What the charts and the table need from one histogram: plot-ready arrays and the headline
 // percentiles. Computed from the (merged) histogram only: nothing here averages percentiles.
-import { bucketsOf, maxOf, type Histogram } from "./histogram";
+import { bucketsOf, maxOf, type Buckets, type Histogram } from "./histogram";
 
 import { TABLE_PERCENTILES } from "./types";
 import { valueAtFromBuckets } from "./bucket-lookup";
@@ -23,8 +23,9 @@ export interface Spectrum {
   exact?: Readonly<Record<string, number>>;
 }
 
-export function spectrumOf(h: Histogram): Spectrum {
-  const b = bucketsOf(h);
+/** `buckets`: bucketsOf(h), when the caller has them already. */
+export function spectrumOf(h: Histogram, buckets: Buckets = bucketsOf(h)): Spectrum {
+  const b = buckets;
   const percentiles: Record<string, number> = {};
   const max = maxOf(h);
   // From the buckets: the same rule as the library's getValueAtPercentile (property-tested in

@@ -6,9 +6,8 @@
 import { addDecodedInto, type DecodedHistogram } from "../formats/hlog-encoding";
 import { lowestDiscernibleValueOf, newHistogram, sparseOf, type Histogram } from "../core/histogram";
 import { BLOCK_SIZES, indexRange, JoinedBlocks, type Sparse } from "../core/blocks";
-import { detectSaturation } from "../core/saturation";
 import { NANOS_PER_UNIT } from "../core/types";
-import type { IntervalTable, SeriesModel } from "../core/series";
+import type { SeriesModel } from "../core/series";
 import {
   COMPARE_PERCENTILES,
   compareSidesAsync,
@@ -22,7 +21,7 @@ import {
 } from "../core/compare";
 import { decodePayload } from "./payload";
 import { carriedAnswer, fromLink } from "./share-query";
-import { CO_SUFFIX, type Store } from "./store";
+import { CO_SUFFIX, saturationOf, type Store } from "./store";
 import type { CompareAnswer, CompareRequest, TimeRange } from "./query-types";
 
 export type { CompareAnswer, CompareRequest };
@@ -44,16 +43,6 @@ export function repeatsOf(store: Store, id: string): SeriesModel[] {
   const sameLabel = (x: SeriesModel) => s.format === "hlog" || x.tag === s.tag;
   const same = store.series.filter((x) => x.mergedFrom.length === 0 && x.config === s.config && x.throughput === s.throughput && x.kind === s.kind && sameLabel(x));
   return same.length > 0 ? same : [s];
-}
-
-/** The saturation detector's verdict per table (it reads every interval: worth keeping). */
-const saturation = new WeakMap<IntervalTable, { n: number; saturated: boolean }>();
-function saturatedOf(t: IntervalTable): boolean {
-  const c = saturation.get(t);
-  if (c && c.n === t.n) return c.saturated;
-  const saturated = detectSaturation(t.offsets, t.p50, t.counts, t.n).saturated;
-  saturation.set(t, { n: t.n, saturated });
-  return saturated;
 }
 
 /** Rows of the window, in table order. */
@@ -88,7 +77,8 @@ export function runOf(store: Store, id: string, range: TimeRange): RunInput {
     return { ...base, layout: layoutOf(h), data: { kind: "counts", counts: sparseOf(h) }, coCorrected: id.endsWith(CO_SUFFIX) };
   };
   if (id.endsWith(CO_SUFFIX) || !t || t.n === 0) return counts();
-  const saturated = saturatedOf(t);
+  // The verdict the series' warnings computed (store.ts keeps it per table).
+  const saturated = saturationOf(t).saturated;
   const sel = rowsIn(s, range);
   const decode = (i: number): DecodedHistogram | null => {
     const d = decodePayload(t.payload(i));

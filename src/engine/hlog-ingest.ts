@@ -206,7 +206,10 @@ export class HlogIngest implements Sink, LineSink {
   private readonly splitter: LineSplitter;
   private readonly tags = new Map<string, TagSeries>();
   // Raw starts are kept until the end: the time base is only certain once StartTime is read.
+  // Each tag's lines read here go into rawStarts; what came before them (joined parts' starts,
+  // kept as they came rather than copied, and lines read here before a part) is in rawBefore.
   private readonly rawStarts = new Map<string, number[]>();
+  private readonly rawBefore = new Map<string, (number[] | Float64Array)[]>();
   intervalCount = 0;
   /** Counts-array slots of all tags' histograms (see MAX_TOTAL_SLOTS). */
   private slots = 0;
@@ -346,7 +349,7 @@ export class HlogIngest implements Sink, LineSink {
         layout: t.layout,
         histogram: t.histogram ? sparseOf(t.histogram) : null,
         table: t.intervals.toColumns(),
-        rawStarts: Float64Array.from(this.rawStarts.get(tag)!),
+        rawStarts: this.rawStartsOf(tag),
         blocks: t.blocks ? t.blocks.toParts() : null,
         double: t.double,
         kept: t.kept?.toParts() ?? null,
@@ -400,11 +403,34 @@ export class HlogIngest implements Sink, LineSink {
         throw new PartsNotJoinable(e instanceof Error ? e.message : String(e));
       }
       t.kept?.append(pt.kept, pt.table.n);
-      const raws = this.rawStarts.get(pt.tag)!;
-      for (let i = 0; i < pt.rawStarts.length; i++) raws.push(pt.rawStarts[i]!);
+      const before = this.rawBefore.get(pt.tag) ?? [];
+      const own = this.rawStarts.get(pt.tag)!;
+      if (own.length > 0) {
+        before.push(own);
+        this.rawStarts.set(pt.tag, []);
+      }
+      before.push(pt.rawStarts);
+      this.rawBefore.set(pt.tag, before);
       if (pt.blocks) t.parts.push({ blocks: IntervalBlocks.fromParts(pt.blocks), from });
       else t.partsBroken = true;
     }
+  }
+
+  /** A tag's raw starts in order, as the pieces they were kept in. */
+  private rawSegments(tag: string): (number[] | Float64Array)[] {
+    return [...(this.rawBefore.get(tag) ?? []), this.rawStarts.get(tag)!];
+  }
+
+  /** A tag's raw starts in order, in one array. */
+  private rawStartsOf(tag: string): Float64Array {
+    const segments = this.rawSegments(tag);
+    const out = new Float64Array(segments.reduce((a, r) => a + r.length, 0));
+    let at = 0;
+    for (const r of segments) {
+      out.set(r, at);
+      at += r.length;
+    }
+    return out;
   }
 
   finish(): IngestResult {
@@ -424,8 +450,9 @@ export class HlogIngest implements Sink, LineSink {
     const startTime = this.reader.startTime();
     for (const [tag, t] of this.tags) {
       if (!t.histogram) continue;
-      const raws = this.rawStarts.get(tag)!;
-      for (let i = 0; i < raws.length; i++) t.intervals.offsets[i] = this.reader.offsetOf(raws[i]!);
+      const shift = this.reader.offsetShift();
+      let i = 0;
+      for (const raws of this.rawSegments(tag)) for (let k = 0; k < raws.length; k++) t.intervals.offsets[i++] = raws[k]! + shift;
       attachKept(t.intervals, t.kept);
       let sorted = true;
       for (let i = 1; i < t.intervals.n; i++) if (t.intervals.offsets[i]! < t.intervals.offsets[i - 1]!) sorted = false;

@@ -3,8 +3,8 @@
 // comparison's intervals beside a part's whole blocks) cuts it out of the file then. The pieces
 // of every log in a run of them go into one queue, taken by this worker and the helpers as each
 // frees up, so that no one waits at the end of one log while another is still being read; each
-// log's parts are joined in order once all of them are in (as a helper's part is joined), which
-// gives what reading it in one piece gives.
+// log's parts are joined in order (as a helper's part is joined), each as soon as it and the
+// ones before it are in, which gives what reading it in one piece gives.
 import type { PayloadBytes } from "../core/series";
 import { fileChunks } from "./file-chunks";
 import { ingestHlogInParts, ingestHlogPart, type HlogPart, type IngestResult } from "./ingest";
@@ -41,28 +41,30 @@ export async function readLogsOnDemand(
   const state = logs.map(({ file, cuts }, n) => {
     const { bounds, count, bytes, intervals, report } = pieceCounters(file.size, cuts, (b, i) => progress(n, b, i));
     const pieces = Array.from({ length: count }, (_, k) => file.slice(bounds[k]!, bounds[k + 1]!));
-    return { file, count, bytes, intervals, report, pieces, parts: new Array<Promise<HlogPart>>(count), settled: 0 };
+    return { file, count, bytes, intervals, report, pieces, parts: Array.from({ length: count }, () => settleLater<HlogPart>()) };
   });
   const jobs = state.flatMap((s, n) => s.pieces.map((_, k) => ({ n, k })));
-  const results: Promise<IngestResult>[] = [];
   const join = (n: number): Promise<IngestResult> => {
     const s = state[n]!;
-    return ingestHlogInParts(s.file.name, [], s.parts).catch((e: unknown) => {
+    return ingestHlogInParts(
+      s.file.name,
+      [],
+      s.parts.map((p) => p.promise),
+    ).catch(async (e: unknown) => {
       if (signal?.aborted || s.count === 1) throw e;
+      // Read again in one piece once every piece of the log is in (a failed part is rethrown
+      // at once, while the log's other pieces are still being read).
+      await Promise.allSettled(s.parts.map((p) => p.promise));
       return readLogsOnDemand([{ file: s.file, cuts: [] }], null, (_, b, i) => progress(n, b, i), signal).then(([r]) => {
         if (r!.status === "rejected") throw r!.reason;
         return r!.value;
       });
     });
   };
-  // Logs are joined in order as soon as all their parts are in (while later pieces are read).
-  const joinReady = () => {
-    while (results.length < state.length && state[results.length]!.settled === state[results.length]!.count) {
-      const r = join(results.length);
-      r.catch(() => undefined);
-      results.push(r);
-    }
-  };
+  // Each log's join starts now and takes in each part once it and the ones before it are in:
+  // the parts read first are joined while the last ones are still being read.
+  const results = state.map((_, n) => join(n));
+  for (const r of results) r.catch(() => undefined);
   let next = 0;
   const run = async (helper: number | null) => {
     for (let j = next++; j < jobs.length; j = next++) {
@@ -91,15 +93,27 @@ export async function readLogsOnDemand(
               signal,
             );
       // A part comes without its bytes (none kept, none sent): its payloads are read back from the file.
-      s.parts[k] = read.then((part) => (part.source ? part : { ...part, source: (piece as BytesOnDemand).bytesOnDemand!() }));
       // A failed part is rethrown where its log is joined; the other pieces are still read.
-      await s.parts[k].catch(() => undefined);
-      s.settled++;
-      joinReady();
+      await read.then(
+        (part) => s.parts[k]!.resolve(part.source ? part : { ...part, source: (piece as BytesOnDemand).bytesOnDemand!() }),
+        (e: unknown) => s.parts[k]!.reject(e),
+      );
     }
   };
   const lanes = jobs.length > 1 ? (helpers?.count ?? 0) : 0;
   await Promise.all([run(null), ...Array.from({ length: lanes }, (_, h) => run(h))]);
-  joinReady();
   return Promise.allSettled(results);
+}
+
+/** A promise and the functions that settle it. */
+function settleLater<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((a, b) => {
+    resolve = a;
+    reject = b;
+  });
+  // Rejections are seen where the log is joined.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
 }

@@ -3,9 +3,9 @@
 // registry lives here; the time-window histogram (window-query.ts), the timeline
 // (timeline-query.ts) and the heatmap, window and tail queries (time-queries.ts) are their own
 // modules, and the types a query answers with are in protocol.ts.
-import { addInto, coarsestLayout, newHistogram, type Histogram } from "../core/histogram";
+import { addInto, bucketsOf, coarsestLayout, newHistogram, type Buckets, type Histogram } from "../core/histogram";
 import { IntervalTable, type SeriesModel } from "../core/series";
-import { detectSaturation } from "../core/saturation";
+import { detectSaturation, type SaturationVerdict } from "../core/saturation";
 import { detectCoordinatedOmission } from "../core/co-detect";
 import { formatNs } from "../core/warnings";
 import { spectrumOf, type Spectrum } from "../core/spectrum";
@@ -36,11 +36,24 @@ export const inflatedCacheForTests = {
   held: (): number => inflatedCache.held(),
 };
 
+/**
+ * The saturation detector's verdict on a table, kept while the table holds the same intervals:
+ * it reads every interval, and both a series' warnings and the comparison ask for it.
+ */
+const saturation = new WeakMap<IntervalTable, { n: number; v: SaturationVerdict }>();
+export function saturationOf(t: IntervalTable): SaturationVerdict {
+  const c = saturation.get(t);
+  if (c && c.n === t.n) return c.v;
+  const v = detectSaturation(t.offsets, t.p50, t.counts, t.n);
+  saturation.set(t, { n: t.n, v });
+  return v;
+}
+
 function warningsOf(s: SeriesModel): SeriesWarning[] {
   const out: SeriesWarning[] = [];
   const t = s.intervals;
   if (t) {
-    const v = detectSaturation(t.offsets, t.p50, t.counts, t.n);
+    const v = saturationOf(t);
     if (v.saturated) {
       out.push({ kind: "saturation", series: s.name, rise: v.rise });
     }
@@ -304,10 +317,21 @@ export class Store {
       failures: s.failures,
       wholeCount: this.wholeCountOf(s.id),
       correctedFrom: null,
-      spectrum: this.spectrumFor(s.id, range),
-      warnings: this.warningsOf(s.id),
+      ...this.spectrumAndWarnings(s, range),
       beforeStart: beforeStartOf(s.intervals),
     }));
+  }
+
+  /**
+   * A view's spectrum and warnings. Over the whole series, the warnings' detector reads the
+   * buckets the spectrum was made of, not walking the counts again.
+   */
+  private spectrumAndWarnings(s: SeriesModel, range: TimeRange): { spectrum: Spectrum; warnings: SeriesWarning[] } {
+    const h = this.histogramFor(s.id, range);
+    const b = bucketsOf(h);
+    const sp = spectrumOf(h, b);
+    const shown = this.shown.get(s.id);
+    return { spectrum: shown ? pinSpectrum(sp, shown) : sp, warnings: this.warningsOf(s.id, h === s.histogram ? b : undefined) };
   }
 
   /** The spectrum a view shows: an opened link's series shows what its author's page showed (share-query.ts). */
@@ -340,25 +364,26 @@ export class Store {
     return this.shown.get(id)?.count ?? this.get(id).histogram.totalCount;
   }
 
-  warningsOf(id: string): SeriesWarning[] {
+  /** `buckets`: bucketsOf the series' whole histogram, when the caller has them already. */
+  warningsOf(id: string, buckets?: Buckets): SeriesWarning[] {
     const shown = this.shown.get(id);
-    return shown ? pinnedWarnings(shown, this.get(id).name) : this.warnings(this.get(id));
+    return shown ? pinnedWarnings(shown, this.get(id).name) : this.warnings(this.get(id), buckets);
   }
 
   /** Warnings depend on the whole series, not on the window: computed once per series. */
   private readonly warningCache = new Map<string, SeriesWarning[]>();
-  private warnings(s: SeriesModel): SeriesWarning[] {
+  private warnings(s: SeriesModel, buckets?: Buckets): SeriesWarning[] {
     let w = this.warningCache.get(s.id);
     if (!w) {
-      w = [...warningsOf(s), ...this.coWarning(s)];
+      w = [...warningsOf(s), ...this.coWarning(s, buckets)];
       this.warningCache.set(s.id, w);
     }
     return w;
   }
 
-  private coWarning(s: SeriesModel): SeriesWarning[] {
+  private coWarning(s: SeriesModel, buckets?: Buckets): SeriesWarning[] {
     if (!this.coCache.has(s.id)) {
-      const c = detectCoordinatedOmission(s.histogram, { secondsPerUnit: NANOS_PER_UNIT[s.recordedUnit] / 1e9, intervals: s.intervals });
+      const c = detectCoordinatedOmission(s.histogram, { secondsPerUnit: NANOS_PER_UNIT[s.recordedUnit] / 1e9, intervals: s.intervals }, buckets);
       this.coCache.set(s.id, c.suspicious && c.from && c.to ? { kind: "coordinated-omission", series: s.name, unit: s.recordedUnit, cliff: c } : null);
     }
     const w = this.coCache.get(s.id);

@@ -301,9 +301,14 @@ export class HlogReader {
 
   /** Seconds since StartTime for a raw timestamp (what HistogramLogProcessor's -start/-end compare with). */
   offsetOf(rawStart: number): number {
+    return rawStart + this.offsetShift();
+  }
+
+  /** What offsetOf adds to a raw timestamp, for a loop over many of them. */
+  offsetShift(): number {
     const start = this.startTime() ?? 0;
     // base - start first: when the log is relative (base = start) this is exact.
-    return rawStart + (this.baseTime() - start);
+    return this.baseTime() - start;
   }
 }
 
