@@ -20,7 +20,7 @@ const MAX_TOTAL_SLOTS = 2 ** 27;
 import { LineSplitter, MAX_LINE_CHARS, type LineSink } from "../core/lines";
 import { IntervalTable, inferUnitFromIntervalMax, type PayloadBytes, type PayloadSource, type SeriesModel, type TableColumns } from "../core/series";
 import { IntervalBlocks, JoinedBlocks, type BlockParts, type RangeSums } from "../core/blocks";
-import { HlogReader, producerUnit, type ReaderPart } from "../formats/hlog";
+import { HlogReader, holdsWhite, producerUnit, type ReaderPart } from "../formats/hlog";
 import { addDecodedInto, growToCover, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
 import { decodePayload } from "./payload";
 import { kernelAccumulators } from "./kernel-accumulators";
@@ -233,13 +233,20 @@ export class HlogIngest implements Sink, LineSink {
     this.reader.noteProblem(lineNo, `line is ${length} characters long (limit ${MAX_LINE_CHARS}): not a log line`);
   }
 
+  /**
+   * Where the last chunk that held white space (other than line feeds) ends, in characters
+   * pushed: a line that starts at or after it holds none.
+   */
+  private whiteEnd = 0;
+
   push(chunk: string): void {
+    if (holdsWhite(chunk)) this.whiteEnd = this.splitter.charsRead + chunk.length;
     this.splitter.push(chunk);
   }
 
   /** LineSink: one line of the log. */
   line(text: string, lineNo: number, at: number): void {
-    const interval = this.reader.readLine(text, lineNo);
+    const interval = this.reader.readLine(text, lineNo, at >= this.whiteEnd);
     if (!interval) return;
     // Transient: every use of the decoded arrays below is done before the next line's decode.
     const decoded = decodePayload(interval.payload);
