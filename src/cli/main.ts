@@ -6,6 +6,7 @@ import { parseRequirement, type Requirement } from "../core/requirements";
 import { UNITS, type Unit } from "../core/types";
 import type { LoadProblem } from "../core/types";
 import { fileChunks } from "../engine/file-chunks";
+import { keepBlocks } from "../engine/hlog-ingest";
 import type { TimeRange } from "../engine/store";
 import { compareCheckLines, compareRuns, headlinesOf, type ComparedPair } from "./compare";
 import { gateOf } from "../core/compare/gate";
@@ -134,13 +135,17 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   const paths = expandPaths(p.files);
 
   const helperCount = opts.helperScript && !p.flags.has("--no-workers") ? helperThreadCount() : 0;
-  const pool = helperCount > 0 ? new NodeHelperPool(helperCount, opts.helperScript!, opts.started) : null;
+  // Blocks serve time windows, comparisons, links and charts: a report of whole logs needs none.
+  const blocks = range.start !== null || range.end !== null || baseline !== null || linkBase !== null || out !== null || p.flags.has("--merge");
+  const pool = helperCount > 0 ? new NodeHelperPool(helperCount, opts.helperScript!, opts.started, blocks) : null;
   pool?.start();
   let loaded;
   let closing: Promise<void> | undefined;
+  keepBlocks(blocks);
   try {
     loaded = p.flags.has("--merge") ? await loadMerged(paths, range, pool, io.stderrIsTTY, pool) : await loadAll(paths, pool, io.stderrIsTTY);
   } finally {
+    keepBlocks(true);
     // The helpers end while this thread judges and prints (it needs them no more).
     closing = pool?.close().catch(() => undefined);
   }

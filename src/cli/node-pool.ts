@@ -5,13 +5,14 @@
 import { availableParallelism } from "node:os";
 import { Worker, parentPort, type MessagePort as NodeMessagePort } from "node:worker_threads";
 import { fileChunks } from "../engine/file-chunks";
-import { ingestHlogPart, transferablesOf, type HlogPart } from "../engine/hlog-ingest";
+import { ingestHlogPart, keepBlocks, transferablesOf, type HlogPart } from "../engine/hlog-ingest";
 import type { HelperWorkers } from "../engine/load-files";
 import type { TimeRange } from "../engine/protocol";
 import type { MergedShare, MergeHelpers } from "./load";
 import { PathFile } from "./path-file";
 
-type ToHelper = { type: "read"; id: number; path: string; name: string; start: number; end: number } | { type: "merge"; id: number; paths: readonly string[]; range: TimeRange };
+type ToHelper =
+  { type: "read"; id: number; path: string; name: string; start: number; end: number; blocks: boolean } | { type: "merge"; id: number; paths: readonly string[]; range: TimeRange };
 type FromHelper = { id: number; type: "done"; part: HlogPart } | { id: number; type: "merged"; share: MergedShare } | { id: number; type: "error"; message: string };
 
 import { HELPER_ROLE } from "./helper-role";
@@ -27,11 +28,15 @@ export class NodeHelperPool implements HelperWorkers, MergeHelpers {
   private readonly pending = new Map<number, { resolve: (p: any) => void; reject: (e: Error) => void }>();
   private nextId = 1;
 
-  /** `script`: the file a helper runs (the bundled command line itself). */
+  /**
+   * `script`: the file a helper runs (the bundled command line itself). `blocks`: whether the
+   * logs' parts keep their blocks (engine/hlog-ingest.ts keepBlocks).
+   */
   constructor(
     readonly count: number,
     private readonly script: URL,
     started: readonly Worker[] = [],
+    private readonly blocks = true,
   ) {
     this.workers = new Array<Worker | null>(count).fill(null);
     this.started = started.slice(0, count);
@@ -79,7 +84,7 @@ export class NodeHelperPool implements HelperWorkers, MergeHelpers {
   read(helper: number, blob: Blob, name: string): Promise<HlogPart> {
     if (!(blob instanceof PathFile)) return Promise.reject(new Error("only files on disk are read on helper threads"));
     // The helper keeps none of the part's bytes: its payloads are read back from the file when asked.
-    return this.ask<HlogPart>(helper, (id) => ({ type: "read", id, path: blob.path, name, start: blob.start, end: blob.end })).then((part) => ({
+    return this.ask<HlogPart>(helper, (id) => ({ type: "read", id, path: blob.path, name, start: blob.start, end: blob.end, blocks: this.blocks })).then((part) => ({
       ...part,
       source: blob.bytesOnDemand(),
     }));
@@ -126,6 +131,7 @@ export function serveParts(port: NodeMessagePort | null = parentPort): void {
       }
       // The part's bytes are not kept: the main thread reads its payloads back from the file (read()).
       const file = new PathFile(m.path, m.name, m.start, m.end);
+      keepBlocks(m.blocks);
       const part = await ingestHlogPart(
         m.name,
         fileChunks(file as unknown as Blob, () => undefined),

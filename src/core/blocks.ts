@@ -324,8 +324,15 @@ export class IntervalBlocks implements RangeSums {
   private scratch: Accumulator[];
   private n = 0;
 
-  /** `accumulators`: where intervals are added up while they are added (default: Scratch). */
-  constructor(accumulators?: AccumulatorsFactory) {
+  /**
+   * `accumulators`: where intervals are added up while they are added (default: Scratch).
+   * `totalOnly`: no block is kept, the intervals are only added up for total() (a reader that
+   * will be asked for no time window and no comparison); such blocks answer no query.
+   */
+  constructor(
+    accumulators?: AccumulatorsFactory,
+    readonly totalOnly = false,
+  ) {
     this.scratch = accumulators ? accumulators() : BLOCK_SIZES.map(() => new Scratch());
   }
 
@@ -337,6 +344,7 @@ export class IntervalBlocks implements RangeSums {
     const first = this.scratch[0]!;
     first.addSlice(s.indices, s.counts, 0, s.indices.length);
     this.n++;
+    if (this.totalOnly) return;
     for (let l = 0; l < BLOCK_SIZES.length; l++) {
       if (this.n % BLOCK_SIZES[l]! !== 0) break;
       const level = this.levels[l]!;
@@ -384,7 +392,7 @@ export class IntervalBlocks implements RangeSums {
    * each level's packed arrays as they are (views; transferring them moves their buffers).
    */
   toParts(): BlockParts {
-    return { levels: this.levels.map((l) => l.packed()), n: this.n };
+    return { levels: this.totalOnly ? [] : this.levels.map((l) => l.packed()), n: this.n };
   }
 
   /** Blocks rebuilt from toParts(): queries work; add() must not be called on them. */

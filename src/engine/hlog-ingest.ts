@@ -19,7 +19,7 @@ import {
 const MAX_TOTAL_SLOTS = 2 ** 27;
 import { LineSplitter, MAX_LINE_CHARS, type LineSink } from "../core/lines";
 import { IntervalTable, inferUnitFromIntervalMax, type PayloadBytes, type PayloadSource, type SeriesModel, type TableColumns } from "../core/series";
-import { IntervalBlocks, JoinedBlocks, type BlockParts, type RangeSums } from "../core/blocks";
+import { BLOCK_SIZES, IntervalBlocks, JoinedBlocks, type BlockParts, type RangeSums } from "../core/blocks";
 import { HlogReader, holdsWhite, producerUnit, type ReaderPart } from "../formats/hlog";
 import { addDecodedInto, growToCover, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
 import { decodePayload } from "./payload";
@@ -30,7 +30,7 @@ import { attachKept, KeptCounts, keptGroup, keptTransferables, type KeptParts } 
 import { fileBaseName } from "../core/naming";
 
 function blocksOf(t: TagSeries): RangeSums | null {
-  if (!t.blocks || t.partsBroken) return null;
+  if (!t.blocks || t.partsBroken || t.blocks.totalOnly) return null;
   return t.parts.length === 0 ? t.blocks : new JoinedBlocks([{ blocks: t.blocks, from: 0 }, ...t.parts]);
 }
 
@@ -92,13 +92,27 @@ interface TagSeries {
   kept: KeptCounts | null;
 }
 
+/** Whether this thread's readers keep each log's blocks (see keepBlocks). */
+let blocksKept = true;
+
+/**
+ * Whether the readers made from now on in this thread keep each log's blocks: pre-merged sums
+ * of consecutive intervals, which time windows and comparisons add up instead of decoding every
+ * interval in them. Without them (the command line's report of whole logs, which asks for
+ * neither) each log's intervals are only added up for its histogram, and its series has no
+ * blocks (queries then decode intervals: the same answers, slower).
+ */
+export function keepBlocks(on: boolean): void {
+  blocksKept = on;
+}
+
 /** A tag's series before its first interval is added. */
 function newTagSeries(layout: string, pending: boolean, intervals: IntervalTable, kept: Parameters<typeof KeptCounts.create>[0]): TagSeries {
   return {
     histogram: null,
     pending,
     intervals,
-    blocks: new IntervalBlocks(kernelAccumulators),
+    blocks: new IntervalBlocks(kernelAccumulators, !blocksKept),
     layout,
     parts: [],
     partsBroken: false,
@@ -418,7 +432,8 @@ export class HlogIngest implements Sink, LineSink {
       }
       before.push(pt.rawStarts);
       this.rawBefore.set(pt.tag, before);
-      if (pt.blocks) t.parts.push({ blocks: IntervalBlocks.fromParts(pt.blocks), from });
+      // A part that kept no blocks (or saw two layouts) leaves the series without blocks.
+      if (pt.blocks && pt.blocks.levels.length === BLOCK_SIZES.length) t.parts.push({ blocks: IntervalBlocks.fromParts(pt.blocks), from });
       else t.partsBroken = true;
     }
   }
