@@ -46,7 +46,7 @@ const commands: string[][] = [];
 for (const f of logs) {
   commands.push(["report", "--json", f], ["report", f], ["check", "--require", req, f], ["check", "--require", req, "--json", f]);
 }
-for (const f of hlogs) commands.push(["report", "--json", "--start", "60", "--end", "1800", f], ["report", "--link-base", "https://example.org/", f]);
+for (const f of hlogs) commands.push(["report", "--json", "--start", "60", "--end", "1800", f], ["report", "--link-base", "https://example.org/", f], ["hgrm", f]);
 // Every file at once (one that is no log makes it a problem), every log at once, and
 // comparisons (a log against itself and the next).
 commands.push(["report", "--json", ...logs], ["report", "--json", ...hlogs], ["report", ...hlogs]);
