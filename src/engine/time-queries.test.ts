@@ -175,7 +175,7 @@ describe("heatmap rows narrower than a bucket", () => {
       expect(rowOf11).toBeGreaterThan(4);
       const first = col.slice(0, rowOf11);
       for (const c of first) expect(c).toBeCloseTo(first[0]!, 9);
-      const count10 = intervals[k]!.histogram.getCountAtValue(10);
+      const count10 = 1 + ((10 + k) % 3); // as recorded above
       expect(first.reduce((a, b) => a + b, 0)).toBeCloseTo(count10, 9);
       const sum = col.reduce((a, b) => a + b, 0);
       expect(sum).toBeCloseTo(intervals[k]!.histogram.totalCount, 9);
