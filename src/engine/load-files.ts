@@ -34,6 +34,14 @@ export const MAX_LOG_BYTES = 800_000_000;
 const PIECES_PER_SPLIT = 16;
 const HEAD_BYTES = 16 * 1024;
 
+/**
+ * Where an interval log is cut into pieces (none below `splitBytes`): the same wherever and by
+ * whomever it is read (load-pieces.ts logPieceTargets).
+ */
+export function cutsOfLog(file: Blob, splitBytes = SPLIT_BYTES): Promise<number[]> {
+  return file.size >= splitBytes ? cutsAt(file, logPieceTargets(file.size, splitBytes / PIECES_PER_SPLIT)) : Promise.resolve([]);
+}
+
 /** No helpers: readInPieces then reads every piece on this thread. */
 const NO_HELPERS: HelperWorkers = { count: 0, read: () => Promise.reject(new Error("no helper workers")) };
 
@@ -124,7 +132,7 @@ export async function loadFiles(
 
   const isBigLog = (i: number) => logs[i]! && files[i]!.size >= splitBytes;
   /** Where interval log i is cut (none when small): the same cuts whoever reads it (see logPieceTargets). */
-  const cutsOf = (i: number): Promise<number[]> => (isBigLog(i) ? cutsAt(files[i]!, logPieceTargets(files[i]!.size, splitBytes / PIECES_PER_SPLIT)) : Promise.resolve([]));
+  const cutsOf = (i: number): Promise<number[]> => (logs[i] ? cutsOfLog(files[i]!, splitBytes) : Promise.resolve([]));
 
   /** Reads one big interval log in pieces, here and on every helper at once (load-pieces.ts). */
   const readInParts = async (i: number, by: HelperWorkers): Promise<void> => {
