@@ -28,6 +28,8 @@ const ROUND_SHARES = [0.72, 0.16, 0.08, 0.04];
  * large ones; the pieces (and so the parts and their blocks) stay the same on every machine.
  */
 export const PLAN_WORKERS = 2;
+/** Pieces a helper is asked for at a time: the one it reads and the next (it reads them in turn). */
+const HELPER_AHEAD = 2;
 /** How far past a cut point to look for a line break before giving up on that cut. */
 const CUT_SEARCH_BYTES = 256 * 1024;
 
@@ -132,22 +134,32 @@ export async function readInPieces(
       for (let j = k; j < parts.length; j++) parts[j]!.reject(e);
     }
   };
+  // A helper is asked for its next piece while it reads one: it takes it up as soon as it is
+  // done, not after this worker, busy with a chunk of its own piece, has taken its answer and
+  // handed out another (the helper sat idle for that long between pieces, traced in Chromium).
   const onHelper = async (helper: number) => {
-    for (let k = take(); k !== null; k = take()) {
-      const piece = k;
-      await settle(piece, () =>
-        helpers.read(
-          helper,
-          slice(piece),
-          name,
-          (b, n) => {
-            bytes[piece] = b;
-            intervals[piece] = n;
-            report();
-          },
-          signal,
-        ),
-      );
+    const asked: Promise<void>[] = [];
+    for (;;) {
+      for (let k = asked.length < HELPER_AHEAD ? take() : null; k !== null; k = asked.length < HELPER_AHEAD ? take() : null) {
+        const piece = k;
+        asked.push(
+          settle(piece, () =>
+            helpers.read(
+              helper,
+              slice(piece),
+              name,
+              (b, n) => {
+                bytes[piece] = b;
+                intervals[piece] = n;
+                report();
+              },
+              signal,
+            ),
+          ),
+        );
+      }
+      if (asked.length === 0) return;
+      await asked.shift();
     }
   };
   const helping = Array.from({ length: helpers.count }, (_, h) => onHelper(h));
