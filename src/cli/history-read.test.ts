@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { generatedFixture } from "../../scripts/fuzz/generators";
+import { writeDayLog } from "../../scripts/lib/day-log";
 import { historyLogs } from "../../scripts/lib/history-sim";
 import { fileChunks } from "../engine/file-chunks";
 import { ingestHlogPart, type HlogPart } from "../engine/ingest";
@@ -74,6 +75,24 @@ describe("a history's runs read on helper threads", () => {
       expect(again.map((r) => r.cached)).toEqual(alone.map((_, k) => k !== 5));
       expect(again.map((r) => r.summary)).toEqual(alone.map((r) => r.summary));
     }
+  });
+
+  it("a run's log big enough to be cut is read in the same pieces on a helper as here: the same summaries", { timeout: 120_000 }, async () => {
+    const root = mkdtempSync(path.join(tmpdir(), "hdr-history-read-big-"));
+    for (const [k, seed] of [3, 4].entries()) {
+      const dir = path.join(root, `run-${k}`);
+      mkdirSync(dir, { recursive: true });
+      // ~5.3 MB: above the 4 MB at which a log is cut into pieces.
+      writeDayLog(path.join(dir, "svc.hlog"), { intervals: 12_000, seed, startMs: Date.UTC(2026, 10, 1 + k) });
+      rmSync(path.join(dir, "svc.hlog.json"));
+    }
+    const runs = runDirsOf([root]);
+    const alone = await readRuns(runs, null, false);
+    clearCaches(root);
+    const helpers = new InThreadHelpers(1);
+    expect(await readRuns(runs, helpers, false)).toEqual(alone);
+    // The helper read a run's log in pieces.
+    expect(helpers.calls.filter((c) => c.name === "svc.hlog").length).toBeGreaterThan(2);
   });
 
   it("reads a run here when its helper fails", { timeout: 120_000 }, async () => {

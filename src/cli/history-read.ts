@@ -6,9 +6,9 @@
 // payloads decoded and its own bootstrap) needs the run's store on this thread, and is most of
 // a run's work: so this thread summarises what the helpers read, each helper reading its next
 // run meanwhile, and reads a run itself only when it has nothing to summarise. Summaries and
-// problems are those of reading each run alone.
+// problems are those of reading each run alone (a log big enough to be cut, in its pieces).
 import { ingestHlogInParts, isIntervalLog } from "../engine/ingest";
-import { MAX_LOG_BYTES, type HelperWorkers } from "../engine/load-files";
+import { cutsOfLog, MAX_LOG_BYTES, type HelperWorkers } from "../engine/load-files";
 import { Store } from "../engine/store";
 import type { LoadProblem } from "../core/types";
 import { cachedRun, summarizeRun, type CacheKeyEntry, type RunDir, type RunRead } from "./history-runs";
@@ -42,14 +42,19 @@ async function loadOnHelper(paths: readonly string[], helpers: HelperWorkers, he
     try {
       const store = new Store();
       const problems: LoadProblem[] = [];
-      const parts = paths.map((p) => {
-        const f = new PathFile(p).asFile();
-        const part = helpers.read(helper, f, f.name, () => undefined);
-        part.catch(() => undefined);
-        return { name: f.name, part };
-      });
+      // A log big enough to be cut is read in the pieces every reader cuts it in (so its blocks,
+      // and the summary's sub-blocks, are those of the page's reading); the helper reads them in turn.
+      const parts = await Promise.all(
+        paths.map(async (p) => {
+          const f = new PathFile(p).asFile();
+          const bounds = [0, ...(await cutsOfLog(f)), f.size];
+          const pieces = bounds.slice(1).map((end, k) => helpers.read(helper, f.slice(bounds[k], end), f.name, () => undefined));
+          for (const part of pieces) part.catch(() => undefined);
+          return { name: f.name, pieces };
+        }),
+      );
       const results = [];
-      for (const { name, part } of parts) results.push(await ingestHlogInParts(name, [], [part]));
+      for (const { name, pieces } of parts) results.push(await ingestHlogInParts(name, [], pieces));
       for (const r of results) problems.push(...store.add(r).problems);
       return { store, problems };
     } catch {

@@ -119,26 +119,33 @@ export class NodeHelperPool implements HelperWorkers, MergeHelpers {
 /** The helper thread's side: reads each part asked for and sends it back, its arrays transferred. */
 export function serveParts(port: NodeMessagePort | null = parentPort): void {
   if (!port) return;
-  port.on("message", async (m: ToHelper) => {
-    try {
-      if (m.type === "merge") {
-        // Merging reads every format (the whole loader): loaded only by a helper that merges,
-        // so that one reading parts of a log starts on the interval-log reader alone.
-        const { mergeShare, transferablesOfShare } = await import("./load");
-        const share = await mergeShare(m.paths, m.range);
-        port.postMessage({ id: m.id, type: "merged", share } satisfies FromHelper, transferablesOfShare(share));
-        return;
-      }
-      // The part's bytes are not kept: the main thread reads its payloads back from the file (read()).
-      const file = new PathFile(m.path, m.name, m.start, m.end);
-      keepBlocks(m.blocks);
-      const part = await ingestHlogPart(
-        m.name,
-        fileChunks(file as unknown as Blob, () => undefined),
-      );
-      port.postMessage({ id: m.id, type: "done", part } satisfies FromHelper, transferablesOf(part));
-    } catch (e) {
-      port.postMessage({ id: m.id, type: "error", message: e instanceof Error ? e.message : String(e) } satisfies FromHelper);
-    }
+  // One request at a time, in the order asked: a helper is asked for all of its pieces at once
+  // (load-on-demand.ts), and reading them interleaved would only delay the first.
+  let queue = Promise.resolve();
+  port.on("message", (m: ToHelper) => {
+    queue = queue.then(() => serve(port, m));
   });
+}
+
+async function serve(port: NodeMessagePort, m: ToHelper): Promise<void> {
+  try {
+    if (m.type === "merge") {
+      // Merging reads every format (the whole loader): loaded only by a helper that merges,
+      // so that one reading parts of a log starts on the interval-log reader alone.
+      const { mergeShare, transferablesOfShare } = await import("./load");
+      const share = await mergeShare(m.paths, m.range);
+      port.postMessage({ id: m.id, type: "merged", share } satisfies FromHelper, transferablesOfShare(share));
+      return;
+    }
+    // The part's bytes are not kept: the main thread reads its payloads back from the file (read()).
+    const file = new PathFile(m.path, m.name, m.start, m.end);
+    keepBlocks(m.blocks);
+    const part = await ingestHlogPart(
+      m.name,
+      fileChunks(file as unknown as Blob, () => undefined),
+    );
+    port.postMessage({ id: m.id, type: "done", part } satisfies FromHelper, transferablesOf(part));
+  } catch (e) {
+    port.postMessage({ id: m.id, type: "error", message: e instanceof Error ? e.message : String(e) } satisfies FromHelper);
+  }
 }

@@ -21,10 +21,22 @@ function decodeInterval(t: IntervalTable, i: number): DecodedHistogram | null {
   return d.ok ? d.value : null;
 }
 
-/** Per series (by histogram), its latency axis and the row of each counts-array index. */
-const axisCache = new WeakMap<Histogram, { lo: number; hi: number; rows: number; rowOf: Int16Array }>();
+/**
+ * A series' latency axis: the row of each counts-array index, and `spread[r]`, how many rows the
+ * buckets whose counts land in row r cover (0 for a row no bucket starts in).
+ */
+interface Axis {
+  lo: number;
+  hi: number;
+  rows: number;
+  rowOf: Int16Array;
+  spread: Int16Array;
+}
 
-function axisOf(s: SeriesModel, rows: number): { lo: number; hi: number; rows: number; rowOf: Int16Array } {
+/** Per series (by histogram), its latency axis. */
+const axisCache = new WeakMap<Histogram, Axis>();
+
+function axisOf(s: SeriesModel, rows: number): Axis {
   const cached = axisCache.get(s.histogram);
   if (cached && cached.rows === rows) return cached;
   const layout = layoutOf(s);
@@ -46,7 +58,20 @@ function axisOf(s: SeriesModel, rows: number): { lo: number; hi: number; rows: n
     const r = v <= lo ? 0 : Math.floor((rows * Math.log(v / lo)) / span);
     rowOf[i] = Math.min(rows - 1, Math.max(0, r));
   }
-  const axis = { lo, hi, rows, rowOf };
+  // Near the axis' low end a bucket can be wider than a row (unit-wide buckets on a log axis):
+  // its count lands in its first row and the rows above it, which no bucket starts in, would be
+  // drawn empty, in stripes. Such a bucket's count is spread evenly over every row it covers
+  // (up to the next row a bucket starts in; the top bucket up to the axis' end, hi).
+  const spread = new Int16Array(rows);
+  const starts = new Uint8Array(rows);
+  if (n > 0) for (let i = 0; i <= top; i++) starts[rowOf[i]!] = 1;
+  for (let r = 0; r < rows;) {
+    let next = r + 1;
+    while (next < rows && !starts[next]) next++;
+    if (starts[r]) spread[r] = next - r;
+    r = next;
+  }
+  const axis = { lo, hi, rows, rowOf, spread };
   axisCache.set(s.histogram, axis);
   return axis;
 }
@@ -160,7 +185,7 @@ function storedBlockAt(grid: BlockGrid, i: number): boolean {
  */
 const rowCaches = new WeakMap<Histogram, RowCache>();
 
-function rowCacheOf(s: SeriesModel, axis: { rows: number; rowOf: Int16Array }): RowCache {
+function rowCacheOf(s: SeriesModel, axis: Pick<Axis, "rows" | "rowOf">): RowCache {
   const hit = rowCaches.get(s.histogram);
   if (hit && hit.rows === axis.rows) return hit;
   const t = s.intervals!;
@@ -288,6 +313,25 @@ function extentOf(series: readonly SeriesModel[]): [number, number] | null {
   return Number.isFinite(first) ? [first, last] : null;
 }
 
+/** Spreads each column's rows over the rows their buckets cover (Axis.spread); returns the highest cell. */
+function spreadRows(cells: Float64Array, columns: number, spread: Int16Array): number {
+  const rows = spread.length;
+  let maxCell = 0;
+  for (let k = 0; k < columns; k++) {
+    const base = k * rows;
+    for (let r = 0; r < rows; r++) {
+      const w = spread[r]!;
+      if (w > 1 && cells[base + r]! > 0) {
+        const share = cells[base + r]! / w;
+        cells[base + r] = share;
+        for (let j = r + 1; j < r + w; j++) cells[base + j]! += share;
+      }
+      if (cells[base + r]! > maxCell) maxCell = cells[base + r]!;
+    }
+  }
+  return maxCell;
+}
+
 /**
  * The heatmap of the asked series over [t0, t1], at most `columns` columns of `rows` rows. A
  * column is the intervals that start in it (the one straddling t0 included, as the timeline
@@ -346,12 +390,8 @@ export function heatmapQuery(all: readonly SeriesModel[], q: HeatmapQuery): Heat
       cells: new Float64Array(n * rows),
       maxCell: 0,
     };
-    let maxCell = 0;
     const addRows = (e: RowEntries, base: number) => {
-      for (let k = 0; k < e.rows.length; k++) {
-        const c = (r.cells[base + e.rows[k]!]! += e.counts[k]!);
-        if (c > maxCell) maxCell = c;
-      }
+      for (let k = 0; k < e.rows.length; k++) r.cells[base + e.rows[k]!]! += e.counts[k]!;
     };
     const size = BLOCK_SIZES[0];
     buckets.forEach((b, k) => {
@@ -366,7 +406,7 @@ export function heatmapQuery(all: readonly SeriesModel[], q: HeatmapQuery): Heat
       }
       for (; i < end; i++) addRows(cache.interval(order ? order[i]! : i), base);
     });
-    r.maxCell = maxCell;
+    r.maxCell = spreadRows(r.cells, n, axis.spread);
     out.push(r);
   }
   return { domain: [t0, t1], series: out };

@@ -1,13 +1,16 @@
 // Loading dropped files with every core: small interval logs are shared out between this
 // worker and helper workers (one file each at a time), a big interval log is cut at line
 // boundaries into pieces that every worker reads at once, then joined here (load-pieces.ts,
-// proven equal to reading in one piece). Other formats are read here, in order. Series are
+// proven equal to reading in one piece). The pieces depend on the file alone: without helpers
+// a big log is read in the same pieces here, so every machine, the page and the command line
+// get the same parts (whose starts the comparison's sub-blocks and the timeline's columns
+// follow). Other formats are read here, in order. Series are
 // added to the store in the order of the files, whoever read them.
 import type { SampleOptions } from "../formats/source";
 import { fileChunks } from "./file-chunks";
-import { ingest, ingestHlogInParts, isIntervalLog, type HlogPart, type IngestResult } from "./ingest";
+import { ingest, ingestHlogInParts, isIntervalLog, PartsNotJoinable, type HlogPart, type IngestResult } from "./ingest";
 import { readLogsOnDemand, readsOnDemand, type LogToRead } from "./load-on-demand";
-import { cutsAt, pieceTargets, readInPieces } from "./load-pieces";
+import { cutsAt, logPieceTargets, readInPieces } from "./load-pieces";
 import type { FileOutcome, FileProgress, Progress } from "./protocol";
 import type { Store } from "./store";
 
@@ -15,13 +18,6 @@ import type { Store } from "./store";
 export interface HelperWorkers {
   /** How many helpers: reads on different helpers run at once. */
   readonly count: number;
-  /**
-   * Whether a big log is cut into pieces handed out as workers free up (the page's helpers);
-   * else into one equal part per worker. The command line's Node threads read a log's pieces
-   * with more CPU in all (measured: report --json of the 24-hour log, 1.75 → 1.97 s), so they
-   * keep equal parts.
-   */
-  readonly sharePieces?: boolean;
   /** Reads on helper number `helper` (0 ≤ helper < count). */
   read(helper: number, blob: Blob, name: string, onProgress: (bytes: number, intervals: number) => void, signal?: AbortSignal): Promise<HlogPart>;
 }
@@ -34,11 +30,20 @@ export const SPLIT_BYTES = 4 * 1024 * 1024;
  */
 export const MAX_LOG_BYTES = 800_000_000;
 
-/** One round of pieces, the whole file: one equal part per worker. */
-const EQUAL_PARTS = [1];
-/** The smallest piece a big log is cut into is SPLIT_BYTES / this (see pieceTargets). */
+/** The smallest piece a big log is cut into is SPLIT_BYTES / this (see logPieceTargets). */
 const PIECES_PER_SPLIT = 16;
 const HEAD_BYTES = 16 * 1024;
+
+/**
+ * Where an interval log is cut into pieces (none below `splitBytes`): the same wherever and by
+ * whomever it is read (load-pieces.ts logPieceTargets).
+ */
+export function cutsOfLog(file: Blob, splitBytes = SPLIT_BYTES): Promise<number[]> {
+  return file.size >= splitBytes ? cutsAt(file, logPieceTargets(file.size, splitBytes / PIECES_PER_SPLIT)) : Promise.resolve([]);
+}
+
+/** No helpers: readInPieces then reads every piece on this thread. */
+const NO_HELPERS: HelperWorkers = { count: 0, read: () => Promise.reject(new Error("no helper workers")) };
 
 const CANCELLED = "cancelled: nothing of this file was loaded";
 
@@ -125,24 +130,33 @@ export async function loadFiles(
     });
   };
 
-  /** Where a big interval log is cut for this worker and the helpers. */
-  const cutsOf = (file: Blob): Promise<number[]> =>
-    cutsAt(file, pieceTargets(file.size, helpers!.count + 1, splitBytes / PIECES_PER_SPLIT, helpers!.sharePieces ? undefined : EQUAL_PARTS));
+  const isBigLog = (i: number) => logs[i]! && files[i]!.size >= splitBytes;
+  /** Where interval log i is cut (none when small): the same cuts whoever reads it (see logPieceTargets). */
+  const cutsOf = (i: number): Promise<number[]> => (logs[i] ? cutsOfLog(files[i]!, splitBytes) : Promise.resolve([]));
 
   /** Reads one big interval log in pieces, here and on every helper at once (load-pieces.ts). */
-  const readInParts = async (i: number): Promise<void> => {
+  const readInParts = async (i: number, by: HelperWorkers): Promise<void> => {
     const file = files[i]!;
-    const cuts = await cutsOf(file);
+    const cuts = await cutsOf(i);
     if (cuts.length === 0) return readHere(i);
     try {
-      results[i] = await readInPieces(file, file.name, cuts, helpers!, (bytes, intervals) => update(i, bytes, intervals), signal);
-    } catch {
-      // Cancelling is the only failure not worth a second try; anything else (a helper that
-      // failed, parts that cannot be joined) is read here in one piece.
+      results[i] = await readInPieces(file, file.name, cuts, by, (bytes, intervals) => update(i, bytes, intervals), signal);
+    } catch (e) {
+      // Cancelling is the only failure not worth a second try. A helper that failed: the same
+      // pieces read here (the same parts, so the same blocks); parts that cannot be joined:
+      // the log in one piece.
       if (signal?.aborted) results[i] = failed(file.name, new Error(CANCELLED));
+      else if (by.count > 0 && !(e instanceof PartsNotJoinable)) return readInParts(i, NO_HELPERS);
       else await readHere(i);
     }
     update(i, file.size, 0, true);
+  };
+
+  /** Reads file i on this thread alone: a big interval log still in its pieces, joined. */
+  const readAlone = async (i: number): Promise<void> => {
+    if (logs[i] && readsOnDemand(files[i]!)) return readOnDemand([i], [await cutsOf(i)]);
+    if (isBigLog(i)) return readInParts(i, NO_HELPERS);
+    return readHere(i);
   };
 
   const logs = await Promise.all(files.map(async (f) => isIntervalLog(f.name, await headOf(f))));
@@ -167,7 +181,7 @@ export async function loadFiles(
     update(i, f.size, 0, true);
   }
   if (!helpers || helpers.count === 0) {
-    for (let i = 0; i < files.length; i++) if (!tooBig(i)) await readHere(i);
+    for (let i = 0; i < files.length; i++) if (!tooBig(i)) await readAlone(i);
   } else {
     // In file order: a big log takes every helper; runs of other files share the helpers.
     let i = 0;
@@ -180,16 +194,16 @@ export async function loadFiles(
         // A run of such logs: every piece of every one in one queue.
         const run: number[] = [];
         for (; i < files.length && (tooBig(i) || (logs[i] && readsOnDemand(files[i]!))); i++) if (!tooBig(i)) run.push(i);
-        await readOnDemand(run, await Promise.all(run.map((k) => (files[k]!.size >= splitBytes ? cutsOf(files[k]!) : []))));
+        await readOnDemand(run, await Promise.all(run.map(cutsOf)));
         continue;
       }
-      if (logs[i] && files[i]!.size >= splitBytes) {
-        await readInParts(i);
+      if (isBigLog(i)) {
+        await readInParts(i, helpers);
         i++;
         continue;
       }
       const batch: number[] = [];
-      while (i < files.length && !(logs[i] && files[i]!.size >= splitBytes)) batch.push(i++);
+      while (i < files.length && !isBigLog(i)) batch.push(i++);
       if (batch.length === 0) continue;
       const shared = batch.filter((k) => logs[k]);
       const hereOnly = batch.filter((k) => !logs[k]);

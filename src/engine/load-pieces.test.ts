@@ -8,7 +8,7 @@ import { decodeHistogramPayload } from "../formats/hlog-encoding";
 import { hlogFixture } from "../../scripts/fuzz/generators";
 import { fileChunks } from "./file-chunks";
 import { ingest, ingestHlogPart, type HlogPart, type IngestResult } from "./ingest";
-import { cutsAt, pieceTargets, readInPieces } from "./load-pieces";
+import { cutsAt, logPieceTargets, pieceTargets, readInPieces } from "./load-pieces";
 import type { HelperWorkers } from "./load-files";
 
 /** Helpers in this thread; `delay(k)` ms before each of helper k's reads, so the engine takes some pieces itself. */
@@ -95,6 +95,8 @@ describe("cutting a big log into pieces", () => {
     // One round of the whole file: one equal part per worker (the command line's way).
     expect(pieceTargets(1000, 2, 10, [1])).toEqual([500]);
     expect(pieceTargets(1000, 3, 10, [1])).toEqual([333, 666]);
+    // Every reader cuts a log where the plan for two workers does, whatever it has.
+    expect(logPieceTargets(42_600_000, 256 * 1024)).toEqual(day);
   });
 
   it("cuts just after a line break at or past each target", async () => {
@@ -114,7 +116,7 @@ describe("reading a big log in pieces", () => {
   it("equals reading it whole, whoever reads which piece", async () => {
     const whole = await ingest("p.hlog", [text]);
     expect(whole.problems.length).toBeGreaterThan(0);
-    const cuts = await cutsAt(file, pieceTargets(file.size, 2, 8 * 1024));
+    const cuts = await cutsAt(file, logPieceTargets(file.size, 8 * 1024));
     expect(cuts.length).toBeGreaterThan(4);
     for (const helpers of [new Helpers(1), new Helpers(1, () => 30), new Helpers(3, (h) => h * 10)]) {
       const r = await readInPieces(file, "p.hlog", cuts, helpers, () => undefined);
@@ -129,7 +131,7 @@ describe("reading a big log in pieces", () => {
   });
 
   it("a piece that fails makes the read fail", async () => {
-    const cuts = await cutsAt(file, pieceTargets(file.size, 2, 8 * 1024));
+    const cuts = await cutsAt(file, logPieceTargets(file.size, 8 * 1024));
     await expect(readInPieces(file, "p.hlog", cuts, new Helpers(1, () => 0, 0), () => undefined)).rejects.toThrow(/helper crashed/);
   });
 });

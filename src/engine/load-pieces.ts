@@ -1,14 +1,17 @@
-// A big interval log read by every worker at once, in pieces handed out as workers free up.
+// A big interval log read by every worker at once, in pieces.
 //
-// Cut into one equal part per worker, a log was read as fast as its slowest part: the engine
-// worker starts its part later (it shares the file out first, and may be finishing a warm-up
-// slice when the file arrives) and reads it more slowly (it keeps its payloads as text, posts
-// the progress), so the helper sat idle for a good share of the load while the engine read on
-// (traced in Chromium on the 24-hour log). Here the log is cut into a few large pieces, one per
-// worker, then smaller ones that whoever is free takes next, so all workers finish within about
-// one small piece of each other. The engine reads the first piece into the joining reader and
-// any later piece it takes as a part, as a helper does; the parts are joined in file order, which
-// gives what reading the log in one piece gives (tests compare them).
+// The pieces depend on the file alone, never on how many workers read it: a part's pre-merged
+// blocks start at the part's first interval, and the comparison's sub-blocks and the
+// timeline's columns follow them, so pieces cut per worker count gave the same two files
+// another interval on a machine with more cores, and the page another than the command line.
+// The log is cut into a few large pieces, then smaller ones, that the page's workers take as
+// they free up: cut into one equal part per worker, a log was read as fast as its slowest part,
+// as the engine worker starts its part later (it shares the file out first, and may be
+// finishing a warm-up slice when the file arrives) and reads it more slowly (it keeps its
+// payloads as text, posts the progress), so the helper sat idle while the engine read on
+// (traced in Chromium on the 24-hour log). The engine reads the first piece into the joining
+// reader and any later piece it takes as a part, as a helper does; the parts are joined in
+// file order, which gives what reading the log in one piece gives (tests compare them).
 import { fileChunks } from "./file-chunks";
 import { HlogIngest, ingestHlogPart, type HlogPart } from "./hlog-ingest";
 import type { IngestResult } from "./series-make";
@@ -19,6 +22,14 @@ import type { HelperWorkers } from "./load-files";
  * later round one smaller piece each (pieces of the minimum size once a share is below it).
  */
 const ROUND_SHARES = [0.72, 0.16, 0.08, 0.04];
+/**
+ * The workers a big log's pieces are planned for, whatever the machine has: two large pieces,
+ * then rounds of two smaller ones. More workers share the smaller pieces while two read the
+ * large ones; the pieces (and so the parts and their blocks) stay the same on every machine.
+ */
+export const PLAN_WORKERS = 2;
+/** Pieces a helper is asked for at a time: the one it reads and the next (it reads them in turn). */
+const HELPER_AHEAD = 2;
 /** How far past a cut point to look for a line break before giving up on that cut. */
 const CUT_SEARCH_BYTES = 256 * 1024;
 
@@ -42,6 +53,11 @@ export function pieceTargets(size: number, workers: number, minPiece: number, ro
       targets.push(at);
     }
   }
+}
+
+/** Where a log of `size` bytes is cut (before line breaks are looked for): the same for every reader. */
+export function logPieceTargets(size: number, minPiece: number): number[] {
+  return pieceTargets(size, PLAN_WORKERS, minPiece);
 }
 
 /** Byte offsets just after a line break at or after each target, strictly increasing; fewer when lines are too long. */
@@ -118,22 +134,32 @@ export async function readInPieces(
       for (let j = k; j < parts.length; j++) parts[j]!.reject(e);
     }
   };
+  // A helper is asked for its next piece while it reads one: it takes it up as soon as it is
+  // done, not after this worker, busy with a chunk of its own piece, has taken its answer and
+  // handed out another (the helper sat idle for that long between pieces, traced in Chromium).
   const onHelper = async (helper: number) => {
-    for (let k = take(); k !== null; k = take()) {
-      const piece = k;
-      await settle(piece, () =>
-        helpers.read(
-          helper,
-          slice(piece),
-          name,
-          (b, n) => {
-            bytes[piece] = b;
-            intervals[piece] = n;
-            report();
-          },
-          signal,
-        ),
-      );
+    const asked: Promise<void>[] = [];
+    for (;;) {
+      for (let k = asked.length < HELPER_AHEAD ? take() : null; k !== null; k = asked.length < HELPER_AHEAD ? take() : null) {
+        const piece = k;
+        asked.push(
+          settle(piece, () =>
+            helpers.read(
+              helper,
+              slice(piece),
+              name,
+              (b, n) => {
+                bytes[piece] = b;
+                intervals[piece] = n;
+                report();
+              },
+              signal,
+            ),
+          ),
+        );
+      }
+      if (asked.length === 0) return;
+      await asked.shift();
     }
   };
   const helping = Array.from({ length: helpers.count }, (_, h) => onHelper(h));

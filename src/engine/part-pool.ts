@@ -14,8 +14,6 @@ interface Pending {
 type Endpoint = { postMessage(message: PartRequest): void };
 
 export class HelperPool implements HelperWorkers {
-  /** The page's helpers take a big log's pieces as they free up (see load-pieces.ts). */
-  readonly sharePieces = true;
   private readonly endpoints: (Endpoint | null)[];
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;

@@ -16,6 +16,8 @@ import { HELPER_KEPT_BUDGET, setKeptBudget } from "./kept-counts";
 setKeptBudget(HELPER_KEPT_BUDGET);
 
 const running = new Map<number, AbortController>();
+/** Requests cancelled before they started (they wait their turn in `serve`'s queue). */
+const cancelled = new Set<number>();
 // While no part is asked for, read a synthetic log through the same path (see warm-up.ts); a
 // real part read makes it needless.
 let partsRead = 0;
@@ -27,9 +29,22 @@ void warmUp(
 
 function serve(endpoint: { postMessage(message: unknown, transfer: Transferable[]): void }) {
   const post = (r: PartReply, transfer: Transferable[] = []) => endpoint.postMessage(r, transfer);
-  return async (m: PartRequest) => {
+  // Parts are read one at a time, in the order asked: the engine asks for the next piece while
+  // this one is read (load-pieces.ts), and reading them interleaved would only delay the first.
+  let queue = Promise.resolve();
+  return (m: PartRequest) => {
     if (m.type === "cancel") {
-      running.get(m.id)?.abort();
+      const control = running.get(m.id);
+      if (control) control.abort();
+      else cancelled.add(m.id);
+      return;
+    }
+    queue = queue.then(() => read(m));
+  };
+
+  async function read(m: Extract<PartRequest, { type: "read" }>): Promise<void> {
+    if (cancelled.delete(m.id)) {
+      post({ id: m.id, type: "error", message: "cancelled" });
       return;
     }
     const control = new AbortController();
@@ -58,7 +73,7 @@ function serve(endpoint: { postMessage(message: unknown, transfer: Transferable[
     } finally {
       running.delete(m.id);
     }
-  };
+  }
 }
 
 const direct = serve(self as unknown as Worker);

@@ -135,16 +135,50 @@ describe("windows on a generated run with a known stall", () => {
         let col = 0;
         for (let row = 0; row < s.rows; row++) col += s.cells[k * s.rows + row]!;
         const ref = sim.filter((iv) => iv.start >= s.t0[k]! && iv.start < s.t1[k]!).reduce((a, iv) => a + iv.histogram.totalCount, 0);
-        expect(col).toBe(ref);
+        // A bucket wider than a row is spread over its rows (shares of its count): equal to within rounding.
+        expect(col).toBeCloseTo(ref, 6);
         total += col;
       }
-      expect(total).toBe(sim.reduce((a, iv) => a + iv.histogram.totalCount, 0));
+      expect(total).toBeCloseTo(
+        sim.reduce((a, iv) => a + iv.histogram.totalCount, 0),
+        5,
+      );
       if (columns !== 30) continue;
       // The stall's column has counts in the top rows; a quiet column none.
       const stallCol = Array.from(s.t0).findIndex((a, k) => a <= 63.3 && s.t1[k]! > 63.3);
       const top = (k: number) => s.cells.slice(k * s.rows + s.rows - 10, (k + 1) * s.rows).reduce((a, b) => a + b, 0);
       expect(top(stallCol)).toBeGreaterThan(0);
       expect(top(0)).toBe(0);
+    }
+  });
+});
+
+describe("heatmap rows narrower than a bucket", () => {
+  it("a bucket's count is spread evenly over every row it covers: no empty stripes between filled rows", async () => {
+    // Values 10–40 recorded with unit-wide buckets (3 digits): on a log axis of 120 rows from
+    // 10 to 41, a bucket near 10 covers about eight rows.
+    const intervals = Array.from({ length: 40 }, (_, k) => {
+      const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+      for (let v = 10; v <= 40; v++) h.recordValueWithCount(v, 1 + ((v + k) % 3));
+      return { start: k, length: 1, histogram: h };
+    });
+    const store = await loaded("narrow.hlog", writeHlog(intervals));
+    const r = heatmapQuery(store.series, { ids: [store.series[0]!.id], t0: null, t1: null, columns: 40, rows: 120 });
+    const s = r.series[0]!;
+    expect(s.lo).toBe(10);
+    for (let k = 0; k < s.t0.length; k++) {
+      const col = Array.from(s.cells.subarray(k * s.rows, (k + 1) * s.rows));
+      // Every row from the lowest value's to the top is filled.
+      expect(col.every((c) => c > 0)).toBe(true);
+      // The rows of the value 10 (from the axis' start to the row where 11 begins) share its count equally.
+      const rowOf11 = Math.floor((s.rows * Math.log(11 / s.lo)) / Math.log(s.hi / s.lo));
+      expect(rowOf11).toBeGreaterThan(4);
+      const first = col.slice(0, rowOf11);
+      for (const c of first) expect(c).toBeCloseTo(first[0]!, 9);
+      const count10 = 1 + ((10 + k) % 3); // as recorded above
+      expect(first.reduce((a, b) => a + b, 0)).toBeCloseTo(count10, 9);
+      const sum = col.reduce((a, b) => a + b, 0);
+      expect(sum).toBeCloseTo(intervals[k]!.histogram.totalCount, 9);
     }
   });
 });

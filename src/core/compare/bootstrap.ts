@@ -19,6 +19,7 @@ import { MIN_INTERVALS, planBlocks, type BlockPlan } from "./plan";
 import { binomial, type Rng } from "./rng";
 import { aboveBySubBlock, centred, politisWhite, type Binned } from "./dependence";
 import type { RunInput, Sparse, SubBlocks } from "./types";
+import { log2 } from "../exact-math";
 
 /** Values in ns (ascending) with counts. */
 interface ValueCounts {
@@ -74,7 +75,7 @@ export function sumInto(intervals: SubBlocks, stride: number): Sparse[] {
 
 /** Bin of a value (ns): floor(log2(v) × binsPerOctave); values below 1 ns go to bin 0. */
 export function binOf(v: number, binsPerOctave: number): number {
-  return v <= 1 ? 0 : Math.floor(Math.log2(v) * binsPerOctave);
+  return v <= 1 ? 0 : Math.floor(log2(v) * binsPerOctave);
 }
 
 function binned(vc: ValueCounts, bpo: number, kMin: number): Binned {
@@ -464,7 +465,7 @@ export function measureSide(runs: readonly RunInput[]): MeasuredSide {
 /** Matrix cells (block starts × bins) one bin per octave costs the side: bins per octave must keep cells × bpo bounded. */
 export function cellsPerBinPerOctave(m: MeasuredSide): number {
   if (m.U.length === 0) return 0;
-  const octaves = Math.log2(Math.max(2, m.U[m.U.length - 1]!)) - Math.log2(Math.max(1, m.U[0]!)) + 1;
+  const octaves = log2(Math.max(2, m.U[m.U.length - 1]!)) - log2(Math.max(1, m.U[0]!)) + 1;
   return octaves * m.sums.reduce((a, s) => a + (s ? s.blocks.length : 1), 0);
 }
 

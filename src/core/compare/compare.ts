@@ -10,6 +10,7 @@ import { compareSentence } from "./sentence";
 import type { CompareOptions, CompareResult, RatioPoint, SideInput, SideSummary } from "./types";
 import { curveGrid, DEFAULT_MARGIN, supportLimit, verdictOf } from "./verdict";
 import { compareWarnings } from "./warnings";
+import { exp2, log2 } from "../exact-math";
 
 /** The percentiles the hooks and the table report (the max is reported apart, as a point). */
 export const COMPARE_PERCENTILES: readonly number[] = TABLE_PERCENTILES.filter((p) => p < 100);
@@ -26,7 +27,7 @@ export const BIN_FRACTION = 10;
  * two, not a pass over every bin.
  */
 export function binsPerOctave(margin: number): number {
-  const step = Math.log2(1 + Math.max(1e-4, margin) / BIN_FRACTION);
+  const step = log2(1 + Math.max(1e-4, margin) / BIN_FRACTION);
   return Math.min(4096, Math.max(64, Math.ceil(1 / step)));
 }
 
@@ -197,9 +198,9 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
       // In bins: the difference of the two sides' bins is log2(ratio) × bpo to within a bin
       // either way, so the interval's ends move out by one bin.
       const h = crit * c.scale * c.widen + 1;
-      const at = Math.log2(ratio) * bpo;
-      low = 2 ** ((at - h) / bpo);
-      high = 2 ** ((at + h) / bpo);
+      const at = log2(ratio) * bpo;
+      low = exp2((at - h) / bpo);
+      high = exp2((at + h) / bpo);
     }
     // On the grid, both sides hold at least MIN_ABOVE values above (supportLimit).
     const supported = Number.isFinite(ratio);

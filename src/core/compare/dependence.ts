@@ -13,6 +13,7 @@
 //   run cannot show how much further it grows); a large last growth is called drift;
 // - events: how many separate sub-blocks hold values above the percentile. Ten values from one
 //   pause are one event, and a percentile is judged only where enough events stand behind it.
+import { cbrt, log10 } from "../exact-math";
 
 /** A sparse histogram of bins, ascending. */
 export interface Binned {
@@ -88,11 +89,11 @@ function autocovariances(z: Float64Array, maxLag: number): Float64Array {
 export function politisWhite(z: Float64Array): number {
   const n = z.length;
   if (n < 8) return 1;
-  const kn = Math.max(5, Math.ceil(Math.sqrt(Math.log10(n))));
+  const kn = Math.max(5, Math.ceil(Math.sqrt(log10(n))));
   const maxLag = Math.min(n - 1, Math.ceil(Math.sqrt(n)) + kn);
   const acv = autocovariances(z, maxLag);
   if (!(acv[0]! > 0)) return 1;
-  const bound = 2 * Math.sqrt(Math.log10(n) / n);
+  const bound = 2 * Math.sqrt(log10(n) / n);
   let m = maxLag - kn;
   for (let k = 1; k + kn - 1 <= maxLag; k++) {
     let quiet = true;
@@ -113,7 +114,7 @@ export function politisWhite(z: Float64Array): number {
   }
   const d = (4 / 3) * g0 * g0;
   if (!(d > 0) || g === 0) return 1;
-  return Math.max(1, Math.cbrt(((2 * g * g) / d) * n));
+  return Math.max(1, cbrt(((2 * g * g) / d) * n));
 }
 
 /** s²(L) of a run: mean over the J circular L-long stretches of (Σ z)² ÷ L. */

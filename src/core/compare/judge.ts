@@ -12,6 +12,7 @@
 import type { PreparedSide } from "./bootstrap";
 import { aboveBySubBlock, ar1Inflation, centred, eventCount, longRunVariance, varianceLengths } from "./dependence";
 import { pLabel } from "./format";
+import { log2 } from "../exact-math";
 
 /** Separate sub-blocks (≥ 15 s each) that must hold values above a percentile on each side. */
 export const MIN_EVENTS = 10;
@@ -39,7 +40,7 @@ export function thresholdsOf(side: PreparedSide, valueAt: (p: number) => number,
   return Int32Array.from(grid, (p) => {
     const v = valueAt(p);
     if (!Number.isFinite(v)) return side.nBins;
-    return Math.floor(Math.log2(Math.max(1, v)) * side.binsPerOctave) - side.kMin;
+    return Math.floor(log2(Math.max(1, v)) * side.binsPerOctave) - side.kMin;
   });
 }
 

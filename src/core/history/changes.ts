@@ -1,6 +1,7 @@
 // Change points of a whole history: every series (by name) at every judged percentile.
 import { detectSplits, ratioInterval, runToRunVariance, DEFAULT_DETECT, type Observation } from "./detect";
 import { HISTORY_PERCENTILES, type Change, type HistoryOptions, type RunSummary } from "./types";
+import { exp, ln } from "../exact-math";
 
 /** Series names in the order they first appear in the runs. */
 export function seriesNames(runs: readonly RunSummary[]): string[] {
@@ -22,7 +23,7 @@ export function observations(runs: readonly RunSummary[], series: string, percen
     // null: the run cannot support this percentile (too few values above it).
     if (se === null || se === undefined || !(v! > 0)) return;
     runIndex.push(i);
-    obs.push({ x: Math.log(v!), se });
+    obs.push({ x: ln(v!), se });
   });
   return { runIndex, obs };
 }
@@ -58,8 +59,8 @@ export function detectChanges(runs: readonly RunSummary[], options: HistoryOptio
           run: runs[index]!.id,
           index,
           percentile: p,
-          before: Math.exp(s.meanBefore),
-          after: Math.exp(s.meanAfter),
+          before: exp(s.meanBefore),
+          after: exp(s.meanAfter),
           ratio,
           low,
           high,

@@ -35,6 +35,7 @@
 // Splits that are significant but within the margin are dropped one at a time (the weakest
 // first) and their neighbours' stretches joined, until every remaining change is beyond it.
 import { normalQuantile, seeded, median } from "./stats";
+import { exp, ln } from "../exact-math";
 
 export interface Observation {
   /** Natural log of the value. */
@@ -167,7 +168,7 @@ function stretch(all: Weighted, a: number, b: number): { mean: number; W: number
   }
   const mean = S / W;
   let chi2 = 0;
-  for (let i = a; i < b; i++) chi2 += all.w[i]! * (all.x[i]! - mean) ** 2;
+  for (let i = a; i < b; i++) chi2 += all.w[i]! * (all.x[i]! - mean) * (all.x[i]! - mean);
   return { mean, W, chi2 };
 }
 
@@ -199,7 +200,7 @@ export function detectSplits(obs: readonly Observation[], options: Partial<Detec
     todo.push([a, a + best.at], [a + best.at, b]);
   }
   const z = normalQuantile(1 - (1 - o.level) / 2);
-  const up = Math.log(1 + o.margin);
+  const up = ln(1 + o.margin);
   let cps = found.sort((u, v) => u.at - v.at);
   for (;;) {
     // The weights say how precise runs are relative to each other; how precise they are in
@@ -239,5 +240,5 @@ export function detectSplits(obs: readonly Observation[], options: Partial<Detec
 /** The interval of a split's ratio at `level`. */
 export function ratioInterval(s: Split, level: number): { ratio: number; low: number; high: number } {
   const z = normalQuantile(1 - (1 - level) / 2);
-  return { ratio: Math.exp(s.diff), low: Math.exp(s.diff - z * s.seDiff), high: Math.exp(s.diff + z * s.seDiff) };
+  return { ratio: exp(s.diff), low: exp(s.diff - z * s.seDiff), high: exp(s.diff + z * s.seDiff) };
 }

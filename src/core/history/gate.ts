@@ -7,6 +7,7 @@
 import { compareSides, verdictOf, type CompareResult, type SideInput, type Verdict } from "../compare";
 import { normalQuantile } from "./stats";
 import { HISTORY_PERCENTILES } from "./types";
+import { exp, ln } from "../exact-math";
 
 export interface GatePoint {
   percentile: number;
@@ -47,15 +48,15 @@ export function judgeNewRun(
     if (!pt.supported || !judged || !(options.judged?.(pt.percentile) ?? true) || pt.low === null || pt.high === null || !(pt.ratio > 0)) {
       return { percentile: pt.percentile, supported: false, base: pt.base, cand: pt.cand, ratio: pt.ratio, low: null, high: null, verdict: "unknown", spread: sd };
     }
-    const c = Math.log(pt.ratio);
+    const c = ln(pt.ratio);
     // The point's own half-widths: from its standard error where the comparison gives one (its
     // interval is a simultaneous band over the A vs B percentiles, wider than this gate's).
-    const down = pt.se != null ? z * pt.se : c - Math.log(pt.low);
-    const up = pt.se != null ? z * pt.se : Math.log(pt.high) - c;
+    const down = pt.se != null ? z * pt.se : c - ln(pt.low);
+    const up = pt.se != null ? z * pt.se : ln(pt.high) - c;
     const lo = c - Math.hypot(down, z * sd);
     const hi = c + Math.hypot(up, z * sd);
-    const low = Math.exp(lo);
-    const high = Math.exp(hi);
+    const low = exp(lo);
+    const high = exp(hi);
     return {
       percentile: pt.percentile,
       supported: true,

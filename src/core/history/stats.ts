@@ -1,5 +1,6 @@
 // Small statistics the change-point method needs: a seeded generator for its permutations,
 // medians, and the normal quantile for intervals.
+import { ln } from "../exact-math";
 
 /** mulberry32: uniform in [0, 1), the same sequence for the same seed. */
 export function seeded(seed: number): () => number {
@@ -29,7 +30,7 @@ export function normalQuantile(p: number): number {
   const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
   const lo = 0.02425;
   if (p < lo || p > 1 - lo) {
-    const q = Math.sqrt(-2 * Math.log(p < lo ? p : 1 - p));
+    const q = Math.sqrt(-2 * ln(p < lo ? p : 1 - p));
     const x = (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) / ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1);
     return p < lo ? x : -x;
   }

@@ -5,6 +5,7 @@
 import { compareSides, type RunInput } from "../compare";
 import { normalQuantile } from "./stats";
 import { HISTORY_PERCENTILES, type SeriesSummary } from "./types";
+import { ln } from "../exact-math";
 
 /** Resamples for a run's own interval: a standard error needs fewer than a verdict's tails. */
 export const SUMMARY_RESAMPLES = 200;
@@ -24,7 +25,7 @@ export const HISTORY_MIN_ABOVE = 50;
  */
 export function seOfInterval(low: number, high: number, level = LEVEL, critical?: number | null): number {
   const z = critical && critical > 0 ? critical : normalQuantile(1 - (1 - level) / 2);
-  return Math.log(high / low) / (2 * z * Math.SQRT2);
+  return ln(high / low) / (2 * z * Math.SQRT2);
 }
 
 export interface SideFacts {
