@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { bucketsOf, maxOf, mergeAll, newHistogram, valueAtPercentile } from "./histogram";
+import { bucketsOf, maxOf, mergeAll, newHistogram, sparseOf, valueAtPercentile } from "./histogram";
 
 /** The exact percentile of known samples: the smallest value with at least p% of samples at or below it. */
 function exactPercentile(sorted: number[], p: number): number {
@@ -232,5 +232,20 @@ describe("bucketsOf reads buckets as the library's own methods do", () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("sparseOf", () => {
+  it("lists every non-zero count the library reports, by index, after the histogram grew", () => {
+    const h = newHistogram(3, 1, 2);
+    const values = [1, 7, 1000, 1001, 65_000, 3_000_000, 3_000_000, 9e9];
+    for (const v of values) h.recordValue(v);
+    const s = sparseOf(h);
+    const lib = h as unknown as { countsArrayLength: number; getCountAtIndex(i: number): number };
+    const expected: [number, number][] = [];
+    for (let i = 0; i < lib.countsArrayLength; i++) if (lib.getCountAtIndex(i) > 0) expected.push([i, lib.getCountAtIndex(i)]);
+    expect(Array.from(s.indices, (i, k) => [i, s.counts[k]!])).toEqual(expected);
+    expect(s.totalCount).toBe(values.length);
+    expect(expected.length).toBe(7);
   });
 });

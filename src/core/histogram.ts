@@ -210,8 +210,11 @@ export function sparseOf(h: Histogram): SparseHistogram {
   const idx: number[] = [];
   const cnt: number[] = [];
   let total = 0;
+  // Our float64 histograms' counts read from the array (what getCountAtIndex returns), not by
+  // a library call per index: a part of a log read in pieces sends its histogram this way.
+  const counts = js._counts instanceof Float64Array ? js._counts : null;
   for (let i = 0; i < js.countsArrayLength; i++) {
-    const c = js.getCountAtIndex(i);
+    const c = counts !== null ? counts[i]! : js.getCountAtIndex(i);
     if (c > 0) {
       idx.push(i);
       cnt.push(c);
