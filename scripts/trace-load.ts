@@ -69,7 +69,7 @@ interface ProfileNode {
  * the load's phases in the engine and the helpers, rendering on the page.
  */
 const PHASES: [string, RegExp][] = [
-  ["warm-up", /^(warmUp|syntheticLog|quick|warmIfIdle|warmWindow)$/],
+  ["warm-up", /^(warmUp|syntheticLog|syntheticSteps|quick|warmIfIdle|warmWindow)$/],
   ["join", /^(absorb|finish|appendColumns)$/],
   ["heatmap", /^(heatmapQuery|prepareBlockRows)$/],
   ["timeline", /^(timelineQuery)$/],

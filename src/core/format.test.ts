@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatCount, formatCountOf, middleEllipsis, shortNames } from "./format";
+import { formatCount, formatCountOf, formatNumber, middleEllipsis, shortNames } from "./format";
 
 describe("formatCount", () => {
   it("writes whole counts with thousands separators, as toLocaleString('en-US') of the rounded count", () => {
@@ -48,5 +48,19 @@ describe("names side by side", () => {
         expect(out.every((n) => n.length > 0)).toBe(true);
       }),
     );
+  });
+});
+
+describe("formatNumber below one", () => {
+  it("keeps about four significant digits, powers of ten included", () => {
+    expect(formatNumber(0.5)).toBe("0.5");
+    expect(formatNumber(0.12345678)).toBe("0.1235");
+    expect(formatNumber(0.1)).toBe("0.1");
+    expect(formatNumber(0.012345678)).toBe("0.01235");
+    expect(formatNumber(0.001)).toBe("0.001");
+    expect(formatNumber(0.0009999)).toBe("0.0009999");
+    expect(formatNumber(0.00012345678)).toBe("0.0001235");
+    expect(formatNumber(1.2345678e-6)).toBe("0.000001235");
+    expect(formatNumber(1.2345678e-7)).toBe("0.000000123");
   });
 });

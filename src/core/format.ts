@@ -4,12 +4,25 @@ import type { Unit } from "./types";
 
 export const UNIT_LABEL: Record<Unit, string> = { ns: "ns", us: "µs", ms: "ms", s: "s" };
 
+/** Powers of ten below one, as the literals parse (the same in every engine). */
+const TENTHS = [0.1, 0.01, 0.001, 1e-4, 1e-5, 1e-6];
+
+/**
+ * Decimals for 0 < a < 1: 3 − floor(log10(a)), at most 9. Compared with literals rather than
+ * through Math.log10, which engines round differently in the last bit: at a power of ten the
+ * page and the command line could print another number of decimals.
+ */
+function decimalsBelowOne(a: number): number {
+  for (let k = 0; k < TENTHS.length; k++) if (a >= TENTHS[k]!) return 4 + k;
+  return 9;
+}
+
 /** A latency in a unit, with about 4 significant digits and no trailing noise. */
 export function formatNumber(v: number): string {
   if (!Number.isFinite(v)) return String(v);
   if (v === 0) return "0";
   const a = Math.abs(v);
-  const decimals = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 ? 3 : Math.min(9, 3 - Math.floor(Math.log10(a)));
+  const decimals = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 ? 3 : decimalsBelowOne(a);
   return v
     .toFixed(decimals)
     .replace(/(\.\d*?)0+$/, "$1")

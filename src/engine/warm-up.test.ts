@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { ingest } from "./ingest";
-import { syntheticLog, warmUp } from "./warm-up";
+import { syntheticLog, syntheticSteps, warmUp } from "./warm-up";
 
 describe("warm-up", () => {
   it("its synthetic log is a valid interval log that reaches every part of the load path it means to warm", async () => {
@@ -31,6 +31,19 @@ describe("warm-up", () => {
     busy = false;
     await done;
     expect(chunks).toBeGreaterThan(10);
+  });
+
+  it("makes its synthetic log in small steps (each payload, each thousand lines), the same log as in one piece", () => {
+    const steps = syntheticSteps(5000);
+    let n = 0;
+    let r = steps.next();
+    while (!r.done) {
+      n++;
+      r = steps.next();
+    }
+    // 24 payloads encoded and 5 thousands of lines: a file chosen meanwhile waits for one step, not the whole log.
+    expect(n).toBeGreaterThanOrEqual(29);
+    expect(r.value).toBe(syntheticLog(5000));
   });
 
   it("stops for good once it is no longer needed", async () => {

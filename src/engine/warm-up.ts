@@ -41,6 +41,19 @@ const START_DELAY_MS = 1500;
  * another layout (2 significant digits), as jHiccup and load generators write.
  */
 export function syntheticLog(lines = WARM_UP_LINES): string {
+  const steps = syntheticSteps(lines);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * syntheticLog in steps of about a millisecond (a payload encoded, a thousand lines written):
+ * the warm-up takes them between looks at the event loop, so a file chosen meanwhile does not
+ * wait for the whole log to be made (tens of milliseconds in one piece).
+ */
+export function* syntheticSteps(lines: number): Generator<void, string> {
   let seed = 0x2f6e2b1;
   const rnd = () => {
     seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
@@ -74,6 +87,7 @@ export function syntheticLog(lines = WARM_UP_LINES): string {
         for (let k = 0; k < stalls; k++) h.recordValue(Math.round(s.median * 300 + k * step));
       }
       payloads.push(encodeIntoCompressedBase64(h));
+      yield;
     }
   }
   // Nearly empty intervals (a quiet second): tiny payloads, which deflate writes with fixed codes.
@@ -90,6 +104,7 @@ export function syntheticLog(lines = WARM_UP_LINES): string {
     '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"\n',
   ];
   for (let i = 0; i < lines; i++) {
+    if (i % 1000 === 999) yield;
     const t = (i + 0.001 * (i % 7)).toFixed(3);
     if (i % 5 === 4) parts.push(`Tag=warm,${t},1.000,${(1 + (i % 13) / 10).toFixed(3)},${twoDigit[i % twoDigit.length]}\n`);
     else parts.push(`${t},1.000,${(0.5 + (i % 11) / 10).toFixed(3)},${threeDigit[(i * 7) % threeDigit.length]}\n`);
@@ -129,8 +144,23 @@ export async function warmUp(
     await pause(startDelayMs);
     while (busy()) await pause(BUSY_POLL_MS);
     if (done()) return;
-    const text = syntheticLog(Math.ceil(WARM_UP_LINES / ROUNDS));
-    let last = -Infinity; // look at once: a request may already be waiting
+    let last = performance.now();
+    /** Whether to stop: looked at every SLICE_MS, after a return to the event loop and any real work. */
+    const stop = async (): Promise<boolean> => {
+      if (performance.now() - last < SLICE_MS) return false;
+      await yieldNow();
+      while (busy()) await pause(BUSY_POLL_MS);
+      last = performance.now();
+      return done();
+    };
+    const steps = syntheticSteps(Math.ceil(WARM_UP_LINES / ROUNDS));
+    let step = steps.next();
+    while (!step.done) {
+      if (await stop()) return;
+      step = steps.next();
+    }
+    const text = step.value;
+    last = -Infinity; // look at once: a request may have come while the log was made
     async function* slices(): AsyncGenerator<string> {
       for (let i = 0; i < text.length; i += SLICE_CHARS) {
         if (performance.now() - last >= SLICE_MS) {

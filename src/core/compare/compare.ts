@@ -10,7 +10,7 @@ import { compareSentence } from "./sentence";
 import type { CompareOptions, CompareResult, RatioPoint, SideInput, SideSummary } from "./types";
 import { curveGrid, DEFAULT_MARGIN, supportLimit, verdictOf } from "./verdict";
 import { compareWarnings } from "./warnings";
-import { exp2, log2 } from "../exact-math";
+import { exp2, ln, log2 } from "../exact-math";
 
 /** The percentiles the hooks and the table report (the max is reported apart, as a point). */
 export const COMPARE_PERCENTILES: readonly number[] = TABLE_PERCENTILES.filter((p) => p < 100);
@@ -224,7 +224,7 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
     if (drift && requested.includes(p)) drifting.push(p);
     const baseSpread = supported ? spreadOf(pb, p, bv) : null;
     const candSpread = supported ? spreadOf(pc, p, bv) : null;
-    const widest = Math.max(...[baseSpread, candSpread].map((s) => (s ? Math.log(s[1] / s[0]) : 0)));
+    const widest = Math.max(...[baseSpread, candSpread].map((s) => (s ? ln(s[1] / s[0]) : 0)));
     return {
       percentile: p,
       supported,
@@ -238,7 +238,7 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
       band: Math.max(margin, resolution),
       baseSpread,
       candSpread,
-      gapWithinSpread: widest > 0 && Math.abs(Math.log(ratio)) < widest,
+      gapWithinSpread: widest > 0 && Math.abs(ln(ratio)) < widest,
       judged: reason === null,
       reason,
       events,

@@ -1,5 +1,6 @@
 // Seeded random numbers for the bootstrap: the same inputs and seed give the same intervals.
 // sfc32 (Chris Doty-Humphrey's small fast counter generator), seeded through splitmix32.
+import { ln, log1p } from "../exact-math";
 
 export interface Rng {
   /** Uniform in [0, 1). */
@@ -39,7 +40,11 @@ export function makeRng(seed: number, stream = 0): Rng {
   return { next, int: (n: number) => Math.floor(next() * n) };
 }
 
-/** A standard normal deviate (Box–Muller). */
+/**
+ * A standard normal deviate (Box–Muller). Math.log and Math.cos may differ in the last bit
+ * between engines; the bootstrap uses this only in binomial's normal approximation, rounded to
+ * a whole count, where that cannot show.
+ */
 export function normal(r: Rng): number {
   const u = 1 - r.next();
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * r.next());
@@ -56,11 +61,11 @@ export function binomial(r: Rng, n: number, p: number): number {
   if (p > 0.5) return n - binomial(r, n, 1 - p);
   const mean = n * p;
   if (mean < 30) {
-    const logQ = Math.log1p(-p);
+    const logQ = log1p(-p);
     let x = 0;
     let sum = 0;
     for (;;) {
-      sum += Math.floor(Math.log(1 - r.next()) / logQ) + 1;
+      sum += Math.floor(ln(1 - r.next()) / logQ) + 1;
       if (sum > n) return x;
       x++;
     }

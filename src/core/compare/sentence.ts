@@ -1,6 +1,7 @@
 // The comparison said in one sentence, from the verdicts at the reported percentiles.
 import { factor, pLabel, percentText, ratioText } from "./format";
 import type { RatioPoint } from "./types";
+import { ln } from "../exact-math";
 
 function list(ps: number[]): string {
   const l = ps.map(pLabel);
@@ -24,7 +25,7 @@ function range(lo: number, hi: number): string {
 }
 
 function strength(p: RatioPoint): number {
-  return Math.abs(Math.log(p.ratio));
+  return Math.abs(ln(p.ratio));
 }
 
 /**
