@@ -19,18 +19,21 @@ function pow2int(n: number): number {
   return r;
 }
 
-/** Natural log of m in [√½, √2): 2·atanh(s) with s = (m − 1)/(m + 1), |s| < 0.172. */
-function lnNear1(m: number): number {
-  const s = (m - 1) / (m + 1);
+/** 2·atanh(s) = ln((1 + s)/(1 − s)) by its series: terms s^(2k+1)/(2k+1) for k ≤ `terms`. */
+function twiceAtanh(s: number, terms: number): number {
   const s2 = s * s;
-  // Terms s^(2k+1)/(2k+1) up to k = 12: the next is below 1e-19 of the sum.
   let term = s;
   let sum = s;
-  for (let k = 1; k <= 12; k++) {
+  for (let k = 1; k <= terms; k++) {
     term *= s2;
     sum += term / (2 * k + 1);
   }
   return 2 * sum;
+}
+
+/** Natural log of m in [√½, √2): s = (m − 1)/(m + 1), |s| < 0.172, so 12 terms leave below 1e-19 of the sum. */
+function lnNear1(m: number): number {
+  return twiceAtanh((m - 1) / (m + 1), 12);
 }
 
 /** log2(x) for x > 0 (NaN for x ≤ 0 or NaN, Infinity for Infinity). */
@@ -84,16 +87,8 @@ export function ln(x: number): number {
 export function log1p(x: number): number {
   if (!(x > -1)) return x === -1 ? -Infinity : Number.NaN;
   if (Math.abs(x) >= 0.4) return ln(1 + x);
-  // 2·atanh(s) with s = x / (2 + x), |s| < 0.25.
-  const s = x / (2 + x);
-  const s2 = s * s;
-  let term = s;
-  let sum = s;
-  for (let k = 1; k <= 16; k++) {
-    term *= s2;
-    sum += term / (2 * k + 1);
-  }
-  return 2 * sum;
+  // s = x / (2 + x), |s| < 0.25: 16 terms.
+  return twiceAtanh(x / (2 + x), 16);
 }
 
 /** e^x. */
