@@ -29,7 +29,7 @@ const ROUND_SHARES = [0.8, 0.2];
  * piece asked for ahead, these four read faster than the eight of a 72/16/8/4 % plan, in the
  * page and on the command line: docs/PERFORMANCE.md.)
  */
-export const PLAN_WORKERS = 2;
+const PLAN_WORKERS = 2;
 /** Pieces a helper is asked for at a time: the one it reads and the next (it reads them in turn). */
 const HELPER_AHEAD = 2;
 /** How far past a cut point to look for a line break before giving up on that cut. */
