@@ -10,6 +10,39 @@ describe("formatCount", () => {
     expect(formatCount(2 ** 53)).toBe("9,007,199,254,740,992");
     fc.assert(fc.property(fc.double({ min: -1e18, max: 1e18, noNaN: true }), (n) => formatCount(n) === Math.round(n).toLocaleString("en-US")));
   });
+
+  it("agrees with Intl's en-US grouping everywhere: group edges, negatives, -0, exponents, non-finite", () => {
+    const intl = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+    const edges = [
+      -0,
+      -0.4,
+      0.4,
+      1,
+      99,
+      100,
+      999,
+      1000,
+      9999,
+      10000,
+      99999,
+      100000,
+      999999,
+      1e6,
+      123456789,
+      1e20,
+      2 ** 66,
+      1e21,
+      1.5e21,
+      1e300,
+      Number.MAX_VALUE,
+      Infinity,
+      -Infinity,
+      NaN,
+    ];
+    for (const v of [...edges, ...edges.map((x) => -x)]) expect(formatCount(v)).toBe(intl.format(Math.round(v)));
+    fc.assert(fc.property(fc.double(), (n) => formatCount(n) === intl.format(Math.round(n))));
+    fc.assert(fc.property(fc.integer({ min: -(2 ** 31), max: 2 ** 31 }), (n) => formatCount(n) === intl.format(n)));
+  });
 });
 
 describe("formatCountOf", () => {

@@ -39,12 +39,26 @@ export function formatPercentile(p: number): string {
   return `${p}%`;
 }
 
-/** One formatter for every count: toLocaleString builds a new one per call. Made at first use: building it is a visible share of the command line's start. */
+/**
+ * A count with thousands separators, as en-US writes it ("1,234,567"). Grouped by hand: the
+ * first Intl.NumberFormat a page builds loads the locale's data on the main thread while a
+ * load's workers need both cores (the progress line is the first count a load writes). Intl is
+ * kept for what String() does not write as plain digits (exponents from 10^21, non-finite).
+ */
 let countFormat: Intl.NumberFormat | null = null;
 
 export function formatCount(n: number): string {
-  countFormat ??= new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
-  return countFormat.format(Math.round(n));
+  const r = Math.round(n);
+  const abs = Math.abs(r);
+  if (!(abs < 1e21)) {
+    countFormat ??= new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+    return countFormat.format(r);
+  }
+  const digits = String(abs);
+  let at = digits.length % 3 || 3;
+  let out = digits.slice(0, at);
+  for (; at < digits.length; at += 3) out += `,${digits.slice(at, at + 3)}`;
+  return r < 0 || Object.is(r, -0) ? `-${out}` : out;
 }
 
 /** A count and its noun, singular for exactly one: "1 value", "2,048 values". */
