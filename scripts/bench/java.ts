@@ -4,8 +4,8 @@
 // the jar is absent (`mvn -q dependency:get -Dartifact=org.hdrhistogram:HdrHistogram:2.2.2`
 // puts the jar in ~/.m2).
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { homedir } from "node:os";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 
 export const HLP_JAR = process.env.HDRHISTOGRAM_JAR ?? join(homedir(), ".m2/repository/org/hdrhistogram/HdrHistogram/2.2.2/HdrHistogram-2.2.2.jar");
@@ -45,4 +45,18 @@ export function timeCommand(cmd: string, args: string[]): Timed {
 /** One run of HistogramLogProcessor on `file` (its output, the percentile distribution, is discarded). */
 export function hlpRun(file: string): Timed {
   return timeCommand("java", ["-cp", HLP_JAR, "org.HdrHistogram.HistogramLogProcessor", "-i", file]);
+}
+
+/**
+ * One run with `-o OUT`, as its usage asks: it then also writes every interval's percentiles and
+ * the running total's (the log over time, as the page's timeline shows it) to OUT, and the
+ * distribution to OUT.hgrm. Without -o it writes the distribution alone. Both files are removed.
+ */
+export function hlpRunWithOutput(file: string): Timed {
+  const dir = mkdtempSync(join(tmpdir(), "hlp-"));
+  try {
+    return timeCommand("java", ["-cp", HLP_JAR, "org.HdrHistogram.HistogramLogProcessor", "-i", file, "-o", join(dir, "out")]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
