@@ -180,6 +180,63 @@ function storedBlockAt(grid: BlockGrid, i: number): boolean {
 }
 
 /**
+ * What every query of a table walks all its intervals for, found once per table: its extent,
+ * its longest interval, whether it is in time order, and each stored level-0 block's end and
+ * max (a column of whole blocks takes these instead of its intervals'). A table is not changed
+ * once loaded; a grown one has new arrays, and `n` and the arrays are checked.
+ */
+interface TableFacts {
+  n: number;
+  offsets: Float64Array;
+  first: number;
+  last: number;
+  longest: number;
+  ordered: boolean;
+  /** Per stored level-0 block, by its first interval: the latest end and the highest max in it. */
+  blocks: Map<number, { t1: number; max: number }> | null;
+}
+
+const tableFacts = new WeakMap<IntervalTable, TableFacts>();
+
+function factsOf(t: IntervalTable, grid: BlockGrid | null): TableFacts {
+  let f = tableFacts.get(t);
+  if (!f || f.n !== t.n || f.offsets !== t.offsets) {
+    let first = Infinity;
+    let last = -Infinity;
+    let longest = 0;
+    let ordered = true;
+    for (let i = 0; i < t.n; i++) {
+      const o = t.offsets[i]!;
+      first = Math.min(first, o);
+      last = Math.max(last, o + t.lengths[i]!);
+      longest = Math.max(longest, t.lengths[i]!);
+      if (i > 0 && o < t.offsets[i - 1]!) ordered = false;
+    }
+    f = { n: t.n, offsets: t.offsets, first, last, longest, ordered, blocks: null };
+    tableFacts.set(t, f);
+  }
+  if (grid && !f.blocks) {
+    const size = BLOCK_SIZES[0];
+    const blocks = new Map<number, { t1: number; max: number }>();
+    for (let i = 0; i < t.n;) {
+      const { from, to } = grid.partOf(i);
+      for (let a = from; a + size <= Math.min(to, t.n); a += size) {
+        let t1 = -Infinity;
+        let max = 0;
+        for (let k = a; k < a + size; k++) {
+          t1 = Math.max(t1, t.offsets[k]! + t.lengths[k]!);
+          max = Math.max(max, t.maxes[k]!);
+        }
+        blocks.set(a, { t1, max });
+      }
+      i = Math.max(to, i + 1);
+    }
+    f.blocks = blocks;
+  }
+  return f;
+}
+
+/**
  * Per series and axis: each interval's and each block's counts by row, computed when first
  * asked and kept, so that zooming and panning add small row lists instead of decoding again.
  */
@@ -241,6 +298,7 @@ function rowCacheOf(s: SeriesModel, axis: Pick<Axis, "rows" | "rowOf">): RowCach
  */
 function wholeBlocks(t: IntervalTable, grid: BlockGrid, firstInView: number, lastEnd: number, perColumn: number) {
   const size = BLOCK_SIZES[0];
+  const blocks = factsOf(t, grid).blocks!;
   const out: { t0: number; t1: number; first: number; count: number; max: number }[] = [];
   let a = firstInView;
   {
@@ -254,20 +312,23 @@ function wholeBlocks(t: IntervalTable, grid: BlockGrid, firstInView: number, las
     for (; a < end; a += size * perColumn) {
       const z = Math.min(end, a + size * perColumn);
       const bk = { t0: t.offsets[a]!, t1: t.offsets[a]! + t.lengths[a]!, first: a, count: z - a, max: 0 };
-      for (let i = a; i < z; i++) {
-        bk.t1 = Math.max(bk.t1, t.offsets[i]! + t.lengths[i]!);
-        bk.max = Math.max(bk.max, t.maxes[i]!);
+      for (let i = a; i < z;) {
+        const whole = i + size <= z ? blocks.get(i) : undefined;
+        if (whole) {
+          bk.t1 = Math.max(bk.t1, whole.t1);
+          bk.max = Math.max(bk.max, whole.max);
+          i += size;
+        } else {
+          bk.t1 = Math.max(bk.t1, t.offsets[i]! + t.lengths[i]!);
+          bk.max = Math.max(bk.max, t.maxes[i]!);
+          i++;
+        }
       }
       out.push(bk);
     }
     a = partEnd;
   }
   return out;
-}
-
-function inTimeOrder(t: IntervalTable): boolean {
-  for (let i = 1; i < t.n; i++) if (t.offsets[i]! < t.offsets[i - 1]!) return false;
-  return true;
 }
 
 function isIdentity(order: Int32Array): boolean {
@@ -293,9 +354,14 @@ export function prepareBlockRows(s: SeriesModel, rows: number): number {
   let blocks = 0;
   for (let i = 0; i < t.n;) {
     const { from, to } = grid.partOf(i);
-    for (let a = from; a + size <= to; a += size, blocks++) cache.block(a);
+    let a = from;
+    for (; a + size <= to; a += size, blocks++) cache.block(a);
+    // A part's last intervals, short of a whole block, are added one by one: their rows too.
+    for (; a < Math.min(to, t.n); a++) cache.interval(a);
     i = Math.max(to, i + 1);
   }
+  // And what the query walks every interval for (its extent, the columns' ends and maxima).
+  factsOf(t, grid);
   return blocks;
 }
 
@@ -305,10 +371,9 @@ function extentOf(series: readonly SeriesModel[]): [number, number] | null {
   for (const s of series) {
     const t = s.intervals;
     if (!t) continue;
-    for (let i = 0; i < t.n; i++) {
-      first = Math.min(first, t.offsets[i]!);
-      last = Math.max(last, t.offsets[i]! + t.lengths[i]!);
-    }
+    const f = factsOf(t, null);
+    first = Math.min(first, f.first);
+    last = Math.max(last, f.last);
   }
   return Number.isFinite(first) ? [first, last] : null;
 }
@@ -350,8 +415,7 @@ export function heatmapQuery(all: readonly SeriesModel[], q: HeatmapQuery): Heat
     const s = all.find((x) => x.id === id);
     const t = s?.intervals;
     if (!s || !t || t.n === 0) continue;
-    let longest = 0;
-    for (let i = 0; i < t.n; i++) longest = Math.max(longest, t.lengths[i]!);
+    const longest = factsOf(t, null).longest;
     const columns = Math.max(1, Math.floor(q.columns));
     const axis = axisOf(s, rows);
     const cache = rowCacheOf(s, axis);
@@ -363,7 +427,7 @@ export function heatmapQuery(all: readonly SeriesModel[], q: HeatmapQuery): Heat
     let blockCols = false;
     let order: Int32Array | null = null;
     let buckets: readonly { t0: number; t1: number; first: number; count: number; max: number }[] = [];
-    if (grid && inTimeOrder(t)) {
+    if (grid && factsOf(t, grid).ordered) {
       const [first, last] = indexRange(t.offsets, t.n, t0 - longest, t1);
       const inView = Math.max(0, last - first + 1);
       if (inView / columns >= BLOCK_ROWS_FROM) {

@@ -338,14 +338,26 @@ describe("heatmap of a log read in parts (as the page's helper workers read a bi
     expect(sum(b.cells)).toBe(sum(a.cells));
     expect(sum(b.cells)).toBe(parted.series[0]!.histogram.totalCount);
     expect(Math.max(...b.max)).toBe(Math.max(...a.max));
-    // Every column's cells are its intervals' counts (the columns follow the parts' blocks).
+    // Every column's cells are its intervals' counts (the columns follow the parts' blocks), its
+    // max their highest max and its end their latest end, asked first and again (kept facts).
     const t = parted.series[0]!.intervals!;
-    for (let k = 0; k < b.t0.length; k++) {
-      let col = 0;
-      for (let row = 0; row < b.rows; row++) col += b.cells[k * b.rows + row]!;
-      let ref = 0;
-      for (let i = 0; i < t.n; i++) if (t.offsets[i]! >= b.t0[k]! && t.offsets[i]! < b.t1[k]!) ref += t.counts[i]!;
-      expect(col).toBe(ref);
+    for (const c of [b, q(parted).series[0]!]) {
+      for (let k = 0; k < c.t0.length; k++) {
+        let col = 0;
+        for (let row = 0; row < c.rows; row++) col += c.cells[k * c.rows + row]!;
+        let ref = 0;
+        let max = 0;
+        let end = -Infinity;
+        for (let i = 0; i < t.n; i++) {
+          if (t.offsets[i]! < c.t0[k]! || t.offsets[i]! >= c.t1[k]!) continue;
+          ref += t.counts[i]!;
+          max = Math.max(max, t.maxes[i]!);
+          end = Math.max(end, t.offsets[i]! + t.lengths[i]!);
+        }
+        expect(col).toBe(ref);
+        expect(c.max[k]).toBe(max);
+        expect(c.t1[k]).toBe(end);
+      }
     }
   });
 });
