@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { BLOCK_SIZES, IntervalBlocks, JoinedBlocks, indexRange, type Sparse } from "./blocks";
+import { BLOCK_SIZES, IntervalBlocks, JoinedBlocks, dropBlockChunks, indexRange, prepareBlockChunk, readyBlockChunks, type Sparse } from "./blocks";
 
 function randomSparse(seed: number, range: (seed: number) => number): Sparse {
   // A few indices with counts; deterministic per seed.
@@ -112,6 +112,39 @@ describe("storedBlock", () => {
     for (const start of [1, size - 1, 5 * size, n]) expect(whole.storedBlock(start)).toBeNull();
     for (const start of [0, 3 * size, n, n + size, n + 4 * size]) expect(asMap(joined.storedBlock(start)!)).toEqual(direct(parts, start, start + size - 1));
     for (const start of [5 * size, n - 10, n + 1, 2 * n - size]) expect(joined.storedBlock(start)).toBeNull();
+  });
+});
+
+describe("chunks written ahead", () => {
+  it("a level takes them once it needs chunks of the largest size, and its blocks are the same as without them", () => {
+    // Wide intervals of 300 indices each: blocks of ~19,000 entries, enough to reach the
+    // largest chunk size after a few dozen blocks.
+    const wide = (seed: number): Sparse => {
+      const indices = Int32Array.from({ length: 300 }, (_, k) => ((seed * 7) % 50) + k * 97);
+      return { indices, counts: Float64Array.from(indices, (i) => 1 + ((i + seed) % 11)) };
+    };
+    const n = 40 * BLOCK_SIZES[0] + 5;
+    const build = () => {
+      const b = new IntervalBlocks();
+      for (let i = 0; i < n; i++) b.add(wide(i));
+      return b;
+    };
+    dropBlockChunks();
+    const plain = build();
+    for (let k = 0; k < 3; k++) prepareBlockChunk();
+    expect(readyBlockChunks()).toBe(3);
+    const ahead = build();
+    // Taken (the level got to the largest size), not merely held.
+    expect(readyBlockChunks()).toBeLessThan(3);
+    dropBlockChunks();
+    expect(readyBlockChunks()).toBe(0);
+    const same = (a: Sparse, b: Sparse) => {
+      expect(Array.from(a.indices)).toEqual(Array.from(b.indices));
+      expect(Array.from(a.counts)).toEqual(Array.from(b.counts));
+    };
+    for (let start = 0; start + BLOCK_SIZES[0] <= n; start += BLOCK_SIZES[0]) same(ahead.storedBlock(start)!, plain.storedBlock(start)!);
+    same(ahead.total(), plain.total());
+    expect(Array.from(ahead.sumRange(3, n - 2, () => null).sum.counts)).toEqual(Array.from(plain.sumRange(3, n - 2, () => null).sum.counts));
   });
 });
 

@@ -5,6 +5,7 @@
 // helper started by the engine would only boot once the engine has, and a file dropped at
 // once waited for it). Started by the engine itself (the fallback), it talks
 // to the engine through its own worker messages.
+import { dropBlockChunks } from "../core/blocks";
 import { fileChunks } from "./file-chunks";
 import { ingestHlogPart, transferablesOf } from "./hlog-ingest";
 import type { PartReply, PartRequest, PartSetup } from "./part-protocol";
@@ -72,6 +73,8 @@ function serve(endpoint: { postMessage(message: unknown, transfer: Transferable[
       post({ id: m.id, type: "error", message: e instanceof Error ? e.message : String(e) });
     } finally {
       running.delete(m.id);
+      // What the warm-up wrote ahead served this part; the rest is not held on for nothing.
+      dropBlockChunks();
     }
   }
 }

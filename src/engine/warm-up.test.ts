@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { ingest } from "./ingest";
-import { syntheticLog, syntheticSteps, warmUp } from "./warm-up";
+import { dropBlockChunks, readyBlockChunks } from "../core/blocks";
+import { READY_BLOCK_CHUNKS, syntheticLog, syntheticSteps, warmUp } from "./warm-up";
 
 describe("warm-up", () => {
   it("its synthetic log is a valid interval log that reaches every part of the load path it means to warm", async () => {
@@ -31,6 +32,9 @@ describe("warm-up", () => {
     busy = false;
     await done;
     expect(chunks).toBeGreaterThan(10);
+    // Then the block chunks a big first file will write, until a load lets them go.
+    expect(readyBlockChunks()).toBe(READY_BLOCK_CHUNKS);
+    dropBlockChunks();
   });
 
   it("makes its synthetic log in small steps (each payload, each thousand lines), the same log as in one piece", () => {
@@ -49,6 +53,7 @@ describe("warm-up", () => {
   it("stops for good once it is no longer needed", async () => {
     vi.resetModules(); // warmUp runs once per module: a fresh one
     const { warmUp: fresh } = await import("./warm-up");
+    const { readyBlockChunks: ready } = await import("../core/blocks");
     let chunks = 0;
     let needed = true;
     await fresh(
@@ -64,5 +69,7 @@ describe("warm-up", () => {
       0,
     );
     expect(chunks).toBe(3);
+    // A file came: nothing is written ahead for it.
+    expect(ready()).toBe(0);
   });
 });

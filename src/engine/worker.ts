@@ -1,5 +1,6 @@
 // The engine worker: owns the loaded data, parses off the main thread. Thin by design: a
 // dispatcher that queues requests for handle.ts; the warm-ups are in warm-up.ts.
+import { dropBlockChunks } from "../core/blocks";
 import { handle } from "./handle";
 import type { Envelope, Reply } from "./protocol";
 import { Store } from "./store";
@@ -75,6 +76,8 @@ self.onmessage = (ev: MessageEvent<Envelope | { cancel: true } | { cancelCompare
     } catch (e) {
       post({ reqId, type: "error", message: e instanceof Error ? e.message : String(e) });
     }
+    // What the warm-up wrote ahead for a big log's blocks served this load; the rest is let go.
+    if (request.kind === "load" || request.kind === "loadUrls" || request.kind === "loadText") dropBlockChunks();
     warm.answered(request.kind, seq);
     if (--waiting === 0) prefetch.idle(request.kind);
   });
