@@ -37,8 +37,8 @@ const BUSY_POLL_MS = 50;
 const START_DELAY_MS = 1500;
 /**
  * Block chunks written ahead after the synthetic log (core/blocks.ts): 3 MB each, about what
- * a worker's share of a 24-hour log's blocks takes of the largest size. Held only until the
- * first load is answered.
+ * a worker's share of a 24-hour log's blocks takes of the largest size. Held until the next
+ * load is answered (written after the demo's, they wait for the person's file).
  */
 export const READY_BLOCK_CHUNKS = 8;
 
