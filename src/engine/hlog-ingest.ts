@@ -20,7 +20,7 @@ const MAX_TOTAL_SLOTS = 2 ** 27;
 import { LineSplitter, MAX_LINE_CHARS, type LineSink } from "../core/lines";
 import { IntervalTable, inferUnitFromIntervalMax, type PayloadBytes, type PayloadSource, type SeriesModel, type TableColumns } from "../core/series";
 import { BLOCK_SIZES, IntervalBlocks, JoinedBlocks, type BlockParts, type RangeSums } from "../core/blocks";
-import { HlogReader, holdsWhite, producerUnit, type ReaderPart } from "../formats/hlog";
+import { HlogReader, holdsWhite, producerUnit, type HlogInterval, type ReaderPart } from "../formats/hlog";
 import { addDecodedInto, growToCover, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
 import { decodePayload } from "./payload";
 import { kernelAccumulators } from "./kernel-accumulators";
@@ -269,7 +269,7 @@ export class HlogIngest implements Sink, LineSink {
       return;
     }
     const d = decoded.value;
-    let t = this.tags.get(interval.tag);
+    const t = this.tags.get(interval.tag);
     const lastIndex = d.indices.length > 0 ? d.indices[d.indices.length - 1]! : -1;
     // Values above 2^53 are valid in HdrHistogram's layouts but not exact in a float64: the
     // library would count them in the total and lose them from the buckets (found by fuzzing).
@@ -290,6 +290,15 @@ export class HlogIngest implements Sink, LineSink {
       this.intervalCount++;
       return;
     }
+    this.longPath(interval, d, t, lastIndex, top, lineNo, at);
+  }
+
+  /**
+   * line()'s long path: a tag's first interval, or one outside what the short path covers (a
+   * new layout, a higher value than checked so far). A method of its own so that line() stays
+   * small: V8 then optimises it sooner (the warm-up's lines suffice) and in less time.
+   */
+  private longPath(interval: HlogInterval, d: DecodedHistogram, t: TagSeries | undefined, lastIndex: number, top: number, lineNo: number, at: number): void {
     if (!t && this.tags.size >= MAX_TAGS) {
       this.reader.noteProblem(lineNo, `more than ${MAX_TAGS} tags in one log: lines of further tags are skipped`);
       return;
