@@ -14,8 +14,13 @@ import { encodeIntoCompressedBase64 } from "hdr-histogram-js";
 import { newHistogram } from "../core/histogram";
 import { prepareBlockChunk } from "../core/blocks";
 
-/** Intervals read in all: enough calls for V8's top tier on the per-interval path. */
-export const WARM_UP_LINES = 15000;
+/**
+ * Intervals read in all: enough for V8's top tier on the per-interval path. With a quarter of
+ * it, traced with --trace-opt, the line reader and the interval table were still in V8's
+ * middle tier when the file came, and the load spent its first quarter-second beside their
+ * optimising compiles (~0.5 s of CPU on V8's background threads, on the same two cores).
+ */
+export const WARM_UP_LINES = 60000;
 /**
  * The synthetic log is read this many times, as separate logs. V8 records what a function sees
  * only after its first few calls, so what a log's first lines do (its header, a tag's first
