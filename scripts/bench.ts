@@ -89,6 +89,7 @@ async function main(): Promise<void> {
   const hundreds: (WaitResult & { longest: number })[] = [];
   const daysSerial: WaitResult[] = [];
   const daysSettled: WaitResult[] = [];
+  const daysDemo: WaitResult[] = [];
   const hundredsSerial: WaitResult[] = [];
   const huges: HugeRun[] = [];
   const timelines: TimelineRun[] = [];
@@ -128,6 +129,11 @@ async function main(): Promise<void> {
         await attempt("day-settled", daysSettled, () => loadRun(b, url, "demo=0", [fx.day], "24-hour load, settled page", 180_000, SETTLE_MS));
         const s2 = daysSettled.at(-1);
         if (s2) log(`  24-hour load ${SETTLE_MS / 1000} s after the page is ready ${ms(s2.tPaint - s2.t0)}`);
+        // The same on the page as it opens by default, the demo shown: the demo's load must not
+        // keep the workers from warming up for the person's file.
+        await attempt("day-demo", daysDemo, () => loadRun(b, url, "", [fx.day], "24-hour load, after the demo", 180_000, SETTLE_MS));
+        const s3 = daysDemo.at(-1);
+        if (s3) log(`  24-hour load ${SETTLE_MS / 1000} s after the demo is shown ${ms(s3.tPaint - s3.t0)}`);
         // The outside baseline, on the same file in the same minutes (the machine's load moves).
         if (hlpSkip === null) {
           await attempt("hlp", hlps, async () => hlpRun(fx.day));
@@ -229,6 +235,19 @@ async function main(): Promise<void> {
         baseline: "",
         ratio: "",
         notes: `${daysSettled.map((d) => secs(d.tPaint - d.t0)).join(", ")}; a person needs seconds to choose a file: by then the workers have read their synthetic warm-up log (warm-up.ts) and the load runs optimised code from its first line; item 1 chooses the file the moment the page is ready, before that`,
+      });
+    }
+    if (daysDemo.length) {
+      const demo = median(daysDemo.map((d) => d.tPaint - d.t0));
+      rows.push({
+        id: "1e",
+        measure: `  same, on the page as it opens (the demo shown), file chosen ${SETTLE_MS / 1000} s after`,
+        figure: secs(demo),
+        target: "≤ 0.800 s",
+        status: status(demo <= 800),
+        baseline: "",
+        ratio: "",
+        notes: `${daysDemo.map((d) => secs(d.tPaint - d.t0)).join(", ")}; what most people see first: the demo's load is not theirs, and the workers warm up after it as after nothing`,
       });
     }
     if (daysSerial.length) {

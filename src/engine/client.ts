@@ -83,6 +83,10 @@ export class EngineClient {
   load(files: File[], progress?: (p: Progress) => void, options?: SampleOptions): Promise<FileOutcome[]> {
     return this.call({ kind: "load", files, options }, progress);
   }
+  /** The demo's files (see the load request's `demo`). */
+  loadDemo(files: File[]): Promise<FileOutcome[]> {
+    return this.call({ kind: "load", files, demo: true });
+  }
   /** Stops the load under way (and any queued ones see a fresh signal). */
   cancel(): void {
     this.worker.postMessage({ cancel: true });

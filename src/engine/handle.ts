@@ -15,7 +15,8 @@ export async function handle(
 ): Promise<ResultOf[Request["kind"]]> {
   switch (req.kind) {
     case "load":
-      return loadFiles(store, req.files, progress, signal, req.options, helpers);
+      // The demo is read here alone: a helper that read a part ends its warm-up (part-worker.ts).
+      return loadFiles(store, req.files, progress, signal, req.options, req.demo ? null : helpers);
     case "loadUrls": {
       const out: FileOutcome[] = [];
       for (const u of req.urls) {

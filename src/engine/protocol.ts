@@ -37,7 +37,12 @@ export type {
 import type { CompareResult } from "../core/compare/types";
 
 export type Request =
-  | { kind: "load"; files: File[]; options?: SampleOptions }
+  /**
+   * `demo`: the page's demo, not the person's files: read by the engine alone, and the workers'
+   * idle warm-up goes on after it (warm-up.ts), so that the first file the person chooses
+   * runs optimised code.
+   */
+  | { kind: "load"; files: File[]; options?: SampleOptions; demo?: boolean }
   | { kind: "loadText"; name: string; text: string; options?: SampleOptions }
   | { kind: "loadUrls"; urls: string[] }
   | { kind: "views"; range: TimeRange }

@@ -235,11 +235,21 @@ export class EngineWarmUps {
     private readonly afterLoad: (s: WarmableStore) => void = () => undefined,
   ) {}
 
-  /** A request arrived; returns its sequence number. */
-  requested(kind: string): number {
+  /**
+   * A request arrived; returns its sequence number. A load of files ends the idle warm-up for
+   * good, unless it is the page's `demo` (a few hundred intervals, which warm nothing): on the
+   * page as it opens by default, the warm-up then never ran, and the person's first file was
+   * read by code V8 had not yet optimised.
+   */
+  requested(kind: string, demo = false): number {
     this.inFlight++;
-    if (kind === "load") this.filesLoaded = true;
+    if (kind === "load" && !demo) this.filesLoaded = true;
     return ++this.received;
+  }
+
+  /** Whether the idle warm-up is needless now (a file of the person's has been loaded). */
+  warmedByFiles(): boolean {
+    return this.filesLoaded;
   }
 
   /** A request was answered. */
@@ -266,7 +276,7 @@ export class EngineWarmUps {
         this.afterLoad(scratch);
         scratch.warmWindow();
       },
-      () => this.filesLoaded,
+      () => this.warmedByFiles(),
     );
   }
 

@@ -65,7 +65,7 @@ self.onmessage = (ev: MessageEvent<Envelope | { cancel: true } | { cancelCompare
   const { reqId, request } = ev.data;
   // Taken now: a cancel sent after this request (before it starts) still reaches it.
   const compareSignal = compareCancel.signal;
-  const seq = warm.requested(request.kind);
+  const seq = warm.requested(request.kind, request.kind === "load" && request.demo === true);
   prefetch.requested(request.kind, request.kind === "heatmap" ? request.query.rows : undefined);
   waiting++;
   queue = queue.then(async () => {

@@ -94,7 +94,7 @@ async function loadDemo(d: StartDeps): Promise<FileOutcome[]> {
   const demo = (ahead ? await ahead : null) ?? (await fetchDemo());
   if (!demo) return [];
   if (demo.requirement) d.onDemoRequirement(demo.requirement);
-  return d.engine.load(demo.files);
+  return d.engine.loadDemo(demo.files);
 }
 
 /** Loads a link's URLs once the user answered: all of them, or (declined) only those that needed no consent. */

@@ -1,0 +1,56 @@
+// The page's demo is not the person's file: the engine reads it alone, and the workers' idle
+// warm-up goes on after it (on the page as it opens by default, the warm-up otherwise never ran
+// and the person's first file was read by code V8 had not optimised yet).
+import { describe, expect, it } from "vitest";
+import { hlogFixture } from "../../scripts/fuzz/generators";
+import { handle } from "./handle";
+import type { FileOutcome } from "./protocol";
+import { ingestHlogPart, type HlogPart } from "./ingest";
+import type { HelperWorkers } from "./load-files";
+import { fileChunks } from "./file-chunks";
+import { Store } from "./store";
+import { EngineWarmUps, type WarmableStore } from "./warm-up";
+
+class CountingHelpers implements HelperWorkers {
+  readonly count = 1;
+  reads = 0;
+  async read(_helper: number, blob: Blob, name: string): Promise<HlogPart> {
+    this.reads++;
+    const source = new Uint8Array(blob.size);
+    return ingestHlogPart(
+      name,
+      fileChunks(blob, () => undefined, undefined, source),
+      () => undefined,
+      source,
+    );
+  }
+}
+
+const files = () => [1, 2, 3, 4].map((k) => new File([hlogFixture(40 + k).text], `sys${k}.hlog`));
+
+describe("the demo's load", () => {
+  it("is read by the engine alone, with what a load shared out to helpers gives", async () => {
+    const helpers = new CountingHelpers();
+    const shared = new Store();
+    const a = (await handle(shared, { kind: "load", files: files() }, () => undefined, undefined, helpers)) as FileOutcome[];
+    expect(helpers.reads).toBeGreaterThan(0);
+
+    const alone = new CountingHelpers();
+    const demo = new Store();
+    const b = (await handle(demo, { kind: "load", files: files(), demo: true }, () => undefined, undefined, alone)) as FileOutcome[];
+    expect(alone.reads).toBe(0);
+    expect(b.map((o) => o.problems)).toEqual(a.map((o) => o.problems));
+    expect(demo.series.map((s) => [s.name, s.histogram.totalCount, s.intervals?.n])).toEqual(shared.series.map((s) => [s.name, s.histogram.totalCount, s.intervals?.n]));
+  });
+
+  it("leaves the idle warm-up to go on, where a load of the person's files ends it", () => {
+    const store = { series: [] } as unknown as WarmableStore;
+    const warm = new EngineWarmUps(store, () => store);
+    warm.answered("load", warm.requested("load", true));
+    expect(warm.warmedByFiles()).toBe(false);
+    warm.answered("loadUrls", warm.requested("loadUrls"));
+    expect(warm.warmedByFiles()).toBe(false);
+    warm.answered("load", warm.requested("load"));
+    expect(warm.warmedByFiles()).toBe(true);
+  });
+});
