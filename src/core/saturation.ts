@@ -1,6 +1,7 @@
 // Saturation: when offered load exceeds capacity, a queue builds for the whole run and every
 // request waits longer than the one before. The per-interval median then climbs steadily from
 // start to end. Occasional stalls do not look like that: they are spikes on a flat median.
+import { medianOf } from "./median";
 
 export interface SaturationVerdict {
   saturated: boolean;
@@ -91,12 +92,6 @@ function isStrictlyAscending(v: ArrayLike<number>): boolean {
   return true;
 }
 
-function median(v: Float64Array): number {
-  const s = Float64Array.from(v).sort();
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
 /** offsets: interval starts; p50: per-interval medians; counts: per-interval counts (empty intervals are ignored). */
 export function detectSaturation(offsets: ArrayLike<number>, p50: ArrayLike<number>, counts: ArrayLike<number>, n: number): SaturationVerdict {
   let k = 0;
@@ -120,8 +115,8 @@ export function detectSaturation(offsets: ArrayLike<number>, p50: ArrayLike<numb
     ms = Float64Array.from(order, (i) => ms[i]!);
   }
   const q = Math.max(2, Math.floor(k / 4));
-  const first = median(ms.subarray(0, q));
-  const last = median(ms.subarray(k - q));
+  const first = medianOf(ms.subarray(0, q));
+  const last = medianOf(ms.subarray(k - q));
   const rise = first > 0 ? last / first : last > 0 ? Infinity : 1;
   if (!(rise >= SATURATION_MIN_RISE)) return { saturated: false, trend: Number.NaN, rise };
   const trend = spearman(t, ms);
