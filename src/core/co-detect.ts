@@ -58,6 +58,7 @@
 // stall (sends the missed requests late and measures from the late send) leaves no dip: only the
 // shape test can see it.
 import { bucketsOf, maxOf, type Buckets, type Histogram } from "./histogram";
+import { medianOf } from "./median";
 
 export interface CoSuspicion {
   suspicious: boolean;
@@ -384,12 +385,6 @@ export interface StallEvidence {
   missing: number;
 }
 
-function median(xs: Float64Array): number {
-  xs.sort();
-  const m = xs.length >> 1;
-  return xs.length % 2 ? xs[m]! : (xs[m - 1]! + xs[m]!) / 2;
-}
-
 /** Intervals usable for rates: several, in time order, none overlapping (a merge of runs interleaves them). */
 function usableIntervals(t: IntervalColumns | null | undefined): IntervalColumns | null {
   if (!t || t.n < 3) return null;
@@ -411,11 +406,11 @@ export function stallEvidence(h: Histogram, e: RateEvidence, buckets?: Buckets):
   const stride = Math.max(1, Math.ceil(t.n / RATE_SAMPLE));
   const rates = new Float64Array(Math.ceil(t.n / stride));
   for (let k = 0, i = 0; i < t.n; i += stride, k++) rates[k] = t.counts[i]! / t.lengths[i]!;
-  const rate = median(rates);
+  const rate = medianOf(rates, true);
   if (!(rate > 0)) return null;
   const dev = new Float64Array(rates.length);
   for (let k = 0, i = 0; i < t.n; i += stride, k++) dev[k] = Math.abs(t.counts[i]! - rate * t.lengths[i]!);
-  const spread = 1.4826 * median(dev); // robust standard deviation of an interval's count
+  const spread = 1.4826 * medianOf(dev, true); // robust standard deviation of an interval's count
 
   const b = buckets ?? bucketsOf(h);
   /** Values ≥ x in the whole run. */
