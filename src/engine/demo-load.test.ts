@@ -48,9 +48,14 @@ describe("the demo's load", () => {
     const warm = new EngineWarmUps(store, () => store);
     warm.answered("load", warm.requested("load", true));
     expect(warm.warmedByFiles()).toBe(false);
-    warm.answered("loadUrls", warm.requested("loadUrls"));
+    warm.answered("views", warm.requested("views"));
     expect(warm.warmedByFiles()).toBe(false);
     warm.answered("load", warm.requested("load"));
     expect(warm.warmedByFiles()).toBe(true);
+    for (const kind of ["loadUrls", "loadText"]) {
+      const other = new EngineWarmUps(store, () => store);
+      other.answered(kind, other.requested(kind));
+      expect(other.warmedByFiles()).toBe(true);
+    }
   });
 });

@@ -210,6 +210,8 @@ export interface WarmableStore {
 /** The quick warm-up at start: intervals, and rounds of the page's after-load queries. */
 const QUICK_WARM_LINES = 400;
 const QUICK_WARM_QUERIES = 12;
+/** Requests that read the person's logs. */
+const READS_LOGS = new Set<string>(["load", "loadUrls", "loadText"]);
 /** Requests after which the engine warms the time-window path once it is idle. */
 const LOADS = new Set<string>(["load", "loadUrls", "loadText", "openShare"]);
 const WARM_AFTER_MS = 100;
@@ -236,14 +238,15 @@ export class EngineWarmUps {
   ) {}
 
   /**
-   * A request arrived; returns its sequence number. A load of files ends the idle warm-up for
-   * good, unless it is the page's `demo` (a few hundred intervals, which warm nothing): on the
-   * page as it opens by default, the warm-up then never ran, and the person's first file was
-   * read by code V8 had not yet optimised.
+   * A request arrived; returns its sequence number. A load of the person's logs (files, a
+   * link's URLs, pasted text) ends the idle warm-up for good: it would only compete with what
+   * they do next. The page's `demo` does not (a few hundred intervals, which warm nothing): on
+   * the page as it opens by default, the warm-up then never ran, and the person's first file
+   * was read by code V8 had not yet optimised.
    */
   requested(kind: string, demo = false): number {
     this.inFlight++;
-    if (kind === "load" && !demo) this.filesLoaded = true;
+    if (READS_LOGS.has(kind) && !demo) this.filesLoaded = true;
     return ++this.received;
   }
 
