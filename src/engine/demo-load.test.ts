@@ -2,6 +2,7 @@
 // warm-up goes on after it (on the page as it opens by default, the warm-up otherwise never ran
 // and the person's first file was read by code V8 had not optimised yet).
 import { describe, expect, it } from "vitest";
+import { dropBlockChunks, prepareBlockChunk, readyBlockChunks } from "../core/blocks";
 import { hlogFixture } from "../../scripts/fuzz/generators";
 import { handle } from "./handle";
 import type { FileOutcome } from "./protocol";
@@ -43,10 +44,24 @@ describe("the demo's load", () => {
     expect(demo.series.map((s) => [s.name, s.histogram.totalCount, s.intervals?.n])).toEqual(shared.series.map((s) => [s.name, s.histogram.totalCount, s.intervals?.n]));
   });
 
+  it("keeps the block chunks written ahead, which a load of the person's logs lets go", () => {
+    const store = { series: [] } as unknown as WarmableStore;
+    const warm = new EngineWarmUps(store, () => store);
+    dropBlockChunks();
+    prepareBlockChunk();
+    prepareBlockChunk();
+    warm.answered("load", warm.requested("load", true), true);
+    expect(readyBlockChunks()).toBe(2);
+    warm.answered("views", warm.requested("views"));
+    expect(readyBlockChunks()).toBe(2);
+    warm.answered("loadUrls", warm.requested("loadUrls"));
+    expect(readyBlockChunks()).toBe(0);
+  });
+
   it("leaves the idle warm-up to go on, where a load of the person's files ends it", () => {
     const store = { series: [] } as unknown as WarmableStore;
     const warm = new EngineWarmUps(store, () => store);
-    warm.answered("load", warm.requested("load", true));
+    warm.answered("load", warm.requested("load", true), true);
     expect(warm.warmedByFiles()).toBe(false);
     warm.answered("views", warm.requested("views"));
     expect(warm.warmedByFiles()).toBe(false);

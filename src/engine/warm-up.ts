@@ -12,7 +12,7 @@
 // warm-up resumes once the worker is idle again.
 import { encodeIntoCompressedBase64 } from "hdr-histogram-js";
 import { newHistogram } from "../core/histogram";
-import { prepareBlockChunk } from "../core/blocks";
+import { dropBlockChunks, prepareBlockChunk } from "../core/blocks";
 
 /**
  * Intervals read in all: enough for V8's top tier on the per-interval path. With a quarter of
@@ -255,9 +255,14 @@ export class EngineWarmUps {
     return this.filesLoaded;
   }
 
-  /** A request was answered. */
-  answered(kind: string, seq: number): void {
+  /**
+   * A request was answered (`demo` as given to `requested`). After a load of the person's logs
+   * the block chunks written ahead have served it, and what is left is let go; the demo's load
+   * keeps them for the file to come.
+   */
+  answered(kind: string, seq: number, demo = false): void {
     this.inFlight--;
+    if (READS_LOGS.has(kind) && !demo) dropBlockChunks();
     if (LOADS.has(kind)) this.pending = true;
     // The page asks for the spectra and the timeline right after a load: wait for those too.
     if (this.pending) setTimeout(() => this.warmIfIdle(seq), WARM_AFTER_MS);

@@ -1,6 +1,5 @@
 // The engine worker: owns the loaded data, parses off the main thread. Thin by design: a
 // dispatcher that queues requests for handle.ts; the warm-ups are in warm-up.ts.
-import { dropBlockChunks } from "../core/blocks";
 import { handle } from "./handle";
 import type { Envelope, Reply } from "./protocol";
 import { Store } from "./store";
@@ -65,7 +64,8 @@ self.onmessage = (ev: MessageEvent<Envelope | { cancel: true } | { cancelCompare
   const { reqId, request } = ev.data;
   // Taken now: a cancel sent after this request (before it starts) still reaches it.
   const compareSignal = compareCancel.signal;
-  const seq = warm.requested(request.kind, request.kind === "load" && request.demo === true);
+  const demo = request.kind === "load" && request.demo === true;
+  const seq = warm.requested(request.kind, demo);
   prefetch.requested(request.kind, request.kind === "heatmap" ? request.query.rows : undefined);
   waiting++;
   queue = queue.then(async () => {
@@ -76,9 +76,7 @@ self.onmessage = (ev: MessageEvent<Envelope | { cancel: true } | { cancelCompare
     } catch (e) {
       post({ reqId, type: "error", message: e instanceof Error ? e.message : String(e) });
     }
-    // What the warm-up wrote ahead for a big log's blocks served this load; the rest is let go.
-    if (request.kind === "load" || request.kind === "loadUrls" || request.kind === "loadText") dropBlockChunks();
-    warm.answered(request.kind, seq);
+    warm.answered(request.kind, seq, demo);
     if (--waiting === 0) prefetch.idle(request.kind);
   });
 };
