@@ -3,12 +3,14 @@
 // the page shows which ran: the workers publish counts (self.hdrKernelStats) and this checks
 // that Chromium, under the production page's Content-Security-Policy, really took the fast
 // path (with the browser's base64 decoder), and that what it shows is what the samples hold.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { decodeFromCompressedBase64 } from "hdr-histogram-js";
 import { simulateQueue } from "../scripts/lib/queue-sim";
 import { writeHlog } from "../scripts/lib/hlog-fixture";
+import { writeDayLog } from "../scripts/lib/day-log";
 import { loadFiles, openEmpty } from "./helpers";
 
 interface Stats {
@@ -16,6 +18,7 @@ interface Stats {
   handled: number;
   declined: number;
   nativeBase64: number;
+  bytes: number;
 }
 
 async function kernelStats(page: Page): Promise<Stats[]> {
@@ -27,7 +30,7 @@ async function kernelStats(page: Page): Promise<Stats[]> {
   return out;
 }
 
-const sum = (xs: Stats[], k: "handled" | "declined" | "nativeBase64") => xs.reduce((n, s) => n + s[k], 0);
+const sum = (xs: Stats[], k: "handled" | "declined" | "nativeBase64" | "bytes") => xs.reduce((n, s) => n + s[k], 0);
 
 test("the workers decode interval-log payloads with the WebAssembly kernel, and the page shows the samples' numbers", async ({ page }) => {
   await openEmpty(page);
@@ -61,4 +64,26 @@ test("the workers decode interval-log payloads with the WebAssembly kernel, and 
   await expect(row).toHaveAttribute("data-count", String(total));
   const shownMax = Number(await page.locator(`[data-testid=percentile-table] [data-series="kernel-run"][data-percentile="100"]`).getAttribute("data-raw"));
   expect(Math.abs(shownMax - max) / max).toBeLessThan(1e-3);
+});
+
+test("a log big enough to be cut into pieces is read from its bytes: its payloads reach the kernel as bytes, and the page shows the samples' count", async ({ page }) => {
+  test.setTimeout(120_000);
+  const dir = mkdtempSync(join(tmpdir(), "hdr-kernel-bytes-"));
+  const path = join(dir, "pieces.hlog");
+  // Above the 4 MB at which an interval log is cut into pieces.
+  const log = writeDayLog(path, { intervals: 12_000, seed: 5 });
+  expect(log.bytes).toBeGreaterThan(4 * 1024 * 1024);
+  // The reference: every payload decoded by hdr-histogram-js.
+  let total = 0;
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    if (/^\d/.test(line)) total += decodeFromCompressedBase64(line.slice(line.lastIndexOf(",") + 1), 64, false).totalCount;
+  }
+  await openEmpty(page);
+  const before = await kernelStats(page);
+  await loadFiles(page, [path]);
+  const after = await kernelStats(page);
+  expect(sum(after, "declined") - sum(before, "declined")).toBe(0);
+  // A tag's first line, and a line cut by a chunk's end, are read as text; the rest as bytes.
+  expect(sum(after, "bytes") - sum(before, "bytes")).toBeGreaterThanOrEqual(12_000 * 0.95);
+  await expect(page.getByTestId("series").filter({ hasText: "pieces" })).toHaveAttribute("data-count", String(total));
 });

@@ -75,7 +75,7 @@ const PHASES: [string, RegExp][] = [
   ["timeline", /^(timelineQuery)$/],
   ["views", /^(views|rawViews)$/],
   ["part done", /^(toPart|transferablesOf)$/],
-  ["read", /^(readInPieces|readInParts|ingestHlogPart|pushAll|push|line|fileChunks|loadFiles|readHere)$/],
+  ["read", /^(readInPieces|readInParts|ingestHlogPart|pushAll|push|pushBytes|plainLine|line|fileChunks|fileBytes|loadFiles|readHere)$/],
 ];
 
 function phaseOf(nodes: Map<number, ProfileNode>, id: number): string {

@@ -4,7 +4,7 @@
 // joined by the same code (ingestHlogInParts).
 import { availableParallelism } from "node:os";
 import { Worker, parentPort, type MessagePort as NodeMessagePort } from "node:worker_threads";
-import { fileChunks } from "../engine/file-chunks";
+import { fileBytes } from "../engine/file-chunks";
 import { ingestHlogPart, keepBlocks, transferablesOf, type HlogPart } from "../engine/hlog-ingest";
 import type { HelperWorkers } from "../engine/load-files";
 import type { TimeRange } from "../engine/protocol";
@@ -142,7 +142,7 @@ async function serve(port: NodeMessagePort, m: ToHelper): Promise<void> {
     keepBlocks(m.blocks);
     const part = await ingestHlogPart(
       m.name,
-      fileChunks(file as unknown as Blob, () => undefined),
+      fileBytes(file as unknown as Blob, () => undefined),
     );
     port.postMessage({ id: m.id, type: "done", part } satisfies FromHelper, transferablesOf(part));
   } catch (e) {

@@ -68,6 +68,20 @@ export class LineSplitter {
     if (this.tail !== "" || this.tailOverflow > 0 || this.streamed) this.emit("", 0);
   }
 
+  /** Whether the next character pushed starts a line (nothing carried over, no \r pending). */
+  get atLineStart(): boolean {
+    return this.tail === "" && this.tailOverflow === 0 && !this.streamed && !this.pendingCR;
+  }
+
+  /**
+   * Counts one line its reader read itself (from the bytes, see HlogIngest.pushBytes), `chars`
+   * characters with its line feed, as if it had been pushed: only at a line start.
+   */
+  passLine(chars: number): void {
+    this.lineNo++;
+    this.consumed += chars;
+  }
+
   /** Counts lines another reader read (a later part of the same file, joined after this one's). */
   skipLines(n: number): void {
     this.lineNo += n;

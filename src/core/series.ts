@@ -64,8 +64,13 @@ export class IntervalTable {
   /** Where each pushed row's payload is in the text it was read from (-1: not known), and its length. */
   private payloadAt = new Float64Array(64);
   private payloadLength = new Float64Array(64);
-  /** Payloads of the rows pushed here, in order (appended rows come after all of them). */
+  /**
+   * Payloads of the rows pushed here, in order (appended rows come after all of them); "" for a
+   * row pushed by pushPlaced, whose payload is in `ownBytes`.
+   */
   private readonly payloads: string[] = [];
+  /** The bytes rows pushed by pushPlaced were read from (their payloadAt are positions in it). */
+  private ownBytes: PayloadBytes | null = null;
   private readonly appended: AppendedPayloads[] = [];
 
   /**
@@ -91,9 +96,48 @@ export class IntervalTable {
     if (this.keepPayloads) this.payloads.push(payload);
   }
 
+  /**
+   * push() for a row read from bytes in which every byte so far was one character: its payload
+   * is not given as text but placed, `payloadLength` bytes at `payloadAt` of `source`, which a
+   * table that keeps its payloads keeps (the same bytes for every such row).
+   */
+  pushPlaced(
+    offset: number,
+    length: number,
+    max: number,
+    count: number,
+    maxColumn: number,
+    payloadLength: number,
+    p50: number,
+    payloadAt: number,
+    source: PayloadBytes | null,
+  ): void {
+    if (this.appended.length > 0) throw new Error("no rows can be pushed after appended ones");
+    if (this.keepPayloads) {
+      if (source === null || (this.ownBytes !== null && this.ownBytes !== source)) throw new Error("a row's payload must be in the table's own bytes");
+      this.ownBytes = source;
+    }
+    if (this.n === this.offsets.length) this.grow();
+    const i = this.n++;
+    this.p50[i] = p50;
+    this.offsets[i] = offset;
+    this.lengths[i] = length;
+    this.maxes[i] = max;
+    this.counts[i] = count;
+    this.maxColumn[i] = maxColumn;
+    this.payloadAt[i] = payloadAt;
+    this.payloadLength[i] = payloadLength;
+    if (this.keepPayloads) this.payloads.push("");
+  }
+
   /** Row i's base64 histogram payload. */
   payload(i: number): string {
-    if (i < this.payloads.length) return this.payloads[i]!;
+    if (i < this.payloads.length) {
+      const p = this.payloads[i]!;
+      if (p !== "" || this.ownBytes === null) return p;
+      const at = this.payloadAt[i]!;
+      return asciiDecoder.decode(this.ownBytes.subarray(at, at + this.payloadLength[i]!));
+    }
     for (const a of this.appended) {
       const k = i - a.from;
       if (k < 0 || k >= a.n) continue;

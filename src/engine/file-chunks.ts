@@ -31,8 +31,18 @@ interface OwnDecoder {
  * long as the file), its bytes are also copied there as they come.
  */
 export async function* fileChunks(file: Blob, onBytes: (n: number) => void, signal?: AbortSignal, keep?: Uint8Array): AsyncGenerator<string> {
-  const reader = file.stream().getReader();
   const decoder = (file as OwnDecoder).textDecoder?.() ?? new TextDecoder("utf-8");
+  for await (const value of fileBytes(file, onBytes, signal, keep)) yield decoder.decode(value, { stream: true });
+  const rest = decoder.decode();
+  if (rest) yield rest;
+}
+
+/**
+ * fileChunks' bytes, not decoded: for a reader that reads bytes itself (an interval log's
+ * HlogIngest.pushBytes). With `keep`, they are also copied there as they come.
+ */
+export async function* fileBytes(file: Blob, onBytes: (n: number) => void, signal?: AbortSignal, keep?: Uint8Array): AsyncGenerator<Uint8Array> {
+  const reader = file.stream().getReader();
   const breathe = yielder();
   let bytes = 0;
   for (;;) {
@@ -49,8 +59,6 @@ export async function* fileChunks(file: Blob, onBytes: (n: number) => void, sign
     }
     bytes += value.byteLength;
     onBytes(bytes);
-    yield decoder.decode(value, { stream: true });
+    yield value;
   }
-  const rest = decoder.decode();
-  if (rest) yield rest;
 }

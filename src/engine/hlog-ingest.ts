@@ -20,11 +20,11 @@ const MAX_TOTAL_SLOTS = 2 ** 27;
 import { LineSplitter, MAX_LINE_CHARS, type LineSink } from "../core/lines";
 import { IntervalTable, inferUnitFromIntervalMax, type PayloadBytes, type PayloadSource, type SeriesModel, type TableColumns } from "../core/series";
 import { BLOCK_SIZES, IntervalBlocks, JoinedBlocks, type BlockParts, type RangeSums } from "../core/blocks";
-import { HlogReader, holdsWhite, producerUnit, type HlogInterval, type ReaderPart } from "../formats/hlog";
+import { HlogReader, holdsWhite, plainDecimalBytes, producerUnit, type HlogInterval, type ReaderPart } from "../formats/hlog";
 import { addDecodedInto, growToCover, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
 import { decodePayload } from "./payload";
 import { kernelAccumulators } from "./kernel-accumulators";
-import { medianIndexOf } from "../wasm/kernel";
+import { decodePayloadBytes, kernelAvailable, medianIndexOf } from "../wasm/kernel";
 import { makeSeries, MAX_TAGS, type IngestProgress, type IngestResult, type Sink } from "./series-make";
 import { attachKept, KeptCounts, keptGroup, keptTransferables, type KeptParts } from "./kept-counts";
 import { fileBaseName } from "../core/naming";
@@ -179,7 +179,7 @@ export function transferablesOf(p: HlogPart): ArrayBuffer[] {
  */
 export async function ingestHlogPart(
   name: string,
-  chunks: AsyncIterable<string> | Iterable<string>,
+  chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
   onProgress?: (p: IngestProgress) => void,
   source: Uint8Array | null = null,
 ): Promise<HlogPart> {
@@ -188,14 +188,32 @@ export async function ingestHlogPart(
   return sink.toPart(source);
 }
 
-async function pushAll(sink: HlogIngest, chunks: AsyncIterable<string> | Iterable<string>, onProgress?: (p: IngestProgress) => void): Promise<void> {
+/** Text chunks go to push(), byte chunks (a file's bytes, undecoded) to pushBytes(); one kind per log. */
+async function pushAll(sink: HlogIngest, chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>, onProgress?: (p: IngestProgress) => void): Promise<void> {
   let bytes = 0;
   for await (const chunk of chunks) {
     bytes += chunk.length;
-    sink.push(chunk);
+    if (typeof chunk === "string") sink.push(chunk);
+    else sink.pushBytes(chunk);
     onProgress?.({ bytes, intervals: sink.intervalCount });
   }
 }
+
+/**
+ * Where the decimal field that starts at `i` ends: the index of its comma (before `end`), or -1
+ * when a byte other than a digit or a point comes first.
+ */
+function decimalEnd(b: Uint8Array, i: number, end: number): number {
+  for (; i < end; i++) {
+    const c = b[i]!;
+    if (c === 44) return i;
+    if ((c < 48 || c > 57) && c !== 46) return -1;
+  }
+  return -1;
+}
+
+/** Whether text holds a character beyond ASCII. */
+const BEYOND_ASCII = /[\u0080-\uffff]/;
 
 /**
  * Reads the first part of an interval log here while other workers read the rest, then joins
@@ -230,10 +248,16 @@ export class HlogIngest implements Sink, LineSink {
   /** The tags' kept counts, for time windows (kept-counts.ts; null where none are kept). */
   private readonly kept = keptGroup();
 
-  /** `keepPayloads` false: a part for another worker to join (see IntervalTable). */
+  /**
+   * `keepPayloads` false: a part for another worker to join (see IntervalTable). `ownBytes`: the
+   * bytes pushBytes() is given, kept whole by the caller as they come (a table that keeps its
+   * payloads finds those of the lines read from bytes there); without them, a reader that keeps
+   * its payloads reads pushed bytes as text.
+   */
   constructor(
     private readonly file: string,
     private readonly keepPayloads = true,
+    private readonly ownBytes: Uint8Array | null = null,
   ) {
     this.reader = new HlogReader(file);
     // This object is the splitter's sink, not a pair of closures made for it: the splitter's
@@ -256,6 +280,115 @@ export class HlogIngest implements Sink, LineSink {
   push(chunk: string): void {
     if (holdsWhite(chunk)) this.whiteEnd = this.splitter.charsRead + chunk.length;
     this.splitter.push(chunk);
+  }
+
+  /** The decoder of pushBytes' text (made when first needed); bytes pushed so far. */
+  private byteDecoder: TextDecoder | null = null;
+  private bytesPushed = 0;
+  /** Every byte pushed so far was an ASCII character: positions in the bytes are positions in the text. */
+  private bytesAreText = true;
+
+  /**
+   * Pushes the log's next bytes: a byte stream's chunks in order, never mixed with push().
+   * Lines of the usual shape (untagged "start,length,max,HIST…" with plain decimals and no
+   * white space, in the short path of line()) are read from the bytes themselves: no text is
+   * made of them and their payloads go to the kernel as bytes. Text decoding, the line
+   * splitter's strings, the reader's fields and the payloads' text were a third of a worker's
+   * time beside the kernel, and most of its garbage (profiled). Every other line, and all bytes
+   * after one beyond ASCII (positions in the bytes are then no longer positions in the text),
+   * is decoded and pushed as text. What is read is what push() of the decoded text reads
+   * (tests compare them).
+   */
+  pushBytes(chunk: Uint8Array): void {
+    const at0 = this.bytesPushed;
+    this.bytesPushed += chunk.length;
+    if (!this.bytesAreText || !kernelAvailable || (this.keepPayloads && this.ownBytes === null)) {
+      this.pushDecoded(chunk, at0);
+      return;
+    }
+    let st = 0;
+    if (!this.splitter.atLineStart) {
+      // The end of a line begun in an earlier chunk.
+      const nl = chunk.indexOf(10);
+      if (nl < 0) {
+        this.pushDecoded(chunk, at0);
+        return;
+      }
+      st = nl + 1;
+      this.pushDecoded(chunk.subarray(0, st), at0);
+    }
+    // Carriage returns go the text way (the splitter's rules for \r\n and a lone \r).
+    if (chunk.indexOf(13, st) >= 0) {
+      this.pushDecoded(chunk.subarray(st), at0 + st);
+      return;
+    }
+    for (let nl = chunk.indexOf(10, st); nl >= 0 && this.bytesAreText; nl = chunk.indexOf(10, st)) {
+      if (!this.plainLine(chunk, st, nl)) this.pushDecoded(chunk.subarray(st, nl + 1), at0 + st);
+      st = nl + 1;
+    }
+    if (st < chunk.length) this.pushDecoded(chunk.subarray(st), at0 + st);
+  }
+
+  /** After the last pushBytes(): what the decoder still holds (an unfinished character). */
+  private endBytes(): void {
+    const rest = this.byteDecoder?.decode() ?? "";
+    this.byteDecoder = null;
+    if (rest !== "") {
+      this.bytesAreText = false;
+      this.push(rest);
+    }
+  }
+
+  /** pushBytes' text way: `bytes`, at `at` in the bytes pushed, decoded as a stream and pushed. */
+  private pushDecoded(bytes: Uint8Array, at: number): void {
+    // Made at the stream's start, the decoder takes a byte-order mark off as a stream's decoder
+    // does (fileChunks); made later, it must not.
+    const decoder = (this.byteDecoder ??= new TextDecoder("utf-8", { ignoreBOM: at > 0 }));
+    const text = decoder.decode(bytes, { stream: true });
+    if (this.bytesAreText && (text.length !== bytes.length || BEYOND_ASCII.test(text))) this.bytesAreText = false;
+    this.push(text);
+  }
+
+  /**
+   * Reads the line `b[st, nl)` from its bytes when it takes line()'s short path in every
+   * respect; false (nothing done) leaves it to be read as text.
+   */
+  private plainLine(b: Uint8Array, st: number, nl: number): boolean {
+    const c0 = b[st]!;
+    if (c0 < 48 || c0 > 57) return false;
+    const e1 = decimalEnd(b, st, nl);
+    if (e1 < 0) return false;
+    const e2 = decimalEnd(b, e1 + 1, nl);
+    if (e2 < 0) return false;
+    const e3 = decimalEnd(b, e2 + 1, nl);
+    if (e3 < 0) return false;
+    const p = e3 + 1;
+    // "HIST" (a DoubleHistogram's "DHIST" goes the text way); a comma or white space inside
+    // makes the kernel decline, white space at the end is trimmed by the reader: text way.
+    if (nl - p < 5 || b[p] !== 72 || b[p + 1] !== 73 || b[p + 2] !== 83 || b[p + 3] !== 84 || b[nl - 1]! <= 32) return false;
+    const rawStart = plainDecimalBytes(b, st, e1);
+    const length = plainDecimalBytes(b, e1 + 1, e2);
+    const maxColumn = plainDecimalBytes(b, e2 + 1, e3);
+    if (rawStart < 0 || length < 0 || maxColumn < 0) return false;
+    const t = this.tags.get("");
+    if (t === undefined || t.fastDigits < 0) return false;
+    if (!this.reader.plainLine(rawStart)) return false;
+    const d = decodePayloadBytes(b, p, nl);
+    if (d === null) return false;
+    const lastIndex = d.indices.length > 0 ? d.indices[d.indices.length - 1]! : -1;
+    const top = lastIndex >= 0 ? valueFromIndex(lastIndex + 1, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits) - 1 : 0;
+    if (d.numberOfSignificantValueDigits !== t.fastDigits || d.lowestDiscernibleValue !== t.fastLowest || !(top <= t.fastTop)) return false;
+    // line()'s short path, the payload placed instead of given as text.
+    const at = this.splitter.charsRead;
+    if (d.double) t.double = true;
+    if (!t.pending) addDecodedInto(t.histogram!, d);
+    t.intervals.pushPlaced(0, length, lastIndex >= 0 ? top : 0, d.totalCount, maxColumn, nl - p, medianOf(d), at + (p - st), this.ownBytes);
+    t.kept?.add(d);
+    t.blocks?.add(d); // last, as in line()
+    this.rawStarts.get("")!.push(rawStart);
+    this.intervalCount++;
+    this.splitter.passLine(nl + 1 - st);
+    return true;
   }
 
   /** LineSink: one line of the log. */
@@ -367,6 +500,7 @@ export class HlogIngest implements Sink, LineSink {
 
   /** This reader's state as a part for another worker to absorb (see ingestHlogInParts). */
   toPart(source: Uint8Array | null = null): HlogPart {
+    this.endBytes();
     this.splitter.end();
     for (const t of this.tags.values()) settle(t);
     for (const t of this.tags.values()) t.blocks?.seal();
@@ -391,6 +525,7 @@ export class HlogIngest implements Sink, LineSink {
 
   /** Appends the part read after this reader's lines (call after the last push). */
   absorb(p: HlogPart): void {
+    this.endBytes();
     this.splitter.end();
     for (const t of this.tags.values()) settle(t);
     if (p.intervalCount > 0 && !p.source) throw new PartsNotJoinable("a part came without the bytes it was read from");
@@ -465,6 +600,7 @@ export class HlogIngest implements Sink, LineSink {
   }
 
   finish(): IngestResult {
+    this.endBytes();
     this.splitter.end();
     for (const t of this.tags.values()) settle(t);
     for (const t of this.tags.values()) t.blocks?.seal();

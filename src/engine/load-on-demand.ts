@@ -6,7 +6,7 @@
 // still being read; each log's parts are joined in order (as a helper's part is joined), each
 // as soon as it and the ones before it are in, which gives what reading it in one piece gives.
 import type { PayloadBytes } from "../core/series";
-import { fileChunks } from "./file-chunks";
+import { fileBytes } from "./file-chunks";
 import { ingestHlogInParts, ingestHlogPart, PartsNotJoinable, type HlogPart, type IngestResult } from "./ingest";
 import type { HelperWorkers } from "./load-files";
 import { pieceCounters } from "./load-pieces";
@@ -90,7 +90,7 @@ export async function readLogsOnDemand(
       helper === null
         ? ingestHlogPart(
             s.file.name,
-            fileChunks(piece, (b) => (s.bytes[k] = b), signal),
+            fileBytes(piece, (b) => (s.bytes[k] = b), signal),
             (p) => {
               s.intervals[k] = p.intervals;
               s.report();

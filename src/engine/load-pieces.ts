@@ -12,7 +12,7 @@
 // (traced in Chromium on the 24-hour log). The engine reads the first piece into the joining
 // reader and any later piece it takes as a part, as a helper does; the parts are joined in
 // file order, which gives what reading the log in one piece gives (tests compare them).
-import { fileChunks } from "./file-chunks";
+import { fileBytes } from "./file-chunks";
 import { HlogIngest, ingestHlogPart, type HlogPart } from "./hlog-ingest";
 import type { IngestResult } from "./series-make";
 import type { HelperWorkers } from "./load-files";
@@ -167,9 +167,11 @@ export async function readInPieces(
   const helping = Array.from({ length: helpers.count }, (_, h) => onHelper(h));
 
   // This worker: the first piece into the joining reader, then pieces as parts while any are left.
-  const sink = new HlogIngest(name);
-  for await (const chunk of fileChunks(slice(0), (b) => (bytes[0] = b), signal)) {
-    sink.push(chunk);
+  // Its bytes are kept, where its table finds the payloads of the lines read from them.
+  const first = new Uint8Array(bounds[1]! - bounds[0]!);
+  const sink = new HlogIngest(name, true, first);
+  for await (const chunk of fileBytes(slice(0), (b) => (bytes[0] = b), signal, first)) {
+    sink.pushBytes(chunk);
     intervals[0] = sink.intervalCount;
     report();
   }
@@ -179,7 +181,7 @@ export async function readInPieces(
       const source = new Uint8Array(bounds[piece + 1]! - bounds[piece]!);
       return ingestHlogPart(
         name,
-        fileChunks(slice(piece), (b) => (bytes[piece] = b), signal, source),
+        fileBytes(slice(piece), (b) => (bytes[piece] = b), signal, source),
         (p) => {
           intervals[piece] = p.intervals;
           report();

@@ -6,7 +6,7 @@
 // once waited for it). Started by the engine itself (the fallback), it talks
 // to the engine through its own worker messages.
 import { dropBlockChunks } from "../core/blocks";
-import { fileChunks } from "./file-chunks";
+import { fileBytes } from "./file-chunks";
 import { ingestHlogPart, transferablesOf } from "./hlog-ingest";
 import type { PartReply, PartRequest, PartSetup } from "./part-protocol";
 import { warmUp } from "./warm-up";
@@ -24,7 +24,7 @@ const cancelled = new Set<number>();
 let partsRead = 0;
 void warmUp(
   () => running.size > 0,
-  ingestHlogPart,
+  (name, chunks) => ingestHlogPart(name, chunks),
   () => partsRead > 0,
 );
 
@@ -58,7 +58,7 @@ function serve(endpoint: { postMessage(message: unknown, transfer: Transferable[
       const source = new Uint8Array(m.blob.size);
       const part = await ingestHlogPart(
         m.name,
-        fileChunks(m.blob, (b) => (bytes = b), control.signal, source),
+        fileBytes(m.blob, (b) => (bytes = b), control.signal, source),
         (p) => {
           // Progress at most every 100 ms: a message per chunk would cost more than it tells.
           const now = performance.now();

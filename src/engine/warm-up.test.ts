@@ -2,6 +2,8 @@ import { describe, expect, it, vi } from "vitest";
 import { ingest } from "./ingest";
 import { dropBlockChunks, readyBlockChunks } from "../core/blocks";
 import { READY_BLOCK_CHUNKS, syntheticLog, syntheticSteps, warmUp } from "./warm-up";
+import { HlogIngest } from "./hlog-ingest";
+import { kernelStats } from "../wasm/kernel";
 
 describe("warm-up", () => {
   it("its synthetic log is a valid interval log that reaches every part of the load path it means to warm", async () => {
@@ -14,6 +16,22 @@ describe("warm-up", () => {
     expect(total).toBe(lines);
     // Both tags keep one layout each, so both build blocks (the window path).
     for (const s of r.series) expect(s.blocks).toBeTruthy();
+  });
+
+  it("its synthetic log, read as bytes as the warm-up reads it, takes the bytes path for its usual lines", () => {
+    const lines = 2000;
+    const bytes = new TextEncoder().encode(syntheticLog(lines));
+    const before = kernelStats.nativeBase64;
+    const sink = new HlogIngest("warm-up.hlog", true, bytes);
+    for (let i = 0; i < bytes.length; i += 16 * 1024) sink.pushBytes(bytes.subarray(i, i + 16 * 1024));
+    const r = sink.finish();
+    expect(r.problems).toEqual([]);
+    expect(r.series.reduce((n, s) => n + s.intervals!.n, 0)).toBe(lines);
+    // Untagged lines (four in five) are read from the bytes; a tag's lines, a tag's first one
+    // and a line cut by a slice's end go the text way.
+    const asText = kernelStats.nativeBase64 - before;
+    expect(asText).toBeGreaterThan(lines / 5 - 10);
+    expect(asText).toBeLessThan(lines / 4);
   });
 
   it("waits while the worker is busy and reads the whole log once it is idle", async () => {

@@ -13,6 +13,8 @@
 import { encodeIntoCompressedBase64 } from "hdr-histogram-js";
 import { newHistogram } from "../core/histogram";
 import { dropBlockChunks, prepareBlockChunk } from "../core/blocks";
+import { HlogIngest } from "./hlog-ingest";
+import type { IngestResult } from "./series-make";
 
 /**
  * Intervals read in all: enough for V8's top tier on the per-interval path. With a quarter of
@@ -135,7 +137,7 @@ let started = false;
  */
 export async function warmUp(
   busy: () => boolean,
-  read: (name: string, chunks: AsyncIterable<string>) => Promise<unknown>,
+  read: (name: string, chunks: AsyncIterable<Uint8Array>, whole: Uint8Array) => Promise<unknown>,
   done: () => boolean = () => false,
   startDelayMs = START_DELAY_MS,
 ): Promise<void> {
@@ -171,20 +173,21 @@ export async function warmUp(
       if (await stop()) return;
       step = steps.next();
     }
-    const text = step.value;
+    // As bytes, as a big log's pieces are read (HlogIngest.pushBytes).
+    const bytes = new TextEncoder().encode(step.value);
     last = -Infinity; // look at once: a request may have come while the log was made
-    async function* slices(): AsyncGenerator<string> {
-      for (let i = 0; i < text.length; i += SLICE_CHARS) {
+    async function* slices(): AsyncGenerator<Uint8Array> {
+      for (let i = 0; i < bytes.length; i += SLICE_CHARS) {
         if (performance.now() - last >= SLICE_MS) {
           await yieldNow();
           while (busy()) await pause(BUSY_POLL_MS);
           if (done()) return;
           last = performance.now();
         }
-        yield text.slice(i, i + SLICE_CHARS);
+        yield bytes.subarray(i, i + SLICE_CHARS);
       }
     }
-    for (let round = 0; round < ROUNDS && !done(); round++) await read("warm-up.hlog", slices());
+    for (let round = 0; round < ROUNDS && !done(); round++) await read("warm-up.hlog", slices(), bytes);
     // Then the memory a big log's blocks write first (core/blocks.ts), a chunk per look at the
     // event loop, while no file has come.
     for (let k = 0; k < READY_BLOCK_CHUNKS; k++) {
@@ -202,6 +205,7 @@ export async function warmUp(
 export interface WarmableStore {
   readonly series: readonly unknown[];
   load(name: string, chunks: AsyncIterable<string> | Iterable<string>): Promise<unknown>;
+  add(r: IngestResult): unknown;
   views(range?: { start: number | null; end: number | null }): unknown;
   timeline(q: { t0: number | null; t1: number | null; columns: number; percentiles: readonly number[] }): unknown;
   warmWindow(): boolean;
@@ -275,9 +279,12 @@ export class EngineWarmUps {
     // a load: the first real load then runs optimised code.
     void warmUp(
       () => this.inFlight > 0,
-      async (name, chunks) => {
+      async (name, chunks, whole) => {
         const scratch = this.scratch();
-        await scratch.load(name, chunks);
+        // Read as a big log's first piece is (load-pieces.ts): from its bytes, kept whole.
+        const sink = new HlogIngest(name, true, whole);
+        for await (const chunk of chunks) sink.pushBytes(chunk);
+        scratch.add(sink.finish());
         if (this.inFlight > 0 || scratch.series.length === 0) return;
         scratch.views();
         scratch.timeline({ t0: null, t1: null, columns: 1200, percentiles: [] });

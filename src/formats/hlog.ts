@@ -121,6 +121,28 @@ function plainDecimal(text: string): number {
   if (digits === 0 || digits > 15) return -1;
   return point < 0 ? m : m / POW10[n - 1 - point]!;
 }
+/**
+ * plainDecimal of the characters `bytes[start, end)`, which the caller knows to be ASCII: the
+ * same value for the same characters, or -1 for anything plainDecimal refuses.
+ */
+export function plainDecimalBytes(bytes: Uint8Array, start: number, end: number): number {
+  const n = end - start;
+  if (n <= 0 || n > 16) return -1;
+  let m = 0;
+  let digits = 0;
+  let point = -1;
+  for (let i = 0; i < n; i++) {
+    const c = bytes[start + i]! - 48;
+    if (c >= 0 && c <= 9) {
+      m = m * 10 + c;
+      digits++;
+    } else if (c === -2 && point < 0) point = i;
+    else return -1;
+  }
+  if (digits === 0 || digits > 15) return -1;
+  return point < 0 ? m : m / POW10[n - 1 - point]!;
+}
+
 // Scanner's pattern makes the exponent optional, but it then hands the token to
 // Double.parseDouble, which requires it: "0x1.0" is refused.
 const HEX_FLOAT = /^([-+]?)0[xX]([0-9a-fA-F]*)\.([0-9a-fA-F]+)[pP]([-+]?\d+)$/;
@@ -251,6 +273,19 @@ export class HlogReader {
     if (!payload.startsWith("HIST") && !payload.startsWith("DHIST")) return this.fail(lineNo, `the histogram field does not start with HIST or DHIST (found "${clip(payload)}")`);
     if (this.firstStart === null) this.firstStart = rawStart;
     return { tag, rawStart, length, maxColumn, payload, payloadAt, line: lineNo };
+  }
+
+  /**
+   * readLine's verdict on a line its caller read from bytes (engine/hlog-ingest.ts pushBytes):
+   * an untagged "start,length,max,HIST…" line without white space, whose three numbers are
+   * plain decimals (so finite and not negative), the first at `rawStart`. True when readLine
+   * would give its interval, which this then counts as read; false leaves the line to readLine,
+   * which words why it is refused.
+   */
+  plainLine(rawStart: number): boolean {
+    if (rawStart + this.baseTimeAt(rawStart) > JAVA_LATEST_START) return false;
+    if (this.firstStart === null) this.firstStart = rawStart;
+    return true;
   }
 
   /** What a reader of a later part of the same file learnt, for absorb(). */

@@ -129,11 +129,12 @@ function writeInput(text: string, start: number, end: number): boolean {
 }
 
 /**
- * Payloads this realm's kernel decoded and declined, published as `self.hdrKernelStats` so that
+ * Payloads this realm's kernel decoded and declined (and of them, how many came as text to the
+ * platform's base64 decoder, how many as bytes), published as `self.hdrKernelStats` so that
  * end-to-end tests can tell that the browser really ran the fast path, which is otherwise
  * invisible (the JS path gives the same answers).
  */
-export const kernelStats = { available: kernel !== null, handled: 0, declined: 0, nativeBase64: 0 };
+export const kernelStats = { available: kernel !== null, handled: 0, declined: 0, nativeBase64: 0, bytes: 0 };
 (globalThis as unknown as { hdrKernelStats: typeof kernelStats }).hdrKernelStats = kernelStats;
 
 /** The kernel's raw verdict for a payload: pairs written (>= 0), or why it declined (< 0). For tests. */
@@ -214,7 +215,30 @@ export function allowNativeBase64(allowed: boolean): void {
  * (like the JS reader's transient result).
  */
 export function decodePayloadFast(text: string, start = 0, end = text.length): DecodedHistogram | null {
-  const n = decodePayloadCode(text, start, end);
+  return resultOf(decodePayloadCode(text, start, end));
+}
+
+/**
+ * decodePayloadFast for a payload given as bytes, `src[start, end)`, that are its text's
+ * characters one for one (a log read as bytes, see engine/hlog-ingest.ts pushBytes): copied
+ * into the kernel's input as they are and decoded by the kernel's own base64, which takes no
+ * byte beyond ASCII. Null when the kernel declines; the caller then reads the line as text,
+ * and the JS reader gives the verdict.
+ */
+export function decodePayloadBytes(src: Uint8Array, start: number, end: number): DecodedHistogram | null {
+  lastDecoded = false;
+  lastResult = null;
+  if (kernel === null) return null;
+  const n = end - start;
+  if (!(start >= 0 && end <= src.length && n > 0 && n <= INPUT_CAPACITY)) return null;
+  views();
+  input.set(src.subarray(start, end));
+  kernelStats.bytes++;
+  return resultOf(kernel.decode(n));
+}
+
+/** What decodePayloadFast returns for the kernel's verdict `n` on the payload just written. */
+function resultOf(n: number): DecodedHistogram | null {
   lastDecoded = n >= 0;
   if (n < 0) {
     kernelStats.declined++;
