@@ -80,6 +80,12 @@ export class IntervalTable {
   constructor(private readonly keepPayloads = true) {}
 
   push(offset: number, length: number, max: number, count: number, maxColumn: number, payload: string, p50 = 0, payloadAt = -1): void {
+    this.row(offset, length, max, count, maxColumn, p50, payloadAt, payload.length);
+    if (this.keepPayloads) this.payloads.push(payload);
+  }
+
+  /** A new row's columns (push and pushPlaced). */
+  private row(offset: number, length: number, max: number, count: number, maxColumn: number, p50: number, payloadAt: number, payloadLength: number): void {
     // Appended rows keep their payloads apart (see payload()): a row pushed after them would
     // take the index of one of theirs.
     if (this.appended.length > 0) throw new Error("no rows can be pushed after appended ones");
@@ -92,8 +98,7 @@ export class IntervalTable {
     this.counts[i] = count;
     this.maxColumn[i] = maxColumn;
     this.payloadAt[i] = payloadAt;
-    this.payloadLength[i] = payload.length;
-    if (this.keepPayloads) this.payloads.push(payload);
+    this.payloadLength[i] = payloadLength;
   }
 
   /**
@@ -112,21 +117,11 @@ export class IntervalTable {
     payloadAt: number,
     source: PayloadBytes | null,
   ): void {
-    if (this.appended.length > 0) throw new Error("no rows can be pushed after appended ones");
     if (this.keepPayloads) {
       if (source === null || (this.ownBytes !== null && this.ownBytes !== source)) throw new Error("a row's payload must be in the table's own bytes");
       this.ownBytes = source;
     }
-    if (this.n === this.offsets.length) this.grow();
-    const i = this.n++;
-    this.p50[i] = p50;
-    this.offsets[i] = offset;
-    this.lengths[i] = length;
-    this.maxes[i] = max;
-    this.counts[i] = count;
-    this.maxColumn[i] = maxColumn;
-    this.payloadAt[i] = payloadAt;
-    this.payloadLength[i] = payloadLength;
+    this.row(offset, length, max, count, maxColumn, p50, payloadAt, payloadLength);
     if (this.keepPayloads) this.payloads.push("");
   }
 

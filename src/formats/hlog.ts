@@ -107,24 +107,15 @@ const POW10 = Array.from({ length: 16 }, (_, k) => 10 ** k);
 function plainDecimal(text: string): number {
   const n = text.length;
   if (n === 0 || n > 16) return -1;
-  let m = 0;
-  let digits = 0;
-  let point = -1;
   for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i) - 48;
-    if (c >= 0 && c <= 9) {
-      m = m * 10 + c;
-      digits++;
-    } else if (c === -2 && point < 0) point = i;
-    else return -1;
+    const c = text.charCodeAt(i);
+    if (c > 127) return -1;
+    decimalScratch[i] = c;
   }
-  if (digits === 0 || digits > 15) return -1;
-  return point < 0 ? m : m / POW10[n - 1 - point]!;
+  return plainDecimalBytes(decimalScratch, 0, n);
 }
-/**
- * plainDecimal of the characters `bytes[start, end)`, which the caller knows to be ASCII: the
- * same value for the same characters, or -1 for anything plainDecimal refuses.
- */
+const decimalScratch = new Uint8Array(16);
+/** plainDecimal of the ASCII characters `bytes[start, end)` (a line read as bytes, or a field's text copied in). */
 export function plainDecimalBytes(bytes: Uint8Array, start: number, end: number): number {
   const n = end - start;
   if (n <= 0 || n > 16) return -1;
