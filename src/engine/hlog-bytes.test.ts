@@ -13,8 +13,9 @@ import { kernelStats } from "../wasm/kernel";
 function intervals(n: number, digits: 2 | 3 = 3, from = 0, scale = 1): SimInterval[] {
   return Array.from({ length: n }, (_, i) => {
     const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: digits });
-    // Values grow along the log, so later lines reach above what the first ones were checked for.
-    for (let k = 1; k <= 40; k++) h.recordValue(scale * (1000 * k + 37 * (i + from)));
+    // Values grow every tenth line, so some lines reach above what earlier ones were checked
+    // for (line()'s long path) and the others are read from the bytes.
+    for (let k = 1; k <= 40; k++) h.recordValue(scale * (1000 * k + 37 * Math.floor((i + from) / 10)));
     return { start: i + from, length: 1, histogram: h };
   });
 }
@@ -105,6 +106,12 @@ describe("an interval log read from its bytes", () => {
     // The first line opens the series (line()'s long path, as text); the other 39 come from the bytes.
     expect(kernelStats.handled - handled).toBe(40);
     expect(kernelStats.nativeBase64 - before).toBeLessThanOrEqual(1);
+    // Lines ended by \r\n, as Java writes them on Windows, too.
+    const crlf = writeHlog(steady).replace(/\n/g, "\r\n");
+    const atCrlf = kernelStats.nativeBase64;
+    const fromBytes = asBytes(crlf, 1 << 20);
+    expect(kernelStats.nativeBase64 - atCrlf).toBeLessThanOrEqual(1);
+    expect(fromBytes).toEqual(asText(crlf));
   });
 
   it("reads lines broken by \\r\\n or a lone \\r, and a byte-order mark, as its text does", () => {

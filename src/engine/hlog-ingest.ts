@@ -291,7 +291,7 @@ export class HlogIngest implements Sink, LineSink {
   /**
    * Pushes the log's next bytes: a byte stream's chunks in order, never mixed with push().
    * Lines of the usual shape (untagged "start,length,max,HIST…" with plain decimals and no
-   * white space, in the short path of line()) are read from the bytes themselves: no text is
+   * white space, ended by \n or \r\n, in the short path of line()) are read from the bytes themselves: no text is
    * made of them and their payloads go to the kernel as bytes. Text decoding, the line
    * splitter's strings, the reader's fields and the payloads' text were a third of a worker's
    * time beside the kernel, and most of its garbage (profiled). Every other line, and all bytes
@@ -317,13 +317,11 @@ export class HlogIngest implements Sink, LineSink {
       st = nl + 1;
       this.pushDecoded(chunk.subarray(0, st), at0);
     }
-    // Carriage returns go the text way (the splitter's rules for \r\n and a lone \r).
-    if (chunk.indexOf(13, st) >= 0) {
-      this.pushDecoded(chunk.subarray(st), at0 + st);
-      return;
-    }
     for (let nl = chunk.indexOf(10, st); nl >= 0 && this.bytesAreText; nl = chunk.indexOf(10, st)) {
-      if (!this.plainLine(chunk, st, nl)) this.pushDecoded(chunk.subarray(st, nl + 1), at0 + st);
+      // A line may end in \r\n (as Java writes lines on Windows); any other \r makes the
+      // kernel decline, and the splitter then cuts the line there, as the text has it.
+      const end = nl > st && chunk[nl - 1] === 13 ? nl - 1 : nl;
+      if (!this.plainLine(chunk, st, end, nl + 1)) this.pushDecoded(chunk.subarray(st, nl + 1), at0 + st);
       st = nl + 1;
     }
     if (st < chunk.length) this.pushDecoded(chunk.subarray(st), at0 + st);
@@ -350,10 +348,10 @@ export class HlogIngest implements Sink, LineSink {
   }
 
   /**
-   * Reads the line `b[st, nl)` from its bytes when it takes line()'s short path in every
-   * respect; false (nothing done) leaves it to be read as text.
+   * Reads the line `b[st, nl)` (its line break ends at `next`) from its bytes when it takes
+   * line()'s short path in every respect; false (nothing done) leaves it to be read as text.
    */
-  private plainLine(b: Uint8Array, st: number, nl: number): boolean {
+  private plainLine(b: Uint8Array, st: number, nl: number, next: number): boolean {
     const c0 = b[st]!;
     if (c0 < 48 || c0 > 57) return false;
     const e1 = decimalEnd(b, st, nl);
@@ -387,7 +385,7 @@ export class HlogIngest implements Sink, LineSink {
     t.blocks?.add(d); // last, as in line()
     this.rawStarts.get("")!.push(rawStart);
     this.intervalCount++;
-    this.splitter.passLine(nl + 1 - st);
+    this.splitter.passLine(next - st);
     return true;
   }
 
