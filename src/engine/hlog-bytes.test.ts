@@ -182,4 +182,30 @@ describe("an interval log read from its bytes", () => {
     const text = new TextDecoder("utf-8").decode(cut);
     for (const size of SIZES) expect(asBytes(text, size, cut), `chunks of ${size}`).toEqual(asText(text));
   });
+
+  it("reads a damaged log as its text does: bytes changed, inserted or removed anywhere (seeded)", () => {
+    const base = utf8.encode(writeHlog(intervals(30)));
+    let seed = 12345;
+    const rnd = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    // Bytes that matter to the two ways: line breaks, commas, points, digits, white space, a
+    // byte beyond ASCII, base64 letters and padding.
+    const pool = [10, 13, 44, 46, 48, 53, 57, 32, 9, 0xc2, 0xb5, 0xff, 72, 73, 83, 84, 61, 43, 47, 65];
+    for (let round = 0; round < 150; round++) {
+      const bytes = Array.from(base);
+      for (let k = 1 + rnd(4); k > 0; k--) {
+        const at = rnd(bytes.length);
+        const op = rnd(3);
+        if (op === 0) bytes[at] = pool[rnd(pool.length)]!;
+        else if (op === 1) bytes.splice(at, 0, pool[rnd(pool.length)]!);
+        else bytes.splice(at, 1 + rnd(3));
+      }
+      const damaged = new Uint8Array(bytes);
+      const text = new TextDecoder("utf-8").decode(damaged);
+      const size = [7, 64, 997, 1 << 20][rnd(4)]!;
+      expect(asBytes(text, size, damaged), `round ${round}, chunks of ${size}`).toEqual(asText(text));
+    }
+  });
 });
