@@ -212,6 +212,20 @@ function decimalEnd(b: Uint8Array, i: number, end: number): number {
   return -1;
 }
 
+/** A decoded interval's last counted index (-1: it counts nothing). */
+function lastIndexOf(d: DecodedHistogram): number {
+  return d.indices.length > 0 ? d.indices[d.indices.length - 1]! : -1;
+}
+
+/**
+ * The highest value of a decoded interval's last bucket (0 when it counts nothing). Values above
+ * 2^53 are valid in HdrHistogram's layouts but not exact in a float64: the library would count
+ * them in the total and lose them from the buckets (found by fuzzing); the long path refuses them.
+ */
+function topOf(d: DecodedHistogram, lastIndex: number): number {
+  return lastIndex >= 0 ? valueFromIndex(lastIndex + 1, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits) - 1 : 0;
+}
+
 /** Whether text holds a character beyond ASCII. */
 const BEYOND_ASCII = /[\u0080-\uffff]/;
 
@@ -291,13 +305,13 @@ export class HlogIngest implements Sink, LineSink {
   /**
    * Pushes the log's next bytes: a byte stream's chunks in order, never mixed with push().
    * Lines of the usual shape (untagged "start,length,max,HIST…" with plain decimals and no
-   * white space, ended by \n or \r\n, in the short path of line()) are read from the bytes themselves: no text is
-   * made of them and their payloads go to the kernel as bytes. Text decoding, the line
-   * splitter's strings, the reader's fields and the payloads' text were a third of a worker's
-   * time beside the kernel, and most of its garbage (profiled). Every other line, and all bytes
-   * after one beyond ASCII (positions in the bytes are then no longer positions in the text),
-   * is decoded and pushed as text. What is read is what push() of the decoded text reads
-   * (tests compare them).
+   * white space, ended by \n or \r\n, that take the short path) are read from the bytes
+   * themselves: no text is made of them and their payloads go to the kernel as bytes. Text
+   * decoding, the line splitter's strings, the reader's fields and the payloads' text were a
+   * third of a worker's time beside the kernel, and most of its garbage (profiled). Every other
+   * line, and all bytes after one beyond ASCII (positions in the bytes are then no longer
+   * positions in the text), is decoded and pushed as text. What is read is what push() of the
+   * decoded text reads (tests compare them).
    */
   pushBytes(chunk: Uint8Array): void {
     const at0 = this.bytesPushed;
@@ -348,8 +362,8 @@ export class HlogIngest implements Sink, LineSink {
   }
 
   /**
-   * Reads the line `b[st, nl)` (its line break ends at `next`) from its bytes when it takes
-   * line()'s short path in every respect; false (nothing done) leaves it to be read as text.
+   * Reads the line `b[st, nl)` (its line break ends at `next`) from its bytes when it takes the
+   * short path in every respect; false (nothing done) leaves it to be read as text.
    */
   private plainLine(b: Uint8Array, st: number, nl: number, next: number): boolean {
     const c0 = b[st]!;
@@ -373,18 +387,8 @@ export class HlogIngest implements Sink, LineSink {
     if (!this.reader.plainLine(rawStart)) return false;
     const d = decodePayloadBytes(b, p, nl);
     if (d === null) return false;
-    const lastIndex = d.indices.length > 0 ? d.indices[d.indices.length - 1]! : -1;
-    const top = lastIndex >= 0 ? valueFromIndex(lastIndex + 1, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits) - 1 : 0;
-    if (d.numberOfSignificantValueDigits !== t.fastDigits || d.lowestDiscernibleValue !== t.fastLowest || !(top <= t.fastTop)) return false;
-    // line()'s short path, the payload placed instead of given as text.
-    const at = this.splitter.charsRead;
-    if (d.double) t.double = true;
-    if (!t.pending) addDecodedInto(t.histogram!, d);
-    t.intervals.pushPlaced(0, length, lastIndex >= 0 ? top : 0, d.totalCount, maxColumn, nl - p, medianOf(d), at + (p - st), this.ownBytes);
-    t.kept?.add(d);
-    t.blocks?.add(d); // last, as in line()
-    this.rawStarts.get("")!.push(rawStart);
-    this.intervalCount++;
+    const lastIndex = lastIndexOf(d);
+    if (!this.shortPath(t, d, lastIndex, topOf(d, lastIndex), "", rawStart, length, maxColumn, null, nl - p, this.splitter.charsRead + (p - st))) return false;
     this.splitter.passLine(next - st);
     return true;
   }
@@ -401,27 +405,47 @@ export class HlogIngest implements Sink, LineSink {
     }
     const d = decoded.value;
     const t = this.tags.get(interval.tag);
-    const lastIndex = d.indices.length > 0 ? d.indices[d.indices.length - 1]! : -1;
-    // Values above 2^53 are valid in HdrHistogram's layouts but not exact in a float64: the
-    // library would count them in the total and lose them from the buckets (found by fuzzing).
-    const top = lastIndex >= 0 ? valueFromIndex(lastIndex + 1, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits) - 1 : 0;
-    if (t !== undefined && d.numberOfSignificantValueDigits === t.fastDigits && d.lowestDiscernibleValue === t.fastLowest && top <= t.fastTop) {
-      // The short path: an interval in the layout of the histogram and the blocks, within what
-      // was already checked against the memory budget and grown for. What the long path below
-      // would do then comes down to this; the interval's max in the histogram's layout (its
-      // own) is the highest value of its last bucket, `top`.
-      if (d.double) t.double = true;
-      if (!t.pending) addDecodedInto(t.histogram!, d);
-      t.intervals.push(0, interval.length, lastIndex >= 0 ? top : 0, d.totalCount, interval.maxColumn, interval.payload, medianOf(d), at + interval.payloadAt);
-      t.kept?.add(d);
-      // Last: the blocks' kernel accumulators may grow the kernel's memory, which detaches the
-      // views `d` holds (kernel-accumulators.ts).
-      t.blocks?.add(d);
-      this.rawStarts.get(interval.tag)!.push(interval.rawStart);
-      this.intervalCount++;
-      return;
-    }
+    const lastIndex = lastIndexOf(d);
+    const top = topOf(d, lastIndex);
+    const { payload } = interval;
+    if (this.shortPath(t, d, lastIndex, top, interval.tag, interval.rawStart, interval.length, interval.maxColumn, payload, payload.length, at + interval.payloadAt)) return;
     this.longPath(interval, d, t, lastIndex, top, lineNo, at);
+  }
+
+  /**
+   * The short path, for a line read as text (`payload` given) or from bytes (null: the payload
+   * is `payloadLength` bytes at `payloadAt` of the reader's own bytes): an interval in the
+   * layout of the histogram and the blocks, within what was already checked against the memory
+   * budget and grown for. What the long path would do then comes down to this; the interval's
+   * max in the histogram's layout (its own) is the highest value of its last bucket, `top`.
+   * False (nothing done) when the interval is not such.
+   */
+  private shortPath(
+    t: TagSeries | undefined,
+    d: DecodedHistogram,
+    lastIndex: number,
+    top: number,
+    tag: string,
+    rawStart: number,
+    length: number,
+    maxColumn: number,
+    payload: string | null,
+    payloadLength: number,
+    payloadAt: number,
+  ): boolean {
+    if (t === undefined || d.numberOfSignificantValueDigits !== t.fastDigits || d.lowestDiscernibleValue !== t.fastLowest || !(top <= t.fastTop)) return false;
+    if (d.double) t.double = true;
+    if (!t.pending) addDecodedInto(t.histogram!, d);
+    const max = lastIndex >= 0 ? top : 0;
+    if (payload !== null) t.intervals.push(0, length, max, d.totalCount, maxColumn, payload, medianOf(d), payloadAt);
+    else t.intervals.pushPlaced(0, length, max, d.totalCount, maxColumn, payloadLength, medianOf(d), payloadAt, this.ownBytes);
+    t.kept?.add(d);
+    // Last: the blocks' kernel accumulators may grow the kernel's memory, which detaches the
+    // views `d` holds (kernel-accumulators.ts).
+    t.blocks?.add(d);
+    this.rawStarts.get(tag)!.push(rawStart);
+    this.intervalCount++;
+    return true;
   }
 
   /**
