@@ -64,6 +64,34 @@ describe("block accumulators in the kernel", () => {
     expectSameBlocks(js, wasm, n);
   });
 
+  it("hold what JavaScript's hold for wide intervals added as dense (gaps, zero counts, spans across bit words)", () => {
+    const rnd = mulberry32(17);
+    const js = new IntervalBlocks();
+    const wasm = new IntervalBlocks(kernelAccumulators);
+    const n = 2048 + 200;
+    let denseOnes = 0;
+    for (let i = 0; i < n; i++) {
+      // Thousands of buckets side by side from anywhere (not on a 32-index boundary), a share
+      // of them missing or zero; every fifth interval sparse, so both ways meet in one slot.
+      const from = 1 + Math.floor(rnd() * 20_000);
+      const span = 64 + Math.floor(rnd() * 9000);
+      const keep = i % 5 === 4 ? 0.1 : 0.3 + rnd() * 0.7;
+      const indices: number[] = [];
+      for (let k = from; k < from + span; k++) if (rnd() < keep) indices.push(k);
+      if (indices.length === 0) indices.push(from);
+      const counts = Float64Array.from(indices, () => (rnd() < 0.05 ? 0 : 1 + Math.floor(rnd() * 50)));
+      if (indices.length >= 64 && indices.length * 4 > indices[indices.length - 1]! - indices[0]!) denseOnes++;
+      const iv = { indices: Int32Array.from(indices), counts };
+      js.add(iv);
+      wasm.add(iv);
+    }
+    expect(denseOnes).toBeGreaterThan(n / 2);
+    expectSameBlocks(js, wasm, n);
+    wasm.seal();
+    js.seal();
+    expectSameBlocks(js, wasm, n);
+  });
+
   it("move to JavaScript when the kernel's memory cannot grow, with what they held", () => {
     let allowed = 2; // the first two slots, then no more
     const failing: KernelSlots = { ...kernelSlots!, alloc: (c) => (allowed-- > 0 ? kernelSlots!.alloc(c) : -1) };

@@ -968,6 +968,9 @@ export function slotAlloc(capacity: i32): i32 {
   store<i32>(w, load<i32>(w) | (1 << (i & 31)));
 }
 
+/** Pairs at least one per this many indices of their span are added as dense (see slotAdd). */
+const SLOT_DENSE_RATIO: i32 = 4;
+
 /**
  * Adds `n` (index, count) pairs, ascending by index, from these addresses into the slot.
  * Returns 0, or -1 (nothing added) when an index does not fit.
@@ -982,6 +985,17 @@ export function slotAdd(base: i32, indices: i32, counts: i32, n: i32): i32 {
   if (last > load<i32>(b, 8)) store<i32>(b, last, 8);
   const dense = b + 16;
   const bits = dense + (<usize>load<i32>(b) << 3);
+  if (n >= 64 && n * SLOT_DENSE_RATIO > last - first) {
+    // Dense pairs (a wide interval: thousands of buckets side by side): the counts alone, then
+    // every bit word of their span marked at once. slotTake skips a marked index whose count
+    // is zero, so marking the span's gaps and the words' edges changes nothing it gives.
+    for (let k = 0; k < n; k++) {
+      const d = dense + (<usize>load<i32>(<usize>indices + (<usize>k << 2)) << 3);
+      store<f64>(d, load<f64>(d) + load<f64>(<usize>counts + (<usize>k << 3)));
+    }
+    memory.fill(bits + (<usize>(first >>> 5) << 2), 0xff, <usize>((last >>> 5) - (first >>> 5) + 1) << 2);
+    return 0;
+  }
   for (let k = 0; k < n; k++) {
     const i = load<i32>(<usize>indices + (<usize>k << 2));
     const d = dense + (<usize>i << 3);
