@@ -31,6 +31,8 @@ interface Axis {
   rows: number;
   rowOf: Int16Array;
   spread: Int16Array;
+  /** ends[r]: the first counts-array index in a later row than r (rows never decrease with the index). */
+  ends: Int32Array;
 }
 
 /** Per series (by histogram), its latency axis. */
@@ -71,9 +73,22 @@ function axisOf(s: SeriesModel, rows: number): Axis {
     if (starts[r]) spread[r] = next - r;
     r = next;
   }
-  const axis = { lo, hi, rows, rowOf, spread };
+  const axis = { lo, hi, rows, rowOf, spread, ends: rowEnds(rowOf, rows) };
   axisCache.set(s.histogram, axis);
   return axis;
+}
+
+/**
+ * For rows that never decrease with the index (`rowOf`, over the indices of a table): the first
+ * index of a later row than r, for each row r that an index of the table is in; an index past
+ * the table is in the last row, so the table's top row ends where the table does.
+ */
+export function rowEnds(rowOf: Int16Array, rows: number): Int32Array {
+  const ends = new Int32Array(rows).fill(0x7fffffff);
+  const top = rowOf.length - 1;
+  for (let i = top; i >= 1; i--) if (rowOf[i - 1]! < rowOf[i]!) ends[rowOf[i - 1]!] = i;
+  if (top >= 0 && rowOf[top]! < rows - 1) ends[rowOf[top]!] = top + 1;
+  return ends;
 }
 
 /** Columns hold whole blocks when there are at least this many intervals per column. */
@@ -91,10 +106,15 @@ const EMPTY_ROWS: RowEntries = { rows: new Int16Array(0), counts: new Float64Arr
 let rowScratch = new Int16Array(256);
 let sumScratch = new Float64Array(256);
 
-function toRows(indices: Int32Array, counts: Float64Array, rowOf: Int16Array, lastRow: number): RowEntries {
+/** One interval's or block's counts by row (`axis.ends` from rowEnds; an index past the table is in the last row). */
+export function toRows(indices: Int32Array, counts: Float64Array, axis: Pick<Axis, "rows" | "rowOf" | "ends">): RowEntries {
   // Indices come in ascending order and rows never decrease with the index, so a row's counts
-  // are one run: added up in one pass, without a map (this runs for every block after a load,
-  // over every entry of every block: typed arguments and a running sum keep it one tight loop).
+  // are one run: its end (the first index of a later row) is looked up once per row, and the
+  // run is added up comparing indices alone (this runs for every block after a load, over
+  // every entry of every block).
+  const rowOf = axis.rowOf;
+  const ends = axis.ends;
+  const lastRow = axis.rows - 1;
   if (rowScratch.length <= lastRow) {
     rowScratch = new Int16Array(lastRow + 1);
     sumScratch = new Float64Array(lastRow + 1);
@@ -104,20 +124,24 @@ function toRows(indices: Int32Array, counts: Float64Array, rowOf: Int16Array, la
   const table = rowOf.length;
   const n = indices.length;
   let m = 0;
-  let row = -1;
-  let sum = 0;
-  for (let k = 0; k < n; k++) {
+  let k = 0;
+  let prev = -1;
+  while (k < n) {
     const idx = indices[k]!;
+    if (idx <= prev) return toRowsUnordered(indices, counts, rowOf, lastRow);
     const r = idx < table ? rowOf[idx]! : lastRow;
-    if (r === row) sum += counts[k]!;
-    else if (r > row) {
-      if (m > 0) sums[m - 1] = sum;
-      rows[m++] = r;
-      sum = counts[k]!;
-      row = r;
-    } else return toRowsUnordered(indices, counts, rowOf, lastRow);
+    const end = ends[r]!;
+    let sum = counts[k]!;
+    prev = idx;
+    for (k++; k < n; k++) {
+      const j = indices[k]!;
+      if (j >= end || j <= prev) break;
+      prev = j;
+      sum += counts[k]!;
+    }
+    rows[m] = r;
+    sums[m++] = sum;
   }
-  if (m > 0) sums[m - 1] = sum;
   return { rows: rows.slice(0, m), counts: sums.slice(0, m) };
 }
 
@@ -242,14 +266,13 @@ function factsOf(t: IntervalTable, grid: BlockGrid | null): TableFacts {
  */
 const rowCaches = new WeakMap<Histogram, RowCache>();
 
-function rowCacheOf(s: SeriesModel, axis: Pick<Axis, "rows" | "rowOf">): RowCache {
+function rowCacheOf(s: SeriesModel, axis: Pick<Axis, "rows" | "rowOf" | "ends">): RowCache {
   const hit = rowCaches.get(s.histogram);
   if (hit && hit.rows === axis.rows) return hit;
   const t = s.intervals!;
   const layout = layoutOf(s);
   let intervals = new Map<number, RowEntries>();
   const blocks = new Map<number, RowEntries>();
-  const lastRow = axis.rows - 1;
   const size = BLOCK_SIZES[0];
   const c: RowCache = {
     rows: axis.rows,
@@ -258,13 +281,13 @@ function rowCacheOf(s: SeriesModel, axis: Pick<Axis, "rows" | "rowOf">): RowCach
       if (!e) {
         const d = decodeInterval(t, i);
         if (!d) e = EMPTY_ROWS;
-        else if (d.lowestDiscernibleValue === layout.lowest && d.numberOfSignificantValueDigits === layout.digits) e = toRows(d.indices, d.counts, axis.rowOf, lastRow);
+        else if (d.lowestDiscernibleValue === layout.lowest && d.numberOfSignificantValueDigits === layout.digits) e = toRows(d.indices, d.counts, axis);
         else {
           // Another layout than the series' own (a merge): added into one of that layout first.
           const h = newHistogram(layout.digits, layout.lowest, s.histogram.highestTrackableValue);
           addDecodedInto(h, d);
           const sp = sparseOf(h);
-          e = toRows(sp.indices, sp.counts, axis.rowOf, lastRow);
+          e = toRows(sp.indices, sp.counts, axis);
         }
         if (intervals.size >= MAX_CACHED_INTERVALS) intervals = new Map();
         intervals.set(i, e);
@@ -281,7 +304,7 @@ function rowCacheOf(s: SeriesModel, axis: Pick<Axis, "rows" | "rowOf">): RowCach
             const d = decodeInterval(t, i);
             return d ? { indices: d.indices, counts: d.counts } : null;
           }).sum;
-        e = toRows(sum.indices, sum.counts, axis.rowOf, lastRow);
+        e = toRows(sum.indices, sum.counts, axis);
         blocks.set(start, e);
       }
       return e;
