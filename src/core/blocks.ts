@@ -67,6 +67,11 @@ export interface Accumulator {
   readonly feedsNext: boolean;
   /** No interval will be added: let its memory go. */
   release(): void;
+  /**
+   * Where the kernel adds intervals straight into this accumulator (engine/kernel-accumulators.ts):
+   * its slot and the highest index + 1 it holds; null when it cannot (no slot yet, or JavaScript's).
+   */
+  kernelSlot?(): { slot: number; capacity: number } | null;
 }
 
 /** One accumulator per level (BLOCK_SIZES), made when a series' blocks start. */
@@ -368,6 +373,28 @@ export class IntervalBlocks implements RangeSums {
   add(s: Sparse): void {
     const first = this.scratch[0]!;
     first.addSlice(s.indices, s.counts, 0, s.indices.length);
+    this.counted();
+  }
+
+  /**
+   * Where the next intervals may be added by the kernel itself (engine/hlog-ingest.ts
+   * kernelLines): the first level's slot, the index bound it has room for, and how many
+   * intervals until a block ends (then addedInKernel must come, with at most that many). Null
+   * when the first level is not a kernel slot.
+   */
+  kernelTarget(): { slot: number; capacity: number; room: number } | null {
+    const at = this.scratch[0]!.kernelSlot?.() ?? null;
+    if (at === null) return null;
+    return { slot: at.slot, capacity: at.capacity, room: this.totalOnly ? Infinity : BLOCK_SIZES[0] - (this.n % BLOCK_SIZES[0]) };
+  }
+
+  /** `k` intervals (at most kernelTarget's room) were added into the first level's slot by the kernel: as k add()s. */
+  addedInKernel(k: number): void {
+    for (let i = 0; i < k; i++) this.counted();
+  }
+
+  /** One more interval is in the first level: a level's block ends every BLOCK_SIZES[l] intervals. */
+  private counted(): void {
     this.n++;
     if (this.totalOnly) return;
     for (let l = 0; l < BLOCK_SIZES.length; l++) {

@@ -24,7 +24,7 @@ import { HlogReader, holdsWhite, plainDecimalBytes, producerUnit, type HlogInter
 import { addDecodedInto, growToCover, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
 import { decodePayload } from "./payload";
 import { kernelAccumulators } from "./kernel-accumulators";
-import { decodePayloadBytes, kernelAvailable, medianIndexOf } from "../wasm/kernel";
+import { decodePayloadBytes, kernelAvailable, kernelLines, medianIndexOf, RECORD_F64, RECORD_I32 } from "../wasm/kernel";
 import { makeSeries, MAX_TAGS, type IngestProgress, type IngestResult, type Sink } from "./series-make";
 import { attachKept, KeptCounts, keptGroup, keptTransferables, type KeptParts } from "./kept-counts";
 import { fileBaseName } from "../core/naming";
@@ -226,6 +226,24 @@ function topOf(d: DecodedHistogram, lastIndex: number): number {
   return lastIndex >= 0 ? valueFromIndex(lastIndex + 1, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits) - 1 : 0;
 }
 
+/**
+ * The highest counts-array index whose bucket's highest value, valueFromIndex(i + 1) − 1 (topOf),
+ * is at most `top` in this layout (−1: none): the short path's `top <= fastTop` as an index.
+ */
+function lastIndexUpTo(top: number, lowest: number, digits: number): number {
+  let lo = -1;
+  let hi = 1 << 26; // beyond any layout's counts array
+  while (lo < hi) {
+    const mid = lo + Math.ceil((hi - lo) / 2);
+    if (valueFromIndex(mid + 1, lowest, digits) - 1 <= top) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Lines the kernel reads in one call at most (its records). */
+const RECORDS = 64;
+
 /** Whether text holds a character beyond ASCII. */
 const BEYOND_ASCII = /[\u0080-\uffff]/;
 
@@ -331,7 +349,15 @@ export class HlogIngest implements Sink, LineSink {
       st = nl + 1;
       this.pushDecoded(chunk.subarray(0, st), at0);
     }
+    this.window = null;
     for (let nl = chunk.indexOf(10, st); nl >= 0 && this.bytesAreText; nl = chunk.indexOf(10, st)) {
+      if (kernelLines !== null) {
+        const used = this.kernelLines(chunk, st);
+        if (used > 0) {
+          st += used;
+          continue;
+        }
+      }
       // A line may end in \r\n (as Java writes lines on Windows); any other \r makes the
       // kernel decline, and the splitter then cuts the line there, as the text has it.
       const end = nl > st && chunk[nl - 1] === 13 ? nl - 1 : nl;
@@ -339,6 +365,93 @@ export class HlogIngest implements Sink, LineSink {
       st = nl + 1;
     }
     if (st < chunk.length) this.pushDecoded(chunk.subarray(st), at0 + st);
+  }
+
+  /** The chunk whose bytes from windowStart to windowEnd are in the kernel's lines area (within one pushBytes). */
+  private window: Uint8Array | null = null;
+  private windowStart = 0;
+  private windowEnd = 0;
+  /** lastIndexUpTo of the untagged series' fast layout and top, for the kernel, and what it was computed for. */
+  private fastLast = { top: NaN, digits: -1, lowest: -1, last: -1 };
+
+  /**
+   * Reads lines from `chunk[st]` on in the kernel while they take the short path (plainLine and
+   * shortPath, in one call for up to a block's worth of lines): the bytes of the lines read, 0
+   * when the first is not read there (the caller reads it the usual way). Only for untagged
+   * lines of a series whose counts are added up in its blocks' kernel accumulator; what each
+   * line leaves (its row, kept counts, start, line count) is put here as shortPath puts it.
+   */
+  private kernelLines(chunk: Uint8Array, st: number): number {
+    const t = this.tags.get("");
+    if (t === undefined || t.fastDigits < 0 || !t.pending || t.blocks === null) return 0;
+    const target = t.blocks.kernelTarget();
+    if (target === null) return 0;
+    const base = this.reader.plainBase();
+    if (base === null) return 0;
+    if (this.window !== chunk || st < this.windowStart || st >= this.windowEnd) {
+      if (!this.fillWindow(chunk, st)) return 0;
+    }
+    const fl = this.fastLast;
+    if (fl.top !== t.fastTop || fl.digits !== t.fastDigits || fl.lowest !== t.fastLowest) this.newFastLast(t);
+    const kl = kernelLines!;
+    const lines = Math.min(RECORDS, target.room);
+    const keep = t.kept !== null;
+    let k = kl.read(st - this.windowStart, this.windowEnd - this.windowStart, lines, target.slot, target.capacity, fl.digits, fl.lowest, fl.last, 0 <= fl.top, base, keep);
+    // A line cut by the area's end: the area again from this line on.
+    if (k === 0 && kl.stopReason() === 1 && this.windowStart !== st && this.fillWindow(chunk, st)) {
+      k = kl.read(0, this.windowEnd - this.windowStart, lines, target.slot, target.capacity, fl.digits, fl.lowest, fl.last, 0 <= fl.top, base, keep);
+    }
+    return k === 0 ? 0 : this.kernelRecords(t, k);
+  }
+
+  private newFastLast(t: TagSeries): void {
+    const fl = this.fastLast;
+    fl.top = t.fastTop;
+    fl.digits = t.fastDigits;
+    fl.lowest = t.fastLowest;
+    fl.last = lastIndexUpTo(t.fastTop, t.fastLowest, t.fastDigits);
+  }
+
+  /** What the kernel's `k` lines leave, put where shortPath puts it; the bytes of those lines. */
+  private kernelRecords(t: TagSeries, k: number): number {
+    const kl = kernelLines!;
+    const f = kl.recordsF64();
+    const r = kl.recordsI32();
+    const keptBytes = kl.kept();
+    const starts = this.rawStarts.get("")!;
+    const digits = t.fastDigits;
+    const lowest = t.fastLowest;
+    const kept = t.kept;
+    let used = 0;
+    for (let i = 0; i < k; i++) {
+      const fo = i * RECORD_F64;
+      const io = i * RECORD_I32 + 8;
+      const last = r[io]!;
+      const median = r[io + 1]!;
+      const max = last >= 0 ? valueFromIndex(last + 1, lowest, digits) - 1 : 0;
+      const p50 = median < 0 ? 0 : valueFromIndex(median, lowest, digits);
+      t.intervals.pushPlaced(0, f[fo + 1]!, max, f[fo + 3]!, f[fo + 2]!, r[io + 3]!, p50, this.splitter.charsRead + r[io + 2]!, this.ownBytes);
+      if (kept !== null) kept.addBytes(keptBytes.subarray(r[io + 5]!, r[io + 5]! + r[io + 6]!), digits, lowest, last);
+      starts.push(f[fo]!);
+      this.splitter.passLine(r[io + 4]!);
+      used += r[io + 4]!;
+    }
+    this.intervalCount += k;
+    // Last, as shortPath adds to the blocks last (a block's end takes it out of the kernel).
+    t.blocks!.addedInKernel(k);
+    return used;
+  }
+
+  /** Copies `chunk` from `st` (as much as fits) into the kernel's lines area; false when there is none. */
+  private fillWindow(chunk: Uint8Array, st: number): boolean {
+    const area = kernelLines!.area();
+    if (area === null) return false;
+    const end = Math.min(chunk.length, st + area.length);
+    area.set(chunk.subarray(st, end));
+    this.window = chunk;
+    this.windowStart = st;
+    this.windowEnd = end;
+    return true;
   }
 
   /** After the last pushBytes(): what the decoder still holds (an unfinished character). */

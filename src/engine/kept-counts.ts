@@ -155,26 +155,47 @@ export class KeptCounts {
    * kernel's inflated bytes are still where lastCountsBytes finds them).
    */
   add(d: DecodedHistogram): void {
-    const row = this.nextRow();
-    if (this.digits < 0) {
-      this.digits = d.numberOfSignificantValueDigits;
-      this.lowest = d.lowestDiscernibleValue;
-    }
-    this.at[row] = -1;
-    if (this.closed || d.numberOfSignificantValueDigits !== this.digits || d.lowestDiscernibleValue !== this.lowest) return;
-    const inflated = lastCountsBytes();
-    const len = inflated ? inflated.length : encodeCounts(d.indices, d.counts);
-    const pos = this.reserve(len);
+    const n = d.indices.length;
+    let bytes: Uint8Array | null = null;
+    const pos = this.place(d.numberOfSignificantValueDigits, d.lowestDiscernibleValue, n > 0 ? d.indices[n - 1]! : -1, () => {
+      bytes = lastCountsBytes();
+      return bytes ? bytes.length : encodeCounts(d.indices, d.counts);
+    });
     if (pos < 0) return;
     const chunk = this.chunks[pos >>> CHUNK_BITS]!;
     const off = pos & OFFSET_MASK;
+    const inflated = bytes as Uint8Array | null;
     if (inflated) chunk.set(inflated, off);
     else encodeCounts(d.indices, d.counts, chunk, off);
+  }
+
+  /**
+   * add() for a row whose counts bytes are given (the kernel read the line and copied them out,
+   * engine/hlog-ingest.ts kernelLines): in layout (`digits`, `lowest`), `last` its highest index
+   * with a count (−1: none).
+   */
+  addBytes(bytes: Uint8Array, digits: number, lowest: number, last: number): void {
+    const pos = this.place(digits, lowest, last, () => bytes.length);
+    if (pos >= 0) this.chunks[pos >>> CHUNK_BITS]!.set(bytes, pos & OFFSET_MASK);
+  }
+
+  /** The next row, and where its bytes go (−1: not kept); `size` is asked only when it is kept. */
+  private place(digits: number, lowest: number, last: number, size: () => number): number {
+    const row = this.nextRow();
+    if (this.digits < 0) {
+      this.digits = digits;
+      this.lowest = lowest;
+    }
+    this.at[row] = -1;
+    if (this.closed || digits !== this.digits || lowest !== this.lowest) return -1;
+    const len = size();
+    const pos = this.reserve(len);
+    if (pos < 0) return -1;
     this.at[row] = pos;
     this.length[row] = len;
-    const n = d.indices.length;
-    this.last[row] = n > 0 ? d.indices[n - 1]! : -1;
-    if (n > 0 && d.indices[n - 1]! > this.top) this.top = d.indices[n - 1]!;
+    this.last[row] = last;
+    if (last > this.top) this.top = last;
+    return pos;
   }
 
   private nextRow(): number {

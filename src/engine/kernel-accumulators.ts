@@ -140,6 +140,12 @@ class SlotAccumulator implements Accumulator {
     if (!ok) throw new Error("block accumulator refused an interval it had room for");
   }
 
+  kernelSlot(): { slot: number; capacity: number } | null {
+    if (this.g.fallback) return null;
+    const slot = this.g.slots[this.level]!;
+    return slot < 0 ? null : { slot, capacity: this.g.capacity };
+  }
+
   takeInto(indices: Int32Array, counts: Float64Array, at: number): number {
     const f = this.g.fallback;
     if (f) return f[this.level]!.takeInto(indices, counts, at);

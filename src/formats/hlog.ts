@@ -279,6 +279,15 @@ export class HlogReader {
     return true;
   }
 
+  /**
+   * The time base plainLine adds to a start before its 2^63 check, the same for every line
+   * after the first interval while no header line comes; null before the first interval (whose
+   * start it takes).
+   */
+  plainBase(): number | null {
+    return this.firstStart === null ? null : this.baseTimeAt(this.firstStart);
+  }
+
   /** What a reader of a later part of the same file learnt, for absorb(). */
   partState(): ReaderPart {
     return { header: { ...this.header }, firstStart: this.firstStart, problems: this.problems, skippedLines: this.skippedLines };

@@ -23,6 +23,21 @@ interface KernelExports {
   slotTake(base: number, into: number): number;
   slotEmpty(base: number): number;
   slotSpan(base: number): number;
+  linesBuffer(): number;
+  linesStopReason(): number;
+  readLines(
+    from: number,
+    to: number,
+    maxLines: number,
+    slot: number,
+    capacity: number,
+    digits: number,
+    lowest: number,
+    maxLast: number,
+    zeroOk: number,
+    base: number,
+    keep: number,
+  ): number;
   inputAddress: WebAssembly.Global;
   inputCapacity: WebAssembly.Global;
   outputAddress: WebAssembly.Global;
@@ -132,9 +147,10 @@ function writeInput(text: string, start: number, end: number): boolean {
  * Payloads this realm's kernel decoded and declined (and of them, how many came as text to the
  * platform's base64 decoder, how many as bytes), published as `self.hdrKernelStats` so that
  * end-to-end tests can tell that the browser really ran the fast path, which is otherwise
- * invisible (the JS path gives the same answers).
+ * invisible (the JS path gives the same answers). `lines`: of `bytes`, those whose whole line
+ * the kernel read (kernelLines).
  */
-export const kernelStats = { available: kernel !== null, handled: 0, declined: 0, nativeBase64: 0, bytes: 0 };
+export const kernelStats = { available: kernel !== null, handled: 0, declined: 0, nativeBase64: 0, bytes: 0, lines: 0 };
 (globalThis as unknown as { hdrKernelStats: typeof kernelStats }).hdrKernelStats = kernelStats;
 
 /** The kernel's raw verdict for a payload: pairs written (>= 0), or why it declined (< 0). For tests. */
@@ -420,6 +436,103 @@ export const kernelSlots: KernelSlots | null = (() => {
     decodedCounts() {
       views();
       return counts;
+    },
+  };
+})();
+
+/** Sizes of the lines buffer's parts (assembly/kernel.ts linesBuffer). */
+const LINES_BYTES = 1 << 20;
+const LINE_RECORDS = 64;
+const RECORD_BYTES = 64;
+const KEPT_BYTES = 1 << 18;
+
+/**
+ * Interval lines read by the kernel (assembly/kernel.ts readLines): a run of consecutive lines
+ * of the usual shape, each parsed, decoded and added to a block accumulator in one call, with a
+ * record per line. Null where there is no kernel.
+ */
+export interface KernelLines {
+  /** Where the log's bytes go (LINES_BYTES of them); null when the kernel's memory cannot grow. A view valid until the memory grows. */
+  area(): Uint8Array | null;
+  /** readLines: the lines read into records 0 … n − 1 (see the kernel for the arguments). */
+  read(
+    from: number,
+    to: number,
+    maxLines: number,
+    slot: number,
+    capacity: number,
+    digits: number,
+    lowest: number,
+    maxLast: number,
+    zeroOk: boolean,
+    base: number,
+    keep: boolean,
+  ): number;
+  /** Why the last read stopped: 0 the room asked for was used, 1 a line is not whole in the area, 2 a line was declined. */
+  stopReason(): number;
+  /** The records: per line, 8 float64 (raw start, length, max column, total count), then as int32 from index 8 (last index, median index, payload offset, payload length, line length, kept offset, kept length). */
+  recordsF64(): Float64Array;
+  recordsI32(): Int32Array;
+  /** The kept counts' bytes (records' kept offset and length). */
+  kept(): Uint8Array;
+}
+
+/** Doubles and int32 per record (RECORD_BYTES). */
+export const RECORD_F64 = RECORD_BYTES / 8;
+export const RECORD_I32 = RECORD_BYTES / 4;
+
+let linesBase = -1;
+let linesOf: ArrayBuffer | null = null;
+let linesArea = new Uint8Array(0);
+let recF64 = new Float64Array(0);
+let recI32 = new Int32Array(0);
+let keptArea = new Uint8Array(0);
+
+function linesViews(): void {
+  views();
+  if (linesOf === buffer) return;
+  linesOf = buffer;
+  linesArea = new Uint8Array(buffer!, linesBase, LINES_BYTES);
+  recF64 = new Float64Array(buffer!, linesBase + LINES_BYTES, (LINE_RECORDS * RECORD_BYTES) / 8);
+  recI32 = new Int32Array(buffer!, linesBase + LINES_BYTES, (LINE_RECORDS * RECORD_BYTES) / 4);
+  keptArea = new Uint8Array(buffer!, linesBase + LINES_BYTES + LINE_RECORDS * RECORD_BYTES, KEPT_BYTES);
+}
+
+export const kernelLines: KernelLines | null = (() => {
+  if (kernel === null) return null;
+  const k = kernel;
+  return {
+    area() {
+      if (linesBase < 0) {
+        linesBase = k.linesBuffer();
+        if (linesBase < 0) return null;
+      }
+      linesViews();
+      return linesArea;
+    },
+    read(from, to, maxLines, slot, capacity, digits, lowest, maxLast, zeroOk, base, keep) {
+      lastDecoded = false;
+      lastResult = null;
+      const n = k.readLines(from, to, maxLines, slot, capacity, digits, lowest, maxLast, zeroOk ? 1 : 0, base, keep ? 1 : 0);
+      kernelStats.bytes += n;
+      kernelStats.handled += n;
+      kernelStats.lines += n;
+      return n;
+    },
+    stopReason() {
+      return k.linesStopReason();
+    },
+    recordsF64() {
+      linesViews();
+      return recF64;
+    },
+    recordsI32() {
+      linesViews();
+      return recI32;
+    },
+    kept() {
+      linesViews();
+      return keptArea;
     },
   };
 })();

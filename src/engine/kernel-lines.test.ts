@@ -1,0 +1,154 @@
+// Interval lines read by the kernel in runs (HlogIngest.kernelLines, assembly/kernel.ts
+// readLines): a log read from its bytes gives what its text gives, down to each interval's row,
+// the pre-merged blocks and the counts kept for time windows, wherever the runs stop (a block's
+// end, a line cut by a chunk's or the kernel area's end, a higher value, a wider counts array,
+// a line of another shape), and the runs really are read in the kernel.
+import { build } from "hdr-histogram-js";
+import { afterEach, describe, expect, it } from "vitest";
+import { writeHlog } from "../../scripts/lib/hlog-fixture";
+import type { SimInterval } from "../../scripts/lib/queue-sim";
+import { BLOCK_SIZES } from "../core/blocks";
+import { HlogIngest, keepBlocks } from "./hlog-ingest";
+import { keptOf, setKeptBudget, WORKER_KEPT_BUDGET } from "./kept-counts";
+import type { IngestResult } from "./series-make";
+import { kernelStats } from "../wasm/kernel";
+
+afterEach(() => {
+  setKeptBudget(0);
+  keepBlocks(true);
+});
+
+/**
+ * `n` one-second intervals of 40 values each; from interval `jumpAt` on, values 1000 times
+ * higher (beyond the checked top and the accumulators' room), and every `emptyEvery`-th interval
+ * empty.
+ */
+function intervals(n: number, o: { jumpAt?: number; emptyEvery?: number; seed?: number } = {}): SimInterval[] {
+  let seed = o.seed ?? 1;
+  const rnd = () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+    return seed / 0x80000000;
+  };
+  return Array.from({ length: n }, (_, i) => {
+    const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+    if (!(o.emptyEvery && i % o.emptyEvery === o.emptyEvery - 1)) {
+      const scale = o.jumpAt !== undefined && i >= o.jumpAt ? 1000 : 1;
+      for (let k = 0; k < 40; k++) h.recordValue(Math.round(scale * 1000 * Math.exp(3 * rnd())));
+    }
+    return { start: i, length: 1, histogram: h };
+  });
+}
+
+const utf8 = new TextEncoder();
+
+/** Everything a reading gives that a later query reads: rows, payloads, blocks, kept counts. */
+function outcome(r: IngestResult) {
+  return {
+    lines: r.lines,
+    problems: r.problems.map((p) => [p.line, p.reason]),
+    series: r.series.map((s) => {
+      const t = s.intervals!;
+      const col = (a: Float64Array) => Array.from(a.subarray(0, t.n));
+      const blocks: number[][] = [];
+      for (let start = 0; start + BLOCK_SIZES[0] <= t.n; start += BLOCK_SIZES[0]) {
+        const b = s.blocks?.storedBlock(start);
+        blocks.push(b ? [...b.indices, -1, ...b.counts] : []);
+      }
+      const k = keptOf(t, s.histogram.numberOfSignificantValueDigits, 1);
+      const kept = k
+        ? Array.from({ length: t.n }, (_, i) => {
+            const at = k.at[i]!;
+            return at < 0 ? null : [k.last[i], ...k.chunks[at >>> 20]!.subarray(at & 0xfffff, (at & 0xfffff) + k.length[i]!)];
+          })
+        : null;
+      return {
+        name: s.name,
+        total: s.histogram.totalCount,
+        max: s.histogram.maxValue,
+        offsets: col(t.offsets),
+        lengths: col(t.lengths),
+        maxes: col(t.maxes),
+        counts: col(t.counts),
+        maxColumn: col(t.maxColumn),
+        p50: col(t.p50),
+        payloads: t.allPayloads(),
+        blocks,
+        kept,
+      };
+    }),
+  };
+}
+
+function asText(text: string) {
+  const ing = new HlogIngest("runs.hlog");
+  ing.push(text);
+  return outcome(ing.finish());
+}
+
+function asBytes(text: string, size: number) {
+  const bytes = utf8.encode(text);
+  const ing = new HlogIngest("runs.hlog", true, bytes);
+  for (let at = 0; at < bytes.length; at += size) ing.pushBytes(bytes.subarray(at, at + size));
+  return outcome(ing.finish());
+}
+
+/** Reads `text` as bytes in chunks of each size; returns the lines the kernel read in the last reading. */
+function expectSame(text: string, sizes: number[]): number {
+  const want = asText(text);
+  expect(want.series.length).toBeGreaterThan(0);
+  let lines = 0;
+  for (const size of sizes) {
+    const before = kernelStats.lines;
+    expect(asBytes(text, size), `chunks of ${size}`).toEqual(want);
+    lines = kernelStats.lines - before;
+  }
+  return lines;
+}
+
+describe("interval lines read by the kernel in runs", () => {
+  it("read as the text does, with blocks and kept counts, however the bytes are cut; most lines in the kernel", () => {
+    setKeptBudget(WORKER_KEPT_BUDGET);
+    // 6,000 lines: past the kernel area's 1 MiB, past a block of the second level.
+    const text = writeHlog(intervals(6000, { emptyEvery: 97 }));
+    expect(text.length).toBeGreaterThan(1 << 20);
+    const lines = expectSame(text, [997, 64 * 1024, 1 << 20, 4 << 20]);
+    // Read in one chunk: the series' first line, and the few that reach a new high, take the
+    // long path; every other line the kernel.
+    expect(lines).toBeGreaterThan(5980);
+    const r = asText(text).series[0]!;
+    expect(r.kept!.every((k) => k !== null)).toBe(true);
+    expect(r.blocks.length).toBe(Math.floor(6000 / BLOCK_SIZES[0]));
+  });
+
+  it("stop at a higher value, a wider counts array, another shape of line, and go on after them", () => {
+    setKeptBudget(WORKER_KEPT_BUDGET);
+    const lines = writeHlog(intervals(700, { jumpAt: 300, seed: 3 })).split("\n");
+    const data = lines.findIndex((l) => /^\d/.test(l));
+    const tagged = writeHlog(intervals(5, { seed: 9 }), { tag: "db" })
+      .split("\n")
+      .filter((l) => l.startsWith("Tag="));
+    const at = data + 500;
+    const mixed = [
+      ...lines.slice(0, at),
+      "# a comment between runs",
+      ...tagged,
+      lines[at]!.replace(/^[\d.]+/, "1e3"), // not a plain decimal: the general way
+      `${lines[at + 1]!}\r`, // a line ended by \r\n
+      ...lines.slice(at + 2),
+    ].join("\n");
+    const kernel = expectSame(mixed, [333, 1 << 20]);
+    expect(kernel).toBeGreaterThan(650);
+  });
+
+  it("add up only the total when blocks are not kept (the command line's report)", () => {
+    keepBlocks(false);
+    const text = writeHlog(intervals(1000, { jumpAt: 600, seed: 5 }));
+    // The jump to higher values takes the long path (and grows the accumulator), as a new high does.
+    expect(expectSame(text, [4096, 1 << 20])).toBeGreaterThan(980);
+  });
+
+  it("read a log written on Windows (\\r\\n) in the kernel too", () => {
+    const text = writeHlog(intervals(300, { seed: 7 })).replace(/\n/g, "\r\n");
+    expect(expectSame(text, [1 << 20])).toBeGreaterThan(290);
+  });
+});
