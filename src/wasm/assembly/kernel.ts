@@ -1143,6 +1143,18 @@ function decimalEnd(i: usize, end: usize): usize {
   return 0;
 }
 
+/** The first line feed in [p, end), or `end`: eight bytes a test (a zero byte of word ^ 0x0a…0a). */
+function findLineFeed(p: usize, end: usize): usize {
+  for (; p + 8 <= end; p += 8) {
+    const x = load<u64>(p) ^ 0x0a0a0a0a0a0a0a0a;
+    // The lowest flagged byte is the first zero byte (borrows only run upwards, past it).
+    const t = (x - 0x0101010101010101) & ~x & 0x8080808080808080;
+    if (t != 0) return p + <usize>(ctz(t) >> 3);
+  }
+  for (; p < end; p++) if (load<u8>(p) == 10) return p;
+  return end;
+}
+
 /**
  * Reads lines from LINES + `from` up to LINES + `to` (bytes of the log, starting at a line's
  * start), at most `maxLines`, each one an interval of the usual shape in the layout (`digits`,
@@ -1174,8 +1186,7 @@ export function readLines(
   let keptUsed = 0;
   linesStop = STOP_ROOM;
   while (k < maxLines) {
-    let nl = pos;
-    while (nl < end && load<u8>(nl) != 10) nl++;
+    let nl = findLineFeed(pos, end);
     if (nl >= end) {
       linesStop = STOP_INCOMPLETE;
       break;
