@@ -120,9 +120,10 @@ export async function readInPieces(
       resolve = res;
       reject = rej;
     });
+    const part = { promise, resolve, reject, done: null as HlogPart | null };
     // A rejected piece is awaited (and thrown) in order below; keep it from being reported unhandled meanwhile.
-    promise.catch(() => undefined);
-    return { promise, resolve, reject };
+    promise.then((p) => (part.done = p)).catch(() => undefined);
+    return part;
   });
   let next = 1;
   let failed = false;
@@ -180,7 +181,14 @@ export async function readInPieces(
     intervals[0] = sink.intervalCount;
     report();
   }
+  // The parts already read, in order, are joined between this worker's pieces: the helpers' first
+  // parts are then joined while their last ones are read, not all after them.
+  let joined = 0;
+  const joinReady = () => {
+    for (; joined < parts.length && parts[joined]!.done !== null && !failed; joined++) sink.absorb(parts[joined]!.done!);
+  };
   for (let k = take(); k !== null; k = take()) {
+    joinReady();
     const piece = k;
     await settle(piece, async () => {
       const source = new Uint8Array(bounds[piece + 1]! - bounds[piece]!);
@@ -195,7 +203,8 @@ export async function readInPieces(
       );
     });
   }
+  joinReady();
   await Promise.all(helping);
-  for (const p of parts) sink.absorb(await p.promise);
+  for (; joined < parts.length; joined++) sink.absorb(await parts[joined]!.promise);
   return sink.finish();
 }
