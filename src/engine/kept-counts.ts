@@ -155,16 +155,14 @@ export class KeptCounts {
    * kernel's inflated bytes are still where lastCountsBytes finds them).
    */
   add(d: DecodedHistogram): void {
+    const row = this.open(d.numberOfSignificantValueDigits, d.lowestDiscernibleValue);
+    if (row < 0) return;
+    const inflated = lastCountsBytes();
     const n = d.indices.length;
-    let bytes: Uint8Array | null = null;
-    const pos = this.place(d.numberOfSignificantValueDigits, d.lowestDiscernibleValue, n > 0 ? d.indices[n - 1]! : -1, () => {
-      bytes = lastCountsBytes();
-      return bytes ? bytes.length : encodeCounts(d.indices, d.counts);
-    });
+    const pos = this.place(row, inflated ? inflated.length : encodeCounts(d.indices, d.counts), n > 0 ? d.indices[n - 1]! : -1);
     if (pos < 0) return;
     const chunk = this.chunks[pos >>> CHUNK_BITS]!;
     const off = pos & OFFSET_MASK;
-    const inflated = bytes as Uint8Array | null;
     if (inflated) chunk.set(inflated, off);
     else encodeCounts(d.indices, d.counts, chunk, off);
   }
@@ -175,20 +173,25 @@ export class KeptCounts {
    * with a count (−1: none).
    */
   addBytes(bytes: Uint8Array, digits: number, lowest: number, last: number): void {
-    const pos = this.place(digits, lowest, last, () => bytes.length);
+    const row = this.open(digits, lowest);
+    if (row < 0) return;
+    const pos = this.place(row, bytes.length, last);
     if (pos >= 0) this.chunks[pos >>> CHUNK_BITS]!.set(bytes, pos & OFFSET_MASK);
   }
 
-  /** The next row, and where its bytes go (−1: not kept); `size` is asked only when it is kept. */
-  private place(digits: number, lowest: number, last: number, size: () => number): number {
+  /** The next row, not kept yet; its index, or −1 when it will not be (another layout, or nothing more is kept). */
+  private open(digits: number, lowest: number): number {
     const row = this.nextRow();
     if (this.digits < 0) {
       this.digits = digits;
       this.lowest = lowest;
     }
     this.at[row] = -1;
-    if (this.closed || digits !== this.digits || lowest !== this.lowest) return -1;
-    const len = size();
+    return this.closed || digits !== this.digits || lowest !== this.lowest ? -1 : row;
+  }
+
+  /** Where row `row`'s `len` bytes go (−1: not kept, and nothing further is); `last` its highest index with a count. */
+  private place(row: number, len: number, last: number): number {
     const pos = this.reserve(len);
     if (pos < 0) return -1;
     this.at[row] = pos;
