@@ -147,6 +147,24 @@ describe("interval lines read by the kernel in runs", () => {
     expect(expectSame(text, [4096, 1 << 20])).toBeGreaterThan(980);
   });
 
+  it("stop when the kept counts' staging is full (wide intervals, kilobytes of counts each) and go on", () => {
+    setKeptBudget(WORKER_KEPT_BUDGET);
+    // Thousands of distinct values an interval, the same ones every interval (no new high to
+    // end a run): each interval's counts take kilobytes, so a run stops for room in the staging
+    // area long before a block's 64 lines (the staging's check left out, this test fails).
+    const wide: SimInterval[] = Array.from({ length: 150 }, (_, i) => {
+      const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+      for (let v = 1; v <= 6000; v++) h.recordValueWithCount(1000 + v * 7, 100 + ((v * 31 + i) % 900));
+      return { start: i, length: 1, histogram: h };
+    });
+    const text = writeHlog(wide);
+    const before = kernelStats.lines;
+    expectSame(text, [1 << 20]);
+    const want = asText(text).series[0]!;
+    expect(want.kept!.every((k) => k !== null && k.length > 6000)).toBe(true);
+    expect(kernelStats.lines - before).toBeGreaterThan(140);
+  });
+
   it("read a log written on Windows (\\r\\n) in the kernel too", () => {
     const text = writeHlog(intervals(300, { seed: 7 })).replace(/\n/g, "\r\n");
     expect(expectSame(text, [1 << 20])).toBeGreaterThan(290);
