@@ -165,6 +165,38 @@ describe("interval lines read by the kernel in runs", () => {
     expect(kernelStats.lines - before).toBeGreaterThan(140);
   });
 
+  it("read a damaged log as its text does: bytes changed, inserted or removed inside runs (seeded)", () => {
+    setKeptBudget(WORKER_KEPT_BUDGET);
+    const base = utf8.encode(writeHlog(intervals(300, { seed: 11, emptyEvery: 41 })));
+    let seed = 777;
+    const rnd = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    // What the kernel checks: line breaks, commas, points, digits, white space, a byte beyond
+    // ASCII, base64 letters and padding, a lone "H".
+    const pool = [10, 13, 44, 46, 48, 53, 57, 32, 9, 0xc3, 0xa9, 72, 73, 83, 84, 61, 43, 47, 65, 0];
+    for (let round = 0; round < 60; round++) {
+      const bytes = Array.from(base);
+      for (let k = 1 + rnd(3); k > 0; k--) {
+        // Past the header and the first lines, where the runs are.
+        const at = 2000 + rnd(bytes.length - 2000);
+        const op = rnd(3);
+        if (op === 0) bytes[at] = pool[rnd(pool.length)]!;
+        else if (op === 1) bytes.splice(at, 0, pool[rnd(pool.length)]!);
+        else bytes.splice(at, 1 + rnd(3));
+      }
+      const damaged = new Uint8Array(bytes);
+      const text = new TextDecoder("utf-8").decode(damaged);
+      const want = asText(text);
+      for (const size of [4096, 1 << 20]) {
+        const ing = new HlogIngest("runs.hlog", true, damaged);
+        for (let at = 0; at < damaged.length; at += size) ing.pushBytes(damaged.subarray(at, at + size));
+        expect(outcome(ing.finish()), `round ${round}, chunks of ${size}`).toEqual(want);
+      }
+    }
+  });
+
   it("read a log written on Windows (\\r\\n) in the kernel too", () => {
     const text = writeHlog(intervals(300, { seed: 7 })).replace(/\n/g, "\r\n");
     expect(expectSame(text, [1 << 20])).toBeGreaterThan(290);
