@@ -5,9 +5,9 @@
 import { build } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
 import { writeHlog } from "../../scripts/lib/hlog-fixture";
+import { damaged as damagedBytes, readingOutcome, seededInts } from "../../scripts/lib/reading-outcome";
 import type { SimInterval } from "../../scripts/lib/queue-sim";
 import { HlogIngest } from "./hlog-ingest";
-import type { IngestResult } from "./series-make";
 import { kernelStats } from "../wasm/kernel";
 
 function intervals(n: number, digits: 2 | 3 = 3, from = 0, scale = 1): SimInterval[] {
@@ -22,29 +22,7 @@ function intervals(n: number, digits: 2 | 3 = 3, from = 0, scale = 1): SimInterv
 
 const utf8 = new TextEncoder();
 
-/** What a reading gives, in plain values (every column of every series, its payloads, the problems). */
-function outcome(r: IngestResult) {
-  return {
-    lines: r.lines,
-    problems: r.problems.map((p) => [p.line, p.reason]),
-    series: r.series.map((s) => {
-      const t = s.intervals!;
-      const col = (a: Float64Array) => Array.from(a.subarray(0, t.n));
-      return {
-        name: s.name,
-        total: s.histogram.totalCount,
-        max: s.histogram.maxValue,
-        offsets: col(t.offsets),
-        lengths: col(t.lengths),
-        maxes: col(t.maxes),
-        counts: col(t.counts),
-        maxColumn: col(t.maxColumn),
-        p50: col(t.p50),
-        payloads: t.allPayloads(),
-      };
-    }),
-  };
-}
+const outcome = readingOutcome;
 
 function asText(text: string) {
   const ing = new HlogIngest("bytes.hlog");
@@ -185,24 +163,12 @@ describe("an interval log read from its bytes", () => {
 
   it("reads a damaged log as its text does: bytes changed, inserted or removed anywhere (seeded)", () => {
     const base = utf8.encode(writeHlog(intervals(30)));
-    let seed = 12345;
-    const rnd = (n: number) => {
-      seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
-      return seed % n;
-    };
+    const rnd = seededInts(12345);
     // Bytes that matter to the two ways: line breaks, commas, points, digits, white space, a
     // byte beyond ASCII, base64 letters and padding.
     const pool = [10, 13, 44, 46, 48, 53, 57, 32, 9, 0xc2, 0xb5, 0xff, 72, 73, 83, 84, 61, 43, 47, 65];
     for (let round = 0; round < 150; round++) {
-      const bytes = Array.from(base);
-      for (let k = 1 + rnd(4); k > 0; k--) {
-        const at = rnd(bytes.length);
-        const op = rnd(3);
-        if (op === 0) bytes[at] = pool[rnd(pool.length)]!;
-        else if (op === 1) bytes.splice(at, 0, pool[rnd(pool.length)]!);
-        else bytes.splice(at, 1 + rnd(3));
-      }
-      const damaged = new Uint8Array(bytes);
+      const damaged = damagedBytes(base, rnd, pool, 4);
       const text = new TextDecoder("utf-8").decode(damaged);
       const size = [7, 64, 997, 1 << 20][rnd(4)]!;
       expect(asBytes(text, size, damaged), `round ${round}, chunks of ${size}`).toEqual(asText(text));

@@ -6,11 +6,11 @@
 import { build } from "hdr-histogram-js";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeHlog } from "../../scripts/lib/hlog-fixture";
+import { damaged as damagedBytes, readingOutcome, seededInts } from "../../scripts/lib/reading-outcome";
 import type { SimInterval } from "../../scripts/lib/queue-sim";
 import { BLOCK_SIZES } from "../core/blocks";
 import { HlogIngest, keepBlocks } from "./hlog-ingest";
-import { keptOf, setKeptBudget, WORKER_KEPT_BUDGET } from "./kept-counts";
-import type { IngestResult } from "./series-make";
+import { setKeptBudget, WORKER_KEPT_BUDGET } from "./kept-counts";
 import { kernelStats } from "../wasm/kernel";
 
 afterEach(() => {
@@ -41,43 +41,7 @@ function intervals(n: number, o: { jumpAt?: number; emptyEvery?: number; seed?: 
 
 const utf8 = new TextEncoder();
 
-/** Everything a reading gives that a later query reads: rows, payloads, blocks, kept counts. */
-function outcome(r: IngestResult) {
-  return {
-    lines: r.lines,
-    problems: r.problems.map((p) => [p.line, p.reason]),
-    series: r.series.map((s) => {
-      const t = s.intervals!;
-      const col = (a: Float64Array) => Array.from(a.subarray(0, t.n));
-      const blocks: number[][] = [];
-      for (let start = 0; start + BLOCK_SIZES[0] <= t.n; start += BLOCK_SIZES[0]) {
-        const b = s.blocks?.storedBlock(start);
-        blocks.push(b ? [...b.indices, -1, ...b.counts] : []);
-      }
-      const k = keptOf(t, s.histogram.numberOfSignificantValueDigits, 1);
-      const kept = k
-        ? Array.from({ length: t.n }, (_, i) => {
-            const at = k.at[i]!;
-            return at < 0 ? null : [k.last[i], ...k.chunks[at >>> 20]!.subarray(at & 0xfffff, (at & 0xfffff) + k.length[i]!)];
-          })
-        : null;
-      return {
-        name: s.name,
-        total: s.histogram.totalCount,
-        max: s.histogram.maxValue,
-        offsets: col(t.offsets),
-        lengths: col(t.lengths),
-        maxes: col(t.maxes),
-        counts: col(t.counts),
-        maxColumn: col(t.maxColumn),
-        p50: col(t.p50),
-        payloads: t.allPayloads(),
-        blocks,
-        kept,
-      };
-    }),
-  };
-}
+const outcome = readingOutcome;
 
 function asText(text: string) {
   const ing = new HlogIngest("runs.hlog");
@@ -168,25 +132,13 @@ describe("interval lines read by the kernel in runs", () => {
   it("read a damaged log as its text does: bytes changed, inserted or removed inside runs (seeded)", () => {
     setKeptBudget(WORKER_KEPT_BUDGET);
     const base = utf8.encode(writeHlog(intervals(300, { seed: 11, emptyEvery: 41 })));
-    let seed = 777;
-    const rnd = (n: number) => {
-      seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
-      return seed % n;
-    };
+    const rnd = seededInts(777);
     // What the kernel checks: line breaks, commas, points, digits, white space, a byte beyond
     // ASCII, base64 letters and padding, a lone "H".
     const pool = [10, 13, 44, 46, 48, 53, 57, 32, 9, 0xc3, 0xa9, 72, 73, 83, 84, 61, 43, 47, 65, 0];
     for (let round = 0; round < 60; round++) {
-      const bytes = Array.from(base);
-      for (let k = 1 + rnd(3); k > 0; k--) {
-        // Past the header and the first lines, where the runs are.
-        const at = 2000 + rnd(bytes.length - 2000);
-        const op = rnd(3);
-        if (op === 0) bytes[at] = pool[rnd(pool.length)]!;
-        else if (op === 1) bytes.splice(at, 0, pool[rnd(pool.length)]!);
-        else bytes.splice(at, 1 + rnd(3));
-      }
-      const damaged = new Uint8Array(bytes);
+      // Past the header and the first lines, where the runs are.
+      const damaged = damagedBytes(base, rnd, pool, 3, 2000);
       const text = new TextDecoder("utf-8").decode(damaged);
       const want = asText(text);
       for (const size of [4096, 1 << 20]) {

@@ -11,6 +11,21 @@
 import type { DecodedHistogram } from "../formats/hlog-encoding";
 import { KERNEL_WASM_BASE64 } from "./kernel-wasm";
 
+/** readLines' arguments (see assembly/kernel.ts); its two flags are numbers in the module. */
+type ReadLinesArgs<Flag> = [
+  from: number,
+  to: number,
+  maxLines: number,
+  slot: number,
+  capacity: number,
+  digits: number,
+  lowest: number,
+  maxLast: number,
+  zeroOk: Flag,
+  base: number,
+  keep: Flag,
+];
+
 interface KernelExports {
   memory: WebAssembly.Memory;
   decode(length: number): number;
@@ -25,19 +40,7 @@ interface KernelExports {
   slotSpan(base: number): number;
   linesBuffer(): number;
   linesStopReason(): number;
-  readLines(
-    from: number,
-    to: number,
-    maxLines: number,
-    slot: number,
-    capacity: number,
-    digits: number,
-    lowest: number,
-    maxLast: number,
-    zeroOk: number,
-    base: number,
-    keep: number,
-  ): number;
+  readLines(...args: ReadLinesArgs<number>): number;
   inputAddress: WebAssembly.Global;
   inputCapacity: WebAssembly.Global;
   outputAddress: WebAssembly.Global;
@@ -455,19 +458,7 @@ export interface KernelLines {
   /** Where the log's bytes go (LINES_BYTES of them); null when the kernel's memory cannot grow. A view valid until the memory grows. */
   area(): Uint8Array | null;
   /** readLines: the lines read into records 0 … n − 1 (see the kernel for the arguments). */
-  read(
-    from: number,
-    to: number,
-    maxLines: number,
-    slot: number,
-    capacity: number,
-    digits: number,
-    lowest: number,
-    maxLast: number,
-    zeroOk: boolean,
-    base: number,
-    keep: boolean,
-  ): number;
+  read(...args: ReadLinesArgs<boolean>): number;
   /** Why the last read stopped: 0 the room asked for was used, 1 a line is not whole in the area, 2 a line was declined. */
   stopReason(): number;
   /** The records: per line, 8 float64 (raw start, length, max column, total count), then as int32 from index 8 (last index, median index, payload offset, payload length, line length, kept offset, kept length). */
