@@ -473,6 +473,7 @@ export const RECORD_F64 = RECORD_BYTES / 8;
 export const RECORD_I32 = RECORD_BYTES / 4;
 
 let linesBase = -1;
+let linesFailed = false;
 let linesOf: ArrayBuffer | null = null;
 let linesArea = new Uint8Array(0);
 let recF64 = new Float64Array(0);
@@ -494,9 +495,12 @@ export const kernelLines: KernelLines | null = (() => {
   const k = kernel;
   return {
     area() {
+      if (linesFailed) return null;
       if (linesBase < 0) {
         linesBase = k.linesBuffer();
-        if (linesBase < 0) return null;
+        // Memory that could not grow once is not asked again for every line.
+        linesFailed = linesBase < 0;
+        if (linesFailed) return null;
       }
       linesViews();
       return linesArea;
