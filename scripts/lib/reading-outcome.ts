@@ -5,6 +5,7 @@
 import { BLOCK_SIZES } from "../../src/core/blocks";
 import { CHUNK_BITS, keptOf, OFFSET_MASK } from "../../src/engine/kept-counts";
 import type { IngestResult } from "../../src/engine/series-make";
+import { HlogIngest } from "../../src/engine/hlog-ingest";
 
 export function readingOutcome(r: IngestResult) {
   return {
@@ -67,4 +68,18 @@ export function damaged(base: Uint8Array, rnd: (n: number) => number, pool: read
     else bytes.splice(at, 1 + rnd(3));
   }
   return new Uint8Array(bytes);
+}
+
+/** The outcome of `text` pushed as text to an interval-log reader named `name`. */
+export function readAsText(name: string, text: string) {
+  const ing = new HlogIngest(name);
+  ing.push(text);
+  return readingOutcome(ing.finish());
+}
+
+/** The outcome of `bytes` (the text's UTF-8 by default) pushed in chunks of `size` to a reader that keeps them. */
+export function readAsBytes(name: string, text: string, size: number, bytes: Uint8Array = new TextEncoder().encode(text)) {
+  const ing = new HlogIngest(name, true, bytes);
+  for (let at = 0; at < bytes.length; at += size) ing.pushBytes(bytes.subarray(at, at + size));
+  return readingOutcome(ing.finish());
 }

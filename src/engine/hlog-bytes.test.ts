@@ -5,7 +5,7 @@
 import { build } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
 import { writeHlog } from "../../scripts/lib/hlog-fixture";
-import { damaged as damagedBytes, readingOutcome, seededInts } from "../../scripts/lib/reading-outcome";
+import { damaged as damagedBytes, readAsBytes, readAsText, readingOutcome, seededInts } from "../../scripts/lib/reading-outcome";
 import type { SimInterval } from "../../scripts/lib/queue-sim";
 import { HlogIngest } from "./hlog-ingest";
 import { kernelStats } from "../wasm/kernel";
@@ -24,18 +24,8 @@ const utf8 = new TextEncoder();
 
 const outcome = readingOutcome;
 
-function asText(text: string) {
-  const ing = new HlogIngest("bytes.hlog");
-  ing.push(text);
-  return outcome(ing.finish());
-}
-
-/** The text's UTF-8 (or `bytes`) pushed in chunks of `size` bytes to a reader that keeps them. */
-function asBytes(text: string, size: number, bytes = utf8.encode(text)) {
-  const ing = new HlogIngest("bytes.hlog", true, bytes);
-  for (let at = 0; at < bytes.length; at += size) ing.pushBytes(bytes.subarray(at, at + size));
-  return outcome(ing.finish());
-}
+const asText = (text: string) => readAsText("bytes.hlog", text);
+const asBytes = (text: string, size: number, bytes?: Uint8Array) => readAsBytes("bytes.hlog", text, size, bytes);
 
 /** The same, read as a part (no payloads kept) and joined onto an empty reader with its bytes. */
 function asPart(text: string, size: number) {

@@ -6,7 +6,7 @@
 import { build } from "hdr-histogram-js";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeHlog } from "../../scripts/lib/hlog-fixture";
-import { damaged as damagedBytes, readingOutcome, seededInts } from "../../scripts/lib/reading-outcome";
+import { damaged as damagedBytes, readAsBytes, readAsText, readingOutcome, seededInts } from "../../scripts/lib/reading-outcome";
 import type { SimInterval } from "../../scripts/lib/queue-sim";
 import { BLOCK_SIZES } from "../core/blocks";
 import { HlogIngest, keepBlocks } from "./hlog-ingest";
@@ -43,18 +43,8 @@ const utf8 = new TextEncoder();
 
 const outcome = readingOutcome;
 
-function asText(text: string) {
-  const ing = new HlogIngest("runs.hlog");
-  ing.push(text);
-  return outcome(ing.finish());
-}
-
-function asBytes(text: string, size: number) {
-  const bytes = utf8.encode(text);
-  const ing = new HlogIngest("runs.hlog", true, bytes);
-  for (let at = 0; at < bytes.length; at += size) ing.pushBytes(bytes.subarray(at, at + size));
-  return outcome(ing.finish());
-}
+const asText = (text: string) => readAsText("runs.hlog", text);
+const asBytes = (text: string, size: number, bytes?: Uint8Array) => readAsBytes("runs.hlog", text, size, bytes);
 
 /** Reads `text` as bytes in chunks of each size; returns the lines the kernel read in the last reading. */
 function expectSame(text: string, sizes: number[]): number {
