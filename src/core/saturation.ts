@@ -92,13 +92,18 @@ function isStrictlyAscending(v: ArrayLike<number>): boolean {
   return true;
 }
 
-/** offsets: interval starts; p50: per-interval medians; counts: per-interval counts (empty intervals are ignored). */
-export function detectSaturation(offsets: ArrayLike<number>, p50: ArrayLike<number>, counts: ArrayLike<number>, n: number): SaturationVerdict {
+// The passes over every interval are functions of their own: a loop that runs tens of
+// thousands of times inside detectSaturation made V8 compile all of it, and what it inlines,
+// with its optimising compiler during the load, for a pass made once per series.
+
+function countNonEmpty(counts: ArrayLike<number>, n: number): number {
   let k = 0;
   for (let i = 0; i < n; i++) if (counts[i]! > 0) k++;
-  if (k < SATURATION_MIN_INTERVALS) return { saturated: false, trend: 0, rise: 1 };
-  let t = new Float64Array(k);
-  let ms = new Float64Array(k);
+  return k;
+}
+
+/** The non-empty intervals' starts and medians into t and ms; whether the starts are in order. */
+function gatherNonEmpty(offsets: ArrayLike<number>, p50: ArrayLike<number>, counts: ArrayLike<number>, n: number, t: Float64Array, ms: Float64Array): boolean {
   let sorted = true;
   for (let i = 0, j = 0; i < n; i++) {
     if (counts[i]! > 0) {
@@ -108,6 +113,16 @@ export function detectSaturation(offsets: ArrayLike<number>, p50: ArrayLike<numb
       j++;
     }
   }
+  return sorted;
+}
+
+/** offsets: interval starts; p50: per-interval medians; counts: per-interval counts (empty intervals are ignored). */
+export function detectSaturation(offsets: ArrayLike<number>, p50: ArrayLike<number>, counts: ArrayLike<number>, n: number): SaturationVerdict {
+  const k = countNonEmpty(counts, n);
+  if (k < SATURATION_MIN_INTERVALS) return { saturated: false, trend: 0, rise: 1 };
+  let t = new Float64Array(k);
+  let ms = new Float64Array(k);
+  const sorted = gatherNonEmpty(offsets, p50, counts, n, t, ms);
   if (!sorted) {
     // Logs are in time order; merged or shuffled input is put in order first.
     const order = Array.from({ length: k }, (_, i) => i).sort((a, b) => t[a]! - t[b]!);

@@ -225,39 +225,50 @@ const tableFacts = new WeakMap<IntervalTable, TableFacts>();
 function factsOf(t: IntervalTable, grid: BlockGrid | null): TableFacts {
   let f = tableFacts.get(t);
   if (!f || f.n !== t.n || f.offsets !== t.offsets) {
-    let first = Infinity;
-    let last = -Infinity;
-    let longest = 0;
-    let ordered = true;
-    for (let i = 0; i < t.n; i++) {
-      const o = t.offsets[i]!;
-      first = Math.min(first, o);
-      last = Math.max(last, o + t.lengths[i]!);
-      longest = Math.max(longest, t.lengths[i]!);
-      if (i > 0 && o < t.offsets[i - 1]!) ordered = false;
-    }
-    f = { n: t.n, offsets: t.offsets, first, last, longest, ordered, blocks: null };
+    f = { n: t.n, offsets: t.offsets, ...spanOf(t), blocks: null };
     tableFacts.set(t, f);
   }
-  if (grid && !f.blocks) {
-    const size = BLOCK_SIZES[0];
-    const blocks = new Map<number, { t1: number; max: number }>();
-    for (let i = 0; i < t.n;) {
-      const { from, to } = grid.partOf(i);
-      for (let a = from; a + size <= Math.min(to, t.n); a += size) {
-        let t1 = -Infinity;
-        let max = 0;
-        for (let k = a; k < a + size; k++) {
-          t1 = Math.max(t1, t.offsets[k]! + t.lengths[k]!);
-          max = Math.max(max, t.maxes[k]!);
-        }
-        blocks.set(a, { t1, max });
-      }
-      i = Math.max(to, i + 1);
-    }
-    f.blocks = blocks;
-  }
+  if (grid && !f.blocks) f.blocks = blockFacts(t, grid);
   return f;
+}
+
+// factsOf's passes over every interval are functions of their own, so that V8's optimising
+// compiler, when a pass runs long, compiles the pass and not everything around it.
+
+function spanOf(t: IntervalTable): { first: number; last: number; longest: number; ordered: boolean } {
+  let first = Infinity;
+  let last = -Infinity;
+  let longest = 0;
+  let ordered = true;
+  for (let i = 0; i < t.n; i++) {
+    const o = t.offsets[i]!;
+    first = Math.min(first, o);
+    last = Math.max(last, o + t.lengths[i]!);
+    longest = Math.max(longest, t.lengths[i]!);
+    if (i > 0 && o < t.offsets[i - 1]!) ordered = false;
+  }
+  return { first, last, longest, ordered };
+}
+
+function blockFacts(t: IntervalTable, grid: BlockGrid): Map<number, { t1: number; max: number }> {
+  const size = BLOCK_SIZES[0];
+  const blocks = new Map<number, { t1: number; max: number }>();
+  for (let i = 0; i < t.n;) {
+    const { from, to } = grid.partOf(i);
+    for (let a = from; a + size <= Math.min(to, t.n); a += size) blocks.set(a, blockFact(t, a, a + size));
+    i = Math.max(to, i + 1);
+  }
+  return blocks;
+}
+
+function blockFact(t: IntervalTable, a: number, b: number): { t1: number; max: number } {
+  let t1 = -Infinity;
+  let max = 0;
+  for (let k = a; k < b; k++) {
+    t1 = Math.max(t1, t.offsets[k]! + t.lengths[k]!);
+    max = Math.max(max, t.maxes[k]!);
+  }
+  return { t1, max };
 }
 
 /**
