@@ -124,6 +124,7 @@ interface BucketWalk {
   values: number[];
   cumulative: number[];
   medians: number[];
+  running: number;
   sum: number;
 }
 
@@ -132,47 +133,34 @@ interface BucketWalk {
 // the load, to run the fast way.
 
 function bucketWalkFast(counts: Float64Array, last: number, unit: number, subHalf: number): BucketWalk {
-  const values: number[] = [];
-  const cumulative: number[] = [];
-  const medians: number[] = [];
-  let running = 0;
-  let sum = 0;
+  const w: BucketWalk = { values: [], cumulative: [], medians: [], running: 0, sum: 0 };
   for (let i = 0; i <= last; i++) {
     const c = counts[i]!;
-    if (c > 0) {
-      running += c;
-      const low = valueAtIndex(i, unit, subHalf);
-      const high = valueAtIndex(i + 1, unit, subHalf) - 1;
-      const median = low + Math.floor((high - low + 1) / 2);
-      values.push(high);
-      cumulative.push(running);
-      medians.push(median);
-      sum += median * c;
-    }
+    if (c > 0) addBucket(w, c, valueAtIndex(i, unit, subHalf), valueAtIndex(i + 1, unit, subHalf) - 1);
   }
-  return { values, cumulative, medians, sum };
+  return w;
 }
 
 function bucketWalk(js: JsInternals, last: number): BucketWalk {
-  const values: number[] = [];
-  const cumulative: number[] = [];
-  const medians: number[] = [];
-  let running = 0;
-  let sum = 0;
+  const w: BucketWalk = { values: [], cumulative: [], medians: [], running: 0, sum: 0 };
   for (let i = 0; i <= last; i++) {
     const c = js.getCountAtIndex(i);
     if (c > 0) {
-      running += c;
       const low = js.valueFromIndex(i);
-      const high = js.highestEquivalentValue(low);
-      const median = low + Math.floor((high - low + 1) / 2);
-      values.push(high);
-      cumulative.push(running);
-      medians.push(median);
-      sum += median * c;
+      addBucket(w, c, low, js.highestEquivalentValue(low));
     }
   }
-  return { values, cumulative, medians, sum };
+  return w;
+}
+
+/** A bucket of `c` values from `low` to `high`: its highest value, the running count, its median equivalent. */
+function addBucket(w: BucketWalk, c: number, low: number, high: number): void {
+  w.running += c;
+  const median = low + Math.floor((high - low + 1) / 2);
+  w.values.push(high);
+  w.cumulative.push(w.running);
+  w.medians.push(median);
+  w.sum += median * c;
 }
 
 /**
