@@ -52,7 +52,7 @@ test("the headline: stated at the requirement's highest supported percentile, eq
   await page.waitForTimeout(50);
   await idle(page);
   await expectHeadlineMatchesTable(page, h, "99.99");
-  // A link carries the choice (the saved session keeps it the same way: ui/view-state.ts).
+  // A link carries the choice (the saved session keeps it the same way: ui/state/view-state.ts).
   await page.getByTestId("share-link").click();
   const url = await page.getByTestId("share-url").inputValue();
   const other = await browser.newContext();

@@ -1,6 +1,6 @@
 // Many series at once: the series list and the table add their rows a slice per frame, and a
 // series hidden with the timeline on screen has its lines redrawn in a task after the frame
-// (src/ui/use-in-slices.ts, src/charts/timeline). data-busy must not turn false before all of
+// (src/ui/hooks/use-in-slices.ts, src/charts/timeline). data-busy must not turn false before all of
 // it is on the page.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -8,7 +8,7 @@ import { newHistogram } from "../core/histogram";
 import { spectrumOf } from "../core/spectrum";
 import { PercentilePlot, type PlotSeries } from "./percentile-plot/PercentilePlot";
 import { legendLayout, MARGIN } from "./percentile-plot/layout";
-import { PALETTE } from "../ui/colors";
+import { PALETTE } from "../core/palette/colors";
 
 /** jHiccup's shape: most hiccups 0 µs (recorded in ns), some tens of µs, a few ms-long pauses. */
 function jhiccupLike(id: string, seed: number): PlotSeries {

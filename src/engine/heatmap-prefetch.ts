@@ -5,7 +5,7 @@
 // that request the engine had nothing to do (traced on the 24-hour log), and the heatmap's
 // request then began with its longest part: the rows of every pre-merged block. Here that pass
 // runs in the wait, for the series the page shows first (the one with the highest max, as
-// ui/TimeAnalysis.tsx picks it) and the row count the page asked last, so the request only adds
+// ui/panels/TimeAnalysis.tsx picks it) and the row count the page asked last, so the request only adds
 // up kept rows (and finds the table's extent and each block's end and max kept too). Nothing is
 // held for it beyond what a first query would keep anyway.
 import { NANOS_PER_UNIT } from "../core/types";

@@ -12,7 +12,7 @@ import { bucketAtTime, drawSlices, formatSeconds, lanes, TL_MARGIN, xScaleFor, y
 import { useTimeBrush, type TimeChartProps } from "../time-brush";
 import { clearedContext } from "../canvas";
 import { SpanRect } from "../span-rect";
-import type { TimeBands } from "../../ui/time-state";
+import type { TimeBands } from "../../ui/state/time-state";
 
 /** A tick label's character width, about, at the axis' font (for keeping labels inside the drawing). */
 const TICK_CHAR_PX = 7.5;

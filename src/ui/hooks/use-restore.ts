@@ -1,0 +1,82 @@
+// The page's start (see startup.ts): a share link or #src= link opens what it names, a reload
+// restores the saved session, otherwise the first screen is the demo: System A vs System B at
+// several throughputs. A restored view is put on screen here.
+import { useEffect, useRef } from "react";
+import { parseExpectedInterval } from "../../core/interval";
+import { parseRequirement, type Requirement } from "../../core/requirements";
+import type { EngineClient } from "../../engine/client";
+import type { SharedCompare } from "../../share/schema";
+import type { RemoteQuestion } from "../panels/RemoteConsent";
+import { startApp } from "../state/startup";
+import type { SharedTimeInfo } from "../state/time-state";
+import type { EngineState } from "./use-engine";
+import type { useSeriesEdits } from "./use-series-edits";
+import type { useSession } from "./use-session";
+import type { useViewState } from "./use-view-state";
+import type { RestoredView } from "../state/view-state";
+
+// Effects run twice under React's StrictMode in development: start once.
+let started = false;
+
+interface Deps {
+  engine: EngineClient;
+  eng: EngineState;
+  vs: ReturnType<typeof useViewState>;
+  edits: ReturnType<typeof useSeriesEdits>;
+  sess: ReturnType<typeof useSession>;
+  restoreCompare: (c: SharedCompare) => void;
+  setHidden: (h: Set<string>) => void;
+  setSharedTime: (t: SharedTimeInfo | null) => void;
+  askRemote: (q: RemoteQuestion) => void;
+}
+
+/** Starts the page; returns the demo's requirement ("Clear all" drops it with the demo unless the user changed it). */
+export function useRestore(d: Deps): { current: Requirement | null } {
+  const demoRequirement = useRef<Requirement | null>(null);
+  const { engine, eng, vs, edits, sess } = d;
+
+  /** Puts a restored view (from a share link or the saved session) on screen. */
+  const applyView = async ({ view: v, log, sharedTime, hidden }: RestoredView) => {
+    vs.restore(v);
+    eng.setRange(v.range); // the views asked for below, and by the run that restores, use it
+    d.setSharedTime(sharedTime ?? null);
+    if (v.compare) d.restoreCompare(v.compare);
+    if (v.coInterval) {
+      // Only what the field accepted was saved; a session edited by hand is checked again.
+      const ns = parseExpectedInterval(v.coInterval);
+      if (ns !== null && !Number.isNaN(ns)) {
+        await engine.setCoInterval(ns);
+        vs.setCoText(v.coInterval);
+      }
+    }
+    await edits.replay(log);
+    const all = await engine.views(eng.rangeRef.current);
+    d.setHidden(new Set(all.filter((x, i) => hidden(x.name, i)).map((x) => x.id)));
+  };
+
+  useEffect(() => {
+    if (started) return;
+    started = true;
+    void eng.run(() =>
+      startApp({
+        engine,
+        setProgress: eng.setProgress,
+        applyView,
+        session: sess.session,
+        onSessionReady: () => {
+          sess.ready.current = true;
+        },
+        onDemoRequirement: (text) => {
+          const r = parseRequirement(text);
+          if (r.ok) {
+            vs.setRequirement(r.value);
+            demoRequirement.current = r.value;
+          }
+        },
+        askRemote: (hosts, answer) => d.askRemote({ hosts, answer }),
+      }),
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [eng.run]);
+  return demoRequirement;
+}

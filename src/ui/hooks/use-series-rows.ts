@@ -1,0 +1,127 @@
+// The series rows (view, colour, dash, visibility, verdict) and the plot's series, derived
+// from the engine's views. Both keep their objects while nothing they show changed, so the
+// memoised rows of the series list and table, and the plot's cached paths, are reused when
+// one series of fifty is hidden or shown, or when only the display unit changes.
+import { useMemo, useRef } from "react";
+import type { PlotSeries } from "../../charts/percentile-plot/PercentilePlot";
+import { verdictFor } from "../../core/judge";
+import type { Requirement, Verdict } from "../../core/requirements";
+import type { SeriesView, TimelineResult } from "../../engine/store";
+import type { TimelineLine } from "../../charts/timeline/Timeline";
+import { ColorSlots, stylesFor, type Theme } from "../../core/palette/colors";
+import type { SeriesRow } from "../panels/SeriesList";
+
+export function useSeriesRows(views: SeriesView[], hidden: Set<string>, requirement: Requirement | null, theme: Theme = "light"): SeriesRow[] {
+  const rowCache = useRef(new Map<string, SeriesRow>());
+  // Colours stay with their configuration while it is loaded: adding files never recolours,
+  // and a reload (which restores the files) gives each its colour back.
+  const slots = useRef<ColorSlots | null>(null);
+  slots.current ??= new ColorSlots(readSlots());
+  // Styles depend on the series and the theme, not on which are hidden: hiding one neither
+  // recolours nor writes the slots to storage again.
+  const styles = useMemo(() => {
+    const st = stylesFor(views, theme, slots.current!);
+    if (views.length > 0) saveSlots(slots.current!.entries());
+    return st;
+  }, [views, theme]);
+  return useMemo(() => {
+    const next = new Map<string, SeriesRow>();
+    const out = views.map((v) => {
+      const st = styles.get(v.id)!;
+      const visible = !hidden.has(v.id);
+      // Judge on the current window's spectrum, in ns like the requirement.
+      const verdict = visible ? verdictFor(v, requirement) : null;
+      const prev = rowCache.current.get(v.id);
+      const row =
+        prev && prev.view === v && prev.color === st.color && prev.dash === st.dash && prev.visible === visible && sameVerdict(prev.verdict, verdict)
+          ? prev
+          : { view: v, color: st.color, dash: st.dash, visible, verdict };
+      next.set(v.id, row);
+      return row;
+    });
+    rowCache.current = next;
+    return out;
+  }, [views, hidden, requirement, styles]);
+}
+
+const SLOTS_KEY = "hdr-spectrum.colour-slots";
+
+function readSlots(): [string, number][] {
+  try {
+    const v: unknown = JSON.parse(globalThis.localStorage?.getItem(SLOTS_KEY) ?? "[]");
+    return Array.isArray(v) ? (v.filter((e) => Array.isArray(e) && e.length === 2) as [string, number][]) : [];
+  } catch {
+    return [];
+  }
+}
+
+function saveSlots(entries: [string, number][]): void {
+  try {
+    globalThis.localStorage?.setItem(SLOTS_KEY, JSON.stringify(entries));
+  } catch {
+    // Storage refused (private mode, quota): colours then hold for this page's life only.
+  }
+}
+
+/**
+ * The plot's series: the spectrum's own arrays in the recorded unit (the plot lays out in ns
+ * and converts only its labels), so they do not depend on the display unit.
+ */
+export function usePlotSeries(visibleRows: SeriesRow[]): PlotSeries[] {
+  const plotCache = useRef(new WeakMap<SeriesRow, PlotSeries>());
+  return useMemo(
+    () =>
+      visibleRows.map((r) => {
+        const known = plotCache.current.get(r);
+        if (known) return known;
+        const sp = r.view.spectrum;
+        const p: PlotSeries = {
+          id: r.view.id,
+          name: r.view.name,
+          color: r.color,
+          dash: r.dash,
+          recordedUnit: r.view.recordedUnit,
+          values: sp.values,
+          cumulative: sp.cumulative,
+          totalCount: sp.totalCount,
+          max: sp.max,
+          min: sp.min,
+        };
+        plotCache.current.set(r, p);
+        return p;
+      }),
+    [visibleRows],
+  );
+}
+
+/** Two verdicts that read the same (a verdict is recomputed whenever the rows are). */
+export function sameVerdict(a: Verdict | null, b: Verdict | null): boolean {
+  if (a === null || b === null) return a === b;
+  return (
+    a.pass === b.pass &&
+    a.firstViolation === b.firstViolation &&
+    a.violations.length === b.violations.length &&
+    a.violations.every(
+      (v, i) =>
+        v.percentile === b.violations[i]!.percentile && v.ratio === b.violations[i]!.ratio && v.limitNs === b.violations[i]!.limitNs && v.valueNs === b.violations[i]!.valueNs,
+    )
+  );
+}
+
+/**
+ * The timeline's lines. They depend on which series are shown and how they look, not on their
+ * spectra: a new time window brings new spectra (new rows) but must not redraw the timeline
+ * canvas (resizing and repainting it was a large part of every window change).
+ */
+export function useTimelineLines(timeline: TimelineResult | null, visibleRows: SeriesRow[]): TimelineLine[] {
+  const lineLooks = visibleRows.map((r) => `${r.view.id}\u0000${r.view.name}\u0000${r.color}\u0000${r.dash}`).join("\u0001");
+  return useMemo(() => {
+    if (!timeline) return [];
+    const byId = new Map(timeline.series.map((t) => [t.id, t]));
+    return visibleRows.flatMap((r) => {
+      const data = byId.get(r.view.id);
+      return data ? [{ id: r.view.id, name: r.view.name, color: r.color, dash: r.dash, data }] : [];
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [timeline, lineLooks]);
+}

@@ -1,0 +1,80 @@
+// The comparison's headline as the A vs B panel and the first slide show it (built by
+// core/compare/headline.ts), with its hook: both values in the recorded unit, the ratio, its
+// interval and the verdict as data attributes.
+import { useMemo } from "react";
+import { plainNumber } from "../../core/format";
+import { buildHeadline, headlineExtras, spectrumValueAt, type Headline } from "../../core/compare/headline";
+import type { CompareResult } from "../../core/compare/types";
+import type { Requirement } from "../../core/requirements";
+import type { Unit } from "../../core/types";
+import type { SeriesView } from "../../engine/store";
+import "./headline.css";
+
+function attr(x: number | null): string {
+  return x === null || !Number.isFinite(x) ? "" : plainNumber(x);
+}
+
+/** The requirement's percentiles (below the max) and those the comparison must add for the headline. */
+export function useRequirementPercentiles(requirement: Requirement | null): { percentiles: number[] | null; extras: number[] } {
+  const key = requirement ? requirement.entries.map((e) => e.percentile).join(",") : "";
+  return useMemo(() => {
+    const percentiles = requirement ? requirement.entries.map((e) => e.percentile) : null;
+    return { percentiles, extras: headlineExtras(percentiles) };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+}
+
+/** The headline of the comparison on screen (null without one). */
+export function useHeadline(
+  result: (CompareResult & { baseIds?: string[]; candIds?: string[] }) | null,
+  views: SeriesView[],
+  requirementPercentiles: number[] | null,
+  unit: Unit,
+  chosen: number | null,
+): Headline | null {
+  return useMemo(() => {
+    if (!result) return null;
+    const viewOf = (ids: string[] | undefined) => views.find((v) => v.id === ids?.[0]);
+    const base = viewOf(result.baseIds);
+    const cand = viewOf(result.candIds);
+    // One series a side: its own values, as the table's data-raw.
+    const own = (v: SeriesView | undefined, ids: string[] | undefined) => (v && ids?.length === 1 ? (p: number) => spectrumValueAt(v.spectrum, p) : () => null);
+    const b = own(base, result.baseIds);
+    const c = own(cand, result.candIds);
+    return buildHeadline(result, {
+      baseUnit: base?.recordedUnit ?? "ns",
+      candUnit: cand?.recordedUnit ?? "ns",
+      displayUnit: unit,
+      requirementPercentiles,
+      chosen,
+      valuesAt: (p) => ({ base: b(p), cand: c(p) }),
+    });
+  }, [result, views, requirementPercentiles, unit, chosen]);
+}
+
+export function HeadlineView({ h, className }: { h: Headline; className?: string }) {
+  const cls = h.judged ? h.verdict : "unjudged";
+  return (
+    <div
+      className={`headline ${cls}${className ? ` ${className}` : ""}`}
+      data-testid="headline"
+      data-percentile={String(h.percentile)}
+      data-baseline={attr(h.baseline)}
+      data-candidate={attr(h.candidate)}
+      data-ratio={attr(h.ratio)}
+      data-low={attr(h.low)}
+      data-high={attr(h.high)}
+      data-verdict={h.verdict}
+    >
+      <div className="headline-pair">
+        {h.candLabel} <span className="muted">vs</span> {h.baseLabel}
+      </div>
+      <div className="headline-text">
+        <span className="headline-values">{h.values}</span>
+        <span className="headline-comma">, </span>
+        <span className="headline-change">{h.change}</span>
+      </div>
+      <div className="headline-verdict">{h.verdictText}</div>
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+// The numbers people quote. Also the plot's text alternative. Values shown in the display unit;
+// data-raw keeps the exact value in the series' recorded unit for tests and tools.
+// Rows are memoised on their series and the unit: hiding one series of fifty touches one row.
+import { memo, useState } from "react";
+import { formatCount, formatNumber, formatPercentile, UNIT_LABEL } from "../../core/format";
+import { TABLE_PERCENTILES, unitFactor, type Unit } from "../../core/types";
+import type { SeriesView } from "../../engine/store";
+import type { SeriesRow } from "./SeriesList";
+import { useInSlices } from "../hooks/use-in-slices";
+
+/** Rows added per frame when many series arrive at once (see use-in-slices.ts). */
+const ROWS_PER_SLICE = 25;
+
+export const PercentileTable = memo(function PercentileTable({ rows: all, unit, onBusy }: { rows: SeriesRow[]; unit: Unit; onBusy?: (d: 1 | -1) => void }) {
+  const count = useInSlices(all.length, ROWS_PER_SLICE, onBusy);
+  const rows = count < all.length ? all.slice(0, count) : all;
+  // The details' rows exist only while it is open: closed, they are not shown, and with 50
+  // series their 150 cells were a fifth of the DOM updates of a unit change.
+  const [detailsOpen, setDetailsOpen] = useState(false);
+  if (rows.length === 0) return null;
+  return (
+    <div className="table-wrap">
+      <table data-testid="percentile-table" className="percentile-table">
+        <caption>Latency at percentile ({UNIT_LABEL[unit]}); max is the largest value recorded</caption>
+        <thead>
+          <tr>
+            <th scope="col">Series</th>
+            {TABLE_PERCENTILES.map((p) => (
+              <th scope="col" key={p}>
+                {formatPercentile(p)}
+              </th>
+            ))}
+            <th scope="col">Count</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ view: v, color }) => (
+            <ValueRow key={v.id} view={v} color={color} unit={unit} />
+          ))}
+        </tbody>
+      </table>
+      <details className="details" onToggle={(e) => setDetailsOpen(e.currentTarget.open)}>
+        <summary>Details (mean and standard deviation: not for judging latency)</summary>
+        <p>
+          Latency is rarely normally distributed: a mean and a standard deviation say little about the tail. They are here to compare with other tools, never as headline numbers.
+        </p>
+        <table className="details-table">
+          <thead>
+            <tr>
+              <th scope="col">Series</th>
+              <th scope="col">min</th>
+              <th scope="col">mean</th>
+              <th scope="col">std dev</th>
+            </tr>
+          </thead>
+          <tbody>{detailsOpen ? rows.map(({ view: v }) => <DetailsRow key={v.id} view={v} unit={unit} />) : null}</tbody>
+        </table>
+      </details>
+    </div>
+  );
+});
+
+const ValueRow = memo(function ValueRow({ view: v, color, unit }: { view: SeriesView; color: string; unit: Unit }) {
+  const f = unitFactor(v.recordedUnit, unit);
+  return (
+    <tr>
+      <th scope="row">
+        <span className="dot" style={{ background: color }} aria-hidden="true" />
+        {v.name}
+      </th>
+      {TABLE_PERCENTILES.map((p) => {
+        const raw = v.spectrum.percentiles[String(p)] ?? 0;
+        return (
+          <td key={p} data-series={v.name} data-percentile={String(p)} data-raw={String(raw)} className={p === 100 ? "max" : undefined}>
+            {v.spectrum.totalCount > 0 ? formatNumber(raw * f) : "–"}
+          </td>
+        );
+      })}
+      <CountCell name={v.name} count={v.spectrum.totalCount} />
+    </tr>
+  );
+});
+
+// Unit-independent, and formatCount (toLocaleString) is not cheap: skipped on a unit change.
+const CountCell = memo(function CountCell({ name, count }: { name: string; count: number }) {
+  return (
+    <td data-series={name} data-count={String(count)}>
+      {formatCount(count)}
+    </td>
+  );
+});
+
+const DetailsRow = memo(function DetailsRow({ view: v, unit }: { view: SeriesView; unit: Unit }) {
+  const f = unitFactor(v.recordedUnit, unit);
+  return (
+    <tr>
+      <th scope="row">{v.name}</th>
+      <td>{formatNumber(v.spectrum.min * f)}</td>
+      <td>{formatNumber(v.spectrum.mean * f)}</td>
+      <td>{formatNumber(v.spectrum.stdDeviation * f)}</td>
+    </tr>
+  );
+});

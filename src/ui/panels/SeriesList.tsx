@@ -1,0 +1,250 @@
+// The series list doubles as the legend, grouped by configuration: swatch, name, identity
+// (configuration, throughput, kind), verdict; click toggles visibility.
+// The list and each item are memoised (nothing here depends on the display unit): with stable
+// callbacks from the parent, a unit change skips it and hiding one series re-renders one item.
+import { memo, useState } from "react";
+import { formatCount, formatCountOf, UNIT_LABEL } from "../../core/format";
+import { formatThroughput, parseThroughput } from "../../core/naming";
+import type { Verdict } from "../../core/requirements";
+import { UNITS, type Unit } from "../../core/types";
+import type { IdentityPatch } from "../../engine/protocol";
+import type { SeriesView } from "../../engine/store";
+import { useInSlices } from "../hooks/use-in-slices";
+
+export interface SeriesRow {
+  view: SeriesView;
+  color: string;
+  dash: string;
+  visible: boolean;
+  verdict: Verdict | null;
+}
+
+interface Props {
+  rows: SeriesRow[];
+  selected: Set<string>;
+  onSelect: (id: string, on: boolean) => void;
+  onToggle: (id: string) => void;
+  onExport: (id: string) => void;
+  onRemove: (id: string) => void;
+  onUnit: (id: string, unit: Unit) => void;
+  onIdentity: (id: string, patch: IdentityPatch) => void;
+  /** Holds the page's busy flag while rows are left to render (see use-in-slices.ts). */
+  onBusy?: (d: 1 | -1) => void;
+}
+
+/** Rows added per frame when many series arrive at once. */
+const ROWS_PER_SLICE = 20;
+
+const UNIT_SOURCE_TEXT: Record<SeriesView["unitSource"], string> = {
+  "interval-max": "inferred from the Interval_Max column",
+  default: "assumed (the log gives no usable Interval_Max): check it",
+  format: "as the file states",
+  user: "set by you",
+};
+
+function verdictText(v: Verdict | null): string {
+  if (!v) return "";
+  if (v.pass) return "passes";
+  const worst = v.violations.find((x) => x.percentile === v.firstViolation);
+  const at = v.firstViolation === 100 ? "max" : `p${v.firstViolation}`;
+  return worst ? `fails at ${at} (${worst.ratio.toFixed(worst.ratio < 10 ? 2 : 1)}× the limit)` : `fails at ${at}`;
+}
+
+/**
+ * The row's visible name: for a series named "file [label]" (one per label of a file) the label
+ * first, then the file in muted text, so the end of a long name that the row cuts off is the
+ * part all rows share, not the part that tells them apart. data-name keeps the full name.
+ */
+function labelFirst(v: SeriesView): React.ReactNode {
+  const suffix = v.tag ? ` [${v.tag}]` : "";
+  if (!suffix || !v.name.endsWith(suffix) || v.name.length === suffix.length) return v.name;
+  return (
+    <>
+      {v.tag} <span className="series-file">{v.name.slice(0, -suffix.length)}</span>
+    </>
+  );
+}
+
+export const SeriesList = memo(function SeriesList(props: Props) {
+  const { rows: all, selected, onBusy, ...handlers } = props;
+  const count = useInSlices(all.length, ROWS_PER_SLICE, onBusy);
+  const rows = count < all.length ? all.slice(0, count) : all;
+  if (rows.length === 0) return <p className="empty">No series loaded. Drop .hlog, .hgrm, wrk2 or load-generator output anywhere on the page.</p>;
+  const configs = [...new Set(rows.map((r) => r.view.config))];
+  return (
+    <div className="series-groups">
+      {configs.map((config) => (
+        <section key={config} className="series-group" aria-label={`Configuration ${config}`}>
+          <h3 className="config-heading">{config || "(no configuration)"}</h3>
+          <ul className="series-list" aria-label={`Series of ${config} (click to show or hide)`}>
+            {rows
+              .filter((r) => r.view.config === config)
+              .map((r) => (
+                <SeriesItem key={r.view.id} row={r} isSelected={selected.has(r.view.id)} {...handlers} />
+              ))}
+          </ul>
+        </section>
+      ))}
+    </div>
+  );
+});
+
+type ItemProps = Omit<Props, "rows" | "selected" | "onBusy"> & { row: SeriesRow; isSelected: boolean };
+
+const SeriesItem = memo(function SeriesItem({ row, isSelected, onSelect, onToggle, onExport, onRemove, onUnit, onIdentity }: ItemProps) {
+  const { view: v, color, dash, visible, verdict } = row;
+  const [editing, setEditing] = useState(false);
+  const stop = (e: React.SyntheticEvent) => e.stopPropagation();
+  return (
+    <li
+      data-testid="series"
+      data-id={v.id}
+      data-name={v.name}
+      data-source={v.source}
+      data-tag={v.tag}
+      data-config={v.config}
+      data-throughput={v.throughput === null ? "" : String(v.throughput)}
+      data-kind={v.kind}
+      data-count={String(v.wholeCount)}
+      data-unit={v.recordedUnit}
+      data-visible={visible ? "true" : "false"}
+      data-verdict={verdict ? (verdict.pass ? "pass" : "fail") : ""}
+      data-corrected={v.correctedFrom ? "true" : "false"}
+      data-first-violation={verdict?.firstViolation === null || !verdict ? "" : String(verdict.firstViolation)}
+      className={visible ? "series" : "series hidden"}
+      // A click anywhere on the row toggles it (mouse); the keyboard uses the name's button.
+      onClick={() => onToggle(v.id)}
+    >
+      <input
+        type="checkbox"
+        className="select"
+        data-testid="series-select"
+        aria-label={`Select ${v.name} for merging`}
+        checked={isSelected}
+        onClick={stop}
+        onChange={(e) => onSelect(v.id, e.target.checked)}
+      />
+      <svg width="28" height="10" aria-hidden="true" className="swatch">
+        <line x1="0" x2="28" y1="5" y2="5" stroke={color} strokeWidth="3" strokeDasharray={dash || undefined} />
+      </svg>
+      <button
+        type="button"
+        className="series-name"
+        data-testid="series-toggle"
+        aria-pressed={visible}
+        aria-label={`${v.name}: ${visible ? "shown" : "hidden"} (press to ${visible ? "hide" : "show"})`}
+        title={`${v.source}${v.tag ? ` (tag ${v.tag})` : ""}${v.mergedFrom.length ? `\nmerged from: ${v.mergedFrom.join(", ")}` : ""}`}
+        onClick={(e) => {
+          e.stopPropagation();
+          onToggle(v.id);
+        }}
+      >
+        {labelFirst(v)}
+      </button>
+      <span className="series-meta">
+        {v.throughput !== null ? `${formatThroughput(v.throughput)} · ` : ""}
+        {v.kind ? `${v.kind} time · ` : ""}
+        {formatCountOf(v.wholeCount, "value")}
+        {v.intervalCount > 0 ? `, ${formatCountOf(v.intervalCount, "interval")}` : ""}
+        {v.failures > 0 ? `, ${formatCount(v.failures)} failed` : ""}
+        {v.mergedFrom.length ? ` · merged from ${v.mergedFrom.length}` : ""}
+      </span>
+      {v.beforeStart ? (
+        <span
+          className="series-note"
+          data-testid="before-start"
+          data-intervals={v.beforeStart.intervals}
+          data-count={v.beforeStart.count}
+          title="HistogramLogProcessor without -start counts intervals from StartTime on; give it a negative -start (or set the window's start to 0 here) to match"
+        >
+          {`${formatCountOf(v.beforeStart.intervals, "interval")} (${formatCountOf(v.beforeStart.count, "value")}) ${v.beforeStart.intervals === 1 ? "starts" : "start"} before StartTime: counted here, left out by HistogramLogProcessor without -start`}
+        </span>
+      ) : null}
+      {v.unitSource === "interval-max" || v.unitSource === "default" ? (
+        // The unit is only a guess: say so where it is seen, and change it in one go.
+        <select
+          className="unit-assumed"
+          data-testid="unit-assumed"
+          value={v.recordedUnit}
+          title={`Recorded unit ${UNIT_SOURCE_TEXT[v.unitSource]}`}
+          aria-label={`Recorded unit of ${v.name}, assumed: change it`}
+          onClick={stop}
+          onKeyDown={stop}
+          onChange={(e) => onUnit(v.id, e.target.value as Unit)}
+        >
+          {UNITS.map((u) => (
+            <option key={u} value={u}>
+              {u === v.recordedUnit ? `${UNIT_LABEL[u]}? — ${v.unitSource === "interval-max" ? "from Interval_Max" : "assumed"}` : UNIT_LABEL[u]}
+            </option>
+          ))}
+        </select>
+      ) : null}
+      {verdict ? (
+        <span className={verdict.pass ? "verdict pass" : "verdict fail"} data-testid="series-verdict">
+          {verdict.pass ? "✓ " : "✗ "}
+          {verdictText(verdict)}
+        </span>
+      ) : null}
+      <span className="series-actions" onClick={stop}>
+        {v.correctedFrom ? null : (
+          <button type="button" data-testid="edit-identity" aria-expanded={editing} onClick={() => setEditing((e) => !e)} title="Edit configuration, throughput and kind">
+            edit
+          </button>
+        )}
+        <button type="button" data-testid="export-hgrm" onClick={() => onExport(v.id)} title="Download this series' percentile distribution (.hgrm, HdrHistogram's format)">
+          .hgrm
+        </button>
+        {v.correctedFrom ? null : (
+          <button type="button" data-testid="remove-series" aria-label={`Remove ${v.name}`} onClick={() => onRemove(v.id)}>
+            ×
+          </button>
+        )}
+      </span>
+      {editing ? (
+        <div className="identity-editor" onClick={stop} onKeyDown={stop}>
+          <label>
+            configuration{" "}
+            <input
+              data-testid="identity-config"
+              defaultValue={v.config}
+              onBlur={(e) => e.target.value !== v.config && onIdentity(v.id, { config: e.target.value.trim() })}
+              onKeyDown={(e) => e.key === "Enter" && (e.target as HTMLInputElement).blur()}
+            />
+          </label>
+          <label>
+            throughput{" "}
+            <input
+              data-testid="identity-throughput"
+              defaultValue={v.throughput === null ? "" : String(v.throughput)}
+              placeholder="e.g. 40k"
+              onBlur={(e) => {
+                const t = e.target.value.trim() === "" ? null : parseThroughput(e.target.value);
+                if (t !== v.throughput && (t !== null || e.target.value.trim() === "")) onIdentity(v.id, { throughput: t });
+              }}
+              onKeyDown={(e) => e.key === "Enter" && (e.target as HTMLInputElement).blur()}
+            />
+          </label>
+          <label>
+            kind{" "}
+            <select data-testid="identity-kind" value={v.kind} onChange={(e) => onIdentity(v.id, { kind: e.target.value as SeriesView["kind"] })}>
+              <option value="">—</option>
+              <option value="response">response time</option>
+              <option value="service">service time</option>
+            </select>
+          </label>
+          <label title={`Recorded unit ${UNIT_SOURCE_TEXT[v.unitSource]}`}>
+            recorded in{" "}
+            <select data-testid="series-unit" value={v.recordedUnit} onChange={(e) => onUnit(v.id, e.target.value as Unit)} aria-label={`Recorded unit of ${v.name}`}>
+              {UNITS.map((u) => (
+                <option key={u} value={u}>
+                  {UNIT_LABEL[u]}
+                </option>
+              ))}
+            </select>
+            {v.unitSource === "default" ? <span className="warn-inline"> (assumed: check)</span> : null}
+          </label>
+        </div>
+      ) : null}
+    </li>
+  );
+});

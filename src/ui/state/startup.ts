@@ -1,0 +1,108 @@
+// What the page opens with: a share link's view, the logs a #src= link names, the session
+// saved before a reload, or the demo (System A vs System B, with its requirement).
+import type { EngineClient } from "../../engine/client";
+import type { FileOutcome, Progress } from "../../engine/protocol";
+import { foreignHosts, needsConsent, srcUrls } from "../../engine/remote";
+import { loadSession, saveSession, type Session } from "./session";
+import { viewOfSession, viewOfShare, type RestoredView } from "./view-state";
+
+export interface StartDeps {
+  engine: EngineClient;
+  setProgress: (p: Progress | null) => void;
+  applyView: (v: RestoredView) => Promise<void>;
+  session: { current: Session };
+  onSessionReady: () => void;
+  onDemoRequirement: (text: string) => void;
+  /**
+   * A #src= link names other hosts: show the question (naming them) and, on the user's answer,
+   * run `answer(load)` as a load. Nothing is fetched from them until then.
+   */
+  askRemote: (hosts: string[], answer: (load: boolean) => Promise<FileOutcome[]>) => void;
+}
+
+export async function startApp(d: StartDeps): Promise<FileOutcome[] | null> {
+  const hash = window.location.hash;
+  if (/(^#|&)s=/.test(hash)) {
+    const r = await d.engine.openShare(hash);
+    if (!r.ok) return [{ file: "share link", added: [], problems: [{ file: "share link", line: null, reason: r.reason }] }];
+    const v = r.view;
+    await d.applyView({
+      view: viewOfShare(v),
+      hidden: (_n, i) => r.visible[i] === false,
+      sharedTime: v.time ? { options: v.time, series: r.time } : undefined,
+    });
+    return null;
+  }
+  const urls = srcUrls(hash);
+  if (urls.length > 0) {
+    const hosts = foreignHosts(urls, window.location.origin);
+    if (hosts.length === 0) return d.engine.loadUrls(urls, d.setProgress);
+    d.askRemote(hosts, (load) => remoteAnswer(d, urls, load));
+    return null;
+  }
+  const saved = await loadSession();
+  if (saved && (saved.files.length > 0 || !saved.demo)) {
+    // A reload: the saved files and view come back.
+    d.session.current = saved;
+    const out: FileOutcome[] = saved.demo ? await loadDemo(d) : [];
+    out.push(
+      ...(await d.engine.load(
+        saved.files.map((f) => new File([f.blob], f.name)),
+        d.setProgress,
+      )),
+    );
+    if (saved.view) await d.applyView(viewOfSession(saved.view));
+    d.onSessionReady();
+    return out;
+  }
+  d.onSessionReady();
+  if (new URLSearchParams(window.location.search).get("demo") === "0") return null;
+  d.session.current = { demo: true, files: [], view: null };
+  void saveSession(d.session.current);
+  return loadDemo(d);
+}
+
+interface DemoFiles {
+  files: File[];
+  requirement?: string;
+}
+
+async function fetchDemo(): Promise<DemoFiles | null> {
+  const res = await fetch("demo/manifest.json");
+  if (!res.ok) return null;
+  const manifest = (await res.json()) as { files: string[]; requirement?: string };
+  const files = await Promise.all(manifest.files.map(async (f) => new File([await (await fetch(`demo/${f}`)).blob()], f)));
+  return { files, requirement: manifest.requirement };
+}
+
+/**
+ * The demo's files, asked for as this module loads when the page may open on the demo (no
+ * link in the address, no ?demo=0): the requests overlap the page's own start (the first
+ * render, the workers' start, the saved-session check) instead of following it. Used once;
+ * unused when a saved session opens instead.
+ */
+let demoAhead: Promise<DemoFiles | null> | null = typeof window !== "undefined" && typeof fetch === "function" && mayOpenOnDemo() ? fetchDemo().catch(() => null) : null;
+
+function mayOpenOnDemo(): boolean {
+  const hash = window.location.hash;
+  return !/(^#|&)s=/.test(hash) && srcUrls(hash).length === 0 && new URLSearchParams(window.location.search).get("demo") !== "0";
+}
+
+async function loadDemo(d: StartDeps): Promise<FileOutcome[]> {
+  const ahead = demoAhead;
+  demoAhead = null;
+  const demo = (ahead ? await ahead : null) ?? (await fetchDemo());
+  if (!demo) return [];
+  if (demo.requirement) d.onDemoRequirement(demo.requirement);
+  return d.engine.loadDemo(demo.files);
+}
+
+/** Loads a link's URLs once the user answered: all of them, or (declined) only those that needed no consent. */
+async function remoteAnswer(d: StartDeps, urls: string[], load: boolean): Promise<FileOutcome[]> {
+  if (load) return d.engine.loadUrls(urls, d.setProgress);
+  const own = urls.filter((u) => !needsConsent(u, window.location.origin));
+  const declined: FileOutcome[] = urls
+    .filter((u) => needsConsent(u, window.location.origin))
+    .map((u) => ({ file: u, added: [], problems: [{ file: u, line: null, reason: `not fetched: loading from ${new URL(u).host} was declined` }] }));
+  return [...(own.length > 0 ? await d.engine.loadUrls(own, d.setProgress) : []), ...declined];
+}
