@@ -21,6 +21,52 @@ const { default: tseslint } = await import("typescript-eslint");
 const { default: reactHooks } = await import("eslint-plugin-react-hooks");
 const { default: globals } = await import("globals");
 
+// Each src/ folder's README says what it may import; these rules hold it. Types may cross where
+// the README allows types (allowTypeImports); tests may reach further to build their inputs.
+const TESTS = ["**/*.test.ts", "**/*.test.tsx"];
+const up = "^(\\./|(\\.\\./)+)";
+const room = (names) => `${up}(${names.join("|")})(/|$)`;
+const boundary = (files, patterns) => ({
+  files,
+  ignores: TESTS,
+  rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns }] },
+});
+const BOUNDARIES = [
+  boundary(
+    ["src/core/**"],
+    [
+      { regex: room(["engine", "formats", "ui", "charts", "share", "cli", "wasm"]), message: "core/ is pure: it imports nothing else of the app." },
+      { regex: "^react", message: "core/ is pure: no React." },
+    ],
+  ),
+  boundary(["src/formats/**"], [{ regex: room(["engine", "ui", "charts", "share", "cli", "wasm"]), message: "formats/ may import core/ only." }]),
+  boundary(["src/share/**"], [{ regex: room(["engine", "ui", "charts", "formats", "cli", "wasm"]), message: "share/ may import core/ only." }]),
+  boundary(["src/wasm/**"], [{ regex: room(["engine", "ui", "charts", "share", "cli", "core"]), message: "wasm/ may import formats/ types only." }]),
+  boundary(
+    ["src/engine/**"],
+    [
+      { regex: room(["ui", "charts", "cli"]), message: "The engine never imports the page or the command line." },
+      { regex: "^react", message: "The engine has no React." },
+    ],
+  ),
+  boundary(
+    ["src/charts/**"],
+    [
+      { regex: room(["engine", "ui"]), allowTypeImports: true, message: "charts/ take the engine's and the time panel's types only." },
+      { regex: room(["formats", "share", "cli", "wasm"]), message: "charts/ draw what they are given." },
+    ],
+  ),
+  boundary(
+    ["src/ui/**"],
+    [
+      { regex: `${up}engine/(?!(client|protocol|remote)$)`, allowTypeImports: true, message: "The page reaches the engine through client.ts and protocol.ts (types of the rest)." },
+      { regex: `${up}(formats|wasm|cli)(/|$)`, allowTypeImports: true, message: "The page never runs a reader: data lives in the engine worker." },
+      { regex: `${up}share/(?!history-)`, allowTypeImports: true, message: "The page makes links through the engine; only the history's own link helpers are imported." },
+    ],
+  ),
+  boundary(["src/cli/**"], [{ regex: room(["ui"]), message: "The command line shares the engine and core/, never the page's components." }]),
+];
+
 export default tseslint.config(
   { ignores: ["dist/", "dist-cli/", "public/", "test-results/", "playwright-report/", ".bench/", ".scratch/", "src/wasm/kernel-wasm.ts", "src/wasm/assembly/"] },
   js.configs.recommended,
@@ -36,4 +82,5 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
     },
   },
+  ...BOUNDARIES,
 );

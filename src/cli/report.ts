@@ -7,6 +7,7 @@ import { formatRequirement, percentileLabel, type Requirement, type Verdict } fr
 import { NANOS_PER_UNIT, TABLE_PERCENTILES, type Unit } from "../core/types";
 import { warningText } from "../core/warnings";
 import type { SeriesView, Store, TimeRange } from "../engine/store";
+import { DEFAULT_TIMELINE } from "../core/view-defaults";
 import { stylesFor } from "../core/palette/colors";
 
 /** The JSON's version: a change that drops or renames a field makes it 2. */
@@ -27,7 +28,7 @@ export function rowsOf(views: SeriesView[], requirement: Requirement | null): Ro
 /** `${linkBase}#fragment`: the page opens the same view (its data in the fragment, never sent to a server). */
 export async function shareUrl(store: Store, rows: Row[], requirement: Requirement | null, range: TimeRange, unit: Unit, linkBase: string): Promise<string> {
   // Loaded only for a link: the timeline's defaults live beside its React panel.
-  const [{ DEFAULT_TIMELINE }, { shareOf }] = await Promise.all([import("../ui/panels/TimelinePanel"), import("../engine/share-query")]);
+  const { shareOf } = await import("../engine/share-query");
   const view = {
     displayUnit: unit,
     yLog: false,

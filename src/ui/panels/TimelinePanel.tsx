@@ -7,16 +7,8 @@ import type { TimelineResult, TimeRange } from "../../engine/store";
 import { ChartActions } from "./ChartActions";
 import type { TimeBands } from "../state/time-state";
 
-export interface TimelineSettings {
-  percentiles: number[];
-  perLane: boolean;
-  wallClock: boolean;
-  log: boolean;
-  /** Zoomed window (s since StartTime); null shows everything. */
-  domain: [number, number] | null;
-}
-
-export const DEFAULT_TIMELINE: TimelineSettings = { percentiles: [], perLane: false, wallClock: false, log: false, domain: null };
+export { DEFAULT_TIMELINE, type TimelineSettings } from "../../core/view-defaults";
+import type { TimelineSettings } from "../../core/view-defaults";
 
 interface Props {
   timeline: TimelineResult;

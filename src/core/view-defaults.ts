@@ -1,0 +1,13 @@
+// View defaults the page and the command line share: a link the command line makes must open
+// with the view the page would show, so the defaults live here rather than in a component.
+
+export interface TimelineSettings {
+  percentiles: number[];
+  perLane: boolean;
+  wallClock: boolean;
+  log: boolean;
+  /** Zoomed window (s since StartTime); null shows everything. */
+  domain: [number, number] | null;
+}
+
+export const DEFAULT_TIMELINE: TimelineSettings = { percentiles: [], perLane: false, wallClock: false, log: false, domain: null };
