@@ -351,7 +351,7 @@ export function lastCountsBytes(): Uint8Array | null {
 }
 
 /**
- * Block accumulators in the kernel's memory (core/kernel-scratch.ts uses them): see the
+ * Block accumulators in the kernel's memory (engine/kernel-accumulators.ts uses them): see the
  * "Block accumulators" part of assembly/kernel.ts. Null where there is no kernel.
  */
 export interface KernelSlots {
