@@ -97,9 +97,9 @@ function chartSlide(pptx: PptxGenJS, c: DeckChart): void {
     const laneH = (area.h - gap * (c.lanes.length - 1)) / c.lanes.length;
     c.lanes.forEach((lane, i) => {
       const y = area.y + i * (laneH + gap);
-      const nameH = c.lanes.length > 1 ? 0.3 : 0;
+      const nameH = 0.3;
       const imgH = laneH - nameH;
-      if (nameH) slide.addText(lane.name, { x: area.x + labelW, y, w: area.w - labelW, h: nameH, fontFace: FONT, fontSize: 12, bold: true, color: FG, margin: 0 });
+      slide.addText(lane.name, { x: area.x + labelW, y, w: area.w - labelW, h: nameH, fontFace: FONT, fontSize: 12, bold: true, color: FG, margin: 0 });
       slide.addImage({ data: `image/png;base64,${base64(lane.png)}`, x: area.x + labelW, y: y + nameH, w: area.w - labelW, h: imgH, altText: `Heatmap of ${lane.name}` });
       slide.addShape(pptx.ShapeType.rect, {
         x: area.x + labelW,
@@ -136,8 +136,10 @@ export async function pptxBytes(m: DeckModel): Promise<Uint8Array> {
   first.addText(m.title, { x: 0.6, y: 0.6, w: W - 1.2, h: 1.9, fontFace: FONT, fontSize: 32, bold: true, color: FG, valign: "top", fit: "shrink" });
   let y = 2.7;
   if (m.requirement) {
-    first.addText(m.requirement, { x: 0.6, y, w: W - 1.2, h: 0.5, fontFace: FONT, fontSize: 20, color: FG });
-    y += 0.55;
+    // A long requirement takes two lines.
+    const reqH = m.requirement.length > 70 ? 0.9 : 0.5;
+    first.addText(m.requirement, { x: 0.6, y, w: W - 1.2, h: reqH, fontFace: FONT, fontSize: 20, color: FG, valign: "top" });
+    y += reqH + 0.05;
     const sideH = Math.min(0.5, 3 / Math.max(1, m.sides.length));
     for (const s of m.sides) {
       const mark = s.pass === null ? "·" : s.pass ? "✓" : "✗";
