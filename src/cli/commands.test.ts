@@ -8,6 +8,7 @@ import { build } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../../scripts/lib/queue-sim";
 import { writeHlog } from "../../scripts/lib/hlog-fixture";
+import { decodeShare } from "../share";
 import { cutLastLine } from "./partial";
 import { main } from "./main";
 
@@ -52,6 +53,24 @@ describe("--compare FILE", () => {
     const r = await run(["report", "--json", "--compare", slow, slow, fast]);
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as { series: unknown[] }).series).toHaveLength(2);
+  });
+});
+
+describe("report --link-base with --compare", () => {
+  it("the link carries the computed comparison: the pair, and every point as the JSON gives it", async () => {
+    const r = await run(["report", "--json", "--link-base", "https://example.org/hdr/", "--compare", slow, fast]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as { shareUrl: string; comparison: { pairs: { sentence: string; points: { percentile: number; ratio: number; verdict: string }[] }[] } };
+    expect(j.shareUrl.startsWith("https://example.org/hdr/#")).toBe(true);
+    const d = decodeShare(j.shareUrl.slice(j.shareUrl.indexOf("#") + 1));
+    if (!d.ok) throw new Error(d.reason);
+    expect(d.state.view.compare).toMatchObject({ baseline: "slow", candidate: "fast" });
+    const carried = d.state.results?.compare;
+    expect(carried?.sentence).toBe(j.comparison.pairs[0]!.sentence);
+    for (const p of j.comparison.pairs[0]!.points) {
+      const c = carried!.points.find((x) => x.percentile === p.percentile)!;
+      expect(c.ratio).toBe(p.ratio);
+    }
   });
 });
 

@@ -197,7 +197,10 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
 
   const requirementPercentiles = requirement ? requirement.entries.map((e) => e.percentile) : null;
   const compared = baseline !== null ? await compareRuns({ store, baseline, range, unit, requirementPercentiles, views }) : null;
-  const url = linkBase !== null ? await shareUrl(store, rows, requirement, range, unit, linkBase) : null;
+  // A link opens one comparison: the first pair's (the only one with a single candidate).
+  const firstPair = compared?.pairs[0];
+  const linked = compared && firstPair ? { baseline: compared.baseName, candidate: firstPair.candidate, answer: firstPair.result } : null;
+  const url = linkBase !== null ? await shareUrl(store, rows, requirement, range, unit, linkBase, linked) : null;
   // Each form is made only when it is printed or written (the Markdown's number formatting is
   // a visible share of a 24-hour log's `report --json`).
   const json = p.flags.has("--json");
