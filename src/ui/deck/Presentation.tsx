@@ -133,7 +133,7 @@ export function Presentation(p: Props) {
           </button>
           {p.onPptx ? (
             <button type="button" onClick={p.onPptx} data-testid="download-pptx" title="Download the deck as a PowerPoint file (.pptx)">
-              PowerPoint
+              Download PowerPoint
             </button>
           ) : null}
           <button type="button" onClick={printPdf} data-testid="present-pdf" title="Print the deck, or save it as a PDF: one slide a page">

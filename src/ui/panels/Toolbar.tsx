@@ -80,7 +80,7 @@ export function Toolbar(p: Props) {
         Present
       </button>
       <button type="button" data-testid="download-pptx" onClick={p.onPptx} disabled={!p.canPresent} title="Download the presentation as a PowerPoint file (.pptx)">
-        PowerPoint
+        Download PowerPoint
       </button>
       <label>
         <input type="checkbox" data-testid="theme" checked={p.view.theme === "dark"} onChange={(e) => p.view.setTheme(e.target.checked ? "dark" : "light")} /> dark
