@@ -133,14 +133,21 @@ export async function pptxBytes(m: DeckModel): Promise<Uint8Array> {
   pptx.title = m.title;
   pptx.company = "hdr-spectrum";
   const first = pptx.addSlide();
-  first.addText(m.title, { x: 0.6, y: 0.6, w: W - 1.2, h: 1.9, fontFace: FONT, fontSize: 32, bold: true, color: FG, valign: "top", fit: "shrink" });
-  let y = 2.7;
+  // Laid out from the top: a long headline takes more lines in smaller type, the sides share
+  // what is left above the context line (renderers differ in shrinking text to fit a box).
+  const long = m.title.length > 180;
+  const perLine = long ? 80 : 60;
+  const titleH = Math.min(2.6, 0.55 * Math.ceil(m.title.length / perLine) * (long ? 0.8 : 1) + 0.2);
+  first.addText(m.title, { x: 0.6, y: 0.5, w: W - 1.2, h: titleH, fontFace: FONT, fontSize: long ? 24 : 32, bold: true, color: FG, valign: "top", fit: "shrink" });
+  let y = 0.5 + titleH + 0.2;
+  const contextTop = H - 1.1;
   if (m.requirement) {
     // A long requirement takes two lines.
-    const reqH = m.requirement.length > 70 ? 0.9 : 0.5;
-    first.addText(m.requirement, { x: 0.6, y, w: W - 1.2, h: reqH, fontFace: FONT, fontSize: 20, color: FG, valign: "top" });
+    const reqH = m.requirement.length > 70 ? 0.8 : 0.45;
+    first.addText(m.requirement, { x: 0.6, y, w: W - 1.2, h: reqH, fontFace: FONT, fontSize: 18, color: FG, valign: "top" });
     y += reqH + 0.05;
-    const sideH = Math.min(0.5, 3 / Math.max(1, m.sides.length));
+    const sideH = Math.min(0.5, (contextTop - 0.1 - y) / Math.max(1, m.sides.length));
+    const size = sideH >= 0.45 ? 20 : sideH >= 0.33 ? 16 : 12;
     for (const s of m.sides) {
       const mark = s.pass === null ? "·" : s.pass ? "✓" : "✗";
       const color = s.pass === null ? MUTED : s.pass ? PASS : FAIL;
@@ -150,12 +157,12 @@ export async function pptxBytes(m: DeckModel): Promise<Uint8Array> {
           { text: s.name, options: { bold: true, color: FG } },
           { text: ` ${s.text}`, options: { color: FG } },
         ],
-        { x: 0.9, y, w: W - 1.5, h: sideH, fontFace: FONT, fontSize: sideH < 0.5 ? 14 : 20 },
+        { x: 0.9, y, w: W - 1.5, h: sideH, fontFace: FONT, fontSize: size, margin: 0 },
       );
       y += sideH;
     }
   }
-  first.addText(m.context, { x: 0.6, y: H - 1.2, w: W - 1.2, h: 0.6, fontFace: FONT, fontSize: 16, color: MUTED });
+  first.addText(m.context, { x: 0.6, y: contextTop, w: W - 1.2, h: 0.7, fontFace: FONT, fontSize: 14, color: MUTED, valign: "top" });
   first.addNotes(m.method);
   for (const c of m.charts) chartSlide(pptx, c);
   const out = await pptx.write({ outputType: "uint8array", compression: true });

@@ -255,7 +255,8 @@ export function deckModel(s: DeckSource): DeckModel {
     title,
     requirement: s.requirement ? `Against the requirement ${requirementPhrase(s.requirement)}:` : null,
     sides: s.requirement ? subject.map((r) => ({ name: r.view.name, ...sideText(r.verdict, s.unit) })) : [],
-    context: contextLine(subject, s.timeline),
+    // Without a pair, the context names the first few series only (as the page's slide does).
+    context: contextLine(s.pair ? subject : subject.slice(0, 4), s.timeline),
     charts,
     method: methodText(s),
   };
