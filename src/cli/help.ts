@@ -3,7 +3,7 @@ export const MAIN_HELP = `hdr-spectrum: judge latency logs, compare runs and wri
 The same readers, histograms, verdicts, Markdown and share links as the page.
 
 Usage:
-  hdr-spectrum report FILES… [options]     Markdown summary (or --json), charts with --out
+  hdr-spectrum report FILES… [options]     Markdown summary (or --json); charts and deck with --out
   hdr-spectrum check --require R FILES…    exit 0 if every series passes, 1 if one fails
   hdr-spectrum hgrm FILE [options]         HistogramLogProcessor's output, byte for byte
   hdr-spectrum history DIR…                where a history of runs changed, per percentile

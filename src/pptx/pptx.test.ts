@@ -80,7 +80,9 @@ describe("report --out DIR writes DIR/deck.pptx", () => {
     "opens in LibreOffice Impress: one PDF page per slide, rendered to PNG",
     () => {
       const pdfDir = mkdtempSync(path.join(tmpdir(), "hdr-deck-pdf-"));
-      const r = spawnSync("soffice", ["--headless", "--convert-to", "pdf", "--outdir", pdfDir, path.join(out, "deck.pptx")], { encoding: "utf8", timeout: 120_000 });
+      // A profile of its own, so that a LibreOffice already running elsewhere does not take the job.
+      const profile = `-env:UserInstallation=file://${mkdtempSync(path.join(tmpdir(), "hdr-deck-lo-"))}`;
+      const r = spawnSync("soffice", [profile, "--headless", "--convert-to", "pdf", "--outdir", pdfDir, path.join(out, "deck.pptx")], { encoding: "utf8", timeout: 120_000 });
       expect(r.status).toBe(0);
       const pdf = path.join(pdfDir, "deck.pdf");
       expect(existsSync(pdf)).toBe(true);
