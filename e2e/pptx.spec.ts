@@ -1,6 +1,9 @@
 // "PowerPoint" from the toolbar and from the deck: a real download of a .pptx whose first slide
 // holds the headline as text (the same line the Markdown leads with), followed by the charts.
-import { readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { readPptx } from "../scripts/lib/pptx-read";
 import { idle } from "./helpers";
@@ -53,6 +56,32 @@ test("Download PowerPoint from the toolbar: a .pptx whose slide 1 is the headlin
   expect(deck.slides[1]!.charts).toHaveLength(1);
   // Kept beside the test's results, to open in PowerPoint or LibreOffice and look at.
   writeFileSync(test.info().outputPath("deck.pptx"), bytes);
+
+  // One builder: the command line's deck for the same pair and requirement has the same first slide.
+  const root = resolve(import.meta.dirname, "..");
+  const build = spawnSync(process.execPath, [join(root, "scripts/build-cli.mjs")], { cwd: root, encoding: "utf8" });
+  expect(build.status, build.stderr).toBe(0);
+  const out = mkdtempSync(join(tmpdir(), "hdr-deck-e2e-"));
+  const requirement = await page.getByTestId("requirement-input").inputValue();
+  const demo = join(root, "public/demo");
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(root, "dist-cli/hdr-spectrum.mjs"),
+      "report",
+      "--require",
+      requirement,
+      "--compare",
+      join(demo, "sysA_8k.response.hlog"),
+      join(demo, "sysB_8k.response.hlog"),
+      "--out",
+      out,
+    ],
+    { encoding: "utf8" },
+  );
+  expect(r.status, r.stderr).toBe(0);
+  const cliDeck = await readPptx(readFileSync(join(out, "deck.pptx")));
+  expect(cliDeck.slides[0]!.text).toBe(deck.slides[0]!.text);
 });
 
 test("Download PowerPoint from presentation mode gives the same first slide", async ({ page }) => {
