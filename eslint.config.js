@@ -64,6 +64,13 @@ const BOUNDARIES = [
       { regex: `${up}share/(?!history-)`, allowTypeImports: true, message: "The page makes links through the engine; only the history's own link helpers are imported." },
     ],
   ),
+  boundary(
+    ["src/pptx/**"],
+    [
+      { regex: room(["engine"]), allowTypeImports: true, message: "The deck takes the engine's results as types; page and command line hand them over." },
+      { regex: room(["ui", "formats", "share", "cli", "wasm"]), message: "The deck builder imports core/ and chart layouts only." },
+    ],
+  ),
   boundary(["src/cli/**"], [{ regex: room(["ui"]), message: "The command line shares the engine and core/, never the page's components." }]),
 ];
 

@@ -22,6 +22,7 @@ import { useWindowInput } from "./ui/hooks/use-window-input";
 import { Toolbar } from "./ui/panels/Toolbar";
 import { PastePanel } from "./ui/panels/PastePanel";
 import { downloadText } from "./ui/export/download";
+import { downloadPptx } from "./ui/export/pptx-download";
 import { useStableCallback } from "./ui/hooks/use-stable-callback";
 import { usePlotSeries, useSeriesRows, useTimelineLines } from "./ui/hooks/use-series-rows";
 import { useAfterNextPaint, useOnScreen } from "./ui/hooks/use-after-paint";
@@ -121,6 +122,27 @@ export function App() {
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const judged = useMemo(() => judgeRows(visibleRows, requirement), [rows, requirement]);
 
+  const pair: [string, string] | null = cmp.open && cmp.baseline && cmp.candidate ? [cmp.baseline, cmp.candidate] : null;
+  // The PowerPoint deck: what the presentation shows, built by the command line's deck builder.
+  const savePptx = useStableCallback(() => {
+    const heat = timeInfo.heatmap;
+    const c = cmp.result;
+    downloadPptx({
+      headline: pair ? headline : null,
+      pair,
+      rows: visibleRows,
+      requirement,
+      sentence: judged.sentence,
+      sustainable: judged.sustainable,
+      unit,
+      yLog: vs.yLog,
+      timeline,
+      heatmap: heat ? { lanes: heat.lanes.map((l) => ({ name: l.name, data: l.data })), domain: heat.domain } : null,
+      compare: pair && c ? { sentence: c.sentence, level: c.level, resamples: c.resamples, margin: c.margin } : null,
+      notes: timeNotes,
+    }).catch((e: unknown) => console.error("the PowerPoint deck could not be written", e));
+  });
+
   const view = { ...vs.view, range, compare: cmp.shared };
   const { makeLink, makeMarkdown } = useShareActions(engine, {
     view,
@@ -158,6 +180,7 @@ export function App() {
         shownRange={shownRange}
         onRange={changeRange}
         canPresent={visibleRows.length > 0}
+        onPptx={savePptx}
         onPresent={() => {
           // The deck opens on the comparison's headline.
           if (views.length >= 2) cmp.setOpen(true);
@@ -279,7 +302,8 @@ export function App() {
           timelineLines={timelineLines}
           compare={cmp.result}
           headline={headline}
-          pair={cmp.open && cmp.baseline && cmp.candidate ? [cmp.baseline, cmp.candidate] : null}
+          pair={pair}
+          onPptx={savePptx}
           rows={visibleRows}
           requirement={requirement}
           sweep={judged.sustainable.some((x) => x.points.length >= 2)}

@@ -450,7 +450,7 @@ describe.skipIf(!haveJava || !haveSamples)("hgrm: HistogramLogProcessor byte for
     const log = path.join(sharedSamples, "jHiccup-2.0.7S.logV2.hlog");
     const r = await run(["report", "--out", out, log]);
     expect(r.code, r.stderr).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(["jHiccup-2.0.7S.logV2.hgrm", "max-over-time.svg", "percentile-plot.svg", "report.json", "summary.md"]);
+    expect(readdirSync(out).sort()).toEqual(["deck.pptx", "jHiccup-2.0.7S.logV2.hgrm", "max-over-time.svg", "percentile-plot.svg", "report.json", "summary.md"]);
     expect(readFileSync(path.join(out, "jHiccup-2.0.7S.logV2.hgrm"), "utf8")).toBe(java(["-i", log]).replace(/^#\[StartTime:[^\n]*\n/, ""));
     expect(readFileSync(path.join(out, "summary.md"), "utf8")).toBe(r.stdout);
     const svg = readFileSync(path.join(out, "percentile-plot.svg"), "utf8");

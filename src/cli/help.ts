@@ -3,7 +3,7 @@ export const MAIN_HELP = `hdr-spectrum: judge latency logs, compare runs and wri
 The same readers, histograms, verdicts, Markdown and share links as the page.
 
 Usage:
-  hdr-spectrum report FILES… [options]     Markdown summary (or --json), charts with --out
+  hdr-spectrum report FILES… [options]     Markdown summary (or --json); charts and deck with --out
   hdr-spectrum check --require R FILES…    exit 0 if every series passes, 1 if one fails
   hdr-spectrum hgrm FILE [options]         HistogramLogProcessor's output, byte for byte
   hdr-spectrum history DIR…                where a history of runs changed, per percentile
@@ -26,7 +26,11 @@ const COMMON = `  --require R        requirement, e.g. "p50<=1ms, p99<=5ms, p99.
   --merge            merge the files into one series per configuration, throughput, kind and
                      tag (parsed from names, as the page does), in batches with bounded memory
   --json             print the JSON (version 1) instead of text
-  --link-base URL    where the page is hosted: the Markdown links to URL#… (the same view)
+  --link-base URL    where the page is hosted: the Markdown links to URL#… (the same view;
+                     with --compare it carries the computed comparison, so the opened page
+                     shows the same headline, ratios, ranges and sentence)
+  --allow-partial    a file's last line cut mid-write (a log still being written) is a note,
+                     and the rest is judged; any other damaged line still stops the judgment
   --no-workers       read on this thread only
   -h, --help         this text
 `;
@@ -40,17 +44,22 @@ the page's table data-raw).
 
 Options:
 ${COMMON}  --out DIR          also write DIR/percentile-plot.svg, DIR/max-over-time.svg, one .hgrm per
-                     series (display unit), DIR/summary.md and DIR/report.json
-  --compare BASE     compare every other series with BASE (a file or series name): the ratio
-                     at every percentile with its 95 % bootstrap interval and a verdict, as the
-                     page's A vs B panel computes it (margin ±5 %)
+                     series (display unit), DIR/summary.md, DIR/report.json and DIR/deck.pptx
+                     (the page's PowerPoint deck: slide 1 the answer, then the charts)
+  --log-axis MODE    latency axis of the charts and the deck: auto (log where the values span
+                     more than two decades; default), on or off
+  --compare BASE     compare every other series with BASE (a series name, or a file, read too
+                     when it is not among FILES): the ratio at every percentile with its 95 %
+                     bootstrap range and a verdict, as the page's A vs B panel computes it
+                     (margin ±5 %)
 `;
 
 export const CHECK_HELP = `Usage: hdr-spectrum check --require R [options] FILES…
 
 Judges every series against the requirement, as the page does (response time where a
 configuration has it), and with --compare every other series against the baseline. Prints one
-line per series and the sentence. Needs --require, --compare or both.
+line per series and the answer ("1 of 3 fails p99 ≤ 10 ms: …", or the throughput each
+configuration sustains when throughputs are known). Needs --require, --compare or both.
 Exit 0 when every judgment passes, 1 when one fails (a requirement, or a candidate worse than
 the baseline at any percentile the comparison judges), 2 when input cannot be read (each problem
 on stderr as FILE:LINE: reason) or the arguments are wrong. Notes (a line read whole but
@@ -62,7 +71,8 @@ side without intervals, a percentile resting on fewer than 10 separate stretches
 longer run's tail), the percentile is not judged and a "not judged: …" line says why.
 
 Options:
-${COMMON}  --compare BASE     fail when another series is worse than BASE (file or series name)
+${COMMON}  --compare BASE     fail when another series is worse than BASE (a series name, or a file,
+                     read too when it is not among FILES)
   --strict           with --compare: a percentile the data cannot judge fails the check too
   --history DIR      FILES are a new run: fail when it is worse, beyond the margin at any
                      percentile the data supports, than the latest stable stretch of the

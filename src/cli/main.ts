@@ -3,6 +3,8 @@
 // HistogramLogProcessor. Output is written only once everything was read and judged, so a
 // failure never leaves half a report on stdout.
 import { parseRequirement, type Requirement } from "../core/requirements";
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import { UNITS, type Unit } from "../core/types";
 import type { LoadProblem } from "../core/types";
 import { fileChunks } from "../engine/file-chunks";
@@ -17,6 +19,7 @@ import { HISTORY_HELP } from "./history-help";
 import { expandPaths, loadAll, loadMerged } from "./load";
 import type { Worker } from "node:worker_threads";
 import { helperThreadCount, NodeHelperPool } from "./node-pool";
+import { allowPartial } from "./partial";
 import { PathFile } from "./path-file";
 import { checkText, jsonOf, markdownOf, rowsOf, shareUrl, type Row } from "./report";
 import { logAxisOf, writeOut } from "./out";
@@ -42,10 +45,26 @@ interface Parsed {
 }
 
 const VALUE_FLAGS = new Set(["--require", "--compare", "--start", "--end", "--unit", "--out", "--log-axis", "--link-base", "--tag", "--ratio", "--history"]);
-const BOOL_FLAGS = new Set(["--strict", "--json", "--merge", "--no-workers", "--help"]);
+const BOOL_FLAGS = new Set(["--strict", "--json", "--merge", "--no-workers", "--help", "--allow-partial"]);
 const ALLOWED: Record<string, string[]> = {
-  report: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--log-axis", "--link-base", "--json", "--merge", "--no-workers", "--help"],
-  check: ["--require", "--compare", "--strict", "--start", "--end", "--unit", "--out", "--log-axis", "--link-base", "--json", "--merge", "--no-workers", "--help", "--history"],
+  report: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--log-axis", "--link-base", "--json", "--merge", "--no-workers", "--help", "--allow-partial"],
+  check: [
+    "--require",
+    "--compare",
+    "--strict",
+    "--start",
+    "--end",
+    "--unit",
+    "--out",
+    "--log-axis",
+    "--link-base",
+    "--json",
+    "--merge",
+    "--no-workers",
+    "--help",
+    "--history",
+    "--allow-partial",
+  ],
   hgrm: ["--tag", "--start", "--end", "--ratio", "--help"],
   history: ["--require", "--unit", "--json", "--no-workers", "--help", "--out", "--link-base"],
 };
@@ -53,6 +72,10 @@ const HELP: Record<string, string> = { report: REPORT_HELP, check: CHECK_HELP, h
 
 function parseArgs(argv: readonly string[]): Parsed {
   const [command = "", ...rest] = argv;
+  // A command that does not exist is named as such, before any of its options is looked at.
+  if (!ALLOWED[command] && !["", "help", "--help", "-h", "--version", "-v"].includes(command)) {
+    throw new CliError(2, `unknown command ${JSON.stringify(command)}\n\n${MAIN_HELP}`);
+  }
   const files: string[] = [];
   const flags = new Map<string, string | true>();
   for (let i = 0; i < rest.length; i++) {
@@ -116,6 +139,16 @@ function rangeOf(p: Parsed): TimeRange {
   return { start, end };
 }
 
+/**
+ * The files to read: `--compare FILE` names a file that is read too when it is not among them
+ * (a series name, or a file already given, adds nothing).
+ */
+function withBaseline(paths: string[], baseline: string | null): string[] {
+  if (baseline === null || !existsSync(baseline) || !statSync(baseline).isFile()) return paths;
+  const full = resolve(baseline);
+  return paths.some((x) => resolve(x) === full) ? paths : [baseline, ...paths];
+}
+
 function problemText(p: LoadProblem): string {
   return `${p.file}${p.line !== null ? `:${p.line}` : ""}: ${p.reason}`;
 }
@@ -132,7 +165,7 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   const out = stringFlag(p, "--out");
   const logAxis = logAxisOf(stringFlag(p, "--log-axis"));
   if (p.files.length === 0) throw new CliError(2, `${p.command}: no input files (see hdr-spectrum ${p.command} --help)`);
-  const paths = expandPaths(p.files);
+  const paths = withBaseline(expandPaths(p.files), baseline);
 
   const helperCount = opts.helperScript && !p.flags.has("--no-workers") ? helperThreadCount() : 0;
   // Blocks serve time windows, comparisons, links and charts: a report of whole logs needs none.
@@ -149,7 +182,8 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
     // The helpers end while this thread judges and prints (it needs them no more).
     closing = pool?.close().catch(() => undefined);
   }
-  const { store, problems } = loaded;
+  const { store } = loaded;
+  const problems = p.flags.has("--allow-partial") ? allowPartial(loaded.problems, paths) : loaded.problems;
   io.stderr(problems.map((x) => `${problemText(x)}\n`).join(""));
   const skipped = problems.filter((x) => !x.note).length;
   if (skipped > 0) {
@@ -163,7 +197,10 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
 
   const requirementPercentiles = requirement ? requirement.entries.map((e) => e.percentile) : null;
   const compared = baseline !== null ? await compareRuns({ store, baseline, range, unit, requirementPercentiles, views }) : null;
-  const url = linkBase !== null ? await shareUrl(store, rows, requirement, range, unit, linkBase) : null;
+  // A link opens one comparison: the first pair's (the only one with a single candidate).
+  const firstPair = compared?.pairs[0];
+  const linked = compared && firstPair ? { baseline: compared.baseName, candidate: firstPair.candidate, answer: firstPair.result } : null;
+  const url = linkBase !== null ? await shareUrl(store, rows, requirement, range, unit, linkBase, linked) : null;
   // Each form is made only when it is printed or written (the Markdown's number formatting is
   // a visible share of a 24-hour log's `report --json`).
   const json = p.flags.has("--json");

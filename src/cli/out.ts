@@ -1,5 +1,5 @@
 // What `--out DIR` writes: the charts (percentile plot, max over time, one ratio chart per
-// compared pair), one .hgrm per series, the Markdown and the JSON.
+// compared pair), one .hgrm per series, the Markdown, the JSON and the deck (deck.pptx).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Requirement } from "../core/requirements";
@@ -59,4 +59,7 @@ export async function writeOut(dir: string, o: OutInput): Promise<void> {
   }
   writeFileSync(join(dir, "summary.md"), o.markdown);
   writeFileSync(join(dir, "report.json"), o.jsonText);
+  // The deck's builder (pptxgenjs) is loaded only here, like the charts.
+  const { writeDeck } = await import("./deck");
+  await writeDeck(dir, o);
 }

@@ -6,6 +6,7 @@ import { markdownSummary } from "../core/markdown";
 import { formatRequirement, percentileLabel, type Requirement, type Verdict } from "../core/requirements";
 import { NANOS_PER_UNIT, TABLE_PERCENTILES, type Unit } from "../core/types";
 import { warningText } from "../core/warnings";
+import type { CompareAnswer } from "../engine/compare-query";
 import type { SeriesView, Store, TimeRange } from "../engine/store";
 import { DEFAULT_TIMELINE } from "../core/view-defaults";
 import { stylesFor } from "../core/palette/colors";
@@ -25,8 +26,28 @@ export function rowsOf(views: SeriesView[], requirement: Requirement | null): Ro
   return views.map((v) => ({ view: v, verdict: verdictFor(v, requirement), color: styles.get(v.id)!.color, dash: styles.get(v.id)!.dash }));
 }
 
-/** `${linkBase}#fragment`: the page opens the same view (its data in the fragment, never sent to a server). */
-export async function shareUrl(store: Store, rows: Row[], requirement: Requirement | null, range: TimeRange, unit: Unit, linkBase: string): Promise<string> {
+/** The comparison a link carries: the baseline's name and the pair's computed answer. */
+export interface LinkedCompare {
+  baseline: string;
+  candidate: string;
+  answer: CompareAnswer;
+}
+
+/**
+ * `${linkBase}#fragment`: the page opens the same view (its data in the fragment, never sent to
+ * a server). With a comparison, the link carries its computed answer as the page's own links do
+ * (engine/share-query.ts): opened, the page shows the same ratio points, ranges, verdicts,
+ * sentence and headline, not a new answer from the link's rounded histograms.
+ */
+export async function shareUrl(
+  store: Store,
+  rows: Row[],
+  requirement: Requirement | null,
+  range: TimeRange,
+  unit: Unit,
+  linkBase: string,
+  compare: LinkedCompare | null = null,
+): Promise<string> {
   // Loaded only for a link: the timeline's defaults live beside its React panel.
   const { shareOf } = await import("../engine/share-query");
   const view = {
@@ -36,9 +57,11 @@ export async function shareUrl(store: Store, rows: Row[], requirement: Requireme
     requirement: requirement ? formatRequirement(requirement) : null,
     range,
     timeline: { percentiles: [...DEFAULT_TIMELINE.percentiles], perLane: DEFAULT_TIMELINE.perLane, wallClock: DEFAULT_TIMELINE.wallClock, log: DEFAULT_TIMELINE.log },
+    // Repeats are pooled, as the command line compares them (engine/compare-query.ts's default).
+    ...(compare ? { compare: { baseline: compare.baseline, candidate: compare.candidate, margin: compare.answer.margin, repeats: true } } : {}),
   };
   const looks = rows.map((r) => ({ id: r.view.id, color: r.color, visible: true }));
-  const enc = shareOf(store, view, looks, range, false);
+  const enc = shareOf(store, view, looks, range, false, compare?.answer ?? null);
   return `${linkBase.replace(/#.*$/, "")}#${enc.fragment}`;
 }
 

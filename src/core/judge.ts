@@ -2,7 +2,8 @@
 // command line (cli/) give the same verdicts, sentence and table from the same spectra.
 import { valueAtFromBuckets, type BucketView } from "./bucket-lookup";
 import type { MarkdownRow } from "./markdown";
-import { sustainableThroughput, verdictOf, verdictSentence, type Requirement, type Verdict } from "./requirements";
+import { formatNumber, UNIT_LABEL } from "./format";
+import { formatRatio, percentileLabel, requirementPhrase, sustainableThroughput, verdictOf, verdictSentence, type Requirement, type Verdict } from "./requirements";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "./types";
 
 /** What judging needs of a series view (engine/store's SeriesView has all of it). */
@@ -37,7 +38,45 @@ export function judgeRows<R extends JudgedRow>(rows: R[], requirement: Requireme
   const judged = rows.filter((r) => r.verdict && !(r.view.kind === "service" && hasResponse.has(r.view.config)));
   const runs = judged.map((r) => ({ id: r.view.id, config: r.view.config, throughput: r.view.throughput, pass: r.verdict!.pass }));
   const sustainable = requirement ? sustainableThroughput(runs) : [];
-  return { judged, sustainable, sentence: verdictSentence(requirement, sustainable) };
+  const sentence = verdictSentence(requirement, sustainable) ?? (requirement ? passFailSentence(requirement, judged) : null);
+  return { judged, sustainable, sentence };
+}
+
+/** Failing runs named in the sentence; past that, "and K more". */
+const NAMED_FAILURES = 3;
+
+/**
+ * The answer when no throughput is known, so there is no sweep to rank: how many runs fail the
+ * requirement, and for each failing run its worst entry, e.g.
+ * "1 of 3 fails p99 ≤ 10 ms: ycsb-read, 130.6 ms, 13× the limit." Null without judged runs.
+ */
+export function passFailSentence(requirement: Requirement, judged: readonly JudgedRow[]): string | null {
+  if (requirement.entries.length === 0 || judged.length === 0) return null;
+  const phrase = requirementPhrase(requirement);
+  const one = requirement.entries.length === 1;
+  const failing = judged.filter((r) => !r.verdict!.pass);
+  if (failing.length === 0) {
+    if (judged.length === 1) return `${judged[0]!.view.name} passes ${phrase}.`;
+    return `${judged.length === 2 ? "Both" : `All ${judged.length}`} pass ${phrase}.`;
+  }
+  const worst = (v: Verdict) => v.violations.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+  const detail = (r: JudgedRow) => {
+    const w = worst(r.verdict!);
+    const entry = requirement.entries.find((e) => e.percentile === w.percentile)!;
+    const value = Number.isFinite(w.valueNs) ? `${formatNumber(w.valueNs / NANOS_PER_UNIT[entry.unit])} ${UNIT_LABEL[entry.unit]}` : "no values";
+    const times = Number.isFinite(w.ratio) ? `, ${formatRatio(w.ratio)}× the limit` : "";
+    return `${one ? "" : `${percentileLabel(w.percentile)} `}${value}${times}`;
+  };
+  const named = failing.slice(0, NAMED_FAILURES).map((r) => (judged.length === 1 ? detail(r) : `${r.view.name}, ${detail(r)}`));
+  const more = failing.length > NAMED_FAILURES ? `; and ${failing.length - NAMED_FAILURES} more` : "";
+  if (judged.length === 1) return `${failing[0]!.view.name} fails ${phrase}: ${named[0]}.`;
+  const count =
+    failing.length === judged.length
+      ? judged.length === 2
+        ? "Both fail"
+        : `All ${judged.length} fail`
+      : `${failing.length} of ${judged.length} ${failing.length === 1 ? "fails" : "fail"}`;
+  return `${count} ${phrase}: ${named.join("; ")}${more}.`;
 }
 
 /** "pass", "fails at p99.9" / "fails at max", or "" without a verdict. */

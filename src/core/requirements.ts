@@ -303,7 +303,7 @@ export function requirementPhrase(r: Requirement): string {
   return `${parts[0]} … ${parts[parts.length - 1]} (${parts.length} limits)`;
 }
 
-function formatRatio(x: number): string {
+export function formatRatio(x: number): string {
   return x < 10 ? x.toFixed(1) : x.toFixed(0);
 }
 
@@ -318,19 +318,16 @@ function formatRatio(x: number): string {
  * limit may be higher, so the ratio becomes "at least" (top open) or "at most" (second open) or
  * is left out (both open), and a note says so. Further notes: configurations that fail at every
  * tested throughput, ones with no throughput known, and non-monotonic results.
- * Returns null when there is no requirement or no runs.
+ * Returns null when there is no requirement, no runs, or no run with a known throughput.
  */
 export function verdictSentence(r: Requirement | null, s: Sustainable[]): string | null {
   if (!r || r.entries.length === 0 || s.length === 0) return null;
   const at = `At ${requirementPhrase(r)}`;
   const tested = s.filter((c) => c.points.length > 0);
   const unknown = s.filter((c) => c.points.length === 0);
-  if (tested.length === 0) {
-    const who = unknown.length === 1 ? nameOf(unknown[0]!.config) : "no run";
-    return unknown.length === 1
-      ? `${at}: ${who} has no known throughput; set one in the series list to see what it sustains.`
-      : `${at}: no run has a known throughput; set them in the series list to compare configurations.`;
-  }
+  // Without any throughput there is no sweep to rank: the caller says pass or fail instead
+  // (core/judge.ts passFailSentence).
+  if (tested.length === 0) return null;
 
   const passing = tested.filter((c) => c.maxThroughput !== null);
   const failing = tested.filter((c) => c.maxThroughput === null);

@@ -10,6 +10,8 @@ import "./deck.css";
 
 interface Props extends DeckData {
   onExit: () => void;
+  /** Downloads the deck as a PowerPoint file. */
+  onPptx?: () => void;
 }
 
 /** A4 landscape at 96 px to the inch, the printed page a slide fills. */
@@ -129,6 +131,11 @@ export function Presentation(p: Props) {
           <button type="button" onClick={savePng} data-testid="present-png" title="Save this slide as a PNG image">
             Slide as PNG
           </button>
+          {p.onPptx ? (
+            <button type="button" onClick={p.onPptx} data-testid="download-pptx" title="Download the deck as a PowerPoint file (.pptx)">
+              Download PowerPoint
+            </button>
+          ) : null}
           <button type="button" onClick={printPdf} data-testid="present-pdf" title="Print the deck, or save it as a PDF: one slide a page">
             Print / PDF
           </button>

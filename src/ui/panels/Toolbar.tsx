@@ -20,6 +20,8 @@ interface Props {
   onRange: (r: TimeRange) => void;
   canPresent: boolean;
   onPresent: () => void;
+  /** Downloads the deck as a PowerPoint file. */
+  onPptx: () => void;
   onStartOver: () => void;
   onClear: () => void;
   busy: boolean;
@@ -76,6 +78,9 @@ export function Toolbar(p: Props) {
       {p.range ? <RangeInputs range={p.range} shown={p.shownRange} onChange={p.onRange} /> : null}
       <button type="button" data-testid="present" onClick={p.onPresent} disabled={!p.canPresent}>
         Present
+      </button>
+      <button type="button" data-testid="download-pptx" onClick={p.onPptx} disabled={!p.canPresent} title="Download the presentation as a PowerPoint file (.pptx)">
+        Download PowerPoint
       </button>
       <label>
         <input type="checkbox" data-testid="theme" checked={p.view.theme === "dark"} onChange={(e) => p.view.setTheme(e.target.checked ? "dark" : "light")} /> dark

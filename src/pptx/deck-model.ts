@@ -1,0 +1,263 @@
+// What the PowerPoint deck says, as plain numbers and words: built from the engine's own
+// results (spectra, max over time, heatmap cells, verdicts, headline) by the page and by the
+// command line alike, so both write the same deck from the same data. Pure: no DOM, no
+// pptxgenjs (build.ts turns the model into a file).
+import { valueAtFromBuckets, type BucketView } from "../core/bucket-lookup";
+import { headlineLine, type Headline } from "../core/compare/headline";
+import { formatCount, formatValue } from "../core/format";
+import { formatThroughput } from "../core/naming";
+import { percentileLabel, requirementPhrase, type Requirement, type Sustainable, type Verdict } from "../core/requirements";
+import { NANOS_PER_UNIT, unitFactor, type Unit } from "../core/types";
+import type { HeatmapSeries } from "../engine/query-types";
+import type { TimelineResult } from "../engine/protocol";
+import { heatmapImage, type DeckImage } from "./heatmap-png";
+
+/** A series as the deck needs it (the page's SeriesRow and the command line's Row both fit). */
+export interface DeckRow {
+  view: { id: string; name: string; throughput: number | null; recordedUnit: Unit; spectrum: BucketView };
+  verdict: Verdict | null;
+  color: string;
+}
+
+export interface DeckSource {
+  headline: Headline | null;
+  /** The compared series' names (baseline, candidate), when a comparison is the subject. */
+  pair: [string, string] | null;
+  rows: DeckRow[];
+  requirement: Requirement | null;
+  /** The verdict sentence (core/judge.ts). */
+  sentence: string | null;
+  sustainable: Sustainable[];
+  unit: Unit;
+  /** The latency axis as the charts draw it. */
+  yLog: boolean;
+  timeline: TimelineResult | null;
+  heatmap: { lanes: { name: string; data: HeatmapSeries }[]; domain: [number, number] } | null;
+  /** The comparison's method figures, when there is one. */
+  compare: { sentence: string; level: number; resamples: number; margin: number } | null;
+  /** Further sentences the page shows (the requirement per window, the tail). */
+  notes: string[];
+}
+
+export interface DeckLine {
+  name: string;
+  /** "#rrggbb". */
+  color: string;
+  values: (number | null)[];
+  dashed?: boolean;
+}
+
+export type DeckChart =
+  | { kind: "line"; title: string; subtitle: string; categories: string[]; labelEvery: number; lines: DeckLine[]; yLog: boolean; yTitle: string; xTitle: string; notes: string }
+  | { kind: "bar"; title: string; subtitle: string; categories: string[]; values: number[]; yTitle: string; notes: string }
+  | { kind: "heatmap"; title: string; subtitle: string; lanes: DeckImage[]; notes: string };
+
+export interface DeckModel {
+  /** Slide 1's headline, one line of plain text. */
+  title: string;
+  /** "Against the requirement p99 ≤ 10 ms:", or null without one. */
+  requirement: string | null;
+  sides: { name: string; pass: boolean | null; text: string }[];
+  context: string;
+  charts: DeckChart[];
+  /** The method, in the speaker notes of slide 1. */
+  method: string;
+}
+
+/** The spectrum's horizontal axis: steps of 1/20 of a "nine" (90 %, 99 %, 99.9 % …), as the page's plot spaces them. */
+const STEPS_PER_NINE = 20;
+/** Columns of the max-over-time chart. */
+const TIME_COLUMNS = 240;
+/** Series in one chart; past that, the first ones and "and K more". */
+const MAX_LINES = 12;
+
+/** "60 s", "15 min", "2.5 h". */
+export function durationText(s: number): string {
+  if (!(s > 0)) return "";
+  if (s < 120) return `${Math.round(s)} s`;
+  if (s < 7200) return `${Math.round(s / 60)} min`;
+  return `${Number((s / 3600).toPrecision(2))} h`;
+}
+
+function timeLabel(s: number, span: number): string {
+  if (span < 120) return `${Math.round(s)} s`;
+  if (span < 7200) return `${Number((s / 60).toFixed(1))} min`;
+  return `${Number((s / 3600).toFixed(2))} h`;
+}
+
+/** A side's verdict against the requirement, in words. */
+export function sideText(v: Verdict | null, unit: Unit): { pass: boolean | null; text: string } {
+  if (!v) return { pass: null, text: "no requirement" };
+  if (v.pass) return { pass: true, text: "meets the requirement" };
+  const first = v.violations.find((x) => x.percentile === v.firstViolation) ?? v.violations[0];
+  const f = NANOS_PER_UNIT[unit];
+  const at = first ? `${percentileLabel(first.percentile)} is ${formatValue(first.valueNs / f, unit)}, limit ${formatValue(first.limitNs / f, unit)}` : "";
+  return { pass: false, text: `misses it${at ? `: ${at}` : ""}` };
+}
+
+function contextLine(rows: DeckRow[], timeline: TimelineResult | null): string {
+  const tps = [...new Set(rows.map((r) => r.view.throughput))];
+  const parts: string[] = [];
+  if (tps.length === 1 && tps[0] !== null) parts.push(`at ${formatThroughput(tps[0]!)}`);
+  else if (tps.some((t) => t !== null))
+    parts.push(rows.map((r) => `${r.view.name} at ${r.view.throughput === null ? "unknown throughput" : formatThroughput(r.view.throughput)}`).join(", "));
+  const durations = rows.map((r) => {
+    const d = timeline?.series.find((s) => s.id === r.view.id);
+    return d && d.t0.length ? d.t1[d.t1.length - 1]! - d.t0[0]! : 0;
+  });
+  const ds = [...new Set(durations.map(durationText).filter((x) => x))];
+  if (ds.length === 1) parts.push(`${ds[0]} each`);
+  else if (ds.length > 1) parts.push(`runs of ${ds.join(" and ")}`);
+  parts.push(`${rows.map((r) => formatCount(r.view.spectrum.totalCount)).join(" and ")} values counted`);
+  return parts.join(" · ");
+}
+
+/** "and 3 more" for the series left out of a chart. */
+function moreText(n: number): string {
+  return n > MAX_LINES ? ` (the first ${MAX_LINES}; ${n - MAX_LINES} more on the page)` : "";
+}
+
+function spectraChart(s: DeckSource): DeckChart {
+  const rows = s.rows.slice(0, MAX_LINES);
+  const most = Math.max(1, ...rows.map((r) => r.view.spectrum.totalCount));
+  // Far enough right to reach each series' max (a series of N values has no percentile above 1 − 1/N).
+  const nines = Math.min(6, Math.max(2, Math.ceil(Math.log10(most))));
+  const grid: number[] = [];
+  for (let k = 0; k <= nines * STEPS_PER_NINE; k++) grid.push(100 * (1 - 10 ** (-k / STEPS_PER_NINE)));
+  const categories = grid.map((_, k) => (k % STEPS_PER_NINE === 0 ? `${Number((100 - 100 * 10 ** (-k / STEPS_PER_NINE)).toFixed(6))} %` : ""));
+  const positive = (v: number) => (s.yLog && !(v > 0) ? null : v);
+  const lines: DeckLine[] = rows.map((r) => {
+    const f = unitFactor(r.view.recordedUnit, s.unit);
+    const sp = r.view.spectrum;
+    return {
+      name: r.view.name,
+      color: r.color,
+      values: grid.map((p, k) => (sp.totalCount > 0 ? positive(valueAtFromBuckets(sp, k === 0 ? 1e-9 : k === grid.length - 1 ? 100 : p) * f) : null)),
+    };
+  });
+  if (s.requirement && s.requirement.entries.length) {
+    const entries = s.requirement.entries;
+    const last = entries[entries.length - 1]!;
+    lines.push({
+      name: `requirement: ${requirementPhrase(s.requirement)}`,
+      color: "#c62828",
+      dashed: true,
+      values: grid.map((p) => {
+        const e = entries.find((x) => x.percentile >= p) ?? (last.percentile >= 100 ? last : null);
+        return e ? e.limitNs / NANOS_PER_UNIT[s.unit] : null;
+      }),
+    });
+  }
+  return {
+    kind: "line",
+    title: `Latency at every percentile${s.requirement ? ", against the requirement" : ""}`,
+    subtitle: `Lower is better. Right is rarer: 90 %, 99 %, 99.9 % of requests … up to the slowest one.${moreText(s.rows.length)}`,
+    categories,
+    labelEvery: STEPS_PER_NINE,
+    lines,
+    yLog: s.yLog,
+    yTitle: `latency (${s.unit === "us" ? "µs" : s.unit})${s.yLog ? ", log scale" : ""}`,
+    xTitle: "percentile",
+    notes: "Each curve is one series' merged HdrHistogram read at every percentile (never an average of percentiles); its right end is the largest value recorded.",
+  };
+}
+
+function timelineChart(s: DeckSource, tl: TimelineResult): DeckChart | null {
+  const [d0, d1] = tl.domain;
+  const span = d1 - d0;
+  if (!(span > 0)) return null;
+  const byId = new Map(tl.series.map((x) => [x.id, x]));
+  const rows = s.rows.filter((r) => byId.get(r.view.id)?.t0.length);
+  if (rows.length === 0) return null;
+  const shown = rows.slice(0, MAX_LINES);
+  // No more columns than intervals: each column then holds at least one interval's max.
+  const columns = Math.max(2, Math.min(TIME_COLUMNS, Math.max(...rows.map((r) => byId.get(r.view.id)!.t0.length))));
+  const lines: DeckLine[] = shown.map((r) => {
+    const d = byId.get(r.view.id)!;
+    const f = unitFactor(d.recordedUnit, s.unit);
+    const col: (number | null)[] = new Array<number | null>(columns).fill(null);
+    for (let i = 0; i < d.t0.length; i++) {
+      const v = d.max[i]! * f;
+      if (s.yLog && !(v > 0)) continue;
+      // Every column the interval covers holds its max (the page's flat run over the interval).
+      const k0 = Math.min(columns - 1, Math.max(0, Math.floor(((d.t0[i]! - d0) / span) * columns)));
+      const k1 = Math.min(columns - 1, Math.max(k0, Math.ceil(((d.t1[i]! - d0) / span) * columns) - 1));
+      for (let k = k0; k <= k1; k++) if (col[k] === null || v > col[k]!) col[k] = v;
+    }
+    return { name: r.view.name, color: r.color, values: col };
+  });
+  // Labels at eight places only (some renderers label every category they can fit).
+  const every = Math.max(1, Math.round(columns / 8));
+  const categories = Array.from({ length: columns }, (_, k) => (k % every === 0 ? timeLabel(d0 + (k / columns) * span, span) : ""));
+  return {
+    kind: "line",
+    title: "The slowest request over time",
+    subtitle: `All series on one scale: the same height means the same latency.${moreText(rows.length)}`,
+    categories,
+    labelEvery: every,
+    lines,
+    yLog: s.yLog,
+    yTitle: `max latency (${s.unit === "us" ? "µs" : s.unit})${s.yLog ? ", log scale" : ""}`,
+    xTitle: "time since the log's start",
+    notes: `Each point is the largest value recorded in 1/${columns} of the time shown (${durationText(span)} in all): a stall shows as a spike however short it was.`,
+  };
+}
+
+function heatmapChart(s: DeckSource): DeckChart | null {
+  const h = s.heatmap;
+  if (!h || h.lanes.length === 0) return null;
+  const shown = h.lanes.slice(0, 4);
+  const lanes = shown.map((l) => heatmapImage(l.name, l.data, h.domain, s.unit, shown.length));
+  return {
+    kind: "heatmap",
+    title: "Where the values lie over time",
+    subtitle: `Each cell counts the values in one latency band over one stretch of time: dark blue few, yellow many; empty, none.${h.lanes.length > shown.length ? ` The first ${shown.length} of ${h.lanes.length} series.` : ""}`,
+    lanes,
+    notes: "Latency bands on a log scale, from each series' smallest to its largest value; time runs left to right over the whole run.",
+  };
+}
+
+function sustainableChart(s: DeckSource): DeckChart | null {
+  if (!s.requirement || !s.sustainable.some((x) => x.points.length >= 2)) return null;
+  const tested = s.sustainable.filter((x) => x.points.length > 0);
+  return {
+    kind: "bar",
+    title: "Which throughput each system sustains",
+    subtitle: s.sentence ?? "",
+    categories: tested.map((x) => x.config || "(unnamed)"),
+    values: tested.map((x) => x.maxThroughput ?? 0),
+    yTitle: "highest passing throughput (ops/s)",
+    notes: `A configuration sustains the highest throughput at which its run meets ${requirementPhrase(s.requirement)}; 0 where no tested throughput passes.`,
+  };
+}
+
+function methodText(s: DeckSource): string {
+  const out: string[] = [];
+  if (s.compare) {
+    const c = s.compare;
+    out.push(c.sentence);
+    out.push(
+      `Ratios of the two runs' percentiles, with ${Math.round(c.level * 100)} % ranges from ${c.resamples.toLocaleString("en-US")} bootstrap resamples of whole stretches of each run; differences within ±${Number((c.margin * 100).toPrecision(3))} % count as none.`,
+    );
+  }
+  out.push("Percentiles of merged HdrHistograms (never averaged); the max is the largest value recorded.");
+  if (s.requirement) out.push(`Requirement: ${requirementPhrase(s.requirement)}.${s.sentence ? ` ${s.sentence}` : ""}`);
+  out.push(...s.notes);
+  return out.join("\n");
+}
+
+export function deckModel(s: DeckSource): DeckModel {
+  const byName = (n: string) => s.rows.find((r) => r.view.name === n);
+  const subject = s.pair ? [byName(s.pair[0]), byName(s.pair[1])].filter((r): r is DeckRow => r !== undefined) : s.rows.slice(0, 8);
+  const title = s.headline ? headlineLine(s.headline) : s.pair ? `Comparing ${s.pair[1]} with ${s.pair[0]}` : (s.sentence ?? "The whole latency spectrum, max included");
+  const charts = [spectraChart(s), s.timeline ? timelineChart(s, s.timeline) : null, heatmapChart(s), sustainableChart(s)].filter((c): c is DeckChart => c !== null);
+  return {
+    title,
+    requirement: s.requirement ? `Against the requirement ${requirementPhrase(s.requirement)}:` : null,
+    sides: s.requirement ? subject.map((r) => ({ name: r.view.name, ...sideText(r.verdict, s.unit) })) : [],
+    // Without a pair, the context names the first few series only (as the page's slide does).
+    context: contextLine(s.pair ? subject : subject.slice(0, 4), s.timeline),
+    charts,
+    method: methodText(s),
+  };
+}

@@ -1,0 +1,91 @@
+// The heatmap as a PNG the deck can hold, painted from the engine's cells with the page's own
+// colours (charts/heatmap/layout.ts) and encoded here, so the command line needs no canvas:
+// the same pixels in Node and in the browser. Each cell is a block of whole pixels at twice
+// the slide's resolution, so it stays sharp on a projector.
+// @ts-expect-error -- pako 1.x ships no type declarations
+import * as pakoDeflate from "pako/lib/deflate.js";
+import { logTicks, paintColumns, valueRow } from "../charts/heatmap/layout";
+import { formatValue } from "../core/format";
+import { unitFactor, type Unit } from "../core/types";
+import type { HeatmapSeries } from "../engine/query-types";
+
+const deflate = (pakoDeflate as { deflate(data: Uint8Array): Uint8Array }).deflate;
+
+export interface DeckImage {
+  name: string;
+  png: Uint8Array;
+  width: number;
+  height: number;
+  /** Latency labels: text and height from the bottom (0–1). */
+  ticks: { label: string; at: number }[];
+}
+
+/** Pixel width of a lane: 2× a 12-inch-wide chart at 72 dpi is ~1700. */
+const WIDTH = 1600;
+/** Pixel height of all lanes together. */
+const HEIGHT = 760;
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, data.length);
+  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
+  out.set(data, 8);
+  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+  return out;
+}
+
+/** An RGBA image (bytes in row order, top row first) as a PNG file. */
+export function encodePng(rgba: Uint8Array, width: number, height: number): Uint8Array {
+  const raw = new Uint8Array((width * 4 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    // Filter type 0 (none) before each row.
+    raw.set(rgba.subarray(y * width * 4, (y + 1) * width * 4), y * (width * 4 + 1) + 1);
+  }
+  const head = new Uint8Array(13);
+  const hv = new DataView(head.buffer);
+  hv.setUint32(0, width);
+  hv.setUint32(4, height);
+  head.set([8, 6, 0, 0, 0], 8); // 8 bits per channel, RGBA, deflate, no filter method, no interlace
+  const parts = [new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", head), chunk("IDAT", deflate(raw)), chunk("IEND", new Uint8Array(0))];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** One series' heatmap over `domain` as a PNG, each of its rows repeated to fill its share of the height. */
+export function heatmapImage(name: string, d: HeatmapSeries, domain: [number, number], unit: Unit, lanes: number): DeckImage {
+  const px = paintColumns(d, domain[0], domain[1], WIDTH);
+  const repeat = Math.max(1, Math.floor(HEIGHT / lanes / Math.max(1, d.rows)));
+  const height = d.rows * repeat;
+  // The painted words are RGBA in memory order; empty cells (0) stay transparent.
+  const src = new Uint8Array(px.buffer, px.byteOffset, px.byteLength);
+  const rgba = new Uint8Array(WIDTH * height * 4);
+  for (let r = 0; r < d.rows; r++) {
+    const line = src.subarray(r * WIDTH * 4, (r + 1) * WIDTH * 4);
+    for (let k = 0; k < repeat; k++) rgba.set(line, (r * repeat + k) * WIDTH * 4);
+  }
+  const f = unitFactor(d.recordedUnit, unit);
+  const ticks = d.hi > d.lo && d.lo > 0 ? logTicks(d.lo, d.hi, 5).map((v) => ({ label: formatValue(v * f, unit), at: Math.min(1, valueRow(v, d.lo, d.hi, d.rows) / d.rows) })) : [];
+  return { name, png: encodePng(rgba, WIDTH, height), width: WIDTH, height, ticks };
+}

@@ -1,0 +1,109 @@
+// The deck written by the command line, read back from the file (its XML parts): slide 1 holds
+// the headline as text, equal to `report --json`'s headlineText; each chart is there with the
+// series it draws; the method is in the speaker notes. With LibreOffice present, the deck is
+// also converted to PDF and PNG pages, as a person opening it would see it.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { readPptx } from "../../scripts/lib/pptx-read";
+import { main } from "../cli/main";
+import { encodePng } from "./heatmap-png";
+
+const demo = path.resolve(__dirname, "../../public/demo");
+const A = path.join(demo, "sysA_2k.response.hlog");
+const B = path.join(demo, "sysB_2k.response.hlog");
+const haveSoffice = spawnSync("soffice", ["--version"]).status === 0 && spawnSync("pdftoppm", ["-v"]).status === 0;
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), stderrIsTTY: false });
+  return { code, stdout, stderr };
+}
+
+describe("report --out DIR writes DIR/deck.pptx", () => {
+  const out = mkdtempSync(path.join(tmpdir(), "hdr-deck-"));
+  let json: { comparison: { pairs: { headlineText: string; candidate: string }[] }; series: { name: string }[] };
+
+  it("with --compare: slide 1 is the headline, each side's verdict and the context; charts follow", async () => {
+    const r = await run(["report", "--json", "--require", "p99<=10ms", "--compare", A, B, "--out", out]);
+    expect(r.code).toBe(0);
+    json = JSON.parse(r.stdout) as typeof json;
+    const deck = await readPptx(readFileSync(path.join(out, "deck.pptx")));
+    const [first, ...rest] = deck.slides;
+    const headline = json.comparison.pairs[0]!.headlineText;
+    expect(headline).toMatch(/^sysB_2k\.response vs sysA_2k\.response at p99: /);
+    expect(first!.text.startsWith(headline)).toBe(true);
+    // sysA's p99 is above 10 ms in the demo (its stalls), sysB's far below.
+    expect(first!.text).toMatch(/✗ sysA_2k\.response misses it: p99 is [\d.]+ ms, limit 10 ms/);
+    expect(first!.text).toMatch(/✓ sysB_2k\.response meets the requirement/);
+    expect(first!.text).toMatch(/at 2k\/s · 60 s each · 120,000 and 120,000 values counted/);
+    expect(first!.notes).toMatch(/bootstrap resamples/);
+    expect(first!.notes).toMatch(/never averaged/);
+
+    expect(rest.map((s) => s.text.split(/(?<=[a-z])(?=[A-Z])/)[0])).toEqual([
+      "Latency at every percentile, against the requirement",
+      "The slowest request over time",
+      "Where the values lie over time",
+    ]);
+    // The spectra and the max over time are native charts naming both series; the heatmap an image per series.
+    for (const s of rest.slice(0, 2)) {
+      expect(s.charts).toHaveLength(1);
+      const xml = deck.chartXml[s.charts[0]!]!;
+      for (const name of ["sysA_2k.response", "sysB_2k.response"]) expect(xml).toContain(`<c:v>${name}</c:v>`);
+      expect(xml).toContain('<c:logBase val="10"/>');
+    }
+    expect(deck.chartXml[rest[0]!.charts[0]!]).toContain("requirement: p99 ≤ 10 ms");
+    expect(rest[2]!.images.filter((x) => x.endsWith(".png"))).toHaveLength(2);
+    for (const s of rest) expect(s.notes.length).toBeGreaterThan(20);
+  });
+
+  it("the spectra chart's points are the series' own percentiles (p50, p99, max from report --json)", async () => {
+    const r = await run(["report", "--json", A, "--out", out]);
+    const j = JSON.parse(r.stdout) as { series: { percentiles: Record<string, number> }[] };
+    const deck = await readPptx(readFileSync(path.join(out, "deck.pptx")));
+    const xml = deck.chartXml[deck.slides[1]!.charts[0]!]!;
+    const vals = [...xml.matchAll(/<c:val>[\s\S]*?<\/c:val>/g)][0]![0];
+    const points = [...vals.matchAll(/<c:v>([^<]+)<\/c:v>/g)].map((m) => Number(m[1]));
+    // The recorded unit is ns; the deck shows ms. Steps of 1/20 of a nine: p90 is point 20, p99 point 40; the last is the max.
+    const ms = (ns: number) => ns / 1e6;
+    expect(points[20]).toBeCloseTo(ms(j.series[0]!.percentiles["90"]!), 9);
+    expect(points[40]).toBeCloseTo(ms(j.series[0]!.percentiles["99"]!), 9);
+    expect(points[points.length - 1]).toBeCloseTo(ms(j.series[0]!.percentiles["100"]!), 9);
+    // Without a comparison, slide 1 leads with the verdict sentence or the default title.
+    expect(deck.slides[0]!.text).toMatch(/^The whole latency spectrum, max included/);
+  });
+
+  it.skipIf(!haveSoffice)(
+    "opens in LibreOffice Impress: one PDF page per slide, rendered to PNG",
+    () => {
+      const pdfDir = mkdtempSync(path.join(tmpdir(), "hdr-deck-pdf-"));
+      // A profile of its own, so that a LibreOffice already running elsewhere does not take the job.
+      const profile = `-env:UserInstallation=file://${mkdtempSync(path.join(tmpdir(), "hdr-deck-lo-"))}`;
+      const r = spawnSync("soffice", [profile, "--headless", "--convert-to", "pdf", "--outdir", pdfDir, path.join(out, "deck.pptx")], { encoding: "utf8", timeout: 120_000 });
+      expect(r.status).toBe(0);
+      const pdf = path.join(pdfDir, "deck.pdf");
+      expect(existsSync(pdf)).toBe(true);
+      expect(spawnSync("pdftoppm", ["-r", "40", "-png", pdf, path.join(pdfDir, "page")]).status).toBe(0);
+      const pages = readdirSync(pdfDir).filter((f) => f.endsWith(".png"));
+      // The last deck written (a single series, no requirement): headline, spectra, max over time, heatmap.
+      expect(pages).toHaveLength(4);
+      for (const p of pages) expect(statSync(path.join(pdfDir, p)).size).toBeGreaterThan(2000);
+    },
+    150_000,
+  );
+});
+
+describe("encodePng", () => {
+  it("writes a PNG whose header and chunks a reader checks: signature, IHDR size, CRC of IEND", () => {
+    const png = encodePng(new Uint8Array(2 * 3 * 4).fill(200), 2, 3);
+    expect([...png.subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
+    const v = new DataView(png.buffer);
+    expect(v.getUint32(16)).toBe(2);
+    expect(v.getUint32(20)).toBe(3);
+    // IEND's CRC is a constant of the format.
+    expect(v.getUint32(png.length - 4)).toBe(0xae426082);
+  });
+});
