@@ -11,12 +11,15 @@ export interface TimelineSettings {
   percentiles: number[];
   perLane: boolean;
   wallClock: boolean;
+  /** The latency axis as drawn. */
   log: boolean;
+  /** The axis follows the data (log past two decades, core/log-axis.ts) until the user picks one. */
+  logAuto: boolean;
   /** Zoomed window (s since StartTime); null shows everything. */
   domain: [number, number] | null;
 }
 
-export const DEFAULT_TIMELINE: TimelineSettings = { percentiles: [], perLane: false, wallClock: false, log: false, domain: null };
+export const DEFAULT_TIMELINE: TimelineSettings = { percentiles: [], perLane: false, wallClock: false, log: false, logAuto: true, domain: null };
 
 interface Props {
   timeline: TimelineResult;
@@ -40,7 +43,13 @@ export const TimelinePanel = memo(function TimelinePanel({ timeline, lines, unit
   const set = (patch: Partial<TimelineSettings>) => onSettings({ ...settings, ...patch });
   const check = (id: string, key: "perLane" | "wallClock" | "log", label: string) => (
     <label>
-      <input type="checkbox" data-testid={id} checked={settings[key]} onChange={(e) => set({ [key]: e.target.checked })} /> {label}
+      <input
+        type="checkbox"
+        data-testid={id}
+        checked={settings[key]}
+        onChange={(e) => set(key === "log" ? { log: e.target.checked, logAuto: false } : { [key]: e.target.checked })}
+      />{" "}
+      {label}
     </label>
   );
   return (

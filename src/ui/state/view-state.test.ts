@@ -7,6 +7,7 @@ import { sessionOfView, shareOfView, viewOfSession, viewOfShare, type ViewState 
 const view: ViewState = {
   unit: "us",
   yLog: true,
+  yAuto: false,
   sideBySide: true,
   requirement: "p50<=1ms, p99<=5ms",
   range: { start: 1.5, end: 30 },
@@ -61,7 +62,7 @@ describe("view state", () => {
     const decoded = decodeShare(encodeShare(state).fragment);
     if (!decoded.ok) throw new Error(decoded.reason);
     const back = viewOfShare(decoded.state.view);
-    const { theme: _t, ...carried } = view;
+    const { theme: _t, yAuto: _a, ...carried } = view;
     expect(back).toEqual({ ...carried, timeOptions: { ...view.timeOptions, heatmap: DEFAULT_TIME_OPTIONS.heatmap } });
   });
 
