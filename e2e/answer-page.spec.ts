@@ -179,6 +179,8 @@ test("Present with many series asks which pair; lanes past a readable number sho
   const ask = page.getByTestId("present-pair");
   await expect(ask).toBeVisible();
   await expect(page.getByTestId("presentation")).toHaveCount(0);
+  mkdirSync("screens", { recursive: true });
+  await page.screenshot({ path: "screens/answer-pair-picker.png" });
   await ask.getByTestId("present-pair-baseline").selectOption("svc-03");
   await ask.getByTestId("present-pair-candidate").selectOption("svc-07");
   await ask.getByTestId("present-pair-go").click();
@@ -199,6 +201,7 @@ test("Present with many series asks which pair; lanes past a readable number sho
   const more = slide.getByTestId("deck-more");
   await expect(more).toHaveAttribute("data-more", String(14 - shown));
   await expect(more).toContainText(`and ${14 - shown} more`);
+  await page.screenshot({ path: "screens/answer-many-lanes.png" });
   // Series k's stall is (k + 1) × 15 ms: the ones left out are the lowest, the pair excepted.
   const named = (await more.getAttribute("title"))!.split(", ");
   expect(named).not.toContain("svc-03");
