@@ -46,6 +46,8 @@ const WINDOW_STRIP = 4;
 export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush, onZoom, wallClock = false }: Props) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const floor = useDarkTheme() ? DARK_FLOOR : 0;
+  // One colour scale for every lane, the legend's: a colour means the same count in each lane.
+  const maxCell = Math.max(1, ...lanes.map((l) => l.data.maxCell));
   const header = lanes.length > 1 ? LANE_HEADER : 0;
   const pitch = header + laneHeight + LANE_GAP;
   const height = HM_MARGIN.top + lanes.length * pitch - LANE_GAP + HM_MARGIN.bottom;
@@ -71,14 +73,14 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
       c.height = Math.max(1, l.data.rows);
       const ctx = c.getContext("2d");
       if (ctx) {
-        const px = paintColumns(l.data, domain[0], domain[1], plotW, floor);
+        const px = paintColumns(l.data, domain[0], domain[1], plotW, floor, maxCell);
         const img = new ImageData(new Uint8ClampedArray(px.buffer as ArrayBuffer), plotW, l.data.rows);
         ctx.putImageData(img, 0, 0);
       }
       return c;
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [lanes, domain[0], domain[1], plotW, floor]);
+  }, [lanes, domain[0], domain[1], plotW, floor, maxCell]);
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -194,7 +196,6 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
     }
   }
 
-  const maxCell = Math.max(1, ...lanes.map((l) => l.data.maxCell));
   const legendTicks = logTicks(1, maxCell, 5);
   const legendH = Math.min(160, Math.max(60, lanes.length * pitch - LANE_GAP - header));
   const legendX = width - HM_MARGIN.right + 14;

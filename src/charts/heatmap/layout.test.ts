@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { colourIndex, DARK_FLOOR, lutCss } from "./layout";
+import { colourIndex, DARK_FLOOR, LUT, lutCss, paintColumns } from "./layout";
 
 /** WCAG relative luminance and contrast ratio, for "can one tell this cell from the page". */
 function luminance([r, g, b]: number[]): number {
@@ -38,5 +38,13 @@ describe("heatmap colours", () => {
       const lum = idx.map((i) => luminance(rgb(lutCss(i))));
       for (let i = 1; i < lum.length; i++) expect(lum[i]!).toBeGreaterThan(lum[i - 1]!);
     }
+  });
+  it("paints every lane on the legend's one scale: a quieter lane's busiest cell is not the legend's top colour", () => {
+    const quiet = { t0: [0], t1: [1], cells: [10, 1], rows: 2, maxCell: 10 };
+    const own = paintColumns(quiet, 0, 1, 1);
+    const shared = paintColumns(quiet, 0, 1, 1, 0, 1000);
+    expect(own[1]).toBe(LUT[255]); // row 0 (10 values) is the bottom pixel row, the last word
+    expect(shared[1]).toBe(LUT[colourIndex(10, 1000)]);
+    expect(shared[1]).not.toBe(LUT[255]);
   });
 });

@@ -87,7 +87,7 @@ export interface HeatmapColumns {
  * pixel columns its time span covers over [d0, d1] (at least one). Returns the words to put in
  * an ImageData (0 = transparent).
  */
-export function paintColumns(c: HeatmapColumns, d0: number, d1: number, width: number, floor = 0): Uint32Array {
+export function paintColumns(c: HeatmapColumns, d0: number, d1: number, width: number, floor = 0, maxCell = c.maxCell): Uint32Array {
   const rows = c.rows;
   const px = new Uint32Array(width * rows);
   const n = c.t0.length;
@@ -101,7 +101,7 @@ export function paintColumns(c: HeatmapColumns, d0: number, d1: number, width: n
     x1 = Math.min(width, x1);
     const base = col * rows;
     for (let r = 0; r < rows; r++) {
-      const ci = colourIndex(c.cells[base + r]!, c.maxCell, floor);
+      const ci = colourIndex(c.cells[base + r]!, maxCell, floor);
       if (ci < 0) continue;
       const colour = LUT[ci]!;
       const line = (rows - 1 - r) * width;
