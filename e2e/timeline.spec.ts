@@ -123,6 +123,8 @@ test("the timeline zooms with the wheel, pans with shift+wheel, and zooms out", 
   await page.goto("./");
   await idle(page);
   const tl = page.getByTestId("timeline");
+  // Below the demo's banner it may start under the fold: the wheel must land on it.
+  await tl.scrollIntoViewIfNeeded();
   const box = (await tl.boundingBox())!;
   // The span drawn (ticks fall on whole steps, so a pan by a tenth of the span may keep them).
   const ticks = async () => `${await tl.getAttribute("data-domain-start")}..${await tl.getAttribute("data-domain-end")}`;

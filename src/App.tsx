@@ -31,7 +31,10 @@ import { ComparePanel, HistoryPanel, Presentation, TimeAnalysis, useChunksLoadin
 import { LinkBasis } from "./ui/panels/LinkBasis";
 import { useHistory } from "./ui/hooks/use-history";
 import { useHistoryCompare } from "./ui/hooks/use-history-compare";
-import { useCompare } from "./ui/hooks/use-compare";
+import { comparable, configPair, useCompare } from "./ui/hooks/use-compare";
+import { PairPicker } from "./ui/deck/PairPicker";
+import { DemoBanner } from "./ui/panels/DemoBanner";
+import { demoSources } from "./ui/state/startup";
 import { useHeadline, useRequirementPercentiles } from "./ui/panels/Headline";
 import { useEngine } from "./ui/hooks/use-engine";
 import { useSeriesEdits } from "./ui/hooks/use-series-edits";
@@ -40,7 +43,9 @@ import { useRestore } from "./ui/hooks/use-restore";
 import { useShareActions } from "./ui/hooks/use-share-actions";
 import { useDropZone } from "./ui/hooks/use-drop-zone";
 import { useViewState } from "./ui/hooks/use-view-state";
-import { sessionOfView } from "./ui/state/view-state";
+import { sessionOfView, type ViewState } from "./ui/state/view-state";
+import { spectrumSpanNs, valuesSpanNs, wantsLogAxis } from "./core/log-axis";
+import { NANOS_PER_UNIT } from "./core/types";
 
 const engine = new EngineClient();
 
@@ -59,6 +64,8 @@ export function App() {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [remoteQuestion, setRemoteQuestion] = useState<RemoteQuestion | null>(null);
   const [presenting, setPresenting] = useState(false);
+  /** The series to pick a pair from before presenting, while asking. */
+  const [askPair, setAskPair] = useState<string[] | null>(null);
   const drop = useDropZone(loadFiles, loadText);
   /** What the time panel found in the intervals, and what an opened share link's page found (this page has none to compute it). */
   const [timeInfo, setTimeInfo] = useState<TimeInfo>(NO_TIME_INFO);
@@ -79,7 +86,16 @@ export function App() {
 
   const demoRequirement = useRestore({ engine, eng, vs, edits, sess, restoreCompare: cmp.restore, setHidden, setSharedTime, askRemote: setRemoteQuestion });
   const hiddenNames = () => views.filter((v) => hidden.has(v.id)).map((v) => v.name);
-  useSaveView(sess, () => sessionOfView({ ...vs.view, range, compare: compareRef.current }, hiddenNames(), edits.log()), [vs.view, range, hidden, views, edits.version]);
+  /** The axes as drawn (they follow the data), for the saved session. */
+  const axesRef = useRef<Pick<ViewState, "yLog" | "yAuto" | "timeline">>({ yLog: false, yAuto: true, timeline: vs.view.timeline });
+  useSaveView(sess, () => sessionOfView({ ...vs.view, ...axesRef.current, range, compare: compareRef.current }, hiddenNames(), edits.log()), [
+    vs.view,
+    vs.yChoice,
+    range,
+    hidden,
+    views,
+    edits.version,
+  ]);
 
   const { setTl, setTimeOpts } = vs;
   const zoomBoth = useCallback((d: [number, number] | null) => setTl((s) => ({ ...s, domain: d })), [setTl]);
@@ -100,6 +116,13 @@ export function App() {
   const visibleRows = useMemo(() => rows.filter((r) => r.visible), [rows]);
   const plotSeries: PlotSeries[] = usePlotSeries(visibleRows);
   const plotSteps = usePlotSteps(requirement, unit);
+  /** The latency axis as drawn: the user's choice, else the data's span decides (the command line's `--log-axis auto`). */
+  const yAuto = vs.yChoice === null;
+  const autoLog = useMemo(
+    () => wantsLogAxis("auto", ...spectrumSpanNs(plotSeries.map((p) => ({ values: p.values, max: p.max, nanos: NANOS_PER_UNIT[p.recordedUnit] })))),
+    [plotSeries],
+  );
+  const yLog = vs.yChoice ?? autoLog;
   const flip = (s: Set<string>, id: string, on: boolean) => {
     const n = new Set(s);
     if (on) n.add(id);
@@ -117,11 +140,19 @@ export function App() {
   const setSeriesUnit = useStableCallback((id: string, u: typeof unit) => edits.setUnit(views, id, u));
 
   const timelineLines = useTimelineLines(timeline, visibleRows);
+  const tlAutoLog = useMemo(
+    () => wantsLogAxis("auto", ...valuesSpanNs(timelineLines.map((l) => ({ values: l.data.max, nanos: NANOS_PER_UNIT[l.data.recordedUnit] })))),
+    [timelineLines],
+  );
+  const tlLog = tl.logAuto ? tlAutoLog : tl.log;
+  const tlShown = useMemo(() => ({ ...tl, log: tlLog }), [tl, tlLog]);
 
   // The judgment, shared by the summary, the Markdown and the presentation.
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const judged = useMemo(() => judgeRows(visibleRows, requirement), [rows, requirement]);
 
+  axesRef.current = { yLog, yAuto, timeline: { ...vs.view.timeline, log: tlLog } };
+  const view = { ...vs.view, ...axesRef.current, range, compare: cmp.shared };
   const pair: [string, string] | null = cmp.open && cmp.baseline && cmp.candidate ? [cmp.baseline, cmp.candidate] : null;
   // The PowerPoint deck: what the presentation shows, built by the command line's deck builder.
   const savePptx = useStableCallback(() => {
@@ -135,7 +166,7 @@ export function App() {
       sentence: judged.sentence,
       sustainable: judged.sustainable,
       unit,
-      yLog: vs.yLog,
+      yLog,
       timeline,
       heatmap: heat ? { lanes: heat.lanes.map((l) => ({ name: l.name, data: l.data })), domain: heat.domain } : null,
       compare: pair && c ? { sentence: c.sentence, level: c.level, resamples: c.resamples, margin: c.margin } : null,
@@ -143,7 +174,6 @@ export function App() {
     }).catch((e: unknown) => console.error("the PowerPoint deck could not be written", e));
   });
 
-  const view = { ...vs.view, range, compare: cmp.shared };
   const { makeLink, makeMarkdown } = useShareActions(engine, {
     view,
     rows,
@@ -167,6 +197,8 @@ export function App() {
   const chunksLoading = useChunksLoading();
   const busy = eng.pending > 0 || tableUnit.stale || chunksLoading;
   const hasIntervals = views.some((v) => v.intervalCount > 0);
+  /** Only the demo's series are on screen (nothing of the user's loaded yet). */
+  const demoShown = views.length > 0 && sess.session.current.files.length === 0 && views.every((v) => demoSources.has(v.source));
   const width = Math.max(320, plotWidth);
   /** The time panels' shared inputs: they show the window of the spectra on screen. */
   const timeProps = { unit, range: shownRange, width, onRange: changeRange };
@@ -175,15 +207,21 @@ export function App() {
     <div data-testid="app" data-busy={busy ? "true" : "false"} className={drop.dragging ? "app dragging" : "app"} {...drop.handlers}>
       <Toolbar
         onFiles={loadFiles}
-        view={vs}
+        view={{ ...vs, yLog }}
         range={hasIntervals ? range : null}
         shownRange={shownRange}
         onRange={changeRange}
         canPresent={visibleRows.length > 0}
         onPptx={savePptx}
         onPresent={() => {
-          // The deck opens on the comparison's headline.
-          if (views.length >= 2) cmp.setOpen(true);
+          // The deck opens on a comparison's headline: the one open, the only two series, the
+          // two configurations the series name at a common throughput; else the user says which.
+          const names = comparable(views).map((v) => v.name);
+          if ((cmp.open && cmp.baseline && cmp.candidate) || names.length < 2) return setPresenting(true);
+          const pair = names.length === 2 ? (names as [string, string]) : configPair(views);
+          if (!pair) return setAskPair(names);
+          cmp.choose({ baseline: pair[0], candidate: pair[1] });
+          cmp.setOpen(true);
           setPresenting(true);
         }}
         onStartOver={sess.startOver}
@@ -214,6 +252,7 @@ export function App() {
           if (remoteQuestion) void run(() => remoteQuestion.answer(load));
         }}
       />
+      {demoShown ? <DemoBanner /> : null}
       <LoadErrors problems={eng.problems} onDismiss={eng.dismissProblems} />
       <Warnings rows={visibleRows} />
       <main className="main">
@@ -225,13 +264,13 @@ export function App() {
             plotSeries={plotSeries}
             steps={plotSteps}
             unit={unit}
-            yLog={vs.yLog}
+            yLog={yLog}
             sideBySide={vs.sideBySide}
             width={plotWidth}
             onPick={hasIntervals ? pickThreshold : undefined}
           />
           {timeline && timelineLines.length > 0 ? (
-            <TimelinePanel {...timeProps} timeline={timeline} lines={timelineLines} settings={tl} onSettings={vs.setTl} bands={timeBands} onBusy={holdBusy} />
+            <TimelinePanel {...timeProps} timeline={timeline} lines={timelineLines} settings={tlShown} onSettings={vs.setTl} bands={timeBands} onBusy={holdBusy} />
           ) : null}
           {(hasIntervals || sharedTime) && visibleRows.length > 0 ? (
             <TimeAnalysis
@@ -287,6 +326,21 @@ export function App() {
           <PastePanel onLoad={loadText} />
         </aside>
       </main>
+      {askPair ? (
+        <PairPicker
+          names={askPair}
+          initial={[askPair[0]!, askPair[1]!]}
+          onCancel={() => setAskPair(null)}
+          onPick={(pair) => {
+            setAskPair(null);
+            if (pair) {
+              cmp.choose({ baseline: pair[0], candidate: pair[1] });
+              cmp.setOpen(true);
+            } else cmp.setOpen(false);
+            setPresenting(true);
+          }}
+        />
+      ) : null}
       {presenting ? (
         <Presentation
           sentence={judged.sentence}
@@ -297,7 +351,8 @@ export function App() {
           plotSeries={plotSeries}
           steps={plotSteps}
           unit={unit}
-          yLog={vs.yLog}
+          yLog={yLog}
+          timelineLog={tlLog}
           timeline={timeline}
           timelineLines={timelineLines}
           compare={cmp.result}

@@ -12,6 +12,7 @@ import { timeTicks } from "../core/time-format";
 import { UNIT_LABEL } from "../core/format";
 import { requirementSteps, type Requirement } from "../core/requirements";
 import { NANOS_PER_UNIT, type Unit } from "../core/types";
+import { spectrumSpanNs, wantsLogAxis, type LogAxis } from "../core/log-axis";
 import type { SeriesView, TimelineResult } from "../engine/store";
 import pageCss from "../styles.css?raw";
 
@@ -49,28 +50,12 @@ function standalone(svg: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n${head}><style>${escapeXml(chartCss())}</style><rect width="100%" height="100%" fill="#ffffff"/>${svg.slice(open + 1)}\n`;
 }
 
-export type LogAxis = "auto" | "on" | "off";
-
-/** More than two decades between the smallest and the largest value drawn: a linear axis would flatten the small ones to 0. */
-export const LOG_AXIS_DECADES = 2;
-
-/** Whether latency goes on a log axis: `auto` when the values (ns, positive) span more than two decades. */
-export function wantsLogAxis(mode: LogAxis, lowNs: number, highNs: number): boolean {
-  if (mode !== "auto") return mode === "on";
-  return lowNs > 0 && Number.isFinite(lowNs) && highNs / lowNs > 10 ** LOG_AXIS_DECADES;
-}
+export type { LogAxis } from "../core/log-axis";
+export { LOG_AXIS_DECADES, wantsLogAxis } from "../core/log-axis";
 
 /** The smallest and largest values of the series' spectra, in ns. */
 export function spectrumSpan(series: readonly ChartSeries[]): [number, number] {
-  let lo = Infinity;
-  let hi = 0;
-  for (const { view: v } of series) {
-    const f = NANOS_PER_UNIT[v.recordedUnit];
-    const first = v.spectrum.values.find((x) => x > 0);
-    if (first !== undefined) lo = Math.min(lo, first * f);
-    hi = Math.max(hi, v.spectrum.max * f);
-  }
-  return [lo, hi];
+  return spectrumSpanNs(series.map(({ view: v }) => ({ values: v.spectrum.values, max: v.spectrum.max, nanos: NANOS_PER_UNIT[v.recordedUnit] })));
 }
 
 /** The percentile plot of these series, as the page draws it; latency on a log axis where `logAxis` says (auto: more than two decades). */

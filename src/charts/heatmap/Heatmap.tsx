@@ -13,7 +13,8 @@ import { bucketAtTime, formatSeconds } from "../timeline/layout";
 import { useTimeBrush, type TimeChartProps } from "../time-brush";
 import { clearedContext } from "../canvas";
 import { SpanRect } from "../span-rect";
-import { colourIndex, logTicks, lutCss, paintColumns, rowValue, valueRow } from "./layout";
+import { colourIndex, DARK_FLOOR, logTicks, lutCss, paintColumns, rowValue, valueRow } from "./layout";
+import { useDarkTheme } from "../theme";
 
 export const HM_MARGIN = { top: 8, right: 86, bottom: 34, left: 72 };
 
@@ -44,6 +45,9 @@ const WINDOW_STRIP = 4;
 
 export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush, onZoom, wallClock = false }: Props) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
+  const floor = useDarkTheme() ? DARK_FLOOR : 0;
+  // One colour scale for every lane, the legend's: a colour means the same count in each lane.
+  const maxCell = Math.max(1, ...lanes.map((l) => l.data.maxCell));
   const header = lanes.length > 1 ? LANE_HEADER : 0;
   const pitch = header + laneHeight + LANE_GAP;
   const height = HM_MARGIN.top + lanes.length * pitch - LANE_GAP + HM_MARGIN.bottom;
@@ -69,14 +73,14 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
       c.height = Math.max(1, l.data.rows);
       const ctx = c.getContext("2d");
       if (ctx) {
-        const px = paintColumns(l.data, domain[0], domain[1], plotW);
+        const px = paintColumns(l.data, domain[0], domain[1], plotW, floor, maxCell);
         const img = new ImageData(new Uint8ClampedArray(px.buffer as ArrayBuffer), plotW, l.data.rows);
         ctx.putImageData(img, 0, 0);
       }
       return c;
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [lanes, domain[0], domain[1], plotW]);
+  }, [lanes, domain[0], domain[1], plotW, floor, maxCell]);
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -192,7 +196,6 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
     }
   }
 
-  const maxCell = Math.max(1, ...lanes.map((l) => l.data.maxCell));
   const legendTicks = logTicks(1, maxCell, 5);
   const legendH = Math.min(160, Math.max(60, lanes.length * pitch - LANE_GAP - header));
   const legendX = width - HM_MARGIN.right + 14;
@@ -206,6 +209,7 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
         data-domain-start={String(view[0])}
         data-domain-end={String(view[1])}
         data-lanes={lanes.length}
+        data-colour-floor={floor}
         data-failing-windows={lanes.reduce((n, l) => n + (l.windows ? l.windows.pass.filter((x) => !x).length : 0), 0)}
         data-tail-marks={lanes.reduce((n, l) => n + (l.marks ? l.marks.start.length : 0), 0)}
         role="img"
@@ -261,11 +265,11 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
             values
           </text>
           {Array.from({ length: 32 }, (_, k) => (
-            <rect key={k} x={0} y={14 + ((31 - k) / 32) * legendH} width={12} height={legendH / 32 + 0.5} fill={lutCss((k / 31) * 255)} />
+            <rect key={k} x={0} y={14 + ((31 - k) / 32) * legendH} width={12} height={legendH / 32 + 0.5} fill={lutCss(floor + (k / 31) * (255 - floor))} />
           ))}
           {legendTicks.map((t) => {
-            const ci = colourIndex(t, maxCell);
-            const y = 14 + legendH - (ci / 255) * legendH;
+            const ci = colourIndex(t, maxCell, floor);
+            const y = 14 + legendH - ((ci - floor) / (255 - floor)) * legendH;
             return (
               <text key={t} x={16} y={y} dy="0.32em">
                 {formatCount(t)}

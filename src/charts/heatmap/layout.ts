@@ -32,12 +32,19 @@ export function lutCss(i: number): string {
   return `rgb(${c & 255}, ${(c >>> 8) & 255}, ${(c >>> 16) & 255})`;
 }
 
-/** Colour index of a count on a log scale from 1 (0) to maxCell (255); -1 for an empty cell. */
-export function colourIndex(count: number, maxCell: number): number {
+/**
+ * The first colour used on a dark background: cividis' darkest blues are nearly the page's own
+ * dark, and the cells they would paint (one or two values: the tail) would vanish. From entry
+ * 110 on, every colour stands at least 3:1 against the dark theme's backgrounds (page and panel).
+ */
+export const DARK_FLOOR = 110;
+
+/** Colour index of a count on a log scale from 1 (`floor`) to maxCell (255); -1 for an empty cell. */
+export function colourIndex(count: number, maxCell: number, floor = 0): number {
   if (!(count > 0)) return -1;
   if (maxCell <= 1) return 255;
   const t = Math.log(Math.max(1, count)) / Math.log(maxCell);
-  return Math.max(0, Math.min(255, Math.round(t * 255)));
+  return Math.max(floor, Math.min(255, Math.round(floor + t * (255 - floor))));
 }
 
 /** The value at the bottom of row r (r may be fractional; rows at the top edge): lo·(hi/lo)^(r/rows). */
@@ -80,7 +87,7 @@ export interface HeatmapColumns {
  * pixel columns its time span covers over [d0, d1] (at least one). Returns the words to put in
  * an ImageData (0 = transparent).
  */
-export function paintColumns(c: HeatmapColumns, d0: number, d1: number, width: number): Uint32Array {
+export function paintColumns(c: HeatmapColumns, d0: number, d1: number, width: number, floor = 0, maxCell = c.maxCell): Uint32Array {
   const rows = c.rows;
   const px = new Uint32Array(width * rows);
   const n = c.t0.length;
@@ -94,7 +101,7 @@ export function paintColumns(c: HeatmapColumns, d0: number, d1: number, width: n
     x1 = Math.min(width, x1);
     const base = col * rows;
     for (let r = 0; r < rows; r++) {
-      const ci = colourIndex(c.cells[base + r]!, c.maxCell);
+      const ci = colourIndex(c.cells[base + r]!, maxCell, floor);
       if (ci < 0) continue;
       const colour = LUT[ci]!;
       const line = (rows - 1 - r) * width;

@@ -196,6 +196,7 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
     <svg
       ref={svgRef}
       data-testid="percentile-plot"
+      data-y-scale={yLog ? "log" : "linear"}
       role="img"
       aria-label={`Percentile distribution of ${series.length} series, latency in ${UNIT_LABEL[unit]}; the table below lists the values`}
       width={width}
@@ -340,7 +341,11 @@ const Curve = memo(function Curve({ s, scales, xEnd, cache }: { s: PlotSeries; s
 const MaxMarkers = memo(function MaxMarkers({ series, x, y, xEnd, unit }: { series: PlotSeries[]; x: XScale; y: YScale; xEnd: number; unit: Unit }) {
   const floor = axisFloor(y);
   const cy = series.map((s) => y(Math.max(s.max * NANOS_PER_UNIT[s.recordedUnit], floor)));
-  const showLabel = labelledMaxes(cy);
+  const showLabel = labelledMaxes(
+    cy,
+    13,
+    series.map((s) => !(s.totalCount > 0)),
+  );
   const cx = x(xEnd);
   return (
     <g className="max-markers">
@@ -350,7 +355,7 @@ const MaxMarkers = memo(function MaxMarkers({ series, x, y, xEnd, unit }: { seri
             <circle cx={cx} cy={cy[i]} r={4} fill={s.color} />
             {showLabel[i] ? (
               <text x={cx + 7} y={cy[i]} dy="0.32em" className="max-label" fill={s.color}>
-                max {formatNumber(s.max * unitFactor(s.recordedUnit, unit))}
+                max {formatNumber(s.max * unitFactor(s.recordedUnit, unit))} {UNIT_LABEL[unit]}
               </text>
             ) : null}
           </g>

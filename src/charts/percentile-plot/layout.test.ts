@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { line, scaleLinear, scaleLog } from "d3";
-import { bucketAt, fastScale, inverseTail, makeXScale, makeYScale, percentileLabel, stepPath, stepPoints, xDomainEnd, xTicks } from "./layout";
+import { bucketAt, fastScale, inverseTail, labelledMaxes, makeXScale, makeYScale, percentileLabel, stepPath, stepPoints, xDomainEnd, xTicks } from "./layout";
 
 describe("percentile axis", () => {
   it("labels decades of 1/(1-p) as percentiles", () => {
@@ -138,5 +138,16 @@ describe("labelledTicks", () => {
         200,
       ).every(Boolean),
     ).toBe(true);
+  });
+});
+
+describe("labelledMaxes", () => {
+  it("keeps the highest max's label where labels collide, whatever the series order", () => {
+    // Pixel rows: 100 is the highest marker (smallest y); 105 collides with it, 300 does not.
+    expect(labelledMaxes([105, 100, 300])).toEqual([false, true, true]);
+    expect(labelledMaxes([300, 105, 100])).toEqual([true, false, true]);
+  });
+  it("gives no label, and takes no room, for a series left out", () => {
+    expect(labelledMaxes([100, 105], 13, [true, false])).toEqual([false, true]);
   });
 });

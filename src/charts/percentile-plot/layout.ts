@@ -203,16 +203,22 @@ export function bucketAt(c: CurveInput, inv: number): { percentile: number; valu
 }
 
 /**
- * Which max labels to draw: a label closer than `gap` pixels to one already placed would
- * overlap it, so only its dot is drawn (the table lists every max).
+ * Which max markers carry a label: where labels would collide, the highest max keeps its
+ * label (the slowest request is what the chart is read for). `ys` are the markers' pixel
+ * positions (smaller is higher); `skip[i]` leaves marker i out (an empty series).
  */
-export function labelledMaxes(ys: readonly number[], gap = 13): boolean[] {
+export function labelledMaxes(ys: readonly number[], gap = 13, skip: readonly boolean[] = []): boolean[] {
+  const order = ys.map((_, i) => i).filter((i) => !skip[i]);
+  order.sort((a, b) => ys[a]! - ys[b]! || a - b);
   const placed: number[] = [];
-  return ys.map((y) => {
-    if (placed.some((p) => Math.abs(p - y) < gap)) return false;
+  const out = ys.map(() => false);
+  for (const i of order) {
+    const y = ys[i]!;
+    if (placed.some((p) => Math.abs(p - y) < gap)) continue;
     placed.push(y);
-    return true;
-  });
+    out[i] = true;
+  }
+  return out;
 }
 
 /** Y ticks that stay readable: on a log axis with many ticks keep 1, 2 and 5 × 10^k. */

@@ -2,7 +2,7 @@
 // the margin of practical equivalence around 1, repeated runs' spread, and the max as a point.
 // Only maps the layout (layout.ts) to SVG.
 import { memo, useMemo } from "react";
-import { MARGIN } from "../percentile-plot/layout";
+import { labelledTicks, MARGIN } from "../percentile-plot/layout";
 import { ratioLayout, type RatioCurvePoint } from "./layout";
 
 interface Props {
@@ -23,6 +23,12 @@ export const RatioChart = memo(function RatioChart(p: Props) {
   const right = p.width - MARGIN.right;
   const top = MARGIN.top;
   const bottom = p.height - MARGIN.bottom;
+  // Deep labels are long ("99.999%"): on a narrow chart (a phone's slide) only every few fit.
+  const xLabelled = labelledTicks(
+    l.xTicks.map((t) => t.label),
+    l.xTicks.length > 1 ? l.x(l.xTicks[1]!.value) - l.x(l.xTicks[0]!.value) : right - left,
+    9,
+  );
   const one = l.y(1);
   return (
     <svg
@@ -76,11 +82,13 @@ export const RatioChart = memo(function RatioChart(p: Props) {
       ) : null}
       <g className="axis x-axis">
         <line x1={left} x2={right} y1={bottom} y2={bottom} />
-        {l.xTicks.map((t) => (
-          <text key={`tx${t.value}`} x={l.x(t.value)} y={bottom + 16} textAnchor="middle">
-            {t.label}
-          </text>
-        ))}
+        {l.xTicks.map((t, i) =>
+          xLabelled[i] ? (
+            <text key={`tx${t.value}`} x={l.x(t.value)} y={bottom + 16} textAnchor="middle">
+              {t.label}
+            </text>
+          ) : null,
+        )}
         <text x={(left + right) / 2} y={p.height - 6} textAnchor="middle" className="axis-label">
           Percentile
         </text>

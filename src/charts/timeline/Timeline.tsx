@@ -8,7 +8,7 @@ import { formatCountOf, formatValue, middleEllipsis, shortNames, UNIT_LABEL } fr
 import { formatMoment, timeTicks, wallTickLabels } from "../../core/time-format";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
 import type { TimelineSeries } from "../../engine/store";
-import { bucketAtTime, drawSlices, formatSeconds, lanes, TL_MARGIN, xScaleFor, yScaleFor } from "./layout";
+import { bucketAtTime, drawSlices, formatSeconds, lanes, spacedTicks, TL_MARGIN, xScaleFor, yScaleFor } from "./layout";
 import { useTimeBrush, type TimeChartProps } from "../time-brush";
 import { clearedContext } from "../canvas";
 import { SpanRect } from "../span-rect";
@@ -421,7 +421,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
           return (
             <g key={i} className="axis y-axis">
               <line x1={TL_MARGIN.left} x2={TL_MARGIN.left} y1={lane.top} y2={lane.bottom} />
-              {y.ticks(Math.max(2, Math.floor((lane.bottom - lane.top) / 36))).map((t) => (
+              {spacedTicks(y.ticks(Math.max(2, Math.floor((lane.bottom - lane.top) / 36))), y).map((t) => (
                 <text key={t} x={TL_MARGIN.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
                   {Number((t / NANOS_PER_UNIT[unit]).toPrecision(4))}
                 </text>

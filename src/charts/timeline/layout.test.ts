@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { drawSlices, lanes, sameSpan, wheelSpan } from "./layout";
+import { scaleLinear, scaleLog } from "d3";
+import { drawSlices, lanes, sameSpan, spacedTicks, wheelSpan } from "./layout";
 
 describe("timeline wheel steps", () => {
   it("zooms in by 0.8 around the time under the pointer, out by 1.25", () => {
@@ -59,5 +60,23 @@ describe("timeline draw slices", () => {
       [1, 2],
       [2, 3],
     ]);
+  });
+});
+
+describe("spacedTicks", () => {
+  it("labels a log lane's ticks apart, powers of ten first", () => {
+    const y = scaleLog().domain([1, 1000]).range([200, 0]);
+    const kept = spacedTicks(y.ticks(5), (v) => y(v));
+    expect(kept).toContain(1);
+    expect(kept).toContain(10);
+    expect(kept).toContain(100);
+    expect(kept).toContain(1000);
+    const rows = kept.map((t) => y(t)).sort((a, b) => a - b);
+    for (let i = 1; i < rows.length; i++) expect(rows[i]! - rows[i - 1]!).toBeGreaterThanOrEqual(14);
+    expect(kept.length).toBeLessThan(y.ticks(5).length); // d3 gave 1…9 × 10^k: some had to go
+  });
+  it("keeps a linear axis' ticks, already apart", () => {
+    const y = scaleLinear().domain([0, 200]).range([200, 0]);
+    expect(spacedTicks(y.ticks(4), (v) => y(v))).toEqual(y.ticks(4));
   });
 });

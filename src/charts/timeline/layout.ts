@@ -109,3 +109,20 @@ export function drawSlices(points: readonly number[], budget: number): [number, 
   if (points.length > start) out.push([start, points.length]);
   return out;
 }
+
+/**
+ * Latency ticks whose labels do not overlap: `y` maps a tick to its pixel row. On a log axis d3
+ * gives every 1…9 × 10^k, which a lane of 200 px cannot label apart; powers of ten come first,
+ * then 5 and 2 × 10^k, then the rest, each kept only where it stands `gap` px from those kept.
+ */
+export function spacedTicks(ticks: readonly number[], y: (v: number) => number, gap = 14): number[] {
+  const rank = (t: number) => {
+    const m = Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9));
+    return m === 1 ? 0 : m === 5 ? 1 : m === 2 ? 2 : 3;
+  };
+  const order = ticks.slice();
+  order.sort((a, b) => rank(a) - rank(b) || a - b);
+  const kept: number[] = [];
+  for (const t of order) if (kept.every((k) => Math.abs(y(k) - y(t)) >= gap)) kept.push(t);
+  return kept.sort((a, b) => a - b);
+}

@@ -2,7 +2,7 @@
 // idea per slide (deck-slides.tsx), stepped with the arrow keys; Escape leaves. The deck prints
 // to a PDF one slide a page (all slides are laid out at the page's size while printing), and
 // each slide saves as a PNG.
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from "react";
 import { flushSync } from "react-dom";
 import { DetailsSlide, HeadlineSlide, HeatmapSlide, slideKinds, SpectraSlide, SustainableSlide, TimelineSlide, type DeckData, type SlideKind } from "./deck-slides";
 import { saveSlidePng } from "./slide-png";
@@ -18,21 +18,50 @@ interface Props extends DeckData {
 export const PRINT_PAGE = { w: 1122, h: 793 };
 const PRINT_PAD = { x: 40, y: 28 };
 
-function SlideBody({ kind, d, size }: { kind: SlideKind; d: DeckData; size: { w: number; h: number } }) {
+function SlideBody({ kind, d }: { kind: SlideKind; d: DeckData }) {
   switch (kind) {
     case "headline":
       return <HeadlineSlide d={d} />;
     case "spectra":
-      return <SpectraSlide d={d} size={size} />;
+      return <SpectraSlide d={d} />;
     case "timeline":
-      return <TimelineSlide d={d} size={size} />;
+      return <TimelineSlide d={d} />;
     case "heatmap":
-      return <HeatmapSlide d={d} size={size} />;
+      return <HeatmapSlide d={d} />;
     case "sustainable":
-      return <SustainableSlide d={d} size={size} />;
+      return <SustainableSlide d={d} />;
     default:
-      return <DetailsSlide d={d} size={size} />;
+      return <DetailsSlide d={d} />;
   }
+}
+
+/** Text a little smaller, step by step, until the slide holds it (a long name, a phone). */
+function fitText(el: HTMLElement) {
+  let scale = 1;
+  el.style.setProperty("--deck-scale", "1");
+  while (scale > 0.45 && (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1)) {
+    scale = Math.round((scale - 0.05) * 100) / 100;
+    el.style.setProperty("--deck-scale", String(scale));
+  }
+}
+
+/**
+ * While the deck is open nothing behind it can be reached (Tab, a screen reader's cursor): the
+ * page's other parts are made inert; focus goes back where it was when the deck closes.
+ */
+function useModal(dialog: RefObject<HTMLDivElement | null>) {
+  useEffect(() => {
+    const el = dialog.current;
+    if (!el) return;
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const behind = Array.from(el.parentElement?.children ?? []).filter((c): c is HTMLElement => c !== el && c instanceof HTMLElement && !c.inert);
+    for (const c of behind) c.inert = true;
+    el.focus();
+    return () => {
+      for (const c of behind) c.inert = false;
+      before?.focus();
+    };
+  }, [dialog]);
 }
 
 export function Presentation(p: Props) {
@@ -42,14 +71,16 @@ export function Presentation(p: Props) {
   const [printing, setPrinting] = useState(false);
   const [pngError, setPngError] = useState<string | null>(null);
   const slideRef = useRef<HTMLDivElement>(null);
+  const dialogRef = useRef<HTMLDivElement>(null);
   const slides = slideKinds(p);
   const n = slides.length;
   const { onExit } = p;
+  useModal(dialogRef);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape") onExit();
-      else if (e.key === "ArrowRight" || e.key === "PageDown" || e.key === " ") setSlide((s) => Math.min(n - 1, s + 1));
+      else if (e.key === "ArrowRight" || e.key === "PageDown" || (e.key === " " && !(e.target instanceof HTMLButtonElement))) setSlide((s) => Math.min(n - 1, s + 1));
       else if (e.key === "ArrowLeft" || e.key === "PageUp") setSlide((s) => Math.max(0, s - 1));
       else return;
       e.preventDefault();
@@ -84,6 +115,12 @@ export function Presentation(p: Props) {
   }, []);
 
   const current = Math.min(slide, n - 1);
+  // Charts take the room the words leave (deck-slides.tsx Fill); the words shrink when even they do not fit.
+  useLayoutEffect(() => {
+    const el = dialogRef.current;
+    if (!el) return;
+    for (const s of el.querySelectorAll<HTMLElement>("[data-testid=slide]")) fitText(s);
+  }, [current, size, printing]);
   const savePng = useCallback(() => {
     if (!slideRef.current) return;
     setPngError(null);
@@ -91,9 +128,17 @@ export function Presentation(p: Props) {
   }, [current, slides]);
 
   if (printing) {
-    const chart = { w: PRINT_PAGE.w - 2 * PRINT_PAD.x, h: PRINT_PAGE.h - 2 * PRINT_PAD.y - 90 };
     return (
-      <div className="presentation printing" data-testid="presentation" data-printing="true" role="dialog" aria-modal="true" aria-label="Presentation, all slides">
+      <div
+        ref={dialogRef}
+        tabIndex={-1}
+        className="presentation printing"
+        data-testid="presentation"
+        data-printing="true"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Presentation, all slides"
+      >
         <div className="deck-print-bar">
           All {n} slides, one a page.{" "}
           <button type="button" onClick={() => setPrinting(false)} data-testid="present-print-done">
@@ -108,26 +153,31 @@ export function Presentation(p: Props) {
             data-slide={String(i)}
             style={{ width: PRINT_PAGE.w, height: PRINT_PAGE.h, padding: `${PRINT_PAD.y}px ${PRINT_PAD.x}px` }}
           >
-            <SlideBody kind={k} d={p} size={chart} />
+            <SlideBody kind={k} d={p} />
           </section>
         ))}
       </div>
     );
   }
 
-  const chart = { w: Math.max(400, size.w - 96), h: Math.max(300, size.h - 150) };
   return (
-    <div className="presentation" data-testid="presentation" data-slide={String(current)} role="dialog" aria-modal="true" aria-label="Presentation">
+    <div ref={dialogRef} tabIndex={-1} className="presentation" data-testid="presentation" data-slide={String(current)} role="dialog" aria-modal="true" aria-label="Presentation">
       <section ref={slideRef} className={`slide slide-${slides[current]}`} data-testid="slide" data-slide={String(current)}>
-        <SlideBody kind={slides[current]!} d={p} size={chart} />
+        <SlideBody kind={slides[current]!} d={p} />
       </section>
       <footer className="presentation-footer">
         <span>
           {current + 1} / {n}
         </span>
-        <span>← → to step, Esc to leave</span>
+        <span className="deck-keys">← → to step, Esc to leave</span>
         <span className="deck-actions">
           {pngError ? <span className="compare-error">{pngError}</span> : null}
+          <button type="button" onClick={() => setSlide((s) => Math.max(0, s - 1))} disabled={current === 0} data-testid="present-prev" aria-label="Previous slide">
+            ←
+          </button>
+          <button type="button" onClick={() => setSlide((s) => Math.min(n - 1, s + 1))} disabled={current === n - 1} data-testid="present-next" aria-label="Next slide">
+            →
+          </button>
           <button type="button" onClick={savePng} data-testid="present-png" title="Save this slide as a PNG image">
             Slide as PNG
           </button>

@@ -1,7 +1,7 @@
 // The slides of the presentation (Presentation.tsx runs them): the headline first, for a
 // manager; the spectra against the requirement; the max over time on one scale; where the
 // values lie; the sustainable throughput when there is a sweep; details and method last.
-import type { ReactNode } from "react";
+import { useCallback, useState, type ReactNode } from "react";
 import { PercentilePlot, type PlotSeries, type PlotStep } from "../../charts/percentile-plot/PercentilePlot";
 import { Timeline, type TimelineLine } from "../../charts/timeline/Timeline";
 import { Heatmap, type HeatmapLane } from "../../charts/heatmap/Heatmap";
@@ -12,7 +12,7 @@ import type { CompareResult } from "../../core/compare/types";
 import { formatCount } from "../../core/format";
 import { formatThroughput } from "../../core/naming";
 import { requirementPhrase, type Requirement, type Verdict } from "../../core/requirements";
-import type { Unit } from "../../core/types";
+import { NANOS_PER_UNIT, type Unit } from "../../core/types";
 import type { TimelineResult } from "../../engine/store";
 import { HeadlineView } from "../panels/Headline";
 import { Judgement } from "../panels/Judgement";
@@ -32,6 +32,8 @@ export interface DeckData {
   steps: PlotStep[];
   unit: Unit;
   yLog: boolean;
+  /** The max over time's axis as the page draws it. */
+  timelineLog: boolean;
   timeline: TimelineResult | null;
   timelineLines: TimelineLine[];
   compare: CompareResult | null;
@@ -161,66 +163,175 @@ function title(t: string, sub?: ReactNode) {
   );
 }
 
-export function SpectraSlide({ d, size }: { d: DeckData; size: Size }) {
+/**
+ * The room left on the slide under its words, measured: a chart drawn to it never overflows
+ * the slide, whatever the screen (a phone held upright included).
+ */
+function Fill({ children, min = 120 }: { children: (s: Size) => ReactNode; min?: number }) {
+  const [size, setSize] = useState<Size | null>(null);
+  const ref = useCallback((el: HTMLDivElement | null) => {
+    if (!el) return;
+    const update = () => {
+      const r = el.getBoundingClientRect();
+      const next = { w: Math.floor(r.width), h: Math.floor(r.height) };
+      setSize((s) => (s && s.w === next.w && s.h === next.h ? s : next));
+    };
+    update();
+    new ResizeObserver(update).observe(el);
+  }, []);
+  return (
+    <div className="deck-fill" ref={ref} style={{ minHeight: min }}>
+      {size && size.w > 0 && size.h > 0 ? children(size) : null}
+    </div>
+  );
+}
+
+/** The most lanes a slide of this height shows (each needs `pitch` px to keep its ticks apart). */
+export function readableLanes(height: number, pitch: number, most = 10): number {
+  return Math.max(1, Math.min(most, Math.floor(height / pitch)));
+}
+
+/**
+ * Past `n`, the n with the highest max (the series a slide is shown for), `keep` always among
+ * them, in their own order; the rest are named in a line under the chart.
+ */
+export function worstOf<T>(items: readonly T[], maxOf: (t: T) => number, nameOf: (t: T) => string, n: number, keep: readonly string[] = []): { shown: T[]; more: string[] } {
+  if (items.length <= n) return { shown: [...items], more: [] };
+  const rank = items.map((t, i) => ({ t, i, kept: keep.includes(nameOf(t)), max: maxOf(t) }));
+  rank.sort((a, b) => Number(b.kept) - Number(a.kept) || b.max - a.max || a.i - b.i);
+  const chosen = new Set(rank.slice(0, n).map((r) => r.i));
+  return { shown: items.filter((_, i) => chosen.has(i)), more: rank.slice(n).map((r) => nameOf(r.t)) };
+}
+
+function More({ names, what }: { names: string[]; what: string }) {
+  if (names.length === 0) return null;
+  const listed = names.slice(0, 6).join(", ");
+  return (
+    <p className="deck-more" data-testid="deck-more" data-more={names.length} title={names.join(", ")}>
+      and {names.length} more {what} with a lower max: {listed}
+      {names.length > 6 ? ", …" : ""}
+    </p>
+  );
+}
+
+function maxOfValues(a: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) if (a[i]! > m) m = a[i]!;
+  return m;
+}
+
+export function SpectraSlide({ d }: { d: DeckData }) {
+  const { shown, more } = worstOf(
+    d.plotSeries,
+    (p) => p.max * NANOS_PER_UNIT[p.recordedUnit],
+    (p) => p.name,
+    12,
+    d.pair ?? [],
+  );
   return (
     <>
       {title(
         `Latency at every percentile${d.steps.length ? ", against the requirement" : ""}`,
         "Lower is better. Right is rarer: 99 % of requests, 99.9 %, … up to the slowest one.",
       )}
-      <PercentilePlot series={d.plotSeries} requirement={d.steps} unit={d.unit} yLog={d.yLog} width={size.w} height={size.h - 40} fixedHeight />
+      <Fill min={200}>{(s) => <PercentilePlot series={shown} requirement={d.steps} unit={d.unit} yLog={d.yLog} width={s.w} height={s.h} fixedHeight />}</Fill>
+      <More names={more} what="series" />
     </>
   );
 }
 
-export function TimelineSlide({ d, size }: { d: DeckData; size: Size }) {
+/** Px a lane of the max over time needs for its ticks and name. */
+const TIMELINE_LANE = 64;
+
+export function TimelineSlide({ d }: { d: DeckData }) {
   if (!d.timeline) return null;
   return (
     <>
       {title("The slowest request over time", "One lane per series, all on one scale: the same height means the same latency.")}
-      <Timeline
-        lines={d.timelineLines}
-        unit={d.unit}
-        percentiles={[]}
-        perLane
-        sharedScale
-        wallClock={false}
-        yLog={false}
-        domain={d.timeline.domain}
-        range={{ start: null, end: null }}
-        width={size.w}
-        height={size.h - 40}
-        onBrush={() => undefined}
-        onZoom={() => undefined}
-      />
+      <Fill min={160}>
+        {(s) => {
+          const { shown, more } = worstOf(
+            d.timelineLines,
+            (l) => maxOfValues(l.data.max) * NANOS_PER_UNIT[l.data.recordedUnit],
+            (l) => l.name,
+            readableLanes(s.h - (d.timelineLines.length > readableLanes(s.h - 40, TIMELINE_LANE) ? 30 : 0) - 40, TIMELINE_LANE),
+            d.pair ?? [],
+          );
+          const h = s.h - (more.length ? 30 : 0);
+          return (
+            <>
+              <Timeline
+                lines={shown}
+                unit={d.unit}
+                percentiles={[]}
+                perLane
+                sharedScale
+                wallClock={false}
+                yLog={d.timelineLog}
+                domain={d.timeline!.domain}
+                range={{ start: null, end: null }}
+                width={s.w}
+                height={h}
+                onBrush={() => undefined}
+                onZoom={() => undefined}
+              />
+              <More names={more} what="series" />
+            </>
+          );
+        }}
+      </Fill>
     </>
   );
 }
 
-export function HeatmapSlide({ d, size }: { d: DeckData; size: Size }) {
+/** Px a heatmap lane needs: its header, its cells (at least 48 px) and the gap to the next. */
+const HEATMAP_LANE = 18 + 48 + 8;
+
+export function HeatmapSlide({ d }: { d: DeckData }) {
   if (!d.heatmap) return null;
-  const names = d.heatmap.lanes.map((l) => l.name);
+  const hm = d.heatmap;
+  const rowMax = new Map(d.rows.map((r) => [r.view.name, r.view.spectrum.max * NANOS_PER_UNIT[r.view.recordedUnit]]));
   return (
-    <div data-testid="present-heatmap">
+    <div data-testid="present-heatmap" className="deck-column">
       {title(
-        `Where the values lie over time${d.heatmap.lanes.some((l) => l.windows) ? ", and which windows fail" : ""}`,
-        `${names.length === 1 ? "Series" : "One lane per series, top to bottom"}: ${names.join(", ")}. Darker: more values.`,
+        `Where the values lie over time${hm.lanes.some((l) => l.windows) ? ", and which windows fail" : ""}`,
+        "Each cell is coloured by how many values it holds: brighter, towards yellow, is more (the scale is on the right); the white line is the slowest of each moment.",
       )}
-      <Heatmap
-        lanes={d.heatmap.lanes}
-        unit={d.unit}
-        domain={d.heatmap.domain}
-        range={{ start: null, end: null }}
-        width={size.w}
-        laneHeight={Math.max(80, Math.floor((size.h - 80) / d.heatmap.lanes.length) - 14)}
-        onBrush={() => undefined}
-        onZoom={() => undefined}
-      />
+      <Fill min={160}>
+        {(s) => {
+          const fits = readableLanes(s.h - 42, HEATMAP_LANE, 8);
+          const { shown, more } = worstOf(
+            hm.lanes,
+            (l) => rowMax.get(l.name) ?? 0,
+            (l) => l.name,
+            hm.lanes.length > fits ? readableLanes(s.h - 42 - 30, HEATMAP_LANE, 8) : fits,
+            d.pair ?? [],
+          );
+          const room = s.h - (more.length ? 30 : 0) - 42 - 2;
+          const header = shown.length > 1 ? 18 : 0;
+          const laneHeight = Math.max(30, Math.floor((room + 8) / shown.length) - header - 8);
+          return (
+            <>
+              <Heatmap
+                lanes={shown}
+                unit={d.unit}
+                domain={hm.domain}
+                range={{ start: null, end: null }}
+                width={s.w}
+                laneHeight={laneHeight}
+                onBrush={() => undefined}
+                onZoom={() => undefined}
+              />
+              <More names={more} what="series" />
+            </>
+          );
+        }}
+      </Fill>
     </div>
   );
 }
 
-export function SustainableSlide({ d, size }: { d: DeckData; size: Size }) {
+export function SustainableSlide({ d }: { d: DeckData }) {
   return (
     <>
       {title("Which throughput each system sustains", d.sentence ?? undefined)}
@@ -231,30 +342,34 @@ export function SustainableSlide({ d, size }: { d: DeckData; size: Size }) {
           </li>
         ))}
       </ul>
-      <Judgement part="chart" rows={d.rows} requirement={d.requirement} unit={d.unit} width={size.w} chartHeight={Math.max(280, size.h - 170)} />
+      <Fill min={160}>{(s) => <Judgement part="chart" rows={d.rows} requirement={d.requirement} unit={d.unit} width={s.w} chartHeight={Math.max(120, s.h - 60)} />}</Fill>
     </>
   );
 }
 
-export function DetailsSlide({ d, size }: { d: DeckData; size: Size }) {
+export function DetailsSlide({ d }: { d: DeckData }) {
   const c = d.compare;
   const lvl = c ? `${Math.round(c.level * 100)} %` : "";
   return (
-    <div className="deck-details" data-testid="present-compare">
+    <div className="deck-details deck-column" data-testid="present-compare">
       {title("Details and method")}
       {c ? (
         <>
           <p className="present-sentence">{c.sentence}</p>
-          <RatioChart
-            curve={c.curve}
-            maxRatio={c.max.ratio}
-            margin={c.margin}
-            width={size.w}
-            height={Math.max(220, Math.round(size.h * 0.5))}
-            baseLabel={c.base.label}
-            candLabel={c.cand.label}
-            title={`${c.cand.label} ÷ ${c.base.label} at every percentile: below 1, ${c.cand.label} is faster`}
-          />
+          <Fill min={140}>
+            {(s) => (
+              <RatioChart
+                curve={c.curve}
+                maxRatio={c.max.ratio}
+                margin={c.margin}
+                width={s.w}
+                height={s.h}
+                baseLabel={c.base.label}
+                candLabel={c.cand.label}
+                title={`${c.cand.label} ÷ ${c.base.label} at every percentile: below 1, ${c.cand.label} is faster`}
+              />
+            )}
+          </Fill>
         </>
       ) : null}
       <ul className="deck-method">

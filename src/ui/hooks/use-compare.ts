@@ -46,6 +46,12 @@ const usable = (v: SeriesView) => v.spectrum.totalCount > 0;
 /** Two configurations at their highest common throughput, else the first two series. */
 export function defaultPair(views: SeriesView[]): [string, string] | null {
   const vs = views.filter((v) => usable(v) && !v.correctedFrom);
+  return configPair(views) ?? (vs.length >= 2 ? [vs[0]!.name, vs[1]!.name] : null);
+}
+
+/** Two configurations at their highest common throughput: the pair the series name by themselves, or null. */
+export function configPair(views: SeriesView[]): [string, string] | null {
+  const vs = views.filter((v) => usable(v) && !v.correctedFrom);
   const byT = new Map<number, SeriesView[]>();
   for (const v of vs) if (v.throughput !== null) byT.set(v.throughput, [...(byT.get(v.throughput) ?? []), v]);
   const ts = [...byT.keys()].sort((a, b) => b - a);
@@ -58,7 +64,12 @@ export function defaultPair(views: SeriesView[]): [string, string] | null {
       return [a.name, b.name];
     }
   }
-  return vs.length >= 2 ? [vs[0]!.name, vs[1]!.name] : null;
+  return null;
+}
+
+/** Series a comparison can take (counts, not a coordinated-omission corrected copy). */
+export function comparable(views: SeriesView[]): SeriesView[] {
+  return views.filter((v) => usable(v) && !v.correctedFrom);
 }
 
 /** Throughputs where both configurations have a series of the same kind. */

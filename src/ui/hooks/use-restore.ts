@@ -8,6 +8,8 @@ import type { EngineClient } from "../../engine/client";
 import type { SharedCompare } from "../../share/schema";
 import type { RemoteQuestion } from "../panels/RemoteConsent";
 import { startApp } from "../state/startup";
+import { srcUrls } from "../../engine/remote";
+import { HISTORY_PREFIX } from "../../share/history-prefix";
 import type { SharedTimeInfo } from "../state/time-state";
 import type { EngineState } from "./use-engine";
 import type { useSeriesEdits } from "./use-series-edits";
@@ -78,5 +80,25 @@ export function useRestore(d: Deps): { current: Requirement | null } {
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [eng.run]);
+  useOpenPastedLinks();
   return demoRequirement;
+}
+
+/** Whether a fragment is one of the page's links (a share link, #src=, a history link). */
+export function isPageLink(hash: string): boolean {
+  return /(^#|&)s=/.test(hash) || srcUrls(hash).length > 0 || hash.startsWith(HISTORY_PREFIX);
+}
+
+/**
+ * A link pasted into the address bar of a tab already showing the page changes only the
+ * fragment, and the browser loads nothing: the page opens it as it would in a new tab.
+ */
+function useOpenPastedLinks() {
+  useEffect(() => {
+    const onHash = () => {
+      if (isPageLink(window.location.hash)) window.location.reload();
+    };
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, []);
 }

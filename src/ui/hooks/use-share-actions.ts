@@ -11,6 +11,7 @@ import type { SeriesRow } from "../panels/SeriesList";
 import { sharedSeriesTimes, type TimeInfo } from "../state/time-state";
 import { useStableCallback } from "./use-stable-callback";
 import { shareOfView, type ViewState } from "../state/view-state";
+import { linkAddress } from "../state/link-base";
 
 interface Inputs {
   view: ViewState;
@@ -29,7 +30,10 @@ export function useShareActions(engine: EngineClient, p: Inputs) {
   const shareUrl = useRef<string | null>(null);
   const unit: Unit = p.view.unit;
   const range: TimeRange = p.view.range;
-  const makeLink = useStableCallback(async (fullPrecision: boolean) => {
+  /** `base`: the address the link is for (ui/state/link-base.ts); empty: the page's own. */
+  const makeLink = useStableCallback(async (fullPrecision: boolean, base: string = "") => {
+    const at = linkAddress(base, window.location);
+    if ("error" in at) return { error: at.error };
     try {
       const times = sharedSeriesTimes(p.timeInfo);
       const looks = p.rows
@@ -38,7 +42,7 @@ export function useShareActions(engine: EngineClient, p: Inputs) {
       // The answer on screen travels with the link, so that it opens with the same numbers.
       const answer = p.view.compare && !p.compareBusy ? p.compare : null;
       const enc = await engine.share(shareOfView(p.view), looks, range, fullPrecision, answer);
-      const url = `${window.location.origin}${window.location.pathname}#${enc.fragment}`;
+      const url = `${at.address}#${enc.fragment}`;
       shareUrl.current = url;
       return { url, lossy: enc.lossy, length: url.length };
     } catch (e) {

@@ -10,7 +10,8 @@ export type ViewOptions = ReturnType<typeof useViewState>;
 
 export function useViewState() {
   const [unit, setUnit] = useState<Unit>("ms");
-  const [yLog, setYLog] = useState(false);
+  /** The latency axis the user picked; null: it follows the data (see core/log-axis.ts). */
+  const [yChoice, setYLog] = useState<boolean | null>(null);
   const [sideBySide, setSideBySide] = useState(false);
   const [requirement, setRequirement] = useState<Requirement | null>(null);
   const [tl, setTl] = useState<TimelineSettings>(DEFAULT_TIMELINE);
@@ -23,25 +24,24 @@ export function useViewState() {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
 
-  /** The view without the window and the comparison, which live elsewhere (see App). */
+  /** The view without the window, the comparison and the axis as drawn, which live elsewhere (see App). */
   const view = useMemo(
-    (): Omit<ViewState, "range" | "compare"> => ({
+    (): Omit<ViewState, "range" | "compare" | "yLog" | "yAuto"> => ({
       unit,
-      yLog,
       sideBySide,
       requirement: requirement ? formatRequirement(requirement) : null,
-      timeline: { percentiles: tl.percentiles, perLane: tl.perLane, wallClock: tl.wallClock, log: tl.log },
+      timeline: { percentiles: tl.percentiles, perLane: tl.perLane, wallClock: tl.wallClock, log: tl.log, logAuto: tl.logAuto },
       theme,
       coInterval: coText,
       timeOptions: timeOpts,
     }),
-    [unit, yLog, sideBySide, requirement, tl, theme, coText, timeOpts],
+    [unit, sideBySide, requirement, tl, theme, coText, timeOpts],
   );
 
   /** Sets what a restored view carries (the CO interval is applied by the caller, through the engine). */
   const restore = (v: RestoredViewState) => {
     setUnit(v.unit);
-    setYLog(v.yLog);
+    setYLog(v.yAuto ? null : v.yLog);
     setSideBySide(v.sideBySide);
     const req = v.requirement ? parseRequirement(v.requirement) : null;
     setRequirement(req && req.ok ? req.value : null);
@@ -55,7 +55,7 @@ export function useViewState() {
     restore,
     unit,
     setUnit,
-    yLog,
+    yChoice,
     setYLog,
     sideBySide,
     setSideBySide,

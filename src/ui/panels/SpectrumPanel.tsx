@@ -7,6 +7,7 @@ import { UNIT_LABEL } from "../../core/format";
 import { spectrumCsv } from "../../core/markdown";
 import { requirementSteps, type Requirement } from "../../core/requirements";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
+import { useReadableFormats } from "./DemoBanner";
 import { ChartActions } from "./ChartActions";
 import type { SeriesRow } from "./SeriesList";
 
@@ -37,6 +38,7 @@ interface Props {
 
 export function SpectrumPanel({ rows, plotSeries, steps, unit, yLog, sideBySide, width, onPick }: Props) {
   const plotRef = useRef<HTMLDivElement>(null);
+  const read = useReadableFormats();
   const configsShown = [...new Set(rows.map((r) => r.view.config))];
   // In ns, like the plot's layout.
   const sharedExtent = useMemo(() => {
@@ -66,7 +68,7 @@ export function SpectrumPanel({ rows, plotSeries, steps, unit, yLog, sideBySide,
           <PercentilePlot series={plotSeries} requirement={steps} unit={unit} yLog={yLog} width={Math.max(320, width)} height={440} onPick={onPick} />
         ) : (
           <div className="drop-hint" data-testid="percentile-plot" data-empty="true">
-            Drop HdrHistogram logs (.hlog), percentile files (.hgrm) or wrk2 output here, or paste text.
+            Drop your latency logs here, or paste text.{read ? ` Read: ${read}.` : ""}
           </div>
         )}
       </div>

@@ -233,7 +233,8 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
           onApply={(t) => onOptions({ ...options, tail: t })}
         />
         <span className="hint">
-          colour: values per cell (log scale); white line: max per column; a value counts as above the tail threshold only when its whole histogram bucket lies above it
+          colour: values per cell (log scale; brighter, towards yellow, is more); white line: max per column; a value counts as above the tail threshold only when its whole
+          histogram bucket lies above it
         </span>
       </div>
       {heat && lanes.length > 0 ? (

@@ -32,7 +32,13 @@ export const TimelinePanel = memo(function TimelinePanel({ timeline, lines, unit
   const set = (patch: Partial<TimelineSettings>) => onSettings({ ...settings, ...patch });
   const check = (id: string, key: "perLane" | "wallClock" | "log", label: string) => (
     <label>
-      <input type="checkbox" data-testid={id} checked={settings[key]} onChange={(e) => set({ [key]: e.target.checked })} /> {label}
+      <input
+        type="checkbox"
+        data-testid={id}
+        checked={settings[key]}
+        onChange={(e) => set(key === "log" ? { log: e.target.checked, logAuto: false } : { [key]: e.target.checked })}
+      />{" "}
+      {label}
     </label>
   );
   return (

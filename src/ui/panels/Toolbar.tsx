@@ -12,7 +12,7 @@ import type { ViewOptions } from "../hooks/use-view-state";
 interface Props {
   onFiles: (files: File[]) => void;
   /** The display options it sets. */
-  view: Pick<ViewOptions, "unit" | "setUnit" | "yLog" | "setYLog" | "sideBySide" | "setSideBySide" | "theme" | "setTheme">;
+  view: Pick<ViewOptions, "unit" | "setUnit" | "yChoice" | "setYLog" | "sideBySide" | "setSideBySide" | "theme" | "setTheme"> & { yLog: boolean };
   /** The time window, or null when no series has intervals (no inputs then). */
   range: TimeRange | null;
   /** The window of the spectra on screen (the "whole run" button shows with them). */
@@ -71,6 +71,7 @@ export function Toolbar(p: Props) {
       </label>
       <label>
         <input type="checkbox" data-testid="y-log" checked={p.view.yLog} onChange={(e) => p.view.setYLog(e.target.checked)} /> log latency axis
+        {p.view.yChoice === null ? <span className="hint"> (auto)</span> : null}
       </label>
       <label>
         <input type="checkbox" data-testid="side-by-side" checked={p.view.sideBySide} onChange={(e) => p.view.setSideBySide(e.target.checked)} /> side by side

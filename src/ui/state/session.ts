@@ -5,11 +5,13 @@ import type { RemovedSeries, SavedMerge } from "./merges";
 export interface SessionView {
   unit: string;
   yLog: boolean;
+  /** The axis follows the data (no choice made); absent in older sessions. */
+  yAuto?: boolean;
   sideBySide: boolean;
   requirement: string | null;
   range: { start: number | null; end: number | null };
   hiddenNames: string[];
-  timeline: { percentiles: number[]; perLane: boolean; wallClock: boolean; log: boolean };
+  timeline: { percentiles: number[]; perLane: boolean; wallClock: boolean; log: boolean; logAuto?: boolean };
   theme: "light" | "dark";
   /** The CO correction's expected interval as typed ("10ms", "100/s"); absent in older sessions. */
   coInterval?: string;

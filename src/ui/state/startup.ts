@@ -88,11 +88,15 @@ function mayOpenOnDemo(): boolean {
   return !/(^#|&)s=/.test(hash) && srcUrls(hash).length === 0 && new URLSearchParams(window.location.search).get("demo") !== "0";
 }
 
+/** The demo's file names, once it is loaded: its series are the ones whose source is among them. */
+export const demoSources = new Set<string>();
+
 async function loadDemo(d: StartDeps): Promise<FileOutcome[]> {
   const ahead = demoAhead;
   demoAhead = null;
   const demo = (ahead ? await ahead : null) ?? (await fetchDemo());
   if (!demo) return [];
+  for (const f of demo.files) demoSources.add(f.name);
   if (demo.requirement) d.onDemoRequirement(demo.requirement);
   return d.engine.loadDemo(demo.files);
 }

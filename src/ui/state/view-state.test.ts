@@ -7,10 +7,11 @@ import { sessionOfView, shareOfView, viewOfSession, viewOfShare, type ViewState 
 const view: ViewState = {
   unit: "us",
   yLog: true,
+  yAuto: false,
   sideBySide: true,
   requirement: "p50<=1ms, p99<=5ms",
   range: { start: 1.5, end: 30 },
-  timeline: { percentiles: [50, 99.9], perLane: true, wallClock: false, log: true },
+  timeline: { percentiles: [50, 99.9], perLane: true, wallClock: false, log: true, logAuto: false },
   theme: "dark",
   coInterval: "10ms",
   timeOptions: { window: "5m", wallClock: true, tail: thresholdText(10_000_000), heatmap: "*" },
@@ -61,7 +62,7 @@ describe("view state", () => {
     const decoded = decodeShare(encodeShare(state).fragment);
     if (!decoded.ok) throw new Error(decoded.reason);
     const back = viewOfShare(decoded.state.view);
-    const { theme: _t, ...carried } = view;
+    const { theme: _t, yAuto: _a, ...carried } = view;
     expect(back).toEqual({ ...carried, timeOptions: { ...view.timeOptions, heatmap: DEFAULT_TIME_OPTIONS.heatmap } });
   });
 
@@ -70,5 +71,16 @@ describe("view state", () => {
     expect("time" in plain).toBe(false);
     expect("compare" in plain).toBe(false);
     expect(viewOfShare(plain).timeOptions).toEqual(DEFAULT_TIME_OPTIONS);
+  });
+  it("lets axes follow the data in sessions saved before they did, unless log had been chosen", () => {
+    const saved = sessionOfView(view, [], {});
+    const old = (yLog: boolean) => {
+      const { yAuto: _y, ...rest } = saved;
+      return viewOfSession({ ...rest, yLog, timeline: { percentiles: [], perLane: false, wallClock: false, log: yLog } }).view;
+    };
+    expect(old(false).yAuto).toBe(true);
+    expect(old(false).timeline.logAuto).toBe(true);
+    expect(old(true).yAuto).toBe(false);
+    expect(old(true).timeline.logAuto).toBe(false);
   });
 });

@@ -16,11 +16,16 @@ export interface TimelineView {
   perLane: boolean;
   wallClock: boolean;
   log: boolean;
+  /** The axis follows the data; absent: the user's choice (a link opens as its author saw it). */
+  logAuto?: boolean;
 }
 
 export interface ViewState {
   unit: Unit;
+  /** The latency axis as drawn. */
   yLog: boolean;
+  /** The axis follows the data (log where the values span more than two decades) until the user picks one. */
+  yAuto: boolean;
   sideBySide: boolean;
   /** Requirement text, e.g. "p50<=1ms, p99<=5ms". */
   requirement: string | null;
@@ -56,13 +61,14 @@ export interface RestoredView {
 }
 
 function timelineView(t: TimelineView): TimelineView {
-  return { percentiles: t.percentiles, perLane: t.perLane, wallClock: t.wallClock, log: t.log };
+  return { percentiles: t.percentiles, perLane: t.perLane, wallClock: t.wallClock, log: t.log, ...(t.logAuto !== undefined ? { logAuto: t.logAuto } : {}) };
 }
 
 export function sessionOfView(v: ViewState, hiddenNames: string[], log: SeriesLog): SessionView {
   return {
     unit: v.unit,
     yLog: v.yLog,
+    yAuto: v.yAuto,
     sideBySide: v.sideBySide,
     requirement: v.requirement,
     range: v.range,
@@ -84,10 +90,13 @@ export function viewOfSession(s: SessionView): RestoredView {
     view: {
       unit,
       yLog: s.yLog,
+      // Sessions saved before the axis followed the data had a linear default, not a choice.
+      yAuto: s.yAuto ?? !s.yLog,
       sideBySide: s.sideBySide,
       requirement: s.requirement,
       range: s.range,
-      timeline: s.timeline,
+      // Sessions saved before the axis followed the data had a linear default, not a choice.
+      timeline: { ...s.timeline, logAuto: s.timeline.logAuto ?? !s.timeline.log },
       theme: s.theme,
       coInterval: s.coInterval,
       timeOptions: s.timeOptions ? { ...DEFAULT_TIME_OPTIONS, ...s.timeOptions } : undefined,
@@ -107,7 +116,7 @@ export function shareOfView(v: ViewState): ShareView {
     sideBySide: v.sideBySide,
     requirement: v.requirement,
     range: v.range,
-    timeline: timelineView(v.timeline),
+    timeline: { percentiles: v.timeline.percentiles, perLane: v.timeline.perLane, wallClock: v.timeline.wallClock, log: v.timeline.log },
     ...(time ? { time } : {}),
     ...(v.compare ? { compare: v.compare } : {}),
     ...(v.coInterval ? { coInterval: v.coInterval } : {}),
@@ -121,7 +130,7 @@ export function viewOfShare(s: ShareView): RestoredViewState {
     sideBySide: s.sideBySide,
     requirement: s.requirement,
     range: s.range,
-    timeline: s.timeline,
+    timeline: { ...s.timeline, logAuto: false },
     timeOptions: timeOptionsOfShare(s.time),
     compare: s.compare,
     ...(s.coInterval ? { coInterval: s.coInterval } : {}),
