@@ -29,7 +29,7 @@ const VERBOSE = new RegExp(
 const CSV = new RegExp(String.raw`^\s*${STAMP}(?:[^,]*,)?(?:\s*\d+,)?(HTTP/[\d.]+|HTTPS?),(\d{3}),\s*(\d+\.\d+),\s*(\d+),(.*),\d+,(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}|n/a)\s*$`);
 /** siege's banner, its closing summary and its notices: not requests. */
 const CHATTER =
-  /^\s*(\*\*|The server is now under siege|Lifting the server siege|Transactions:|Availability:|Elapsed time:|Data transferred:|Response time:|Transaction rate:|Throughput:|Concurrency:|Successful transactions:|Failed transactions:|Longest transaction:|Shortest transaction:|siege aborted|done\.|\[(alert|info|warning)\])/;
+  /^\s*(\*\*|The server is now under siege|Lifting the server siege|Transactions:|Availability:|Elapsed time:|Data transferred:|Response time:|Transaction rate:|Throughput:|Concurrency:|Successful transactions:|Failed transactions:|Longest transaction:|Shortest transaction:|siege aborted|done\.|\[(alert|info|warning)\]|Script (started|done) on )/;
 const ERROR = /^\s*\[(error|fatal)\]/;
 
 class SiegeParser extends CollectingParser {
