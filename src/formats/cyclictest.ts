@@ -107,7 +107,7 @@ class CyclictestParser implements LineParser {
 
 /** "# Histogram" followed by a six-digit bucket row. */
 export function cyclictestContentMatch(head: string): boolean {
-  return /^#\s*Histogram\s*\r?\n(#[^\n]*\r?\n)*\d{6,}\s+\d+/m.test(head);
+  return /^#\s*Histogram\s*(?:\r\n|\r|\n)(#[^\r\n]*(?:\r\n|\r|\n))*\d{6,}\s+\d+/m.test(head);
 }
 
 export const cyclictestReader: FormatReader = {

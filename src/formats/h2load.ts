@@ -43,7 +43,7 @@ class H2loadParser extends CollectingParser {
 export function h2loadContentMatch(head: string): boolean {
   const lines = head
     .replace(/^\uFEFF/, "")
-    .split(/\r?\n/)
+    .split(/\r\n|\r|\n/)
     .filter((l) => l.trim() !== "")
     .slice(0, 3);
   return lines.length > 0 && lines.every((l) => LINE.test(l));

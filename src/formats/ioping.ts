@@ -75,7 +75,7 @@ class IopingParser extends CollectingParser {
 }
 
 export function iopingContentMatch(head: string): boolean {
-  return head.split(/\r?\n/, 20).some((l) => REQUEST.test(l.trim()));
+  return head.split(/\r\n|\r|\n/, 20).some((l) => REQUEST.test(l.trim()));
 }
 
 export const iopingReader: FormatReader = readerOf("ioping", IopingParser, iopingContentMatch);

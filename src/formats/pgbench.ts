@@ -77,7 +77,7 @@ class PgbenchParser extends CollectingParser {
 export function pgbenchContentMatch(head: string): boolean {
   const lines = head
     .replace(/^\uFEFF/, "")
-    .split(/\r?\n/)
+    .split(/\r\n|\r|\n/)
     .filter((l) => l.trim() !== "")
     .slice(0, 3);
   return lines.length > 0 && lines.every((l) => LINE.test(l));

@@ -53,7 +53,7 @@ class PingParser extends CollectingParser {
 }
 
 export function pingContentMatch(head: string): boolean {
-  const lines = head.split(/\r?\n/, 40);
+  const lines = head.split(/\r\n|\r|\n/, 40);
   return lines.some((l) => /^PING \S+ \(/.test(l)) || lines.filter((l) => REPLY.test(l.trim())).length >= 2;
 }
 
