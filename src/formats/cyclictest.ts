@@ -19,10 +19,11 @@ import { newHistogram, type Histogram } from "../core/histogram";
 import { fileBaseName } from "../core/naming";
 import type { FormatReader, LineParser, ParsedSource, SampleOptions } from "./source";
 import type { LoadProblem } from "../core/types";
-import { clip } from "./support/decimals";
+import { clip, maxLatencyIn } from "./support/decimals";
 import { Problems } from "./support/problems";
 
 const ROW = /^(\d{6,})((?:\s+\d+)+)\s*$/;
+const US = maxLatencyIn("us");
 const STAT = /^#\s*(Total|Min Latencies|Avg Latencies|Max Latencies|Histogram Overflows):((?:\s+\d+)+)\s*$/;
 
 class CyclictestParser implements LineParser {
@@ -31,6 +32,7 @@ class CyclictestParser implements LineParser {
   private readonly counts: { bucket: number; counts: number[] }[] = [];
   private readonly stats = new Map<string, number[]>();
   private columns = -1;
+  private total = 0;
 
   constructor(private readonly file: string) {
     this.problems = new Problems(file);
@@ -55,12 +57,19 @@ class CyclictestParser implements LineParser {
       return;
     }
     const counts = m[2]!.trim().split(/\s+/).map(Number);
+    const bucket = Number(m[1]);
+    const sum = counts.reduce((a, b) => a + b, 0);
+    if (!(bucket <= US) || !(this.total + sum <= Number.MAX_SAFE_INTEGER)) {
+      this.problems.line(lineNo, bucket <= US ? "counts too large (they would add up past 2^53)" : `bucket ${clip(m[1]!)} µs is beyond an hour`);
+      return;
+    }
     if (this.columns < 0) this.columns = counts.length;
     if (counts.length !== this.columns) {
       this.problems.line(lineNo, `expected ${this.columns} count${this.columns === 1 ? "" : "s"}, found ${counts.length}`);
       return;
     }
-    this.counts.push({ bucket: Number(m[1]), counts });
+    this.total += sum;
+    this.counts.push({ bucket, counts });
   }
 
   finish(): ParsedSource {
@@ -79,7 +88,9 @@ class CyclictestParser implements LineParser {
         const over = overflows[t] ?? 0;
         if (over > 0) {
           const top = max[t];
-          if (top !== undefined) {
+          if (top !== undefined && (!(top <= US) || !(h.totalCount + over <= Number.MAX_SAFE_INTEGER))) {
+            this.problems.once("overflow-size", null, `the overflows or max of thread ${t} are too large to record: left out`);
+          } else if (top !== undefined) {
             h.recordValueWithCount(top, over);
             overflowTotal += over;
           } else this.problems.once("overflow", null, `${over} overflows of thread ${t} left out: no Max Latencies line to place them`);

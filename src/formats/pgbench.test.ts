@@ -6,6 +6,8 @@ import { factsOf, near, numberAfter, producerText, readProducer } from "../../sc
 import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
 import { pickFormat } from "./detect";
 import { pgbenchReader, pgbenchRunOf } from "./pgbench";
+import { loadFiles } from "../engine/load-files";
+import { Store } from "../engine/store";
 
 const plain = ["pgbench_log-plain.4242", "pgbench_log-plain.4242.1"];
 const rate = ["pgbench_log-rate.4242", "pgbench_log-rate.4242.1"];
@@ -57,4 +59,28 @@ describe("pgbench --log", () => {
   const text = producerText("pgbench", rate[0]!);
   itReadsTheSameInChunks(pgbenchReader, rate[0]!, text, 200, 30);
   itSurvivesGarbage(pgbenchReader, "pgbench_log.1", fc.array(fc.oneof(fc.string(), fc.constantFrom(...text.split("\n").slice(0, 5))), { maxLength: 8 }));
+});
+
+describe("the thread files of one pgbench run, loaded together", () => {
+  it("become one series, the run's: every transaction of both threads, failures added", async () => {
+    const store = new Store();
+    const files = [...rate, "pgbench-stdout.txt"].map((f) => new File([producerText("pgbench", f)], f));
+    const out = await loadFiles(store, files, () => undefined, undefined, undefined, null);
+    const stdout = producerText("pgbench", "pgbench-rate-stdout.txt");
+    expect(out.map((o) => o.added.length)).toEqual([1, 0, 0]);
+    const s = store.get(out[0]!.added[0]!);
+    expect(s.name).toBe("pgbench_log-rate.4242 (2 threads)");
+    expect(s.histogram.totalCount).toBe(numberAfter(stdout, /number of transactions actually processed: /));
+    expect(s.failures).toBe(numberAfter(stdout, /number of transactions skipped: /));
+    expect(s.mergedFrom).toEqual(["pgbench_log-rate.4242 [thread 0]", "pgbench_log-rate.4242 [thread 1]"]);
+    expect(s.intervals!.n).toBeGreaterThan(0);
+    // the stdout beside them is refused, not merged
+    expect(out[2]!.problems[0]!.reason).toMatch(/^statistics, not samples: pgbench's output/);
+  });
+
+  it("one thread's file alone stays that thread's series", async () => {
+    const store = new Store();
+    const out = await loadFiles(store, [new File([producerText("pgbench", plain[1]!)], plain[1]!)], () => undefined, undefined, undefined, null);
+    expect(store.get(out[0]!.added[0]!).name).toBe("pgbench_log-plain.4242 [thread 1]");
+  });
 });

@@ -10,8 +10,9 @@
 // failed, not recorded; a note says how many were skipped.
 //
 // Each thread writes its own file: pgbench_log.PID (thread 0), pgbench_log.PID.1 … A file is
-// one series named after its run (the name without its thread suffix), tagged with its thread,
-// so the threads of one run are told apart and can be merged. --aggregate-interval logs hold
+// one series named after its run (the name without its thread suffix), tagged with its thread;
+// the threads' files of a run loaded together are merged into the run's series
+// (engine/join-runs.ts). --aggregate-interval logs hold
 // per-interval statistics and pgbench's stdout only averages: both are refused (statistics.ts).
 import { fileBaseName } from "../core/naming";
 import type { FormatReader, ParsedSource, SampleOptions } from "./source";

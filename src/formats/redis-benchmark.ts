@@ -23,12 +23,12 @@
 import { newHistogram, type Histogram } from "../core/histogram";
 import { fileBaseName } from "../core/naming";
 import type { FormatReader, LineParser, ParsedSeries, ParsedSource, SampleOptions } from "./source";
-import { maxLatencyIn, parseLatency } from "./support/decimals";
+import { clip, maxLatencyIn, parseLatency } from "./support/decimals";
 import { Problems } from "./support/problems";
 
 const TEST = /^\s*====== (.+?) ======\s*$/;
 const SPECTRUM = /^\s*Latency by percentile distribution:\s*$/;
-const ROW = /^\s*(\d+(?:\.\d+)?)% <= (\d+(?:\.\d+)?) milliseconds \(cumulative count (\d+)\)\s*$/;
+const ROW = /^\s*(\d+(?:\.\d+)?)% <= (\d+(?:\.\d+)?) milliseconds \(cumulative count (\d{1,15})\)\s*$/;
 const SUMMARY_HEADER = /^\s*avg\s+min\s+p50\s+p95\s+p99\s+max\s*$/;
 const US = maxLatencyIn("us");
 
@@ -76,7 +76,9 @@ class RedisBenchmarkParser implements LineParser {
       if (text.trim() === "") return;
       const m = ROW.exec(text);
       if (!m) {
-        this.state = "none";
+        // A damaged row is named; anything else ends the spectrum.
+        if (/^\s*[\d.]+% <=/.test(text)) this.problems.line(lineNo, `not a redis-benchmark percentile row: ${JSON.stringify(clip(text.trim(), 60))}`);
+        else this.state = "none";
         return;
       }
       const v = parseLatency(m[2]!, 3, US, "latency");

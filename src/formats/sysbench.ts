@@ -53,11 +53,14 @@ function cellsOf(label: string): [number, number] | null {
 const TITLE = /^\s*Latency histogram \(values are in milliseconds\)\s*$/;
 const HEADER = /^\s*value\s+-+ distribution -+ count\s*$/;
 const ROW = /^\s*(\d+\.\d{3}) \|\**\s* (\d+)\s*$/;
+/** Largest count a histogram holds in all (its total must stay an exact integer). */
+const MAX_TOTAL = Number.MAX_SAFE_INTEGER;
 
 class SysbenchParser implements LineParser {
   private readonly problems: Problems;
   private state: "before" | "title" | "rows" | "after" = "before";
   private readonly rows: { label: string; count: number; line: number }[] = [];
+  private total = 0;
 
   constructor(private readonly file: string) {
     this.problems = new Problems(file);
@@ -79,7 +82,13 @@ class SysbenchParser implements LineParser {
       else this.problems.line(lineNo, `not a sysbench histogram row: ${JSON.stringify(clip(text.trim(), 60))}`);
       return;
     }
-    this.rows.push({ label: m[1]!, count: Number(m[2]), line: lineNo });
+    const count = Number(m[2]);
+    if (!(this.total + count <= MAX_TOTAL)) {
+      this.problems.line(lineNo, `count ${clip(m[2]!)} is too large (the counts would add up past ${MAX_TOTAL})`);
+      return;
+    }
+    this.total += count;
+    this.rows.push({ label: m[1]!, count, line: lineNo });
   }
 
   finish(): ParsedSource {
