@@ -118,7 +118,7 @@ class CyclictestParser implements LineParser {
 
 /** "# Histogram" followed by a six-digit bucket row. */
 export function cyclictestContentMatch(head: string): boolean {
-  return /^#\s*Histogram\s*(?:\r\n|\r|\n)(#[^\r\n]*(?:\r\n|\r|\n))*\d{6,}\s+\d+/m.test(head);
+  return /^#[^\S\r\n]*Histogram[^\S\r\n]*(?:\r\n|\r|\n)(#[^\r\n]*(?:\r\n|\r|\n))*\d{6,}[ \t]+\d+/m.test(head);
 }
 
 export const cyclictestReader: FormatReader = {

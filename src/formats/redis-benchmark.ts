@@ -151,7 +151,7 @@ class RedisBenchmarkParser implements LineParser {
 
 /** A "====== TEST ======" banner and a percentile-spectrum row in the head. */
 export function redisBenchmarkContentMatch(head: string): boolean {
-  return /^\s*====== .+ ======\s*$/m.test(head) && /^\s*Latency by percentile distribution:\s*$/m.test(head);
+  return /^[^\S\r\n]*====== .+ ======[^\S\r\n]*$/m.test(head) && /^[^\S\r\n]*Latency by percentile distribution:[^\S\r\n]*$/m.test(head);
 }
 
 export const redisBenchmarkReader: FormatReader = {

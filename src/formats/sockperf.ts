@@ -65,7 +65,7 @@ class SockperfParser extends CollectingParser {
 }
 
 export function sockperfContentMatch(head: string): boolean {
-  return /^packet, txTime\(sec\), rxTime\(sec\), latency\(usec\)\s*$/m.test(head);
+  return /^packet, txTime\(sec\), rxTime\(sec\), latency\(usec\)[^\S\r\n]*$/m.test(head);
 }
 
 export const sockperfReader: FormatReader = readerOf("sockperf", SockperfParser, sockperfContentMatch);

@@ -96,7 +96,7 @@ const LOADGEN_SUMMARIES: StatisticsKind[] = [
   {
     what: "hey's summary (its average, slowest, fastest, a coarse histogram and seven percentiles)",
     instead: "run hey with -o csv (one line per request, seconds) and load that",
-    find: withAll(/^Summary:\s*$/, [/^\s*Requests\/sec:/m, /^(Latency distribution|Response time histogram):/m]),
+    find: withAll(/^Summary:\s*$/, [/^[^\S\r\n]*Requests\/sec:/m, /^(Latency distribution|Response time histogram):/m]),
   },
   {
     what: "h2load's summary (min, max, mean and sd of the request times)",
@@ -117,7 +117,7 @@ const LOADGEN_SUMMARIES: StatisticsKind[] = [
     what: "sysbench's statistics (min, avg, max and one percentile of the latency)",
     instead: "run sysbench with --histogram=on: its whole-run latency histogram is read",
     find: (lines, head) =>
-      /^sysbench \d+\.\d+/m.test(head) && !/^\s*Latency histogram \(values are in milliseconds\)/m.test(head) ? lines.findIndex((l) => /^Latency \(ms\):/.test(l)) : -1,
+      /^sysbench \d+\.\d+/m.test(head) && !/^[^\S\r\n]*Latency histogram \(values are in milliseconds\)/m.test(head) ? lines.findIndex((l) => /^Latency \(ms\):/.test(l)) : -1,
   },
   {
     what: "redis-benchmark -q output (requests per second and p50 per test)",
@@ -137,7 +137,7 @@ const LOADGEN_SUMMARIES: StatisticsKind[] = [
   {
     what: "siege's JSON summary (transactions, average response time, longest and shortest transaction)",
     instead: "run siege with -v and json_output = false in its siegerc (one line per request) and save that output",
-    find: withAll(/^\s*\{?\s*"transactions":/, [/"response_time":/, /"longest_transaction":/]),
+    find: withAll(/^\s*(?:\{\s*)?"transactions":/, [/"response_time":/, /"longest_transaction":/]),
   },
   {
     what: "sockperf's summary (a few percentiles of the run)",
@@ -149,7 +149,7 @@ const LOADGEN_SUMMARIES: StatisticsKind[] = [
     instead:
       "no spectrum can be rebuilt from a few bucket bounds without making values up; for native histograms save the Prometheus HTTP API's JSON (query or query_range) instead",
     find: (lines, head) =>
-      /^# TYPE [a-zA-Z_:][a-zA-Z0-9_:]* (histogram|summary|counter|gauge)\s*$/m.test(head) || lines.filter((l) => PROMETHEUS.test(l)).length >= 2
+      /^# TYPE [a-zA-Z_:][a-zA-Z0-9_:]* (histogram|summary|counter|gauge)[^\S\r\n]*$/m.test(head) || lines.filter((l) => PROMETHEUS.test(l)).length >= 2
         ? lines.findIndex((l) => PROMETHEUS.test(l) || /^# (TYPE|HELP) /.test(l))
         : -1,
   },

@@ -136,7 +136,7 @@ class SysbenchParser implements LineParser {
 }
 
 export function sysbenchContentMatch(head: string): boolean {
-  return /^\s*Latency histogram \(values are in milliseconds\)\s*$/m.test(head);
+  return /^[^\S\r\n]*Latency histogram \(values are in milliseconds\)[^\S\r\n]*$/m.test(head);
 }
 
 export const sysbenchReader: FormatReader = {
