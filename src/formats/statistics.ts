@@ -78,12 +78,12 @@ const AUTOCANNON = /"latency"\s*:\s*\{[^}]*"(average|p50|p99|p97_5)"\s*:/;
 const PGBENCH_AGGREGATE = /^\d{10}(\.\d+)? \d+ \d+ \d+ \d+ \d+( \d+(\.\d+)?){5,12}\s*$/;
 const PROMETHEUS = /^[a-zA-Z_:][a-zA-Z0-9_:]*_(bucket\{[^}]*\ble="|count(\{[^}]*\})? |sum(\{[^}]*\})? )/;
 
-/** Lines of the head that all match `re` (two at least, blank lines aside): the first one's index, or -1. */
+/** Lines of the head that all match `re` (one at least, blank lines aside): the first one's index, or -1. */
 function everyLine(re: RegExp) {
   return (lines: readonly string[]): number => {
     const full = lines.length > 1 ? lines.slice(0, -1) : lines; // the head's last line may be cut
     const body = full.filter((l) => l.trim() !== "");
-    return body.length >= 2 && body.every((l) => re.test(l)) ? lines.findIndex((l) => l.trim() !== "") : -1;
+    return body.length >= 1 && body.every((l) => re.test(l)) ? lines.findIndex((l) => l.trim() !== "") : -1;
   };
 }
 
