@@ -165,7 +165,8 @@ describe("UTF-16 sniff", () => {
     expect(unreadableReason(asUtf16ReadAsUtf8("1\n2\n", false, true))).toBe(UTF16_REASON);
     expect(unreadableReason("Dear diary,\n")).toBe(`not a recognised format: expected ${READABLE_FORMATS}`);
     expect(unreadableReason("\u0001\u0002PK")).toMatch(/^this looks like a binary file, not a latency log: expected /);
-    for (const f of ["(.hlog)", "(.hgrm)", "wrk2", "plain values", "CSV/TSV", "JMeter", "Gatling simulation.log", "k6", "Vegeta"]) expect(READABLE_FORMATS).toContain(f);
+    for (const f of ["(.hlog)", "(.hgrm)", "wrk2", "plain values", "CSV/TSV", "JMeter", "Gatling simulation.log", "k6", "Vegeta", "hey -o csv", "pgbench --log", "hyperfine"])
+      expect(READABLE_FORMATS).toContain(f);
   });
 });
 
