@@ -12,6 +12,7 @@ import { simulateQueue, mulberry32 } from "../lib/queue-sim";
 import { gatlingLog, generateSamples, jmeterCsv, jmeterXml, k6Csv, k6Json, plainValues, samplesTable, vegetaCsv, vegetaJson } from "../lib/loadgen-fixtures";
 import { fortioJson, ghzJson, siegeVerbose } from "../lib/producer-fixtures";
 import { formatPercentileDistribution } from "../../src/core/hgrm-export";
+import { toolFixtureArb } from "./tool-generators";
 
 // ---------------------------------------------------------------------------------------------
 // Real sample files (read in place; absent folder: none)
@@ -176,6 +177,8 @@ export function generatedFixture(kind: GeneratedKind, seed: number): Fixture {
 /** Any valid file: generated (most) or a real sample. */
 export const fixtureArb: fc.Arbitrary<Fixture> = fc.oneof(
   { weight: 5, arbitrary: fc.tuple(fc.constantFrom(...GENERATED_KINDS), fc.integer({ min: 1, max: 1e6 })).map(([k, s]) => generatedFixture(k, s)) },
+  // Load generators' and system tools' text outputs (tool-generators.ts).
+  { weight: 2, arbitrary: toolFixtureArb },
   {
     weight: 1,
     arbitrary: fc.integer({ min: 0, max: 1e6 }).map((i) => {

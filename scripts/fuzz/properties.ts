@@ -40,6 +40,8 @@ import {
 } from "./generators";
 import { MAX_PROBLEMS, checkBudget, checkChunkingInvariance, chunkAt, countLines, fail, ingestChecked, preview, skipKnownSlow, storeLoadChecked } from "./harness";
 import { openShareIn, shareOf } from "../../src/engine/share-query";
+import { detectedFormat, headOfChunks } from "../../src/engine/ingest";
+import { TOOL_KINDS, toolFixture } from "./tool-generators";
 
 export interface FuzzProperty {
   name: string;
@@ -290,6 +292,35 @@ const loadgenValid: FuzzProperty = {
         if (r.problems.some((p) => p.line !== null)) fail(`valid ${kind} file gave line problems: ${preview(r.problems)}`);
         const got = r.series.reduce((a, s) => a + s.histogram.totalCount + s.failures, 0);
         if (got !== written) fail(`${kind}: ${got} values + failures read, ${written} requests written`);
+        return true;
+      },
+    ),
+};
+
+// Load generators' and system tools' text outputs ----------------------------------------------
+
+const toolValid: FuzzProperty = {
+  name: "tool-outputs-valid-totals",
+  description:
+    "hey, h2load, pgbench, redis-benchmark, sysbench, cyclictest, sockperf, ping, ioping and hyperfine files as each tool writes them, CRLF/CR/BOM, any chunks: their own reader, recorded values + failures = requests written, no line problems",
+  quickRuns: 40,
+  build: () =>
+    fc.asyncProperty(
+      fc.constantFrom(...TOOL_KINDS),
+      fc.integer({ min: 1, max: 1e6 }),
+      fc.option(fc.constantFrom<Mutation>({ op: "crlf" }, { op: "cr" }, { op: "bom" }), { freq: 2 }),
+      cutsArb,
+      async (kind, seed, m, cuts) => {
+        begin({ kind, seed, m, cuts });
+        const f = toolFixture(kind, seed);
+        const text = m ? applyMutation(f.text, m) : f.text;
+        const format = detectedFormat(f.name, headOfChunks([text]));
+        if (f.written > 0 && format !== kind) fail(`${kind} file detected as ${format}`);
+        const r = await ingestChecked(f.name, chunkAt(text, cuts), text);
+        if (f.written === 0) return true;
+        if (r.problems.some((p) => p.line !== null && !p.note)) fail(`valid ${kind} file gave line problems: ${preview(r.problems)}`);
+        const got = r.series.reduce((a, s) => a + s.histogram.totalCount + s.failures, 0);
+        if (got !== f.written) fail(`${kind}: ${got} values + failures read, ${f.written} requests written`);
         return true;
       },
     ),
@@ -986,6 +1017,7 @@ export const PROPERTIES: FuzzProperty[] = [
   hlogValid,
   hlogLayouts,
   loadgenValid,
+  toolValid,
   hgrmValid,
   payloadCrafted,
   payloadRoundTrip,

@@ -5,9 +5,11 @@
 // a big log is read in the same pieces here, so every machine, the page and the command line
 // get the same parts (whose starts the comparison's sub-blocks and the timeline's columns
 // follow). Other formats are read here, in order. Series are
-// added to the store in the order of the files, whoever read them.
+// added to the store in the order of the files, whoever read them; the thread files of one
+// pgbench run are then merged into one series (join-runs.ts).
 import type { SampleOptions } from "../formats/source";
 import { fileChunks } from "./file-chunks";
+import { joinThreadFiles } from "./join-runs";
 import { ingest, ingestHlogInParts, isIntervalLog, PartsNotJoinable, type HlogPart, type IngestResult } from "./ingest";
 import { readLogsOnDemand, readsOnDemand, type LogToRead } from "./load-on-demand";
 import { cutsAt, logPieceTargets, readInPieces } from "./load-pieces";
@@ -218,5 +220,7 @@ export async function loadFiles(
       await Promise.all([run(null), ...Array.from({ length: helpers.count }, (_, h) => run(h))]);
     }
   }
-  return files.map((f, k) => ({ file: f.name, ...store.add(results[k]!) }));
+  const outcomes = files.map((f, k) => ({ file: f.name, ...store.add(results[k]!) }));
+  joinThreadFiles(store, outcomes);
+  return outcomes;
 }

@@ -39,7 +39,12 @@ describe("pickFormat: one registry for every format", () => {
 
 describe("pickReader", () => {
   it("has the specific readers before generic samples", () => {
-    expect(READERS.map((r) => r.id)).toEqual(["statistics", "jmeter", "gatling", "k6", "vegeta", "ghz", "fortio", "siege", "samples"]);
+    const ids = READERS.map((r) => r.id);
+    expect(ids.slice(0, 8)).toEqual(["statistics", "jmeter", "gatling", "k6", "vegeta", "ghz", "fortio", "siege"]);
+    expect(ids[ids.length - 1]).toBe("samples");
+    // load generators' and system tools' text outputs, between them
+    expect(ids).toEqual(expect.arrayContaining(["hey", "h2load", "pgbench", "redis-benchmark", "sysbench", "cyclictest", "sockperf", "ping", "ioping", "hyperfine"]));
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it.each([
@@ -160,7 +165,8 @@ describe("UTF-16 sniff", () => {
     expect(unreadableReason(asUtf16ReadAsUtf8("1\n2\n", false, true))).toBe(UTF16_REASON);
     expect(unreadableReason("Dear diary,\n")).toBe(`not a recognised format: expected ${READABLE_FORMATS}`);
     expect(unreadableReason("\u0001\u0002PK")).toMatch(/^this looks like a binary file, not a latency log: expected /);
-    for (const f of ["(.hlog)", "(.hgrm)", "wrk2", "plain values", "CSV/TSV", "JMeter", "Gatling simulation.log", "k6", "Vegeta"]) expect(READABLE_FORMATS).toContain(f);
+    for (const f of ["(.hlog)", "(.hgrm)", "wrk2", "plain values", "CSV/TSV", "JMeter", "Gatling simulation.log", "k6", "Vegeta", "hey -o csv", "pgbench --log", "hyperfine"])
+      expect(READABLE_FORMATS).toContain(f);
   });
 });
 

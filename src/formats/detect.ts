@@ -15,12 +15,52 @@ import { siegeReader } from "./siege";
 import { statisticsReader } from "./statistics";
 import type { Format, FormatReader, HdrFormat } from "./source";
 import { vegetaReader } from "./vegeta";
+// Load generators' and system tools' text outputs (one reader each).
+import { cyclictestReader } from "./cyclictest";
+import { h2loadReader } from "./h2load";
+import { heyReader } from "./hey";
+import { hyperfineReader } from "./hyperfine";
+import { iopingReader } from "./ioping";
+import { pgbenchReader } from "./pgbench";
+import { pingReader } from "./ping";
+import { redisBenchmarkReader } from "./redis-benchmark";
+import { sockperfReader } from "./sockperf";
+import { sysbenchReader } from "./sysbench";
+
+/** What TOOL_READERS read, for the message about a file no format takes. */
+const TOOL_READABLE =
+  "hey -o csv, h2load --log-file, pgbench --log, redis-benchmark output, sysbench --histogram output, cyclictest -h output, sockperf --full-log, ping or ioping output, hyperfine --export-json";
+
+/** Load generators' and system tools' text outputs: each told by its own header or line shape, before generic samples. */
+const TOOL_READERS: FormatReader[] = [
+  heyReader,
+  h2loadReader,
+  pgbenchReader,
+  redisBenchmarkReader,
+  sysbenchReader,
+  cyclictestReader,
+  sockperfReader,
+  iopingReader,
+  pingReader,
+  hyperfineReader,
+];
 
 /**
  * The line readers, in the order content detection tries them: files of statistics first (refused
  * with what they are), specific formats before generic samples.
  */
-export const READERS: FormatReader[] = [statisticsReader, jmeterReader, gatlingReader, k6Reader, vegetaReader, ghzReader, fortioReader, siegeReader, samplesReader];
+export const READERS: FormatReader[] = [
+  statisticsReader,
+  jmeterReader,
+  gatlingReader,
+  k6Reader,
+  vegetaReader,
+  ghzReader,
+  fortioReader,
+  siegeReader,
+  ...TOOL_READERS,
+  samplesReader,
+];
 
 /**
  * Every format, in priority order (for name matches and then for content). Percentile files
@@ -80,13 +120,18 @@ export const UTF16_REASON = "looks like UTF-16 text; save it as UTF-8";
 /** What the app reads, for the message about a file it does not recognise. */
 export const READABLE_FORMATS =
   "an HdrHistogram interval log (.hlog) or percentile distribution (.hgrm), wrk2 --latency output, plain values one per line, " +
-  "a CSV/TSV table of samples, JMeter results (CSV or XML .jtl), a Gatling simulation.log, k6 results (JSON or CSV), Vegeta results (CSV or JSON), a ghz JSON report, a Fortio JSON result or siege -v output";
+  "a CSV/TSV table of samples, JMeter results (CSV or XML .jtl), a Gatling simulation.log, k6 results (JSON or CSV), Vegeta results (CSV or JSON), a ghz JSON report, a Fortio JSON result, siege -v output, " +
+  TOOL_READABLE;
+
+// eslint-disable-next-line no-control-regex -- ANSI escape sequences are what is removed
+const ANSI_CODES = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
 /** Why a file whose start (`head`) no reader takes cannot be read: UTF-16, binary, or an unknown format. */
 export function unreadableReason(head: string): string {
   if (looksLikeUtf16(head)) return UTF16_REASON;
+  // Terminal colour codes (ESC [ … m) make a text capture look binary: they are not what marks one.
   // eslint-disable-next-line no-control-regex -- control characters (other than tab and line ends) are what marks a binary file
-  if (/[\u0000-\u0008\u000e-\u001f]/.test(head.slice(0, 512))) return `this looks like a binary file, not a latency log: expected ${READABLE_FORMATS}`;
+  if (/[\u0000-\u0008\u000e-\u001f]/.test(head.slice(0, 512).replace(ANSI_CODES, ""))) return `this looks like a binary file, not a latency log: expected ${READABLE_FORMATS}`;
   return `not a recognised format: expected ${READABLE_FORMATS}`;
 }
 

@@ -362,3 +362,19 @@ describe.skipIf(!haveJava)("a .hgrm written by HistogramLogProcessor (Java 2.2.2
     expectRowsReproduced(p, 1000, 12);
   });
 });
+
+describe("wrk 4 with the app's wrk-spectrum.lua (fixtures/producers/wrk)", () => {
+  it("reads the whole spectrum the script printed; max and mean are the ones wrk printed", async () => {
+    const text = readFileSync(new URL("../../fixtures/producers/wrk/wrk-spectrum.txt", import.meta.url), "utf8");
+    const parsed = parsePercentileFile("wrk-spectrum.txt", text);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.kind).toBe("wrk2");
+    const h = parsed.histogram;
+    // wrk's "Latency   420.17us  264.75us   3.96ms": avg, stdev, max
+    const m = /^\s*Latency\s+([\d.]+)(us|ms|s)\s+[\d.]+(?:us|ms|s)\s+([\d.]+)(us|ms|s)/m.exec(text)!;
+    const us = (v: string, u: string) => Number(v) * { us: 1, ms: 1e3, s: 1e6 }[u as "us"];
+    expect(Math.abs(h.maxValue - us(m[3]!, m[4]!))).toBeLessThanOrEqual(5);
+    expect(Math.abs(h.mean - us(m[1]!, m[2]!)) / us(m[1]!, m[2]!)).toBeLessThan(0.002);
+    expect(h.totalCount).toBe(Number(/Total count\s+=\s+(\d+)/.exec(text)![1]));
+  });
+});

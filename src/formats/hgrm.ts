@@ -187,6 +187,11 @@ function nearestBucketTop(h: BucketMath, v: number): number {
   return v - below < hi - v ? below : hi;
 }
 
+/** wrk --latency output: four percentiles, no spectrum; the app ships a script that makes wrk print it. */
+export const WRK_LATENCY_REASON =
+  "statistics, not samples: wrk --latency output (an average, a max and four percentiles: 50%, 75%, 90%, 99%); run wrk with the app's wrk-spectrum.lua script " +
+  "(wrk -s wrk-spectrum.lua …, served beside the app and kept in its public/ folder) to print the whole spectrum wrk recorded, and load that output";
+
 export function parsePercentileFile(name: string, text: string): ParsedPercentileFile {
   const problems: LoadProblem[] = [];
   const problem = (line: number | null, reason: string) => problems.push({ file: name, line, reason });
@@ -204,8 +209,12 @@ export function parsePercentileFile(name: string, text: string): ParsedPercentil
   let from = 0;
   if (kind === "wrk2") {
     const spectrum = lines.findIndex((l) => WRK2_SPECTRUM.test(l));
-    if (spectrum < 0) problem(null, 'no "Detailed Percentile spectrum:" section (run wrk2 with --latency)');
-    else from = spectrum + 1;
+    if (spectrum < 0) {
+      // wrk (not wrk2) prints the same banner and, with --latency, only four percentiles.
+      const four = lines.findIndex((l) => /^\s*Latency Distribution\s*$/.test(l));
+      if (four >= 0) problem(four + 1, WRK_LATENCY_REASON);
+      else problem(null, 'no "Detailed Percentile spectrum:" section (run wrk2 with --latency)');
+    } else from = spectrum + 1;
   }
   for (let i = from; i < lines.length && start < 0; i++) {
     if (PLAIN_HEADER.test(lines[i])) start = i + 1;

@@ -5,6 +5,7 @@ import { byCompletion, generateSamples, parseByLines } from "../../scripts/lib/l
 import { siegeMs, siegeVerbose } from "../../scripts/lib/producer-fixtures";
 import { ingest } from "../engine/ingest";
 import { pickFormat, unreadableReason } from "./detect";
+import { factsOf, numberAfter, producerText, readProducer } from "../../scripts/lib/real-producers";
 import { siegeReader } from "./siege";
 
 const samples = generateSamples({ seed: 47, seconds: 12, rate: 80, labels: ["index.html"], medianMs: 30, sigma: 0.7, failureRate: 0.02, stalls: [{ at: 5, duration: 0.6 }] });
@@ -31,7 +32,8 @@ describe("siege verbose output", () => {
 
   it("was called a binary file; now it is picked by content and loads", async () => {
     const text = siegeVerbose(written);
-    expect(unreadableReason(text.slice(0, 4096))).toMatch(/binary/); // what the ESC characters alone would say
+    // colour codes alone no longer make text look binary
+    expect(unreadableReason(text.slice(0, 4096))).toMatch(/^not a recognised format/);
     expect(pickFormat("siege.log.txt", text.slice(0, 4096))?.id).toBe("siege");
     expect(pickFormat("out.txt", siegeVerbose(written, { color: false }).split("\n").slice(3).join("\n"))?.id).toBe("siege");
     const r = await ingest("siege.txt", [text]);
@@ -56,4 +58,21 @@ describe("siege verbose output", () => {
     "s.txt",
     fc.array(fc.oneof(fc.string(), fc.constantFrom("\u001b[0;34mHTTP/1.1 200     0.03 secs:     612 bytes ==> GET  /\u001b[0m", "** SIEGE 4.1.6", "[error] x")), { maxLength: 30 }),
   );
+});
+
+describe("siege -v captured on a terminal (fixtures/producers: siege 4.0.7 under `script`)", () => {
+  it("reads its coloured request lines; the max is siege's longest transaction, the count its transactions", async () => {
+    const text = producerText("siege", "siege-colour.txt");
+    expect(text).toContain("\u001b[0;34m");
+    const r = await readProducer("siege", "siege-colour.txt");
+    // `script`'s own first and last lines are not requests, and not problems
+    expect(r.problems).toEqual([]);
+    const f = factsOf(r);
+    expect(f.count + f.failures).toBe(numberAfter(text, /Transactions:\s+/));
+    expect(f.max).toBe(Math.round(numberAfter(text, /Longest transaction:\s+/) * 1000));
+  });
+
+  it("text with colour codes that no reader takes is said to be unrecognised, not binary", () => {
+    expect(unreadableReason("\u001b[0;31msomething else entirely\u001b[0m\n")).toMatch(/^not a recognised format/);
+  });
 });

@@ -23,13 +23,13 @@ import { parseDateTime, type Instant } from "./support/time";
 // eslint-disable-next-line no-control-regex -- ANSI escape sequences are what is removed
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 const STAMP = String.raw`(?:\[(?:[A-Z][a-z]{2}, )?(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\]\s*)?`;
-const VERBOSE = new RegExp(
-  String.raw`^\s*${STAMP}(?:\d+\)\s+)?(HTTP/[\d.]+|HTTPS?|FTP/\d+|UNSPPRTD)\s+(?:(\d{3})\s*)?(?:\(C\))?\s*(\d+\.\d+)\s+secs:\s+(\d+)\s+bytes\s+==>\s+(.*)$`,
-);
-const CSV = new RegExp(String.raw`^\s*${STAMP}(?:[^,]*,)?(?:\s*\d+,)?(HTTP/[\d.]+|HTTPS?),(\d{3}),\s*(\d+\.\d+),\s*(\d+),(.*),\d+,(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}|n/a)\s*$`);
+// Both match a trimmed line: a leading `\s*` and the CSV form's `[^,]*` would both take a run
+// of white space, in quadratic time on a long one.
+const VERBOSE = new RegExp(String.raw`^${STAMP}(?:\d+\)\s+)?(HTTP/[\d.]+|HTTPS?|FTP/\d+|UNSPPRTD)\s+(?:(\d{3})\s*)?(?:\(C\))?\s*(\d+\.\d+)\s+secs:\s+(\d+)\s+bytes\s+==>\s+(.*)$`);
+const CSV = new RegExp(String.raw`^${STAMP}(?:[^,]*,)?(?:\s*\d+,)?(HTTP/[\d.]+|HTTPS?),(\d{3}),\s*(\d+\.\d+),\s*(\d+),(.*),\d+,(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}|n/a)\s*$`);
 /** siege's banner, its closing summary and its notices: not requests. */
 const CHATTER =
-  /^\s*(\*\*|The server is now under siege|Lifting the server siege|Transactions:|Availability:|Elapsed time:|Data transferred:|Response time:|Transaction rate:|Throughput:|Concurrency:|Successful transactions:|Failed transactions:|Longest transaction:|Shortest transaction:|siege aborted|done\.|\[(alert|info|warning)\])/;
+  /^\s*(\*\*|The server is now under siege|Lifting the server siege|Transactions:|Availability:|Elapsed time:|Data transferred:|Response time:|Transaction rate:|Throughput:|Concurrency:|Successful transactions:|Failed transactions:|Longest transaction:|Shortest transaction:|siege aborted|done\.|\[(alert|info|warning)\]|Script (started|done) on )/;
 const ERROR = /^\s*\[(error|fatal)\]/;
 
 class SiegeParser extends CollectingParser {
@@ -38,8 +38,8 @@ class SiegeParser extends CollectingParser {
   }
 
   protected readLine(raw: string, lineNo: number): void {
-    const text = raw.indexOf("\u001b") >= 0 ? raw.replace(ANSI, "") : raw;
-    if (text.trim() === "") return;
+    const text = (raw.indexOf("\u001b") >= 0 ? raw.replace(ANSI, "") : raw).trim();
+    if (text === "") return;
     let m = VERBOSE.exec(text);
     let stamp: string | undefined;
     let protocol: string;
@@ -81,7 +81,7 @@ export function siegeContentMatch(head: string): boolean {
   const text = head.replace(ANSI, "");
   if (/^\*\* SIEGE \d/m.test(text)) return true;
   const lines = text.split(/\r\n|\r|\n/, 20);
-  return lines.some((l) => VERBOSE.test(l) && /secs:/.test(l));
+  return lines.some((l) => VERBOSE.test(l.trim()) && /secs:/.test(l));
 }
 
 export const siegeReader: FormatReader = readerOf("siege", SiegeParser, siegeContentMatch);
