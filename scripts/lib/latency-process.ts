@@ -29,8 +29,12 @@ export interface ProcessOptions {
   sigma?: number;
   /** Slow load drift on the response time: OU in log space (time constant s, stationary sd). */
   drift?: { tau: number; sd: number } | null;
-  /** Pauses: mean seconds between them, duration range (ms, log-uniform). */
-  pauses?: { every: number; minMs: number; maxMs: number } | null;
+  /**
+   * Pauses: mean seconds between them, duration range (ms, log-uniform). `regular`: one pause
+   * in each `every`-second slot, at a uniform moment within it (a stall every 20 s), instead of
+   * a Poisson process.
+   */
+  pauses?: { every: number; minMs: number; maxMs: number; regular?: boolean } | null;
   /** Fraction of capacity in use: the queue a pause leaves drains at 1 − this. */
   utilisation?: number;
   /** Every value multiplied by this (a candidate that is the process shifted). */
@@ -121,8 +125,9 @@ export function simulateProcess(o: ProcessOptions): Sparse[] {
   // Pauses over the run, in time order.
   const pauses: Pause[] = [];
   if (o.pauses) {
-    const { every, minMs, maxMs } = o.pauses;
-    for (let t = -Math.log(1 - rng.next()) * every; t < n; t += -Math.log(1 - rng.next()) * every) {
+    const { every, minMs, maxMs, regular } = o.pauses;
+    const next = (t: number) => (regular ? every * (Math.floor(t / every) + 1 + rng.next()) : t - Math.log(1 - rng.next()) * every);
+    for (let t = regular ? every * rng.next() : next(0); t < n; t = next(t)) {
       const length = (minMs * (maxMs / minMs) ** rng.next()) / 1000;
       pauses.push({ at: t, length, until: t + length + (rho * length) / (1 - rho) });
     }

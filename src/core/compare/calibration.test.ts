@@ -35,8 +35,8 @@ describe("calibration on realistic runs (same process: every difference called i
     expect(fails).toBeLessThanOrEqual(2);
     expect(wrong(0)).toBeLessThanOrEqual(2);
     expect(wrong(1)).toBeLessThanOrEqual(2);
-    // The sentence says the sides are single runs.
-    expect(pairs[0]!.hlog.sentence).toContain("run-to-run variation not measured");
+    // The details say the sides are single runs.
+    expect(pairs[0]!.hlog.notes).toContain("Each side is a single run: run-to-run variation is not measured.");
   });
 
   it("the same runs as counts only (.hgrm): ratios, never a verdict, and the reason said", () => {
