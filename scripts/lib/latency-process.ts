@@ -32,9 +32,10 @@ export interface ProcessOptions {
   /**
    * Pauses: mean seconds between them, duration range (ms, log-uniform). `regular`: one pause
    * in each `every`-second slot, at a uniform moment within it (a stall every 20 s), instead of
-   * a Poisson process.
+   * a Poisson process. `count`: exactly that many pauses, at uniform moments of the run (a run
+   * that happened to meet that many).
    */
-  pauses?: { every: number; minMs: number; maxMs: number; regular?: boolean } | null;
+  pauses?: { every: number; minMs: number; maxMs: number; regular?: boolean; count?: number } | null;
   /** Fraction of capacity in use: the queue a pause leaves drains at 1 − this. */
   utilisation?: number;
   /** Every value multiplied by this (a candidate that is the process shifted). */
@@ -127,10 +128,14 @@ export function simulateProcess(o: ProcessOptions): Sparse[] {
   if (o.pauses) {
     const { every, minMs, maxMs, regular } = o.pauses;
     const next = (t: number) => (regular ? every * (Math.floor(t / every) + 1 + rng.next()) : t - Math.log(1 - rng.next()) * every);
-    for (let t = regular ? every * rng.next() : next(0); t < n; t = next(t)) {
+    const add = (t: number) => {
       const length = (minMs * (maxMs / minMs) ** rng.next()) / 1000;
       pauses.push({ at: t, length, until: t + length + (rho * length) / (1 - rho) });
-    }
+    };
+    if (o.pauses.count !== undefined) {
+      const at = Array.from({ length: o.pauses.count }, () => n * rng.next()).sort((x, y) => x - y);
+      for (const t of at) add(t);
+    } else for (let t = regular ? every * rng.next() : next(0); t < n; t = next(t)) add(t);
   }
   // Extra delay (s) of a request arriving at t: the longest any pause gives it.
   const delay = (t: number, near: Pause[]): number => {

@@ -4,7 +4,20 @@
 // command line can call it directly.
 import { TABLE_PERCENTILES } from "../types";
 import { cellsPerBinPerOctave, CountsRun, indexAtPercentile, measureSide, prepareSide, resampleSide, type PreparedSide } from "./bootstrap";
-import { DRIFT_GROWTH, driftNote, familyCritical, LENGTH_RATIO, lengthsReason, median, MIN_EVENTS, reasonOf, robustScale, sideDependence, thresholdsOf, tooFewValues } from "./judge";
+import {
+  DRIFT_GROWTH,
+  driftNote,
+  familyCritical,
+  LENGTH_RATIO,
+  lengthsReason,
+  median,
+  MIN_EVENTS,
+  reasonOf,
+  robustScale,
+  sideDependence,
+  thresholdsOf,
+  tooFewValues,
+} from "./judge";
 import { EVENT_SHARE, exceedance, stretchMaxima } from "./events";
 import { nsText, percentText, pLabel } from "./format";
 import { DEFAULT_HEADLINE_PERCENTILE } from "./headline";

@@ -62,7 +62,9 @@ describe("the event rule: Rosenbaum's exceedance count on stretch maxima", () =>
   });
 
   it("counts stretches above every one of the other side's, ties not counted, empty stretches below all", () => {
-    const sub = (tops: number[]) => [tops.map((t) => (t === EMPTY ? { bins: new Int32Array(0), counts: new Float64Array(0) } : { bins: Int32Array.of(0, t), counts: Float64Array.of(5, 1) }))];
+    const sub = (tops: number[]) => [
+      tops.map((t) => (t === EMPTY ? { bins: new Int32Array(0), counts: new Float64Array(0) } : { bins: Int32Array.of(0, t), counts: Float64Array.of(5, 1) })),
+    ];
     const a = stretchMaxima(sub([10, 50, 60, 12, 70, EMPTY]), 100);
     expect([...a]).toEqual([110, 150, 160, 112, 170, EMPTY]);
     const b = stretchMaxima(sub([20, 40, 30]), 100);

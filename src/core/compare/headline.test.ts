@@ -84,7 +84,16 @@ describe("the headline against the histograms", () => {
     expect(h.text).not.toMatch(/interval/);
     expect(h.verdictText).toBe("better, beyond the ±5 % margin");
     expect(h.basis).toBe("values");
-    expect(headlineJson(h)).toEqual({ percentile: 99.9, baseline: h.baseline, candidate: h.candidate, ratio: h.ratio, low: h.low, high: h.high, verdict: "better", basis: "values" });
+    expect(headlineJson(h)).toEqual({
+      percentile: 99.9,
+      baseline: h.baseline,
+      candidate: h.candidate,
+      ratio: h.ratio,
+      low: h.low,
+      high: h.high,
+      verdict: "better",
+      basis: "values",
+    });
     // The sentence leads with the headline's percentile's group.
     expect(h.sentence).toMatch(/^sysB is faster than sysA at [^;]*p99\.9/);
   });

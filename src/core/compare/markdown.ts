@@ -27,7 +27,9 @@ export function compareMarkdown(r: CompareResult, unit: Unit, headline: string |
     const range = p.low !== null && p.high !== null ? `${ratioText(p.low)}–${ratioText(p.high)}` : p.supported ? "no range" : "too few values";
     const judged = p.supported && (p.judged ?? true);
     const basis = judged && p.basis === "events" ? " (events)" : "";
-    out.push(`| ${pLabel(p.percentile)} | ${f(p.base)} | ${f(p.cand)} | ${ratioText(p.ratio)} | ${range} | ${judged ? MARK[p.verdict] + basis : p.supported ? "not judged" : ""} |`);
+    out.push(
+      `| ${pLabel(p.percentile)} | ${f(p.base)} | ${f(p.cand)} | ${ratioText(p.ratio)} | ${range} | ${judged ? MARK[p.verdict] + basis : p.supported ? "not judged" : ""} |`,
+    );
   }
   out.push(`| max | ${f(r.max.base)} | ${f(r.max.cand)} | ${ratioText(r.max.ratio)} | (a single value: no range) | |`);
   out.push("");

@@ -172,8 +172,8 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width, 
             title={`B ÷ A: ${r.cand.label} ÷ ${r.base.label}`}
           />
           <p className="compare-legend muted">
-            Line: B ÷ A (below 1 B is faster). Band: the {lvl} range. Shaded: within ±{Number((r.margin * 100).toPrecision(3))} % (no practical difference). Dashed areas: spread
-            of repeated runs. The dot at the right is the max: a single value, so no interval.
+            Line: B ÷ A (below 1 B is faster). Band: the {lvl} range. Shaded: within ±{Number((r.margin * 100).toPrecision(3))} % (no practical difference). Dashed areas: spread of
+            repeated runs. The dot at the right is the max: a single value, so no interval.
           </p>
           <div className="table-wrap">
             <table className="percentile-table ratio-table">
