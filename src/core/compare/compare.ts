@@ -202,7 +202,7 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
     const cv = vc(p);
     const events: [number, number] | null = runSpread || noVerdicts ? null : [depB.events[g]!, depC.events[g]!];
     const supported = Number.isFinite(bv) && Number.isFinite(cv) && bv > 0;
-    const reason = reasonOf({ p, supported, noTimeOrder: noVerdicts ? noTime : null, events, needed, labels, seconds, counts });
+    const reason = reasonOf({ p, supported, noTimeOrder: noVerdicts ? noTime : null, events, needed, stretches: [depB.stretches, depC.stretches], labels, seconds, counts });
     return { p, bv, cv, events, reason, interval: supported && !noVerdicts && cols[g]!.n > 0 };
   });
   // One family: the reported percentiles that are judged.

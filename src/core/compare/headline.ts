@@ -238,7 +238,7 @@ export function buildHeadline(r: CompareResult, o: HeadlineOptions): Headline | 
   const [b, c] = [r.base.label, r.cand.label];
   let text: string;
   if (judged && (point.verdict === "better" || point.verdict === "worse")) {
-    const why = basis === "events" ? "judged by how often each side went above the other's max" : range;
+    const why = basis === "events" ? "judged by how often each went above the other's max" : range;
     text = `${c} is ${change} than ${b} at ${pl}: ${values}${why ? ` (${why})` : ""}`;
   } else if (judged && point.verdict === "same") {
     text = `${c} is the same as ${b} at ${pl} within ${marginText(point.band)}: ${values}${range ? ` (${range})` : ""}`;

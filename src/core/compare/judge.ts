@@ -156,6 +156,8 @@ export function reasonOf(o: {
   events: [number, number] | null;
   /** Separate stretches above needed on each side (events.ts stretchesNeeded): the one number for "enough". */
   needed: number | null;
+  /** Sub-blocks each side has in all (the most events it could show). */
+  stretches: [number, number];
   labels: [string, string];
   /** Each side's length in seconds (NaN without time order) and count of values. */
   seconds: [number, number];
@@ -169,9 +171,12 @@ export function reasonOf(o: {
   }
   if (o.events && o.needed !== null) {
     for (const k of [0, 1] as const) {
+      // A run too short to hold that many stretches is judged where most of its stretches hold
+      // values above (the values are spread through it, not bunched in a few stalls).
+      const need = Math.min(o.needed, Math.ceil(0.8 * o.stretches[k]));
       const e = o.events[k];
-      if (e < o.needed)
-        return `${o.labels[k]}'s values above ${pl} come from ${e} separate stretch${e === 1 ? "" : "es"} of time${o.seconds[k] > 0 ? ` in ${durationText(o.seconds[k])}` : ""}, too few to put odds on ${pl} (${o.needed} needed); ${moreText(o.seconds[k], e, o.needed)}`;
+      if (e < need)
+        return `${o.labels[k]}'s values above ${pl} come from ${e} separate stretch${e === 1 ? "" : "es"} of time${o.seconds[k] > 0 ? ` in ${durationText(o.seconds[k])}` : ""}, too few to put odds on ${pl} (${need} needed); ${moreText(o.seconds[k], e, need)}`;
     }
   }
   return null;

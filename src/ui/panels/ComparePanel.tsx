@@ -173,7 +173,7 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width, 
           />
           <p className="compare-legend muted">
             Line: B ÷ A (below 1 B is faster). Band: the {lvl} range. Shaded: within ±{Number((r.margin * 100).toPrecision(3))} % (no practical difference). Dashed areas: spread of
-            repeated runs. The dot at the right is the max: a single value, so no interval.
+            repeated runs. The dot at the right is the max: a single value, so no range.
           </p>
           <div className="table-wrap">
             <table className="percentile-table ratio-table">
