@@ -151,8 +151,8 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
   // The event rule (events.ts): both sides with time order, each stretch's max on one scale of bins.
   const timed = !runSpread && !noVerdicts;
   const alphaEvents = (1 - level) * EVENT_SHARE;
-  const ex = timed ? exceedance(stretchMaxima(pb.sub, pb.kMin), stretchMaxima(pc.sub, pc.kMin), alphaEvents) : null;
-  const needed = ex ? ex.needed : null;
+  const ex = timed && (options.events ?? true) ? exceedance(stretchMaxima(pb.sub, pb.kMin), stretchMaxima(pc.sub, pc.kMin), alphaEvents) : null;
+  const needed = ex ? ex.needed : timed ? MIN_EVENTS : null;
   const vb = (p: number) => valueAt(pb, pb.pooled, pb.total, p);
   const vc = (p: number) => valueAt(pc, pc.pooled, pc.total, p);
   const depB = sideDependence(pb, thresholdsOf(pb, vb, grid));

@@ -73,6 +73,12 @@ export interface CompareOptions {
   perDecade?: number;
   /** Resample runs, then intervals, when a side has several runs (default true). */
   repeats?: boolean;
+  /**
+   * The event rule for tails made of stalls (events.ts; default true). Off, the values' band
+   * spends the whole family-wise error and the values rule asks for MIN_EVENTS stretches, as
+   * before the rule existed (the history's per-run ranges and gate, calibrated that way).
+   */
+  events?: boolean;
 }
 
 export interface RatioPoint {
