@@ -151,7 +151,9 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
   // The event rule (events.ts): both sides with time order, each stretch's max on one scale of bins.
   const timed = !runSpread && !noVerdicts;
   const alphaEvents = (1 - level) * EVENT_SHARE;
-  const ex = timed && (options.events ?? true) ? exceedance(stretchMaxima(pb.sub, pb.kMin), stretchMaxima(pc.sub, pc.kMin), alphaEvents) : null;
+  // A stretch counts when its max lies beyond the other side's max by more than the margin.
+  const gap = Math.ceil(log2(1 + margin) * bpo);
+  const ex = timed && (options.events ?? true) ? exceedance(stretchMaxima(pb.sub, pb.kMin), stretchMaxima(pc.sub, pc.kMin), alphaEvents, gap) : null;
   const needed = ex ? ex.needed : timed ? MIN_EVENTS : null;
   const vb = (p: number) => valueAt(pb, pb.pooled, pb.total, p);
   const vc = (p: number) => valueAt(pc, pc.pooled, pc.total, p);

@@ -77,3 +77,12 @@ describe("the event rule: Rosenbaum's exceedance count on stretch maxima", () =>
     expect(exceedance(Int32Array.of(5, 9), Int32Array.of(9, 1), 0.01).above).toEqual([0, 0]);
   });
 });
+
+describe("the margin above the other side's max", () => {
+  it("counts only stretches more than `gap` bins above it", () => {
+    const a = Int32Array.of(150, 141, 143, 160);
+    const b = Int32Array.of(140, 120);
+    expect(exceedance(a, b, 0.01).above).toEqual([4, 0]);
+    expect(exceedance(a, b, 0.01, 5).above).toEqual([2, 0]);
+  });
+});

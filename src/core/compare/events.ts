@@ -3,7 +3,7 @@
 // above a level says a lot. Each side's run is already cut into sub-blocks (plan.ts), separate
 // stretches of time; per stretch we keep its largest value.
 //
-// The level is the other side's largest value. A level taken from the data biases a plain
+// The level is the other side's largest value, raised by the margin. A level taken from the data biases a plain
 // count (the side whose max it is has no stretch above it by construction), so the count is
 // Rosenbaum's (1954) exceedance statistic: how many of one side's n stretch maxima lie above
 // all m of the other's. If the stretches of both sides are exchangeable (no difference), the
@@ -84,18 +84,20 @@ export interface Exceedance {
 }
 
 /**
- * Rosenbaum's exceedance count between two sides' stretch maxima (bins on one scale). Ties
- * with the other side's max do not count: a stretch must reach a higher bin.
+ * Rosenbaum's exceedance count between two sides' stretch maxima (bins on one scale). A stretch
+ * counts only when it lies more than `gap` bins above the other side's max (the margin: a few
+ * per cent above, where drift alone puts a run's busiest stretches, is no stall). Counting fewer
+ * can only make the test stricter: its exact null tail still bounds the chance of a false call.
  */
-export function exceedance(a: Int32Array, b: Int32Array, alpha: number): Exceedance {
+export function exceedance(a: Int32Array, b: Int32Array, alpha: number, gap = 0): Exceedance {
   let maxA = EMPTY;
   let maxB = EMPTY;
   for (const x of a) maxA = Math.max(maxA, x);
   for (const x of b) maxB = Math.max(maxB, x);
   let tA = 0;
   let tB = 0;
-  for (const x of a) if (x > maxB) tA++;
-  for (const x of b) if (x > maxA) tB++;
+  for (const x of a) if (x > maxB + gap) tA++;
+  for (const x of b) if (x > maxA + gap) tB++;
   const n = a.length;
   const m = b.length;
   return { stretches: [n, m], above: [tA, tB], p: exceedanceP(n, m, Math.max(tA, tB)), needed: stretchesNeeded(n, m, alpha), alpha };
