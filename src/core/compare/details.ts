@@ -30,7 +30,7 @@ export function neededText(r: CompareResult): string | null {
   const needed = r.exceedance?.needed ?? r.points.find((p) => typeof p.needed === "number")?.needed ?? null;
   if (needed === null) return null;
   const tail = r.exceedance
-    ? `, or on events where one side went above all of the other's values in ${needed} or more stretches (Rosenbaum's exceedance test); both rules share one family-wise ${100 - Math.round(r.level * 100)} %.`
+    ? `, or on events where one side went more than the margin above all of the other's values in ${needed} or more stretches (Rosenbaum's exceedance test); both rules share one family-wise ${100 - Math.round(r.level * 100)} %.`
     : ".";
   return `A percentile is judged on its values where the values above it come from ${needed} or more separate stretches of time on each side${tail}`;
 }
