@@ -187,7 +187,7 @@ test("a side that stalls every 20 s against one that never does: better at p99 a
   expect(sentence.split(/\s+/).length).toBeLessThan(40);
   await page.getByTestId("compare-details").locator("summary").click();
   await expect(page.getByTestId("compare-details")).toContainText(
-    /stalls went more than 5 % above steady's max \([\d.]+ [µm]s\) in \d+ of its \d+ separate stretches of time, steady above stalls's max in none \((\d+) needed;/,
+    /stalls went more than 5 % above steady's max \([\d.]+ [µm]s\) in \d+ of its \d+ separate stretches of time, steady above stalls' max in none \((\d+) needed;/,
   );
   await page.getByTestId("compare").screenshot({ path: "screens/compare-stalls.png" });
   // The same string first in the Markdown and on the first slide.

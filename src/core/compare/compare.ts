@@ -19,7 +19,7 @@ import {
   tooFewValues,
 } from "./judge";
 import { EVENT_SHARE, exceedance, stretchMaxima } from "./events";
-import { nsText, percentText, pLabel } from "./format";
+import { nsText, percentText, pLabel, possessive } from "./format";
 import { DEFAULT_HEADLINE_PERCENTILE } from "./headline";
 import { makeRng } from "./rng";
 import { compareSentence } from "./sentence";
@@ -322,7 +322,7 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
     const w = ex.above[1] > 0 ? 1 : 0;
     const [wl, sl] = w === 1 ? [cand.label, base.label] : [base.label, cand.label];
     notes.push(
-      `At ${byEvents.map(pLabel).join(", ")} the verdict rests on events: ${wl} went more than ${percentText(margin)} above ${sl}'s max (${nsText(w === 1 ? maxB : maxC)}) in ${ex.above[w]} of its ${ex.stretches[w]} separate stretches of time, ${sl} above ${wl}'s max in none (${ex.needed} needed; were both the same, a count this high would come up less than ${percentText(ex.alpha)} of the time).`,
+      `At ${byEvents.map(pLabel).join(", ")} the verdict rests on events: ${wl} went more than ${percentText(margin)} above ${possessive(sl)} max (${nsText(w === 1 ? maxB : maxC)}) in ${ex.above[w]} of its ${ex.stretches[w]} separate stretches of time, ${sl} above ${possessive(wl)} max in none (${ex.needed} needed; were both the same, a count this high would come up less than ${percentText(ex.alpha)} of the time).`,
     );
   }
   if (drifting.length) notes.push(driftNote(drifting));

@@ -28,3 +28,8 @@ export function nsText(ns: number): string {
   const v = ns / d;
   return `${v >= 100 ? Math.round(v) : Number(v.toPrecision(3))} ${u}`;
 }
+
+/** "sysA's", "stalls'": a name's possessive. */
+export function possessive(name: string): string {
+  return /s$/i.test(name) ? `${name}'` : `${name}'s`;
+}

@@ -11,7 +11,7 @@
 //   order (or 3+ runs each, whose spread makes the interval).
 import type { PreparedSide } from "./bootstrap";
 import { aboveBySubBlock, ar1Inflation, centred, eventCount, longRunVariance, varianceLengths } from "./dependence";
-import { pLabel } from "./format";
+import { pLabel, possessive } from "./format";
 import { MIN_ABOVE } from "./verdict";
 import { log2 } from "../exact-math";
 
@@ -176,7 +176,7 @@ export function reasonOf(o: {
       const need = Math.min(o.needed, Math.ceil(0.8 * o.stretches[k]));
       const e = o.events[k];
       if (e < need)
-        return `${o.labels[k]}'s values above ${pl} come from ${e} separate stretch${e === 1 ? "" : "es"} of time${o.seconds[k] > 0 ? ` in ${durationText(o.seconds[k])}` : ""}, too few to put odds on ${pl} (${need} needed); ${moreText(o.seconds[k], e, need)}`;
+        return `${possessive(o.labels[k])} values above ${pl} come from ${e} separate stretch${e === 1 ? "" : "es"} of time${o.seconds[k] > 0 ? ` in ${durationText(o.seconds[k])}` : ""}, too few to put odds on ${pl} (${need} needed); ${moreText(o.seconds[k], e, need)}`;
     }
   }
   return null;
@@ -186,7 +186,7 @@ export function reasonOf(o: {
 export function tooFewValues(p: number, labels: [string, string], counts: [number, number], seconds: [number, number]): string {
   const k = counts[0] <= counts[1] ? 0 : 1;
   const above = counts[k] * (1 - p / 100);
-  return `${labels[k]}'s ${counts[k].toLocaleString("en-US")} values are too few for ${pLabel(p)} (${MIN_ABOVE} above it needed); ${moreText(seconds[k], above, MIN_ABOVE)}`;
+  return `${possessive(labels[k])} ${counts[k].toLocaleString("en-US")} values are too few for ${pLabel(p)} (${MIN_ABOVE} above it needed); ${moreText(seconds[k], above, MIN_ABOVE)}`;
 }
 
 export function lengthsReason(longer: string): string {
