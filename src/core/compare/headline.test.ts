@@ -105,6 +105,12 @@ describe("the headline against the histograms", () => {
     expect(h.low).toBeNull();
     expect(h.verdict).toBe("unknown");
     expect(h.verdictText).toMatch(/^not judged: \S.+/);
+    // One plain line of what would decide it: 60,000 values a side leave 0.6 above p99.999;
+    // 10 need 300 s × 10 ÷ 0.6 = 5,000 s, about 83 minutes, said rounded up to 85.
+    expect(h.text).toMatch(
+      /^sysB vs sysA at p99\.999: [\d.]+ ms → [\d.]+ ms, \d+× faster; not judged: sys[AB]'s 60,000 values are too few for p99\.999 \(10 above it needed\); about \d+ (minutes|hours) of this run would$/,
+    );
+    expect(h.basis).toBeNull();
     expect(h.reason).toBe(r.points.find((p) => p.percentile === 99.999)!.reason ?? h.reason);
     expect(headlineJson(h).low).toBeNull();
   });
