@@ -56,9 +56,16 @@ test("B vs A: doubled values read 2.0 with an interval holding it, worse; the ta
   }
   const tail = await point(page, "99.999");
   expect(tail).toMatchObject({ low: "", high: "", verdict: "unknown" });
-  await expect(page.getByTestId("compare-sentence")).toContainText(`${b} is 2.0× slower than ${a} at p`);
-  await expect(page.getByTestId("compare-sentence")).toContainText("beyond p99.99 too few values to say");
-  await expect(page.getByTestId("compare-sentence")).toContainText("run-to-run variation not measured");
+  // One short sentence, the headline's percentile's group first; the reasons behind a toggle.
+  await expect(page.getByTestId("compare-sentence")).toContainText(/slower (than \S+ )?at p50/);
+  await expect(page.getByTestId("compare-sentence")).toContainText("too few values at p99.999");
+  await expect(page.getByTestId("compare-sentence")).not.toContainText("interval");
+  const h = page.getByTestId("compare").getByTestId("headline");
+  await expect(h).toHaveAttribute("data-percentile", "99");
+  const verdict99 = (await point(page, "99")).verdict;
+  await expect(h).toHaveAttribute("data-basis", verdict99 === "worse" ? /^(values|events)$/ : "");
+  if (verdict99 === "worse") await expect(h).toHaveAttribute("data-text", new RegExp(`^${b} is 2\\.0× slower than ${a} at p99: `));
+  await expect(page.getByTestId("compare-details")).toContainText("Each side is a single run: run-to-run variation is not measured.");
   await expect(page.getByTestId("ratio-chart")).toBeVisible();
 
   await page.getByTestId("compare").screenshot({ path: "screens/compare-light.png" });
@@ -103,14 +110,15 @@ test("B vs A: doubled values read 2.0 with an interval holding it, worse; the ta
   const shared = await point(p2, "50");
   expect(Math.abs(Number(shared.ratio) - 0.5)).toBeLessThan(0.05); // the link rounds upward, by at most 1 %
   expect(shared.verdict).toBe("unknown");
-  await expect(p2.locator('[data-testid=ratio-point][data-percentile="50"] .verdict-cell')).toHaveAttribute("data-reason", /have no intervals/);
+  await expect(p2.locator('[data-testid=ratio-point][data-percentile="50"] .verdict-cell')).toHaveAttribute("data-reason", /have no time order/);
   await expect(p2.locator("[data-testid=compare-warning][data-kind=no-intervals]")).toHaveCount(1);
   await expect(p2.getByTestId("compare-basis")).toBeVisible();
   await other.close();
 
   // Presentation mode opens on the headline; the B vs A curve is with the details, last.
   await page.getByTestId("present").click();
-  await expect(page.getByTestId("slide").getByTestId("headline")).toContainText("higher");
+  await expect(page.getByTestId("slide").getByTestId("headline")).toContainText(/slower|not judged|no clear difference/);
+  await expect(page.getByTestId("slide").getByTestId("headline")).toHaveAttribute("data-text", (await h.getAttribute("data-text"))!);
   for (let k = 0; k < 6; k++) await page.keyboard.press("ArrowRight");
   await expect(page.getByTestId("present-compare")).toContainText("slower");
   await page.keyboard.press("Escape");
@@ -127,6 +135,83 @@ test("B vs A: doubled values read 2.0 with an interval holding it, worse; the ta
   await expect(page.getByTestId("compare-candidate")).toHaveValue(b);
   await expect(page.getByTestId("compare-margin")).toHaveValue("10");
   await expect(page.locator('[data-testid=ratio-point][data-percentile="50"]')).toHaveAttribute("data-verdict", "worse");
+});
+
+/**
+ * Five minutes at 2,000 requests/s: A stalls 150–600 ms once in every 20 s (the queue behind
+ * each stall included), B never stalls and never comes near a millisecond.
+ */
+function stallingPair(): [string, string] {
+  const dir = mkdtempSync(join(tmpdir(), "ab-stalls-"));
+  const seconds = 300;
+  const stalls = Array.from({ length: seconds / 20 }, (_, k) => ({ at: 20 * k + 3 + ((k * 7) % 13), duration: 0.15 + ((k * 7) % 10) * 0.05 }));
+  const a = join(dir, "stalls.hlog");
+  const b = join(dir, "steady.hlog");
+  writeFileSync(a, writeHlog(simulateQueue({ rate: 2000, seconds, medianServiceSec: 0.0001, sigma: 0.3, stalls, seed: 41 })));
+  writeFileSync(b, writeHlog(simulateQueue({ rate: 2000, seconds, medianServiceSec: 0.0001, sigma: 0.3, stalls: [], seed: 42 })));
+  return [a, b];
+}
+
+test("a side that stalls every 20 s against one that never does: better at p99 and p99.9, on events; the headline's words are the same on the slide and in the Markdown", async ({
+  page,
+}) => {
+  await openEmpty(page);
+  await loadFiles(page, stallingPair());
+  await page.getByTestId("compare-open").click();
+  await choose(page, "stalls", "steady");
+  await expect(page.getByTestId("ratio-point")).toHaveCount(6);
+  for (const p of ["99", "99.9"]) {
+    const r = await point(page, p);
+    expect(r.verdict, `p${p}`).toBe("better");
+    expect(Number(r.ratio), `p${p}`).toBeLessThan(0.05);
+  }
+  // At p99.99 the values above come from A's longest stall or two: too few stretches to judge
+  // those values, so the verdict rests on how often each side went above the other's max (A in
+  // most of its stretches of time, B in none).
+  await expect(page.locator('[data-testid=ratio-point][data-percentile="99.99"]')).toHaveAttribute("data-basis", "events");
+  await expect(page.locator('[data-testid=ratio-point][data-percentile="99.99"]')).toHaveAttribute("data-verdict", "better");
+  const h = page.getByTestId("compare").getByTestId("headline");
+  await expect(h).toHaveAttribute("data-percentile", "99");
+  await expect(h).toHaveAttribute("data-verdict", "better");
+  await expect(h).toHaveAttribute("data-basis", /^(values|events)$/);
+  await page.getByTestId("headline-percentile").selectOption("99.99");
+  await page.waitForTimeout(50);
+  await idle(page);
+  await expect(h).toHaveAttribute("data-basis", "events");
+  const text = (await h.getAttribute("data-text"))!;
+  expect(text).toMatch(/^steady is \d+× faster than stalls at p99\.99: \d+ ms → 0\.\d+ ms \(judged by how often each went above the other's max\)$/);
+  await expect(h.locator(".headline-text")).toHaveText(text);
+  // One short sentence, the headline's group first, no reason in it; the count behind the toggle.
+  const sentence = (await page.getByTestId("compare-sentence").textContent())!;
+  expect(sentence).toMatch(/^steady is faster than stalls at [^;]*p99\.99/);
+  expect(sentence.split(/\s+/).length).toBeLessThan(40);
+  await page.getByTestId("compare-details").locator("summary").click();
+  await expect(page.getByTestId("compare-details")).toContainText(
+    /stalls went more than 5 % above steady's max \([\d.]+ [µm]s\) in \d+ of its \d+ separate stretches of time, steady above stalls' max in none \((\d+) needed;/,
+  );
+  await page.getByTestId("compare").screenshot({ path: "screens/compare-stalls.png" });
+  // The same string first in the Markdown and on the first slide.
+  await page.getByTestId("copy-markdown").click();
+  const md = await page.getByTestId("markdown-output").inputValue();
+  expect(md.split("\n")[0]).toBe(`**${text.replace(/([\\|*_`[\]<>#])/g, "\\$1")}**`);
+  await page.getByTestId("present").click();
+  await expect(page.getByTestId("slide").getByTestId("headline")).toHaveAttribute("data-text", text);
+  await expect(page.getByTestId("slide").locator(".headline-text")).toHaveText(text);
+  await page.keyboard.press("Escape");
+});
+
+test("the demo's A vs B: its headline is judged on events, in plain words", async ({ page }) => {
+  await page.goto("./");
+  await idle(page);
+  await page.getByTestId("compare-open").click();
+  await page.waitForTimeout(50);
+  await idle(page);
+  const h = page.getByTestId("compare").getByTestId("headline");
+  await expect(h).toHaveAttribute("data-verdict", "better");
+  await expect(h).toHaveAttribute("data-basis", "events");
+  await expect(h).toHaveAttribute("data-text", /^sysB_8k\.response is \d+× faster than sysA_8k\.response at p99\.9: /);
+  await expect(page.getByTestId("compare")).not.toContainText(/interval\b/);
+  await page.getByTestId("compare").screenshot({ path: "screens/compare-demo-headline.png" });
 });
 
 test("two configurations at common throughputs: one summary per throughput, each opens its curve", async ({ page }) => {

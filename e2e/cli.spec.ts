@@ -57,7 +57,10 @@ test("report --compare: the JSON headline equals the page's headline and the ser
     encoding: "utf8",
   });
   expect(r.status, r.stderr).toBe(0);
-  const json = JSON.parse(r.stdout) as { series: JsonSeries[]; comparison: { pairs: { candidate: string; headline: Record<string, number | string | null> }[] } };
+  const json = JSON.parse(r.stdout) as {
+    series: JsonSeries[];
+    comparison: { pairs: { candidate: string; headline: Record<string, number | string | null>; headlineText: string; sentence: string }[] };
+  };
   const h = json.comparison.pairs[0]!.headline;
   expect(h.percentile).toBe(99.9);
   expect(h.baseline).toBe(json.series.find((s) => s.name === "sysA_8k.response")!.percentiles["99.9"]);
@@ -78,6 +81,10 @@ test("report --compare: the JSON headline equals the page's headline and the ser
     else expect(Number(a), k).toBe(h[k]);
   }
   await expect(el).toHaveAttribute("data-verdict", String(h.verdict));
+  // The same words: the headline's line, what it rests on, and the sentence.
+  await expect(el).toHaveAttribute("data-text", json.comparison.pairs[0]!.headlineText);
+  await expect(el).toHaveAttribute("data-basis", String(h.basis ?? ""));
+  await expect(page.getByTestId("compare-sentence")).toHaveText(json.comparison.pairs[0]!.sentence);
 });
 
 test.describe("report --compare on real logs", () => {

@@ -5,6 +5,7 @@
 //
 //   npm run calibrate                       # 110 pairs per case (minutes of CPU)
 //   npx tsx scripts/calibrate-compare.ts --pairs 30 [--cases same,drift] [--resamples 1000]
+//   npx tsx scripts/calibrate-compare.ts --pairs 40 --cases stalls,stalls-same,nopause-three
 //
 // Runs come from scripts/lib/latency-process.ts: 20-minute runs at 5,000 requests/s in 1 s
 // intervals, open-loop arrivals, GC-like pauses (50–500 ms, one every 2 minutes on average)
@@ -12,6 +13,11 @@
 // different seeds (truth: no difference), or B is shifted: every value ×1.03 (within the ±5 %
 // margin: the right verdict is `same`), ×1.07 and ×1.20 (`worse`), or only values above the
 // process's p99 ×1.5 (p99.9 and beyond `worse`; p99 itself sits on the edge and is left out).
+//
+// The event rule's cases (tails made of stalls), 5-minute runs at 4,000 requests/s unless said:
+// a side that stalls 150–600 ms once every 20 s against one that never stalls (the stalls must
+// be found at p99 and beyond); two runs of that stalling process (no difference); and 20-minute
+// runs of the paused process where one side met no pause and the other three (no difference).
 import { compareSides, COMPARE_PERCENTILES } from "../src/core/compare/compare";
 import { gateOf } from "../src/core/compare/gate";
 import { BucketValues, valueIndexer } from "../src/core/compare/layout";
@@ -39,6 +45,8 @@ interface Tally {
   /** Per percentile. */
   wrong: number[];
   right: number[];
+  /** Verdicts resting on events (the event rule decided). */
+  events: number[];
   unknown: number[];
   covered: number[];
   withInterval: number[];
@@ -46,11 +54,13 @@ interface Tally {
   gateFails: number;
   strictFails: number;
   truth: Truth;
+  /** The truth is only a direction (a side that stalls against one that never does): no range can hold it. */
+  nominal?: boolean;
 }
 
 function tally(name: string, truth: Truth): Tally {
   const z = () => PS.map(() => 0);
-  return { name, pairs: 0, wrong: z(), right: z(), unknown: z(), covered: z(), withInterval: z(), gateFails: 0, strictFails: 0, truth };
+  return { name, pairs: 0, wrong: z(), right: z(), events: z(), unknown: z(), covered: z(), withInterval: z(), gateFails: 0, strictFails: 0, truth };
 }
 
 /** The verdict a truth calls for: worse or better beyond the margin, else same. */
@@ -63,10 +73,11 @@ function record(t: Tally, r: CompareResult): void {
   r.points.forEach((x, i) => {
     const truth = t.truth(x.percentile);
     if (truth === null) return;
-    if (x.low !== null && x.high !== null) {
+    if (x.low !== null && x.high !== null && !t.nominal) {
       t.withInterval[i]!++;
       if (x.low <= truth * (1 + x.resolution) && x.high >= truth / (1 + x.resolution)) t.covered[i]!++;
     }
+    if (x.basis === "events") t.events[i]!++;
     if (x.verdict === "unknown") t.unknown[i]!++;
     else if (x.verdict === rightVerdict(truth)) t.right[i]!++;
     // `same` where the truth is just outside the margin is not a wrong call a team acts on as
@@ -85,13 +96,13 @@ function table(t: Tally): string {
   const rows = [
     `### ${t.name} (${t.pairs} pairs)`,
     "",
-    `| percentile | wrong | ${anyShift ? "found (right verdict)" : "same"} | unknown | interval holds the truth |`,
-    "| --- | ---: | ---: | ---: | ---: |",
+    `| percentile | wrong | ${anyShift ? "found (right verdict)" : "same"} | on events | unknown | range holds the truth |`,
+    "| --- | ---: | ---: | ---: | ---: | ---: |",
   ];
   PS.forEach((p, i) => {
     if (t.truth(p) === null) return;
     rows.push(
-      `| p${p} | ${pct(t.wrong[i]!, t.pairs)} | ${pct(t.right[i]!, t.pairs)} | ${pct(t.unknown[i]!, t.pairs)} | ${pct(t.covered[i]!, t.withInterval[i]!)} of ${t.withInterval[i]} |`,
+      `| p${p} | ${pct(t.wrong[i]!, t.pairs)} | ${pct(t.right[i]!, t.pairs)} | ${pct(t.events[i]!, t.pairs)} | ${pct(t.unknown[i]!, t.pairs)} | ${pct(t.covered[i]!, t.withInterval[i]!)} of ${t.withInterval[i]} |`,
     );
   });
   rows.push("", `\`check --compare\` fails: ${pct(t.gateFails, t.pairs)} of pairs; with \`--strict\`: ${pct(t.strictFails, t.pairs)}`, "");
@@ -241,9 +252,10 @@ if (["same", "hgrm", "hgrm-repeats", "x1.03", "x1.07", "x1.20", "tail"].some(wan
 }
 
 /** A case of its own pairs: A and B from `oa` and `ob` with consecutive seeds. */
-function pairsCase(key: string, name: string, oa: (seed: number) => ProcessOptions, ob: (seed: number) => ProcessOptions, pairs = PAIRS): void {
+function pairsCase(key: string, name: string, oa: (seed: number) => ProcessOptions, ob: (seed: number) => ProcessOptions, pairs = PAIRS, truth: Truth = same): void {
   if (!wanted(key)) return;
-  const t = tally(name, same);
+  const t = tally(name, truth);
+  t.nominal = truth !== same;
   for (let k = 0; k < pairs; k++) {
     record(t, compare(side("A", run("a", blocksOf(simulateProcess(oa(5000 + 2 * k))))), side("B", run("b", blocksOf(simulateProcess(ob(5001 + 2 * k)))))));
     if ((k + 1) % 10 === 0) log(`${key}: ${k + 1}/${pairs} pairs, ${((performance.now() - started) / 1000).toFixed(0)} s`);
@@ -269,6 +281,30 @@ pairsCase(
   (seed) => proc({ seed, pauses: null, drift: null }),
   (seed) => proc({ seed, pauses: null, drift: null }),
   Math.min(PAIRS, 60),
+);
+
+// The event rule's cases.
+const STALLS = { ...STEADY, rate: 4000, seconds: 300, medianMs: 0.25, sigma: 0.3, drift: DRIFT };
+const EVERY_20S = { every: 20, minMs: 150, maxMs: 600, regular: true };
+pairsCase(
+  "stalls",
+  "A stalls 150–600 ms every 20 s, B never stalls (5 min at 4,000/s, drift 60 s 5 %): right verdict `better` from p99",
+  (seed) => ({ ...STALLS, seed, pauses: EVERY_20S }),
+  (seed) => ({ ...STALLS, seed, pauses: null }),
+  PAIRS,
+  (p) => (p >= 99 ? 0.01 : null),
+);
+pairsCase(
+  "stalls-same",
+  "Two runs of one process stalling 150–600 ms every 20 s (5 min at 4,000/s, drift 60 s 5 %)",
+  (seed) => ({ ...STALLS, seed, pauses: EVERY_20S }),
+  (seed) => ({ ...STALLS, seed, pauses: EVERY_20S }),
+);
+pairsCase(
+  "nopause-three",
+  "Same process (pauses and drift, 20 min at 5,000/s), A met no pause and B three",
+  (seed) => proc({ seed, pauses: { ...PAUSES, count: 0 } }),
+  (seed) => proc({ seed, pauses: { ...PAUSES, count: 3 } }),
 );
 
 /** All cases in one table: per percentile "wrong / right / holds" in %, and check's failures. */

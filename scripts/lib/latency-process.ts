@@ -29,8 +29,13 @@ export interface ProcessOptions {
   sigma?: number;
   /** Slow load drift on the response time: OU in log space (time constant s, stationary sd). */
   drift?: { tau: number; sd: number } | null;
-  /** Pauses: mean seconds between them, duration range (ms, log-uniform). */
-  pauses?: { every: number; minMs: number; maxMs: number } | null;
+  /**
+   * Pauses: mean seconds between them, duration range (ms, log-uniform). `regular`: one pause
+   * in each `every`-second slot, at a uniform moment within it (a stall every 20 s), instead of
+   * a Poisson process. `count`: exactly that many pauses, at uniform moments of the run (a run
+   * that happened to meet that many).
+   */
+  pauses?: { every: number; minMs: number; maxMs: number; regular?: boolean; count?: number } | null;
   /** Fraction of capacity in use: the queue a pause leaves drains at 1 − this. */
   utilisation?: number;
   /** Every value multiplied by this (a candidate that is the process shifted). */
@@ -121,11 +126,16 @@ export function simulateProcess(o: ProcessOptions): Sparse[] {
   // Pauses over the run, in time order.
   const pauses: Pause[] = [];
   if (o.pauses) {
-    const { every, minMs, maxMs } = o.pauses;
-    for (let t = -Math.log(1 - rng.next()) * every; t < n; t += -Math.log(1 - rng.next()) * every) {
+    const { every, minMs, maxMs, regular } = o.pauses;
+    const next = (t: number) => (regular ? every * (Math.floor(t / every) + 1 + rng.next()) : t - Math.log(1 - rng.next()) * every);
+    const add = (t: number) => {
       const length = (minMs * (maxMs / minMs) ** rng.next()) / 1000;
       pauses.push({ at: t, length, until: t + length + (rho * length) / (1 - rho) });
-    }
+    };
+    if (o.pauses.count !== undefined) {
+      const at = Array.from({ length: o.pauses.count }, () => n * rng.next()).sort((x, y) => x - y);
+      for (const t of at) add(t);
+    } else for (let t = regular ? every * rng.next() : next(0); t < n; t = next(t)) add(t);
   }
   // Extra delay (s) of a request arriving at t: the longest any pause gives it.
   const delay = (t: number, near: Pause[]): number => {

@@ -279,7 +279,7 @@ describe("report (Markdown)", () => {
     expect(same.code, same.stderr + same.stdout).toBe(0);
     expect(same.stdout).toMatch(/^not worse again/m);
     // Beyond p99.9 the 60,000 values leave too few above: said, and with --strict it fails.
-    expect(same.stdout).toMatch(/^ {2}not judged: .*p99\.999 \(too few values above it/m);
+    expect(same.stdout).toMatch(/^ {2}not judged: .*p99\.999 \(\S+'s [\d,]+ values are too few for p99\.999 \(10 above it needed\); about \d+ minutes of this run would\)/m);
     const strict = await run(["check", "--strict", "--compare", A, A, C]);
     expect(strict.code, strict.stderr + strict.stdout).toBe(1);
     expect(strict.stdout).toMatch(/^NOT JUDGED again \(--strict\)/m);
@@ -324,11 +324,14 @@ describe("report --compare: the headline", () => {
     const out = JSON.parse(r.stdout) as Out;
     const h = out.comparison.pairs[0]!.headline;
     const series = (n: string) => out.series.find((x) => x.name === n)!;
-    expect(Object.keys(h).sort()).toEqual(["baseline", "candidate", "high", "low", "percentile", "ratio", "verdict"]);
+    expect(Object.keys(h).sort()).toEqual(["baseline", "basis", "candidate", "high", "low", "percentile", "ratio", "verdict"]);
     expect(h.percentile).toBe(99.9);
     expect(h.baseline).toBe(series("sysA_4k").percentiles["99.9"]);
     expect(h.candidate).toBe(series("sysB_4k").percentiles["99.9"]);
     expect(h.verdict).toBe("better");
+    expect(["values", "events"]).toContain(h.basis);
+    // The headline in plain words, the same string as the Markdown's first line.
+    expect(out.comparison.pairs[0]!.headlineText).toMatch(/^sysB_4k is \d+× faster than sysA_4k at p99\.9: [\d.]+ ms → [\d.]+ ms \(.+\)$/);
     expect(h.low as number).toBeLessThanOrEqual(h.ratio as number);
     expect(h.high as number).toBeGreaterThanOrEqual(h.ratio as number);
     // Without a requirement: p99.
@@ -357,7 +360,9 @@ describe("report --compare: the headline", () => {
     const r = await run(["report", "--require", "p99.9<=20ms", "--compare", "sysA_4k", "--out", out, A, B]);
     expect(r.code, r.stderr).toBe(0);
     const first = r.stdout.split("\n")[0]!;
-    expect(first).toMatch(/^\*\*sysB\\_4k vs sysA\\_4k at p99\.9: [\d.]+ ms → [\d.]+ ms, [\d.]+ % lower \(95 % interval [\d.]+–[\d.]+ %\); better, beyond the ±5 % margin\.\*\*$/);
+    const json = JSON.parse((await run(["report", "--json", "--require", "p99.9<=20ms", "--compare", "sysA_4k", A, B])).stdout) as Out;
+    expect(first).toBe(`**${json.comparison.pairs[0]!.headlineText.replace(/([\\|*_`[\]<>#])/g, "\\$1")}**`);
+    expect(first).toMatch(/^\*\*sysB\\_4k is \d+× faster than sysA\\_4k at p99\.9: [\d.]+ ms → [\d.]+ ms \(.+\)\*\*$/);
     expect(readdirSync(out).filter((f) => f.startsWith("ratio-"))).toEqual(["ratio-sysA_4k-vs-sysB_4k.svg"]);
     const ratio = readFileSync(path.join(out, "ratio-sysA_4k-vs-sysB_4k.svg"), "utf8");
     expect(ratio).toContain('data-testid="ratio-chart"');

@@ -76,7 +76,7 @@ export async function compareRuns(req: CompareRequest): Promise<{ markdown: stri
   }
   const baseName = store.get(base).name;
   // One pair: its headline leads the whole summary (headlinesOf); several: each section leads with its own.
-  const markdown = pairs.map((p) => compareMarkdown(p.result, req.unit, pairs.length > 1 && p.headline ? headlineLine(p.headline) : null)).join("\n");
+  const markdown = pairs.map((p) => compareMarkdown(p.result, req.unit, pairs.length > 1 && p.headline ? headlineLine(p.headline) : null, p.headline?.sentence ?? null)).join("\n");
   const json = {
     baseline: baseName,
     margin: pairs[0]!.result.margin,
@@ -86,7 +86,8 @@ export async function compareRuns(req: CompareRequest): Promise<{ markdown: stri
       candidate: p.candidate,
       headline: p.headline ? headlineJson(p.headline) : null,
       headlineText: p.headline ? headlineLine(p.headline) : null,
-      sentence: p.result.sentence,
+      sentence: p.headline?.sentence ?? p.result.sentence,
+      notes: p.result.notes ?? [],
       supportedTo: p.result.supportedTo,
       points: p.result.points.map((x) => ({
         percentile: x.percentile,
@@ -97,6 +98,7 @@ export async function compareRuns(req: CompareRequest): Promise<{ markdown: stri
         judged: x.judged ?? x.supported,
         reason: x.reason ?? null,
         events: x.events ?? null,
+        basis: x.basis ?? null,
       })),
       max: p.result.max,
       warnings: p.result.warnings.map((w) => w.message),
@@ -117,7 +119,7 @@ export function compareCheckLines(x: ComparedPair, strict: boolean): string {
   const g = gateOf(x.result, { strict });
   const where = g.worse.map(pLabel).join(", ");
   const head = g.worse.length > 0 ? `WORSE ${x.candidate} at ${where}` : g.pass ? `not worse ${x.candidate}` : `NOT JUDGED ${x.candidate} (--strict)`;
-  const lines = [`${head}: ${x.headline ? `${x.headline.text}; ${x.headline.verdictText}. ` : ""}${x.result.sentence}`];
+  const lines = [`${head}: ${x.headline ? `${x.headline.text}. ` : ""}${x.headline?.sentence ?? x.result.sentence}`];
   if (g.notJudged.length) lines.push(`  not judged: ${notJudgedText(g)}`);
   return lines.join("\n");
 }

@@ -198,10 +198,10 @@ export function ratioSvg(r: CompareResult, headline: Headline | null, width = 96
   );
   // The chart moved down under its headline and what the band and the shading mean.
   const inner = chart.replace(/^<svg/, `<svg y="${head}"`);
-  const pair = `${r.cand.label} vs ${r.base.label}: B ÷ A at every percentile (band: the ${Math.round(r.level * 100)} % interval; shaded: within ±${Number((r.margin * 100).toPrecision(3))} %)`;
-  const line = headline ? `${headline.text}; ${headline.verdictText}` : "";
+  const pair = `${r.cand.label} vs ${r.base.label}: B ÷ A at every percentile (band: the ${Math.round(r.level * 100)} % range; shaded: within ±${Number((r.margin * 100).toPrecision(3))} %)`;
+  const line = headline ? headline.text : "";
   const outer =
-    `<svg width="${width}" height="${height + head}" viewBox="0 0 ${width} ${height + head}" class="plot ratio-chart" role="img" aria-label="${escapeXml(line ? `${r.cand.label} vs ${r.base.label} at ${line}` : pair)}">` +
+    `<svg width="${width}" height="${height + head}" viewBox="0 0 ${width} ${height + head}" class="plot ratio-chart" role="img" aria-label="${escapeXml(line || pair)}">` +
     `<text x="${TL_MARGIN.left}" y="16" class="axis-label">${escapeXml(pair)}</text>` +
     (line ? `<text x="${TL_MARGIN.left}" y="40" class="plot-title" font-size="16" font-weight="600">${escapeXml(line)}</text>` : "") +
     `${inner}</svg>`;

@@ -35,8 +35,8 @@ describe("calibration on realistic runs (same process: every difference called i
     expect(fails).toBeLessThanOrEqual(2);
     expect(wrong(0)).toBeLessThanOrEqual(2);
     expect(wrong(1)).toBeLessThanOrEqual(2);
-    // The sentence says the sides are single runs.
-    expect(pairs[0]!.hlog.sentence).toContain("run-to-run variation not measured");
+    // The details say the sides are single runs.
+    expect(pairs[0]!.hlog.notes).toContain("Each side is a single run: run-to-run variation is not measured.");
   });
 
   it("the same runs as counts only (.hgrm): ratios, never a verdict, and the reason said", () => {
@@ -47,6 +47,39 @@ describe("calibration on realistic runs (same process: every difference called i
         expect(Number.isFinite(x.ratio)).toBe(true);
         expect(x.reason).toMatch(/no intervals/);
       }
+    }
+  });
+});
+
+describe("tails made of stalls (the event rule): 5-minute runs, a stall of 150–600 ms once in every 20 s", () => {
+  const o = { ...STEADY, rate: 1000, seconds: 300, medianMs: 0.25, sigma: 0.3, drift: { tau: 60, sd: 0.05 } };
+  const every20 = { every: 20, minMs: 150, maxMs: 600, regular: true };
+  const run = (name: string, seed: number, stalls: boolean): RunInput => ({
+    name,
+    layout: PROCESS_LAYOUT,
+    unitNs: 1,
+    data: { kind: "intervals", intervals: simulateProcess({ ...o, seed, pauses: stalls ? every20 : null }), intervalSeconds: 1 },
+  });
+  const opts = { perDecade: 0, resamples: 300 };
+
+  it("against a side that never stalls: better at p99 and p99.9 in each of 6 pairs, on values or events", () => {
+    for (let k = 0; k < 6; k++) {
+      const r = compareSides({ label: "A", runs: [run("a", 8000 + 2 * k, true)] }, { label: "B", runs: [run("b", 8001 + 2 * k, false)] }, opts);
+      const at = (p: number) => r.points.find((x) => x.percentile === p)!;
+      for (const p of [99, 99.9]) {
+        expect(at(p).verdict, `pair ${k}, p${p}`).toBe("better");
+        expect(["values", "events"]).toContain(at(p).basis);
+      }
+      // A's stalls reach above all of B in most of its 20 stretches, B above A's max in none.
+      expect(r.exceedance!.above[1]).toBe(0);
+      expect(r.exceedance!.above[0]).toBeGreaterThanOrEqual(r.exceedance!.needed);
+    }
+  });
+
+  it("two runs of the stalling process: never better or worse at p99 and beyond in 6 pairs", () => {
+    for (let k = 0; k < 6; k++) {
+      const r = compareSides({ label: "A", runs: [run("a", 8100 + 2 * k, true)] }, { label: "B", runs: [run("b", 8101 + 2 * k, true)] }, opts);
+      for (const x of r.points.filter((y) => y.percentile >= 99)) expect(["same", "unknown"], `pair ${k}, p${x.percentile}`).toContain(x.verdict);
     }
   });
 });

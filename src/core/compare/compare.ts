@@ -4,7 +4,23 @@
 // command line can call it directly.
 import { TABLE_PERCENTILES } from "../types";
 import { cellsPerBinPerOctave, CountsRun, indexAtPercentile, measureSide, prepareSide, resampleSide, type PreparedSide } from "./bootstrap";
-import { DRIFT_GROWTH, driftNote, familyCritical, LENGTH_RATIO, lengthsReason, median, MIN_EVENTS, reasonOf, robustScale, sideDependence, thresholdsOf } from "./judge";
+import {
+  DRIFT_GROWTH,
+  driftNote,
+  familyCritical,
+  LENGTH_RATIO,
+  lengthsReason,
+  median,
+  MIN_EVENTS,
+  reasonOf,
+  robustScale,
+  sideDependence,
+  thresholdsOf,
+  tooFewValues,
+} from "./judge";
+import { EVENT_SHARE, exceedance, stretchMaxima } from "./events";
+import { nsText, percentText, pLabel, possessive } from "./format";
+import { DEFAULT_HEADLINE_PERCENTILE } from "./headline";
 import { makeRng } from "./rng";
 import { compareSentence } from "./sentence";
 import type { CompareOptions, CompareResult, RatioPoint, SideInput, SideSummary } from "./types";
@@ -88,8 +104,15 @@ function spreadOf(s: PreparedSide, p: number, ref: number): [number, number] | n
   return Number.isFinite(lo) ? [lo, hi] : null;
 }
 
+/** A side's length in seconds over its runs with time order (NaN with none). */
+function secondsOf(s: PreparedSide): number {
+  const t = s.seconds.filter(Number.isFinite);
+  return t.length ? t.reduce((a, b) => a + b, 0) : Number.NaN;
+}
+
 function summary(label: string, s: PreparedSide): SideSummary {
-  return { label, runs: s.names, totalCount: s.total, method: s.methods };
+  const seconds = secondsOf(s);
+  return { label, runs: s.names, totalCount: s.total, method: s.methods, seconds: Number.isFinite(seconds) ? seconds : null };
 }
 
 /** The comparison, step by step: yields progress between slices of resamples. */
@@ -125,6 +148,13 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
     yield { done: B, total };
     for (const done of resampleSide(pc, grid, B, makeRng(seed, 2), repeats, outC)) yield { done: B + done, total };
   }
+  // The event rule (events.ts): both sides with time order, each stretch's max on one scale of bins.
+  const timed = !runSpread && !noVerdicts;
+  const alphaEvents = (1 - level) * EVENT_SHARE;
+  // A stretch counts when its max lies beyond the other side's max by more than the margin.
+  const gap = Math.ceil(log2(1 + margin) * bpo);
+  const ex = timed && (options.events ?? true) ? exceedance(stretchMaxima(pb.sub, pb.kMin), stretchMaxima(pc.sub, pc.kMin), alphaEvents, gap) : null;
+  const needed = ex ? ex.needed : timed ? MIN_EVENTS : null;
   const vb = (p: number) => valueAt(pb, pb.pooled, pb.total, p);
   const vc = (p: number) => valueAt(pc, pc.pooled, pc.total, p);
   const depB = sideDependence(pb, thresholdsOf(pb, vb, grid));
@@ -164,6 +194,8 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
     return { d, centre: median(sorted), scale: Math.max(0.5, robustScale(sorted)), widen, n: sorted.length };
   });
   const labels: [string, string] = [base.label, cand.label];
+  const seconds: [number, number] = [secondsOf(pb), secondsOf(pc)];
+  const counts: [number, number] = [pb.total, pc.total];
   const secB = Math.max(...pb.seconds);
   const secC = Math.max(...pc.seconds);
   const longer = secB >= LENGTH_RATIO * secC ? base.label : secC >= LENGTH_RATIO * secB ? cand.label : null;
@@ -172,14 +204,15 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
     const cv = vc(p);
     const events: [number, number] | null = runSpread || noVerdicts ? null : [depB.events[g]!, depC.events[g]!];
     const supported = Number.isFinite(bv) && Number.isFinite(cv) && bv > 0;
-    const reason = reasonOf({ supported, noTimeOrder: noVerdicts ? noTime : null, events, stretches: [depB.stretches, depC.stretches], labels });
+    const reason = reasonOf({ p, supported, noTimeOrder: noVerdicts ? noTime : null, events, needed, stretches: [depB.stretches, depC.stretches], labels, seconds, counts });
     return { p, bv, cv, events, reason, interval: supported && !noVerdicts && cols[g]!.n > 0 };
   });
   // One family: the reported percentiles that are judged.
   const family = requested.map((p) => grid.indexOf(p)).filter((g) => g >= 0 && pre[g]!.interval && pre[g]!.reason === null);
+  // The values' band spends what the event rule does not: one family at 1 − level.
   let crit = familyCritical(
     family.map((g) => cols[g]!),
-    level,
+    ex ? level + alphaEvents : level,
   );
   // Nothing judged among the reported ones (or a curve alone): the pointwise multiplier.
   if (!Number.isFinite(crit)) crit = NORMAL_QUANTILE(level);
@@ -220,7 +253,21 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
         reason = lengthsReason(longer);
       }
     }
-    const drift = !runSpread && Math.max(depB.growth[g]!, depC.growth[g]!) >= DRIFT_GROWTH && reason === null;
+    let basis: RatioPoint["basis"] = reason === null && (verdict === "better" || verdict === "worse") ? (runSpread ? "runs" : "values") : null;
+    // Events: one side went above all of the other's values in enough separate stretches, and
+    // its value here lies above the other side's max by more than the margin.
+    const band = Math.max(margin, resolution);
+    if (basis === null && ex && supported && ex.p <= ex.alpha && !/too few for/.test(reason ?? "")) {
+      const candAbove = ex.above[1] > 0;
+      const top = candAbove ? maxOf(pb) : maxOf(pc);
+      const v = candAbove ? cv : bv;
+      if (v > top * (1 + band)) {
+        verdict = candAbove ? "worse" : "better";
+        reason = null;
+        basis = "events";
+      }
+    }
+    const drift = !runSpread && Math.max(depB.growth[g]!, depC.growth[g]!) >= DRIFT_GROWTH && reason === null && basis !== "events";
     if (drift && requested.includes(p)) drifting.push(p);
     const baseSpread = supported ? spreadOf(pb, p, bv) : null;
     const candSpread = supported ? spreadOf(pc, p, bv) : null;
@@ -235,12 +282,14 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
       high,
       verdict,
       resolution,
-      band: Math.max(margin, resolution),
+      band,
       baseSpread,
       candSpread,
       gapWithinSpread: widest > 0 && Math.abs(ln(ratio)) < widest,
       judged: reason === null,
       reason,
+      basis,
+      needed,
       events,
       widening: interval ? c.widen : null,
       se: interval ? (c.scale * Math.LN2) / bpo : null,
@@ -250,10 +299,10 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
   const curve = grid.map((_, g) => pointAt(g));
   const points = requested.map((p) => {
     const g = grid.indexOf(p);
-    return g >= 0 ? curve[g]! : unsupportedPoint(p, vb(p), vc(p), margin);
+    return g >= 0 ? curve[g]! : unsupportedPoint(p, vb(p), vc(p), margin, tooFewValues(p, labels, counts, seconds));
   });
-  const maxB = pb.U.length ? pb.U[pb.U.length - 1]! : Number.NaN;
-  const maxC = pc.U.length ? pc.U[pc.U.length - 1]! : Number.NaN;
+  const maxB = maxOf(pb);
+  const maxC = maxOf(pc);
   const warnings = compareWarnings(base, cand, pb, pc, { runSpread, longer });
   for (const [label, s] of [
     [base.label, pb],
@@ -262,15 +311,26 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
     if (repeats && s.perRun.length >= 2 && s.perRun.length < 5) {
       warnings.push({
         kind: "repeats",
-        message: `${label} pools ${s.perRun.length} repeated runs: run-to-run variation is estimated from only ${s.perRun.length}, so the interval is rough (5 or more runs tell more).`,
+        message: `${label} pools ${s.perRun.length} repeated runs: run-to-run variation is estimated from only ${s.perRun.length}, so the range is rough (5 or more runs tell more).`,
       });
     }
   }
+  // The details behind the sentence, each said once.
   const notes: string[] = [];
+  const byEvents = points.filter((x) => x.basis === "events").map((x) => x.percentile);
+  if (ex && byEvents.length) {
+    const w = ex.above[1] > 0 ? 1 : 0;
+    const [wl, sl] = w === 1 ? [cand.label, base.label] : [base.label, cand.label];
+    notes.push(
+      `At ${byEvents.map(pLabel).join(", ")} the verdict rests on events: ${wl} went more than ${percentText(margin)} above ${possessive(sl)} max (${nsText(w === 1 ? maxB : maxC)}) in ${ex.above[w]} of its ${ex.stretches[w]} separate stretches of time, ${sl} above ${possessive(wl)} max in none (${ex.needed} needed; were both the same, a count this high would come up less than ${percentText(ex.alpha)} of the time).`,
+    );
+  }
   if (drifting.length) notes.push(driftNote(drifting));
+  const spread = points.filter((x) => x.supported && (x.judged ?? true) && x.gapWithinSpread && x.verdict !== "same").map((x) => x.percentile);
+  if (spread.length) notes.push(`At ${spread.map(pLabel).join(", ")} the gap is smaller than the spread between repeated runs.`);
   const single = [pb, pc].filter((s) => s.runs.length < 2).length;
-  if (single === 2) notes.push("each side is a single run: run-to-run variation not measured");
-  else if (single === 1) notes.push(`${pb.runs.length < 2 ? base.label : cand.label} is a single run: run-to-run variation not measured on that side`);
+  if (single === 2) notes.push("Each side is a single run: run-to-run variation is not measured.");
+  else if (single === 1) notes.push(`${pb.runs.length < 2 ? base.label : cand.label} is a single run: run-to-run variation is not measured on that side.`);
   return {
     base: summary(base.label, pb),
     cand: summary(cand.label, pc),
@@ -282,14 +342,16 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
     level,
     resamples: B,
     seed,
-    sentence: compareSentence(base.label, cand.label, points, margin, level, notes),
+    sentence: compareSentence(base.label, cand.label, points, margin, DEFAULT_HEADLINE_PERCENTILE),
+    notes,
+    exceedance: ex,
     warnings,
     critical: Number.isFinite(crit) ? crit : null,
   };
 }
 
 /** A reported percentile beyond what either side supports. */
-function unsupportedPoint(p: number, bv: number, cv: number, margin: number): RatioPoint {
+function unsupportedPoint(p: number, bv: number, cv: number, margin: number, reason: string): RatioPoint {
   return {
     percentile: p,
     supported: false,
@@ -305,12 +367,18 @@ function unsupportedPoint(p: number, bv: number, cv: number, margin: number): Ra
     candSpread: null,
     gapWithinSpread: false,
     judged: false,
-    reason: "too few values above it (fewer than 10 on a side)",
+    reason,
+    basis: null,
+    needed: null,
     events: null,
     widening: null,
     se: null,
     drift: false,
   };
+}
+
+function maxOf(s: PreparedSide): number {
+  return s.U.length ? s.U[s.U.length - 1]! : Number.NaN;
 }
 
 /** The whole comparison at once (Node, tests, the command line). */

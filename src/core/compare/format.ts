@@ -20,3 +20,16 @@ export function ratioText(x: number | null): string {
 export function percentText(m: number): string {
   return `${Number((m * 100).toPrecision(3))} %`;
 }
+
+/** A value in ns in the unit that reads best, to three significant digits: "1.1 ms", "269 ms", "2.5 s". */
+export function nsText(ns: number): string {
+  if (!Number.isFinite(ns)) return "–";
+  const [d, u] = ns >= 1e9 ? [1e9, "s"] : ns >= 1e6 ? [1e6, "ms"] : ns >= 1e3 ? [1e3, "µs"] : [1, "ns"];
+  const v = ns / d;
+  return `${v >= 100 ? Math.round(v) : Number(v.toPrecision(3))} ${u}`;
+}
+
+/** "sysA's", "stalls'": a name's possessive. */
+export function possessive(name: string): string {
+  return /s$/i.test(name) ? `${name}'` : `${name}'s`;
+}

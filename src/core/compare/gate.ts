@@ -24,7 +24,7 @@ export function gateOf(r: CompareResult, options: GateOptions = {}): GateResult 
     .filter((x) => x.verdict === "unknown")
     .map((x) => ({
       percentile: x.percentile,
-      reason: x.reason ?? (x.supported ? "the interval reaches past the margin on one side and not the other: not enough evidence either way" : "too few values"),
+      reason: x.reason ?? (x.supported ? `the ${Math.round(r.level * 100)} % range reaches across the margin: no clear difference either way` : "too few values"),
     }));
   return { pass: worse.length === 0 && !(options.strict && notJudged.length > 0), worse, notJudged };
 }

@@ -76,9 +76,26 @@ describe("the headline against the histograms", () => {
     expect(h.verdict).toBe("better");
     expect(h.low!).toBeLessThanOrEqual(h.ratio);
     expect(h.high!).toBeGreaterThanOrEqual(h.ratio);
-    expect(h.text).toMatch(/^p99\.9: 1\d\d ms → [\d.]+ ms, 9\d(\.\d+)? % lower \(95 % interval [\d.]+–[\d.]+ %\)$/);
+    // In plain words, with a ratio a person reads: "sysB is 43× faster than sysA at p99.9: 121 ms → 2.79 ms (95 % range 36–51×)".
+    const f = (x: number) => (x < 9.95 ? x.toFixed(1) : String(Math.round(x)));
+    expect(h.text).toBe(
+      `sysB is ${f(1 / h.ratio)}× faster than sysA at p99.9: ${Number((h.baseline / 1000).toPrecision(3))} ms → ${Number((h.candidate / 1000).toPrecision(3))} ms (95 % range ${f(1 / h.high!)}–${f(1 / h.low!)}×)`,
+    );
+    expect(h.text).not.toMatch(/interval/);
     expect(h.verdictText).toBe("better, beyond the ±5 % margin");
-    expect(headlineJson(h)).toEqual({ percentile: 99.9, baseline: h.baseline, candidate: h.candidate, ratio: h.ratio, low: h.low, high: h.high, verdict: "better" });
+    expect(h.basis).toBe("values");
+    expect(headlineJson(h)).toEqual({
+      percentile: 99.9,
+      baseline: h.baseline,
+      candidate: h.candidate,
+      ratio: h.ratio,
+      low: h.low,
+      high: h.high,
+      verdict: "better",
+      basis: "values",
+    });
+    // The sentence leads with the headline's percentile's group.
+    expect(h.sentence).toMatch(/^sysB is faster than sysA at [^;]*p99\.9/);
   });
 
   it("says plainly when the percentile is not judged, and why", () => {
@@ -88,21 +105,27 @@ describe("the headline against the histograms", () => {
     expect(h.low).toBeNull();
     expect(h.verdict).toBe("unknown");
     expect(h.verdictText).toMatch(/^not judged: \S.+/);
+    // One plain line of what would decide it: 60,000 values a side leave 0.6 above p99.999;
+    // 10 need 300 s × 10 ÷ 0.6 = 5,000 s, about 83 minutes, said rounded up to 85.
+    expect(h.text).toMatch(
+      /^sysB vs sysA at p99\.999: [\d.]+ ms → [\d.]+ ms, \d+× faster; not judged: sys[AB]'s 60,000 values are too few for p99\.999 \(10 above it needed\); about \d+ (minutes|hours) of this run would$/,
+    );
+    expect(h.basis).toBeNull();
     expect(h.reason).toBe(r.points.find((p) => p.percentile === 99.999)!.reason ?? h.reason);
     expect(headlineJson(h).low).toBeNull();
   });
 });
 
 describe("the change in words", () => {
-  it("reads as people say it", () => {
-    expect(changeText(0.0023, 0.0012, 0.0041, 0.95)).toBe("99.8 % lower (95 % interval 99.6–99.9 %)");
-    expect(changeText(1.35, 1.2, 1.51, 0.95)).toBe("35 % higher (95 % interval 20–51 %)");
-    expect(changeText(3.1, 2.4, 3.9, 0.95)).toBe("3.1× higher (95 % interval 2.4–3.9×)");
-    expect(changeText(0.99, 0.97, 1.02, 0.95)).toBe("1 % lower (95 % interval 3 % lower to 2 % higher)");
-    expect(changeText(0.5, null, null, 0.95)).toBe("50 % lower");
-    // An unbounded interval is no interval to state.
-    expect(changeText(0.5, 0, Infinity, 0.95)).toBe("50 % lower");
-    // Never rounded up to 100 % lower when it is not.
-    expect(changeText(0.0001, 0.00005, 0.0002, 0.95)).toBe("99.99 % lower (95 % interval 99.98–99.995 %)");
+  it("reads as people say it: N× for large changes, per cent for small ones, a 95 % range", () => {
+    expect(changeText(1 / 805, 1 / 990, 1 / 640, 0.95)).toBe("805× faster (95 % range 640–990×)");
+    expect(changeText(1.07, 1.05, 1.09, 0.95)).toBe("7 % slower (95 % range 5–9 %)");
+    expect(changeText(3.1, 2.4, 3.9, 0.95)).toBe("3.1× slower (95 % range 2.4–3.9×)");
+    expect(changeText(0.8, 0.7, 0.9, 0.95)).toBe("20 % faster (95 % range 10–30 %)");
+    expect(changeText(0.99, 0.97, 1.02, 0.95)).toBe("1 % faster (95 % range 3 % faster to 2 % slower)");
+    expect(changeText(0.5, null, null, 0.95)).toBe("2.0× faster");
+    // An unbounded range is no range to state.
+    expect(changeText(0.5, 0, Infinity, 0.95)).toBe("2.0× faster");
+    expect(changeText(1, 0.98, 1.01, 0.95)).toBe("no change (95 % range 2 % faster to 1 % slower)");
   });
 });

@@ -7,6 +7,7 @@ import { valueAtFromBuckets, type BucketView } from "../bucket-lookup";
 import { UNIT_LABEL } from "../format";
 import { NANOS_PER_UNIT, TABLE_PERCENTILES, type Unit } from "../types";
 import { pLabel } from "./format";
+import { compareSentence } from "./sentence";
 import type { CompareResult, RatioPoint, Verdict } from "./types";
 
 /** Where the headline is stated without a requirement. */
@@ -33,12 +34,22 @@ export interface Headline {
   judged: boolean;
   /** Why the verdict is unknown or the point not judged; null otherwise. */
   reason: string | null;
-  /** "p99: 56.1 ms → 0.129 ms, 99.8 % lower (95 % interval 99.6–99.9 %)": `values`, then `change`. */
+  /**
+   * The headline as one line of plain text, the same everywhere (the panel's and the first
+   * slide's data-text, the Markdown's first line, report --json's headlineText): "sysB is 805×
+   * faster than sysA at p99: 269 ms → 0.33 ms (95 % range 640–990×)".
+   */
   text: string;
+  /** "269 ms → 0.33 ms". */
   values: string;
+  /** "805× faster", "7 % slower". */
   change: string;
-  /** "better: beyond the ±5 % margin", "not judged: …". */
+  /** "better, beyond the ±5 % margin", "not judged: …". */
   verdictText: string;
+  /** What the verdict rests on (the point's basis); null when no rule decided. */
+  basis: "values" | "events" | "runs" | null;
+  /** The comparison's one sentence, led by the headline's percentile. */
+  sentence: string;
 }
 
 /** What the JSON (`comparison.pairs[].headline`) carries. */
@@ -50,6 +61,8 @@ export interface HeadlineJson {
   low: number | null;
   high: number | null;
   verdict: Verdict;
+  /** What the verdict rests on: "values", "events", "runs", or null when no rule decided. */
+  basis?: "values" | "events" | "runs" | null;
 }
 
 /**
@@ -99,22 +112,45 @@ function times(x: number): string {
   return x < 9.95 ? x.toFixed(x < 1.995 ? 2 : 1) : String(Math.round(x));
 }
 
-/** The change from baseline to candidate in words, with its interval. */
-export function changeText(ratio: number, low: number | null, high: number | null, level: number): string {
+/** Ratios at least this far from 1 (either way) are said as "N× faster/slower", closer ones in per cent. */
+const TIMES_FROM = 2;
+
+/** One end of a change in words: "805× faster", "7 % slower", "no change". */
+function oneEnd(r: number, asTimes: boolean): { n: string; dir: "faster" | "slower" | "" } {
+  if (r === 1) return { n: "0 %", dir: "" };
+  if (r < 1) return { n: asTimes ? `${times(1 / r)}×` : `${pct((1 - r) * 100)} %`, dir: "faster" };
+  return { n: asTimes ? `${times(r)}×` : `${pct((r - 1) * 100)} %`, dir: "slower" };
+}
+
+/** The change from baseline to candidate in words: "805× faster", "7 % slower". */
+export function changeWords(ratio: number): string {
   if (!Number.isFinite(ratio)) return "no ratio (a side has no values)";
-  const lvl = `${Math.round(level * 100)} %`;
-  const hasI = low !== null && high !== null && Number.isFinite(low) && Number.isFinite(high);
-  let main: string;
-  if (ratio === 1) main = "no change";
-  else if (ratio < 1) main = `${pct((1 - ratio) * 100)} % lower`;
-  else if ((hasI ? high! : ratio) >= 2) main = `${times(ratio)}× higher`;
-  else main = `${pct((ratio - 1) * 100)} % higher`;
-  if (!hasI) return main;
-  let interval: string;
-  if (high! < 1) interval = `${pct((1 - high!) * 100)}–${pct((1 - low!) * 100)} %${ratio < 1 ? "" : " lower"}`;
-  else if (low! > 1) interval = high! >= 2 ? `${times(low!)}–${times(high!)}×` : `${pct((low! - 1) * 100)}–${pct((high! - 1) * 100)} %${ratio > 1 ? "" : " higher"}`;
-  else interval = `${pct((1 - low!) * 100)} % lower to ${pct((high! - 1) * 100)} % higher`;
-  return `${main} (${lvl} interval ${interval})`;
+  if (ratio === 1) return "no change";
+  const e = oneEnd(ratio, ratio >= TIMES_FROM || ratio <= 1 / TIMES_FROM);
+  return `${e.n} ${e.dir}`;
+}
+
+/** The range in the change's own words: "95 % range 640–990×", "95 % range 3 % faster to 2 % slower"; null without one. */
+export function rangeWords(ratio: number, low: number | null, high: number | null, level: number): string | null {
+  if (low === null || high === null || !Number.isFinite(low) || !Number.isFinite(high) || !(low > 0)) return null;
+  const lvl = `${Math.round(level * 100)} % range`;
+  const asTimes = Number.isFinite(ratio) && (ratio >= TIMES_FROM || ratio <= 1 / TIMES_FROM);
+  if (high < 1 || low > 1) {
+    // Both ends one way: "640–990×" or "5–9 %", nearer end first.
+    const [a, b] = high < 1 ? [oneEnd(high, asTimes), oneEnd(low, asTimes)] : [oneEnd(low, asTimes), oneEnd(high, asTimes)];
+    const sameWay = high < 1 ? ratio < 1 : ratio > 1;
+    return `${lvl} ${a.n.replace(/ ?[×%]$/, "")}–${b.n}${sameWay ? "" : ` ${b.dir}`}`;
+  }
+  const f = oneEnd(low, asTimes && low <= 1 / TIMES_FROM);
+  const sl = oneEnd(high, asTimes && high >= TIMES_FROM);
+  return `${lvl} ${f.n} ${f.dir || "faster"} to ${sl.n} ${sl.dir || "slower"}`;
+}
+
+/** The change and its range: "805× faster (95 % range 640–990×)". */
+export function changeText(ratio: number, low: number | null, high: number | null, level: number): string {
+  const main = changeWords(ratio);
+  const range = Number.isFinite(ratio) ? rangeWords(ratio, low, high, level) : null;
+  return range ? `${main} (${range})` : main;
 }
 
 function marginText(band: number): string {
@@ -122,10 +158,10 @@ function marginText(band: number): string {
 }
 
 /** Why a point has no verdict: the point's own reason when it carries one. */
-function reasonOf(p: RatioPoint, level: number): string | null {
+function reasonOf(p: RatioPoint): string | null {
   if (p.reason) return p.reason;
-  if (!p.supported) return `fewer than 10 values above ${pLabel(p.percentile)} on one side, too few to judge`;
-  if (p.verdict === "unknown") return `the ${Math.round(level * 100)} % interval reaches across the ${marginText(p.band)} margin, so the data cannot tell`;
+  if (!p.supported) return `fewer than 10 values above ${pLabel(p.percentile)} on one side`;
+  if (p.verdict === "unknown") return `the range reaches across the ${marginText(p.band)} margin; longer or repeated runs would decide`;
   return null;
 }
 
@@ -144,7 +180,7 @@ function verdictWords(p: RatioPoint, reason: string | null): string {
     case "same":
       return `the same within ${marginText(p.band)}`;
     default:
-      return `unknown: ${reason}`;
+      return `no clear difference: ${reason}`;
   }
 }
 
@@ -185,7 +221,7 @@ export function buildHeadline(r: CompareResult, o: HeadlineOptions): Headline | 
     point = pointAt(r, percentile);
   }
   if (!point) return null;
-  const reason = reasonOf(point, r.level);
+  const reason = reasonOf(point);
   const judged = isJudged(point) && point.verdict !== "unknown";
   const low = point.supported ? point.low : null;
   const high = point.supported ? point.high : null;
@@ -194,13 +230,28 @@ export function buildHeadline(r: CompareResult, o: HeadlineOptions): Headline | 
   const own = o.valuesAt?.(percentile) ?? { base: null, cand: null };
   const baseline = own.base ?? point.base / NANOS_PER_UNIT[o.baseUnit];
   const candidate = own.cand ?? point.cand / NANOS_PER_UNIT[o.candUnit];
-  const values = `${pLabel(percentile)}: ${valueText(baseline * NANOS_PER_UNIT[o.baseUnit], o.displayUnit)} → ${valueText(candidate * NANOS_PER_UNIT[o.candUnit], o.displayUnit)}`;
-  const change = changeText(point.ratio, low, high, r.level);
+  const pl = pLabel(percentile);
+  const values = `${valueText(baseline * NANOS_PER_UNIT[o.baseUnit], o.displayUnit)} → ${valueText(candidate * NANOS_PER_UNIT[o.candUnit], o.displayUnit)}`;
+  const change = changeWords(point.ratio);
+  const range = rangeWords(point.ratio, low, high, r.level);
+  const basis = judged ? (point.basis ?? (point.verdict === "same" ? null : "values")) : null;
+  const [b, c] = [r.base.label, r.cand.label];
+  let text: string;
+  if (judged && (point.verdict === "better" || point.verdict === "worse")) {
+    const why = basis === "events" ? "judged by how often each went above the other's max" : range;
+    text = `${c} is ${change} than ${b} at ${pl}: ${values}${why ? ` (${why})` : ""}`;
+  } else if (judged && point.verdict === "same") {
+    text = `${c} is the same as ${b} at ${pl} within ${marginText(point.band)}: ${values}${range ? ` (${range})` : ""}`;
+  } else if (isJudged(point)) {
+    text = `${c} vs ${b} at ${pl}: ${values}, ${change}; no clear difference${range ? ` (the ${range} reaches across ${marginText(point.band)})` : ""}`;
+  } else {
+    text = `${c} vs ${b} at ${pl}: ${values}${Number.isFinite(point.ratio) ? `, ${change}` : ""}; not judged: ${reason ?? "the data cannot support it"}`;
+  }
   return {
     percentile,
     rule,
-    baseLabel: r.base.label,
-    candLabel: r.cand.label,
+    baseLabel: b,
+    candLabel: c,
     baseline,
     candidate,
     baseUnit: o.baseUnit,
@@ -211,10 +262,12 @@ export function buildHeadline(r: CompareResult, o: HeadlineOptions): Headline | 
     verdict: isJudged(point) ? point.verdict : "unknown",
     judged,
     reason: judged ? null : reason,
-    text: `${values}, ${change}`,
+    text,
     values,
     change,
     verdictText: verdictWords(point, reason),
+    basis,
+    sentence: r.points.some((x) => Math.abs(x.percentile - percentile) < 1e-9) ? compareSentence(b, c, r.points, r.margin, percentile) : r.sentence,
   };
 }
 
@@ -236,10 +289,11 @@ export function headlineJson(h: Headline): HeadlineJson {
     low: finite(h.low),
     high: finite(h.high),
     verdict: h.verdict,
+    basis: h.basis,
   };
 }
 
-/** The headline as one line of text: "sysB vs sysA at p99: 56.1 ms → 0.129 ms, 99.8 % lower (…); better, beyond the ±5 % margin." */
+/** The headline as one line of text (its `text`): what data-text, slide 1, the Markdown and headlineText say. */
 export function headlineLine(h: Headline): string {
-  return `${h.candLabel} vs ${h.baseLabel} at ${h.text}; ${h.verdictText}.`;
+  return h.text;
 }

@@ -11,7 +11,8 @@
 //   order (or 3+ runs each, whose spread makes the interval).
 import type { PreparedSide } from "./bootstrap";
 import { aboveBySubBlock, ar1Inflation, centred, eventCount, longRunVariance, varianceLengths } from "./dependence";
-import { pLabel } from "./format";
+import { pLabel, possessive } from "./format";
+import { MIN_ABOVE } from "./verdict";
 import { log2 } from "../exact-math";
 
 /** Separate sub-blocks (≥ 15 s each) that must hold values above a percentile on each side. */
@@ -130,37 +131,68 @@ export function familyCritical(cols: { d: Float64Array; centre: number; scale: n
   return s[Math.min(m - 1, Math.ceil(level * m) - 1)]!;
 }
 
+/** "45 s", "12 minutes", "3 hours": a length of time as people say it, rounded up. */
+export function durationText(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds <= 0) return "";
+  const round = (x: number) => (x < 10 ? Math.ceil(x) : x < 100 ? 5 * Math.ceil(x / 5) : 10 * Math.ceil(x / 10));
+  if (seconds < 90) return `${round(seconds)} s`;
+  if (seconds < 90 * 60) return `${round(seconds / 60)} minutes`;
+  return `${round(seconds / 3600)} hours`;
+}
+
+/** What more of a run would give `want` where it gave `have`: "about 12 minutes of this run would". */
+export function moreText(seconds: number, have: number, want: number): string {
+  if (!(have > 0)) return "a longer run would";
+  const f = want / have;
+  const d = durationText(seconds * f);
+  return d ? `about ${d} of this run would` : `about ${Math.ceil(f)} times as many values would`;
+}
+
 /** Why a percentile is not judged, or null. */
 export function reasonOf(o: {
+  p: number;
   supported: boolean;
   noTimeOrder: string[] | null;
   events: [number, number] | null;
+  /** Separate stretches above needed on each side (events.ts stretchesNeeded): the one number for "enough". */
+  needed: number | null;
   /** Sub-blocks each side has in all (the most events it could show). */
-  stretches: [number, number] | null;
+  stretches: [number, number];
   labels: [string, string];
+  /** Each side's length in seconds (NaN without time order) and count of values. */
+  seconds: [number, number];
+  counts: [number, number];
 }): string | null {
-  if (!o.supported) return "too few values above it (fewer than 10 on a side)";
+  const pl = pLabel(o.p);
+  if (!o.supported) return tooFewValues(o.p, o.labels, o.counts, o.seconds);
   if (o.noTimeOrder) {
     const n = o.noTimeOrder;
-    return `${n.join(", ")} ${n.length > 1 ? "have" : "has"} no intervals: latencies come in bursts, so values without their time order cannot be resampled as independent ones (3 or more runs a side would give an interval)`;
+    return `${n.join(", ")} ${n.length > 1 ? "have" : "has"} no time order (no intervals): latencies come in bursts, so its values cannot be resampled as independent ones; 3 or more runs a side would decide`;
   }
-  if (o.events && o.stretches) {
+  if (o.events && o.needed !== null) {
     for (const k of [0, 1] as const) {
-      // A run too short to hold MIN_EVENTS stretches is judged where most of its stretches
-      // hold values above (the values are spread through it, not bunched in a few stalls).
-      const need = Math.min(MIN_EVENTS, Math.ceil(0.8 * o.stretches[k]));
+      // A run too short to hold that many stretches is judged where most of its stretches hold
+      // values above (the values are spread through it, not bunched in a few stalls).
+      const need = Math.min(o.needed, Math.ceil(0.8 * o.stretches[k]));
       const e = o.events[k];
       if (e < need)
-        return `the values above it come from only ${e} separate stretch${e === 1 ? "" : "es"} of time in ${o.labels[k]} (${need} needed: one pause is one event, however many values it delays)`;
+        return `${possessive(o.labels[k])} values above ${pl} come from ${e} separate stretch${e === 1 ? "" : "es"} of time${o.seconds[k] > 0 ? ` in ${durationText(o.seconds[k])}` : ""}, too few to put odds on ${pl} (${need} needed); ${moreText(o.seconds[k], e, need)}`;
     }
   }
   return null;
 }
 
+/** The reason where a side has fewer than MIN_ABOVE values above p. */
+export function tooFewValues(p: number, labels: [string, string], counts: [number, number], seconds: [number, number]): string {
+  const k = counts[0] <= counts[1] ? 0 : 1;
+  const above = counts[k] * (1 - p / 100);
+  return `${possessive(labels[k])} ${counts[k].toLocaleString("en-US")} values are too few for ${pLabel(p)} (${MIN_ABOVE} above it needed); ${moreText(seconds[k], above, MIN_ABOVE)}`;
+}
+
 export function lengthsReason(longer: string): string {
-  return `${longer} ran longer and so had more chances to meet a pause: its tail alone is not called worse`;
+  return `${longer} ran longer and so had more chances to meet a pause: its tail alone is not called worse; runs of equal length would decide`;
 }
 
 export function driftNote(ps: number[]): string {
-  return `at ${ps.map(pLabel).join(", ")} the spread kept growing with the block length (drift slower than the run can show): the interval is widened for it`;
+  return `At ${ps.map(pLabel).join(", ")} the spread kept growing with the block length (drift slower than the run can show): the range is widened for it.`;
 }

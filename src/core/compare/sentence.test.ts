@@ -21,28 +21,29 @@ function pt(percentile: number, ratio: number, verdict: Verdict, supported = tru
 }
 
 describe("the comparison's sentence", () => {
-  it("says the headline, where there is no difference and where the data stops", () => {
-    const s = compareSentence(
-      "A",
-      "B",
-      [pt(50, 1, "same"), pt(90, 1.01, "same"), pt(99, 0.5, "better"), pt(99.9, 1 / 3.1, "better"), pt(99.99, 0.4, "unknown"), pt(99.999, 1, "unknown", false)],
-      0.05,
-      0.95,
+  const points = [pt(50, 1, "same"), pt(90, 1.01, "same"), pt(99, 0.5, "better"), pt(99.9, 1 / 3.1, "better"), pt(99.99, 0.4, "unknown"), pt(99.999, 1, "unknown", false)];
+
+  it("groups the percentiles by verdict, in one short sentence without reasons", () => {
+    expect(compareSentence("A", "B", points, 0.05)).toBe(
+      "B is faster than A at p99 and p99.9; the same within ±5 % at p50 and p90; no clear difference at p99.99; too few values at p99.999.",
     );
-    expect(s).toBe(
-      "B is 3.1× faster than A at p99.9 (95 % interval 2.5–3.9×), and faster at p99 too; no difference beyond ±5 % at p50 and p90; not enough evidence either way at p99.99; beyond p99.99 too few values to say.",
+  });
+
+  it("leads with the headline's percentile's group", () => {
+    expect(compareSentence("A", "B", points, 0.05, 90)).toBe(
+      "B is the same as A within ±5 % at p50 and p90; faster at p99 and p99.9; no clear difference at p99.99; too few values at p99.999.",
     );
+    expect(compareSentence("A", "B", points, 0.05, 99.99)).toMatch(/^No clear difference between B and A at p99\.99; faster at p99 and p99\.9;/);
   });
 
   it("never changes a series name, and starts with a capital otherwise", () => {
-    expect(compareSentence("sysA", "sysB", [pt(50, 2, "worse"), pt(90, 2, "worse")], 0.05, 0.95)).toMatch(/^sysB is 2\.0× slower than sysA at p90 /);
-    expect(compareSentence("a", "b", [pt(50, 1, "same"), pt(90, 1.2, "unknown")], 0.05, 0.95)).toBe(
-      "No difference between b and a beyond ±5 % at p50; not enough evidence either way at p90.",
-    );
-    expect(compareSentence("a", "b", [pt(50, 1, "unknown", false)], 0.05, 0.95)).toBe("Too few values to compare b with a at any of p50.");
+    expect(compareSentence("sysA", "sysB", [pt(50, 2, "worse"), pt(90, 2, "worse")], 0.05)).toBe("sysB is slower than sysA at p50 and p90.");
+    expect(compareSentence("a", "b", [pt(50, 1.2, "unknown"), pt(90, 1, "same")], 0.05, 50)).toBe("No clear difference between b and a at p50; the same within ±5 % at p90.");
+    expect(compareSentence("a", "b", [pt(50, 1, "unknown", false)], 0.05)).toBe("Too few values to compare b with a at any of p50.");
   });
 
-  it("says when the gap is smaller than the spread between repeated runs", () => {
-    expect(compareSentence("a", "b", [pt(50, 1.3, "worse", true, true)], 0.05, 0.95)).toContain("at p50 the gap is smaller than the spread between repeated runs");
+  it("names a run of three or more consecutive percentiles by its ends, and those not judged apart", () => {
+    const nj = { ...pt(99.9, 0.5, "unknown"), judged: false, reason: "why" };
+    expect(compareSentence("a", "b", [pt(50, 0.5, "better"), pt(90, 0.5, "better"), pt(99, 0.5, "better"), nj], 0.05)).toBe("b is faster than a at p50–p99; not judged at p99.9.");
   });
 });

@@ -1,7 +1,8 @@
-// The comparison said in one sentence, from the verdicts at the reported percentiles.
-import { factor, pLabel, percentText, ratioText } from "./format";
+// The comparison said in one short sentence: the reported percentiles grouped by verdict, the
+// group of the headline's percentile first. No reasons and no numbers: the headline carries the
+// number, each point its reason, the notes the rest (said once each, behind a toggle).
+import { pLabel, percentText } from "./format";
 import type { RatioPoint } from "./types";
-import { ln } from "../exact-math";
 
 function list(ps: number[]): string {
   const l = ps.map(pLabel);
@@ -9,7 +10,7 @@ function list(ps: number[]): string {
   return `${l.slice(0, -1).join(", ")} and ${l[l.length - 1]}`;
 }
 
-/** "p50–p99" for a run of consecutive reported percentiles, else a list. */
+/** "p50–p99" for a run of three or more consecutive reported percentiles, else a list. */
 function span(ps: number[], all: number[]): string {
   if (ps.length >= 3) {
     const i = all.indexOf(ps[0]!);
@@ -18,74 +19,60 @@ function span(ps: number[], all: number[]): string {
   return list(ps);
 }
 
-/** "2.4–3.9×", both ends to the same number of decimals. */
-function range(lo: number, hi: number): string {
-  const d = Math.max(lo, hi) < 9.95 ? (Math.min(lo, hi) < 1.995 ? 2 : 1) : 0;
-  return `${lo.toFixed(d)}–${hi.toFixed(d)}×`;
+export type Group = "better" | "worse" | "same" | "unknown" | "unjudged" | "few";
+
+/** A point's group: its verdict where judged, else why not (older results without `judged`: judged where supported). */
+export function groupOf(p: RatioPoint): Group {
+  if (!p.supported) return "few";
+  if (!(p.judged ?? true)) return "unjudged";
+  return p.verdict;
 }
 
-function strength(p: RatioPoint): number {
-  return Math.abs(ln(p.ratio));
-}
+const ORDER: Group[] = ["better", "worse", "same", "unknown", "unjudged", "few"];
 
 /**
- * E.g. "B is 3.1× faster than A at p99.9 (95 % interval 2.4–3.9×); no difference beyond ±5 %
- * at p50 and p90; beyond p99.99 too few values to say."
+ * E.g. "sysB is faster than sysA at p99, p99.9 and p99.99; the same within ±5 % at p50 and p90;
+ * not judged at p99.999." `leadAt`: the headline's percentile, whose group leads.
  */
-export function compareSentence(base: string, cand: string, points: RatioPoint[], margin: number, level: number, notes: readonly string[] = []): string {
+export function compareSentence(base: string, cand: string, points: RatioPoint[], margin: number, leadAt: number | null = null): string {
   const all = points.map((p) => p.percentile);
-  const supported = points.filter((p) => p.supported);
-  const lvl = `${Math.round(level * 100)} %`;
-  if (supported.length === 0) return `Too few values to compare ${cand} with ${base} at any of ${list(all)}.`;
-  // Judged: a verdict from the data. Older results (without `judged`) count every supported point.
-  const judged = supported.filter((p) => p.judged ?? true);
+  if (!points.some((p) => p.supported)) return `Too few values to compare ${cand} with ${base} at any of ${list(all)}.`;
+  const groups = new Map<Group, number[]>();
+  for (const p of points) {
+    const g = groupOf(p);
+    groups.set(g, [...(groups.get(g) ?? []), p.percentile]);
+  }
+  const lead = leadAt === null ? undefined : points.find((p) => Math.abs(p.percentile - leadAt) < 1e-9);
+  const order = lead ? [groupOf(lead), ...ORDER.filter((g) => g !== groupOf(lead))] : ORDER;
+  const m = `±${percentText(margin)}`;
   const parts: string[] = [];
-  const definite = judged.filter((p) => p.verdict === "better" || p.verdict === "worse");
-  if (definite.length > 0) {
-    // The largest difference; among about equal ones, the deepest percentile (tails matter most).
-    const head = definite.reduce((a, b) => (strength(b) > strength(a) * 1.01 || (strength(b) >= strength(a) / 1.01 && b.percentile > a.percentile) ? b : a));
-    const faster = head.verdict === "better";
-    const f = faster ? 1 / head.ratio : head.ratio;
-    const lo = faster ? 1 / head.high! : head.low!;
-    const hi = faster ? 1 / head.low! : head.high!;
-    let s = `${cand} is ${factor(f)} ${faster ? "faster" : "slower"} than ${base} at ${pLabel(head.percentile)} (${lvl} interval ${range(lo, hi)})`;
-    const same = definite.filter((p) => p !== head && p.verdict === head.verdict).map((p) => p.percentile);
-    if (same.length) s += `, and ${faster ? "faster" : "slower"} at ${list(same)} too`;
-    const other = definite.filter((p) => p.verdict !== head.verdict);
-    if (other.length) s += `; but ${faster ? "slower" : "faster"} at ${list(other.map((p) => p.percentile))}`;
-    parts.push(s);
+  for (const g of order) {
+    const ps = groups.get(g);
+    if (!ps) continue;
+    const at = span(ps, all);
+    const first = parts.length === 0;
+    switch (g) {
+      case "better":
+        parts.push(first ? `${cand} is faster than ${base} at ${at}` : `faster at ${at}`);
+        break;
+      case "worse":
+        parts.push(first ? `${cand} is slower than ${base} at ${at}` : `slower at ${at}`);
+        break;
+      case "same":
+        parts.push(first ? `${cand} is the same as ${base} within ${m} at ${at}` : `the same within ${m} at ${at}`);
+        break;
+      case "unknown":
+        parts.push(first ? `no clear difference between ${cand} and ${base} at ${at}` : `no clear difference at ${at}`);
+        break;
+      case "unjudged":
+        parts.push(first ? `${cand} vs ${base}: not judged at ${at}` : `not judged at ${at}`);
+        break;
+      case "few":
+        parts.push(first ? `${cand} vs ${base}: too few values at ${at}` : `too few values at ${at}`);
+        break;
+    }
   }
-  const same = judged.filter((p) => p.verdict === "same").map((p) => p.percentile);
-  if (same.length) {
-    const lead = definite.length ? "no difference" : `no difference between ${cand} and ${base}`;
-    parts.push(`${lead} beyond ±${percentText(margin)} at ${span(same, all)}`);
-  }
-  const unknown = judged.filter((p) => p.verdict === "unknown").map((p) => p.percentile);
-  if (unknown.length) parts.push(`not enough evidence either way${definite.length || same.length ? "" : ` between ${cand} and ${base}`} at ${span(unknown, all)}`);
-  // Not judged, by cause (reasons name counts that differ per percentile: one clause per cause).
-  const notJudged = supported.filter((p) => !(p.judged ?? true));
-  const byCause = (re: RegExp) => notJudged.filter((p) => re.test(p.reason ?? ""));
-  const noTime = byCause(/no intervals/);
-  if (noTime.length) {
-    const ratios = noTime.map((p) => `${ratioText(p.ratio)} at ${pLabel(p.percentile)}`).slice(0, 3);
-    parts.push(`no verdicts${parts.length ? "" : ` between ${cand} and ${base}`} (${cand} ÷ ${base} ${ratios.join(", ")}): ${noTime[0]!.reason}`);
-  }
-  const fewEvents = byCause(/separate stretch/);
-  if (fewEvents.length)
-    parts.push(
-      `not judged at ${span(
-        fewEvents.map((p) => p.percentile),
-        all,
-      )}: the values above come from fewer than 10 separate stretches of time on a side (a pause is one event, however many values it delays)`,
-    );
-  const lengths = byCause(/ran longer/);
-  if (lengths.length) parts.push(`not judged at ${list(lengths.map((p) => p.percentile))}: ${lengths[0]!.reason}`);
-  const lastSupported = supported[supported.length - 1]!.percentile;
-  if (supported.length < points.length) parts.push(`beyond ${pLabel(lastSupported)} too few values to say`);
-  const spread = judged.filter((p) => p.gapWithinSpread && p.verdict !== "same").map((p) => p.percentile);
-  if (spread.length) parts.push(`at ${list(spread)} the gap is smaller than the spread between repeated runs`);
-  parts.push(...notes);
   const text = parts.join("; ");
   // Capitalised only when it starts with our words, never a series name.
-  return `${definite.length ? text : text.charAt(0).toUpperCase() + text.slice(1)}.`;
+  return `${text.startsWith("no clear") ? text.charAt(0).toUpperCase() + text.slice(1) : text}.`;
 }

@@ -73,6 +73,12 @@ export interface CompareOptions {
   perDecade?: number;
   /** Resample runs, then intervals, when a side has several runs (default true). */
   repeats?: boolean;
+  /**
+   * The event rule for tails made of stalls (events.ts; default true). Off, the values' band
+   * spends the whole family-wise error and the values rule asks for MIN_EVENTS stretches, as
+   * before the rule existed (the history's per-run ranges and gate, calibrated that way).
+   */
+  events?: boolean;
 }
 
 export interface RatioPoint {
@@ -104,6 +110,14 @@ export interface RatioPoint {
   judged?: boolean;
   /** Why the percentile is not judged (too few values, no time order, too few events, unequal run lengths); null when judged. */
   reason?: string | null;
+  /**
+   * What the verdict rests on: the percentile's own values (`values`), how often each side went
+   * above the other's max in separate stretches of time (`events`), the spread between repeated
+   * runs (`runs`); null when no rule decided (not judged, `same` or `unknown`).
+   */
+  basis?: "values" | "events" | "runs" | null;
+  /** Separate stretches of time needed (events.ts stretchesNeeded): the one number for "enough"; null without time order. */
+  needed?: number | null;
   /** Separate sub-blocks (stretches of ≥ 15 s) holding values above the percentile, per side; null without time order. */
   events?: [number, number] | null;
   /** How much the interval was widened for dependence slower than the bootstrap block (1 = not). */
@@ -130,6 +144,17 @@ export interface SideSummary {
   totalCount: number;
   /** How each run was resampled: "blocks of N intervals (…)" or "counts". */
   method: string[];
+  /** Seconds of the side's runs with time order (null without). */
+  seconds?: number | null;
+}
+
+/** The event rule's count (events.ts): stretches of each side above all of the other's values. */
+export interface ExceedanceSummary {
+  stretches: [number, number];
+  above: [number, number];
+  p: number;
+  needed: number;
+  alpha: number;
 }
 
 export interface CompareResult {
@@ -147,7 +172,12 @@ export interface CompareResult {
   level: number;
   resamples: number;
   seed: number;
+  /** One short sentence: the verdicts by group, no reasons (those are in `notes` and each point's `reason`). */
   sentence: string;
+  /** The details behind the sentence: the event rule's count, drift, single runs, run-to-run spread. */
+  notes?: string[];
+  /** The event rule's count; null without time order on both sides. */
+  exceedance?: ExceedanceSummary | null;
   warnings: CompareWarning[];
   /** The simultaneous band's multiplier over the judged reported percentiles (1.96 would be pointwise). */
   critical?: number | null;

@@ -55,8 +55,8 @@ export function compareWarnings(base: SideInput, cand: SideInput, pb: PreparedSi
     out.push({
       kind: "no-intervals",
       message: how.runSpread
-        ? `${counts.join(", ")} ${they} no usable intervals (or too few): the interval comes from the spread between each side's repeated runs alone.`
-        : `${counts.join(", ")} ${they} no usable intervals (or too few): latencies come in bursts (a stall and its queue), so values without their time order cannot be resampled as independent ones. Ratios are shown without verdicts; 3 or more runs on each side would give an interval from their spread.`,
+        ? `${counts.join(", ")} ${they} no usable intervals (time slices of the log), or too few: the range comes from the spread between each side's repeated runs alone.`
+        : `${counts.join(", ")} ${they} no usable intervals (or too few): latencies come in bursts (a stall and its queue), so values without their time order cannot be resampled as independent ones. Ratios are shown without verdicts; 3 or more runs on each side would give a range from their spread.`,
     });
   }
   if (how.longer) {

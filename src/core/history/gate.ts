@@ -40,7 +40,7 @@ export function judgeNewRun(
   options: { margin?: number; level?: number; resamples?: number; judged?: (p: number) => boolean } = {},
 ): GateResult {
   const level = options.level ?? 0.95;
-  const comparison = compareSides(stretch, run, { margin: options.margin, level, resamples: options.resamples, percentiles: HISTORY_PERCENTILES, perDecade: 0 });
+  const comparison = compareSides(stretch, run, { margin: options.margin, level, resamples: options.resamples, percentiles: HISTORY_PERCENTILES, perDecade: 0, events: false });
   const z = normalQuantile(1 - (1 - level) / 2);
   const points = comparison.points.map((pt): GatePoint => {
     const sd = spread(pt.percentile);

@@ -51,7 +51,7 @@ export interface SideFacts {
 export function summarizeSide(facts: SideFacts, runs: RunInput[], resamples = SUMMARY_RESAMPLES): SeriesSummary {
   const se: Record<string, number | null> = {};
   const side = { label: facts.name, runs };
-  const r = runs.length > 0 ? compareSides(side, side, { resamples, seed: SUMMARY_SEED, percentiles: HISTORY_PERCENTILES, perDecade: 0, level: LEVEL }) : null;
+  const r = runs.length > 0 ? compareSides(side, side, { resamples, seed: SUMMARY_SEED, percentiles: HISTORY_PERCENTILES, perDecade: 0, events: false, level: LEVEL }) : null;
   for (const p of HISTORY_PERCENTILES) {
     const pt = r?.points.find((x) => x.percentile === p);
     const enough = facts.count * (1 - p / 100) >= HISTORY_MIN_ABOVE;

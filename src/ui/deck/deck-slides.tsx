@@ -8,6 +8,7 @@ import { Heatmap, type HeatmapLane } from "../../charts/heatmap/Heatmap";
 import { RatioChart } from "../../charts/ratio/RatioChart";
 import type { Headline } from "../../core/compare/headline";
 import { valueText } from "../../core/compare/headline";
+import { neededText } from "../../core/compare/details";
 import type { CompareResult } from "../../core/compare/types";
 import { formatCount } from "../../core/format";
 import { formatThroughput } from "../../core/naming";
@@ -355,7 +356,7 @@ export function DetailsSlide({ d }: { d: DeckData }) {
       {title("Details and method")}
       {c ? (
         <>
-          <p className="present-sentence">{c.sentence}</p>
+          <p className="present-sentence">{d.headline?.sentence ?? c.sentence}</p>
           <Fill min={140}>
             {(s) => (
               <RatioChart
@@ -375,8 +376,8 @@ export function DetailsSlide({ d }: { d: DeckData }) {
       <ul className="deck-method">
         {c ? (
           <li>
-            Ratios of the two runs' percentiles, with {lvl} intervals from {c.resamples.toLocaleString("en-US")} bootstrap resamples of whole stretches of each run; differences
-            within ±{Number((c.margin * 100).toPrecision(3))} % count as none; a percentile needs 10 values above it on both sides to be judged.
+            Ratios of the two runs' percentiles, with {lvl} ranges from {c.resamples.toLocaleString("en-US")} bootstrap resamples of whole stretches of each run; differences within
+            ±{Number((c.margin * 100).toPrecision(3))} % count as none; a percentile needs 10 values above it on both sides. {neededText(c)}
           </li>
         ) : null}
         <li>Percentiles of merged HdrHistograms (never averaged); the max is the largest value recorded.</li>

@@ -11,6 +11,8 @@ import type { SeriesView } from "../../engine/store";
 import type { CompareState, SweepRow } from "../hooks/use-compare";
 import type { RatioPoint } from "../../core/compare/types";
 import { ruleText, type Headline } from "../../core/compare/headline";
+import { methodText, reasonLines } from "../../core/compare/details";
+import type { CompareResult as CompareAnswerLike } from "../../core/compare/types";
 import { HeadlineView } from "./Headline";
 import { HeadlineSelect } from "./HeadlineSelect";
 import { CompareBasis, SweepBasis } from "./LinkBasis";
@@ -46,6 +48,24 @@ function SweepSummary({ row }: { row: SweepRow }) {
         </span>
       ))}
     </span>
+  );
+}
+
+/** What is behind the sentence, each said once: why a percentile is not judged, the notes, the method. */
+function CompareDetails({ r, skip }: { r: CompareAnswerLike; skip: number | null }) {
+  const lines = [...reasonLines(r.points, skip), ...(r.notes ?? [])];
+  return (
+    <details className="compare-details" data-testid="compare-details">
+      <summary>Details{lines.length ? ` (${lines.length})` : ""}</summary>
+      {lines.length ? (
+        <ul>
+          {lines.map((l, i) => (
+            <li key={i}>{l}</li>
+          ))}
+        </ul>
+      ) : null}
+      <p className="compare-method muted">{methodText(r)} Hover a verdict for why one is not judged.</p>
+    </details>
   );
 }
 
@@ -128,8 +148,9 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width, 
           {headline ? <HeadlineView h={headline} /> : null}
           {headline ? <p className="headline-rule muted">Stated at {ruleText(headline)}.</p> : null}
           <p data-testid="compare-sentence" className="compare-sentence">
-            {r.sentence}
+            {headline?.sentence ?? r.sentence}
           </p>
+          <CompareDetails r={r} skip={headline && !headline.judged ? headline.percentile : null} />
           <CompareBasis answer={r} />
           {r.warnings.length > 0 ? (
             <ul className="compare-warnings">
@@ -151,8 +172,8 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width, 
             title={`B ÷ A: ${r.cand.label} ÷ ${r.base.label}`}
           />
           <p className="compare-legend muted">
-            Line: B ÷ A (below 1 B is faster). Band: the {lvl} interval. Shaded: within ±{Number((r.margin * 100).toPrecision(3))} % (no practical difference). Dashed areas: spread
-            of repeated runs. The dot at the right is the max: a single value, so no interval.
+            Line: B ÷ A (below 1 B is faster). Band: the {lvl} range. Shaded: within ±{Number((r.margin * 100).toPrecision(3))} % (no practical difference). Dashed areas: spread of
+            repeated runs. The dot at the right is the max: a single value, so no range.
           </p>
           <div className="table-wrap">
             <table className="percentile-table ratio-table">
@@ -162,7 +183,7 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width, 
                   <th scope="col">A: {r.base.label}</th>
                   <th scope="col">B: {r.cand.label}</th>
                   <th scope="col">B ÷ A</th>
-                  <th scope="col">{lvl} interval</th>
+                  <th scope="col">{lvl} range</th>
                   <th scope="col">verdict</th>
                 </tr>
               </thead>
@@ -176,15 +197,17 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width, 
                     data-low={attr(p.low)}
                     data-high={attr(p.high)}
                     data-verdict={p.verdict}
+                    data-basis={p.basis ?? ""}
                     className={p.supported ? p.verdict : "unsupported"}
                   >
                     <th scope="row">{pLabel(p.percentile)}</th>
                     <td>{f(p.base)}</td>
                     <td>{f(p.cand)}</td>
                     <td>{ratioText(p.ratio)}</td>
-                    <td>{p.low !== null && p.high !== null ? `${ratioText(p.low)}–${ratioText(p.high)}` : p.supported ? "no interval" : "too few values"}</td>
+                    <td>{p.low !== null && p.high !== null ? `${ratioText(p.low)}–${ratioText(p.high)}` : p.supported ? "no range" : "too few values"}</td>
                     <td className="verdict-cell" data-reason={p.reason ?? undefined} title={p.reason ?? undefined}>
                       {p.supported ? (p.judged === false ? "not judged" : VERDICT_TEXT[p.verdict]) : "–"}
+                      {p.basis === "events" ? <span className="muted"> (events)</span> : null}
                       {p.supported && p.gapWithinSpread && p.verdict !== "same" ? <span className="muted"> (gap within run-to-run spread)</span> : null}
                     </td>
                   </tr>
@@ -194,17 +217,12 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width, 
                   <td>{f(r.max.base)}</td>
                   <td>{f(r.max.cand)}</td>
                   <td>{ratioText(r.max.ratio)}</td>
-                  <td>a single value: no interval</td>
+                  <td>a single value: no range</td>
                   <td />
                 </tr>
               </tbody>
             </table>
           </div>
-          <p className="compare-method muted">
-            {lvl} intervals from {r.resamples.toLocaleString("en-US")} bootstrap resamples (seed {r.seed}), one band over all judged percentiles. A: {r.base.method.join("; ")}. B:{" "}
-            {r.cand.method.join("; ")}. A percentile is judged only where the values above it come from 10 or more separate stretches of time on both sides (hover a verdict for why
-            one is not).
-          </p>
         </>
       ) : c.progress === null && !c.error ? (
         <p className="muted">Choose two series.</p>

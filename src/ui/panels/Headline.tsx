@@ -1,6 +1,6 @@
 // The comparison's headline as the A vs B panel and the first slide show it (built by
 // core/compare/headline.ts), with its hook: both values in the recorded unit, the ratio, its
-// interval and the verdict as data attributes.
+// range, the verdict and what it rests on as data attributes, and the line itself as data-text.
 import { useMemo } from "react";
 import { plainNumber } from "../../core/format";
 import { buildHeadline, headlineExtras, spectrumValueAt, type Headline } from "../../core/compare/headline";
@@ -54,6 +54,8 @@ export function useHeadline(
 
 export function HeadlineView({ h, className }: { h: Headline; className?: string }) {
   const cls = h.judged ? h.verdict : "unjudged";
+  // One line of plain text, the same string as data-text: what slide 1, the Markdown's first
+  // line and the command line's headlineText say.
   return (
     <div
       className={`headline ${cls}${className ? ` ${className}` : ""}`}
@@ -65,16 +67,10 @@ export function HeadlineView({ h, className }: { h: Headline; className?: string
       data-low={attr(h.low)}
       data-high={attr(h.high)}
       data-verdict={h.verdict}
+      data-basis={h.basis ?? ""}
+      data-text={h.text}
     >
-      <div className="headline-pair">
-        {h.candLabel} <span className="muted">vs</span> {h.baseLabel}
-      </div>
-      <div className="headline-text">
-        <span className="headline-values">{h.values}</span>
-        <span className="headline-comma">, </span>
-        <span className="headline-change">{h.change}</span>
-      </div>
-      <div className="headline-verdict">{h.verdictText}</div>
+      <p className="headline-text">{h.text}</p>
     </div>
   );
 }
