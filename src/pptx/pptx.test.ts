@@ -34,7 +34,7 @@ describe("report --out DIR writes DIR/deck.pptx", () => {
     const deck = await readPptx(readFileSync(path.join(out, "deck.pptx")));
     const [first, ...rest] = deck.slides;
     const headline = json.comparison.pairs[0]!.headlineText;
-    expect(headline).toMatch(/^sysB_2k\.response vs sysA_2k\.response at p99: /);
+    expect(headline).toMatch(/^sysB_2k\.response is [\d,.]+× faster than sysA_2k\.response at p99: /);
     expect(first!.text.startsWith(headline)).toBe(true);
     // sysA's p99 is above 10 ms in the demo (its stalls), sysB's far below.
     expect(first!.text).toMatch(/✗ sysA_2k\.response misses it: p99 is [\d.]+ ms, limit 10 ms/);
