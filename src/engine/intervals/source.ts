@@ -29,6 +29,8 @@ const EMPTY: Sparse = { indices: new Int32Array(0), counts: new Float64Array(0) 
 export class IntervalSource {
   private series: SeriesModel | null = null;
   private keptCounts: KeptCounts | null = null;
+  /** keptCounts when they serve the series as it is now (see kept()); found again at every bind and change. */
+  private keptNow: KeptCounts | null = null;
   /** A histogram in the series' layout, for an interval recorded in another (a merge's). */
   private converter: Histogram | null = null;
   private readonly memo = new Map<string, unknown>();
@@ -40,12 +42,19 @@ export class IntervalSource {
   /** The series this table belongs to (the registry binds it: index.ts). */
   bind(s: SeriesModel): this {
     this.series = s;
+    this.keptNow = this.keptServing();
     return this;
   }
 
   /** Counts kept from the load for this table (the load's last step). */
   keep(k: KeptCounts): void {
     this.keptCounts = k;
+    this.keptNow = this.keptServing();
+  }
+
+  private keptServing(): KeptCounts | null {
+    const h = this.series?.histogram;
+    return h && keptFits(this.keptCounts, this.table, h.numberOfSignificantValueDigits, lowestDiscernibleValueOf(h)) ? this.keptCounts : null;
   }
 
   /** The counts kept from the load, in whatever layout (tests and benchmarks; queries ask kept()). */
@@ -69,8 +78,7 @@ export class IntervalSource {
 
   /** The counts kept from the load, when they are in the series' layout and cover every row (a row may still be not kept). */
   kept(): KeptCounts | null {
-    const h = this.owner.histogram;
-    return keptFits(this.keptCounts, this.table, h.numberOfSignificantValueDigits, lowestDiscernibleValueOf(h)) ? this.keptCounts : null;
+    return this.keptNow;
   }
 
   /**
@@ -79,7 +87,7 @@ export class IntervalSource {
    * Transient: valid until the next call.
    */
   counts(i: number): Sparse | null {
-    const k = this.kept();
+    const k = this.keptNow;
     if (k !== null) {
       const c = keptSparse(k, i);
       if (c !== null) return c;
@@ -208,6 +216,7 @@ export class IntervalSource {
     t.appendColumns(c, rows.map((r) => r.payload).join(""));
     s.blocks = blocks;
     this.keptCounts?.append(null, m);
+    this.keptNow = this.keptServing();
     this.converter = null;
     this.memo.clear();
   }
@@ -217,6 +226,7 @@ export class IntervalSource {
     inflatedCache.forget(this.table);
     this.keptCounts?.drop();
     this.keptCounts = null;
+    this.keptNow = null;
     this.converter = null;
     this.memo.clear();
     this.series = null;
