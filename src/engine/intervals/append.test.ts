@@ -179,6 +179,25 @@ describe("a loaded series that grows by appended intervals", () => {
     expect(sparseOf(s.histogram)).toEqual(before);
   });
 
+  it("a comparison's inputs taken before its series went still read their intervals", async () => {
+    setKeptBudget(WORKER_KEPT_BUDGET);
+    const store = new Store();
+    await store.load("a.hlog", [generatedLog(400, 8)]);
+    await store.load("b.hlog", [generatedLog(400, 9)]);
+    const [a, b] = store.series.map((s) => s.id);
+    const req = { baseline: a!, candidate: b!, range: { start: 100.5, end: 1300 }, resamples: 100, seed: 3, repeats: false };
+    const before = await compareQuery(store, req);
+    const { compareInputs } = await import("../compare-query");
+    const inputs = compareInputs(store, req);
+    store.clear();
+    const run = inputs.base.runs[0]!;
+    if (run.data.kind !== "blocks") throw new Error("expected block sums");
+    const pieces: number[] = [];
+    run.data.subBlocks.eachPiece!(0, (p) => pieces.push(p.indices.length));
+    expect(pieces.length).toBeGreaterThan(0);
+    expect(before.baseIds).toEqual([a]);
+  });
+
   it("lets its kept counts go with its series", async () => {
     setKeptBudget(WORKER_KEPT_BUDGET);
     const store = new Store();

@@ -221,7 +221,10 @@ export class IntervalSource {
     this.memo.clear();
   }
 
-  /** Lets everything held for this table go (its series is gone). */
+  /**
+   * Lets everything held for this table go (its series is gone). What was handed out before
+   * (a comparison's sub-blocks, read later) still reads the table, decoding.
+   */
   dispose(): void {
     inflatedCache.forget(this.table);
     this.keptCounts?.drop();
@@ -229,6 +232,5 @@ export class IntervalSource {
     this.keptNow = null;
     this.converter = null;
     this.memo.clear();
-    this.series = null;
   }
 }
