@@ -17,7 +17,7 @@ import { chromium, type Page } from "@playwright/test";
 import { dayLogName, writeDayLog, type DayLogOptions } from "./lib/day-log";
 import { Store } from "../src/engine/store";
 import { heatmapQuery, tailQuery, windowQuery } from "../src/engine/time-queries";
-import { keptBytesHeld, setKeptBudget, WORKER_KEPT_BUDGET } from "../src/engine/kept-counts";
+import { keptBytesHeld, setKeptBudget, WORKER_KEPT_BUDGET } from "../src/engine/intervals/kept";
 import { inflateAll } from "./lib/floor-entry";
 
 const ROOT = resolve(import.meta.dirname, "..");

@@ -3,7 +3,8 @@
 // and per series its totals, every column of its interval table, its payloads, its stored
 // first-level blocks and the counts kept for time windows.
 import { BLOCK_SIZES } from "../../src/core/blocks";
-import { CHUNK_BITS, keptOf, OFFSET_MASK } from "../../src/engine/kept-counts";
+import { CHUNK_BITS, OFFSET_MASK } from "../../src/engine/intervals/kept";
+import { keptOf } from "../../src/engine/intervals";
 import type { IngestResult } from "../../src/engine/series-make";
 import { HlogIngest } from "../../src/engine/hlog-ingest";
 

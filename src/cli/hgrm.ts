@@ -18,7 +18,7 @@ import { newHistogram, type Histogram } from "../core/histogram";
 import { LineSplitter, type LineSink } from "../core/lines";
 import { HlogReader } from "../formats/hlog";
 import { addDecodedInto } from "../formats/hlog-encoding";
-import { decodePayload } from "../engine/payload";
+import { decodePayload } from "../engine/intervals";
 import { CliError } from "./errors";
 
 export interface HgrmOptions {

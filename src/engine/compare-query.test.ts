@@ -94,7 +94,7 @@ describe("compare query", () => {
 describe("a log read in parts (as the page's helper workers read a big one)", () => {
   it("the store's pre-merged blocks give exactly what the intervals decoded and summed give", async () => {
     const { compareSides, planBlocks } = await import("../core/compare");
-    const { decodePayload } = await import("./payload");
+    const { decodePayload } = await import("./intervals");
     const { sumSparse } = await import("../../scripts/lib/latency-process");
     // 3,000 intervals of 0.1 s: sub-blocks of 128 intervals, two of the store's blocks each.
     const o = { seconds: 300, rate: 200, intervalSec: 0.1 };

@@ -5,7 +5,7 @@
 // without intervals (.hgrm, wrk2, shared links, CO-corrected copies) give their counts.
 import { addDecodedInto, type DecodedHistogram } from "../formats/hlog-encoding";
 import { lowestDiscernibleValueOf, newHistogram, sparseOf, type Histogram } from "../core/histogram";
-import { BLOCK_SIZES, indexRange, JoinedBlocks, type Sparse } from "../core/blocks";
+import { BLOCK_SIZES, indexRange, type Sparse } from "../core/blocks";
 import { NANOS_PER_UNIT } from "../core/types";
 import type { SeriesModel } from "../core/series";
 import {
@@ -19,7 +19,7 @@ import {
   type SideInput,
   type SubBlocks,
 } from "../core/compare";
-import { decodePayload } from "./payload";
+import { intervalsOf } from "./intervals";
 import { carriedAnswer, fromLink } from "./share-query";
 import { CO_SUFFIX, saturationOf, type Store } from "./store";
 import type { CompareAnswer, CompareRequest, TimeRange } from "./query-types";
@@ -80,10 +80,7 @@ export function runOf(store: Store, id: string, range: TimeRange): RunInput {
   // The verdict the series' warnings computed (store.ts keeps it per table).
   const saturated = saturationOf(t).saturated;
   const sel = rowsIn(s, range);
-  const decode = (i: number): DecodedHistogram | null => {
-    const d = decodePayload(t.payload(i));
-    return d.ok ? d.value : null;
-  };
+  const src = intervalsOf(s);
   if (!Array.isArray(sel)) {
     const { first, last } = sel;
     const n = last - first + 1;
@@ -96,7 +93,7 @@ export function runOf(store: Store, id: string, range: TimeRange): RunInput {
     const plan = planBlocks(n, secs);
     // Sub-block k is intervals [bounds[3k], bounds[3k + 1]] of the part that starts at bounds[3k + 2].
     const bounds: number[] = [];
-    const starts = s.blocks instanceof JoinedBlocks ? s.blocks.partStarts : [0];
+    const starts = src.partStarts();
     starts.forEach((from, p) => {
       const to = Math.min(last, (starts[p + 1] ?? Infinity) - 1);
       for (let k = Math.floor(Math.max(0, first - from) / plan.stride); from + k * plan.stride <= to; k++) {
@@ -107,11 +104,10 @@ export function runOf(store: Store, id: string, range: TimeRange): RunInput {
     });
     // Each sub-block is summed, or handed over in pieces, when the comparison bins it (into
     // reused buffers), not all of them up front.
-    const blocks = s.blocks!;
     const has = (k: number) => k >= 0 && 3 * k < bounds.length;
     const subBlocks: SubBlocks = {
       length: bounds.length / 3,
-      at: (k) => (has(k) ? blocks.sumRange(bounds[3 * k]!, bounds[3 * k + 1]!, decode, true).sum : undefined),
+      at: (k) => (has(k) ? src.sum(bounds[3 * k]!, bounds[3 * k + 1]!, true) : undefined),
       // The part's stored blocks that the sub-block holds whole (they are aligned to the
       // part's start), and its other intervals decoded one by one.
       eachPiece: (k, add) => {
@@ -119,19 +115,19 @@ export function runOf(store: Store, id: string, range: TimeRange): RunInput {
         const hi = bounds[3 * k + 1]!;
         const from = bounds[3 * k + 2]!;
         for (let i = bounds[3 * k]!; i <= hi;) {
-          const stored = (i - from) % BLOCK_SIZES[0] === 0 && i + BLOCK_SIZES[0] - 1 <= hi ? blocks.storedBlock(i) : null;
+          const stored = (i - from) % BLOCK_SIZES[0] === 0 && i + BLOCK_SIZES[0] - 1 <= hi ? src.storedBlock(i) : null;
           if (stored) {
             add(stored);
             i += BLOCK_SIZES[0];
           } else {
-            const d = decode(i++);
+            const d = src.counts(i++);
             if (d) add(d);
           }
         }
         return true;
       },
     };
-    const total = range.start === null && range.end === null ? sparseOf(s.histogram) : s.blocks!.sumRange(first, last, decode).sum;
+    const total = range.start === null && range.end === null ? sparseOf(s.histogram) : src.sum(first, last);
     return { ...base, layout: layoutOf(s.histogram), saturated, data: { kind: "blocks", subBlocks, plan, total, intervalSeconds: secs } };
   }
   if (sel.length < MIN_INTERVALS) return { ...counts(), saturated };
@@ -140,7 +136,7 @@ export function runOf(store: Store, id: string, range: TimeRange): RunInput {
   const scratch = newHistogram(layout.digits, layout.lowest, s.histogram.highestTrackableValue);
   const intervals: Sparse[] = [];
   for (const i of sel) {
-    const d = decode(i);
+    const d = src.decoded(i);
     if (!d) continue;
     if (d.numberOfSignificantValueDigits === layout.digits && d.lowestDiscernibleValue === layout.lowest) intervals.push(copy(d));
     else {

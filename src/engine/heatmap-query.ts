@@ -1,25 +1,20 @@
 // The latency heatmap: per pixel column, the merged histogram of the intervals in it, counted
 // by row of a log latency axis. Columns of many intervals are whole pre-merged blocks, whose rows
-// are computed once and kept, so zooming and panning add short row lists. Kept apart from the
+// are computed once and kept (by the table's interval source, which lets them go when the table
+// grows or its series goes), so zooming and panning add short row lists. Kept apart from the
 // window and tail queries (time-queries.ts) so each file stays one subject.
-import { highestEquivalent, newHistogram, sparseOf, type Histogram } from "../core/histogram";
-import { BLOCK_SIZES, indexRange, JoinedBlocks } from "../core/blocks";
+import { highestEquivalent, sparseOf } from "../core/histogram";
+import { BLOCK_SIZES, indexRange } from "../core/blocks";
 import { layoutOf as layoutOfHistogram, type Layout } from "./sparse-percentile";
 import type { IntervalTable, SeriesModel } from "../core/series";
 import { bucketIntervals } from "../core/timeline-buckets";
-import { addDecodedInto, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
-import { decodePayload } from "./payload";
+import { valueFromIndex } from "../formats/hlog-encoding";
+import { intervalsOf, type IntervalSource } from "./intervals";
 import type { HeatmapQuery, HeatmapResult, HeatmapSeries } from "./query-types";
 
 export type { HeatmapQuery, HeatmapResult, HeatmapSeries };
 
 const layoutOf = (s: SeriesModel): Layout => layoutOfHistogram(s.histogram);
-
-/** Decodes interval i (transient: valid until the next decode). */
-function decodeInterval(t: IntervalTable, i: number): DecodedHistogram | null {
-  const d = decodePayload(t.payload(i));
-  return d.ok ? d.value : null;
-}
 
 /**
  * A series' latency axis: the row of each counts-array index, and `spread[r]`, how many rows the
@@ -35,11 +30,10 @@ interface Axis {
   ends: Int32Array;
 }
 
-/** Per series (by histogram), its latency axis. */
-const axisCache = new WeakMap<Histogram, Axis>();
-
+/** A series' latency axis, kept by its interval source for the last number of rows asked. */
 function axisOf(s: SeriesModel, rows: number): Axis {
-  const cached = axisCache.get(s.histogram);
+  const kept = intervalsOf(s).cached("heatmap-axis", (): { axis: Axis | null } => ({ axis: null }));
+  const cached = kept.axis;
   if (cached && cached.rows === rows) return cached;
   const layout = layoutOf(s);
   const sp = sparseOf(s.histogram);
@@ -74,7 +68,7 @@ function axisOf(s: SeriesModel, rows: number): Axis {
     r = next;
   }
   const axis = { lo, hi, rows, rowOf, spread, ends: rowEnds(rowOf, rows) };
-  axisCache.set(s.histogram, axis);
+  kept.axis = axis;
   return axis;
 }
 
@@ -183,10 +177,10 @@ interface BlockGrid {
 }
 
 function blockGridOf(s: SeriesModel): BlockGrid | null {
-  const b = s.blocks;
-  if (!b) return null;
-  const starts = b instanceof JoinedBlocks ? b.partStarts : [0];
-  const count = b.intervalCount;
+  if (!s.blocks || !s.intervals) return null;
+  const src = intervalsOf(s);
+  const starts = src.partStarts();
+  const count = src.n;
   return {
     partOf(i) {
       let k = 0;
@@ -220,13 +214,13 @@ interface TableFacts {
   blocks: Map<number, { t1: number; max: number }> | null;
 }
 
-const tableFacts = new WeakMap<IntervalTable, TableFacts>();
-
-function factsOf(t: IntervalTable, grid: BlockGrid | null): TableFacts {
-  let f = tableFacts.get(t);
+function factsOf(src: IntervalSource, grid: BlockGrid | null): TableFacts {
+  const t = src.table;
+  const kept = src.cached("heatmap-facts", (): { facts: TableFacts | null } => ({ facts: null }));
+  let f = kept.facts;
   if (!f || f.n !== t.n || f.offsets !== t.offsets) {
     f = { n: t.n, offsets: t.offsets, ...spanOf(t), blocks: null };
-    tableFacts.set(t, f);
+    kept.facts = f;
   }
   if (grid && !f.blocks) f.blocks = blockFacts(t, grid);
   return f;
@@ -273,15 +267,14 @@ function blockFact(t: IntervalTable, a: number, b: number): { t1: number; max: n
 
 /**
  * Per series and axis: each interval's and each block's counts by row, computed when first
- * asked and kept, so that zooming and panning add small row lists instead of decoding again.
+ * asked and kept (by the interval source), so that zooming and panning add small row lists
+ * instead of decoding again.
  */
-const rowCaches = new WeakMap<Histogram, RowCache>();
-
 function rowCacheOf(s: SeriesModel, axis: Pick<Axis, "rows" | "rowOf" | "ends">): RowCache {
-  const hit = rowCaches.get(s.histogram);
+  const src = intervalsOf(s);
+  const kept = src.cached("heatmap-rows", (): { rows: RowCache | null } => ({ rows: null }));
+  const hit = kept.rows;
   if (hit && hit.rows === axis.rows) return hit;
-  const t = s.intervals!;
-  const layout = layoutOf(s);
   let intervals = new Map<number, RowEntries>();
   const blocks = new Map<number, RowEntries>();
   const size = BLOCK_SIZES[0];
@@ -290,16 +283,9 @@ function rowCacheOf(s: SeriesModel, axis: Pick<Axis, "rows" | "rowOf" | "ends">)
     interval(i) {
       let e = intervals.get(i);
       if (!e) {
-        const d = decodeInterval(t, i);
-        if (!d) e = EMPTY_ROWS;
-        else if (d.lowestDiscernibleValue === layout.lowest && d.numberOfSignificantValueDigits === layout.digits) e = toRows(d.indices, d.counts, axis);
-        else {
-          // Another layout than the series' own (a merge): added into one of that layout first.
-          const h = newHistogram(layout.digits, layout.lowest, s.histogram.highestTrackableValue);
-          addDecodedInto(h, d);
-          const sp = sparseOf(h);
-          e = toRows(sp.indices, sp.counts, axis);
-        }
+        // In the series' layout (an interval of a merge recorded in another is converted).
+        const c = src.counts(i);
+        e = c ? toRows(c.indices, c.counts, axis) : EMPTY_ROWS;
         if (intervals.size >= MAX_CACHED_INTERVALS) intervals = new Map();
         intervals.set(i, e);
       }
@@ -309,19 +295,14 @@ function rowCacheOf(s: SeriesModel, axis: Pick<Axis, "rows" | "rowOf" | "ends">)
       let e = blocks.get(start);
       if (!e) {
         // The stored block itself when there is one (no copy through an accumulator).
-        const sum =
-          s.blocks!.storedBlock(start) ??
-          s.blocks!.sumRange(start, start + size - 1, (i) => {
-            const d = decodeInterval(t, i);
-            return d ? { indices: d.indices, counts: d.counts } : null;
-          }).sum;
+        const sum = src.storedBlock(start) ?? src.sum(start, start + size - 1, true);
         e = toRows(sum.indices, sum.counts, axis);
         blocks.set(start, e);
       }
       return e;
     },
   };
-  rowCaches.set(s.histogram, c);
+  kept.rows = c;
   return c;
 }
 
@@ -330,9 +311,10 @@ function rowCacheOf(s: SeriesModel, axis: Pick<Axis, "rows" | "rowOf" | "ends">)
  * level-0 blocks, from the block holding the first interval to the one holding the last. Columns start on the
  * stored blocks' boundaries, part by part (a part's last column may be shorter).
  */
-function wholeBlocks(t: IntervalTable, grid: BlockGrid, firstInView: number, lastEnd: number, perColumn: number) {
+function wholeBlocks(src: IntervalSource, grid: BlockGrid, firstInView: number, lastEnd: number, perColumn: number) {
   const size = BLOCK_SIZES[0];
-  const blocks = factsOf(t, grid).blocks!;
+  const blocks = factsOf(src, grid).blocks!;
+  const t = src.table;
   const out: { t0: number; t1: number; first: number; count: number; max: number }[] = [];
   let a = firstInView;
   {
@@ -395,7 +377,7 @@ export function prepareBlockRows(s: SeriesModel, rows: number): number {
     i = Math.max(to, i + 1);
   }
   // And what the query walks every interval for (its extent, the columns' ends and maxima).
-  factsOf(t, grid);
+  factsOf(intervalsOf(s), grid);
   return blocks;
 }
 
@@ -405,7 +387,7 @@ function extentOf(series: readonly SeriesModel[]): [number, number] | null {
   for (const s of series) {
     const t = s.intervals;
     if (!t) continue;
-    const f = factsOf(t, null);
+    const f = factsOf(intervalsOf(s), null);
     first = Math.min(first, f.first);
     last = Math.max(last, f.last);
   }
@@ -449,7 +431,8 @@ export function heatmapQuery(all: readonly SeriesModel[], q: HeatmapQuery): Heat
     const s = all.find((x) => x.id === id);
     const t = s?.intervals;
     if (!s || !t || t.n === 0) continue;
-    const longest = factsOf(t, null).longest;
+    const src = intervalsOf(s);
+    const longest = factsOf(src, null).longest;
     const columns = Math.max(1, Math.floor(q.columns));
     const axis = axisOf(s, rows);
     const cache = rowCacheOf(s, axis);
@@ -461,12 +444,12 @@ export function heatmapQuery(all: readonly SeriesModel[], q: HeatmapQuery): Heat
     let blockCols = false;
     let order: Int32Array | null = null;
     let buckets: readonly { t0: number; t1: number; first: number; count: number; max: number }[] = [];
-    if (grid && factsOf(t, grid).ordered) {
+    if (grid && factsOf(src, grid).ordered) {
       const [first, last] = indexRange(t.offsets, t.n, t0 - longest, t1);
       const inView = Math.max(0, last - first + 1);
       if (inView / columns >= BLOCK_ROWS_FROM) {
         blockCols = true;
-        buckets = wholeBlocks(t, grid, first, first + inView, Math.max(1, Math.round(inView / columns / BLOCK_SIZES[0])));
+        buckets = wholeBlocks(intervalsOf(s), grid, first, first + inView, Math.max(1, Math.round(inView / columns / BLOCK_SIZES[0])));
       }
     }
     if (!blockCols) {

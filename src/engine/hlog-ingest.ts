@@ -22,11 +22,11 @@ import { IntervalTable, inferUnitFromIntervalMax, type PayloadBytes, type Payloa
 import { BLOCK_SIZES, IntervalBlocks, JoinedBlocks, type BlockParts, type RangeSums } from "../core/blocks";
 import { HlogReader, holdsWhite, plainDecimalBytes, producerUnit, type HlogInterval, type ReaderPart } from "../formats/hlog";
 import { addDecodedInto, growToCover, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
-import { decodePayload } from "./payload";
 import { kernelAccumulators } from "./kernel-accumulators";
-import { decodePayloadBytes, kernelAvailable, kernelLines, medianIndexOf, RECORD_F64, RECORD_I32 } from "../wasm/kernel";
+import { decodePayloadBytes, kernelAvailable, kernelLines, RECORD_F64, RECORD_I32 } from "../wasm/kernel";
 import { makeSeries, MAX_TAGS, type IngestProgress, type IngestResult, type Sink } from "./series-make";
-import { attachKept, KeptCounts, keptGroup, keptTransferables, type KeptParts } from "./kept-counts";
+import { KeptCounts, keptGroup, keptTransferables, type KeptParts } from "./intervals/kept";
+import { attachKept, decodePayload, medianOf } from "./intervals";
 import { fileBaseName } from "../core/naming";
 
 function blocksOf(t: TagSeries): RangeSums | null {
@@ -68,15 +68,6 @@ function shiftedInto(offsets: Float64Array, at: number, raws: ArrayLike<number>,
 function isAscending(v: Float64Array, n: number): boolean {
   for (let i = 1; i < n; i++) if (v[i]! < v[i - 1]!) return false;
   return true;
-}
-
-/**
- * Median of a decoded interval, read off its sparse counts (no histogram needed): for the
- * kernel's last decode, the bucket it found while decoding.
- */
-function medianOf(d: DecodedHistogram): number {
-  const at = medianIndexOf(d);
-  return at < 0 ? 0 : valueFromIndex(at, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits);
 }
 
 interface TagSeries {
@@ -293,7 +284,7 @@ export class HlogIngest implements Sink, LineSink {
   intervalCount = 0;
   /** Counts-array slots of all tags' histograms (see MAX_TOTAL_SLOTS). */
   private slots = 0;
-  /** The tags' kept counts, for time windows (kept-counts.ts; null where none are kept). */
+  /** The tags' kept counts, for time windows (intervals/kept.ts; null where none are kept). */
   private readonly kept = keptGroup();
 
   /**

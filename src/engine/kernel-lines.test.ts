@@ -10,7 +10,7 @@ import { damaged as damagedBytes, readAsBytes, readAsText, readingOutcome, seede
 import type { SimInterval } from "../../scripts/lib/queue-sim";
 import { BLOCK_SIZES } from "../core/blocks";
 import { HlogIngest, keepBlocks } from "./hlog-ingest";
-import { setKeptBudget, WORKER_KEPT_BUDGET } from "./kept-counts";
+import { setKeptBudget, WORKER_KEPT_BUDGET } from "./intervals/kept";
 import { kernelStats } from "../wasm/kernel";
 
 afterEach(() => {

@@ -10,9 +10,9 @@ import { fileBytes } from "./file-chunks";
 import { ingestHlogPart, transferablesOf } from "./hlog-ingest";
 import type { PartReply, PartRequest, PartSetup } from "./part-protocol";
 import { warmUp } from "./warm-up";
-import { HELPER_KEPT_BUDGET, setKeptBudget } from "./kept-counts";
+import { HELPER_KEPT_BUDGET, setKeptBudget } from "./intervals/kept";
 
-// Intervals' counts are kept from the load for time windows (kept-counts.ts), within a bound;
+// Intervals' counts are kept from the load for time windows (intervals/kept.ts), within a bound;
 // the engine takes them with the part.
 setKeptBudget(HELPER_KEPT_BUDGET);
 

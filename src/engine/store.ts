@@ -5,7 +5,6 @@
 // modules, and the types a query answers with are in protocol.ts.
 import { addInto, bucketsOf, coarsestLayout, newHistogram, type Buckets, type Histogram } from "../core/histogram";
 import { IntervalTable, type SeriesModel } from "../core/series";
-import { detectSaturation, type SaturationVerdict } from "../core/saturation";
 import { detectCoordinatedOmission } from "../core/co-detect";
 import { formatNs } from "../core/warnings";
 import { spectrumOf, type Spectrum } from "../core/spectrum";
@@ -19,35 +18,16 @@ import type { CarriedCompare } from "./share-query";
 import { compareSeries, uniqueName } from "../core/naming";
 import type { OpenedShare, ShareLook } from "./query-types";
 import { OPEN_RANGE, type LoadOutcome, type SeriesView, type SeriesWarning, type TimelineQuery, type TimelineResult, type TimeRange } from "./protocol";
-import { inflatedCache } from "./inflated-cache";
-import { dropKept } from "./kept-counts";
+import { disposeIntervals, intervalsOf, type AppendedRow } from "./intervals";
+import { beforeStartOf, saturationOf } from "./table-facts";
 import { windowHistogram } from "./window-query";
 import { timelineQuery } from "./timeline-query";
 
 // The wire types used to live here; importers may still take them from this module.
-export { OPEN_RANGE };
+export { OPEN_RANGE, saturationOf };
 export type { OpenedShare, ShareLook };
 export type { LoadOutcome, SeriesView, SeriesWarning, TimelineQuery, TimelineResult, TimelineSeries, TimeRange } from "./protocol";
 export { TIMELINE_PERCENTILES } from "../core/types";
-
-/** For tests: the inflated-bytes cache's bound (bytes), and what it holds now. */
-export const inflatedCacheForTests = {
-  setLimit: (bytes: number): void => inflatedCache.setLimit(bytes),
-  held: (): number => inflatedCache.held(),
-};
-
-/**
- * The saturation detector's verdict on a table, kept while the table holds the same intervals:
- * it reads every interval, and both a series' warnings and the comparison ask for it.
- */
-const saturation = new WeakMap<IntervalTable, { n: number; v: SaturationVerdict }>();
-export function saturationOf(t: IntervalTable): SaturationVerdict {
-  const c = saturation.get(t);
-  if (c && c.n === t.n) return c.v;
-  const v = detectSaturation(t.offsets, t.p50, t.counts, t.n);
-  saturation.set(t, { n: t.n, v });
-  return v;
-}
 
 function warningsOf(s: SeriesModel): SeriesWarning[] {
   const out: SeriesWarning[] = [];
@@ -62,25 +42,6 @@ function warningsOf(s: SeriesModel): SeriesWarning[] {
 }
 
 let mergeCount = 0;
-
-const beforeStartCache = new WeakMap<IntervalTable, { n: number; r: { intervals: number; count: number } | null }>();
-
-/** The intervals of a table that start before StartTime, and their values (null when none). */
-function beforeStartOf(t: IntervalTable | null): { intervals: number; count: number } | null {
-  if (!t) return null;
-  const c = beforeStartCache.get(t);
-  if (c && c.n === t.n) return c.r;
-  let intervals = 0;
-  let count = 0;
-  for (let i = 0; i < t.n; i++)
-    if (t.offsets[i]! < 0) {
-      intervals++;
-      count += t.counts[i]!;
-    }
-  const r = intervals > 0 ? { intervals, count } : null;
-  beforeStartCache.set(t, { n: t.n, r });
-  return r;
-}
 
 /** Id suffix of a series' coordinated-omission-corrected view. */
 export const CO_SUFFIX = "~co";
@@ -130,25 +91,30 @@ export class Store {
   remove(id: string): void {
     const i = this.series.findIndex((s) => s.id === id);
     if (i >= 0) {
-      const t = this.series.splice(i, 1)[0]!.intervals;
-      inflatedCache.forget(t);
-      dropKept(t);
+      disposeIntervals(this.series.splice(i, 1)[0]!.intervals);
     }
     this.shown.delete(id);
     this.shown.delete(id + CO_SUFFIX);
   }
 
   clear(): void {
-    for (const s of this.series) {
-      inflatedCache.forget(s.intervals);
-      dropKept(s.intervals);
-    }
+    for (const s of this.series) disposeIntervals(s.intervals);
     this.series.length = 0;
     this.shown.clear();
     this.carried = null;
     this.carriedCoNs = null;
     this.coCache.clear();
     this.warningCache.clear();
+  }
+
+  /**
+   * Rows a run followed live wrote after the load, appended to a series' intervals (see
+   * intervals/source.ts): every query after answers as for a load of the whole log.
+   */
+  append(id: string, rows: readonly AppendedRow[]): void {
+    const s = this.get(id);
+    intervalsOf(s).append(rows);
+    this.forgetWarnings(id);
   }
 
   setIdentity(id: string, patch: Partial<Pick<SeriesModel, "config" | "throughput" | "kind" | "name">>): void {

@@ -11,9 +11,9 @@ import { judgeWindows, type WindowStats } from "../core/windows";
 import { NANOS_PER_UNIT } from "../core/types";
 import { Store } from "./store";
 import { heatmapQuery, tailQuery, windowQuery, type WindowSeries } from "./time-queries";
-import { setKeptBudget, WORKER_KEPT_BUDGET } from "./kept-counts";
+import { setKeptBudget, WORKER_KEPT_BUDGET } from "./intervals/kept";
 
-// As in the page's workers: windows read the counts kept from the load (kept-counts.test.ts
+// As in the page's workers: windows read the counts kept from the load (intervals/kept.test.ts
 // compares them with the plain path).
 setKeptBudget(WORKER_KEPT_BUDGET);
 

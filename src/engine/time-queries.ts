@@ -4,11 +4,11 @@
 // Percentiles here are read at each log's own precision, as HistogramLogProcessor reads them.
 import { sparseOf, type Histogram } from "../core/histogram";
 import { layoutOf as layoutOfHistogram, percentileOfSparse, type Layout } from "./sparse-percentile";
-import type { IntervalTable, SeriesModel } from "../core/series";
+import type { SeriesModel } from "../core/series";
 import { summariseTail, type TailInterval } from "../core/tail";
 import { NANOS_PER_UNIT } from "../core/types";
-import { valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
-import { decodePayload } from "./payload";
+import { valueFromIndex } from "../formats/hlog-encoding";
+import { intervalsOf } from "./intervals";
 import type { HeatmapQuery, HeatmapResult, HeatmapSeries, TailQuery, TailSeries, WindowQuery, WindowSeries } from "./query-types";
 
 export { percentileOfSparse };
@@ -17,12 +17,6 @@ export { heatmapQuery } from "./heatmap-query";
 export type { HeatmapQuery, HeatmapResult, HeatmapSeries, TailQuery, TailSeries, WindowQuery, WindowSeries };
 
 const layoutOf = (s: SeriesModel): Layout => layoutOfHistogram(s.histogram);
-
-/** Decodes interval i (transient: valid until the next decode). */
-function decodeInterval(t: IntervalTable, i: number): DecodedHistogram | null {
-  const d = decodePayload(t.payload(i));
-  return d.ok ? d.value : null;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Tail
@@ -51,8 +45,9 @@ export function tailQuery(series: readonly SeriesModel[], q: TailQuery): TailSer
     const threshold = q.thresholdNs / NANOS_PER_UNIT[s.recordedUnit];
     const layout = layoutOf(s);
     const counts = new Float64Array(t.n);
+    const src = intervalsOf(s);
     const decodeOne = (i: number) => {
-      const d = decodeInterval(t, i);
+      const d = src.decoded(i);
       if (d) counts[i] = aboveIn(d.indices, d.counts, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits, threshold);
     };
     const whole = aboveIn(...sparseArgs(s.histogram), layout.lowest, layout.digits, threshold);

@@ -1,13 +1,12 @@
 // Max and percentiles over time: per pixel column, the max of the intervals' maxes and the
 // percentiles of their merged histogram (never averaged percentiles).
 import { valueAtPercentile } from "../core/histogram";
-import { BLOCK_SIZES, JoinedBlocks } from "../core/blocks";
+import { BLOCK_SIZES } from "../core/blocks";
 import { layoutOf, percentileOfSparse, totalOf } from "./sparse-percentile";
 import type { IntervalTable, SeriesModel } from "../core/series";
 import { bucketIntervals, snapToBlocks } from "../core/timeline-buckets";
 import { addDecodedInto } from "../formats/hlog-encoding";
-import { decodePayload } from "./payload";
-import { inflatedCache } from "./inflated-cache";
+import { intervalsOf } from "./intervals";
 import { sameShape } from "./window-query";
 import type { TimelineQuery, TimelineResult, TimelineSeries } from "./protocol";
 
@@ -93,6 +92,7 @@ export function timelineQuery(series: readonly SeriesModel[], q: TimelineQuery):
 }
 
 function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number, q: TimelineQuery): TimelineSeries {
+  const src = intervalsOf(s);
   // A bucket holds the intervals that start in it; include the one straddling t0.
   const grouped = bucketIntervals(t, t0 - maxLength(t), t1, q.columns);
   const order = grouped.order;
@@ -100,8 +100,8 @@ function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number
   // Columns of many intervals are moved onto block boundaries: a column's merged histogram
   // is then whole pre-merged blocks (percentile lines on a 24-hour log took over a second
   // per query when every column decoded its intervals).
-  if (s.blocks && buckets.length > 1 && (buckets[buckets.length - 1]!.first + buckets[buckets.length - 1]!.count - buckets[0]!.first) / buckets.length >= BLOCK_SIZES[0]) {
-    buckets = snapToBlocks(t, buckets, BLOCK_SIZES[0], s.blocks instanceof JoinedBlocks ? s.blocks.partStarts : [0]);
+  if (src.hasBlocks && buckets.length > 1 && (buckets[buckets.length - 1]!.first + buckets[buckets.length - 1]!.count - buckets[0]!.first) / buckets.length >= BLOCK_SIZES[0]) {
+    buckets = snapToBlocks(t, buckets, BLOCK_SIZES[0], src.partStarts());
   }
   const n = buckets.length;
   const r: TimelineSeries = {
@@ -124,19 +124,19 @@ function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number
     for (let j = b.first; j < b.first + b.count; j++) count += t.counts[order[j]!]!;
     r.count[k] = count;
     if (q.percentiles.length === 0) return;
-    if (s.blocks) {
+    if (src.hasBlocks) {
       // Sorted table: order is the identity and a bucket is a contiguous index range.
       // Percentiles straight off the block sum, valuing only the bucket each one lands in
       // (a histogram per column, allocated and walked from index 0, cost more than the sum).
-      const sum = s.blocks.sumRange(b.first, b.first + b.count - 1, (i) => inflatedCache.decodeAt(t, i)).sum;
+      const sum = src.sum(b.first, b.first + b.count - 1);
       const total = totalOf(sum);
       for (const p of q.percentiles) r.percentiles[String(p)]![k] = percentileOfSparse(sum, p, layout, total);
       return;
     }
     const h = sameShape(s.histogram);
     for (let j = b.first; j < b.first + b.count; j++) {
-      const d = decodePayload(t.payload(order[j]!));
-      if (d.ok) addDecodedInto(h, d.value);
+      const d = src.decoded(order[j]!);
+      if (d) addDecodedInto(h, d);
     }
     for (const p of q.percentiles) r.percentiles[String(p)]![k] = valueAtPercentile(h, p);
   });

@@ -6,7 +6,8 @@ import { simulateQueue } from "../../scripts/lib/queue-sim";
 import { writeHlog } from "../../scripts/lib/hlog-fixture";
 import { countsLengthOf, maxOf, valueAtPercentile } from "../core/histogram";
 import { encodeHistogram } from "../../scripts/lib/hlog-encoders";
-import { inflatedCacheForTests, Store } from "./store";
+import { Store } from "./store";
+import { inflatedCache as inflatedCacheForTests } from "./intervals";
 import { warningText } from "../core/warnings";
 
 const sim = simulateQueue({

@@ -4,8 +4,7 @@ import { lowestDiscernibleValueOf, newHistogram, type Histogram } from "../core/
 import { indexRange, type Sparse } from "../core/blocks";
 import type { SeriesModel } from "../core/series";
 import { addDecodedInto } from "../formats/hlog-encoding";
-import { decodePayload } from "./payload";
-import { inflatedCache } from "./inflated-cache";
+import { intervalsOf } from "./intervals";
 import type { TimeRange } from "./protocol";
 
 /** An empty histogram with the layout of `h`, so intervals add by index. */
@@ -39,16 +38,17 @@ export function windowHistogram(s: SeriesModel, range: TimeRange): Histogram {
   const lo = range.start ?? -Infinity;
   const hi = range.end ?? Infinity;
   const out = sameShape(s.histogram);
-  if (s.blocks) {
+  const src = intervalsOf(s);
+  if (src.hasBlocks) {
     const [i0, i1] = indexRange(t.offsets, t.n, lo, hi);
-    if (i0 <= i1) addSparse(out, s, s.blocks.sumRange(i0, i1, (i) => inflatedCache.decodeAt(t, i)).sum);
+    if (i0 <= i1) addSparse(out, s, src.sum(i0, i1, true));
     return out;
   }
   for (let i = 0; i < t.n; i++) {
     const o = t.offsets[i]!;
     if (o < lo || o > hi) continue;
-    const d = decodePayload(t.payload(i));
-    if (d.ok) addDecodedInto(out, d.value);
+    const d = src.decoded(i);
+    if (d) addDecodedInto(out, d);
   }
   return out;
 }

@@ -8,24 +8,10 @@ import { BLOCK_SIZES, grownDense, type Sparse } from "../core/blocks";
 import { layoutOf, percentileOfSparse, totalOf, type Layout } from "./sparse-percentile";
 import type { IntervalTable, SeriesModel } from "../core/series";
 import { cutWindows, windowOrigin } from "../core/windows";
-import { addDecodedInto, valueFromIndex, type DecodedHistogram } from "../formats/hlog-encoding";
-import { decodePayload } from "./payload";
-import { CHUNK_BITS, keptOf, keptSparse, OFFSET_MASK, readVarint, type KeptCounts } from "./kept-counts";
+import { addDecodedInto, valueFromIndex } from "../formats/hlog-encoding";
+import { intervalsOf, type IntervalSource } from "./intervals";
+import { CHUNK_BITS, OFFSET_MASK, readVarint, type KeptCounts } from "./intervals/kept";
 import type { WindowQuery, WindowSeries } from "./query-types";
-
-/** Decodes interval i (transient: valid until the next decode). */
-function decodeInterval(t: IntervalTable, i: number): DecodedHistogram | null {
-  const d = decodePayload(t.payload(i));
-  return d.ok ? d.value : null;
-}
-
-/** Interval i's counts in the series' layout, from its kept bytes when it has them (transient). */
-function sparseAt(t: IntervalTable, kept: KeptCounts | null, i: number): Sparse | null {
-  const k = kept ? keptSparse(kept, i) : null;
-  if (k) return k;
-  const d = decodeInterval(t, i);
-  return d ? { indices: d.indices, counts: d.counts } : null;
-}
 
 /** Intervals in time order: the table's own order when it is sorted (always, with blocks). */
 function timeOrder(t: IntervalTable): Int32Array | null {
@@ -45,12 +31,11 @@ function timeOrder(t: IntervalTable): Int32Array | null {
  * layout: whole pre-merged blocks and the edges' counts when the series has blocks (kept
  * counts share the blocks' layout), else every interval added into a histogram of that layout.
  */
-function sumOf(s: SeriesModel, order: Int32Array | null, first: number, last: number, kept: KeptCounts | null): Sparse {
-  const t = s.intervals!;
-  if (s.blocks && order === null) return s.blocks.sumRange(first, last, (i) => sparseAt(t, kept, i)).sum;
+function sumOf(s: SeriesModel, src: IntervalSource, order: Int32Array | null, first: number, last: number): Sparse {
+  if (src.hasBlocks && order === null) return src.sum(first, last);
   const h = newHistogram(s.histogram.numberOfSignificantValueDigits, lowestDiscernibleValueOf(s.histogram), s.histogram.highestTrackableValue);
   for (let j = first; j <= last; j++) {
-    const d = decodeInterval(t, order ? order[j]! : j);
+    const d = src.decoded(order ? order[j]! : j);
     if (d) addDecodedInto(h, d);
   }
   const sp = sparseOf(h);
@@ -103,9 +88,9 @@ class WindowAccumulator {
    * are below that bucket too (else the window would have more than `over` values above a
    * higher one). The total then comes from each interval's count.
    */
-  sum(s: SeriesModel, order: Int32Array | null, first: number, last: number, layout: Layout, kept: KeptCounts | null, ps: readonly number[]): boolean {
+  sum(src: IntervalSource, order: Int32Array | null, first: number, last: number, layout: Layout, kept: KeptCounts | null, ps: readonly number[]): boolean {
     this.clear();
-    const t = s.intervals!;
+    const t = src.table;
     let need = Infinity;
     let windowTotal = 0;
     if (kept !== null) {
@@ -120,7 +105,7 @@ class WindowAccumulator {
         this.addKeptTop(kept, i, need);
         continue;
       }
-      const d = decodeInterval(t, i);
+      const d = src.decoded(i);
       if (!d) continue;
       if (d.lowestDiscernibleValue !== layout.lowest || d.numberOfSignificantValueDigits !== layout.digits) {
         this.clear();
@@ -149,7 +134,7 @@ class WindowAccumulator {
 
   /**
    * Adds a kept row's counts from its highest index down until more than `need` values are
-   * added (all of them when it holds no more). Its ZigZag LEB128 bytes (kept-counts.ts) are
+   * added (all of them when it holds no more). Its ZigZag LEB128 bytes (intervals/kept.ts) are
    * walked backwards: a value's last byte is the one without the continuation bit (the ninth
    * byte of a nine-byte value is 0 for every value the load kept), and the row's last index
    * with a count places the first count met.
@@ -267,7 +252,8 @@ export function windowQuery(series: readonly SeriesModel[], q: WindowQuery): Win
     for (const p of q.percentiles) r.values[String(p)] = new Float64Array(n);
     const layout = layoutOf(s.histogram);
     // The intervals' counts kept from the load, when they are in the series' layout.
-    const kept = keptOf(t, layout.digits, layout.lowest);
+    const src = intervalsOf(s);
+    const kept = src.kept();
     const columns = q.percentiles.map((p) => r.values[String(p)]!);
     const wide = BLOCK_SIZES[0] * 2;
     spans.forEach((w, k) => {
@@ -279,13 +265,13 @@ export function windowQuery(series: readonly SeriesModel[], q: WindowQuery): Win
       // once (from its kept counts, else decoded) and added into a dense accumulator, read from
       // the top down. Long ones, or intervals in another layout than the series': pre-merged
       // blocks and the edges' counts.
-      const viaBlocks = !!s.blocks && order === null && w.last - w.first + 1 >= wide;
-      if (!viaBlocks && windowAcc.sum(s, order, w.first, w.last, layout, kept, q.percentiles)) {
+      const viaBlocks = src.hasBlocks && order === null && w.last - w.first + 1 >= wide;
+      if (!viaBlocks && windowAcc.sum(src, order, w.first, w.last, layout, kept, q.percentiles)) {
         r.count[k] = windowAcc.total;
         windowAcc.percentiles(q.percentiles, layout, columns, k);
         return;
       }
-      const sum = sumOf(s, order, w.first, w.last, kept);
+      const sum = sumOf(s, src, order, w.first, w.last);
       const total = totalOf(sum);
       r.count[k] = total;
       for (const p of q.percentiles) r.values[String(p)]![k] = percentileOfSparse(sum, p, layout, total);

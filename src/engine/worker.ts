@@ -7,10 +7,10 @@ import { defaultHelperPool } from "./part-pool";
 import type { HelperFailed, HelperPorts } from "./part-protocol";
 import { EngineWarmUps, type WarmableStore } from "./warm-up";
 import { heatmapQuery } from "./time-queries";
-import { setKeptBudget, WORKER_KEPT_BUDGET } from "./kept-counts";
+import { setKeptBudget, WORKER_KEPT_BUDGET } from "./intervals/kept";
 import { HeatmapPrefetch } from "./heatmap-prefetch";
 
-// Intervals' counts are kept from the load for time windows (kept-counts.ts), within a bound.
+// Intervals' counts are kept from the load for time windows (intervals/kept.ts), within a bound.
 setKeptBudget(WORKER_KEPT_BUDGET);
 
 const store = new Store();

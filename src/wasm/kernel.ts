@@ -341,7 +341,7 @@ export function inflateFast(input: Uint8Array, offset: number, length: number, l
  * decodePayloadFast call decoded, as a view of the kernel's memory valid until the next call;
  * null when that call declined. Reading them again gives exactly that call's indices and counts
  * (the kernel checked every value while decoding): the load keeps them for time windows
- * (engine/kept-counts.ts).
+ * (engine/intervals/kept.ts).
  */
 export function lastCountsBytes(): Uint8Array | null {
   if (!lastDecoded) return null;

@@ -14,10 +14,10 @@
 // million intervals) keeps its first intervals only, and the rest take the decoding path, as
 // every interval did before. The budget is 0 (nothing kept) until a worker sets it: the command
 // line keeps none (it asks for one time window at most, and reads its edges back from the file).
-import type { IntervalTable } from "../core/series";
-import type { Sparse } from "../core/blocks";
-import type { DecodedHistogram } from "../formats/hlog-encoding";
-import { lastCountsBytes } from "../wasm/kernel";
+import type { IntervalTable } from "../../core/series";
+import type { Sparse } from "../../core/blocks";
+import type { DecodedHistogram } from "../../formats/hlog-encoding";
+import { lastCountsBytes } from "./decode";
 
 /** A row's position is chunk << CHUNK_BITS | offset: chunk = at >>> CHUNK_BITS, offset = at & OFFSET_MASK. */
 export const CHUNK_BITS = 20;
@@ -36,7 +36,7 @@ export const WORKER_KEPT_BUDGET = 96 * 1024 * 1024;
 export const HELPER_KEPT_BUDGET = WORKER_KEPT_BUDGET / 2;
 
 let budget = 0;
-/** Tables' kept counts attached to a table (weakly: a table dropped without dropKept goes at its collection). */
+/** Kept counts attached to a table's interval source (weakly: a table dropped without being disposed goes at its collection). */
 const attached = new Set<WeakRef<KeptCounts>>();
 
 /** Sets this realm's bound on kept bytes (0: keep nothing). Tables already kept stay. */
@@ -312,32 +312,24 @@ export class KeptCounts {
   }
 }
 
-const byTable = new WeakMap<IntervalTable, KeptCounts>();
-
 /**
- * Attaches a table's kept counts (the load's last step: finish()) when they fit the budget
- * beside what is attached already (readers running at once each kept within it alone).
+ * Whether a table's kept counts may be attached (the load's last step): they hold every row and
+ * fit the budget beside what is attached already (readers running at once each kept within it
+ * alone). Sealed either way; dropped when they may not.
  */
-export function attachKept(t: IntervalTable, k: KeptCounts | null): void {
-  if (!k) return;
+export function mayAttach(t: IntervalTable, k: KeptCounts): boolean {
   k.seal();
   if (k.n === t.n && keptBytesHeld() + k.held <= budget) {
-    byTable.set(t, k);
     attached.add(new WeakRef(k));
-  } else k.drop();
+    return true;
+  }
+  k.drop();
+  return false;
 }
 
-/** Drops a table's kept counts (its series was removed). */
-export function dropKept(t: IntervalTable | null | undefined): void {
-  if (!t) return;
-  byTable.get(t)?.drop();
-  byTable.delete(t);
-}
-
-/** A table's kept counts when they are in the given layout (a series' own) and hold any row. */
-export function keptOf(t: IntervalTable, digits: number, lowest: number): KeptCounts | null {
-  const k = byTable.get(t);
-  return k && k.n === t.n && k.top >= 0 && k.digits === digits && k.lowest === lowest ? k : null;
+/** Whether kept counts are in the given layout (a series' own), hold any row and every row of the table. */
+export function keptFits(k: KeptCounts | null, t: IntervalTable, digits: number, lowest: number): k is KeptCounts {
+  return !!k && k.n === t.n && k.top >= 0 && k.digits === digits && k.lowest === lowest;
 }
 
 let scratchIndices = new Int32Array(1024);

@@ -1,8 +1,40 @@
-// Decoding one interval of a table for a query, with a bounded cache of inflated bytes.
-import type { IntervalTable } from "../core/series";
-import type { Sparse } from "../core/blocks";
-import { decodePayloadFast } from "../wasm/kernel";
-import { decodeInflated, inflateHistogramPayload, type EncodingVersion } from "../formats/hlog-encoding";
+// Decoding one interval's payload: by the WebAssembly kernel when it handles the payload
+// (compressed V2, up to 64 KiB inflated), else by the JavaScript reader (the reference, which
+// also words every error), with a bounded cache of what the JavaScript reader inflated. The one
+// place that chooses between them; the reader (engine/hlog-ingest.ts) and the interval sources
+// (source.ts) decode through it.
+import type { IntervalTable } from "../../core/series";
+import { decodePayloadFast, lastCountsBytes, medianIndexOf } from "../../wasm/kernel";
+import {
+  decodeHistogramPayload,
+  decodeInflated,
+  inflateHistogramPayload,
+  valueFromIndex,
+  type DecodedHistogram,
+  type DecodeResult,
+  type EncodingVersion,
+} from "../../formats/hlog-encoding";
+
+/** Transient, like decodeHistogramPayload(text, true): the arrays are valid until the next decode. */
+export function decodePayload(text: string): DecodeResult {
+  const d = decodePayloadFast(text);
+  return d !== null ? { ok: true, value: d } : decodeHistogramPayload(text, true);
+}
+
+/**
+ * The inflated counts bytes of the last payload the kernel decoded (null when the last decode
+ * was the JavaScript reader's), which kept counts copy as they are (kept.ts).
+ */
+export { lastCountsBytes };
+
+/**
+ * Median of a decoded interval (lowest equivalent value; 0 without counts), read off its sparse
+ * counts: for the kernel's last decode, the bucket it found while decoding.
+ */
+export function medianOf(d: DecodedHistogram): number {
+  const at = medianIndexOf(d);
+  return at < 0 ? 0 : valueFromIndex(at, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits);
+}
 
 interface Entry {
   bytes: Uint8Array;
@@ -46,7 +78,7 @@ export class InflatedCache {
    * usual payload from its text faster than the JS reader decodes it from cached inflated
    * bytes, so the cache keeps only what the kernel declines (V0 and V1 payloads, mostly).
    */
-  decodeAt(t: IntervalTable, i: number): Sparse | null {
+  decodeAt(t: IntervalTable, i: number): DecodedHistogram | null {
     const fast = decodePayloadFast(t.payload(i));
     if (fast !== null) return fast;
     let m = this.tables.get(t);
@@ -88,5 +120,5 @@ export class InflatedCache {
   }
 }
 
-/** The engine's one cache: every store's tables share its bound. */
+/** The engine's one cache: every table's source shares its bound. */
 export const inflatedCache = new InflatedCache();

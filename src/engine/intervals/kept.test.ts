@@ -1,4 +1,4 @@
-// Counts kept from the load (kept-counts.ts) read back exactly, and time windows read from
+// Counts kept from the load (kept.ts) read back exactly, and time windows read from
 // them equal the plain path (every interval decoded again) and hdr-histogram-js's merge of each
 // window's intervals: on generated logs of both precisions and two lowest values, with counts
 // that need 8-byte words, empty intervals, two tags, payloads the kernel declines (so kept from
@@ -6,14 +6,15 @@
 import { afterEach, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { build, type Histogram } from "hdr-histogram-js";
-import { writeHlog } from "../../scripts/lib/hlog-fixture";
-import { encodeHistogram } from "../../scripts/lib/hlog-encoders";
-import { mulberry32 } from "../../scripts/lib/queue-sim";
-import { Store } from "./store";
-import { windowQuery, type WindowSeries } from "./time-queries";
-import { ingestHlogInParts, ingestHlogPart } from "./hlog-ingest";
-import { encodeCounts, KeptCounts, keptBytesHeld, keptGroup, keptOf, keptSparse, setKeptBudget, WORKER_KEPT_BUDGET } from "./kept-counts";
-import { decodePayload } from "./payload";
+import { writeHlog } from "../../../scripts/lib/hlog-fixture";
+import { encodeHistogram } from "../../../scripts/lib/hlog-encoders";
+import { mulberry32 } from "../../../scripts/lib/queue-sim";
+import { Store } from "../store";
+import { windowQuery, type WindowSeries } from "../time-queries";
+import { ingestHlogInParts, ingestHlogPart } from "../hlog-ingest";
+import { encodeCounts, KeptCounts, keptBytesHeld, keptGroup, keptSparse, setKeptBudget, WORKER_KEPT_BUDGET } from "./kept";
+import { keptOf } from ".";
+import { decodePayload } from "./decode";
 
 afterEach(() => setKeptBudget(0));
 
