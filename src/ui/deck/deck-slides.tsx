@@ -7,7 +7,7 @@ import { Timeline, type TimelineLine } from "../../charts/timeline/Timeline";
 import { Heatmap, type HeatmapLane } from "../../charts/heatmap/Heatmap";
 import { RatioChart } from "../../charts/ratio/RatioChart";
 import type { Headline } from "../../core/compare/headline";
-import { valueText } from "../../core/compare/headline";
+import { headlineLine, valueText } from "../../core/compare/headline";
 import { neededText } from "../../core/compare/details";
 import type { CompareResult } from "../../core/compare/types";
 import { formatCount } from "../../core/format";
@@ -56,6 +56,11 @@ export function slideKinds(d: DeckData): SlideKind[] {
 }
 
 /** "60 s", "15 min", "2.5 h". */
+/** How long the headline's one line is, which sets its type size on the slide. */
+function headlineLength(h: Headline | null | undefined): number {
+  return h ? headlineLine(h).length : 0;
+}
+
 function durationText(s: number): string {
   if (!(s > 0)) return "";
   if (s < 120) return `${Math.round(s)} s`;
@@ -111,7 +116,7 @@ export function HeadlineSlide({ d }: { d: DeckData }) {
     return (
       <>
         {d.headline ? (
-          <HeadlineView h={d.headline} className="deck-headline" />
+          <HeadlineView h={d.headline} className={`deck-headline${headlineLength(d.headline) > 90 ? " very-long" : headlineLength(d.headline) > 55 ? " long" : ""}`} />
         ) : (
           <h1 data-testid="present-title">
             Comparing {d.pair[1]} with {d.pair[0]}…

@@ -10,7 +10,7 @@ import { formatThroughput } from "../../core/naming";
 import type { SeriesView } from "../../engine/store";
 import type { CompareState, SweepRow } from "../hooks/use-compare";
 import type { RatioPoint } from "../../core/compare/types";
-import { ruleText, type Headline } from "../../core/compare/headline";
+import { changeWords, rangeWords, ruleText, type Headline } from "../../core/compare/headline";
 import { methodText, reasonLines } from "../../core/compare/details";
 import type { CompareResult as CompareAnswerLike } from "../../core/compare/types";
 import { HeadlineView } from "./Headline";
@@ -182,7 +182,9 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width, 
                   <th scope="col">percentile</th>
                   <th scope="col">A: {r.base.label}</th>
                   <th scope="col">B: {r.cand.label}</th>
-                  <th scope="col">B ÷ A</th>
+                  <th scope="col" title="B ÷ A at that percentile">
+                    B vs A
+                  </th>
                   <th scope="col">{lvl} range</th>
                   <th scope="col">verdict</th>
                 </tr>
@@ -203,8 +205,10 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width, 
                     <th scope="row">{pLabel(p.percentile)}</th>
                     <td>{f(p.base)}</td>
                     <td>{f(p.cand)}</td>
-                    <td>{ratioText(p.ratio)}</td>
-                    <td>{p.low !== null && p.high !== null ? `${ratioText(p.low)}–${ratioText(p.high)}` : p.supported ? "no range" : "too few values"}</td>
+                    <td title={`B ÷ A = ${ratioText(p.ratio)}`}>{changeWords(p.ratio)}</td>
+                    <td title={p.low !== null && p.high !== null ? `B ÷ A ${ratioText(p.low)}–${ratioText(p.high)}` : undefined}>
+                      {rangeWords(p.ratio, p.low, p.high, r.level)?.replace(/^\d+ % range /, "") ?? (p.supported ? "no range" : "too few values")}
+                    </td>
                     <td className="verdict-cell" data-reason={p.reason ?? undefined} title={p.reason ?? undefined}>
                       {p.supported ? (p.judged === false ? "not judged" : VERDICT_TEXT[p.verdict]) : "–"}
                       {p.basis === "events" ? <span className="muted"> (events)</span> : null}
@@ -216,7 +220,7 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width, 
                   <th scope="row">max</th>
                   <td>{f(r.max.base)}</td>
                   <td>{f(r.max.cand)}</td>
-                  <td>{ratioText(r.max.ratio)}</td>
+                  <td title={`B ÷ A = ${ratioText(r.max.ratio)}`}>{changeWords(r.max.ratio)}</td>
                   <td>a single value: no range</td>
                   <td />
                 </tr>
