@@ -15,12 +15,30 @@ import { siegeReader } from "./siege";
 import { statisticsReader } from "./statistics";
 import type { Format, FormatReader, HdrFormat } from "./source";
 import { vegetaReader } from "./vegeta";
+// Benchmarks, storage and telemetry: histograms and per-I/O logs.
+import { fioHistReader } from "./fio-hist";
+import { fioJsonReader } from "./fio-json";
+import { fioLatReader } from "./fio-lat";
+
+/** Benchmarks, storage and telemetry (fio …): their own marks, tried before the generic samples. */
+const BENCHMARK_READERS: FormatReader[] = [fioJsonReader, fioHistReader, fioLatReader];
 
 /**
  * The line readers, in the order content detection tries them: files of statistics first (refused
  * with what they are), specific formats before generic samples.
  */
-export const READERS: FormatReader[] = [statisticsReader, jmeterReader, gatlingReader, k6Reader, vegetaReader, ghzReader, fortioReader, siegeReader, samplesReader];
+export const READERS: FormatReader[] = [
+  statisticsReader,
+  jmeterReader,
+  gatlingReader,
+  k6Reader,
+  vegetaReader,
+  ghzReader,
+  fortioReader,
+  siegeReader,
+  ...BENCHMARK_READERS,
+  samplesReader,
+];
 
 /**
  * Every format, in priority order (for name matches and then for content). Percentile files
