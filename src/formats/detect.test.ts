@@ -39,7 +39,7 @@ describe("pickFormat: one registry for every format", () => {
 
 describe("pickReader", () => {
   it("has the specific readers before generic samples", () => {
-    expect(READERS.map((r) => r.id)).toEqual(["statistics", "jmeter", "gatling", "k6", "vegeta", "ghz", "fortio", "siege", "fio-json", "fio-hist", "fio-lat", "samples"]);
+    expect(READERS.map((r) => r.id)).toEqual(["statistics", "jmeter", "gatling", "k6", "vegeta", "ghz", "fortio", "siege", "fio-json", "fio-hist", "fio-lat", "otlp", "samples"]);
   });
 
   it.each([

@@ -19,9 +19,10 @@ import { vegetaReader } from "./vegeta";
 import { fioHistReader } from "./fio-hist";
 import { fioJsonReader } from "./fio-json";
 import { fioLatReader } from "./fio-lat";
+import { otlpReader } from "./otlp";
 
-/** Benchmarks, storage and telemetry (fio …): their own marks, tried before the generic samples. */
-const BENCHMARK_READERS: FormatReader[] = [fioJsonReader, fioHistReader, fioLatReader];
+/** Benchmarks, storage and telemetry (fio, OpenTelemetry …): their own marks, tried before the generic samples. */
+const BENCHMARK_READERS: FormatReader[] = [fioJsonReader, fioHistReader, fioLatReader, otlpReader];
 
 /**
  * The line readers, in the order content detection tries them: files of statistics first (refused
