@@ -39,7 +39,22 @@ describe("pickFormat: one registry for every format", () => {
 
 describe("pickReader", () => {
   it("has the specific readers before generic samples", () => {
-    expect(READERS.map((r) => r.id)).toEqual(["statistics", "jmeter", "gatling", "k6", "vegeta", "ghz", "fortio", "siege", "fio-json", "fio-hist", "fio-lat", "otlp", "samples"]);
+    expect(READERS.map((r) => r.id)).toEqual([
+      "statistics",
+      "jmeter",
+      "gatling",
+      "k6",
+      "vegeta",
+      "ghz",
+      "fortio",
+      "siege",
+      "fio-json",
+      "fio-hist",
+      "fio-lat",
+      "otlp",
+      "prometheus-api",
+      "samples",
+    ]);
   });
 
   it.each([

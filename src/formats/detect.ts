@@ -20,9 +20,10 @@ import { fioHistReader } from "./fio-hist";
 import { fioJsonReader } from "./fio-json";
 import { fioLatReader } from "./fio-lat";
 import { otlpReader } from "./otlp";
+import { prometheusApiReader } from "./prometheus-api";
 
-/** Benchmarks, storage and telemetry (fio, OpenTelemetry …): their own marks, tried before the generic samples. */
-const BENCHMARK_READERS: FormatReader[] = [fioJsonReader, fioHistReader, fioLatReader, otlpReader];
+/** Benchmarks, storage and telemetry (fio, OpenTelemetry, Prometheus …): their own marks, tried before the generic samples. */
+const BENCHMARK_READERS: FormatReader[] = [fioJsonReader, fioHistReader, fioLatReader, otlpReader, prometheusApiReader];
 
 /**
  * The line readers, in the order content detection tries them: files of statistics first (refused

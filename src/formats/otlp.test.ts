@@ -24,7 +24,7 @@ const HDR = 1 + 1 / 1024;
 function atRank(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   if (p >= 100) return sorted[sorted.length - 1]!;
-  const rank = Math.max(1, Math.floor((p / 100) * sorted.length + 0.5));
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length - 1e-9));
   return sorted[rank - 1]!;
 }
 
