@@ -100,7 +100,9 @@ export const UTF16_REASON = "looks like UTF-16 text; save it as UTF-8";
 /** What the app reads, for the message about a file it does not recognise. */
 export const READABLE_FORMATS =
   "an HdrHistogram interval log (.hlog) or percentile distribution (.hgrm), wrk2 --latency output, plain values one per line, " +
-  "a CSV/TSV table of samples, JMeter results (CSV or XML .jtl), a Gatling simulation.log, k6 results (JSON or CSV), Vegeta results (CSV or JSON), a ghz JSON report, a Fortio JSON result or siege -v output";
+  "a CSV/TSV table of samples, JMeter results (CSV or XML .jtl), a Gatling simulation.log, k6 results (JSON or CSV), Vegeta results (CSV or JSON), a ghz JSON report, a Fortio or Nighthawk JSON result, siege -v output" +
+  // Benchmarks, storage and telemetry.
+  ", fio --output-format=json+ output, a fio histogram or per-I/O latency log, OpenTelemetry OTLP JSON metrics, a saved Prometheus query or query_range answer (JSON)";
 
 /** Why a file whose start (`head`) no reader takes cannot be read: UTF-16, binary, or an unknown format. */
 export function unreadableReason(head: string): string {
