@@ -60,7 +60,8 @@ describe("Prometheus API answer: native histogram, query_range", () => {
     expect(parsed.problems.filter((p) => !p.note)).toEqual([]);
     expect(parsed.series).toHaveLength(1);
     const s = parsed.series[0]!;
-    expect(s.tag).toMatch(/^demo_native_duration_seconds\{instance=/);
+    // job and instance are the same for every result: they name nothing apart
+    expect(s.tag).toBe("demo_native_duration_seconds");
     expect(s.histogram.totalCount).toBe(900);
     const counts = s.intervals!.map((iv) => iv.histogram.totalCount);
     expect(counts.filter((n) => n > 0)).toEqual([300, 300, 300]);
@@ -85,7 +86,7 @@ describe("Prometheus API answer: classic _bucket series", () => {
 
   it("joins the le series into one histogram known only at its bounds, and says so", () => {
     expect(parsed.problems.filter((p) => !p.note)).toEqual([]);
-    expect(parsed.series.map((s) => s.tag)).toEqual(['demo_classic_duration_seconds{instance="127.0.0.1:19464",job="demo"}']);
+    expect(parsed.series.map((s) => s.tag)).toEqual(["demo_classic_duration_seconds"]);
     const s = parsed.series[0]!;
     expect(s.intervals!.map((iv) => iv.histogram.totalCount).filter((n) => n > 0)).toEqual([300, 300, 300]);
     s.intervals!.filter((iv) => iv.histogram.totalCount > 0).forEach((iv, k) => expectAtBounds(iv.histogram, PHASES[k]!, DEF, `phase ${k}`));
@@ -123,6 +124,18 @@ describe("Prometheus answers built by hand: resets, rates, the live form", () =>
         .map((p) => p.reason)
         .join("\n"),
     ).toMatch(/1 counter resets/);
+  });
+
+  it("names results apart by the labels that differ between them", () => {
+    const r = readPrometheusData(
+      {
+        resultType: "matrix",
+        result: ["a", "b"].map((route) => ({ metric: { __name__: "x_seconds", job: "api", route }, histograms: [point(10, [1, 1])] })),
+      },
+      { source: "x.json", firstPoint: "whole" },
+      new Problems("x.json"),
+    );
+    expect(r.series.map((s) => s.tag)).toEqual(['x_seconds{route="a"}', 'x_seconds{route="b"}']);
   });
 
   it("in the live form, takes the first point as the baseline only", () => {

@@ -89,6 +89,8 @@ export function readPrometheusData(data: unknown, options: PrometheusReadOptions
   const classic = new Map<string, { name: string; tag: string; byLe: Map<number, Map<number, number>>; line: number }>();
   let fractions = 0;
   let notDurations = 0;
+  // Labels with one value in every result (job, instance of a single target) name nothing apart.
+  const shared = sharedLabels(data.result);
   data.result.forEach((r: unknown, i: number) => {
     if (!isObj(r) || !isObj(r.metric)) return;
     const name = typeof r.metric.__name__ === "string" ? r.metric.__name__ : "";
@@ -101,14 +103,14 @@ export function readPrometheusData(data: unknown, options: PrometheusReadOptions
         else if (p === null) problems.once(`bad-${i}`, null, `result ${i + 1} (${clip(labelsText(r.metric, []), 80)}): a histogram point is not [time, {count, buckets}]: skipped`);
         else points.push(p);
       }
-      collected.push({ tag: labelsText(r.metric, []), name, kind: "native", points });
+      collected.push({ tag: labelsText(r.metric, shared), name, kind: "native", points });
       return;
     }
     const le = r.metric.le;
     if (typeof le !== "string") return;
     const bound = le === "+Inf" ? Infinity : Number(le);
     if (Number.isNaN(bound)) return;
-    const key = labelsText(r.metric, ["le"]);
+    const key = labelsText(r.metric, ["le", ...shared]);
     let c = classic.get(key);
     if (!c) {
       c = { name: name.replace(/_bucket$/, ""), tag: key.replace(/^([^{]*)_bucket/, "$1"), byLe: new Map(), line: i };
@@ -178,6 +180,12 @@ export function readPrometheusData(data: unknown, options: PrometheusReadOptions
   }
   if (notDurations > 0) problems.once("not-durations", null, `${notDurations} histograms are not of durations (bytes, ratios …): left out`);
   return { series, notes };
+}
+
+function sharedLabels(results: readonly unknown[]): string[] {
+  const metrics = results.filter(isObj).map((r) => (isObj(r.metric) ? r.metric : {}));
+  if (metrics.length === 0) return [];
+  return Object.keys(metrics[0]!).filter((k) => k !== "__name__" && k !== "le" && metrics.every((m) => m[k] === metrics[0]![k]));
 }
 
 function nativePoint(pair: unknown): Snapshot | "fraction" | null {
