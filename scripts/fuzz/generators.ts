@@ -11,7 +11,7 @@ import { writeHlog } from "../lib/hlog-fixture";
 import { simulateQueue, mulberry32 } from "../lib/queue-sim";
 import { gatlingLog, generateSamples, jmeterCsv, jmeterXml, k6Csv, k6Json, plainValues, samplesTable, vegetaCsv, vegetaJson } from "../lib/loadgen-fixtures";
 import { fortioJson, ghzJson, siegeVerbose } from "../lib/producer-fixtures";
-import { fioHistLog, fioJsonPlus, fioLatLog, nighthawkJson, otlpJsonLines, prometheusRange } from "../lib/structured-fixtures";
+import { fioHistLog, fioJsonPlus, fioLatLog, jmhJson, nighthawkJson, otlpJsonLines, prometheusRange } from "../lib/structured-fixtures";
 import { PRODUCER_FIXTURES } from "../lib/producer-outputs";
 import { formatPercentileDistribution } from "../../src/core/hgrm-export";
 
@@ -178,7 +178,7 @@ export function generatedFixture(kind: GeneratedKind, seed: number): Fixture {
 // Benchmarks, storage and telemetry: generated in the real producers' shapes, and the real
 // producers' outputs kept as fixtures.
 
-export const STRUCTURED_KINDS = ["fio-json", "fio-hist", "fio-hist-coarse", "fio-lat", "otlp", "prometheus", "nighthawk"] as const;
+export const STRUCTURED_KINDS = ["fio-json", "fio-hist", "fio-hist-coarse", "fio-lat", "otlp", "prometheus", "jmh", "nighthawk"] as const;
 export type StructuredKind = (typeof STRUCTURED_KINDS)[number];
 
 /** A generated file of a structured format, with the number of values it holds (`totals` under ""). */
@@ -207,6 +207,8 @@ export function structuredFixture(kind: StructuredKind, seed: number): Fixture {
       return made(`otel-${seed}.jsonl`, otlpJsonLines(samples));
     case "prometheus":
       return made(`prom-${seed}.json`, prometheusRange(samples));
+    case "jmh":
+      return made(`jmh-${seed}.json`, jmhJson(samples));
     default:
       return made(`nighthawk-${seed}.json`, { text: nighthawkJson(samples), total: samples.length });
   }

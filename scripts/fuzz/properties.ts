@@ -326,7 +326,7 @@ function countWritten(kind: (typeof LOADGEN_KINDS)[number], text: string): numbe
 
 const structuredValid: FuzzProperty = {
   name: "structured-valid-totals",
-  description: "generated fio, OTLP, Prometheus API and Nighthawk files, CRLF/BOM, any chunks: no problems but notes, every value written is read",
+  description: "generated fio, OTLP, Prometheus API, JMH and Nighthawk files, CRLF/BOM, any chunks: no problems but notes, every value written is read",
   quickRuns: 30,
   build: () =>
     fc.asyncProperty(

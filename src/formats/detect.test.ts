@@ -53,6 +53,7 @@ describe("pickReader", () => {
       "fio-lat",
       "otlp",
       "prometheus-api",
+      "jmh",
       "samples",
     ]);
   });

@@ -21,9 +21,10 @@ import { fioJsonReader } from "./fio-json";
 import { fioLatReader } from "./fio-lat";
 import { otlpReader } from "./otlp";
 import { prometheusApiReader } from "./prometheus-api";
+import { jmhReader } from "./jmh";
 
-/** Benchmarks, storage and telemetry (fio, OpenTelemetry, Prometheus …): their own marks, tried before the generic samples. */
-const BENCHMARK_READERS: FormatReader[] = [fioJsonReader, fioHistReader, fioLatReader, otlpReader, prometheusApiReader];
+/** Benchmarks, storage and telemetry (fio, OpenTelemetry, Prometheus, JMH): their own marks, tried before the generic samples. */
+const BENCHMARK_READERS: FormatReader[] = [fioJsonReader, fioHistReader, fioLatReader, otlpReader, prometheusApiReader, jmhReader];
 
 /**
  * The line readers, in the order content detection tries them: files of statistics first (refused
@@ -102,7 +103,7 @@ export const READABLE_FORMATS =
   "an HdrHistogram interval log (.hlog) or percentile distribution (.hgrm), wrk2 --latency output, plain values one per line, " +
   "a CSV/TSV table of samples, JMeter results (CSV or XML .jtl), a Gatling simulation.log, k6 results (JSON or CSV), Vegeta results (CSV or JSON), a ghz JSON report, a Fortio or Nighthawk JSON result, siege -v output" +
   // Benchmarks, storage and telemetry.
-  ", fio --output-format=json+ output, a fio histogram or per-I/O latency log, OpenTelemetry OTLP JSON metrics, a saved Prometheus query or query_range answer (JSON)";
+  ", fio --output-format=json+ output, a fio histogram or per-I/O latency log, OpenTelemetry OTLP JSON metrics, a saved Prometheus query or query_range answer (JSON), JMH SampleTime results (-rf json)";
 
 /** Why a file whose start (`head`) no reader takes cannot be read: UTF-16, binary, or an unknown format. */
 export function unreadableReason(head: string): string {
