@@ -117,7 +117,16 @@ export function unreadableReason(head: string): string {
 export function pickFormat(name: string, head: string): Format | null {
   // Text that looks like HdrHistogram's is left to its two formats, even when neither reads it.
   const candidates = isHdrHistogramText(name, head) ? FORMATS.filter(isHdrFormat) : FORMATS;
-  for (const f of candidates) if (f.nameMatch?.(name)) return f;
+  for (const f of candidates)
+    if (f.nameMatch?.(name)) {
+      // An HdrHistogram name that lies (memtier_benchmark's --hdr-file-prefix writes an interval
+      // log as .hgrm) yields to the other HdrHistogram format when only that one's content matches.
+      if (isHdrFormat(f) && !f.detect("", head)) {
+        const other = candidates.find((g) => g !== f && isHdrFormat(g) && g.detect("", head));
+        if (other) return other;
+      }
+      return f;
+    }
   for (const f of candidates) if (f.detect(name, head)) return f;
   return null;
 }
