@@ -84,8 +84,8 @@ class FioHistParser implements LineParser {
     for (let j = 0; j < bins; j++) {
       const c = f[3 + j]!.trim();
       if (c === "0") continue;
-      if (!/^\d{1,15}$/.test(c)) {
-        this.problems.line(lineNo, `bin ${j + 1}: ${JSON.stringify(clip(c))} is not a count`);
+      if (!/^\d{1,12}$/.test(c)) {
+        this.problems.line(lineNo, `bin ${j + 1}: ${JSON.stringify(clip(c))} is not a count (at most 12 digits)`);
         return;
       }
       counts.push({ ...this.buckets[j]!, count: Number(c) });

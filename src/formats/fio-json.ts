@@ -15,7 +15,7 @@
 import { newHistogram } from "../core/histogram";
 import { fileBaseName } from "../core/naming";
 import type { FormatReader, LineParser, ParsedSeries, ParsedSource, SampleOptions } from "./source";
-import { recordBuckets, type CountedBucket } from "./support/buckets";
+import { MAX_BUCKET_COUNT, recordBuckets, type CountedBucket } from "./support/buckets";
 import { clip } from "./support/decimals";
 import { fioBinHigh, fioBinLow, fioBinOf, fioResolutionNote } from "./support/fio-bins";
 import { JsonStream } from "./support/json-stream";
@@ -107,7 +107,7 @@ class FioJsonParser implements LineParser {
     if (typeof bins !== "object" || bins === null || Array.isArray(bins)) return null;
     const counts = new Map<number, number>();
     for (const [key, n] of Object.entries(bins as Record<string, unknown>)) {
-      if (!/^\d{1,15}$/.test(key) || typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
+      if (!/^\d{1,15}$/.test(key) || typeof n !== "number" || !Number.isSafeInteger(n) || n < 0 || n > MAX_BUCKET_COUNT) {
         this.problems.line(f.line, `${f.direction} ${f.kind} bin ${JSON.stringify(clip(key))}: ${JSON.stringify(n)} is not a count of a bin: skipped`);
         continue;
       }

@@ -17,6 +17,7 @@ import { newHistogram } from "../core/histogram";
 import type { Histogram } from "../core/histogram";
 import { fileBaseName } from "../core/naming";
 import type { FormatReader, LineParser, ParsedSeries, ParsedSource, SampleOptions } from "./source";
+import { MAX_BUCKET_COUNT } from "./support/buckets";
 import { clip, MAX_LATENCY_NS } from "./support/decimals";
 import { JsonStream } from "./support/json-stream";
 import { Problems } from "./support/problems";
@@ -123,7 +124,15 @@ class JmhParser implements LineParser {
     for (const iteration of v) {
       if (!Array.isArray(iteration)) continue;
       for (const pair of iteration) {
-        if (!Array.isArray(pair) || typeof pair[0] !== "number" || typeof pair[1] !== "number" || !(pair[0] >= 0) || !Number.isSafeInteger(pair[1]) || pair[1] < 0) {
+        if (
+          !Array.isArray(pair) ||
+          typeof pair[0] !== "number" ||
+          typeof pair[1] !== "number" ||
+          !(pair[0] >= 0) ||
+          !Number.isSafeInteger(pair[1]) ||
+          pair[1] < 0 ||
+          pair[1] > MAX_BUCKET_COUNT
+        ) {
           this.problems.line(lineNo, `${b.benchmark}: ${clip(JSON.stringify(pair))} is not a [value, count] pair: skipped`);
           continue;
         }

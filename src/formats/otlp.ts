@@ -23,7 +23,7 @@ import type { Histogram } from "../core/histogram";
 import { newHistogram } from "../core/histogram";
 import { fileBaseName } from "../core/naming";
 import type { FormatReader, LineParser, ParsedInterval, ParsedSeries, ParsedSource, SampleOptions } from "./source";
-import { percentText } from "./support/buckets";
+import { MAX_BUCKET_COUNT, percentText } from "./support/buckets";
 import { clip, MAX_LATENCY_NS } from "./support/decimals";
 import { JsonStream } from "./support/json-stream";
 import { Problems } from "./support/problems";
@@ -58,8 +58,8 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 /** A uint64 written as a JSON number or a string (the Collector); null when neither. */
 function count(v: unknown): number | null {
   if (v === undefined) return 0;
-  if (typeof v === "number") return Number.isSafeInteger(v) && v >= 0 ? v : null;
-  if (typeof v === "string" && /^\d{1,15}$/.test(v)) return Number(v);
+  if (typeof v === "number") return Number.isSafeInteger(v) && v >= 0 && v <= MAX_BUCKET_COUNT ? v : null;
+  if (typeof v === "string" && /^\d{1,15}$/.test(v) && Number(v) <= MAX_BUCKET_COUNT) return Number(v);
   return null;
 }
 

@@ -151,6 +151,13 @@ describe("Prometheus answers built by hand: resets, rates, the live form", () =>
     expect(p.problems.some((x) => !x.note && /not whole numbers: the result of rate\(\) or increase\(\)/.test(x.reason))).toBe(true);
   });
 
+  // Found by fuzzing: a count of 2^53 overflowed the histogram and surfaced as an internal error.
+  it("refuses a count too large to be real, naming it, without an internal error", () => {
+    const p = parseByLines(prometheusApiReader, "big.json", INSTANT.replace(/"1"\]/, '"9007199254740992"]'));
+    expect(p.problems.some((x) => /internal error/.test(x.reason))).toBe(false);
+    expect(p.problems.some((x) => !x.note && /not \[time, \{count, buckets\}\]: skipped/.test(x.reason))).toBe(true);
+  });
+
   it("says an error answer's error", () => {
     const p = parseByLines(
       prometheusApiReader,

@@ -22,6 +22,7 @@
 import type { Histogram } from "../core/histogram";
 import { newHistogram } from "../core/histogram";
 import type { FormatReader, LineParser, ParsedInterval, ParsedSeries, ParsedSource, SampleOptions } from "./source";
+import { MAX_BUCKET_COUNT } from "./support/buckets";
 import { clip, MAX_LATENCY_NS } from "./support/decimals";
 import { JsonStream } from "./support/json-stream";
 import { Problems } from "./support/problems";
@@ -62,7 +63,7 @@ function labelsText(metric: Obj, drop: readonly string[]): string {
 function wholeCount(v: unknown): number | null | "fraction" {
   if (typeof v !== "string" && typeof v !== "number") return null;
   const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) return null;
+  if (!Number.isFinite(n) || n < 0 || n > MAX_BUCKET_COUNT) return null;
   return Number.isInteger(n) ? n : "fraction";
 }
 

@@ -4,6 +4,9 @@
 // smallest and the largest values to where they were really recorded.
 import type { Histogram } from "../../core/histogram";
 
+/** Largest count of one bucket a reader takes: far above any real file, and sums of them stay exact. */
+export const MAX_BUCKET_COUNT = 1e12;
+
 export interface CountedBucket {
   /** Lowest value the bucket can hold (inclusive or not: only used to place min and max). */
   lower: number;
