@@ -11,6 +11,8 @@ import { writeHlog } from "../lib/hlog-fixture";
 import { simulateQueue, mulberry32 } from "../lib/queue-sim";
 import { gatlingLog, generateSamples, jmeterCsv, jmeterXml, k6Csv, k6Json, plainValues, samplesTable, vegetaCsv, vegetaJson } from "../lib/loadgen-fixtures";
 import { fortioJson, ghzJson, siegeVerbose } from "../lib/producer-fixtures";
+import { fioHistLog, fioJsonPlus, fioLatLog, jmhJson, nighthawkJson, otlpJsonLines, prometheusRange } from "../lib/structured-fixtures";
+import { PRODUCER_FIXTURES } from "../lib/producer-outputs";
 import { formatPercentileDistribution } from "../../src/core/hgrm-export";
 import { toolFixtureArb } from "./tool-generators";
 
@@ -174,6 +176,58 @@ export function generatedFixture(kind: GeneratedKind, seed: number): Fixture {
   return loadgenFixture(kind, seed);
 }
 
+// Benchmarks, storage and telemetry: generated in the real producers' shapes, and the real
+// producers' outputs kept as fixtures.
+
+export const STRUCTURED_KINDS = ["fio-json", "fio-hist", "fio-hist-coarse", "fio-lat", "otlp", "prometheus", "jmh", "nighthawk"] as const;
+export type StructuredKind = (typeof STRUCTURED_KINDS)[number];
+
+/** A generated file of a structured format, with the number of values it holds (`totals` under ""). */
+export function structuredFixture(kind: StructuredKind, seed: number): Fixture {
+  const rnd = mulberry32(seed);
+  const samples = generateSamples({
+    seed,
+    seconds: 1 + Math.floor(rnd() * 5),
+    rate: 5 + Math.floor(rnd() * 60),
+    labels: rnd() < 0.5 ? [""] : ["home", "login", 'a,b "q"'].slice(0, 1 + Math.floor(rnd() * 3)),
+    medianMs: 0.05 + rnd() * 50,
+    sigma: 0.2 + rnd(),
+    failureRate: 0,
+  });
+  const made = (name: string, w: { text: string; total: number }): Fixture => ({ kind, name, text: w.text, totals: new Map([["", w.total]]) });
+  switch (kind) {
+    case "fio-json":
+      return made(`fio-${seed}.json`, fioJsonPlus(samples));
+    case "fio-hist":
+      return made(`fio-${seed}_clat_hist.1.log`, fioHistLog(samples));
+    case "fio-hist-coarse":
+      return made(`fio-${seed}.txt`, fioHistLog(samples, 1 + Math.floor(rnd() * 6)));
+    case "fio-lat":
+      return made(`fio-${seed}_clat.1.log`, fioLatLog(samples));
+    case "otlp":
+      return made(`otel-${seed}.jsonl`, otlpJsonLines(samples));
+    case "prometheus":
+      return made(`prom-${seed}.json`, prometheusRange(samples));
+    case "jmh":
+      return made(`jmh-${seed}.json`, jmhJson(samples));
+    default:
+      return made(`nighthawk-${seed}.json`, { text: nighthawkJson(samples), total: samples.length });
+  }
+}
+
+let producerCache: Fixture[] | null = null;
+/** The real producers' outputs (scripts/producers/fixtures). */
+export function producerOutputs(): Fixture[] {
+  if (producerCache) return producerCache;
+  producerCache = existsSync(PRODUCER_FIXTURES)
+    ? readdirSync(PRODUCER_FIXTURES)
+        .sort()
+        .filter((f) => !/values\.json$/.test(f))
+        .map((f) => ({ kind: "producer", name: f, text: readFileSync(path.join(PRODUCER_FIXTURES, f), "utf8") }))
+    : [];
+  return producerCache;
+}
+
 /** Any valid file: generated (most) or a real sample. */
 export const fixtureArb: fc.Arbitrary<Fixture> = fc.oneof(
   { weight: 5, arbitrary: fc.tuple(fc.constantFrom(...GENERATED_KINDS), fc.integer({ min: 1, max: 1e6 })).map(([k, s]) => generatedFixture(k, s)) },
@@ -184,6 +238,14 @@ export const fixtureArb: fc.Arbitrary<Fixture> = fc.oneof(
     arbitrary: fc.integer({ min: 0, max: 1e6 }).map((i) => {
       const real = realSamples();
       return real.length > 0 ? real[i % real.length]! : generatedFixture("hlog", i);
+    }),
+  },
+  { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...STRUCTURED_KINDS), fc.integer({ min: 1, max: 1e6 })).map(([k, s]) => structuredFixture(k, s)) },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 0, max: 1e6 }).map((i) => {
+      const real = producerOutputs();
+      return real.length > 0 ? real[i % real.length]! : structuredFixture("fio-lat", i);
     }),
   },
 );

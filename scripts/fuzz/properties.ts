@@ -27,6 +27,8 @@ import {
   generatedFixture,
   HOSTILE_LINES,
   GENERATED_KINDS,
+  STRUCTURED_KINDS,
+  structuredFixture,
   hlogFixture,
   mutatedFileArb,
   mutationArb,
@@ -352,6 +354,32 @@ function countWritten(kind: (typeof LOADGEN_KINDS)[number], text: string): numbe
       return lines.length - 1;
   }
 }
+
+const structuredValid: FuzzProperty = {
+  name: "structured-valid-totals",
+  description: "generated fio, OTLP, Prometheus API, JMH and Nighthawk files, CRLF/BOM, any chunks: no problems but notes, every value written is read",
+  quickRuns: 30,
+  build: () =>
+    fc.asyncProperty(
+      fc.constantFrom(...STRUCTURED_KINDS),
+      fc.integer({ min: 1, max: 1e6 }),
+      fc.option(fc.constantFrom<Mutation>({ op: "crlf" }, { op: "bom" }), { freq: 2 }),
+      cutsArb,
+      async (kind, seed, m, cuts) => {
+        begin({ kind, seed, m, cuts });
+        const f = structuredFixture(kind, seed);
+        const text = m ? applyMutation(f.text, m) : f.text;
+        const written = f.totals!.get("")!;
+        const r = await ingestChecked(f.name, chunkAt(text, cuts), text);
+        if (written === 0) return true;
+        const bad = r.problems.filter((p) => !p.note && !/calls failed/.test(p.reason));
+        if (bad.length > 0) fail(`valid ${kind} file gave problems: ${preview(bad)}`);
+        const got = r.series.reduce((a, s) => a + s.histogram.totalCount, 0);
+        if (got !== written) fail(`${kind}: ${got} values read, ${written} written`);
+        return true;
+      },
+    ),
+};
 
 const hgrmValid: FuzzProperty = {
   name: "hgrm-valid-totals",
@@ -1018,6 +1046,7 @@ export const PROPERTIES: FuzzProperty[] = [
   hlogLayouts,
   loadgenValid,
   toolValid,
+  structuredValid,
   hgrmValid,
   payloadCrafted,
   payloadRoundTrip,

@@ -7,6 +7,9 @@ import { ingest } from "../engine/ingest";
 import { gatlingLog, generateSamples, jmeterCsv, jmeterXml, k6Csv, k6Json, plainValues, samplesTable, vegetaCsv, vegetaJson } from "../../scripts/lib/loadgen-fixtures";
 import { FORMATS, READABLE_FORMATS, READERS, UTF16_REASON, isHdrHistogramText, looksLikeUtf16, pickFormat, pickReader, unreadableReason } from "./detect";
 import { budgetMs } from "../../scripts/lib/budget";
+import { build } from "hdr-histogram-js";
+import { hlogFixture } from "../../scripts/fuzz/generators";
+import { formatPercentileDistribution } from "../core/hgrm-export";
 
 const samples = generateSamples({ seed: 3, seconds: 2, rate: 100, labels: ["a", "b"], medianMs: 5, sigma: 0.5, failureRate: 0.1 });
 /** What the engine hands pickReader: the first 4 KB or so. */
@@ -42,7 +45,8 @@ describe("pickReader", () => {
     const ids = READERS.map((r) => r.id);
     expect(ids.slice(0, 8)).toEqual(["statistics", "jmeter", "gatling", "k6", "vegeta", "ghz", "fortio", "siege"]);
     expect(ids[ids.length - 1]).toBe("samples");
-    // load generators' and system tools' text outputs, between them
+    // benchmarks, storage and telemetry (their own marks), then load generators' and system tools' text outputs
+    expect(ids.slice(8, 14)).toEqual(["fio-json", "fio-hist", "fio-lat", "otlp", "prometheus-api", "jmh"]);
     expect(ids).toEqual(expect.arrayContaining(["hey", "h2load", "pgbench", "redis-benchmark", "sysbench", "cyclictest", "sockperf", "ping", "ioping", "hyperfine"]));
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -190,5 +194,28 @@ describe("ingest of UTF-16 files", () => {
   it("the same files as UTF-8 still load", async () => {
     const r = await ingest("k6.csv", [k6Csv(samples)]);
     expect(r.series.length).toBeGreaterThan(0);
+  });
+});
+
+// memtier_benchmark --hdr-file-prefix=P writes P_FULL_RUN_1.hgrm holding an HdrHistogram interval
+// log (HdrHistogram_c's hdr_log_write) and P_FULL_RUN_1.txt holding a percentile distribution.
+describe("HdrHistogram files whose names lie (memtier_benchmark)", () => {
+  it("reads an interval log named .hgrm as an interval log, exactly as under its own name", async () => {
+    const f = hlogFixture(11);
+    expect(pickFormat("memtier_FULL_RUN_1.hgrm", f.text.slice(0, 4096))?.id).toBe("hlog");
+    const asHgrm = await ingest("memtier_FULL_RUN_1.hgrm", [f.text]);
+    const asHlog = await ingest("memtier_FULL_RUN_1.hlog", [f.text]);
+    expect(asHgrm.problems).toEqual([]);
+    expect(asHgrm.series.map((s) => s.histogram.totalCount)).toEqual([f.totals!.get("")!]);
+    expect(asHgrm.series.map((s) => [s.histogram.totalCount, s.intervals?.n])).toEqual(asHlog.series.map((s) => [s.histogram.totalCount, s.intervals?.n]));
+  });
+
+  it("reads a percentile distribution named .txt or .hlog as a percentile distribution", () => {
+    const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+    for (let i = 1; i <= 1000; i++) h.recordValue(i * 1000);
+    const text = formatPercentileDistribution(h, 1e6);
+    expect(pickFormat("memtier_FULL_RUN_1.txt", text)?.id).toBe("percentiles");
+    expect(pickFormat("memtier_FULL_RUN_1.hlog", text)?.id).toBe("percentiles");
+    expect(pickFormat("memtier_FULL_RUN_1.hgrm", text)?.id).toBe("percentiles");
   });
 });

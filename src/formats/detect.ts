@@ -44,6 +44,16 @@ const TOOL_READERS: FormatReader[] = [
   pingReader,
   hyperfineReader,
 ];
+// Benchmarks, storage and telemetry: histograms and per-I/O logs.
+import { fioHistReader } from "./fio-hist";
+import { fioJsonReader } from "./fio-json";
+import { fioLatReader } from "./fio-lat";
+import { otlpReader } from "./otlp";
+import { prometheusApiReader } from "./prometheus-api";
+import { jmhReader } from "./jmh";
+
+/** Benchmarks, storage and telemetry (fio, OpenTelemetry, Prometheus, JMH): their own marks, tried before the generic samples. */
+const BENCHMARK_READERS: FormatReader[] = [fioJsonReader, fioHistReader, fioLatReader, otlpReader, prometheusApiReader, jmhReader];
 
 /**
  * The line readers, in the order content detection tries them: files of statistics first (refused
@@ -58,6 +68,7 @@ export const READERS: FormatReader[] = [
   ghzReader,
   fortioReader,
   siegeReader,
+  ...BENCHMARK_READERS,
   ...TOOL_READERS,
   samplesReader,
 ];
@@ -120,8 +131,10 @@ export const UTF16_REASON = "looks like UTF-16 text; save it as UTF-8";
 /** What the app reads, for the message about a file it does not recognise. */
 export const READABLE_FORMATS =
   "an HdrHistogram interval log (.hlog) or percentile distribution (.hgrm), wrk2 --latency output, plain values one per line, " +
-  "a CSV/TSV table of samples, JMeter results (CSV or XML .jtl), a Gatling simulation.log, k6 results (JSON or CSV), Vegeta results (CSV or JSON), a ghz JSON report, a Fortio JSON result, siege -v output, " +
-  TOOL_READABLE;
+  "a CSV/TSV table of samples, JMeter results (CSV or XML .jtl), a Gatling simulation.log, k6 results (JSON or CSV), Vegeta results (CSV or JSON), a ghz JSON report, a Fortio or Nighthawk JSON result, siege -v output, " +
+  TOOL_READABLE +
+  // Benchmarks, storage and telemetry.
+  ", fio --output-format=json+ output, a fio histogram or per-I/O latency log, OpenTelemetry OTLP JSON metrics, a saved Prometheus query or query_range answer (JSON), JMH SampleTime results (-rf json)";
 
 // eslint-disable-next-line no-control-regex -- ANSI escape sequences are what is removed
 const ANSI_CODES = /\u001b\[[0-9;?]*[A-Za-z]/g;
@@ -139,7 +152,16 @@ export function unreadableReason(head: string): string {
 export function pickFormat(name: string, head: string): Format | null {
   // Text that looks like HdrHistogram's is left to its two formats, even when neither reads it.
   const candidates = isHdrHistogramText(name, head) ? FORMATS.filter(isHdrFormat) : FORMATS;
-  for (const f of candidates) if (f.nameMatch?.(name)) return f;
+  for (const f of candidates)
+    if (f.nameMatch?.(name)) {
+      // An HdrHistogram name that lies (memtier_benchmark's --hdr-file-prefix writes an interval
+      // log as .hgrm) yields to the other HdrHistogram format when only that one's content matches.
+      if (isHdrFormat(f) && !f.detect("", head)) {
+        const other = candidates.find((g) => g !== f && isHdrFormat(g) && g.detect("", head));
+        if (other) return other;
+      }
+      return f;
+    }
   for (const f of candidates) if (f.detect(name, head)) return f;
   return null;
 }

@@ -6,6 +6,7 @@ import { fortioExpected, fortioHistogram, fortioJson } from "../../scripts/lib/p
 import { ingest } from "../engine/ingest";
 import { pickFormat } from "./detect";
 import { fortioReader } from "./fortio";
+import { nighthawkJson } from "../../scripts/lib/structured-fixtures";
 
 // HTTP calls around 4 ms with a GC-like stall's queue reaching ~300 ms, a few failures.
 const samples = generateSamples({ seed: 43, seconds: 20, rate: 150, labels: [""], medianMs: 4, sigma: 0.6, failureRate: 0.01, stalls: [{ at: 8, duration: 0.3 }] });
@@ -64,4 +65,25 @@ describe("Fortio JSON", () => {
       maxLength: 30,
     }),
   );
+});
+
+describe("Fortio JSON as Envoy's Nighthawk writes it (counts as strings)", () => {
+  const text = nighthawkJson(samples);
+
+  it("is picked and read like Fortio's own: the same spectrum, min and max exact, failures from RetCodes", () => {
+    expect(pickFormat("nighthawk.json", text.slice(0, 4096))?.id).toBe("fortio");
+    const p = parseByLines(fortioReader, "nighthawk.json", text);
+    const failed = samples.filter((x) => !x.success).length;
+    expect(p.problems).toEqual([
+      { file: "nighthawk.json", line: null, reason: `${failed} calls failed (RetCodes): Fortio's histogram holds their durations too, so they are in the spectrum`, note: true },
+    ]);
+    expect(p.series).toHaveLength(1);
+    expect(p.series[0]!.name).toBe("nighthawk [Nighthawk]");
+    expect(spectrumSummary(p.series[0]!.histogram)).toEqual(spectrumSummary(fortioExpected(samples)));
+  });
+
+  it("checks the stated Count written as a string", () => {
+    const p = parseByLines(fortioReader, "nighthawk.json", text.replace(`"Count": "${samples.length}"`, `"Count": "${samples.length + 5}"`));
+    expect(p.problems.some((x) => !x.note && new RegExp(`Count ${samples.length + 5} differs from its buckets' total ${samples.length}`).test(x.reason))).toBe(true);
+  });
 });

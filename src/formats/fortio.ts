@@ -13,6 +13,13 @@
 // min and the max are exact. The Percentiles list is Fortio's own interpolation and is not used.
 // Fortio records failed calls' durations too; "RetCodes" counts calls by status ("200", or
 // "SERVING" for gRPC): the others are reported as failures, already inside the histogram.
+//
+// Envoy's Nighthawk writes the same result (`nighthawk_client --output-format fortio`, its
+// FortioOutputFormatterImpl, through protobuf's JSON mapping): the 64-bit counts ("Count" of the
+// histogram and of each bucket, the RetCodes) are strings, "Labels" is "Nighthawk", and its
+// buckets come from HdrHistogram's percentile iteration: the first is Start = End = Min with one
+// call, and buckets with "Count": "0" repeat the previous End. Each bucket's calls are still at
+// most its End.
 import { newHistogram } from "../core/histogram";
 import type { FormatReader, LineParser, ParsedSource, SampleOptions } from "./source";
 import { clip, maxLatencyIn, parseLatency } from "./support/decimals";
@@ -22,10 +29,17 @@ import { fileBaseName } from "../core/naming";
 
 const NS = maxLatencyIn("ns");
 
-/** A number's text in a JSON object's text (the digits as written, not a float's). */
+/** A number's text in a JSON object's text (the digits as written, not a float's; a string's digits too, as Nighthawk writes its counts). */
 function numberText(obj: string, key: string): string | null {
-  const m = new RegExp(`"${key}"\\s*:\\s*(-?[0-9][0-9.eE+-]*)`).exec(obj);
-  return m ? m[1]! : null;
+  const m = new RegExp(`"${key}"\\s*:\\s*("?)(-?[0-9][0-9.eE+-]*)\\1\\s*[,}\\s]`).exec(obj + " ");
+  return m ? m[2]! : null;
+}
+
+/** A count as Fortio (a number) or Nighthawk (a string of digits) writes it. */
+function countOf(v: unknown): number | null {
+  if (typeof v === "number") return Number.isSafeInteger(v) && v >= 0 ? v : null;
+  if (typeof v === "string" && /^\d{1,15}$/.test(v)) return Number(v);
+  return null;
 }
 
 class FortioParser implements LineParser {
@@ -33,7 +47,7 @@ class FortioParser implements LineParser {
   private readonly stream: JsonStream;
   private readonly buckets: { start: number; end: number; count: number; line: number }[] = [];
   private readonly stated: Partial<Record<"Count" | "Min" | "Max", { value: number; line: number }>> = {};
-  private retCodes: Record<string, number> | null = null;
+  private retCodes: Record<string, unknown> | null = null;
   private labels = "";
   private startTime: number | null = null;
 
@@ -100,14 +114,15 @@ class FortioParser implements LineParser {
       }
       this.buckets.push({ start: s, end: e, count: Number(count), line: lineNo });
     } else if (path === "DurationHistogram/Count") {
-      if (/^\d{1,15}$/.test(text)) this.stated.Count = { value: Number(text), line: lineNo };
+      const n = /^"?(\d{1,15})"?$/.exec(text);
+      if (n) this.stated.Count = { value: Number(n[1]), line: lineNo };
     } else if (path === "DurationHistogram/Min" || path === "DurationHistogram/Max") {
       const v = this.ns(text, path.slice(18), lineNo);
       if (v !== null) this.stated[path === "DurationHistogram/Min" ? "Min" : "Max"] = { value: v, line: lineNo };
     } else if (path === "RetCodes") {
       try {
         const o = JSON.parse(text) as unknown;
-        if (typeof o === "object" && o !== null && !Array.isArray(o)) this.retCodes = o as Record<string, number>;
+        if (typeof o === "object" && o !== null && !Array.isArray(o)) this.retCodes = o as Record<string, unknown>;
       } catch {
         this.problems.line(lineNo, "RetCodes is not a JSON object");
       }
@@ -149,7 +164,11 @@ class FortioParser implements LineParser {
       this.problems.once("internal", null, `internal error: ${String(e)}`);
     }
     let failures = 0;
-    if (this.retCodes) for (const [code, n] of Object.entries(this.retCodes)) if (code !== "200" && code !== "SERVING" && typeof n === "number" && n > 0) failures += n;
+    if (this.retCodes)
+      for (const [code, n] of Object.entries(this.retCodes)) {
+        const c = countOf(n);
+        if (code !== "200" && code !== "SERVING" && c !== null && c > 0) failures += c;
+      }
 
     const base = fileBaseName(this.file);
     return {

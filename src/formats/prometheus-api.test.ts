@@ -1,0 +1,179 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Histogram } from "../core/histogram";
+import { valueAtPercentile } from "../core/histogram";
+import { producerFixture } from "../../scripts/lib/producer-outputs";
+import { parseByLines } from "../../scripts/lib/loadgen-fixtures";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { pickFormat } from "./detect";
+import { prometheusApiReader, readPrometheusData } from "./prometheus-api";
+import { Problems } from "./support/problems";
+
+// Prometheus 2.42 scraped an exporter (client_golang) that observed three phases of 300 known
+// values into a native and a classic histogram (scripts/producers/prometheus.sh).
+const PHASES = (JSON.parse(producerFixture("prom-values.json")) as { phases: number[][] }).phases;
+const NATIVE = producerFixture("prom-native-range.json");
+const CLASSIC = producerFixture("prom-classic-range.json");
+const INSTANT = producerFixture("prom-native-instant.json");
+const PERCENTILES = [0, 1, 10, 50, 90, 99, 99.9, 100];
+const HDR = 1 + 1 / 1024;
+
+/** The recorded value at the rank HdrHistogram's getValueAtPercentile reads. */
+function atRank(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (p >= 100) return sorted[sorted.length - 1]!;
+  return sorted[Math.max(1, Math.ceil((p / 100) * sorted.length - 1e-9)) - 1]!;
+}
+
+/** Every percentile is the upper bound (ns) of the bucket that holds the value at its rank. */
+function expectAtBounds(h: Histogram, values: readonly number[], uppers: readonly number[], what: string): void {
+  expect(h.totalCount, what).toBe(values.length);
+  for (const p of PERCENTILES) {
+    const v = atRank(values, p);
+    const upper = uppers.find((u) => u >= v)!;
+    const expected = Math.round(upper * 1e9);
+    const ours = valueAtPercentile(h, p);
+    if (p === 0) {
+      // the lowest bucket's value reads at HdrHistogram's lowest equivalent
+      expect(ours, `${what} p0`).toBeGreaterThanOrEqual(expected / HDR);
+      continue;
+    }
+    expect(ours, `${what} p${p}`).toBeGreaterThanOrEqual(expected);
+    expect(ours, `${what} p${p}`).toBeLessThanOrEqual(expected * HDR);
+  }
+}
+
+const nativeUppers = (() => {
+  const d = JSON.parse(NATIVE) as { data: { result: { histograms: [number, { buckets: [number, string, string, string][] }][] }[] } };
+  const all = d.data.result[0]!.histograms.flatMap(([, h]) => h.buckets.map((b) => Number(b[2])));
+  return [...new Set(all)].sort((a, b) => a - b);
+})();
+
+describe("Prometheus API answer: native histogram, query_range", () => {
+  const parsed = parseByLines(prometheusApiReader, "prom-native-range.json", NATIVE);
+
+  it("is picked by its content", () => {
+    for (const t of [NATIVE, CLASSIC, INSTANT]) expect(pickFormat("answer.json", t.slice(0, 4096))?.id).toBe("prometheus-api");
+  });
+
+  it("reads the increases between points as intervals, the first point in full: each phase once, never summed", () => {
+    expect(parsed.problems.filter((p) => !p.note)).toEqual([]);
+    expect(parsed.series).toHaveLength(1);
+    const s = parsed.series[0]!;
+    // job and instance are the same for every result: they name nothing apart
+    expect(s.tag).toBe("demo_native_duration_seconds");
+    expect(s.histogram.totalCount).toBe(900);
+    const counts = s.intervals!.map((iv) => iv.histogram.totalCount);
+    expect(counts.filter((n) => n > 0)).toEqual([300, 300, 300]);
+    expect(s.intervals![0]!.length).toBe(1);
+    const nonEmpty = s.intervals!.filter((iv) => iv.histogram.totalCount > 0);
+    nonEmpty.forEach((iv, k) => expectAtBounds(iv.histogram, PHASES[k]!, nativeUppers, `phase ${k}`));
+    expectAtBounds(s.histogram, PHASES.flat(), nativeUppers, "whole");
+    expect(parsed.problems.map((p) => p.reason).join("\n")).toMatch(/native histogram: each value is shown at its bucket's upper bound/);
+  });
+
+  it("reads an instant query as one histogram without a time axis", () => {
+    const p = parseByLines(prometheusApiReader, "prom-native-instant.json", INSTANT);
+    expect(p.series).toHaveLength(1);
+    expect(p.series[0]!.intervals).toBeNull();
+    expectAtBounds(p.series[0]!.histogram, PHASES.flat(), nativeUppers, "instant");
+  });
+});
+
+describe("Prometheus API answer: classic _bucket series", () => {
+  const parsed = parseByLines(prometheusApiReader, "prom-classic-range.json", CLASSIC);
+  const DEF = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+  it("joins the le series into one histogram known only at its bounds, and says so", () => {
+    expect(parsed.problems.filter((p) => !p.note)).toEqual([]);
+    expect(parsed.series.map((s) => s.tag)).toEqual(["demo_classic_duration_seconds"]);
+    const s = parsed.series[0]!;
+    expect(s.intervals!.map((iv) => iv.histogram.totalCount).filter((n) => n > 0)).toEqual([300, 300, 300]);
+    s.intervals!.filter((iv) => iv.histogram.totalCount > 0).forEach((iv, k) => expectAtBounds(iv.histogram, PHASES[k]!, DEF, `phase ${k}`));
+    expect(parsed.problems.map((p) => p.reason).join("\n")).toMatch(
+      /classic histogram, known only at its bucket bounds \(0\.005, 0\.01, 0\.025, 0\.05, … 5, 10 s\).*nothing between them is interpolated/,
+    );
+  });
+});
+
+describe("Prometheus answers built by hand: resets, rates, the live form", () => {
+  const point = (t: number, counts: number[]) => [
+    t,
+    { count: String(counts.reduce((a, b) => a + b, 0)), sum: "1", buckets: counts.map((c, i) => [0, String(i * 0.001), String((i + 1) * 0.001), String(c)]) },
+  ];
+  const answer = (points: unknown[]) => ({ resultType: "matrix", result: [{ metric: { __name__: "x_seconds" }, histograms: points }] });
+
+  it("takes a count that goes down as a counter reset: the new point counts in full", () => {
+    const problems = new Problems("x.json");
+    const r = readPrometheusData(answer([point(10, [2, 3]), point(20, [4, 4]), point(30, [1, 0]), point(40, [1, 2])]), { source: "x.json", firstPoint: "whole" }, problems);
+    const s = r.series[0]!;
+    expect(s.intervals!.map((iv) => iv.histogram.totalCount)).toEqual([5, 3, 1, 2]);
+    expect(s.intervals!.map((iv) => [iv.start, iv.length])).toEqual([
+      [0, 10],
+      [10, 10],
+      [20, 10],
+      [30, 10],
+    ]);
+    expect(s.startTime).toBe(0);
+    expect(s.histogram.totalCount).toBe(11);
+    // 1 ms buckets: the highest value observed after the reset is at most 2 ms
+    expect(valueAtPercentile(s.intervals![3]!.histogram, 100)).toBeGreaterThanOrEqual(2e6);
+    expect(
+      problems
+        .list()
+        .map((p) => p.reason)
+        .join("\n"),
+    ).toMatch(/1 counter resets/);
+  });
+
+  it("names results apart by the labels that differ between them", () => {
+    const r = readPrometheusData(
+      {
+        resultType: "matrix",
+        result: ["a", "b"].map((route) => ({ metric: { __name__: "x_seconds", job: "api", route }, histograms: [point(10, [1, 1])] })),
+      },
+      { source: "x.json", firstPoint: "whole" },
+      new Problems("x.json"),
+    );
+    expect(r.series.map((s) => s.tag)).toEqual(['x_seconds{route="a"}', 'x_seconds{route="b"}']);
+  });
+
+  it("in the live form, takes the first point as the baseline only", () => {
+    const problems = new Problems("q");
+    const r = readPrometheusData(answer([point(10, [2, 3]), point(20, [4, 4])]), { source: "prometheus:x_seconds", firstPoint: "baseline" }, problems);
+    expect(r.series[0]!.intervals!.map((iv) => iv.histogram.totalCount)).toEqual([3]);
+    expect(r.series[0]!.startTime).toBe(10);
+  });
+
+  it("refuses counts that are not whole numbers (rate, increase)", () => {
+    const text = NATIVE.replace(/"count":"300"/g, '"count":"0.5"').replace(/("0\.0[0-9]+","0\.0[0-9]+",)"1"/, '$1"0.25"');
+    const p = parseByLines(prometheusApiReader, "rate.json", text);
+    expect(p.problems.some((x) => !x.note && /not whole numbers: the result of rate\(\) or increase\(\)/.test(x.reason))).toBe(true);
+  });
+
+  // Found by fuzzing: a count of 2^53 overflowed the histogram and surfaced as an internal error.
+  it("refuses a count too large to be real, naming it, without an internal error", () => {
+    const p = parseByLines(prometheusApiReader, "big.json", INSTANT.replace(/"1"\]/, '"9007199254740992"]'));
+    expect(p.problems.some((x) => /internal error/.test(x.reason))).toBe(false);
+    expect(p.problems.some((x) => !x.note && /not \[time, \{count, buckets\}\]: skipped/.test(x.reason))).toBe(true);
+  });
+
+  it("says an error answer's error", () => {
+    const p = parseByLines(
+      prometheusApiReader,
+      "err.json",
+      '{"status":"error","errorType":"bad_data","error":"invalid parameter \\"query\\"","data":{"resultType":"matrix","result":[]}}',
+    );
+    expect(p.problems.map((x) => x.reason)).toEqual([expect.stringMatching(/the answer is an error: invalid parameter "query"/)]);
+  });
+
+  itReadsTheSameInChunks(prometheusApiReader, "prom-classic-range.json", CLASSIC, 1500, 20);
+  itSurvivesGarbage(
+    prometheusApiReader,
+    "x.json",
+    fc.array(
+      fc.oneof(fc.string(), fc.constantFrom(NATIVE.slice(0, 400), '{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"le":"1"},"values":[[1,"2"]]}]}}')),
+      { maxLength: 6 },
+    ),
+  );
+});

@@ -1,0 +1,343 @@
+// Prometheus' HTTP API answers (/api/v1/query and /api/v1/query_range, Prometheus 2.40 and later),
+// saved to a file: {"status": "success", "data": {"resultType": "matrix" | "vector", "result": […]}}.
+// A result holds a label set ("metric") and
+// - for a native histogram, "histograms": [[t, h], …] (matrix) or "histogram": [t, h] (vector),
+//   h = {"count": "900", "sum": "…", "buckets": [[rule, "lower", "upper", "count"], …]}: each
+//   bucket's own count (as a string), rule saying which ends it includes (0: (lower, upper],
+//   1: [lower, upper), 2: (lower, upper), 3: [lower, upper], the zero bucket);
+// - for anything else, "values": [[t, "v"], …] or "value": [t, "v"]: a classic histogram is one
+//   such series per bucket, name_bucket{le="0.005"} …, le="+Inf", counts cumulative over buckets.
+// The series themselves are counters: each point holds everything observed since the process
+// started. What was observed between two points is their increase, never their sum; a count that
+// goes down is a counter reset, after which the point counts in full (as Prometheus' increase()
+// takes it). A saved range has no point before its first one: the first point counts in full
+// (everything observed up to it), in an interval one step long. Counts that are not whole numbers
+// are the result of rate() or increase(), which the file does not say: refused.
+//
+// The unit comes from the metric's name (Prometheus names carry their base unit: _seconds);
+// values at each bucket's upper bound, in ns. Classic buckets are known only at their bounds,
+// and that is said.
+//
+// readPrometheusData reads a parsed answer's "data": the live query form reads the same way.
+import type { Histogram } from "../core/histogram";
+import { newHistogram } from "../core/histogram";
+import type { FormatReader, LineParser, ParsedInterval, ParsedSeries, ParsedSource, SampleOptions } from "./source";
+import { MAX_BUCKET_COUNT } from "./support/buckets";
+import { clip, MAX_LATENCY_NS } from "./support/decimals";
+import { JsonStream } from "./support/json-stream";
+import { Problems } from "./support/problems";
+import { increases, recordIncrease, type FloatBucket, type Snapshot } from "./support/snapshots";
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export interface PrometheusReadOptions {
+  /** Names the series' source (a file name, or "prometheus:" and the query). */
+  source: string;
+  /**
+   * "whole": the first point counts in full (a saved range); "baseline": it is only the count
+   * the next point's increase is taken from (a live range fetched from a point before its start).
+   */
+  firstPoint: "whole" | "baseline";
+}
+
+/** ns per unit, from the unit word at the end of a metric's name. */
+const NAME_UNITS: [RegExp, number, string][] = [
+  [/_(seconds|s)(_bucket)?$/, 1e9, "s"],
+  [/_(milliseconds|ms)(_bucket)?$/, 1e6, "ms"],
+  [/_(microseconds|us)(_bucket)?$/, 1e3, "us"],
+  [/_(nanoseconds|ns)(_bucket)?$/, 1, "ns"],
+];
+const NOT_DURATION = /_(bytes|ratio|percent|celsius|volts|amperes|joules|grams|meters|info)(_bucket)?$/;
+
+function labelsText(metric: Obj, drop: readonly string[]): string {
+  const name = typeof metric.__name__ === "string" ? metric.__name__ : "";
+  const rest = Object.keys(metric)
+    .filter((k) => k !== "__name__" && !drop.includes(k))
+    .sort()
+    .map((k) => `${k}="${String(metric[k])}"`);
+  return `${name}${rest.length > 0 ? `{${rest.join(",")}}` : ""}`;
+}
+
+/** A sample value: a whole count as Prometheus writes it ("900"), or null. */
+function wholeCount(v: unknown): number | null | "fraction" {
+  if (typeof v !== "string" && typeof v !== "number") return null;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || n > MAX_BUCKET_COUNT) return null;
+  return Number.isInteger(n) ? n : "fraction";
+}
+
+interface Collected {
+  tag: string;
+  name: string;
+  kind: "native" | "classic";
+  points: Snapshot[];
+}
+
+export interface PrometheusRead {
+  series: ParsedSeries[];
+  /** What is said of each series: how its values were placed (notes, nothing lost). */
+  notes: string[];
+}
+
+/** Reads the "data" of a query or query_range answer into series; problems go to `problems`. */
+export function readPrometheusData(data: unknown, options: PrometheusReadOptions, problems: Problems): PrometheusRead {
+  if (!isObj(data) || !Array.isArray(data.result)) {
+    problems.once("no-data", null, 'no "data" with a "result" list in the Prometheus answer');
+    return { series: [], notes: [] };
+  }
+  const collected: Collected[] = [];
+  const classic = new Map<string, { name: string; tag: string; byLe: Map<number, Map<number, number>>; line: number }>();
+  let fractions = 0;
+  let notDurations = 0;
+  // Labels with one value in every result (job, instance of a single target) name nothing apart.
+  const shared = sharedLabels(data.result);
+  data.result.forEach((r: unknown, i: number) => {
+    if (!isObj(r) || !isObj(r.metric)) return;
+    const name = typeof r.metric.__name__ === "string" ? r.metric.__name__ : "";
+    const hs = Array.isArray(r.histograms) ? r.histograms : Array.isArray(r.histogram) ? [r.histogram] : null;
+    if (hs) {
+      const points: Snapshot[] = [];
+      for (const pair of hs) {
+        const p = nativePoint(pair);
+        if (p === "fraction") fractions++;
+        else if (p === null) problems.once(`bad-${i}`, null, `result ${i + 1} (${clip(labelsText(r.metric, []), 80)}): a histogram point is not [time, {count, buckets}]: skipped`);
+        else points.push(p);
+      }
+      collected.push({ tag: labelsText(r.metric, shared), name, kind: "native", points });
+      return;
+    }
+    const le = r.metric.le;
+    if (typeof le !== "string") return;
+    const bound = le === "+Inf" ? Infinity : Number(le);
+    if (Number.isNaN(bound)) return;
+    const key = labelsText(r.metric, ["le", ...shared]);
+    let c = classic.get(key);
+    if (!c) {
+      c = { name: name.replace(/_bucket$/, ""), tag: key.replace(/^([^{]*)_bucket/, "$1"), byLe: new Map(), line: i };
+      classic.set(key, c);
+    }
+    const values = Array.isArray(r.values) ? r.values : Array.isArray(r.value) ? [r.value] : [];
+    const byTime = new Map<number, number>();
+    for (const v of values) {
+      if (!Array.isArray(v) || typeof v[0] !== "number") continue;
+      const n = wholeCount(v[1]);
+      if (n === "fraction") fractions++;
+      else if (n !== null) byTime.set(v[0], n);
+    }
+    c.byLe.set(bound, byTime);
+  });
+  for (const c of classic.values()) {
+    const bounds = [...c.byLe.keys()].sort((a, b) => a - b);
+    if (bounds[bounds.length - 1] !== Infinity) {
+      problems.once(`inf-${c.tag}`, null, `${c.tag}: no le="+Inf" bucket: the classic histogram is incomplete, skipped`);
+      continue;
+    }
+    const times = [...new Set(bounds.flatMap((b) => [...c.byLe.get(b)!.keys()]))].sort((a, b) => a - b);
+    const points: Snapshot[] = [];
+    for (const t of times) {
+      const cum = bounds.map((b) => c.byLe.get(b)!.get(t));
+      if (cum.some((x) => x === undefined)) {
+        problems.once(`gap-${c.tag}`, null, `${c.tag}: some buckets have no point at some times: those times skipped`);
+        continue;
+      }
+      const buckets: FloatBucket[] = [];
+      let ok = true;
+      bounds.forEach((b, k) => {
+        const n = cum[k]! - (k > 0 ? cum[k - 1]! : 0);
+        if (n < 0) ok = false;
+        buckets.push({ lower: k > 0 ? bounds[k - 1]! : 0, upper: b, count: Math.max(0, n) });
+      });
+      if (!ok) problems.once(`order-${c.tag}`, null, `${c.tag}: a bucket counts fewer than the bucket below it: that time skipped`);
+      else points.push({ at: t, from: null, buckets, min: null, max: null });
+    }
+    collected.push({ tag: c.tag, name: c.name, kind: "classic", points });
+  }
+  if (fractions > 0)
+    problems.once(
+      "fractions",
+      null,
+      `${fractions} points hold counts that are not whole numbers: the result of rate() or increase(), which a saved answer does not say; save the raw series (a plain selector such as name or name_bucket) instead`,
+    );
+
+  const series: ParsedSeries[] = [];
+  const notes: string[] = [];
+  for (const c of collected) {
+    if (NOT_DURATION.test(c.name)) {
+      notDurations++;
+      continue;
+    }
+    const unit = NAME_UNITS.find(([re]) => re.test(c.name));
+    const perUnit = unit ? unit[1] : 1e9;
+    if (!unit) problems.once(`unit-${c.tag}`, null, `${c.tag}: the name does not say its unit: read as seconds, Prometheus' base unit`);
+    const s = seriesOf(c, perUnit, options, problems);
+    if (!s) continue;
+    series.push(s);
+    notes.push(
+      c.kind === "classic"
+        ? `${c.tag}: a classic histogram, known only at its bucket bounds (${boundsOf(c.points[c.points.length - 1]!, unit ? unit[2] : "s")}): each value is shown at its bucket's upper bound, the percentiles step from bound to bound and nothing between them is interpolated`
+        : `${c.tag}: a native histogram: each value is shown at its bucket's upper bound (the schema's resolution), never below what was observed`,
+    );
+  }
+  if (notDurations > 0) problems.once("not-durations", null, `${notDurations} histograms are not of durations (bytes, ratios …): left out`);
+  return { series, notes };
+}
+
+function sharedLabels(results: readonly unknown[]): string[] {
+  const metrics = results.filter(isObj).map((r) => (isObj(r.metric) ? r.metric : {}));
+  if (metrics.length === 0) return [];
+  return Object.keys(metrics[0]!).filter((k) => k !== "__name__" && k !== "le" && metrics.every((m) => m[k] === metrics[0]![k]));
+}
+
+function nativePoint(pair: unknown): Snapshot | "fraction" | null {
+  if (!Array.isArray(pair) || typeof pair[0] !== "number" || !isObj(pair[1])) return null;
+  const h = pair[1];
+  const buckets: FloatBucket[] = [];
+  let fraction = false;
+  for (const b of Array.isArray(h.buckets) ? h.buckets : []) {
+    if (!Array.isArray(b) || b.length < 4) return null;
+    const lower = Number(b[1]);
+    const upper = Number(b[2]);
+    const n = wholeCount(b[3]);
+    if (n === "fraction") fraction = true;
+    else if (n === null || Number.isNaN(lower) || Number.isNaN(upper) || upper < lower) return null;
+    else buckets.push({ lower, upper, count: n });
+  }
+  if (fraction) return "fraction";
+  buckets.sort((a, b) => a.upper - b.upper || a.lower - b.lower);
+  return { at: pair[0], from: null, buckets, min: null, max: null };
+}
+
+function seriesOf(c: Collected, perUnit: number, options: PrometheusReadOptions, problems: Problems): ParsedSeries | null {
+  const points = c.points.sort((a, b) => a.at - b.at);
+  if (points.length === 0) return null;
+  // Below 0 a latency cannot be.
+  let negatives = 0;
+  for (const p of points) {
+    const kept = p.buckets.filter((b) => b.upper > 0 || b.lower >= 0);
+    const dropped = p.buckets.filter((b) => !kept.includes(b));
+    if (dropped.length > 0)
+      negatives = Math.max(
+        negatives,
+        dropped.reduce((a, b) => a + b.count, 0),
+      );
+    p.buckets = kept.map((b) => ({ ...b, lower: Math.max(0, b.lower) }));
+  }
+  if (negatives > 0) problems.once(`neg-${c.tag}`, null, `${c.tag}: ${negatives} values below 0 are not latencies: left out`);
+  const step = points.length > 1 ? points[1]!.at - points[0]!.at : 0;
+  let incs = increases(points, (s) => s.at - step);
+  if (options.firstPoint === "baseline") incs = incs.slice(1);
+  const total: Histogram = newHistogram();
+  const intervals: ParsedInterval[] = [];
+  const t0 = incs.length > 0 ? incs[0]!.start : points[0]!.at;
+  let unbounded = 0;
+  for (const inc of incs) {
+    const { histogram, recorded } = recordIncrease(inc, perUnit, MAX_LATENCY_NS);
+    unbounded += recorded.unbounded;
+    total.add(histogram);
+    intervals.push({ start: inc.start - t0, length: inc.end - inc.start, histogram });
+  }
+  const resets = incs.filter((x, i) => x.whole && (i > 0 || options.firstPoint === "baseline")).length;
+  if (resets > 0) problems.once(`reset-${c.tag}`, null, `${c.tag}: ${resets} counter resets (a restarted process): after each, the point counts in full`);
+  if (unbounded > 0)
+    problems.once(
+      `over-${c.tag}`,
+      null,
+      `${c.tag}: ${unbounded} values above the last finite bucket bound: their latencies are unknown (no max is kept), shown at that bound, below their true values`,
+    );
+  if (total.totalCount === 0 && unbounded === 0) return null;
+  return {
+    name: `${fileBase(options.source)} [${c.tag}]`,
+    tag: c.tag,
+    unit: "ns",
+    histogram: total,
+    // One point (an instant query): a histogram with no time axis.
+    intervals: points.length > 1 ? intervals : null,
+    startTime: t0,
+  };
+}
+
+function boundsOf(p: Snapshot, unit: string): string {
+  const b = p.buckets.map((x) => x.upper).filter((x) => Number.isFinite(x));
+  return `${b.length <= 8 ? b.join(", ") : `${b.slice(0, 4).join(", ")}, … ${b.slice(-2).join(", ")}`} ${unit}`;
+}
+
+function fileBase(source: string): string {
+  const i = Math.max(source.lastIndexOf("/"), source.lastIndexOf("\\"));
+  return (i >= 0 ? source.slice(i + 1) : source).replace(/\.json$/i, "");
+}
+
+class PrometheusApiParser implements LineParser {
+  private readonly problems: Problems;
+  private readonly stream: JsonStream;
+  private status: string | null = null;
+  private error = "";
+  private resultType = "";
+  private readonly results: unknown[] = [];
+
+  constructor(private readonly file: string) {
+    this.problems = new Problems(file);
+    this.stream = new JsonStream([["status"], ["error"], ["data", "resultType"], ["data", "result", "*"]], (path, text, lineNo) => this.value(path, text, lineNo));
+  }
+
+  piece(text: string, lineNo: number): void {
+    try {
+      this.stream.piece(text, lineNo);
+    } catch (e) {
+      this.problems.line(lineNo, `internal error: ${String(e)}`);
+    }
+  }
+
+  line(text: string, lineNo: number): void {
+    try {
+      this.stream.line(text, lineNo);
+      if (this.stream.trailing === lineNo) this.problems.line(lineNo, "text outside the Prometheus answer's JSON object: ignored");
+    } catch (e) {
+      this.problems.line(lineNo, `internal error: ${String(e)}`);
+    }
+  }
+
+  private value(path: string, text: string, lineNo: number): void {
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch {
+      this.problems.line(lineNo, `${path} is not valid JSON (a truncated file?)`);
+      return;
+    }
+    if (path === "status") this.status = typeof v === "string" ? v : null;
+    else if (path === "error") this.error = typeof v === "string" ? v : "";
+    else if (path === "data/resultType") this.resultType = typeof v === "string" ? v : "";
+    else this.results.push(v);
+  }
+
+  finish(): ParsedSource {
+    let series: ParsedSeries[] = [];
+    let notes: string[] = [];
+    try {
+      if (this.stream.unfinished) this.problems.once("unfinished", null, "the Prometheus answer ends before its closing brace: the file may be truncated");
+      if (this.status === "error") this.problems.once("error", null, `the answer is an error: ${clip(this.error, 200)}`);
+      else if (this.resultType === "scalar" || this.resultType === "string") this.problems.once("type", null, `a ${this.resultType} result holds no histogram`);
+      else {
+        ({ series, notes } = readPrometheusData({ resultType: this.resultType, result: this.results }, { source: this.file, firstPoint: "whole" }, this.problems));
+        if (series.length === 0 && this.problems.skipped === 0)
+          this.problems.once("empty", null, "no histogram in the Prometheus answer (query a native histogram, or the name_bucket series of a classic one)");
+      }
+    } catch (e) {
+      this.problems.once("internal", null, `internal error: ${String(e)}`);
+    }
+    return { format: "prometheus-api", series, problems: [...this.problems.list(), ...notes.map((reason) => ({ file: this.file, line: null, reason, note: true as const }))] };
+  }
+}
+
+/** A Prometheus API answer: {"status": …, "data": {"resultType": …}} at the top. */
+export function prometheusApiContentMatch(head: string): boolean {
+  const t = head.replace(/^\uFEFF/, "").trimStart();
+  return t.startsWith("{") && /"status"\s*:\s*"(success|error)"/.test(t) && /"resultType"\s*:\s*"(matrix|vector|scalar|string)"/.test(t);
+}
+
+export const prometheusApiReader: FormatReader = {
+  id: "prometheus-api",
+  detect: (_name, head) => prometheusApiContentMatch(head),
+  create: (name: string, _options?: SampleOptions) => new PrometheusApiParser(name),
+};
