@@ -14,6 +14,9 @@ import { samplesReader } from "./samples";
 import { siegeReader } from "./siege";
 import { statisticsReader } from "./statistics";
 import type { Format, FormatReader, HdrFormat } from "./source";
+import { READABLE_FORMATS } from "./readable";
+
+export { READABLE_FORMATS };
 import { vegetaReader } from "./vegeta";
 // Load generators' and system tools' text outputs (one reader each).
 import { cyclictestReader } from "./cyclictest";
@@ -26,10 +29,6 @@ import { pingReader } from "./ping";
 import { redisBenchmarkReader } from "./redis-benchmark";
 import { sockperfReader } from "./sockperf";
 import { sysbenchReader } from "./sysbench";
-
-/** What TOOL_READERS read, for the message about a file no format takes. */
-const TOOL_READABLE =
-  "hey -o csv, h2load --log-file, pgbench --log, redis-benchmark output, sysbench --histogram output, cyclictest -h output, sockperf --full-log, ping or ioping output, hyperfine --export-json";
 
 /** Load generators' and system tools' text outputs: each told by its own header or line shape, before generic samples. */
 const TOOL_READERS: FormatReader[] = [
@@ -127,14 +126,6 @@ export function looksLikeUtf16(head: string): boolean {
 }
 
 export const UTF16_REASON = "looks like UTF-16 text; save it as UTF-8";
-
-/** What the app reads, for the message about a file it does not recognise. */
-export const READABLE_FORMATS =
-  "an HdrHistogram interval log (.hlog) or percentile distribution (.hgrm), wrk2 --latency output, plain values one per line, " +
-  "a CSV/TSV table of samples, JMeter results (CSV or XML .jtl), a Gatling simulation.log, k6 results (JSON or CSV), Vegeta results (CSV or JSON), a ghz JSON report, a Fortio or Nighthawk JSON result, siege -v output, " +
-  TOOL_READABLE +
-  // Benchmarks, storage and telemetry.
-  ", fio --output-format=json+ output, a fio histogram or per-I/O latency log, OpenTelemetry OTLP JSON metrics, a saved Prometheus query or query_range answer (JSON), JMH SampleTime results (-rf json)";
 
 // eslint-disable-next-line no-control-regex -- ANSI escape sequences are what is removed
 const ANSI_CODES = /\u001b\[[0-9;?]*[A-Za-z]/g;
