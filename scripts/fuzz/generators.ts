@@ -216,7 +216,7 @@ export function structuredFixture(kind: StructuredKind, seed: number): Fixture {
 }
 
 let producerCache: Fixture[] | null = null;
-/** The real producers' outputs (scripts/producers/fixtures). */
+/** The real producers' outputs (fixtures/producers/structured). */
 export function producerOutputs(): Fixture[] {
   if (producerCache) return producerCache;
   producerCache = existsSync(PRODUCER_FIXTURES)

@@ -1,11 +1,11 @@
-// Outputs of real producers kept as fixtures (scripts/producers/fixtures, each made by the script
-// beside it), and references written from the producers' own source, for the readers' tests.
+// Outputs of real producers kept as fixtures (fixtures/producers/structured, each made by a script in
+// scripts/producers), and references written from the producers' own source, for the readers' tests.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-export const PRODUCER_FIXTURES = path.resolve(HERE, "../producers/fixtures");
+export const PRODUCER_FIXTURES = path.resolve(HERE, "../../fixtures/producers/structured");
 
 export function producerFixture(name: string): string {
   return readFileSync(path.join(PRODUCER_FIXTURES, name), "utf8");

@@ -1,6 +1,6 @@
 // Fixture writers for the structured formats whose producers cannot run here (Envoy's Nighthawk
 // needs a Bazel build of Envoy), and generated inputs for the fuzzer in the shapes the real
-// producers write (scripts/producers/fixtures holds their real outputs).
+// producers write (fixtures/producers/structured holds their real outputs).
 import { FIO_PLAT_NR, fioBinOf, fioBinValue } from "../../src/formats/support/fio-bins";
 import type { LoadSample } from "./loadgen-fixtures";
 import { fortioJson } from "./producer-fixtures";

@@ -3,7 +3,7 @@
 # one run's three outputs: json+ (every latency bin), the histogram log and the per-I/O log.
 # The I/O rate is capped so that the per-I/O log stays a few KB.
 set -eu
-out="$(cd "$(dirname "$0")" && pwd)/fixtures"
+out="$(cd "$(dirname "$0")/../.." && pwd)/fixtures/producers/structured"
 command -v fio >/dev/null || { echo "fio is not installed (apt-get install -y fio): skipped"; exit 0; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

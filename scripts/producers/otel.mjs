@@ -2,10 +2,10 @@
 // into an exponential and an explicit-bucket histogram, collects three times, and writes each
 // collection as OTLP JSON (@opentelemetry/otlp-transformer's JsonMetricsSerializer), one
 // document per line as the Collector's file exporter writes them:
-//   fixtures/otel-sdk-cumulative.jsonl  cumulative temporality, the SDK's JSON (counts as numbers)
-//   fixtures/otel-collector-delta.jsonl delta temporality, rewritten in the Collector's shape
+//   fixtures/producers/structured/otel-sdk-cumulative.jsonl  cumulative temporality, the SDK's JSON (counts as numbers)
+//   fixtures/producers/structured/otel-collector-delta.jsonl delta temporality, rewritten in the Collector's shape
 //                                       (64-bit counts as strings, zero-valued fields left out)
-//   fixtures/otel-values.json           the values recorded in each of the three periods (ms)
+//   fixtures/producers/structured/otel-values.json           the values recorded in each of the three periods (ms)
 // Run: node scripts/producers/otel.mjs
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { AggregationTemporality, AggregationType, MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import { JsonMetricsSerializer } from "@opentelemetry/otlp-transformer";
 
-const out = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
+const out = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/producers/structured");
 
 function mulberry32(seed) {
   return () => {

@@ -9,7 +9,7 @@
 # Needs: prometheus, go (/usr/local/go/bin), curl.
 set -eu
 here="$(cd "$(dirname "$0")" && pwd)"
-out="$here/fixtures"
+out="$here/../../fixtures/producers/structured"
 command -v prometheus >/dev/null || { echo "prometheus is not installed (apt-get install -y prometheus): skipped"; exit 0; }
 PATH="$PATH:/usr/local/go/bin"
 command -v go >/dev/null || { echo "go is not installed: skipped"; exit 0; }
