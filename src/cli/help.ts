@@ -8,6 +8,7 @@ Usage:
   hdr-spectrum hgrm FILE [options]         HistogramLogProcessor's output, byte for byte
   hdr-spectrum history DIR…                where a history of runs changed, per percentile
   hdr-spectrum check --history DIR FILES…  exit 1 if the new run is worse than the history
+  hdr-spectrum watch --require R FILES…    follow logs as they are written, the running verdict
 
 FILES: interval logs (.hlog), .hgrm, wrk2 output, JMeter, Gatling, k6, Vegeta, ghz, Fortio,
 siege, plain samples;
@@ -95,4 +96,27 @@ and the percentile distribution of the log's intervals at the log's own precisio
 
 Where HistogramLogProcessor fails (no interval in range: an exception and no output; a damaged
 line) this command exits 2 with the file, line and reason on stderr.
+`;
+
+export const WATCH_HELP = `Usage: hdr-spectrum watch --require R [--until DURATION|end] [--every N] FILES…
+
+Follows interval logs (.hlog: jHiccup, HdrHistogram's log writer, the page's own) while they are
+written. Prints one line per new interval: the verdict of the run so far and of that interval
+alone (with --every N: one line every N seconds, the run so far and the intervals since the
+line before). Only complete lines are read; a partial last line waits for the rest. A file that
+shrinks or is replaced is said on stderr and starts a new run, judged apart from the earlier one.
+At the end it prints what "check" prints for what was read, and the first moment each series'
+run so far failed (seconds since its StartTime).
+
+  --require R        requirement, e.g. "p99<=5ms, max<=100ms" (as check)
+  --until DURATION   stop after this long (30s, 5m, 1h); without --until, until stopped
+  --until end        stop once the files stopped growing for 10 s (a file finished before:
+                     read it all, print, exit)
+  --every N          one line every N seconds instead of one per interval
+  --unit U           display unit: ns, us, ms (default), s
+  -h, --help         this text
+
+Exit 0 when every run so far passes at the end (and every earlier run of a restarted file
+passed), 1 when one fails (the same verdict "check" gives on the file as read), 2 when input
+cannot be read (FILE:LINE: reason on stderr) or the arguments are wrong.
 `;

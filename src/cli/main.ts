@@ -14,7 +14,7 @@ import { compareCheckLines, compareRuns, headlinesOf, type ComparedPair } from "
 import { gateOf } from "../core/compare/gate";
 import { CliError } from "./errors";
 import { hgrmOf } from "./hgrm";
-import { CHECK_HELP, HGRM_HELP, MAIN_HELP, REPORT_HELP } from "./help";
+import { CHECK_HELP, HGRM_HELP, MAIN_HELP, REPORT_HELP, WATCH_HELP } from "./help";
 import { HISTORY_HELP } from "./history-help";
 import { expandPaths, loadAll, loadMerged } from "./load";
 import type { Worker } from "node:worker_threads";
@@ -23,6 +23,7 @@ import { allowPartial } from "./partial";
 import { PathFile } from "./path-file";
 import { checkText, jsonOf, markdownOf, rowsOf, shareUrl, type Row } from "./report";
 import { logAxisOf, writeOut } from "./out";
+import type { WatchSettings } from "./watch";
 
 export interface Io {
   stdout(text: string): void;
@@ -36,6 +37,8 @@ export interface MainOptions {
   helperScript: URL | null;
   /** Helper threads already started on helperScript (the executable starts one before it loads the rest); used first. */
   started?: Worker[];
+  /** `watch`'s clock and polling (tests drive them). */
+  watch?: WatchSettings;
 }
 
 interface Parsed {
@@ -44,7 +47,7 @@ interface Parsed {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(["--require", "--compare", "--start", "--end", "--unit", "--out", "--log-axis", "--link-base", "--tag", "--ratio", "--history"]);
+const VALUE_FLAGS = new Set(["--require", "--compare", "--start", "--end", "--unit", "--out", "--log-axis", "--link-base", "--tag", "--ratio", "--history", "--until", "--every"]);
 const BOOL_FLAGS = new Set(["--strict", "--json", "--merge", "--no-workers", "--help", "--allow-partial"]);
 const ALLOWED: Record<string, string[]> = {
   report: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--log-axis", "--link-base", "--json", "--merge", "--no-workers", "--help", "--allow-partial"],
@@ -67,8 +70,9 @@ const ALLOWED: Record<string, string[]> = {
   ],
   hgrm: ["--tag", "--start", "--end", "--ratio", "--help"],
   history: ["--require", "--unit", "--json", "--no-workers", "--help", "--out", "--link-base"],
+  watch: ["--require", "--until", "--every", "--unit", "--help"],
 };
-const HELP: Record<string, string> = { report: REPORT_HELP, check: CHECK_HELP, hgrm: HGRM_HELP, history: HISTORY_HELP };
+const HELP: Record<string, string> = { report: REPORT_HELP, check: CHECK_HELP, hgrm: HGRM_HELP, history: HISTORY_HELP, watch: WATCH_HELP };
 
 function parseArgs(argv: readonly string[]): Parsed {
   const [command = "", ...rest] = argv;
@@ -289,6 +293,18 @@ async function hgrm(p: Parsed, io: Io): Promise<number> {
   return 0;
 }
 
+async function watchCommand(p: Parsed, io: Io, settings: WatchSettings | undefined): Promise<number> {
+  const requirement = requirementOf(p);
+  if (!requirement) throw new CliError(2, "watch needs --require (see hdr-spectrum watch --help)");
+  if (p.files.length === 0) throw new CliError(2, "watch: no input files (see hdr-spectrum watch --help)");
+  const untilText = stringFlag(p, "--until");
+  const every = numberFlag(p, "--every");
+  if (every !== null && !(every > 0)) throw new CliError(2, `--every ${every}: must be above 0`);
+  const { watch, durationMs } = await import("./watch");
+  const until = untilText === null ? null : untilText === "end" ? "end" : durationMs(untilText);
+  return watch({ files: expandPaths(p.files), requirement, unit: unitOf(p), until, everySeconds: every, stdout: io.stdout, stderr: io.stderr }, settings);
+}
+
 /** Runs one command; returns the exit code. Never throws. */
 export async function main(argv: readonly string[], io: Io, opts: MainOptions = { helperScript: null }): Promise<number> {
   try {
@@ -307,6 +323,7 @@ export async function main(argv: readonly string[], io: Io, opts: MainOptions = 
       return 0;
     }
     if (p.command === "hgrm") return await hgrm(p, io);
+    if (p.command === "watch") return await watchCommand(p, io, opts.watch);
     if (p.command === "history" || p.flags.has("--history")) return await withHelpers(p, opts, (helpers) => historyOrCheck(p, io, helpers));
     return await reportOrCheck(p, io, opts);
   } catch (e) {
