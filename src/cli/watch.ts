@@ -70,7 +70,10 @@ interface Followed {
 }
 
 interface Failure {
+  id: string;
   name: string;
+  /** Of a run that ended when its file was truncated or replaced. */
+  earlier: boolean;
   /** Seconds since the log's StartTime at the end of the interval that made the run fail. */
   at: number;
   verdict: Verdict;
@@ -146,7 +149,8 @@ export async function watch(a: WatchArgs, s: WatchSettings = {}): Promise<number
             store.views().filter((x) => x.id === id),
             a.requirement,
           )[0]?.verdict;
-          if (v) endedRuns.push({ name: f.name, pass: v.pass });
+          if (v) endedRuns.push({ name: store.get(id).name, pass: v.pass });
+          for (const x of failures) if (x.id === id) x.earlier = true;
           store.remove(id);
           printedTo.delete(id);
         }
@@ -217,7 +221,7 @@ export async function watch(a: WatchArgs, s: WatchSettings = {}): Promise<number
         a.requirement,
       )[0]?.verdict ?? null;
     const endAt = t1 + t.lengths[to]!;
-    if (run && !run.pass && !failures.some((x) => x.name === series.name)) {
+    if (run && !run.pass && !failures.some((x) => x.id === id)) {
       // The first interval whose run so far fails, when several were printed in one line.
       let i = from;
       let v = run;
@@ -231,7 +235,7 @@ export async function watch(a: WatchArgs, s: WatchSettings = {}): Promise<number
           break;
         }
       }
-      failures.push({ name: series.name, at: t.offsets[i]! + t.lengths[i]!, verdict: v });
+      failures.push({ id, name: series.name, earlier: false, at: t.offsets[i]! + t.lengths[i]!, verdict: v });
     }
     const span = from === to ? `interval ${to + 1} ends ${formatNumber(endAt)} s` : `intervals ${from + 1}–${to + 1} end ${formatNumber(endAt)} s`;
     const elapsedText = elapsed >= 0 ? `+${formatNumber(elapsed / 1000)} s  ` : "";
@@ -281,7 +285,9 @@ export async function watch(a: WatchArgs, s: WatchSettings = {}): Promise<number
   }
   a.stdout(`\n${checkText(rows, a.requirement, unit)}`);
   for (const x of failures)
-    a.stdout(`first failure: ${x.name}, the run so far at ${formatNumber(x.at)} s (seconds since its StartTime): ${verdictText(x.verdict).replace(/^FAIL /, "")}\n`);
+    a.stdout(
+      `first failure: ${x.name}${x.earlier ? " (an earlier run, before the file was truncated or replaced)" : ""}, the run so far at ${formatNumber(x.at)} s (seconds since its StartTime): ${verdictText(x.verdict).replace(/^FAIL /, "")}\n`,
+    );
   for (const r of endedRuns) a.stdout(`an earlier run of ${r.name} (before the file was truncated or replaced): ${r.pass ? "pass" : "FAIL"}\n`);
   const pass = judged.every((r) => r.verdict!.pass) && endedRuns.every((r) => r.pass);
   return pass ? 0 : 1;

@@ -1,0 +1,178 @@
+// `watch` follows a log while it is written: the test writes the log in steps between the
+// command's looks at it (its clock and sleep are the test's), so every step is seen exactly
+// where it was written and nothing waits on real time. The reference for the verdict at the
+// end is `check` on the same file.
+import { appendFileSync, mkdtempSync, renameSync, utimesSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { build } from "hdr-histogram-js";
+import { describe, expect, it } from "vitest";
+import { writeHlog } from "../../scripts/lib/hlog-fixture";
+import { mulberry32 } from "../../scripts/lib/queue-sim";
+import { main } from "./main";
+
+/** A log of one-second intervals, values 100–900 µs, with one 50 ms value in each interval listed in `slow`. */
+function log(seed: number, intervals: number, slow: number[] = []): string {
+  const rnd = mulberry32(seed);
+  const ivs = [];
+  for (let i = 0; i < intervals; i++) {
+    const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+    for (let k = 0; k < 200; k++) h.recordValue(Math.round((100 + rnd() * 800) * 1000));
+    if (slow.includes(i)) h.recordValue(50_000_000);
+    ivs.push({ start: i, length: 1, histogram: h });
+  }
+  return writeHlog(ivs);
+}
+
+/** The log's header (everything before its first interval line) and its interval lines, each with its newline. */
+function split(text: string): { header: string; lines: string[] } {
+  const all = text.split("\n").slice(0, -1);
+  const first = all.findIndex((l) => /^[0-9]/.test(l));
+  return { header: all.slice(0, first).join("\n") + "\n", lines: all.slice(first).map((l) => l + "\n") };
+}
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout as it was at each sleep, before that sleep's step ran. */
+  seen: string[];
+}
+
+/**
+ * Runs `args` with a clock that moves only when the command sleeps; sleep k runs steps[k]. The
+ * quiet time is long, so that a file written just before is never taken for a finished one.
+ */
+async function run(args: string[], steps: (() => void)[] = [], quietMs = 60_000): Promise<Run> {
+  let stdout = "";
+  let stderr = "";
+  let now = 0;
+  const seen: string[] = [];
+  const clock = {
+    now: () => now,
+    sleep: async (ms: number) => {
+      const k = seen.length;
+      seen.push(stdout);
+      steps[k]?.();
+      now += ms;
+    },
+  };
+  const code = await main(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), stderrIsTTY: false }, { helperScript: null, watch: { clock, pollMs: 100, quietMs } });
+  return { code, stdout, stderr, seen };
+}
+
+const intervalLines = (out: string) => out.split("\n").filter((l) => /: interval \d+ ends/.test(l));
+
+describe("watch", () => {
+  it("prints a line per interval as it is written, waits for a partial line, and fails from the interval above the limit on", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "hdr-watch-"));
+    const file = path.join(dir, "run.hlog");
+    const { header, lines } = split(log(1, 8, [5]));
+    writeFileSync(file, header + lines.slice(0, 3).join(""));
+    const half = Math.floor(lines[4]!.length / 2);
+    const r = await run(
+      ["watch", "--require", "max<=10ms", "--until", "end", file],
+      [
+        () => appendFileSync(file, lines[3]!),
+        () => appendFileSync(file, lines[4]!.slice(0, half)),
+        () => undefined,
+        () => appendFileSync(file, lines[4]!.slice(half)),
+        () => appendFileSync(file, lines[5]!),
+        () => appendFileSync(file, lines[6]! + lines[7]!),
+      ],
+    );
+    // Before each step: what the looks so far printed.
+    expect(r.seen.slice(0, 7).map((s) => intervalLines(s).length)).toEqual([3, 4, 4, 4, 5, 6, 8]);
+    const ls = intervalLines(r.stdout);
+    expect(ls).toHaveLength(8);
+    ls.forEach((l, i) => expect(l).toContain(`interval ${i + 1} ends ${i + 1} s`));
+    for (const l of ls.slice(0, 5)) expect(l).toMatch(/run so far pass; this interval pass$/);
+    expect(ls[5]).toMatch(/run so far FAIL max 50(\.\d+)? ms > 10 ms; this interval FAIL max 50(\.\d+)? ms > 10 ms$/);
+    expect(ls[6]).toMatch(/run so far FAIL max .*; this interval pass$/);
+    expect(r.stdout).toMatch(/first failure: run, the run so far at 6 s /);
+    expect(r.code).toBe(1);
+
+    // At the end it says what check says of the same file.
+    const c = await run(["check", "--require", "max<=10ms", file]);
+    expect(c.code).toBe(1);
+    expect(r.stdout).toContain(c.stdout);
+  });
+
+  it("on a finished file, reads it all, prints and exits with check's verdict", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "hdr-watch-"));
+    const files = [path.join(dir, "fine.hlog"), path.join(dir, "paused.hlog")];
+    writeFileSync(files[0]!, log(2, 30));
+    writeFileSync(files[1]!, log(3, 30, [17, 18]));
+    const sample = path.resolve(import.meta.dirname, "../../../shared/samples/hdrhistogram/jHiccup-2.0.7S.logV2.hlog");
+    if (existsSync(sample)) files.push(sample);
+    const old = new Date(Date.now() - 3_600_000);
+    for (const f of files.slice(0, 2)) utimesSync(f, old, old);
+    for (const require of ["max<=10ms", "max<=60ms", "p99<=2ms"]) {
+      for (const f of files) {
+        const w = await run(["watch", "--require", require, "--until", "end", f], [], f === sample ? 1000 : 1_800_000);
+        const c = await run(["check", "--require", require, f]);
+        // Written an hour before watch began: it exits after the first look.
+        if (f !== sample) expect(w.seen.length).toBe(0);
+        expect(w.code).toBe(c.code);
+        expect(w.stdout).toContain(c.stdout);
+      }
+    }
+  });
+
+  it("says a truncated or replaced file and judges the new run apart from the old", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "hdr-watch-"));
+    const file = path.join(dir, "run.hlog");
+    writeFileSync(file, log(4, 5, [2]));
+    const next = path.join(dir, "next.hlog");
+    const r = await run(
+      ["watch", "--require", "max<=10ms", "--until", "end", file],
+      [
+        () => writeFileSync(file, log(5, 2)),
+        () => undefined,
+        () => {
+          writeFileSync(next, log(6, 3));
+          renameSync(next, file);
+        },
+      ],
+    );
+    expect(r.stderr).toMatch(/run\.hlog: truncated; a new run starts/);
+    expect(r.stderr).toMatch(/run\.hlog: replaced; a new run starts/);
+    // 5 intervals, then 2 of the truncated run, then 3 of the replacing one; each run counts from 1.
+    expect(intervalLines(r.stdout).map((l) => Number(/interval (\d+)/.exec(l)![1]))).toEqual([1, 2, 3, 4, 5, 1, 2, 1, 2, 3]);
+    // The last run passes alone (never mixed with the 50 ms of the first), the first one failed.
+    expect(r.stdout).toMatch(/^pass run$/m);
+    expect(r.stdout).toMatch(/^an earlier run of run \(before the file was truncated or replaced\): FAIL$/m);
+    expect(r.stdout).toMatch(/^an earlier run of run \(before the file was truncated or replaced\): pass$/m);
+    expect(r.stdout).toMatch(/^first failure: run \(an earlier run, before the file was truncated or replaced\), the run so far at 3 s /m);
+    expect(r.code).toBe(1);
+  });
+
+  it("stops at a damaged line, naming file, line and reason, with exit 2", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "hdr-watch-"));
+    const file = path.join(dir, "run.hlog");
+    const text = log(7, 3);
+    writeFileSync(file, text);
+    const headerLines = split(text).header.split("\n").length - 1;
+    const r = await run(["watch", "--require", "max<=10ms", "--until", "end", file], [() => appendFileSync(file, "3.000,1.000,0.9,not base64!\n")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${path.basename(file)}:${headerLines + 4}:`);
+  });
+
+  it("with --every N, one line per N seconds covering the intervals since the line before", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "hdr-watch-"));
+    const file = path.join(dir, "run.hlog");
+    const { header, lines } = split(log(8, 6, [4]));
+    writeFileSync(file, header + lines.slice(0, 2).join(""));
+    const steps: (() => void)[] = [];
+    steps[3] = () => appendFileSync(file, lines[2]! + lines[3]!);
+    steps[12] = () => appendFileSync(file, lines[4]! + lines[5]!);
+    const r = await run(["watch", "--require", "max<=10ms", "--every", "1", "--until", "3s", file], steps);
+    const ls = r.stdout.split("\n").filter((l) => l.startsWith("+"));
+    expect(ls).toHaveLength(3);
+    expect(ls[0]).toMatch(/^\+1 s {2}run: intervals 1–4 end 4 s; run so far pass; these intervals pass$/);
+    expect(ls[1]).toMatch(/^\+2 s {2}run: intervals 5–6 end 6 s; run so far FAIL .*; these intervals FAIL/);
+    expect(ls[2]).toMatch(/^\+3 s {2}run: no new interval for 1\.7 s$/);
+    expect(r.stdout).toMatch(/first failure: run, the run so far at 5 s /);
+    expect(r.code).toBe(1);
+  });
+});
