@@ -415,7 +415,7 @@ describe("check: exit codes", () => {
   });
 
   it("every command has --help", async () => {
-    for (const c of ["report", "check", "hgrm"]) {
+    for (const c of ["report", "check", "hgrm", "watch"]) {
       const r = await run([c, "--help"]);
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(new RegExp(`^Usage: hdr-spectrum ${c}`));
