@@ -2,7 +2,7 @@
 // command's looks at it (its clock and sleep are the test's), so every step is seen exactly
 // where it was written and nothing waits on real time. The reference for the verdict at the
 // end is `check` on the same file.
-import { appendFileSync, mkdtempSync, renameSync, utimesSync, writeFileSync, existsSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { build } from "hdr-histogram-js";
@@ -116,6 +116,52 @@ describe("watch", () => {
         expect(w.code).toBe(c.code);
         expect(w.stdout).toContain(c.stdout);
       }
+    }
+  });
+
+  it("places appended intervals as a load of the whole file does, with or without a StartTime line", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "hdr-watch-"));
+    const texts: [string, string][] = [];
+    // Fractional timestamps and no StartTime: the reader starts the log at its first interval.
+    const drifting = log(9, 40, [25]).replace(/[0-9]+\.[0-9]+(?=,[0-9.]+,[0-9.]+,HIST)/g, (m) => (Number(m) * 1.003 + 0.127).toFixed(3));
+    texts.push([
+      "headerless.hlog",
+      drifting
+        .split("\n")
+        .filter((l) => !l.startsWith("#"))
+        .join("\n"),
+    ]);
+    texts.push(["started.hlog", drifting]);
+    for (const name of ["jHiccup-no-header-2.0.7S.logV2.hlog", "jHiccup-with-basetime-2.0.7S.logV2.hlog", "tagged-Log.logV2.hlog"]) {
+      const p = path.resolve(import.meta.dirname, "../../../shared/samples/hdrhistogram", name);
+      if (existsSync(p)) texts.push([name, readFileSync(p, "utf8")]);
+    }
+    const strip = (out: string) =>
+      out
+        .split("\n")
+        .filter((l) => l.startsWith("+"))
+        .map((l) => l.replace(/^\+[0-9.]+ s {2}/, ""))
+        .sort();
+    for (const [name, text] of texts) {
+      const file = path.join(dir, name);
+      const all = text.split("\n").map((l, i, a) => (i < a.length - 1 ? l + "\n" : l));
+      const at = [Math.floor(all.length / 3), Math.floor(all.length / 2), all.length - 3];
+      writeFileSync(file, all.slice(0, at[0]).join(""));
+      const grown = await run(
+        ["watch", "--require", "p99<=20ms", "--until", "end", file],
+        [
+          () => appendFileSync(file, all.slice(at[0], at[1]).join("")),
+          () => appendFileSync(file, all.slice(at[1], at[2]).join("")),
+          () => appendFileSync(file, all.slice(at[2]).join("")),
+        ],
+      );
+      const old = new Date(Date.now() - 3_600_000);
+      utimesSync(file, old, old);
+      const whole = await run(["watch", "--require", "p99<=20ms", "--until", "end", file], [], 1_800_000);
+      expect(whole.seen.length).toBe(0);
+      expect(strip(grown.stdout).length).toBeGreaterThan(30);
+      expect(strip(grown.stdout)).toEqual(strip(whole.stdout));
+      expect(grown.code).toBe(whole.code);
     }
   });
 

@@ -179,6 +179,10 @@ export async function watch(a: WatchArgs, s: WatchSettings = {}): Promise<number
         }
         f.ids = r.added;
         f.header = headerOf(f.head);
+        // Without a StartTime line the reader starts the log at its first interval: the later
+        // pieces are given that start, so that their rows are placed exactly as a whole load places them.
+        const start = store.get(f.ids[0]!).startTime;
+        if (start !== null && !/^#\[StartTime:/m.test(f.header)) f.header += `#[StartTime: ${start}]\n`;
         f.head = "";
         return true;
       }
