@@ -104,7 +104,8 @@ Follows interval logs (.hlog: jHiccup, HdrHistogram's log writer, the page's own
 written. Prints one line per new interval: the verdict of the run so far and of that interval
 alone (with --every N: one line every N seconds, the run so far and the intervals since the
 line before). Only complete lines are read; a partial last line waits for the rest. A file that
-shrinks or is replaced is said on stderr and starts a new run, judged apart from the earlier one.
+shrinks, is replaced or comes back after it was deleted is said on stderr and starts a new run,
+judged apart from the earlier one.
 At the end it prints what "check" prints for what was read, and the first moment each series'
 run so far failed (seconds since its StartTime).
 

@@ -2,7 +2,7 @@
 // command's looks at it (its clock and sleep are the test's), so every step is seen exactly
 // where it was written and nothing waits on real time. The reference for the verdict at the
 // end is `check` on the same file.
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, renameSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { build } from "hdr-histogram-js";
@@ -165,7 +165,7 @@ describe("watch", () => {
     }
   });
 
-  it("says a truncated or replaced file and judges the new run apart from the old", async () => {
+  it("says a truncated, deleted or replaced file and judges the new run apart from the old", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "hdr-watch-"));
     const file = path.join(dir, "run.hlog");
     writeFileSync(file, log(4, 5, [2]));
@@ -175,16 +175,27 @@ describe("watch", () => {
       [
         () => writeFileSync(file, log(5, 2)),
         () => undefined,
+        () => unlinkSync(file),
         () => {
           writeFileSync(next, log(6, 3));
           renameSync(next, file);
         },
+        () => {
+          // Moved over the file while it is still there: another inode, as a restarted writer's new log.
+          writeFileSync(next, log(10, 4));
+          renameSync(next, file);
+        },
       ],
     );
-    expect(r.stderr).toMatch(/run\.hlog: truncated; a new run starts/);
-    expect(r.stderr).toMatch(/run\.hlog: replaced; a new run starts/);
-    // 5 intervals, then 2 of the truncated run, then 3 of the replacing one; each run counts from 1.
-    expect(intervalLines(r.stdout).map((l) => Number(/interval (\d+)/.exec(l)![1]))).toEqual([1, 2, 3, 4, 5, 1, 2, 1, 2, 3]);
+    const said = r.stderr.split("\n").map((l) => l.replace(/^.*run\.hlog: /, ""));
+    expect(said.slice(0, 4)).toEqual([
+      "truncated; a new run starts (the earlier one is judged apart, never mixed)",
+      "deleted or unreadable; waiting for it to come back",
+      "replaced; a new run starts (the earlier one is judged apart, never mixed)",
+      "replaced; a new run starts (the earlier one is judged apart, never mixed)",
+    ]);
+    // 5 intervals, 2 of the truncated run, 3 of the one after the deletion, 4 of the last; each run counts from 1.
+    expect(intervalLines(r.stdout).map((l) => Number(/interval (\d+)/.exec(l)![1]))).toEqual([1, 2, 3, 4, 5, 1, 2, 1, 2, 3, 1, 2, 3, 4]);
     // The last run passes alone (never mixed with the 50 ms of the first), the first one failed.
     expect(r.stdout).toMatch(/^pass run$/m);
     expect(r.stdout).toMatch(/^an earlier run of run \(before the file was truncated or replaced\): FAIL$/m);

@@ -67,6 +67,8 @@ interface Followed {
   grewAt: number;
   /** Last written before watch began, longer ago than the quiet time: a finished log, read at once. */
   finished: boolean;
+  /** Said to be deleted (or unreadable) and not back yet. */
+  gone: boolean;
 }
 
 interface Failure {
@@ -117,7 +119,7 @@ export async function watch(a: WatchArgs, s: WatchSettings = {}): Promise<number
     }
     if (!st.isFile()) throw new CliError(2, `${path}: not a file`);
     const finished = Date.now() - st.mtimeMs >= quietMs;
-    followed.push({ path, name: basename(path), ino: st.ino, consumed: 0, lines: 0, head: "", header: "", ids: [], grewAt: started, finished });
+    followed.push({ path, name: basename(path), ino: st.ino, consumed: 0, lines: 0, head: "", header: "", ids: [], grewAt: started, finished, gone: false });
   }
   const failures: Failure[] = [];
   /** Verdicts of earlier runs of restarted files, at their last interval. */
@@ -138,12 +140,17 @@ export async function watch(a: WatchArgs, s: WatchSettings = {}): Promise<number
     try {
       fd = openSync(f.path, "r");
     } catch {
+      if (!f.gone) a.stderr(`${f.path}: deleted or unreadable; waiting for it to come back\n`);
+      f.gone = true;
       return false;
     }
+    // A file back after it was gone is another file, even when it got the old inode number.
+    const back = f.gone;
+    f.gone = false;
     try {
       const st = fstatSync(fd);
-      if (st.ino !== f.ino || st.size < f.consumed) {
-        a.stderr(`${f.path}: ${st.ino !== f.ino ? "replaced" : "truncated"}; a new run starts (the earlier one is judged apart, never mixed)\n`);
+      if (back || st.ino !== f.ino || st.size < f.consumed) {
+        a.stderr(`${f.path}: ${back || st.ino !== f.ino ? "replaced" : "truncated"}; a new run starts (the earlier one is judged apart, never mixed)\n`);
         for (const id of f.ids) {
           const v = rowsOf(
             store.views().filter((x) => x.id === id),
