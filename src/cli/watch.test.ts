@@ -215,6 +215,15 @@ describe("watch", () => {
     expect(r.stderr).toContain(`${path.basename(file)}:${headerLines + 4}:`);
   });
 
+  it("refuses a file that is not an interval log", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "hdr-watch-"));
+    const file = path.join(dir, "samples.txt");
+    writeFileSync(file, "1.5\n2.5\n3.5\n");
+    const r = await run(["watch", "--require", "max<=10ms", "--until", "end", file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/samples\.txt: read as .*; watch follows interval logs/);
+  });
+
   it("with --every N, one line per N seconds covering the intervals since the line before", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "hdr-watch-"));
     const file = path.join(dir, "run.hlog");

@@ -184,6 +184,8 @@ export async function watch(a: WatchArgs, s: WatchSettings = {}): Promise<number
           for (const id of r.added) store.remove(id);
           fatal(r.problems, f, 0);
         }
+        const other = r.added.map((id) => store.get(id)).find((x) => x.format !== "hlog" || !x.intervals);
+        if (other) throw new CliError(2, `${f.path}: read as ${other.format}; watch follows interval logs (.hlog)`);
         f.ids = r.added;
         f.header = headerOf(f.head);
         // Without a StartTime line the reader starts the log at its first interval: the later
