@@ -2,7 +2,7 @@
 // modules in dist-cli/: hdr-spectrum.mjs, the package's `bin`, and the chunks it loads, runnable
 // by Node without tsx or TypeScript. Run by `npm run build:cli`, and by `prepare`, so `npm
 // install`/`npm ci` in a clone and `npm pack` build it.
-import { readFileSync } from "node:fs";
+import { chmodSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "vite";
 import { libraryEdits } from "./lib/library-edits.mjs";
@@ -51,3 +51,6 @@ await build({
     },
   },
 });
+
+// The package's `bin` runs as a program (`npx hdr-spectrum`, or the file itself from a checkout).
+chmodSync(fileURLToPath(new URL("../dist-cli/hdr-spectrum.mjs", import.meta.url)), 0o755);
