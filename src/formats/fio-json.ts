@@ -18,7 +18,7 @@ import type { FormatReader, LineParser, ParsedSeries, ParsedSource, SampleOption
 import { MAX_BUCKET_COUNT, recordBuckets, type CountedBucket } from "./support/buckets";
 import { clip } from "./support/decimals";
 import { fioBinHigh, fioBinLow, fioBinOf, fioResolutionNote } from "./support/fio-bins";
-import { JsonStream } from "./support/json-stream";
+import { feedPiece, JsonStream } from "./support/json-stream";
 import { Problems } from "./support/problems";
 import { statisticsReason } from "./statistics";
 
@@ -46,11 +46,7 @@ class FioJsonParser implements LineParser {
   }
 
   piece(text: string, lineNo: number): void {
-    try {
-      this.stream.piece(text, lineNo);
-    } catch (e) {
-      this.problems.line(lineNo, `internal error: ${String(e)}`);
-    }
+    feedPiece(this.stream, this.problems, text, lineNo);
   }
 
   line(text: string, lineNo: number): void {

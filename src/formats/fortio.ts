@@ -23,7 +23,7 @@
 import { newHistogram } from "../core/histogram";
 import type { FormatReader, LineParser, ParsedSource, SampleOptions } from "./source";
 import { clip, maxLatencyIn, parseLatency } from "./support/decimals";
-import { JsonStream } from "./support/json-stream";
+import { feedLine, feedPiece, JsonStream } from "./support/json-stream";
 import { Problems } from "./support/problems";
 import { fileBaseName } from "../core/naming";
 
@@ -61,21 +61,13 @@ class FortioParser implements LineParser {
 
   /** Part of a one-line result longer than a line the app holds (the line's end comes through `line`). */
   piece(text: string, lineNo: number): void {
-    try {
-      this.stream.piece(text, lineNo);
-    } catch (e) {
-      this.problems.line(lineNo, `internal error: ${String(e)}`);
-    }
+    feedPiece(this.stream, this.problems, text, lineNo);
   }
 
   line(text: string, lineNo: number): void {
-    try {
-      this.stream.line(text, lineNo);
-      if (this.stream.trailing === lineNo)
-        this.problems.line(lineNo, this.stream.opened ? "text after the end of the Fortio result: ignored" : "not a Fortio JSON result (it starts with a JSON object)");
-    } catch (e) {
-      this.problems.line(lineNo, `internal error: ${String(e)}`);
-    }
+    feedLine(this.stream, this.problems, text, lineNo, (opened) =>
+      opened ? "text after the end of the Fortio result: ignored" : "not a Fortio JSON result (it starts with a JSON object)",
+    );
   }
 
   private ns(text: string, what: string, lineNo: number): number | null {

@@ -11,7 +11,7 @@ import { fileBaseName } from "../core/naming";
 import type { LoadProblem } from "../core/types";
 import type { FormatReader, LineParser, ParsedSeries, ParsedSource, SampleOptions } from "./source";
 import { maxLatencyIn, parseLatency } from "./support/decimals";
-import { JsonStream } from "./support/json-stream";
+import { feedLine, feedPiece, JsonStream } from "./support/json-stream";
 import { Problems } from "./support/problems";
 
 const NS = maxLatencyIn("ns");
@@ -29,20 +29,11 @@ class HyperfineParser implements LineParser {
   }
 
   piece(text: string, lineNo: number): void {
-    try {
-      this.stream.piece(text, lineNo);
-    } catch (e) {
-      this.problems.line(lineNo, `internal error: ${String(e)}`);
-    }
+    feedPiece(this.stream, this.problems, text, lineNo);
   }
 
   line(text: string, lineNo: number): void {
-    try {
-      this.stream.line(text, lineNo);
-      if (this.stream.trailing === lineNo) this.problems.line(lineNo, this.stream.opened ? "text after the end of the hyperfine export: ignored" : "not a hyperfine JSON export");
-    } catch (e) {
-      this.problems.line(lineNo, `internal error: ${String(e)}`);
-    }
+    feedLine(this.stream, this.problems, text, lineNo, (opened) => (opened ? "text after the end of the hyperfine export: ignored" : "not a hyperfine JSON export"));
   }
 
   private result(text: string, lineNo: number): void {

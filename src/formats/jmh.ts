@@ -19,7 +19,7 @@ import { fileBaseName } from "../core/naming";
 import type { FormatReader, LineParser, ParsedSeries, ParsedSource, SampleOptions } from "./source";
 import { MAX_BUCKET_COUNT } from "./support/buckets";
 import { clip, MAX_LATENCY_NS } from "./support/decimals";
-import { JsonStream } from "./support/json-stream";
+import { feedLine, feedPiece, JsonStream } from "./support/json-stream";
 import { Problems } from "./support/problems";
 import { statisticsReason } from "./statistics";
 
@@ -65,21 +65,11 @@ class JmhParser implements LineParser {
   }
 
   piece(text: string, lineNo: number): void {
-    try {
-      this.stream.piece(text, lineNo);
-    } catch (e) {
-      this.problems.line(lineNo, `internal error: ${String(e)}`);
-    }
+    feedPiece(this.stream, this.problems, text, lineNo);
   }
 
   line(text: string, lineNo: number): void {
-    try {
-      this.stream.line(text, lineNo);
-      if (this.stream.trailing === lineNo)
-        this.problems.line(lineNo, this.stream.opened ? "text after the end of the JMH results: ignored" : "not JMH JSON results (they start with [)");
-    } catch (e) {
-      this.problems.line(lineNo, `internal error: ${String(e)}`);
-    }
+    feedLine(this.stream, this.problems, text, lineNo, (opened) => (opened ? "text after the end of the JMH results: ignored" : "not JMH JSON results (they start with [)"));
   }
 
   private parse(text: string, lineNo: number, what: string): unknown {

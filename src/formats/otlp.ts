@@ -25,7 +25,7 @@ import { fileBaseName } from "../core/naming";
 import type { FormatReader, LineParser, ParsedInterval, ParsedSeries, ParsedSource, SampleOptions } from "./source";
 import { MAX_BUCKET_COUNT, percentText } from "./support/buckets";
 import { clip, MAX_LATENCY_NS } from "./support/decimals";
-import { JsonStream } from "./support/json-stream";
+import { feedPiece, JsonStream } from "./support/json-stream";
 import { Problems } from "./support/problems";
 import { increases, recordIncrease, type FloatBucket, type Snapshot } from "./support/snapshots";
 
@@ -103,11 +103,7 @@ class OtlpParser implements LineParser {
   }
 
   piece(text: string, lineNo: number): void {
-    try {
-      this.stream.piece(text, lineNo);
-    } catch (e) {
-      this.problems.line(lineNo, `internal error: ${String(e)}`);
-    }
+    feedPiece(this.stream, this.problems, text, lineNo);
   }
 
   line(text: string, lineNo: number): void {

@@ -24,7 +24,7 @@ import { newHistogram } from "../core/histogram";
 import type { FormatReader, LineParser, ParsedInterval, ParsedSeries, ParsedSource, SampleOptions } from "./source";
 import { MAX_BUCKET_COUNT } from "./support/buckets";
 import { clip, MAX_LATENCY_NS } from "./support/decimals";
-import { JsonStream } from "./support/json-stream";
+import { feedLine, feedPiece, JsonStream } from "./support/json-stream";
 import { Problems } from "./support/problems";
 import { increases, recordIncrease, type FloatBucket, type Snapshot } from "./support/snapshots";
 
@@ -281,20 +281,11 @@ class PrometheusApiParser implements LineParser {
   }
 
   piece(text: string, lineNo: number): void {
-    try {
-      this.stream.piece(text, lineNo);
-    } catch (e) {
-      this.problems.line(lineNo, `internal error: ${String(e)}`);
-    }
+    feedPiece(this.stream, this.problems, text, lineNo);
   }
 
   line(text: string, lineNo: number): void {
-    try {
-      this.stream.line(text, lineNo);
-      if (this.stream.trailing === lineNo) this.problems.line(lineNo, "text outside the Prometheus answer's JSON object: ignored");
-    } catch (e) {
-      this.problems.line(lineNo, `internal error: ${String(e)}`);
-    }
+    feedLine(this.stream, this.problems, text, lineNo, () => "text outside the Prometheus answer's JSON object: ignored");
   }
 
   private value(path: string, text: string, lineNo: number): void {

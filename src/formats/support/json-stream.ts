@@ -7,6 +7,7 @@
 // each element of the top-level "details" array. The scanner follows strings (with escapes),
 // objects and arrays; it does not validate: each captured value is parsed by the reader, and a
 // document that does not end is reported by `unfinished`.
+import type { Problems } from "./problems";
 
 /** A captured value: its path (keys and "*"), its text, the line it starts on. */
 export type JsonValueSink = (path: string, text: string, lineNo: number) => void;
@@ -217,5 +218,27 @@ export class JsonStream {
     this.addPiece(piece);
     this.capture = null;
     if (c.chars <= MAX_VALUE_CHARS) this.sink(c.path, c.pieces.join(""), c.line);
+  }
+}
+
+/**
+ * One line of a document read a line at a time, for a reader: text outside the document and an
+ * internal error become that line's problems (`outside` words the former), the rest is kept.
+ */
+export function feedLine(stream: JsonStream, problems: Problems, text: string, lineNo: number, outside: (opened: boolean) => string): void {
+  try {
+    stream.line(text, lineNo);
+    if (stream.trailing === lineNo) problems.line(lineNo, outside(stream.opened));
+  } catch (e) {
+    problems.line(lineNo, `internal error: ${String(e)}`);
+  }
+}
+
+/** Part of a line longer than a line the app holds (its end comes through `feedLine`). */
+export function feedPiece(stream: JsonStream, problems: Problems, text: string, lineNo: number): void {
+  try {
+    stream.piece(text, lineNo);
+  } catch (e) {
+    problems.line(lineNo, `internal error: ${String(e)}`);
   }
 }
