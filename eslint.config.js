@@ -35,7 +35,7 @@ const ENGINE = [
   { regex: room(["ui", "charts", "cli"]), message: "The engine never imports the page or the command line." },
   { regex: "^react", message: "The engine has no React." },
 ];
-const KERNEL_USERS = ["src/engine/intervals/decode.ts", "src/engine/hlog-ingest.ts", "src/engine/kernel-accumulators.ts"];
+const KERNEL_USERS = ["src/engine/intervals/decode.ts", "src/engine/hlog/bytes.ts", "src/engine/kernel-accumulators.ts"];
 const KERNEL = { regex: `${up}wasm/kernel$`, message: "Intervals are decoded through engine/intervals (decode.ts); only the reader calls the kernel itself." };
 const BOUNDARIES = [
   boundary(

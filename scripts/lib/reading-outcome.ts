@@ -71,16 +71,16 @@ export function damaged(base: Uint8Array, rnd: (n: number) => number, pool: read
   return new Uint8Array(bytes);
 }
 
-/** The outcome of `text` pushed as text to an interval-log reader named `name`. */
-export function readAsText(name: string, text: string) {
-  const ing = new HlogIngest(name);
+/** The outcome of `text` pushed as text to an interval-log reader named `name` (`keepBlocks`: see ReadOptions). */
+export function readAsText(name: string, text: string, keepBlocks = true) {
+  const ing = new HlogIngest(name, true, null, keepBlocks);
   ing.push(text);
   return readingOutcome(ing.finish());
 }
 
 /** The outcome of `bytes` (the text's UTF-8 by default) pushed in chunks of `size` to a reader that keeps them. */
-export function readAsBytes(name: string, text: string, size: number, bytes: Uint8Array = new TextEncoder().encode(text)) {
-  const ing = new HlogIngest(name, true, bytes);
+export function readAsBytes(name: string, text: string, size: number, bytes: Uint8Array = new TextEncoder().encode(text), keepBlocks = true) {
+  const ing = new HlogIngest(name, true, bytes, keepBlocks);
   for (let at = 0; at < bytes.length; at += size) ing.pushBytes(bytes.subarray(at, at + size));
   return readingOutcome(ing.finish());
 }

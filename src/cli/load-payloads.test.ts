@@ -1,4 +1,4 @@
-// Logs read from disk keep no payload text (engine/load-files.ts, BytesOnDemand): what a query
+// Logs read from disk keep no payload text (engine/load-files.ts, a PayloadStore): what a query
 // decodes (a time window's edges, the comparison's intervals after a part's last whole block)
 // is read back from the file. Checked against the page's reading of the same text, which keeps
 // its payloads: every payload, window and comparison the same, and the text not held.
@@ -14,7 +14,7 @@ import { fileChunks } from "../engine/file-chunks";
 import { ingestHlogPart } from "../engine/ingest";
 import { loadFiles, type HelperWorkers } from "../engine/load-files";
 import { Store } from "../engine/store";
-import { PathFile } from "./path-file";
+import { filePayloads, PathFile } from "./path-file";
 
 const sim = (o: Partial<SimConfig>) =>
   writeHlog(simulateQueue({ rate: 300, seconds: 700, medianServiceSec: 0.0005, sigma: 0.5, stalls: [{ at: 400, duration: 0.4 }], seed: 1, ...o }));
@@ -41,7 +41,7 @@ async function fromDisk(paths: string[], withHelpers: boolean): Promise<Store> {
     undefined,
     undefined,
     withHelpers ? helpers : null,
-    { splitBytes: 64 * 1024 },
+    { splitBytes: 64 * 1024, payloads: filePayloads },
   );
   expect(out.flatMap((o) => o.problems)).toEqual([]);
   return store;
@@ -129,7 +129,7 @@ describe("logs read from disk", () => {
       undefined,
       undefined,
       failing,
-      { splitBytes: 64 * 1024 },
+      { splitBytes: 64 * 1024, payloads: filePayloads },
     );
     expect(out.flatMap((o) => o.problems)).toEqual([]);
     const page = await inPage(logs, false);

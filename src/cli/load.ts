@@ -11,7 +11,7 @@ import { loadFiles, type HelperWorkers } from "../engine/load-files";
 import type { Progress } from "../engine/protocol";
 import { Store, type TimeRange } from "../engine/store";
 import { CliError } from "./errors";
-import { PathFile } from "./path-file";
+import { filePayloads, PathFile } from "./path-file";
 
 /** Paths given on the command line: files as they are, a directory as the files in it (sorted). */
 export function expandPaths(paths: readonly string[]): string[] {
@@ -58,12 +58,16 @@ function progressPrinter(enabled: boolean): { onProgress: (p: Progress) => void;
   };
 }
 
-/** Every file as its own series (one per tag or label), as the page loads dropped files. */
-export async function loadAll(paths: readonly string[], helpers: HelperWorkers | null, progress: boolean): Promise<Loaded> {
+/**
+ * Every file as its own series (one per tag or label), as the page loads dropped files.
+ * `keepBlocks`: whether logs keep their pre-merged blocks (time windows, comparisons, links and
+ * charts use them; a report of whole logs needs none).
+ */
+export async function loadAll(paths: readonly string[], helpers: HelperWorkers | null, progress: boolean, keepBlocks = true): Promise<Loaded> {
   const store = new Store();
   const pr = progressPrinter(progress);
   const files = paths.map((p) => new PathFile(p).asFile());
-  const outcomes = await loadFiles(store, files, pr.onProgress, undefined, undefined, helpers);
+  const outcomes = await loadFiles(store, files, pr.onProgress, undefined, undefined, helpers, { payloads: filePayloads, keepBlocks });
   pr.done();
   return { store, problems: outcomes.flatMap((o) => o.problems) };
 }
@@ -241,7 +245,7 @@ async function mergeInto(
   for (let at = 0; at < paths.length; at += MERGE_BATCH) {
     const batch = new Store();
     const files = paths.slice(at, at + MERGE_BATCH).map((p) => new PathFile(p).asFile());
-    const outcomes = await loadFiles(batch, files, onProgress, undefined, undefined, helpers);
+    const outcomes = await loadFiles(batch, files, onProgress, undefined, undefined, helpers, { payloads: filePayloads });
     for (const o of outcomes) problems.push(...o.problems);
     for (const s of batch.series) {
       const key = groupKey(s);

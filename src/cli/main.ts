@@ -8,7 +8,6 @@ import { resolve } from "node:path";
 import { UNITS, type Unit } from "../core/types";
 import type { LoadProblem } from "../core/types";
 import { fileChunks } from "../engine/file-chunks";
-import { keepBlocks } from "../engine/hlog-ingest";
 import type { TimeRange } from "../engine/store";
 import { compareCheckLines, compareRuns, headlinesOf, type ComparedPair } from "./compare";
 import { gateOf } from "../core/compare/gate";
@@ -178,11 +177,9 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   pool?.start();
   let loaded;
   let closing: Promise<void> | undefined;
-  keepBlocks(blocks);
   try {
-    loaded = p.flags.has("--merge") ? await loadMerged(paths, range, pool, io.stderrIsTTY, pool) : await loadAll(paths, pool, io.stderrIsTTY);
+    loaded = p.flags.has("--merge") ? await loadMerged(paths, range, pool, io.stderrIsTTY, pool) : await loadAll(paths, pool, io.stderrIsTTY, blocks);
   } finally {
-    keepBlocks(true);
     // The helpers end while this thread judges and prints (it needs them no more).
     closing = pool?.close().catch(() => undefined);
   }

@@ -5,7 +5,7 @@
 import { availableParallelism } from "node:os";
 import { Worker, parentPort, type MessagePort as NodeMessagePort } from "node:worker_threads";
 import { fileBytes } from "../engine/file-chunks";
-import { ingestHlogPart, keepBlocks, transferablesOf, type HlogPart } from "../engine/hlog-ingest";
+import { ingestHlogPart, transferablesOf, type HlogPart } from "../engine/hlog-ingest";
 import type { HelperWorkers } from "../engine/load-files";
 import type { TimeRange } from "../engine/protocol";
 import type { MergedShare, MergeHelpers } from "./load";
@@ -30,7 +30,7 @@ export class NodeHelperPool implements HelperWorkers, MergeHelpers {
 
   /**
    * `script`: the file a helper runs (the bundled command line itself). `blocks`: whether the
-   * logs' parts keep their blocks (engine/hlog-ingest.ts keepBlocks).
+   * logs' parts keep their blocks (engine/hlog-ingest.ts ReadOptions).
    */
   constructor(
     readonly count: number,
@@ -139,10 +139,12 @@ async function serve(port: NodeMessagePort, m: ToHelper): Promise<void> {
     }
     // The part's bytes are not kept: the main thread reads its payloads back from the file (read()).
     const file = new PathFile(m.path, m.name, m.start, m.end);
-    keepBlocks(m.blocks);
     const part = await ingestHlogPart(
       m.name,
       fileBytes(file as unknown as Blob, () => undefined),
+      undefined,
+      null,
+      { keepBlocks: m.blocks },
     );
     port.postMessage({ id: m.id, type: "done", part } satisfies FromHelper, transferablesOf(part));
   } catch (e) {

@@ -8,6 +8,7 @@ import { basename } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import type { PayloadBytes } from "../core/series";
 import type { ChunkDecoder } from "../engine/file-chunks";
+import type { PayloadStore } from "../engine/load-files";
 
 /**
  * TextDecoder("utf-8")'s streaming decode (a byte-order mark at the start dropped, malformed
@@ -176,7 +177,7 @@ export class PathFile {
     });
   }
 
-  /** This file's bytes, read back when asked (see FileBytes): the loader then keeps no payloads' text. */
+  /** This file's bytes, read back when asked (see FileBytes). */
   bytesOnDemand(): FileBytes {
     return new FileBytes(this.path, this.start, this.end);
   }
@@ -186,3 +187,14 @@ export class PathFile {
     return this as unknown as File;
   }
 }
+
+/**
+ * The loader's payload store for files on disk (PathFile): a log's payloads are read back from
+ * the file when a query asks, so the command line holds no log's text.
+ */
+export const filePayloads: PayloadStore = {
+  bytesOf(file, start, end) {
+    if (!(file instanceof PathFile)) throw new Error("only files on disk have their payloads read back");
+    return new FileBytes(file.path, file.start + start, file.start + end);
+  },
+};

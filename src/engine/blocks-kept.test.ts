@@ -1,15 +1,12 @@
-// Readers that keep no blocks (keepBlocks(false), the command line's report of whole logs) give
+// Readers that keep no blocks ({ keepBlocks: false }, the command line's report of whole logs) give
 // the same series as readers that do, read whole or in parts; only the blocks are missing, and
 // a time window over such a series (which then decodes its intervals) has the same counts.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { bucketsOf } from "../core/histogram";
 import type { SeriesModel } from "../core/series";
 import { hlogFixture } from "../../scripts/fuzz/generators";
 import { ingest, ingestHlogInParts, ingestHlogPart, type IngestResult } from "./ingest";
-import { keepBlocks } from "./hlog-ingest";
 import { windowHistogram } from "./window-query";
-
-afterEach(() => keepBlocks(true));
 
 function chunked(text: string, size = 777): string[] {
   const out: string[] = [];
@@ -25,11 +22,9 @@ function cutAfter(text: string, line: number): [string, string] {
 }
 
 async function inTwoParts(name: string, [first, second]: [string, string], partBlocks: boolean, joinBlocks: boolean): Promise<IngestResult> {
-  keepBlocks(partBlocks);
   const bytes = new TextEncoder().encode(second);
-  const part = structuredClone(await ingestHlogPart(name, chunked(second), undefined, bytes));
-  keepBlocks(joinBlocks);
-  return ingestHlogInParts(name, chunked(first), [Promise.resolve(part)]);
+  const part = structuredClone(await ingestHlogPart(name, chunked(second), undefined, bytes, { keepBlocks: partBlocks }));
+  return ingestHlogInParts(name, chunked(first), [Promise.resolve(part)], undefined, { keepBlocks: joinBlocks });
 }
 
 function valuesOf(s: SeriesModel) {
@@ -57,8 +52,7 @@ describe("interval logs read without blocks", () => {
     const whole = await ingest("b.hlog", chunked(text));
     expect(whole.series.length).toBe(2);
     expect(whole.series.every((s) => s.blocks)).toBe(true);
-    keepBlocks(false);
-    const bare = await ingest("b.hlog", chunked(text));
+    const bare = await ingest("b.hlog", chunked(text), undefined, undefined, { keepBlocks: false });
     expect(bare.problems).toEqual(whole.problems);
     expect(bare.series.map(valuesOf)).toEqual(whole.series.map(valuesOf));
     expect(bare.series.map((s) => s.blocks ?? null)).toEqual([null, null]);
@@ -84,8 +78,7 @@ describe("interval logs read without blocks", () => {
 
   it("a time window over a series without blocks holds the counts the blocks give", async () => {
     const withBlocks = (await ingest("b.hlog", chunked(text))).series[0]!;
-    keepBlocks(false);
-    const without = (await ingest("b.hlog", chunked(text))).series[0]!;
+    const without = (await ingest("b.hlog", chunked(text), undefined, undefined, { keepBlocks: false })).series[0]!;
     for (const range of [
       { start: 10, end: 200 },
       { start: 0.5, end: 63.5 },

@@ -9,20 +9,21 @@ import type { SeriesModel } from "../core/series";
 import type { LoadProblem } from "../core/types";
 import { parsePercentileFile } from "../formats/hgrm";
 import { looksLikeUtf16, pickFormat, unreadableReason } from "../formats/detect";
-import { HlogIngest } from "./hlog-ingest";
+import { HlogIngest, type ReadOptions } from "./hlog-ingest";
 import { makeSeries, type IngestProgress, type IngestResult, type Sink } from "./series-make";
 import type { FormatReader, LineParser, SampleOptions } from "../formats/source";
 
 const MAX_PERCENTILE_FILE_CHARS = 32 * 1024 * 1024;
 
 export { makeSeries, type IngestProgress, type IngestResult } from "./series-make";
-export { ingestHlogInParts, ingestHlogPart, PartsNotJoinable, transferablesOf, type HlogPart, type HlogPartTag } from "./hlog-ingest";
+export { ingestHlogInParts, ingestHlogPart, PartsNotJoinable, transferablesOf, type HlogPart, type HlogPartTag, type ReadOptions } from "./hlog-ingest";
 
 export async function ingest(
   name: string,
   chunks: AsyncIterable<string> | Iterable<string>,
   onProgress?: (p: IngestProgress) => void,
   options?: SampleOptions,
+  read: ReadOptions = {},
 ): Promise<IngestResult> {
   let head = "";
   let sink: Sink | null = null;
@@ -36,7 +37,7 @@ export async function ingest(
       // exactly as it is when the whole file arrives in one chunk (found by fuzzing: a head of
       // exactly 4096 characters was left uncut).
       if (head.length <= HEAD_CHARS) continue;
-      sink = pickSink(name, head, options);
+      sink = pickSink(name, head, options, read);
       if (!sink) return unknownFormat(name, head);
       sink.push(head);
       head = "";
@@ -46,7 +47,7 @@ export async function ingest(
     onProgress?.({ bytes, intervals: sink.intervalCount });
   }
   if (!sink) {
-    sink = pickSink(name, head, options);
+    sink = pickSink(name, head, options, read);
     if (!sink) return unknownFormat(name, head);
     sink.push(head);
   }
@@ -90,14 +91,14 @@ export function isIntervalLog(name: string, head: string): boolean {
   return !looksLikeUtf16(head) && pickFormat(name, detectionHead(head))?.id === "hlog";
 }
 
-function pickSink(name: string, fullHead: string, options?: SampleOptions): Sink | null {
+function pickSink(name: string, fullHead: string, options: SampleOptions | undefined, read: ReadOptions): Sink | null {
   // UTF-16 reads as garbage under every name: refused before any reader (unknownFormat says why).
   if (looksLikeUtf16(fullHead)) return null;
   const head = detectionHead(fullHead);
   const format = pickFormat(name, head);
   if (!format) return null;
   if (format.create) return new ReaderIngest(name, format, options);
-  return format.id === "hlog" ? new HlogIngest(name) : new PercentileIngest(name);
+  return format.id === "hlog" ? new HlogIngest(name, true, null, read.keepBlocks) : new PercentileIngest(name);
 }
 
 /** Percentile files are small text; an interval log may be huge and is never joined. */

@@ -9,13 +9,12 @@ import { writeHlog } from "../../scripts/lib/hlog-fixture";
 import { damaged as damagedBytes, readAsBytes, readAsText, readingOutcome, seededInts } from "../../scripts/lib/reading-outcome";
 import type { SimInterval } from "../../scripts/lib/queue-sim";
 import { BLOCK_SIZES } from "../core/blocks";
-import { HlogIngest, keepBlocks } from "./hlog-ingest";
+import { HlogIngest } from "./hlog-ingest";
 import { setKeptBudget, WORKER_KEPT_BUDGET } from "./intervals/kept";
 import { kernelStats } from "../wasm/kernel";
 
 afterEach(() => {
   setKeptBudget(0);
-  keepBlocks(true);
 });
 
 /**
@@ -43,17 +42,17 @@ const utf8 = new TextEncoder();
 
 const outcome = readingOutcome;
 
-const asText = (text: string) => readAsText("runs.hlog", text);
-const asBytes = (text: string, size: number, bytes?: Uint8Array) => readAsBytes("runs.hlog", text, size, bytes);
+const asText = (text: string, keepBlocks = true) => readAsText("runs.hlog", text, keepBlocks);
+const asBytes = (text: string, size: number, bytes?: Uint8Array, keepBlocks = true) => readAsBytes("runs.hlog", text, size, bytes, keepBlocks);
 
 /** Reads `text` as bytes in chunks of each size; returns the lines the kernel read in the last reading. */
-function expectSame(text: string, sizes: number[]): number {
-  const want = asText(text);
+function expectSame(text: string, sizes: number[], keepBlocks = true): number {
+  const want = asText(text, keepBlocks);
   expect(want.series.length).toBeGreaterThan(0);
   let lines = 0;
   for (const size of sizes) {
     const before = kernelStats.lines;
-    expect(asBytes(text, size), `chunks of ${size}`).toEqual(want);
+    expect(asBytes(text, size, undefined, keepBlocks), `chunks of ${size}`).toEqual(want);
     lines = kernelStats.lines - before;
   }
   return lines;
@@ -95,10 +94,9 @@ describe("interval lines read by the kernel in runs", () => {
   });
 
   it("add up only the total when blocks are not kept (the command line's report)", () => {
-    keepBlocks(false);
     const text = writeHlog(intervals(1000, { jumpAt: 600, seed: 5 }));
     // The jump to higher values takes the long path (and grows the accumulator), as a new high does.
-    expect(expectSame(text, [4096, 1 << 20])).toBeGreaterThan(980);
+    expect(expectSame(text, [4096, 1 << 20], false)).toBeGreaterThan(980);
   });
 
   it("stop when the kept counts' staging is full (wide intervals, kilobytes of counts each) and go on", () => {

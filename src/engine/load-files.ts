@@ -1,20 +1,18 @@
-// Loading dropped files with every core: small interval logs are shared out between this
-// worker and helper workers (one file each at a time), a big interval log is cut at line
-// boundaries into pieces that every worker reads at once, then joined here (load-pieces.ts,
-// proven equal to reading in one piece). The pieces depend on the file alone: without helpers
-// a big log is read in the same pieces here, so every machine, the page and the command line
-// get the same parts (whose starts the comparison's sub-blocks and the timeline's columns
-// follow). Other formats are read here, in order. Series are
-// added to the store in the order of the files, whoever read them; the thread files of one
-// pgbench run are then merged into one series (join-runs.ts).
+// Loading dropped files with every core: planLoad (load-plan.ts) decides which file is read how,
+// and runLoad reads them so. Series are added to the store in the order of the files, whoever
+// read them; the thread files of one pgbench run are then merged into one series (join-runs.ts).
+import type { PayloadBytes } from "../core/series";
 import type { SampleOptions } from "../formats/source";
 import { fileChunks } from "./file-chunks";
 import { joinThreadFiles } from "./join-runs";
-import { ingest, ingestHlogInParts, isIntervalLog, PartsNotJoinable, type HlogPart, type IngestResult } from "./ingest";
-import { readLogsOnDemand, readsOnDemand, type LogToRead } from "./load-on-demand";
-import { cutsAt, logPieceTargets, readInPieces } from "./load-pieces";
+import { ingest, ingestHlogInParts, PartsNotJoinable, type HlogPart, type IngestResult } from "./ingest";
+import { readLogsOnDemand } from "./load-on-demand";
+import { planLoad, type LoadPlan, type LoadStep } from "./load-plan";
+import { readInPieces } from "./load-pieces";
 import type { FileOutcome, FileProgress, Progress } from "./protocol";
 import type { Store } from "./store";
+
+export { cutsOfLog, MAX_LOG_BYTES, SPLIT_BYTES } from "./load-plan";
 
 /** Helper workers that read (parts of) interval logs. */
 export interface HelperWorkers {
@@ -24,24 +22,28 @@ export interface HelperWorkers {
   read(helper: number, blob: Blob, name: string, onProgress: (bytes: number, intervals: number) => void, signal?: AbortSignal): Promise<HlogPart>;
 }
 
-/** Interval logs at least this big are cut into parts (below it, the copy and join cost more than they save). */
-export const SPLIT_BYTES = 4 * 1024 * 1024;
 /**
- * Largest interval log read (bytes). A worker's heap grows with the log (a 502 MB log of
- * 1,015,000 intervals loads); beyond about 1 GB a worker risks running out of memory.
+ * Where interval logs' payloads are read back from when a query asks (the command line's files
+ * on disk): such logs are read as parts that keep no payload text.
  */
-export const MAX_LOG_BYTES = 800_000_000;
+export interface PayloadStore {
+  /** Bytes [start, end) of `file` (one of the files being loaded), read when asked. */
+  bytesOf(file: Blob, start: number, end: number): PayloadBytes;
+}
 
-/** The smallest piece a big log is cut into is SPLIT_BYTES / this (see logPieceTargets). */
-const PIECES_PER_SPLIT = 16;
-const HEAD_BYTES = 16 * 1024;
-
-/**
- * Where an interval log is cut into pieces (none below `splitBytes`): the same wherever and by
- * whomever it is read (load-pieces.ts logPieceTargets).
- */
-export function cutsOfLog(file: Blob, splitBytes = SPLIT_BYTES): Promise<number[]> {
-  return file.size >= splitBytes ? cutsAt(file, logPieceTargets(file.size, splitBytes / PIECES_PER_SPLIT)) : Promise.resolve([]);
+/** How files are loaded. */
+export interface LoadOptions {
+  /** Interval logs from this size on are cut into pieces (load-plan.ts SPLIT_BYTES). */
+  splitBytes?: number;
+  /** Interval logs above this size are refused (load-plan.ts MAX_LOG_BYTES). */
+  maxLogBytes?: number;
+  /**
+   * Whether interval logs keep their pre-merged blocks (default true; hlog-ingest.ts
+   * ReadOptions): the command line's report of whole logs needs none.
+   */
+  keepBlocks?: boolean;
+  /** Where the logs' payloads are read back from; without it, each log keeps its payloads. */
+  payloads?: PayloadStore;
 }
 
 /** No helpers: readInPieces then reads every piece on this thread. */
@@ -51,10 +53,6 @@ const CANCELLED = "cancelled: nothing of this file was loaded";
 
 function formatMB(bytes: number): string {
   return `${Number((bytes / 1e6).toPrecision(3))} MB`;
-}
-
-async function headOf(file: Blob): Promise<string> {
-  return new TextDecoder("utf-8").decode(await file.slice(0, HEAD_BYTES).arrayBuffer());
 }
 
 function failed(name: string, e: unknown): IngestResult {
@@ -69,158 +67,168 @@ export async function loadFiles(
   signal: AbortSignal | undefined,
   options: SampleOptions | undefined,
   helpers: HelperWorkers | null,
-  limits: { splitBytes?: number; maxLogBytes?: number } = {},
+  load: LoadOptions = {},
 ): Promise<FileOutcome[]> {
-  const splitBytes = limits.splitBytes ?? SPLIT_BYTES;
-  const maxLogBytes = limits.maxLogBytes ?? MAX_LOG_BYTES;
-  const results: IngestResult[] = new Array(files.length);
-  // Every file's own progress; each message carries all of them (throttled: 100 small files
-  // finishing at once would otherwise post 100 snapshots).
-  const states: FileProgress[] = files.map((f) => ({ file: f.name, bytes: 0, totalBytes: f.size, intervals: 0, done: false }));
-  let lastPost = 0;
-  const update = (i: number, bytes: number, intervals: number, done = false) => {
-    const st = states[i]!;
+  const plan = await planLoad(files, { helpers: helpers?.count ?? 0, payloadsOnDemand: load.payloads !== undefined, splitBytes: load.splitBytes, maxLogBytes: load.maxLogBytes });
+  const results = await runLoad(files, plan, { progress, signal, options, helpers: helpers ?? NO_HELPERS, load });
+  const outcomes = files.map((f, k) => ({ file: f.name, ...store.add(results[k]!) }));
+  joinThreadFiles(store, outcomes);
+  return outcomes;
+}
+
+interface RunContext {
+  progress: (p: Progress) => void;
+  signal: AbortSignal | undefined;
+  options: SampleOptions | undefined;
+  helpers: HelperWorkers;
+  load: LoadOptions;
+}
+
+/** Reads `files` as `plan` says: each file's result, in file order. */
+export async function runLoad(files: readonly File[], plan: LoadPlan, ctx: RunContext): Promise<IngestResult[]> {
+  return new LoadRun(files, ctx).run(plan.steps);
+}
+
+/** One load's reading: every file's result and progress. */
+class LoadRun {
+  readonly results: IngestResult[];
+  /** Every file's own progress; each message carries all of them. */
+  private readonly states: FileProgress[];
+  private lastPost = 0;
+  private readonly read: { keepBlocks?: boolean };
+
+  constructor(
+    private readonly files: readonly File[],
+    private readonly ctx: RunContext,
+  ) {
+    this.results = new Array<IngestResult>(files.length);
+    this.states = files.map((f) => ({ file: f.name, bytes: 0, totalBytes: f.size, intervals: 0, done: false }));
+    this.read = { keepBlocks: ctx.load.keepBlocks };
+  }
+
+  async run(steps: readonly LoadStep[]): Promise<IngestResult[]> {
+    for (const step of steps) {
+      switch (step.read) {
+        case "refused":
+          this.refuse(step.file, step.size, step.cap);
+          break;
+        case "here":
+          await this.readHere(step.file);
+          break;
+        case "pieces":
+          await this.readInParts(step.file, step.cuts, this.ctx.helpers);
+          break;
+        case "shared":
+          await this.share(step.here, step.logs);
+          break;
+        case "on-demand":
+          await this.readOnDemand(step.logs);
+          break;
+      }
+    }
+    return this.results;
+  }
+
+  /** Throttled: 100 small files finishing at once would otherwise post 100 snapshots. */
+  private update(i: number, bytes: number, intervals: number, done = false): void {
+    const st = this.states[i]!;
     st.bytes = Math.max(st.bytes, bytes);
     st.intervals = Math.max(st.intervals, intervals);
     st.done ||= done;
     const now = performance.now();
-    if (!done && now - lastPost < 50) return;
-    lastPost = now;
-    progress({ file: st.file, bytes: st.bytes, totalBytes: st.totalBytes, intervals: st.intervals, files: files.length > 1 ? states.map((x) => ({ ...x })) : undefined });
-  };
+    if (!done && now - this.lastPost < 50) return;
+    this.lastPost = now;
+    const many = this.files.length > 1 ? this.states.map((x) => ({ ...x })) : undefined;
+    this.ctx.progress({ file: st.file, bytes: st.bytes, totalBytes: st.totalBytes, intervals: st.intervals, files: many });
+  }
 
-  /** Reads one file here, whatever its format (the path every file took before helpers). */
-  const readHere = async (i: number): Promise<void> => {
-    const file = files[i]!;
-    if (logs[i] && readsOnDemand(file)) return readOnDemand([i], [[]]);
+  private cancelledOr(i: number, e: unknown): IngestResult {
+    return failed(this.files[i]!.name, this.ctx.signal?.aborted ? new Error(CANCELLED) : e);
+  }
+
+  private refuse(i: number, size: number, cap: number): void {
+    const reason = `this interval log is ${formatMB(size)}; the app reads logs up to ${formatMB(cap)}, all held in the browser's memory. Cut it to the time you need first: it is text in time order, so keep its # header lines and a range of interval lines`;
+    this.results[i] = { series: [], problems: [{ file: this.files[i]!.name, line: null, reason }], lines: 0 };
+    this.update(i, size, 0, true);
+  }
+
+  /** Reads one file here in one piece, whatever its format (the path every file took before helpers). */
+  private async readHere(i: number): Promise<void> {
+    const file = this.files[i]!;
     let bytes = 0;
     try {
-      results[i] = await ingest(
+      this.results[i] = await ingest(
         file.name,
-        fileChunks(file, (b) => (bytes = b), signal),
-        (p) => update(i, bytes, p.intervals),
-        options,
+        fileChunks(file, (b) => (bytes = b), this.ctx.signal),
+        (p) => this.update(i, bytes, p.intervals),
+        this.ctx.options,
+        this.read,
       );
     } catch (e) {
-      results[i] = failed(file.name, e);
+      this.results[i] = failed(file.name, e);
     }
-    update(i, file.size, 0, true);
-  };
+    this.update(i, file.size, 0, true);
+  }
 
   /** Reads one interval log on a helper; joined here (an empty first part). */
-  const readOnHelper = async (i: number, helper: number): Promise<void> => {
-    const file = files[i]!;
+  private async readOnHelper(i: number, helper: number): Promise<void> {
+    const file = this.files[i]!;
     try {
-      const part = helpers!.read(helper, file, file.name, (bytes, intervals) => update(i, bytes, intervals), signal);
-      results[i] = await ingestHlogInParts(file.name, [], [part]);
-      update(i, file.size, 0, true);
+      const part = this.ctx.helpers.read(helper, file, file.name, (bytes, intervals) => this.update(i, bytes, intervals), this.ctx.signal);
+      this.results[i] = await ingestHlogInParts(file.name, [], [part], undefined, this.read);
+      this.update(i, file.size, 0, true);
     } catch {
-      if (signal?.aborted) results[i] = failed(file.name, new Error(CANCELLED));
-      else await readHere(i); // a helper that failed (or a part that cannot be joined): read it here
+      if (this.ctx.signal?.aborted) this.results[i] = failed(file.name, new Error(CANCELLED));
+      else await this.readHere(i); // a helper that failed (or a part that cannot be joined): read it here
     }
-  };
-
-  /** Interval logs that read their bytes back when asked (load-on-demand.ts), `cuts[n]` for files[run[n]]. */
-  const readOnDemand = async (run: readonly number[], cuts: readonly (readonly number[])[]): Promise<void> => {
-    const logs: LogToRead[] = run.map((i, n) => ({ file: files[i]!, cuts: cuts[n]! }));
-    const out = await readLogsOnDemand(logs, helpers, (n, bytes, intervals) => update(run[n]!, bytes, intervals), signal);
-    out.forEach((r, n) => {
-      const i = run[n]!;
-      if (r.status === "fulfilled") results[i] = r.value;
-      else results[i] = failed(files[i]!.name, signal?.aborted ? new Error(CANCELLED) : r.reason);
-      update(i, files[i]!.size, 0, true);
-    });
-  };
-
-  const isBigLog = (i: number) => logs[i]! && files[i]!.size >= splitBytes;
-  /** Where interval log i is cut (none when small): the same cuts whoever reads it (see logPieceTargets). */
-  const cutsOf = (i: number): Promise<number[]> => (logs[i] ? cutsOfLog(files[i]!, splitBytes) : Promise.resolve([]));
+  }
 
   /** Reads one big interval log in pieces, here and on every helper at once (load-pieces.ts). */
-  const readInParts = async (i: number, by: HelperWorkers): Promise<void> => {
-    const file = files[i]!;
-    const cuts = await cutsOf(i);
-    if (cuts.length === 0) return readHere(i);
+  private async readInParts(i: number, cuts: readonly number[], by: HelperWorkers): Promise<void> {
+    const file = this.files[i]!;
     try {
-      results[i] = await readInPieces(file, file.name, cuts, by, (bytes, intervals) => update(i, bytes, intervals), signal);
+      this.results[i] = await readInPieces(file, file.name, cuts, by, (bytes, intervals) => this.update(i, bytes, intervals), this.ctx.signal, this.read);
     } catch (e) {
       // Cancelling is the only failure not worth a second try. A helper that failed: the same
       // pieces read here (the same parts, so the same blocks); parts that cannot be joined:
       // the log in one piece.
-      if (signal?.aborted) results[i] = failed(file.name, new Error(CANCELLED));
-      else if (by.count > 0 && !(e instanceof PartsNotJoinable)) return readInParts(i, NO_HELPERS);
-      else await readHere(i);
+      if (this.ctx.signal?.aborted) this.results[i] = failed(file.name, new Error(CANCELLED));
+      else if (by.count > 0 && !(e instanceof PartsNotJoinable)) return this.readInParts(i, cuts, NO_HELPERS);
+      else await this.readHere(i);
     }
-    update(i, file.size, 0, true);
-  };
+    this.update(i, file.size, 0, true);
+  }
 
-  /** Reads file i on this thread alone: a big interval log still in its pieces, joined. */
-  const readAlone = async (i: number): Promise<void> => {
-    if (logs[i] && readsOnDemand(files[i]!)) return readOnDemand([i], [await cutsOf(i)]);
-    if (isBigLog(i)) return readInParts(i, NO_HELPERS);
-    return readHere(i);
-  };
-
-  const logs = await Promise.all(files.map(async (f) => isIntervalLog(f.name, await headOf(f))));
-  // An interval log keeps every payload in memory (about its size again): past the cap, say so
-  // before reading rather than let the worker run out of memory, which would take the page
-  // (and everything loaded) with it.
-  const tooBig = (i: number) => logs[i] && files[i]!.size > maxLogBytes;
-  for (let i = 0; i < files.length; i++) {
-    if (!tooBig(i)) continue;
-    const f = files[i]!;
-    results[i] = {
-      series: [],
-      problems: [
-        {
-          file: f.name,
-          line: null,
-          reason: `this interval log is ${formatMB(f.size)}; the app reads logs up to ${formatMB(maxLogBytes)}, all held in the browser's memory. Cut it to the time you need first: it is text in time order, so keep its # header lines and a range of interval lines`,
-        },
-      ],
-      lines: 0,
+  /** Small files: logs to whoever is free (helpers and this thread), other formats here. */
+  private async share(here: readonly number[], logs: readonly number[]): Promise<void> {
+    const hereOnly = [...here];
+    const shared = [...logs];
+    const run = async (helper: number | null) => {
+      for (;;) {
+        const k = helper === null ? (hereOnly.shift() ?? shared.shift()) : shared.shift();
+        if (k === undefined) return;
+        if (helper === null) await this.readHere(k);
+        else await this.readOnHelper(k, helper);
+      }
     };
-    update(i, f.size, 0, true);
+    await Promise.all([run(null), ...Array.from({ length: this.ctx.helpers.count }, (_, h) => run(h))]);
   }
-  if (!helpers || helpers.count === 0) {
-    for (let i = 0; i < files.length; i++) if (!tooBig(i)) await readAlone(i);
-  } else {
-    // In file order: a big log takes every helper; runs of other files share the helpers.
-    let i = 0;
-    while (i < files.length) {
-      if (tooBig(i)) {
-        i++;
-        continue;
-      }
-      if (logs[i] && readsOnDemand(files[i]!)) {
-        // A run of such logs: every piece of every one in one queue.
-        const run: number[] = [];
-        for (; i < files.length && (tooBig(i) || (logs[i] && readsOnDemand(files[i]!))); i++) if (!tooBig(i)) run.push(i);
-        await readOnDemand(run, await Promise.all(run.map(cutsOf)));
-        continue;
-      }
-      if (isBigLog(i)) {
-        await readInParts(i, helpers);
-        i++;
-        continue;
-      }
-      const batch: number[] = [];
-      while (i < files.length && !isBigLog(i)) batch.push(i++);
-      if (batch.length === 0) continue;
-      const shared = batch.filter((k) => logs[k]);
-      const hereOnly = batch.filter((k) => !logs[k]);
-      const run = async (helper: number | null) => {
-        for (;;) {
-          const k = helper === null ? (hereOnly.shift() ?? shared.shift()) : shared.shift();
-          if (k === undefined) return;
-          if (helper === null) await readHere(k);
-          else await readOnHelper(k, helper);
-        }
-      };
-      await Promise.all([run(null), ...Array.from({ length: helpers.count }, (_, h) => run(h))]);
-    }
+
+  /** Interval logs whose payloads are read back from the store when asked (load-on-demand.ts). */
+  private async readOnDemand(logs: readonly { file: number; cuts: readonly number[] }[]): Promise<void> {
+    const helpers = this.ctx.helpers.count > 0 ? this.ctx.helpers : null;
+    const out = await readLogsOnDemand(
+      logs.map((l) => ({ file: this.files[l.file]!, cuts: l.cuts })),
+      this.ctx.load.payloads!,
+      helpers,
+      (n, bytes, intervals) => this.update(logs[n]!.file, bytes, intervals),
+      this.ctx.signal,
+      this.read,
+    );
+    out.forEach((r, n) => {
+      const i = logs[n]!.file;
+      this.results[i] = r.status === "fulfilled" ? r.value : this.cancelledOr(i, r.reason);
+      this.update(i, this.files[i]!.size, 0, true);
+    });
   }
-  const outcomes = files.map((f, k) => ({ file: f.name, ...store.add(results[k]!) }));
-  joinThreadFiles(store, outcomes);
-  return outcomes;
 }

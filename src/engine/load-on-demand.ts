@@ -1,24 +1,14 @@
-// Interval logs whose bytes can be read back when asked (the command line's files on disk),
-// read as parts that keep no text: a query that decodes a payload (a time window's edges, the
+// Interval logs whose bytes a payload store reads back when asked (the command line's files on
+// disk), read as parts that keep no text: a query that decodes a payload (a time window's edges, the
 // comparison's intervals beside a part's whole blocks) cuts it out of the file then. The pieces
 // of every log in a run of them are shared out in one go, about an equal share of the bytes to
 // this thread and to each helper, so that no one waits at the end of one log while another is
 // still being read; each log's parts are joined in order (as a helper's part is joined), each
 // as soon as it and the ones before it are in, which gives what reading it in one piece gives.
-import type { PayloadBytes } from "../core/series";
 import { fileBytes } from "./file-chunks";
-import { ingestHlogInParts, ingestHlogPart, PartsNotJoinable, type HlogPart, type IngestResult } from "./ingest";
-import type { HelperWorkers } from "./load-files";
+import { ingestHlogInParts, ingestHlogPart, PartsNotJoinable, type HlogPart, type IngestResult, type ReadOptions } from "./ingest";
+import type { HelperWorkers, PayloadStore } from "./load-files";
 import { pieceCounters } from "./load-pieces";
-
-/** A file that can read its bytes back when asked: its logs' payloads are not kept. */
-export interface BytesOnDemand {
-  bytesOnDemand?: () => PayloadBytes;
-}
-
-export function readsOnDemand(file: Blob): boolean {
-  return typeof (file as BytesOnDemand).bytesOnDemand === "function";
-}
 
 /** A log to read, cut at `cuts` (byte offsets just after line ends; none: one piece). */
 export interface LogToRead {
@@ -27,21 +17,24 @@ export interface LogToRead {
 }
 
 /**
- * Reads `logs` (each readsOnDemand) in pieces, here and on `helpers`, and joins each. A log
+ * Reads `logs` in pieces, here and on `helpers`, and joins each; a part's payloads are read
+ * back from `payloads` when asked (a part that comes without its bytes). A log
  * whose parts cannot be joined, or one a helper failed on, is read again here in one piece; a
  * log that cannot be read at all is a rejected result. `progress(n, bytes, intervals)` reports
  * log n's reading so far.
  */
 export async function readLogsOnDemand(
   logs: readonly LogToRead[],
+  payloads: PayloadStore,
   helpers: HelperWorkers | null,
   progress: (n: number, bytes: number, intervals: number) => void,
   signal?: AbortSignal,
+  options: ReadOptions = {},
 ): Promise<PromiseSettledResult<IngestResult>[]> {
   const state = logs.map(({ file, cuts }, n) => {
     const { bounds, count, bytes, intervals, report } = pieceCounters(file.size, cuts, (b, i) => progress(n, b, i));
     const pieces = Array.from({ length: count }, (_, k) => file.slice(bounds[k]!, bounds[k + 1]!));
-    return { file, count, bytes, intervals, report, pieces, parts: Array.from({ length: count }, () => settleLater<HlogPart>()) };
+    return { file, count, bounds, bytes, intervals, report, pieces, parts: Array.from({ length: count }, () => settleLater<HlogPart>()) };
   });
   const jobs = state.flatMap((s, n) => s.pieces.map((_, k) => ({ n, k })));
   const join = (n: number): Promise<IngestResult> => {
@@ -50,6 +43,8 @@ export async function readLogsOnDemand(
       s.file.name,
       [],
       s.parts.map((p) => p.promise),
+      undefined,
+      options,
     ).catch(async (e: unknown) => {
       if (signal?.aborted || (s.count === 1 && !helpers)) throw e;
       // Once every piece of the log is in (a failed part is rethrown at once, while the log's
@@ -58,7 +53,7 @@ export async function readLogsOnDemand(
       // one piece.
       await Promise.allSettled(s.parts.map((p) => p.promise));
       const again = helpers && !(e instanceof PartsNotJoinable) ? logs[n]!.cuts : [];
-      return readLogsOnDemand([{ file: s.file, cuts: again }], null, (_, b, i) => progress(n, b, i), signal).then(([r]) => {
+      return readLogsOnDemand([{ file: s.file, cuts: again }], payloads, null, (_, b, i) => progress(n, b, i), signal, options).then(([r]) => {
         if (r!.status === "rejected") throw r!.reason;
         return r!.value;
       });
@@ -95,6 +90,8 @@ export async function readLogsOnDemand(
               s.intervals[k] = p.intervals;
               s.report();
             },
+            null,
+            options,
           )
         : helpers!.read(
             helper,
@@ -108,7 +105,7 @@ export async function readLogsOnDemand(
             signal,
           );
     // A part comes without its bytes (none kept, none sent): its payloads are read back from the file.
-    return read.then((part) => (part.source ? part : { ...part, source: (piece as BytesOnDemand).bytesOnDemand!() }));
+    return read.then((part) => (part.source ? part : { ...part, source: payloads.bytesOf(s.file, s.bounds[k]!, s.bounds[k + 1]!) }));
   };
   // A failed part is rethrown where its log is joined; the other pieces are still read.
   const settle = (j: number, part: Promise<HlogPart>): Promise<void> => {

@@ -13,7 +13,7 @@
 // reader and any later piece it takes as a part, as a helper does; the parts are joined in
 // file order, which gives what reading the log in one piece gives (tests compare them).
 import { fileBytes } from "./file-chunks";
-import { HlogIngest, ingestHlogPart, type HlogPart } from "./hlog-ingest";
+import { HlogIngest, ingestHlogPart, type HlogPart, type ReadOptions } from "./hlog-ingest";
 import type { IngestResult } from "./series-make";
 import type { HelperWorkers } from "./load-files";
 
@@ -108,6 +108,7 @@ export async function readInPieces(
   helpers: HelperWorkers,
   progress: PiecesProgress,
   signal?: AbortSignal,
+  options: ReadOptions = {},
 ): Promise<IngestResult> {
   const { bounds, count, bytes, intervals, report } = pieceCounters(file.size, cuts, progress);
   const slice = (k: number) => file.slice(bounds[k]!, bounds[k + 1]!);
@@ -175,7 +176,7 @@ export async function readInPieces(
   // This worker: the first piece into the joining reader, then pieces as parts while any are left.
   // Its bytes are kept, where its table finds the payloads of the lines read from them.
   const first = new Uint8Array(bounds[1]! - bounds[0]!);
-  const sink = new HlogIngest(name, true, first);
+  const sink = new HlogIngest(name, true, first, options.keepBlocks);
   for await (const chunk of fileBytes(slice(0), (b) => (bytes[0] = b), signal, first)) {
     sink.pushBytes(chunk);
     intervals[0] = sink.intervalCount;
@@ -200,6 +201,7 @@ export async function readInPieces(
           report();
         },
         source,
+        options,
       );
     });
   }
