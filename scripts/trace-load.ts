@@ -70,12 +70,12 @@ interface ProfileNode {
  */
 const PHASES: [string, RegExp][] = [
   ["warm-up", /^(warmUp|syntheticLog|syntheticSteps|quick|warmIfIdle|warmWindow)$/],
-  ["join", /^(absorb|finish|appendColumns)$/],
+  ["join", /^(absorb|joinPart|finish|appendColumns)$/],
   ["heatmap", /^(heatmapQuery|prepareBlockRows)$/],
   ["timeline", /^(timelineQuery)$/],
   ["views", /^(views|rawViews)$/],
-  ["part done", /^(toPart|transferablesOf)$/],
-  ["read", /^(readInPieces|readInParts|ingestHlogPart|pushAll|push|pushBytes|plainLine|line|fileChunks|fileBytes|loadFiles|readHere)$/],
+  ["part done", /^(toPart|partOf|transferablesOf)$/],
+  ["read", /^(readInPieces|readInParts|ingestHlogPart|pushAll|push|pushBytes|plainLine|line|fileChunks|fileBytes|loadFiles|runLoad|readHere)$/],
 ];
 
 function phaseOf(nodes: Map<number, ProfileNode>, id: number): string {

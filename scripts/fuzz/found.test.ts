@@ -95,7 +95,7 @@ describe("bugs found by fuzzing", () => {
   });
 
   // FIXED (commit 38f6985) while this suite was written; kept as a regression test.
-  // src/engine/ingest.ts, HlogIngest.line(): each new tag gets its own histogram built with the
+  // src/engine/hlog/sink.ts, addLong(): each new tag gets its own histogram built with the
   // first payload's digits/lowest/highest, and nothing limits the number of tags (the
   // load-generator readers stop at MAX_SERIES = 200) or their total size. A 5-digit header
   // declaring highestTrackableValue 2^62 makes a 49 MB counts array (6.2M float64 slots) from
@@ -126,7 +126,7 @@ describe("bugs found by fuzzing", () => {
     expect(await timeOf(() => ingest("x.hgrm", [text]))).toBeLessThan(budgetMs(300));
   });
 
-  // src/engine/ingest.ts HlogIngest.line() with src/core/counts-add.ts addDecodedInto():
+  // src/engine/hlog/sink.ts addLong() with src/core/counts-add.ts addDecodedInto():
   // HdrHistogram (Java) values go up to 2^63 and decodeHistogramPayload accepts any index the
   // header's layout has, but hdr-histogram-js holds values only up to 2^53. A count at a value
   // above 2^53 is added to totalCount and then lost: the target histogram cannot grow to it

@@ -1,4 +1,4 @@
-// Interval lines read by the kernel in runs (HlogIngest.kernelLines, assembly/kernel.ts
+// Interval lines read by the kernel in runs (hlog/bytes.ts kernelLines, assembly/kernel.ts
 // readLines): a log read from its bytes gives what its text gives, down to each interval's row,
 // the pre-merged blocks and the counts kept for time windows, wherever the runs stop (a block's
 // end, a line cut by a chunk's or the kernel area's end, a higher value, a wider counts array,

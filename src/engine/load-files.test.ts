@@ -119,4 +119,18 @@ describe("loading files with helper workers", () => {
     expect(r.series).toEqual([]);
     for (const o of r.outcomes.filter((o) => o.file.endsWith(".hlog"))) expect(o.problems[0]?.reason).toMatch(/cancelled/);
   });
+
+  it("keeps no blocks when the load options say so (whole, in pieces, on helpers), the series' values the same", async () => {
+    // summary()'s `blocks` is true for a series without blocks.
+    const withBlocks = await run(null);
+    expect(withBlocks.series.filter((s) => !s.blocks).length).toBeGreaterThan(3);
+    for (const helpers of [null, new InThreadHelpers(2)]) {
+      const store = new Store();
+      const outcomes = await loadFiles(store, files(), () => undefined, undefined, undefined, helpers, { splitBytes: 64 * 1024, keepBlocks: false });
+      const bare = summary(store, outcomes);
+      expect(bare.series.every((s) => s.blocks)).toBe(true);
+      const values = (r: typeof bare) => ({ outcomes: r.outcomes, series: r.series.map(({ name, total, values, n, offsets }) => ({ name, total, values, n, offsets })) });
+      expect(values(bare)).toEqual(values(withBlocks));
+    }
+  });
 });
