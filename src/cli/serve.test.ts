@@ -100,7 +100,7 @@ function setup(): { dir: string; page: string; logs: string; outside: string } {
   mkdirSync(page);
   mkdirSync(path.join(page, "assets"));
   mkdirSync(logs);
-  writeFileSync(path.join(page, "index.html"), "<!doctype html><title>page</title>");
+  writeFileSync(path.join(page, "index.html"), "<!doctype html><html><head><title>page</title></head></html>");
   writeFileSync(path.join(page, "assets", "a.js"), "export {};");
   const outside = path.join(dir, "secret.txt");
   writeFileSync(outside, "not to be served\n");
@@ -124,6 +124,8 @@ describe("serve: what it hands out", () => {
     const index = await get(s.url, "/");
     expect(index.status).toBe(200);
     expect(index.body).toContain("<title>page</title>");
+    // Marked as served live: the page follows the files and opens no demo.
+    expect(index.body).toContain('<head><meta name="hdr-spectrum-live" content="1">');
     expect((await get(s.url, "/assets/a.js")).status).toBe(200);
     const files = await get(s.url, "/live/files");
     expect(JSON.parse(files.body)).toEqual({

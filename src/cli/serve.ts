@@ -3,10 +3,10 @@
 // complete lines as they are written (live-follow.ts); it loads and appends them in its engine
 // as `watch` does. Safe by default: loopback only unless --host says otherwise (and then it is
 // said), only the page and the named files, no CORS header, files opened read-only.
-import { createReadStream, existsSync, realpathSync, statSync } from "node:fs";
+import { createReadStream, existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { extname } from "node:path";
+import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CliError } from "./errors";
 import { LiveFollow, parseCursor, type LiveEvent } from "./live-follow";
@@ -69,6 +69,7 @@ function refuse(res: ServerResponse, code: number, text: string): void {
 export async function startServer(o: ServeOptions): Promise<Serving> {
   const served = new ServedPaths(o.paths);
   const pageDir = realpathSync(o.pageDir ?? defaultPageDir());
+  const indexPath = join(pageDir, "index.html");
   const pollMs = o.pollMs ?? 250;
   const quietMs = o.quietMs ?? 30_000;
   const loopback = isLoopback(o.host);
@@ -163,7 +164,13 @@ export async function startServer(o: ServeOptions): Promise<Serving> {
         return refuse(res, 404, "not found");
       }
       if (!inside(pageDir, real) || !statSync(real).isFile()) return refuse(res, 404, "not found");
-      return sendFile(req, res, real, TYPES[extname(real).toLowerCase()] ?? "application/octet-stream", real.endsWith("index.html") ? "no-store" : "max-age=3600");
+      if (real === indexPath) {
+        // The page is marked as served live, so that it follows the files (and opens no demo).
+        const html = readFileSync(real, "utf8").replace(/<head>/i, '<head><meta name="hdr-spectrum-live" content="1">');
+        res.writeHead(200, { "content-type": TYPES[".html"]!, "cache-control": "no-store", "x-content-type-options": "nosniff" });
+        return void res.end(req.method === "HEAD" ? undefined : html);
+      }
+      return sendFile(req, res, real, TYPES[extname(real).toLowerCase()] ?? "application/octet-stream", "max-age=3600");
     } catch (err) {
       if (!res.headersSent) refuse(res, 500, (err as Error).message);
       else res.destroy();

@@ -1,0 +1,117 @@
+// The page's side of a run followed live: when `serve` served the page (it marks the page's
+// head), the page follows its event stream, gathers the complete lines that arrive and hands
+// them to the engine a few times a second (the `append` request), then everything on screen is
+// asked again as after a load. Paused, lines are kept and appended on resume. The browser's
+// EventSource reconnects by itself naming the last event it had, so a restarted server
+// carries on where this page stopped and no line comes twice.
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { EngineClient } from "../../engine/client";
+import type { LivePiece } from "../../engine/protocol";
+import type { EngineState } from "./use-engine";
+import { servedLive } from "../state/live-mode";
+
+export interface LiveNote {
+  /** Wall-clock ms. */
+  at: number;
+  text: string;
+}
+
+/** How the time axis follows the run: the whole run, or its last N minutes. */
+export type LiveFollowEnd = "whole" | number;
+
+const FLUSH_MS = 200;
+const MAX_NOTES = 6;
+
+/** Pieces of one file and run that follow each other, joined (fewer reads for a burst). */
+function joined(pieces: LivePiece[]): LivePiece[] {
+  const out: LivePiece[] = [];
+  for (const p of pieces) {
+    const last = out.at(-1);
+    if (last && last.file === p.file && last.run === p.run && !p.start) last.text += p.text;
+    else out.push({ ...p });
+  }
+  return out;
+}
+
+export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
+  const [active] = useState(servedLive);
+  const [paused, setPaused] = useState(false);
+  const [connected, setConnected] = useState(false);
+  /** Wall-clock ms when the latest appended lines were drawn (0: none yet). */
+  const [updated, setUpdated] = useState(0);
+  const [notes, setNotes] = useState<LiveNote[]>([]);
+  /** Series made from followed files (their current and earlier runs). */
+  const [ids, setIds] = useState<Set<string>>(new Set());
+  const buffer = useRef<LivePiece[]>([]);
+  const flushing = useRef(false);
+  const pausedRef = useRef(paused);
+  pausedRef.current = paused;
+  const runRef = useRef(eng.run);
+  runRef.current = eng.run;
+
+  const note = useCallback((text: string) => setNotes((n) => [...n.slice(-(MAX_NOTES - 1)), { at: Date.now(), text }]), []);
+
+  const flush = useCallback(async () => {
+    if (flushing.current || pausedRef.current || buffer.current.length === 0) return;
+    flushing.current = true;
+    const pieces = joined(buffer.current);
+    buffer.current = [];
+    try {
+      let changed = false;
+      await runRef.current(async () => {
+        const a = await engine.append(pieces);
+        changed = a.added.length > 0 || a.appended > 0 || a.removed.length > 0;
+        if (a.added.length || a.removed.length)
+          setIds((s) => {
+            const n = new Set(s);
+            for (const id of a.removed) n.delete(id);
+            for (const id of a.added) n.add(id);
+            return n;
+          });
+        return [{ file: "(live)", added: a.added, problems: a.problems }];
+      });
+      // Drawn: the data is on screen after the next frame.
+      if (changed) requestAnimationFrame(() => setUpdated(Date.now()));
+    } finally {
+      flushing.current = false;
+    }
+  }, [engine]);
+
+  useEffect(() => {
+    if (!active) return;
+    const es = new EventSource("live/events");
+    const data = (ev: Event) => JSON.parse((ev as MessageEvent<string>).data) as Record<string, unknown>;
+    es.addEventListener("lines", (ev) => {
+      const d = data(ev) as unknown as LivePiece;
+      buffer.current.push({ file: d.file, run: d.run, start: d.start, text: d.text });
+    });
+    es.addEventListener("run", (ev) => {
+      const d = data(ev);
+      note(`${String(d.file)} was ${String(d.reason)}: a new run starts, shown as a new series; the earlier run is kept apart, never mixed`);
+    });
+    es.addEventListener("gone", (ev) => note(`${String(data(ev).file)} was deleted; waiting for it to come back`));
+    es.addEventListener("file", (ev) => note(`${String(data(ev).file)}: a new file in a followed folder, followed as a new series`));
+    es.addEventListener("quiet", (ev) => {
+      const d = data(ev);
+      note(`${String(d.file)}: no new interval for ${Math.round(Number(d.seconds))} s`);
+    });
+    es.addEventListener("problem", (ev) => note(`the server could not read the files: ${String(data(ev).reason)}`));
+    es.onopen = () => setConnected(true);
+    es.onerror = () => setConnected(false);
+    const timer = setInterval(() => void flush(), FLUSH_MS);
+    return () => {
+      clearInterval(timer);
+      es.close();
+    };
+  }, [active, flush, note]);
+
+  const resume = useCallback(() => {
+    pausedRef.current = false;
+    setPaused(false);
+    void flush();
+  }, [flush]);
+
+  return { active, paused, pause: useCallback(() => setPaused(true), []), resume, connected, updated, notes, ids };
+}
+
+export type LiveState = ReturnType<typeof useLive>;
