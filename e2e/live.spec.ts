@@ -82,6 +82,14 @@ test("appended intervals reach every view; a partial line waits; pause holds the
   // Interval 31 (30–31 s) holds the 50 ms value: the run so far fails with the intervals up to 31 s.
   await expect(page.getByTestId("live-first-failure")).toHaveAttribute("data-at", "31");
 
+  // Time windows follow too: 10 s windows over 40 s, the worst one the 30–40 s window.
+  await page.getByTestId("window-length").fill("10s");
+  await page.getByTestId("window-length").press("Enter");
+  await idle(page);
+  const windows = page.getByTestId("window-verdict");
+  await expect(windows).toHaveAttribute("data-windows", "4");
+  await expect(windows).toHaveAttribute("data-worst-start", "30");
+
   // Paused: lines wait; resumed: they are drawn.
   await page.getByTestId("live-pause").click();
   await expect(badge).toHaveAttribute("data-live", "false");
@@ -91,6 +99,7 @@ test("appended intervals reach every view; a partial line waits; pause holds the
   await page.getByTestId("live-resume").click();
   await expect(badge).toHaveAttribute("data-live", "true");
   await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(50 * PER + 1), { timeout: 5000 });
+  await expect(windows).toHaveAttribute("data-windows", "5");
 
   // The last minute on the time axis.
   await page.getByTestId("live-follow").selectOption("1");
