@@ -80,7 +80,7 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
   useEffect(() => {
     if (!active) return;
     const es = new EventSource("live/events");
-    const data = (ev: Event) => JSON.parse((ev as MessageEvent<string>).data) as Record<string, unknown>;
+    const data = (ev: Event) => JSON.parse(String((ev as MessageEvent).data)) as Record<string, unknown>;
     es.addEventListener("lines", (ev) => {
       const d = data(ev) as unknown as LivePiece;
       buffer.current.push({ file: d.file, run: d.run, start: d.start, text: d.text });

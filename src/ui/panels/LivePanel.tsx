@@ -138,7 +138,7 @@ export function LivePanel({ live, engine, rows, timeline, requirement, unit, yLo
 
   const half = Math.max(260, Math.floor((width - 24) / 2));
   return (
-    <section className="live-panel" data-testid="live-panel">
+    <section className="live-panel">
       <div className="live-bar">
         <span
           data-testid="live"
