@@ -19,7 +19,7 @@ export interface LiveNote {
 /** How the time axis follows the run: the whole run, or its last N minutes. */
 export type LiveFollowEnd = "whole" | number;
 
-const FLUSH_MS = 200;
+const FLUSH_MS = 250;
 const MAX_NOTES = 6;
 
 /** Pieces of one file and run that follow each other, joined (fewer reads for a burst). */
@@ -51,9 +51,13 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
 
   const note = useCallback((text: string) => setNotes((n) => [...n.slice(-(MAX_NOTES - 1)), { at: Date.now(), text }]), []);
 
+  /** Not before this (performance.now()): a redraw's cost spaces the next one out. */
+  const nextAt = useRef(0);
+
   const flush = useCallback(async () => {
-    if (flushing.current || pausedRef.current || buffer.current.length === 0) return;
+    if (flushing.current || pausedRef.current || buffer.current.length === 0 || performance.now() < nextAt.current) return;
     flushing.current = true;
+    const began = performance.now();
     const pieces = joined(buffer.current);
     buffer.current = [];
     try {
@@ -70,8 +74,12 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
           });
         return [{ file: "(live)", added: a.added, problems: a.problems }];
       });
-      // Drawn: the data is on screen after the next frame.
-      if (changed) requestAnimationFrame(() => setUpdated(Date.now()));
+      // Drawn: the data is on screen after the next frame. Lines that arrive meanwhile wait at
+      // least as long as this round took, so many writers each writing a little keep the page
+      // busy a bounded share of the time, however often they write.
+      await new Promise<void>((res) => requestAnimationFrame(() => res()));
+      if (changed) setUpdated(Date.now());
+      nextAt.current = performance.now() + Math.max(FLUSH_MS, performance.now() - began);
     } finally {
       flushing.current = false;
     }
