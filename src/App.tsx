@@ -355,6 +355,17 @@ export function App() {
             onUnit={setSeriesUnit}
             onBusy={holdBusy}
           />
+          {live.canFollowFiles ? (
+            <button
+              type="button"
+              data-testid="follow-file"
+              className="follow-file"
+              onClick={() => void live.followFiles()}
+              title="Choose a log that is being written: it is read again each second"
+            >
+              Follow a file…
+            </button>
+          ) : null}
           <SharePanel makeMarkdown={makeMarkdown} makeLink={makeLink} />
           <SampleOptionsPanel options={sampleOpts} onChange={setSampleOpts} />
           <PastePanel onLoad={loadText} />

@@ -9,6 +9,12 @@ import type { EngineClient } from "../../engine/client";
 import type { LivePiece } from "../../engine/protocol";
 import type { EngineState } from "./use-engine";
 import { servedLive } from "../state/live-mode";
+import { LocalFollow, type FileHandleLike } from "../state/local-follow";
+
+/** Whether this browser can follow a file on this machine (the File System Access API: Chromium). */
+function canPickFiles(): boolean {
+  return typeof window !== "undefined" && typeof (window as unknown as { showOpenFilePicker?: unknown }).showOpenFilePicker === "function";
+}
 
 export interface LiveNote {
   /** Wall-clock ms. */
@@ -34,7 +40,11 @@ function joined(pieces: LivePiece[]): LivePiece[] {
 }
 
 export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
-  const [active] = useState(servedLive);
+  const [served] = useState(servedLive);
+  /** Files on this machine followed in the page alone (Follow a file…). */
+  const locals = useRef<LocalFollow[]>([]);
+  const [following, setFollowing] = useState(0);
+  const active = served || following > 0;
   const [paused, setPaused] = useState(false);
   const [connected, setConnected] = useState(false);
   /** Wall-clock ms when the latest appended lines were drawn (0: none yet). */
@@ -86,7 +96,7 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
   }, [engine]);
 
   useEffect(() => {
-    if (!active) return;
+    if (!served) return;
     const es = new EventSource("live/events");
     const data = (ev: Event) => JSON.parse(String((ev as MessageEvent).data)) as Record<string, unknown>;
     es.addEventListener("lines", (ev) => {
@@ -106,12 +116,45 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
     es.addEventListener("problem", (ev) => note(`the server could not read the files: ${String(data(ev).reason)}`));
     es.onopen = () => setConnected(true);
     es.onerror = () => setConnected(false);
+    return () => es.close();
+  }, [served, note]);
+
+  // Local files are read again each second.
+  useEffect(() => {
+    if (following === 0) return;
+    if (!served) setConnected(true);
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      void Promise.all(locals.current.map((l) => l.tick())).finally(() => (busy = false));
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [following, served]);
+
+  useEffect(() => {
+    if (!active) return;
     const timer = setInterval(() => void flush(), FLUSH_MS);
-    return () => {
-      clearInterval(timer);
-      es.close();
-    };
-  }, [active, flush, note]);
+    return () => clearInterval(timer);
+  }, [active, flush]);
+
+  /** Follow a file…: files chosen on this machine, followed as they grow (Chromium). */
+  const followFiles = useCallback(async () => {
+    const pick = (window as unknown as { showOpenFilePicker?: (o: { multiple: boolean }) => Promise<FileHandleLike[]> }).showOpenFilePicker;
+    if (!pick) return;
+    let handles: FileHandleLike[];
+    try {
+      handles = await pick({ multiple: true });
+    } catch {
+      return; // the person closed the picker
+    }
+    for (const h of handles) {
+      const l = new LocalFollow(h, (p) => buffer.current.push(p), note);
+      locals.current.push(l);
+      await l.tick();
+    }
+    setFollowing(locals.current.length);
+  }, [note]);
 
   const resume = useCallback(() => {
     pausedRef.current = false;
@@ -119,7 +162,7 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
     void flush();
   }, [flush]);
 
-  return { active, paused, pause: useCallback(() => setPaused(true), []), resume, connected, updated, notes, ids };
+  return { active, served, followFiles, canFollowFiles: canPickFiles(), paused, pause: useCallback(() => setPaused(true), []), resume, connected, updated, notes, ids };
 }
 
 export type LiveState = ReturnType<typeof useLive>;
