@@ -151,10 +151,15 @@ test("a truncated file starts a new run: a new series, the earlier kept apart; a
   appendFileSync(samples, Array.from({ length: 10_000 }, (_, i) => `${1 + (i % 1000) / 1000}\n`).join(""));
   await expect(row(page, "lat.txt")).toHaveAttribute("data-count", "10000", { timeout: 15_000 });
 
+  // A new file in the followed folder becomes a series.
+  writeFileSync(path.join(dir, "later.hlog"), logOf(3));
+  await expect(row(page, "later.hlog")).toHaveAttribute("data-count", String(3 * PER), { timeout: 15_000 });
+  await expect(page.getByTestId("live-notes")).toContainText("later.hlog: a new file in a followed folder");
+
   // The run restarted: the file truncated and written again.
   truncateSync(file, 0);
   writeFileSync(file, logOf(4));
-  await expect(page.getByTestId("series")).toHaveCount(3, { timeout: 15_000 });
+  await expect(page.getByTestId("series")).toHaveCount(4, { timeout: 15_000 });
   const counts = await page.locator("[data-testid=series][data-source='run.hlog']").evaluateAll((els) => els.map((e) => e.getAttribute("data-count")).sort());
   expect(counts).toEqual([String(15 * PER), String(4 * PER)].sort());
   await expect(page.getByTestId("live-notes")).toContainText("truncated: a new run starts");

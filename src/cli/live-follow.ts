@@ -87,7 +87,8 @@ export class LiveFollow {
     const events: LiveEvent[] = [];
     const out = { push: (e: LiveEventBody) => events.push({ ...e, id: this.cursor() }) };
     const now = this.now();
-    for (const f of this.files()) {
+    const files = this.files();
+    for (const f of files) {
       let s = this.state.get(f.id);
       if (!s) {
         if (!this.first) out.push({ type: "file", file: f.id });
@@ -97,7 +98,7 @@ export class LiveFollow {
       this.look(f, s, now, out);
     }
     // A file no longer listed (deleted from a folder) is said gone once.
-    const listed = new Set(this.files().map((f) => f.id));
+    const listed = new Set(files.map((f) => f.id));
     for (const [id, s] of this.state) {
       if (!listed.has(id) && !s.gone) {
         s.gone = true;

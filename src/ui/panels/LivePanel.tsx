@@ -78,8 +78,15 @@ export function LivePanel({ live, engine, rows, timeline, requirement, unit, yLo
     setFailures([]);
     lastPass.current = new Map();
   }, [requirement]);
+  /** A look skipped while another was under way: looked at again when it ends. */
+  const skipped = useRef(false);
+  const [again, setAgain] = useState(0);
   useEffect(() => {
-    if (!timeline || !requirement || searching.current) return;
+    if (!timeline || !requirement) return;
+    if (searching.current) {
+      skipped.current = true;
+      return;
+    }
     const end = timeline.extent[1];
     const failing = rowsRef.current.filter((r) => live.ids.has(r.view.id) && !failures.some((f) => f.id === r.view.id));
     const found: FirstFailure[] = [];
@@ -116,8 +123,12 @@ export function LivePanel({ live, engine, rows, timeline, requirement, unit, yLo
     void run().finally(() => {
       searching.current = false;
       if (found.length) setFailures((known) => [...known, ...found.filter((f) => !known.some((k) => k.id === f.id))]);
+      if (skipped.current) {
+        skipped.current = false;
+        setAgain((n) => n + 1);
+      }
     });
-  }, [timeline, requirement, live.ids, engine, failures]);
+  }, [timeline, requirement, live.ids, engine, failures, again]);
 
   // The run so far and its last window, asked again after every drawn append.
   useEffect(() => {
