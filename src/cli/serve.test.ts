@@ -180,6 +180,14 @@ describe("serve: what it hands out", () => {
     expect(out).toMatch(/exposed: 0\.0\.0\.0 is not a loopback address/);
   });
 
+  it("serve --help says what it serves and how safe it is", async () => {
+    let out = "";
+    const code = await main(["serve", "--help"], { stdout: (t) => (out += t), stderr: () => undefined, stderrIsTTY: false }, { helperScript: null });
+    expect(code).toBe(0);
+    expect(out).toMatch(/^Usage: hdr-spectrum serve \[--port P\] \[--host H\] FILES… DIRS…/);
+    expect(out).toContain("default 127.0.0.1");
+  });
+
   it("a path that does not exist is an error naming it (exit 2)", async () => {
     let err = "";
     const code = await main(["serve", "/no/such/dir"], { stdout: () => undefined, stderr: (t) => (err += t), stderrIsTTY: false }, { helperScript: null });
