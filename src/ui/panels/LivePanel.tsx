@@ -88,7 +88,8 @@ export function LivePanel({ live, engine, rows, timeline, requirement, unit, yLo
       return;
     }
     const end = timeline.extent[1];
-    const failing = rowsRef.current.filter((r) => live.ids.has(r.view.id) && !failures.some((f) => f.id === r.view.id));
+    // A series without intervals (samples without times) has no moment to name: its verdict is in the list.
+    const failing = rowsRef.current.filter((r) => live.ids.has(r.view.id) && r.view.intervalCount > 0 && !failures.some((f) => f.id === r.view.id));
     const found: FirstFailure[] = [];
     const run = async () => {
       for (const r of failing) {
