@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { PlotSeries } from "./charts/percentile-plot/PercentilePlot";
 import { formatThroughput } from "./core/naming";
 import { thresholdText } from "./core/tail";
@@ -46,6 +46,8 @@ import { useViewState } from "./ui/hooks/use-view-state";
 import { sessionOfView, type ViewState } from "./ui/state/view-state";
 import { spectrumSpanNs, valuesSpanNs, wantsLogAxis } from "./core/log-axis";
 import { NANOS_PER_UNIT } from "./core/types";
+import { useLive, type LiveFollowEnd } from "./ui/hooks/use-live";
+import { LivePanel } from "./ui/panels/LivePanel";
 
 const engine = new EngineClient();
 
@@ -99,6 +101,23 @@ export function App() {
 
   const { setTl, setTimeOpts } = vs;
   const zoomBoth = useCallback((d: [number, number] | null) => setTl((s) => ({ ...s, domain: d })), [setTl]);
+  const live = useLive(engine, eng);
+  const [follow, setFollow] = useState<LiveFollowEnd>("whole");
+  const followShown = useRef<LiveFollowEnd>("whole");
+  // Followed live, the time axis keeps the end in view: its last minutes, or (chosen once) the whole run.
+  useEffect(() => {
+    if (!live.active || !timeline) return;
+    const changed = followShown.current !== follow;
+    followShown.current = follow;
+    if (follow === "whole") {
+      if (changed) zoomBoth(null);
+      return;
+    }
+    const [a, b] = timeline.extent;
+    const want: [number, number] = [Math.max(a, b - follow * 60), b];
+    const cur = tl.domain;
+    if (!cur || cur[0] !== want[0] || cur[1] !== want[1]) zoomBoth(want);
+  }, [live.active, timeline, follow, tl.domain, zoomBoth]);
   useWindowInput({
     onEscape: () => {
       // Escape leaves a presentation (Presentation listens for it): it must not also open the
@@ -257,6 +276,21 @@ export function App() {
       <Warnings rows={visibleRows} />
       <main className="main">
         <section className="chart-panel" ref={plotBox}>
+          {live.active ? (
+            <LivePanel
+              live={live}
+              engine={engine}
+              rows={visibleRows}
+              timeline={timeline}
+              requirement={requirement}
+              unit={unit}
+              yLog={yLog}
+              steps={plotSteps}
+              width={width}
+              follow={follow}
+              onFollow={setFollow}
+            />
+          ) : null}
           <LinkBasis views={views} requirement={requirement} />
           <Judgement part="summary" rows={visibleRows} requirement={requirement} unit={unit} width={width} time={timeInfo} />
           <SpectrumPanel
@@ -321,6 +355,17 @@ export function App() {
             onUnit={setSeriesUnit}
             onBusy={holdBusy}
           />
+          {live.canFollowFiles ? (
+            <button
+              type="button"
+              data-testid="follow-file"
+              className="follow-file"
+              onClick={() => void live.followFiles()}
+              title="Choose a log that is being written: it is read again each second"
+            >
+              Follow a file…
+            </button>
+          ) : null}
           <SharePanel makeMarkdown={makeMarkdown} makeLink={makeLink} />
           <SampleOptionsPanel options={sampleOpts} onChange={setSampleOpts} />
           <PastePanel onLoad={loadText} />

@@ -111,9 +111,9 @@ describe("check --allow-partial", () => {
 
 describe("commands", () => {
   it("an unknown command is named as one, whatever options follow", async () => {
-    const r = await run(["serve", "--help"]);
+    const r = await run(["publish", "--help"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^hdr-spectrum: unknown command "serve"/);
+    expect(r.stderr).toMatch(/^hdr-spectrum: unknown command "publish"/);
     expect(r.stderr).not.toMatch(/unknown option/);
   });
   it("the top sentence without throughputs says who fails and by how much, with nothing about the page", async () => {

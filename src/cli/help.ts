@@ -9,6 +9,7 @@ Usage:
   hdr-spectrum history DIR…                where a history of runs changed, per percentile
   hdr-spectrum check --history DIR FILES…  exit 1 if the new run is worse than the history
   hdr-spectrum watch --require R FILES…    follow logs as they are written, the running verdict
+  hdr-spectrum serve FILES… DIRS…          the page, with the files drawn live as they grow
 
 FILES: interval logs (.hlog), .hgrm, wrk2 output, JMeter, Gatling, k6, Vegeta, ghz, Fortio,
 siege, plain samples;
@@ -120,4 +121,25 @@ run so far failed (seconds since its StartTime).
 Exit 0 when every run so far passes at the end (and every earlier run of a restarted file
 passed), 1 when one fails (the same verdict "check" gives on the file as read), 2 when input
 cannot be read (FILE:LINE: reason on stderr) or the arguments are wrong.
+`;
+
+export const SERVE_HELP = `Usage: hdr-spectrum serve [--port P] [--host H] FILES… DIRS…
+
+Serves the page (built with npm run build) with the files loaded and followed as they are
+written: every chart, table, verdict, time window and the heatmap follow each complete line.
+Interval logs (.hlog) grow by appended intervals; line-by-line sample formats (plain samples,
+JMeter CSV, k6 JSON, Gatling's simulation.log…) are read again with their new lines. A partial
+last line waits for the rest. A file that shrinks, is replaced or comes back after it was
+deleted starts a new run, said on the page and never mixed with the earlier one. A new file in
+a named folder becomes a new series. A file that stops growing is said ("no new interval for
+30 s"). The first line on stdout is "serving http://HOST:PORT/"; open it in a browser.
+
+  --port P           port (default 0: any free port)
+  --host H           address to listen on (default 127.0.0.1). Another address exposes the
+                     page and the followed files to every machine that reaches it: said on stdout
+  -h, --help         this text
+
+Only the page and the named files and folders' files are served (no "..", no symlink out of a
+named folder, no CORS header); files are opened read-only. Stop it with Ctrl-C.
+Exit 2 when a named path does not exist or the port cannot be taken.
 `;

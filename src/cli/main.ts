@@ -13,7 +13,7 @@ import { compareCheckLines, compareRuns, headlinesOf, type ComparedPair } from "
 import { gateOf } from "../core/compare/gate";
 import { CliError } from "./errors";
 import { hgrmOf } from "./hgrm";
-import { CHECK_HELP, HGRM_HELP, MAIN_HELP, REPORT_HELP, WATCH_HELP } from "./help";
+import { CHECK_HELP, HGRM_HELP, MAIN_HELP, REPORT_HELP, SERVE_HELP, WATCH_HELP } from "./help";
 import { HISTORY_HELP } from "./history-help";
 import { expandPaths, loadAll, loadMerged } from "./load";
 import type { Worker } from "node:worker_threads";
@@ -23,6 +23,7 @@ import { PathFile } from "./path-file";
 import { checkText, jsonOf, markdownOf, rowsOf, shareUrl, type Row } from "./report";
 import { logAxisOf, writeOut } from "./out";
 import type { WatchSettings } from "./watch";
+import type { ServeOptions } from "./serve";
 
 export interface Io {
   stdout(text: string): void;
@@ -38,6 +39,8 @@ export interface MainOptions {
   started?: Worker[];
   /** `watch`'s clock and polling (tests drive them). */
   watch?: WatchSettings;
+  /** `serve`'s page folder, look interval and quiet time (tests set them). */
+  serve?: Pick<ServeOptions, "pageDir" | "pollMs" | "quietMs" | "stop">;
 }
 
 interface Parsed {
@@ -46,7 +49,23 @@ interface Parsed {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(["--require", "--compare", "--start", "--end", "--unit", "--out", "--log-axis", "--link-base", "--tag", "--ratio", "--history", "--until", "--every"]);
+const VALUE_FLAGS = new Set([
+  "--require",
+  "--compare",
+  "--start",
+  "--end",
+  "--unit",
+  "--out",
+  "--log-axis",
+  "--link-base",
+  "--tag",
+  "--ratio",
+  "--history",
+  "--until",
+  "--every",
+  "--port",
+  "--host",
+]);
 const BOOL_FLAGS = new Set(["--strict", "--json", "--merge", "--no-workers", "--help", "--allow-partial"]);
 const ALLOWED: Record<string, string[]> = {
   report: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--log-axis", "--link-base", "--json", "--merge", "--no-workers", "--help", "--allow-partial"],
@@ -70,8 +89,9 @@ const ALLOWED: Record<string, string[]> = {
   hgrm: ["--tag", "--start", "--end", "--ratio", "--help"],
   history: ["--require", "--unit", "--json", "--no-workers", "--help", "--out", "--link-base"],
   watch: ["--require", "--until", "--every", "--unit", "--help"],
+  serve: ["--port", "--host", "--help"],
 };
-const HELP: Record<string, string> = { report: REPORT_HELP, check: CHECK_HELP, hgrm: HGRM_HELP, history: HISTORY_HELP, watch: WATCH_HELP };
+const HELP: Record<string, string> = { report: REPORT_HELP, check: CHECK_HELP, hgrm: HGRM_HELP, history: HISTORY_HELP, watch: WATCH_HELP, serve: SERVE_HELP };
 
 function parseArgs(argv: readonly string[]): Parsed {
   const [command = "", ...rest] = argv;
@@ -302,6 +322,14 @@ async function watchCommand(p: Parsed, io: Io, settings: WatchSettings | undefin
   return watch({ files: expandPaths(p.files), requirement, unit: unitOf(p), until, everySeconds: every, stdout: io.stdout, stderr: io.stderr }, settings);
 }
 
+async function serveCommand(p: Parsed, io: Io, settings: MainOptions["serve"]): Promise<number> {
+  const port = numberFlag(p, "--port") ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(2, `--port ${port}: a port number, 0 to 65535`);
+  const host = stringFlag(p, "--host") ?? "127.0.0.1";
+  const { serve } = await import("./serve");
+  return serve({ paths: p.files, host, port, ...settings }, io);
+}
+
 /** Runs one command; returns the exit code. Never throws. */
 export async function main(argv: readonly string[], io: Io, opts: MainOptions = { helperScript: null }): Promise<number> {
   try {
@@ -321,6 +349,7 @@ export async function main(argv: readonly string[], io: Io, opts: MainOptions = 
     }
     if (p.command === "hgrm") return await hgrm(p, io);
     if (p.command === "watch") return await watchCommand(p, io, opts.watch);
+    if (p.command === "serve") return await serveCommand(p, io, opts.serve);
     if (p.command === "history" || p.flags.has("--history")) return await withHelpers(p, opts, (helpers) => historyOrCheck(p, io, helpers));
     return await reportOrCheck(p, io, opts);
   } catch (e) {

@@ -10,6 +10,7 @@ import { percentileLabel, type Requirement, type Verdict } from "../core/require
 import type { LoadProblem } from "../core/types";
 import { NANOS_PER_UNIT, type Unit } from "../core/types";
 import type { AppendedRow } from "../engine/intervals";
+import { headerOf } from "../engine/live";
 import { Store } from "../engine/store";
 import { CliError } from "./errors";
 import { checkText, rowsOf } from "./report";
@@ -85,16 +86,6 @@ function lineCount(text: string): number {
   let n = 0;
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
   return n;
-}
-
-/** The leading lines a reader needs to place later lines: comments (StartTime, BaseTime) and the legend. */
-function headerOf(text: string): string {
-  const out: string[] = [];
-  for (const line of text.split("\n")) {
-    if (!line.startsWith("#") && !line.startsWith('"')) break;
-    out.push(line);
-  }
-  return out.length ? `${out.join("\n")}\n` : "";
 }
 
 export async function watch(a: WatchArgs, s: WatchSettings = {}): Promise<number> {

@@ -8,6 +8,8 @@ import type {
   HeatmapQuery,
   HeatmapResult,
   IdentityPatch,
+  LiveAnswer,
+  LivePiece,
   Progress,
   Reply,
   Request,
@@ -144,6 +146,10 @@ export class EngineClient {
   /** Stops comparisons under way or queued (they fail with "comparison cancelled"). */
   cancelCompare(): void {
     this.worker.postMessage({ cancelCompare: true });
+  }
+  /** Complete lines of files followed live, appended to their series (see live.ts). */
+  append(pieces: LivePiece[]): Promise<LiveAnswer> {
+    return this.call({ kind: "append", pieces });
   }
   setUnit(id: string, unit: Unit): Promise<null> {
     return this.call({ kind: "setUnit", id, unit });

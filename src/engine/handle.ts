@@ -86,6 +86,8 @@ export async function handle(
     case "setCoInterval":
       store.setCoInterval(req.ns);
       return null;
+    case "append":
+      return (await import("./live")).liveRunsOf(store).feed(req.pieces);
     case "compare": {
       // The comparison's code is a chunk of its own in the page's worker, fetched when first
       // asked (most loads never compare), so the worker starts with less to load.

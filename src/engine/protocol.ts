@@ -36,6 +36,29 @@ export type {
 } from "./query-types";
 import type { CompareResult } from "../core/compare/types";
 
+/** Complete lines of one followed file, in order. */
+export interface LivePiece {
+  /** The served file's id (its name, or folder/name). */
+  file: string;
+  /** Its run: a new number when the file was truncated or replaced. */
+  run: number;
+  /** The first lines of this run. */
+  start: boolean;
+  text: string;
+}
+
+export interface LiveAnswer {
+  /** Series made (a file's first intervals, a new run, a sample file read again). */
+  added: string[];
+  /** Series gone (a sample file read again). */
+  removed: string[];
+  /** Intervals appended to series already shown. */
+  appended: number;
+  /** Earlier runs' series, renamed to say so. */
+  ended: string[];
+  problems: LoadProblem[];
+}
+
 export type Request =
   /**
    * `demo`: the page's demo, not the person's files: read by the engine alone, and the workers'
@@ -59,7 +82,9 @@ export type Request =
   | { kind: "setCoInterval"; ns: number | null }
   | { kind: "share"; view: ShareView; looks: ShareLook[]; range: TimeRange; fullPrecision: boolean; compare?: CompareResult | null }
   | { kind: "openShare"; fragment: string }
-  | { kind: "compare"; request: CompareRequest };
+  | { kind: "compare"; request: CompareRequest }
+  /** Complete lines of files followed live (`serve`), appended as watch appends them (live.ts). */
+  | { kind: "append"; pieces: LivePiece[] };
 
 export interface IdentityPatch {
   config?: string;
@@ -87,6 +112,7 @@ export interface ResultOf {
   share: Encoded;
   openShare: OpenedShare;
   compare: CompareAnswer;
+  append: LiveAnswer;
 }
 
 export interface FileOutcome extends LoadOutcome {

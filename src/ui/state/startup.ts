@@ -4,6 +4,7 @@ import type { EngineClient } from "../../engine/client";
 import type { FileOutcome, Progress } from "../../engine/protocol";
 import { foreignHosts, needsConsent, srcUrls } from "../../engine/remote";
 import { loadSession, saveSession, type Session } from "./session";
+import { servedLive } from "./live-mode";
 import { viewOfSession, viewOfShare, type RestoredView } from "./view-state";
 
 export interface StartDeps {
@@ -38,6 +39,11 @@ export async function startApp(d: StartDeps): Promise<FileOutcome[] | null> {
     const hosts = foreignHosts(urls, window.location.origin);
     if (hosts.length === 0) return d.engine.loadUrls(urls, d.setProgress);
     d.askRemote(hosts, (load) => remoteAnswer(d, urls, load));
+    return null;
+  }
+  // Served by `serve`: the followed files are the page's (use-live.ts), nothing else is opened.
+  if (servedLive()) {
+    d.onSessionReady();
     return null;
   }
   const saved = await loadSession();
@@ -85,7 +91,7 @@ let demoAhead: Promise<DemoFiles | null> | null = typeof window !== "undefined" 
 
 function mayOpenOnDemo(): boolean {
   const hash = window.location.hash;
-  return !/(^#|&)s=/.test(hash) && srcUrls(hash).length === 0 && new URLSearchParams(window.location.search).get("demo") !== "0";
+  return !servedLive() && !/(^#|&)s=/.test(hash) && srcUrls(hash).length === 0 && new URLSearchParams(window.location.search).get("demo") !== "0";
 }
 
 /** The demo's file names, once it is loaded: its series are the ones whose source is among them. */

@@ -1,0 +1,197 @@
+// The live view against a real `serve` (the built page in dist/ and log files the test writes
+// while the page watches). A row's count must follow the file's complete intervals, never a
+// partial line, never an interval twice: through a reload of the tab, a restart of the server,
+// a truncated file and a burst of lines.
+import { appendFileSync, mkdtempSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { build } from "hdr-histogram-js";
+import { writeHlog } from "../scripts/lib/hlog-fixture";
+import { startServer, type Serving } from "../src/cli/serve";
+import { idle, openEmpty } from "./helpers";
+
+const PAGE = path.resolve(import.meta.dirname, "../dist");
+/** Values per interval: the count a row shows is this times the intervals read. */
+const PER = 100;
+
+/** Interval lines i0…i1-1 of one log (1 s each, 100 values of 1–2 ms; interval k in `slow` holds one of 50 ms). */
+function intervals(i0: number, i1: number, slow: number[] = []): { header: string; lines: string[] } {
+  const ivs = [];
+  for (let i = 0; i < i1; i++) {
+    const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+    for (let k = 0; k < PER; k++) h.recordValue(1_000_000 + ((i * 7919 + k * 104_729) % 1_000_000));
+    if (slow.includes(i)) h.recordValue(50_000_000);
+    ivs.push({ start: i, length: 1, histogram: h });
+  }
+  const all = writeHlog(ivs).split("\n").slice(0, -1);
+  const first = all.findIndex((l) => /^[0-9]/.test(l));
+  return { header: all.slice(0, first).join("\n") + "\n", lines: all.slice(first + i0).map((l) => l + "\n") };
+}
+
+/** The whole log text of intervals 0…n-1 (slow ones as given). */
+function logOf(n: number, slow: number[] = []): string {
+  const { header, lines } = intervals(0, n, slow);
+  return header + lines.join("");
+}
+
+function row(page: Page, source: string) {
+  return page.locator(`[data-testid=series][data-source="${source}"]`);
+}
+
+let servers: Serving[] = [];
+test.afterEach(async () => {
+  for (const s of servers) await s.close();
+  servers = [];
+});
+
+async function serve(paths: string[], port = 0): Promise<Serving> {
+  const s = await startServer({ paths, host: "127.0.0.1", port, pageDir: PAGE, pollMs: 100, quietMs: 2000 });
+  servers.push(s);
+  return s;
+}
+
+test("appended intervals reach every view; a partial line waits; pause holds them; screenshots", async ({ page }) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "live-e2e-"));
+  const file = path.join(dir, "run.hlog");
+  const { header, lines } = intervals(0, 60, [30]);
+  writeFileSync(file, header + lines.slice(0, 20).join(""));
+  const s = await serve([dir]);
+  await page.goto(s.url);
+  await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(20 * PER), { timeout: 15_000 });
+  const badge = page.getByTestId("live");
+  await expect(badge).toHaveAttribute("data-live", "true");
+  const u1 = Number(await badge.getAttribute("data-updated"));
+  expect(u1).toBeGreaterThan(0);
+  // No demo in a served page: only the followed file.
+  await expect(page.getByTestId("series")).toHaveCount(1);
+
+  // Half a line: nothing changes until its newline.
+  appendFileSync(file, lines[20]!.slice(0, 30));
+  await page.waitForTimeout(800);
+  await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(20 * PER));
+  appendFileSync(file, lines[20]!.slice(30) + lines.slice(21, 40).join(""));
+  await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(40 * PER + 1), { timeout: 15_000 });
+  await expect.poll(async () => Number(await badge.getAttribute("data-updated")), { timeout: 15_000 }).toBeGreaterThan(u1);
+
+  // The requirement fails from interval 31 on, and the moment is marked.
+  await page.getByTestId("requirement-input").fill("max<=10ms");
+  await page.getByTestId("requirement-input").press("Enter");
+  await idle(page);
+  await expect(page.getByTestId("series-verdict")).toHaveClass(/fail/);
+  // Interval 31 (30–31 s) holds the 50 ms value: the run so far fails with the intervals up to 31 s.
+  await expect(page.getByTestId("live-first-failure")).toHaveAttribute("data-at", "31");
+
+  // Time windows follow too: 10 s windows over 40 s, the worst one the 30–40 s window.
+  await page.getByTestId("window-length").fill("10s");
+  await page.getByTestId("window-length").press("Enter");
+  await idle(page);
+  const windows = page.getByTestId("window-verdict");
+  await expect(windows).toHaveAttribute("data-windows", "4");
+  await expect(windows).toHaveAttribute("data-worst-start", "30");
+
+  // Paused: lines wait; resumed: they are drawn.
+  await page.getByTestId("live-pause").click();
+  await expect(badge).toHaveAttribute("data-live", "false");
+  appendFileSync(file, lines.slice(40, 50).join(""));
+  await page.waitForTimeout(800);
+  await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(40 * PER + 1));
+  await page.getByTestId("live-resume").click();
+  await expect(badge).toHaveAttribute("data-live", "true");
+  await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(50 * PER + 1), { timeout: 15_000 });
+  await expect(windows).toHaveAttribute("data-windows", "5");
+
+  // The last minute on the time axis.
+  await page.getByTestId("live-follow").selectOption("1");
+  appendFileSync(file, lines.slice(50, 60).join(""));
+  await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(60 * PER + 1), { timeout: 15_000 });
+  await idle(page);
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: "/tmp/live-view.png", fullPage: true });
+});
+
+test("the tab reloaded follows again; the server restarted: the page catches up, no interval twice", async ({ page }) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "live-e2e-"));
+  const file = path.join(dir, "run.hlog");
+  const { header, lines } = intervals(0, 40);
+  writeFileSync(file, header + lines.slice(0, 10).join(""));
+  const s1 = await serve([dir]);
+  await page.goto(s1.url);
+  await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(10 * PER), { timeout: 15_000 });
+  await page.reload();
+  await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(10 * PER), { timeout: 15_000 });
+  await expect(page.getByTestId("series")).toHaveCount(1);
+
+  // Restarted on the same port while lines are written: the page reconnects and catches up.
+  const port = Number(new URL(s1.url).port);
+  await s1.close();
+  servers = servers.filter((x) => x !== s1);
+  appendFileSync(file, lines.slice(10, 25).join(""));
+  await page.waitForTimeout(500);
+  await serve([dir], port);
+  await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(25 * PER), { timeout: 15_000 });
+  appendFileSync(file, lines.slice(25, 40).join(""));
+  await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(40 * PER), { timeout: 15_000 });
+  await page.waitForTimeout(600);
+  await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(40 * PER));
+  await expect(page.getByTestId("series")).toHaveCount(1);
+});
+
+test("a truncated file starts a new run: a new series, the earlier kept apart; a burst of 10,000 lines; a deleted file is said", async ({ page }) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "live-e2e-"));
+  const file = path.join(dir, "run.hlog");
+  writeFileSync(file, logOf(15));
+  const samples = path.join(dir, "lat.txt");
+  writeFileSync(samples, "");
+  const s = await serve([dir]);
+  await page.goto(s.url);
+  await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(15 * PER), { timeout: 15_000 });
+
+  // Plain samples, 10,000 lines at once.
+  appendFileSync(samples, Array.from({ length: 10_000 }, (_, i) => `${1 + (i % 1000) / 1000}\n`).join(""));
+  await expect(row(page, "lat.txt")).toHaveAttribute("data-count", "10000", { timeout: 15_000 });
+
+  // A new file in the followed folder becomes a series.
+  writeFileSync(path.join(dir, "later.hlog"), logOf(3));
+  await expect(row(page, "later.hlog")).toHaveAttribute("data-count", String(3 * PER), { timeout: 15_000 });
+  await expect(page.getByTestId("live-notes")).toContainText("later.hlog: a new file in a followed folder");
+
+  // The run restarted: the file truncated and written again.
+  truncateSync(file, 0);
+  writeFileSync(file, logOf(4));
+  await expect(page.getByTestId("series")).toHaveCount(4, { timeout: 15_000 });
+  const counts = await page.locator("[data-testid=series][data-source='run.hlog']").evaluateAll((els) => els.map((e) => e.getAttribute("data-count")).sort());
+  expect(counts).toEqual([String(15 * PER), String(4 * PER)].sort());
+  await expect(page.getByTestId("live-notes")).toContainText("truncated: a new run starts");
+  await expect(page.getByTestId("live-notes")).toContainText("no new interval for", { timeout: 15_000 });
+
+  // Deleted: said, and what was read stays on screen.
+  unlinkSync(samples);
+  await expect(page.getByTestId("live-notes")).toContainText("lat.txt was deleted", { timeout: 15_000 });
+  await expect(row(page, "lat.txt")).toHaveAttribute("data-count", "10000");
+});
+
+test("Follow a file… (the page alone): appended lines drawn, a partial line waits, a truncated file a new run", async ({ page }) => {
+  const { header, lines } = intervals(0, 30);
+  // The File System Access API's picker, standing in for the person's choice: the file's
+  // content is what the test last wrote to window.__text.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __text: string; showOpenFilePicker: () => Promise<unknown[]> };
+    w.__text = "";
+    w.showOpenFilePicker = async () => [{ name: "run.hlog", getFile: async () => new File([w.__text], "run.hlog") }];
+  });
+  await openEmpty(page);
+  const write = (text: string) => page.evaluate((t) => ((window as unknown as { __text: string }).__text = t), text);
+  await write(header + lines.slice(0, 10).join(""));
+  await page.getByTestId("follow-file").click();
+  await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(10 * PER), { timeout: 15_000 });
+  await expect(page.getByTestId("live")).toHaveAttribute("data-live", "true");
+  await write(header + lines.slice(0, 20).join("") + lines[20]!.slice(0, 25));
+  await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(20 * PER), { timeout: 15_000 });
+  await page.waitForTimeout(1500);
+  await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(20 * PER));
+  await write(header + lines.slice(0, 2).join(""));
+  await expect(page.getByTestId("series")).toHaveCount(2, { timeout: 15_000 });
+  const counts = await page.locator("[data-testid=series][data-source='run.hlog']").evaluateAll((els) => els.map((e) => e.getAttribute("data-count")));
+  expect(counts.sort()).toEqual([String(20 * PER), String(2 * PER)].sort());
+});

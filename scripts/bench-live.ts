@@ -1,0 +1,198 @@
+// Runs followed live, beside a plain load of the same logs.
+//
+//   npx tsx scripts/bench-live.ts [--runs 1] [--seconds 60] [--only 1,2]
+//
+// 1. The 24-hour log (86,400 one-second intervals, scripts/lib/day-log.ts) appended at speed
+//    through the engine's `append` request, a minute of lines a piece, beside a load of the
+//    finished file: the time, the memory held after a collection (heap and array buffers), and
+//    the Markdown table and the timeline compared digit for digit (goal: equal, and within 20 %
+//    of the load's memory).
+// 2. The page served by `serve` (dist/, npm run build) with 10 logs each written one interval a
+//    second: from the write of a line to its row's count changing on the page, p50/p95/max
+//    (goal: p95 within 1 s), and the page's main-thread CPU while it follows (CDP TaskDuration;
+//    the engine worker's own CPU is not in it).
+import { spawnSync } from "node:child_process";
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { build } from "hdr-histogram-js";
+import { chromium } from "playwright-core";
+import { writeHlog } from "./lib/hlog-fixture";
+import { dayLogName, writeDayLog } from "./lib/day-log";
+import { findBrowser } from "./browser.mjs";
+
+const root = path.resolve(import.meta.dirname, "..");
+const arg = (name: string, dflt: string) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1]! : dflt;
+};
+const RUNS = Math.max(1, Number(arg("--runs", "1")) || 1);
+const SECONDS = Math.max(5, Number(arg("--seconds", "60")) || 60);
+const ONLY = new Set(arg("--only", "1,2").split(",").map(Number));
+
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+}
+
+const mb = (b: number) => (b / 2 ** 20).toFixed(1);
+
+// ---------------------------------------------------------------- 1: the day, appended vs loaded
+
+/** The store of a load or of the appends; a function of its own, so that nothing else of it stays reachable. */
+async function built(
+  mode: "load" | "live",
+  file: string,
+  Store: typeof import("../src/engine/store").Store,
+  handle: typeof import("../src/engine/handle").handle,
+): Promise<{ store: InstanceType<typeof Store>; ms: number }> {
+  const store = new Store();
+  const text = readFileSync(file, "utf8");
+  const t0 = performance.now();
+  if (mode === "load") await store.load(path.basename(file), [text]);
+  else {
+    const lines = text.split(/(?<=\n)/);
+    for (let i = 0; i < lines.length; i += 60)
+      await handle(store, { kind: "append", pieces: [{ file: path.basename(file), run: 1, start: i === 0, text: lines.slice(i, i + 60).join("") }] }, () => undefined);
+  }
+  return { store, ms: performance.now() - t0 };
+}
+
+/** Run in a process of its own with --expose-gc, so that its memory is its own. */
+async function dayChild(mode: "load" | "live", file: string): Promise<void> {
+  const { Store } = await import("../src/engine/store");
+  const { handle } = await import("../src/engine/handle");
+  const { markdownOf, rowsOf } = await import("../src/cli/report");
+  const { parseRequirement } = await import("../src/core/requirements");
+  const gc = (globalThis as { gc?: () => void }).gc!;
+  // What the store holds, the text it keeps included: measured from before the file was read,
+  // after this function let go of its own copy of the text.
+  gc();
+  const before = process.memoryUsage();
+  const { store, ms } = await built(mode, file, Store, handle);
+  gc();
+  const after = process.memoryUsage();
+  const req = parseRequirement("p99<=5ms, p99.9<=50ms, max<=500ms");
+  if (!req.ok) throw new Error("requirement");
+  const table = markdownOf(rowsOf(store.views(), req.value), req.value, { start: null, end: null }, "ms", null);
+  const tl = store.timeline({ t0: null, t1: null, columns: 1200, percentiles: [50, 99, 99.9] });
+  const lane = tl.series[0]!;
+  const timeline = JSON.stringify([tl.extent, Array.from(lane.max), Array.from(lane.percentiles["99"]!), Array.from(lane.count)]);
+  const held = after.heapUsed + after.arrayBuffers - (before.heapUsed + before.arrayBuffers);
+  process.stdout.write(JSON.stringify({ ms, held, table, timeline, intervals: store.series[0]!.intervals!.n }) + "\n");
+}
+
+function day(): void {
+  const file = path.join(root, ".bench", dayLogName());
+  const made = writeDayLog(file);
+  console.log(`1. the 24-hour log (${mb(made.bytes)} MB, ${made.intervals} intervals), appended a minute at a time vs loaded`);
+  for (let r = 0; r < RUNS; r++) {
+    const res: Record<string, { ms: number; held: number; table: string; timeline: string; intervals: number }> = {};
+    for (const mode of ["load", "live"] as const) {
+      const p = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", import.meta.filename, "--day-child", mode, file], {
+        cwd: root,
+        encoding: "utf8",
+        maxBuffer: 1 << 28,
+      });
+      if (p.status !== 0) throw new Error(`${mode}: ${p.stderr}`);
+      res[mode] = JSON.parse(p.stdout.trim().split("\n").at(-1)!) as (typeof res)[string];
+    }
+    const a = res.load!;
+    const b = res.live!;
+    console.log(
+      `   run ${r + 1}: load ${(a.ms / 1000).toFixed(2)} s, holds ${mb(a.held)} MB; appended ${(b.ms / 1000).toFixed(2)} s, holds ${mb(b.held)} MB (${((b.held / a.held) * 100).toFixed(0)} % of the load's); ` +
+        `intervals ${b.intervals}/${a.intervals}; table ${a.table === b.table ? "equal" : "DIFFERS"}; timeline ${a.timeline === b.timeline ? "equal" : "DIFFERS"}`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------- 2: ten series, one interval a second, in the page
+
+function seriesLines(seed: number, n: number): { header: string; lines: string[] } {
+  const ivs = [];
+  for (let i = 0; i < n; i++) {
+    const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+    for (let k = 0; k < 500; k++) h.recordValue(200_000 + ((seed * 7919 + i * 104_729 + k * 15_485_863) % 3_000_000));
+    ivs.push({ start: i, length: 1, histogram: h });
+  }
+  const all = writeHlog(ivs).split("\n").slice(0, -1);
+  const first = all.findIndex((l) => /^[0-9]/.test(l));
+  return { header: all.slice(0, first).join("\n") + "\n", lines: all.slice(first).map((l) => l + "\n") };
+}
+
+async function tenSeries(): Promise<void> {
+  const { startServer } = await import("../src/cli/serve");
+  console.log(`2. 10 series, one interval a second each for ${SECONDS} s, followed by the page served by serve`);
+  for (let r = 0; r < RUNS; r++) {
+    const dir = mkdtempSync(path.join(tmpdir(), "bench-live-"));
+    const logs = Array.from({ length: 10 }, (_, k) => ({ file: path.join(dir, `s${k}.hlog`), ...seriesLines(k + 1, SECONDS + 5) }));
+    for (const l of logs) writeFileSync(l.file, l.header + l.lines.slice(0, 5).join(""));
+    const server = await startServer({ paths: [dir], host: "127.0.0.1", port: 0, pageDir: path.join(root, "dist") });
+    const browser = await chromium.launch({ executablePath: findBrowser() ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      await page.goto(server.url);
+      await page.waitForFunction(
+        () => document.querySelectorAll("[data-testid=series]").length === 10 && document.querySelector("[data-testid=app]")?.getAttribute("data-busy") === "false",
+        null,
+        {
+          timeout: 60_000,
+        },
+      );
+      // Each row's count changes, with the wall-clock time they were seen in the DOM.
+      await page.evaluate(() => {
+        const seen: [string, string, number][] = [];
+        (window as unknown as { __seen: typeof seen }).__seen = seen;
+        new MutationObserver((ms) => {
+          const now = Date.now();
+          for (const m of ms) {
+            const el = m.target as Element;
+            if (el.getAttribute("data-testid") === "series") seen.push([el.getAttribute("data-source") ?? "", el.getAttribute("data-count") ?? "", now]);
+          }
+        }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-count"] });
+      });
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send("Performance.enable");
+      const task = async () => ((await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "TaskDuration")?.value ?? 0) as number;
+      const cpu0 = await task();
+      const wall0 = Date.now();
+      const writes: { source: string; count: number; at: number }[] = [];
+      const perInterval = 500;
+      for (let s = 0; s < SECONDS; s++) {
+        const tick = wall0 + s * 1000;
+        for (let k = 0; k < logs.length; k++) {
+          // The ten writers each write at their own moment in the second.
+          const at = tick + k * 100;
+          const wait = at - Date.now();
+          if (wait > 0) await new Promise((res) => setTimeout(res, wait));
+          appendFileSync(logs[k]!.file, logs[k]!.lines[5 + s]!);
+          writes.push({ source: `s${k}.hlog`, count: (6 + s) * perInterval, at: Date.now() });
+        }
+      }
+      await new Promise((res) => setTimeout(res, 3000));
+      const cpu1 = await task();
+      const wall1 = Date.now();
+      const seen = await page.evaluate(() => (window as unknown as { __seen: [string, string, number][] }).__seen);
+      const lat: number[] = [];
+      let missed = 0;
+      for (const w of writes) {
+        const hit = seen.find(([src, c, t]) => src === w.source && Number(c) >= w.count && t >= w.at);
+        if (hit) lat.push(hit[2] - w.at);
+        else missed++;
+      }
+      console.log(
+        `   run ${r + 1}: write → row count on the page: p50 ${quantile(lat, 0.5)} ms, p95 ${quantile(lat, 0.95)} ms, max ${Math.max(...lat)} ms over ${lat.length} intervals` +
+          `${missed ? `, ${missed} never seen` : ""}; the page's main thread busy ${(((cpu1 - cpu0) / ((wall1 - wall0) / 1000)) * 100).toFixed(1)} % of one core`,
+      );
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  }
+}
+
+if (process.argv[2] === "--day-child") await dayChild(process.argv[3] as "load" | "live", process.argv[4]!);
+else {
+  if (ONLY.has(1)) day();
+  if (ONLY.has(2)) await tenSeries();
+}

@@ -1,0 +1,146 @@
+// A run followed live must end exactly where a load of the finished file starts: the log is fed
+// in pieces of complete lines (as `serve` sends them) and the table, the timeline and the time
+// windows are compared with a plain load of the same text, digit for digit.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { build } from "hdr-histogram-js";
+import { describe, expect, it } from "vitest";
+import { writeHlog } from "../../scripts/lib/hlog-fixture";
+import { mulberry32 } from "../../scripts/lib/queue-sim";
+import { parseRequirement } from "../core/requirements";
+import { markdownOf, rowsOf } from "../cli/report";
+import { handle } from "./handle";
+import type { LivePiece } from "./protocol";
+import { Store } from "./store";
+
+function log(seed: number, intervals: number, slow: number[] = [], tags: string[] = [""]): string {
+  const rnd = mulberry32(seed);
+  const ivs = [];
+  for (let i = 0; i < intervals; i++) {
+    for (const tag of tags) {
+      const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+      for (let k = 0; k < 200; k++) h.recordValue(Math.round((100 + rnd() * 800) * 1000));
+      if (slow.includes(i)) h.recordValue(50_000_000);
+      if (tag) h.tag = tag;
+      ivs.push({ start: i, length: 1, histogram: h });
+    }
+  }
+  return writeHlog(ivs);
+}
+
+/** The text cut into pieces of whole lines, of random sizes (a header alone among them). */
+function pieces(text: string, seed: number, file = "logs/run.hlog", run = 1): LivePiece[] {
+  const rnd = mulberry32(seed);
+  const lines = text.split(/(?<=\n)/);
+  const out: LivePiece[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const n = 1 + Math.floor(rnd() * 7);
+    out.push({ file, run, start: i === 0, text: lines.slice(i, i + n).join("") });
+    i += n;
+  }
+  return out;
+}
+
+const requirement = (() => {
+  const r = parseRequirement("p99<=1ms, max<=10ms");
+  if (!r.ok) throw new Error("requirement");
+  return r.value;
+})();
+
+async function table(store: Store, range = { start: null, end: null } as { start: number | null; end: number | null }): Promise<string> {
+  return markdownOf(rowsOf(store.views(range), requirement), requirement, range, "ms", null);
+}
+
+async function followed(text: string, seed: number, oneByOne = true): Promise<Store> {
+  const store = new Store();
+  const all = pieces(text, seed);
+  if (oneByOne) for (const p of all) await handle(store, { kind: "append", pieces: [p] }, () => undefined);
+  else await handle(store, { kind: "append", pieces: all }, () => undefined);
+  return store;
+}
+
+describe("live runs (append)", () => {
+  it("a log fed in pieces equals a load of the whole: table, timeline and a time window", async () => {
+    const text = log(7, 300, [40, 41, 200]);
+    const loaded = new Store();
+    await loaded.load("run.hlog", [text]);
+    for (const oneByOne of [true, false]) {
+      const live = await followed(text, 11, oneByOne);
+      expect(live.series).toHaveLength(1);
+      expect(live.series[0]!.intervals!.n).toBe(300);
+      expect(await table(live)).toBe(await table(loaded));
+      expect(await table(live, { start: 30, end: 60 })).toBe(await table(loaded, { start: 30, end: 60 }));
+      const q = { t0: null, t1: null, columns: 120, percentiles: [50, 99, 99.9] };
+      const a = live.timeline(q);
+      const b = loaded.timeline(q);
+      expect(a.extent).toEqual(b.extent);
+      expect(Array.from(a.series[0]!.max)).toEqual(Array.from(b.series[0]!.max));
+      expect(Array.from(a.series[0]!.percentiles["99"]!)).toEqual(Array.from(b.series[0]!.percentiles["99"]!));
+    }
+  });
+
+  it("a real jHiccup log fed in pieces equals its load", async () => {
+    const sample = path.resolve(import.meta.dirname, "../../../shared/samples/hdrhistogram/jHiccup-2.0.7S.logV2.hlog");
+    if (!existsSync(sample)) return;
+    const text = readFileSync(sample, "utf8");
+    const loaded = new Store();
+    await loaded.load("jHiccup-2.0.7S.logV2.hlog", [text]);
+    const live = new Store();
+    for (const p of pieces(text, 3, "samples/jHiccup-2.0.7S.logV2.hlog")) await handle(live, { kind: "append", pieces: [p] }, () => undefined);
+    expect(await table(live)).toBe(await table(loaded));
+  });
+
+  it("tagged logs: a series per tag, each equal to the load's", async () => {
+    const text = log(5, 40, [10], ["a", "b"]);
+    const loaded = new Store();
+    await loaded.load("run.hlog", [text]);
+    const live = await followed(text, 2);
+    expect(live.series.map((s) => s.tag).sort()).toEqual(["a", "b"]);
+    expect(await table(live)).toBe(await table(loaded));
+  });
+
+  it("a new run of the file is a new series; the earlier one is kept, renamed, never mixed", async () => {
+    const store = new Store();
+    const first = log(1, 20, [5]);
+    const second = log(2, 10);
+    for (const p of pieces(first, 1)) await handle(store, { kind: "append", pieces: [p] }, () => undefined);
+    let ended: string[] = [];
+    for (const p of pieces(second, 2, "logs/run.hlog", 2)) {
+      const a = (await handle(store, { kind: "append", pieces: [p] }, () => undefined)) as { ended: string[] };
+      ended = ended.concat(a.ended);
+    }
+    expect(store.series.map((s) => [s.name, s.intervals!.n])).toEqual([
+      ["run (run 1, ended)", 20],
+      ["run", 10],
+    ]);
+    expect(ended).toEqual([store.series[0]!.id]);
+    const alone = new Store();
+    await alone.load("run.hlog", [second]);
+    expect(store.views().find((v) => v.id === store.series[1]!.id)!.spectrum).toEqual(alone.views()[0]!.spectrum);
+  });
+
+  it("plain samples: read again with their new lines, the row replaced, equal to a load of what was written", async () => {
+    const rnd = mulberry32(9);
+    const text = Array.from({ length: 1200 }, () => `${(1 + rnd() * 9).toFixed(3)}\n`).join("");
+    const loaded = new Store();
+    await loaded.load("lat.txt", [text]);
+    const live = new Store();
+    for (const p of pieces(text, 4, "logs/lat.txt")) await handle(live, { kind: "append", pieces: [p] }, () => undefined);
+    expect(live.series).toHaveLength(1);
+    expect(await table(live)).toBe(await table(loaded));
+  });
+
+  it("a bad appended line is a problem naming the file and line; what was shown stays", async () => {
+    const text = log(3, 10);
+    const store = await followed(text, 5);
+    const before = await table(store);
+    const a = (await handle(store, { kind: "append", pieces: [{ file: "logs/run.hlog", run: 1, start: false, text: "10.000,1.000,2.000,notbase64!!\n" }] }, () => undefined)) as {
+      problems: { file: string; line: number | null; reason: string }[];
+    };
+    expect(a.problems.length).toBeGreaterThan(0);
+    expect(a.problems[0]!.file).toBe("run.hlog");
+    expect(a.problems[0]!.line).toBe(text.split("\n").length);
+    expect(await table(store)).toBe(before);
+  });
+});

@@ -1,0 +1,202 @@
+// Runs followed live (the page fed by `serve`): complete lines as they are written, file by file
+// and run by run. As the command line's `watch` does, the first lines of an interval log are
+// loaded as any log is and later lines are read by the same reader (the log's header and the new
+// lines) and reach the series through Store.append, so every answer equals a load of what was
+// written so far. A sample format (one line per request) bins its samples into intervals whose
+// last one is still filling: it is read again whole with its new lines and its rows replaced.
+// A new run of a file (truncated or replaced) starts new series; the earlier run's are kept,
+// renamed, never mixed with the new.
+import type { LoadProblem } from "../core/types";
+import type { AppendedRow } from "./intervals";
+import type { LiveAnswer, LivePiece } from "./protocol";
+import { Store } from "./store";
+
+interface Followed {
+  run: number;
+  name: string;
+  /** Lines read, for the line numbers of problems in later lines. */
+  lines: number;
+  /** Text read before the series could be loaded (a header without intervals yet). */
+  head: string;
+  /** The log's leading header lines, given to the reader with every later piece. */
+  header: string;
+  /** A sample format: its whole text so far, read again at every piece. */
+  whole: string | null;
+  ids: string[];
+}
+
+function lineCount(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/** The leading lines a reader needs to place later lines: comments (StartTime, BaseTime) and the legend. */
+export function headerOf(text: string): string {
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("#") && !line.startsWith('"')) break;
+    out.push(line);
+  }
+  return out.length ? `${out.join("\n")}\n` : "";
+}
+
+/** The file's name as its series' source: the last part of the served id. */
+export function nameOfLive(file: string): string {
+  return file.slice(file.lastIndexOf("/") + 1);
+}
+
+const runs = new WeakMap<Store, LiveRuns>();
+
+/** The live runs fed into a store (the worker's one store has one). */
+export function liveRunsOf(store: Store): LiveRuns {
+  let r = runs.get(store);
+  if (!r) {
+    r = new LiveRuns(store);
+    runs.set(store, r);
+  }
+  return r;
+}
+
+export class LiveRuns {
+  private readonly files = new Map<string, Followed>();
+
+  constructor(private readonly store: Store) {}
+
+  /** The series of a followed file's current run. */
+  idsOf(file: string): string[] {
+    return this.files.get(file)?.ids ?? [];
+  }
+
+  async feed(pieces: readonly LivePiece[]): Promise<LiveAnswer> {
+    const out: LiveAnswer = { added: [], removed: [], appended: 0, ended: [], problems: [] };
+    for (const p of pieces) await this.one(p, out);
+    return out;
+  }
+
+  private async one(p: LivePiece, out: LiveAnswer): Promise<void> {
+    const store = this.store;
+    let f = this.files.get(p.file);
+    if (f && f.run !== p.run) {
+      // A new run: the earlier one's series stay, renamed, and the new run's are new series.
+      for (const id of f.ids) {
+        if (!store.series.some((s) => s.id === id)) continue;
+        store.setIdentity(id, { name: `${store.get(id).name} (run ${f.run}, ended)` });
+        out.ended.push(id);
+      }
+      f = undefined;
+    }
+    if (!f) {
+      f = { run: p.run, name: nameOfLive(p.file), lines: 0, head: "", header: "", whole: null, ids: [] };
+      this.files.set(p.file, f);
+      // Lines of a run whose start this page never saw (it came in later) cannot be placed.
+      if (!p.start) {
+        out.problems.push({ file: f.name, line: null, reason: "joined a run after its start: its lines are not shown (reload the page to read the file from its start)" });
+        f.ids = [];
+        f.lines = -1;
+        return;
+      }
+    }
+    if (f.lines < 0) return;
+    // Series the person removed (or cleared) are not brought back by later lines.
+    const kept = f.ids.filter((id) => store.series.some((s) => s.id === id));
+    if (kept.length < f.ids.length) {
+      f.ids = kept;
+      if (kept.length === 0) {
+        f.lines = -1;
+        return;
+      }
+    }
+    const lineBase = f.lines;
+    f.lines += lineCount(p.text);
+    const bad = (r: { problems: LoadProblem[] }, base: number) => {
+      const found = r.problems.filter((x) => !x.note).map((x) => ({ ...x, line: x.line === null ? null : x.line + base }));
+      out.problems.push(...found);
+      return found.length > 0;
+    };
+
+    if (f.whole !== null) {
+      // A sample format: read again whole, rows replaced.
+      f.whole += p.text;
+      // Read apart first: a bad line leaves the rows shown as they were.
+      const again = new Store();
+      const r = await again.load(f.name, [f.whole]);
+      if (bad(r, 0)) {
+        again.clear();
+        return;
+      }
+      for (const id of f.ids) store.remove(id);
+      out.removed.push(...f.ids);
+      f.ids = store.add({ series: again.series, problems: [], lines: 0 }).added;
+      out.added.push(...f.ids);
+      return;
+    }
+
+    if (f.ids.length === 0) {
+      f.head += p.text;
+      const r = await store.load(f.name, [f.head]);
+      if (r.problems.some((x) => !x.note)) {
+        for (const id of r.added) store.remove(id);
+        // A header alone is not a log yet: wait for its first interval.
+        if (r.added.length === 0 && !/^[0-9T]/m.test(f.head)) return;
+        bad(r, 0);
+        f.head = "";
+        return;
+      }
+      if (r.added.length === 0) return;
+      f.ids = r.added;
+      out.added.push(...r.added);
+      const series = r.added.map((id) => store.get(id));
+      if (series.some((s) => s.format !== "hlog" || !s.intervals)) {
+        f.whole = f.head;
+      } else {
+        f.header = headerOf(f.head);
+        // Without a StartTime line the reader starts the log at its first interval: the later
+        // pieces are given that start, so that their rows are placed exactly as a whole load places them.
+        const start = series[0]!.startTime;
+        if (start !== null && !/^#\[StartTime:/m.test(f.header)) f.header += `#[StartTime: ${start}]\n`;
+      }
+      f.head = "";
+      return;
+    }
+
+    const piece = new Store();
+    try {
+      const r = await piece.load(f.name, [f.header + p.text]);
+      if (bad(r, lineBase - lineCount(f.header))) return;
+      for (const s of piece.series) {
+        const main = f.ids.map((id) => store.get(id)).find((m) => m.tag === s.tag);
+        if (!main) {
+          // Intervals of a tag first written now: a series of their own from here on.
+          const made = await store.load(f.name, [
+            f.header +
+              p.text
+                .split("\n")
+                .filter((l) => l.startsWith(`Tag=${s.tag},`))
+                .join("\n") +
+              "\n",
+          ]);
+          const id = made.added.find((x) => store.get(x).tag === s.tag);
+          for (const x of made.added) if (x !== id) store.remove(x);
+          if (id) {
+            f.ids.push(id);
+            out.added.push(id);
+          }
+          continue;
+        }
+        const t = s.intervals!;
+        const shift = (s.startTime ?? 0) - (main.startTime ?? 0);
+        const rows: AppendedRow[] = [];
+        for (let i = 0; i < t.n; i++) rows.push({ offset: t.offsets[i]! + shift, length: t.lengths[i]!, maxColumn: t.maxColumn[i]!, payload: t.payload(i) });
+        try {
+          store.append(main.id, rows);
+          out.appended += rows.length;
+        } catch (e) {
+          out.problems.push({ file: f.name, line: null, reason: `lines ${lineBase + 1}–${f.lines}: ${(e as Error).message}` });
+        }
+      }
+    } finally {
+      piece.clear();
+    }
+  }
+}

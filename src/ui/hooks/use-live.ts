@@ -1,0 +1,168 @@
+// The page's side of a run followed live: when `serve` served the page (it marks the page's
+// head), the page follows its event stream, gathers the complete lines that arrive and hands
+// them to the engine a few times a second (the `append` request), then everything on screen is
+// asked again as after a load. Paused, lines are kept and appended on resume. The browser's
+// EventSource reconnects by itself naming the last event it had, so a restarted server
+// carries on where this page stopped and no line comes twice.
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { EngineClient } from "../../engine/client";
+import type { LivePiece } from "../../engine/protocol";
+import type { EngineState } from "./use-engine";
+import { servedLive } from "../state/live-mode";
+import { LocalFollow, type FileHandleLike } from "../state/local-follow";
+
+/** Whether this browser can follow a file on this machine (the File System Access API: Chromium). */
+function canPickFiles(): boolean {
+  return typeof window !== "undefined" && typeof (window as unknown as { showOpenFilePicker?: unknown }).showOpenFilePicker === "function";
+}
+
+export interface LiveNote {
+  /** Wall-clock ms. */
+  at: number;
+  text: string;
+}
+
+/** How the time axis follows the run: the whole run, or its last N minutes. */
+export type LiveFollowEnd = "whole" | number;
+
+const FLUSH_MS = 250;
+const MAX_NOTES = 6;
+
+/** Pieces of one file and run that follow each other, joined (fewer reads for a burst). */
+function joined(pieces: LivePiece[]): LivePiece[] {
+  const out: LivePiece[] = [];
+  for (const p of pieces) {
+    const last = out.at(-1);
+    if (last && last.file === p.file && last.run === p.run && !p.start) last.text += p.text;
+    else out.push({ ...p });
+  }
+  return out;
+}
+
+export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
+  const [served] = useState(servedLive);
+  /** Files on this machine followed in the page alone (Follow a file…). */
+  const locals = useRef<LocalFollow[]>([]);
+  const [following, setFollowing] = useState(0);
+  const active = served || following > 0;
+  const [paused, setPaused] = useState(false);
+  const [connected, setConnected] = useState(false);
+  /** Wall-clock ms when the latest appended lines were drawn (0: none yet). */
+  const [updated, setUpdated] = useState(0);
+  const [notes, setNotes] = useState<LiveNote[]>([]);
+  /** Series made from followed files (their current and earlier runs). */
+  const [ids, setIds] = useState<Set<string>>(new Set());
+  const buffer = useRef<LivePiece[]>([]);
+  const flushing = useRef(false);
+  const pausedRef = useRef(paused);
+  pausedRef.current = paused;
+  const runRef = useRef(eng.run);
+  runRef.current = eng.run;
+
+  const note = useCallback((text: string) => setNotes((n) => [...n.slice(-(MAX_NOTES - 1)), { at: Date.now(), text }]), []);
+
+  /** Not before this (performance.now()): a redraw's cost spaces the next one out. */
+  const nextAt = useRef(0);
+
+  const flush = useCallback(async () => {
+    if (flushing.current || pausedRef.current || buffer.current.length === 0 || performance.now() < nextAt.current) return;
+    flushing.current = true;
+    const began = performance.now();
+    const pieces = joined(buffer.current);
+    buffer.current = [];
+    try {
+      let changed = false;
+      await runRef.current(async () => {
+        const a = await engine.append(pieces);
+        changed = a.added.length > 0 || a.appended > 0 || a.removed.length > 0;
+        if (a.added.length || a.removed.length)
+          setIds((s) => {
+            const n = new Set(s);
+            for (const id of a.removed) n.delete(id);
+            for (const id of a.added) n.add(id);
+            return n;
+          });
+        return [{ file: "(live)", added: a.added, problems: a.problems }];
+      });
+      // Drawn: the data is on screen after the next frame. Lines that arrive meanwhile wait at
+      // least as long as this round took, so many writers each writing a little keep the page
+      // busy a bounded share of the time, however often they write.
+      await new Promise<void>((res) => requestAnimationFrame(() => res()));
+      if (changed) setUpdated(Date.now());
+      nextAt.current = performance.now() + Math.max(FLUSH_MS, performance.now() - began);
+    } finally {
+      flushing.current = false;
+    }
+  }, [engine]);
+
+  useEffect(() => {
+    if (!served) return;
+    const es = new EventSource("live/events");
+    const data = (ev: Event) => JSON.parse(String((ev as MessageEvent).data)) as Record<string, unknown>;
+    es.addEventListener("lines", (ev) => {
+      const d = data(ev) as unknown as LivePiece;
+      buffer.current.push({ file: d.file, run: d.run, start: d.start, text: d.text });
+    });
+    es.addEventListener("run", (ev) => {
+      const d = data(ev);
+      note(`${String(d.file)} was ${String(d.reason)}: a new run starts, shown as a new series; the earlier run is kept apart, never mixed`);
+    });
+    es.addEventListener("gone", (ev) => note(`${String(data(ev).file)} was deleted; waiting for it to come back`));
+    es.addEventListener("file", (ev) => note(`${String(data(ev).file)}: a new file in a followed folder, followed as a new series`));
+    es.addEventListener("quiet", (ev) => {
+      const d = data(ev);
+      note(`${String(d.file)}: no new interval for ${Math.round(Number(d.seconds))} s`);
+    });
+    es.addEventListener("problem", (ev) => note(`the server could not read the files: ${String(data(ev).reason)}`));
+    es.onopen = () => setConnected(true);
+    es.onerror = () => setConnected(false);
+    return () => es.close();
+  }, [served, note]);
+
+  // Local files are read again each second.
+  useEffect(() => {
+    if (following === 0) return;
+    if (!served) setConnected(true);
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      void Promise.all(locals.current.map((l) => l.tick())).finally(() => (busy = false));
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [following, served]);
+
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => void flush(), FLUSH_MS);
+    return () => clearInterval(timer);
+  }, [active, flush]);
+
+  /** Follow a file…: files chosen on this machine, followed as they grow (Chromium). */
+  const followFiles = useCallback(async () => {
+    const pick = (window as unknown as { showOpenFilePicker?: (o: { multiple: boolean }) => Promise<FileHandleLike[]> }).showOpenFilePicker;
+    if (!pick) return;
+    let handles: FileHandleLike[];
+    try {
+      handles = await pick({ multiple: true });
+    } catch {
+      return; // the person closed the picker
+    }
+    for (const h of handles) {
+      const l = new LocalFollow(h, (p) => buffer.current.push(p), note);
+      locals.current.push(l);
+      await l.tick();
+    }
+    setFollowing(locals.current.length);
+  }, [note]);
+
+  const resume = useCallback(() => {
+    pausedRef.current = false;
+    setPaused(false);
+    void flush();
+  }, [flush]);
+
+  return { active, served, followFiles, canFollowFiles: canPickFiles(), paused, pause: useCallback(() => setPaused(true), []), resume, connected, updated, notes, ids };
+}
+
+export type LiveState = ReturnType<typeof useLive>;

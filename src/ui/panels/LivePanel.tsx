@@ -1,0 +1,225 @@
+// The live view's own panel: the badge (following or paused, and when the latest lines were
+// drawn), pause and resume, how the time axis follows the run, what happened to the files
+// (a new run, a deleted file, a file that stopped growing), the moment each series' run so far
+// first failed the requirement, and the spectrum of the run so far beside that of the last window.
+import { useEffect, useRef, useState } from "react";
+import { PercentilePlot, type PlotSeries, type PlotStep } from "../../charts/percentile-plot/PercentilePlot";
+import { formatNumber } from "../../core/format";
+import { percentileLabel, type Requirement } from "../../core/requirements";
+import { verdictFor } from "../../core/judge";
+import type { EngineClient } from "../../engine/client";
+import type { SeriesView, TimelineResult } from "../../engine/protocol";
+import type { Unit } from "../../core/types";
+import type { LiveFollowEnd, LiveState } from "../hooks/use-live";
+import type { SeriesRow } from "./SeriesList";
+
+interface Props {
+  live: LiveState;
+  engine: EngineClient;
+  rows: SeriesRow[];
+  timeline: TimelineResult | null;
+  requirement: Requirement | null;
+  unit: Unit;
+  yLog: boolean;
+  steps: PlotStep[];
+  width: number;
+  follow: LiveFollowEnd;
+  onFollow: (f: LiveFollowEnd) => void;
+}
+
+interface FirstFailure {
+  id: string;
+  name: string;
+  /** Seconds since StartTime: the end of the intervals read when the run so far first failed. */
+  at: number;
+  /** Failed before `at` (earlier than the time axis shows), not found exactly. */
+  before: boolean;
+  what: string;
+}
+
+/** The last window's length (s) when the axis shows the whole run. */
+const LAST_WINDOW_S = 60;
+
+function plotOf(views: SeriesView[], rows: SeriesRow[], suffix: string): PlotSeries[] {
+  const out: PlotSeries[] = [];
+  for (const v of views) {
+    const r = rows.find((x) => x.view.id === v.id);
+    if (!r || v.spectrum.totalCount <= 0) continue;
+    const sp = v.spectrum;
+    out.push({
+      id: v.id,
+      name: `${v.name}${suffix}`,
+      color: r.color,
+      dash: r.dash,
+      recordedUnit: v.recordedUnit,
+      values: sp.values,
+      cumulative: sp.cumulative,
+      totalCount: sp.totalCount,
+      max: sp.max,
+      min: sp.min,
+    });
+  }
+  return out;
+}
+
+export function LivePanel({ live, engine, rows, timeline, requirement, unit, yLog, steps, width, follow, onFollow }: Props) {
+  const [failures, setFailures] = useState<FirstFailure[]>([]);
+  const [spectra, setSpectra] = useState<{ whole: PlotSeries[]; last: PlotSeries[]; window: [number, number] } | null>(null);
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
+
+  // The first moment each followed series' run so far fails: looked at when the timeline of a
+  // new append arrives. The run so far is judged again at the end of each of the timeline's
+  // columns since the last look that passed (a column is one interval unless the run is longer
+  // than the chart is wide), so a requirement set late, or a burst, still finds the moment.
+  const lastPass = useRef(new Map<string, number>());
+  const searching = useRef(false);
+  useEffect(() => {
+    setFailures([]);
+    lastPass.current = new Map();
+  }, [requirement]);
+  /** A look skipped while another was under way: looked at again when it ends. */
+  const skipped = useRef(false);
+  const [again, setAgain] = useState(0);
+  useEffect(() => {
+    if (!timeline || !requirement) return;
+    if (searching.current) {
+      skipped.current = true;
+      return;
+    }
+    const end = timeline.extent[1];
+    // A series without intervals (samples without times) has no moment to name: its verdict is in the list.
+    const failing = rowsRef.current.filter((r) => live.ids.has(r.view.id) && r.view.intervalCount > 0 && !failures.some((f) => f.id === r.view.id));
+    const found: FirstFailure[] = [];
+    const run = async () => {
+      for (const r of failing) {
+        const v = verdictFor(r.view, requirement);
+        if (!v) continue;
+        if (v.pass) {
+          lastPass.current.set(r.view.id, end);
+          continue;
+        }
+        const from = lastPass.current.get(r.view.id) ?? -Infinity;
+        const lane = timeline.series.find((x) => x.id === r.view.id);
+        let at: number | null = null;
+        let what = v.violations.map((x) => percentileLabel(x.percentile)).join(", ");
+        for (let k = 0; lane && k < lane.t1.length; k++) {
+          const t1 = lane.t1[k]!;
+          if (t1 <= from || lane.count[k] === 0) continue;
+          // Intervals that start before the column's end (its last interval ends there).
+          const vs = await engine.views({ start: null, end: t1 - 1e-9 });
+          const w = vs.find((x) => x.id === r.view.id);
+          const wv = w ? verdictFor(w, requirement) : null;
+          if (wv && !wv.pass) {
+            at = t1;
+            what = wv.violations.map((x) => percentileLabel(x.percentile)).join(", ");
+            break;
+          }
+        }
+        // Not found in the columns drawn: it failed before the time axis' window.
+        found.push({ id: r.view.id, name: r.view.name, at: at ?? lane?.t0[0] ?? end, before: at === null, what });
+      }
+    };
+    searching.current = true;
+    void run().finally(() => {
+      searching.current = false;
+      if (found.length) setFailures((known) => [...known, ...found.filter((f) => !known.some((k) => k.id === f.id))]);
+      if (skipped.current) {
+        skipped.current = false;
+        setAgain((n) => n + 1);
+      }
+    });
+  }, [timeline, requirement, live.ids, engine, failures, again]);
+
+  // The run so far and its last window, asked again after every drawn append.
+  useEffect(() => {
+    if (!timeline || live.updated === 0) return;
+    const end = timeline.extent[1];
+    const span = follow === "whole" ? LAST_WINDOW_S : follow * 60;
+    const start = Math.max(timeline.extent[0], end - span);
+    let stale = false;
+    void Promise.all([engine.views({ start: null, end: null }), engine.views({ start, end: null })]).then(([whole, last]) => {
+      if (stale) return;
+      const mine = (vs: SeriesView[]) => vs.filter((v) => live.ids.has(v.id));
+      setSpectra({ whole: plotOf(mine(whole), rowsRef.current, ""), last: plotOf(mine(last), rowsRef.current, ""), window: [start, end] });
+    });
+    return () => {
+      stale = true;
+    };
+  }, [live.updated, live.ids, engine, follow, timeline]);
+
+  const half = Math.max(260, Math.floor((width - 24) / 2));
+  return (
+    <section className="live-panel">
+      <div className="live-bar">
+        <span
+          data-testid="live"
+          data-live={live.paused ? "false" : "true"}
+          data-updated={String(live.updated)}
+          data-connected={live.connected ? "true" : "false"}
+          className={live.paused ? "live-badge paused" : "live-badge"}
+          title={live.updated ? `latest lines drawn at ${new Date(live.updated).toLocaleTimeString()}` : "waiting for the first lines"}
+        >
+          {live.paused ? "Paused" : live.connected ? "● Live" : "● Live (reconnecting…)"}
+        </span>
+        {live.paused ? (
+          <button type="button" data-testid="live-resume" onClick={live.resume}>
+            Resume
+          </button>
+        ) : (
+          <button type="button" data-testid="live-pause" onClick={live.pause}>
+            Pause
+          </button>
+        )}
+        <label>
+          Time axis{" "}
+          <select data-testid="live-follow" value={String(follow)} onChange={(e) => onFollow(e.target.value === "whole" ? "whole" : Number(e.target.value))}>
+            <option value="whole">the whole run</option>
+            <option value="1">the last minute</option>
+            <option value="5">the last 5 minutes</option>
+            <option value="15">the last 15 minutes</option>
+            <option value="60">the last hour</option>
+          </select>
+        </label>
+        {live.updated ? (
+          <span className="live-updated">updated {new Date(live.updated).toLocaleTimeString()}</span>
+        ) : (
+          <span className="live-updated">waiting for the first lines…</span>
+        )}
+      </div>
+      {failures.length > 0 ? (
+        <ul className="live-failures">
+          {failures.map((f) => (
+            <li key={f.id} data-testid="live-first-failure" data-series={f.name} data-at={f.before ? "" : String(f.at)}>
+              ✗ {f.name}: the run so far first failed the requirement ({f.what}){" "}
+              {f.before ? `before ${formatNumber(f.at)} s, earlier than the time axis shows` : `with the intervals up to ${formatNumber(f.at)} s`} (seconds since its StartTime)
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {live.notes.length > 0 ? (
+        <ul className="live-notes" data-testid="live-notes">
+          {live.notes.map((n, i) => (
+            <li key={`${n.at}-${i}`}>
+              {new Date(n.at).toLocaleTimeString()}: {n.text}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {spectra && spectra.whole.length > 0 ? (
+        <div className="live-spectra" data-testid="live-spectra">
+          <PercentilePlot series={spectra.whole} requirement={steps} unit={unit} yLog={yLog} width={half} height={220} title="The run so far" />
+          <PercentilePlot
+            series={spectra.last}
+            requirement={steps}
+            unit={unit}
+            yLog={yLog}
+            width={half}
+            height={220}
+            title={`The last window (${formatNumber(spectra.window[0])}–${formatNumber(spectra.window[1])} s)`}
+          />
+        </div>
+      ) : null}
+    </section>
+  );
+}
