@@ -3,8 +3,8 @@ import path from "node:path";
 import fc from "fast-check";
 import { build } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
-import { simulateClosedLoop } from "../../scripts/lib/loadgen-fixtures";
-import { mulberry32, simulateQueue, simulateSyncClient, type SimInterval, type Stall } from "../../scripts/lib/queue-sim";
+import { simulateClosedLoop } from "../../tests/support/loadgen-fixtures";
+import { mulberry32, simulateQueue, simulateSyncClient, type SimInterval, type Stall } from "../../tests/support/queue-sim";
 import { parsePercentileFile } from "../formats/hgrm";
 import {
   FEW_FRACTION,

@@ -2,8 +2,8 @@
 // µs, compared with the Min, Max, Total and overflows cyclictest printed below it.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { factsOf, producerText, readProducer } from "../../scripts/lib/real-producers";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { factsOf, producerText, readProducer } from "../../tests/support/real-producers";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { cyclictestReader } from "./cyclictest";
 import { pickFormat } from "./detect";
 

@@ -2,8 +2,8 @@
 // printed in the same run.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { factsOf, near, numberAfter, producerText, readProducer } from "../../scripts/lib/real-producers";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { factsOf, near, numberAfter, producerText, readProducer } from "../../tests/support/real-producers";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { pickFormat } from "./detect";
 import { h2loadReader } from "./h2load";
 

@@ -2,8 +2,8 @@
 // generic samples reader took them for ms).
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { factsOf, producerText, readProducer } from "../../scripts/lib/real-producers";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { factsOf, producerText, readProducer } from "../../tests/support/real-producers";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { pickFormat } from "./detect";
 import { heyReader } from "./hey";
 

@@ -2,8 +2,8 @@
 // series per command, compared with the statistics hyperfine wrote beside the times.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { factsOf, producerText, readProducer } from "../../scripts/lib/real-producers";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { factsOf, producerText, readProducer } from "../../tests/support/real-producers";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { pickFormat } from "./detect";
 import { hyperfineReader } from "./hyperfine";
 

@@ -2,8 +2,8 @@
 // printed at the end (which leave out the warm-up request, as the reader does).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { factsOf, numberAfter, producerText, readProducer } from "../../scripts/lib/real-producers";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { factsOf, numberAfter, producerText, readProducer } from "../../tests/support/real-producers";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { pickFormat } from "./detect";
 import { iopingReader } from "./ioping";
 

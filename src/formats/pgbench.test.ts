@@ -2,8 +2,8 @@
 // file per thread, compared with what pgbench printed for the same run.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { factsOf, near, numberAfter, producerText, readProducer } from "../../scripts/lib/real-producers";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { factsOf, near, numberAfter, producerText, readProducer } from "../../tests/support/real-producers";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { pickFormat } from "./detect";
 import { pgbenchReader, pgbenchRunOf } from "./pgbench";
 import { loadFiles } from "../engine/load-files";

@@ -3,9 +3,9 @@
 // redis-benchmark printed for that test.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { factsOf, producerText, readProducer } from "../../scripts/lib/real-producers";
-import { itSurvivesGarbage } from "../../scripts/lib/reader-tests";
-import { parseByChunks, parseByLines, factsOfParsed } from "../../scripts/lib/loadgen-fixtures";
+import { factsOf, producerText, readProducer } from "../../tests/support/real-producers";
+import { itSurvivesGarbage } from "../../tests/support/reader-tests";
+import { parseByChunks, parseByLines, factsOfParsed } from "../../tests/support/loadgen-fixtures";
 import { pickFormat } from "./detect";
 import { redisBenchmarkReader } from "./redis-benchmark";
 

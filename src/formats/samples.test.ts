@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { build } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
-import { expectSamplesRead } from "../../scripts/lib/reader-tests";
+import { expectSamplesRead } from "../../tests/support/reader-tests";
 import {
   abGnuplot,
   expectedIntervals,
@@ -18,11 +18,11 @@ import {
   samplesTable,
   spectrumSummary,
   usValue,
-} from "../../scripts/lib/loadgen-fixtures";
+} from "../../tests/support/loadgen-fixtures";
 import { pickReader } from "./detect";
 import { MAX_SNIFF_COLUMNS, samplesReader, unitFromHeader } from "./samples";
 import type { ParsedSeries, ParsedSource } from "./source";
-import { budgetMs } from "../../scripts/lib/budget";
+import { budgetMs } from "../../tests/support/budget";
 
 const samples = generateSamples({
   seed: 7,
