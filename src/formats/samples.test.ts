@@ -20,7 +20,8 @@ import {
   usValue,
 } from "../../tests/support/loadgen-fixtures";
 import { pickReader } from "./detect";
-import { MAX_SNIFF_COLUMNS, samplesReader, unitFromHeader } from "./samples";
+import { MAX_SNIFF_COLUMNS, samplesReader } from "./samples";
+import { unitFromHeader } from "./samples-columns";
 import type { ParsedSeries, ParsedSource } from "./source";
 import { budgetMs } from "../../tests/support/budget";
 
