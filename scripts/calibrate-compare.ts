@@ -21,7 +21,7 @@
 import { compareSides, COMPARE_PERCENTILES } from "../src/core/compare/compare";
 import { gateOf } from "../src/core/compare/gate";
 import { BucketValues, valueIndexer } from "../src/core/compare/layout";
-import { sumInto } from "../src/core/compare/bootstrap";
+import { sumInto } from "../src/core/compare/resampled-runs";
 import { planBlocks, type BlockPlan } from "../src/core/compare/plan";
 import type { CompareResult, RunInput, SideInput, Sparse } from "../src/core/compare/types";
 import { PAUSES, PROCESS_LAYOUT, simulateProcess, STEADY, sumSparse, type ProcessOptions } from "../tests/support/latency-process";
