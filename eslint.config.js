@@ -46,7 +46,13 @@ const BOUNDARIES = [
     ],
   ),
   boundary(["src/formats/**"], [{ regex: room(["engine", "ui", "charts", "share", "cli", "wasm"]), message: "formats/ may import core/ only." }]),
-  boundary(["src/share/**"], [{ regex: room(["engine", "ui", "charts", "formats", "cli", "wasm"]), message: "share/ may import core/ only." }]),
+  boundary(
+    ["src/share/**"],
+    [
+      { regex: room(["engine", "ui", "charts", "cli", "wasm"]), message: "share/ may import core/ only, and the app's one inflater." },
+      { regex: `${up}formats/(?!inflate$)`, message: "share/ may import core/ only, and the app's one inflater (formats/inflate.ts)." },
+    ],
+  ),
   boundary(["src/wasm/**"], [{ regex: room(["engine", "ui", "charts", "share", "cli", "core"]), message: "wasm/ may import formats/ types only." }]),
   boundary(["src/engine/**"], ENGINE),
   // The kernel is reached through the interval source's decoder and the reader only.

@@ -33,7 +33,7 @@ export default defineConfig({
   worker: { format: "es", plugins: () => [libraryEdits({ browser: true })] },
   build: { target: "es2022", sourcemap: false },
   test: {
-    include: ["src/**/*.test.ts", "scripts/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "tests/**/*.test.ts", "scripts/**/*.test.ts"],
     environment: "node",
     setupFiles: ["src/test-setup.ts"],
     testTimeout: 30000,

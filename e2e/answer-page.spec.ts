@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { simulateQueue } from "../scripts/lib/queue-sim";
-import { writeHlog } from "../scripts/lib/hlog-fixture";
+import { simulateQueue } from "../tests/support/queue-sim";
+import { writeHlog } from "../tests/support/hlog-fixture";
 import { cell, idle, loadFiles, openEmpty } from "./helpers";
 
 const dir = mkdtempSync(join(tmpdir(), "answer-page-"));

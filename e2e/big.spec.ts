@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { writeDayLog } from "../scripts/lib/day-log";
+import { writeDayLog } from "../tests/support/day-log";
 import { idle } from "./helpers";
 
 test("a big log shows progress and can be cancelled; what was loaded stays", async ({ page }) => {

@@ -4,8 +4,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { simulateQueue, simulateSyncClient, type Stall } from "../scripts/lib/queue-sim";
-import { writeHlog } from "../scripts/lib/hlog-fixture";
+import { simulateQueue, simulateSyncClient, type Stall } from "../tests/support/queue-sim";
+import { writeHlog } from "../tests/support/hlog-fixture";
 import { loadFiles, openEmpty } from "./helpers";
 
 test("a synchronous client's stalls are flagged, with the rate and the missing requests; the open-loop run is not", async ({ page }) => {

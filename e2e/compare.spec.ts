@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { simulateQueue } from "../scripts/lib/queue-sim";
-import { writeHlog } from "../scripts/lib/hlog-fixture";
+import { simulateQueue } from "../tests/support/queue-sim";
+import { writeHlog } from "../tests/support/hlog-fixture";
 import { expect, test } from "@playwright/test";
 import { cell, haveSamples, HGRM, idle, loadFiles, openEmpty } from "./helpers";
 

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { historyLogs } from "../scripts/lib/history-sim";
+import { historyLogs } from "../tests/support/history-sim";
 import { idle, openEmpty } from "./helpers";
 
 const RUNS = 12;

@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { decodeFromCompressedBase64 } from "hdr-histogram-js";
-import { simulateQueue } from "../scripts/lib/queue-sim";
-import { writeHlog } from "../scripts/lib/hlog-fixture";
-import { writeDayLog } from "../scripts/lib/day-log";
+import { simulateQueue } from "../tests/support/queue-sim";
+import { writeHlog } from "../tests/support/hlog-fixture";
+import { writeDayLog } from "../tests/support/day-log";
 import { loadFiles, openEmpty } from "./helpers";
 
 interface Stats {

@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { generateSamples, gatlingLog, jmeterCsv, k6Json, msValue, nsValue, plainValues, referenceHistogram, vegetaCsv, vegetaJson } from "../scripts/lib/loadgen-fixtures";
-import { fortioExpected, fortioJson, ghzJson, siegeMs, siegeVerbose } from "../scripts/lib/producer-fixtures";
-import { k6SummaryExport } from "../scripts/lib/statistics-fixtures";
+import { generateSamples, gatlingLog, jmeterCsv, k6Json, msValue, nsValue, plainValues, referenceHistogram, vegetaCsv, vegetaJson } from "../tests/support/loadgen-fixtures";
+import { fortioExpected, fortioJson, ghzJson, siegeMs, siegeVerbose } from "../tests/support/producer-fixtures";
+import { k6SummaryExport } from "../tests/support/statistics-fixtures";
 import { cell, haveSamples, HGRM, idle, loadFiles, openEmpty } from "./helpers";
 
 const samples = generateSamples({ seed: 3, seconds: 20, rate: 400, labels: ["home", "search"], medianMs: 12, sigma: 0.6, failureRate: 0.02, stalls: [{ at: 8, duration: 0.5 }] });

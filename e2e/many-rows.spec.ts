@@ -6,7 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { writeDayLog } from "../scripts/lib/day-log";
+import { writeDayLog } from "../tests/support/day-log";
 import { idle } from "./helpers";
 
 const logs = (n: number) => {

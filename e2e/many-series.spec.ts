@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { GATLING_REQUESTS, writeManySeries } from "../scripts/lib/many-series-fixture";
+import { GATLING_REQUESTS, writeManySeries } from "../tests/support/many-series-fixture";
 import { idle, loadFiles, openEmpty } from "./helpers";
 
 /** Where the screenshots go (screens/, as the other specs', ignored by git). */

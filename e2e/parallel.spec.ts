@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { build, decodeFromCompressedBase64, type Histogram } from "hdr-histogram-js";
-import { writeDayLog } from "../scripts/lib/day-log";
+import { writeDayLog } from "../tests/support/day-log";
 import { cell, idle, loadFiles, openEmpty } from "./helpers";
 
 function reference(text: string, from: number, to: number): Histogram {

@@ -7,7 +7,7 @@ import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { expect, test } from "@playwright/test";
-import { writeDayLog } from "../scripts/lib/day-log";
+import { writeDayLog } from "../tests/support/day-log";
 import { idle, loadFiles, openEmpty } from "./helpers";
 
 const root = resolve(import.meta.dirname, "..");

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { readPptx } from "../scripts/lib/pptx-read";
+import { readPptx } from "../tests/support/pptx-read";
 import { idle } from "./helpers";
 
 async function openCompare(page: Page) {

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { simulateQueue } from "../scripts/lib/queue-sim";
-import { writeHlog } from "../scripts/lib/hlog-fixture";
+import { simulateQueue } from "../tests/support/queue-sim";
+import { writeHlog } from "../tests/support/hlog-fixture";
 import { idle, loadFiles, openEmpty } from "./helpers";
 
 /** Collects CSP violations and page errors; a script injection that ran sets window.__pwned. */

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { simulateQueue } from "../scripts/lib/queue-sim";
-import { writeHlog } from "../scripts/lib/hlog-fixture";
+import { simulateQueue } from "../tests/support/queue-sim";
+import { writeHlog } from "../tests/support/hlog-fixture";
 import { cell, idle, loadFiles, openEmpty } from "./helpers";
 
 test("Copy Markdown: a paste-ready table with the requirement and verdicts, on the clipboard", async ({ page, context }) => {

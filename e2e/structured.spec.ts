@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { join } from "node:path";
-import { fioBinTopByC, PRODUCER_FIXTURES, producerFixture } from "../scripts/lib/producer-outputs";
+import { fioBinTopByC, PRODUCER_FIXTURES, producerFixture } from "../tests/support/producer-outputs";
 import { cell, loadFiles, openEmpty } from "./helpers";
 
 // Real producers' outputs (scripts/producers): fio 3.33, Prometheus 2.42 with a client_golang

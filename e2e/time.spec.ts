@@ -1,13 +1,13 @@
 // The heatmap, the requirement in every window and tail attribution, through their hooks, on a
-// generated run with one known stall (scripts/lib/queue-sim.ts) against references computed
+// generated run with one known stall (tests/support/queue-sim.ts) against references computed
 // here from the simulated intervals with hdr-histogram-js.
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { build, type Histogram } from "hdr-histogram-js";
-import { simulateQueue } from "../scripts/lib/queue-sim";
-import { writeHlog } from "../scripts/lib/hlog-fixture";
+import { simulateQueue } from "../tests/support/queue-sim";
+import { writeHlog } from "../tests/support/hlog-fixture";
 import { cell, idle, loadFiles, openEmpty } from "./helpers";
 
 // 2000 requests/s for 120 s, one 1.5 s stall at 63.3 s; intervals of 1 s from StartTime.

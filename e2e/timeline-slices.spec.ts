@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { writeDayLog } from "../scripts/lib/day-log";
+import { writeDayLog } from "../tests/support/day-log";
 import { idle } from "./helpers";
 
 test("30 logs of 300 intervals: the timeline's canvas is whole whenever data-busy turns false", async ({ page }) => {

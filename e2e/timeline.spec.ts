@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { decodeFromCompressedBase64 } from "hdr-histogram-js";
-import { simulateQueue } from "../scripts/lib/queue-sim";
-import { writeHlog } from "../scripts/lib/hlog-fixture";
+import { simulateQueue } from "../tests/support/queue-sim";
+import { writeHlog } from "../tests/support/hlog-fixture";
 import { haveSamples, HDR, idle, javaProcessor, loadFiles, openEmpty } from "./helpers";
 
 const V2 = "jHiccup-2.0.7S.logV2";

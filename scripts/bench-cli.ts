@@ -6,7 +6,7 @@
 //
 //   npx tsx scripts/bench-cli.ts [--runs 3] [--files 5000] [--only 1,2,3]
 //
-// 1. the 24-hour log (86,400 one-second intervals, scripts/lib/day-log.ts): `report --json`
+// 1. the 24-hour log (86,400 one-second intervals, tests/support/day-log.ts): `report --json`
 //    and `check` (goal ≥ 20× faster than HistogramLogProcessor, ≤ 300 MB), one thread beside;
 // 2. two ~157 MB 24-hour logs compared, `report --json --compare` (goal ≤ 3 s, ≤ 600 MB);
 // 3. 5,000 one-minute logs merged into one series per configuration (`report --merge --json`,
@@ -14,7 +14,7 @@
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
-import { writeDayLog, dayLogName } from "./lib/day-log";
+import { writeDayLog, dayLogName } from "../tests/support/day-log";
 import { bigDayLog } from "./bench/big-logs";
 import { HLP_NAME, hlpMissing, hlpRun, timeCommand, type Timed } from "./bench/java";
 

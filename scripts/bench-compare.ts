@@ -6,12 +6,12 @@
 // same percentiles; a few resamples are timed and the figure scaled to 1,000 per side.
 //
 //   npx tsx scripts/bench-compare.ts [--runs 5] [--only 1h|24h]
-// Logs are generated with scripts/lib/day-log.ts the first time (cached in .bench/).
+// Logs are generated with tests/support/day-log.ts the first time (cached in .bench/).
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { build, decodeFromCompressedBase64, type Histogram } from "hdr-histogram-js";
-import { dayLogName, writeDayLog } from "./lib/day-log";
+import { dayLogName, writeDayLog } from "../tests/support/day-log";
 import { Store } from "../src/engine/store";
 import { compareQuery } from "../src/engine/compare-query";
 import { planBlocks } from "../src/core/compare/plan";

@@ -1,5 +1,5 @@
 // The history at scale: `history --json` on 1,000 runs of one-hour interval logs (jHiccup-like,
-// scripts/lib/day-log.ts), its time and peak memory, read cold (no caches: every run read and
+// tests/support/day-log.ts), its time and peak memory, read cold (no caches: every run read and
 // summarised) on a part of them and warm (every run's cache fresh) on all of them; and the
 // page's share of the work for 200 runs (change points and the chart's layout).
 //
@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { historyLayout } from "../src/charts/history/layout";
 import { detectChanges, type RunSummary } from "../src/core/history";
-import { writeDayLog } from "./lib/day-log";
+import { writeDayLog } from "../tests/support/day-log";
 
 const args = process.argv.slice(2);
 const arg = (name: string, d: number) => {

@@ -14,7 +14,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { chromium, type Page } from "@playwright/test";
-import { dayLogName, writeDayLog, type DayLogOptions } from "./lib/day-log";
+import { dayLogName, writeDayLog, type DayLogOptions } from "../tests/support/day-log";
 import { Store } from "../src/engine/store";
 import { heatmapQuery, tailQuery, windowQuery } from "../src/engine/time-queries";
 import { keptBytesHeld, setKeptBudget, WORKER_KEPT_BUDGET } from "../src/engine/intervals/kept";

@@ -21,7 +21,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import { basename, join, resolve } from "node:path";
 import { chromium } from "playwright-core";
-import { dayLogName, writeDayLog, type DayLogOptions } from "./lib/day-log";
+import { dayLogName, writeDayLog, type DayLogOptions } from "../tests/support/day-log";
 import {
   ROOT,
   BENCH_DIR,

@@ -7,7 +7,7 @@
 //   npx tsx scripts/calibrate-compare.ts --pairs 30 [--cases same,drift] [--resamples 1000]
 //   npx tsx scripts/calibrate-compare.ts --pairs 40 --cases stalls,stalls-same,nopause-three
 //
-// Runs come from scripts/lib/latency-process.ts: 20-minute runs at 5,000 requests/s in 1 s
+// Runs come from tests/support/latency-process.ts: 20-minute runs at 5,000 requests/s in 1 s
 // intervals, open-loop arrivals, GC-like pauses (50–500 ms, one every 2 minutes on average)
 // with the queue each leaves, and slow load drift. A and B come from the same process with
 // different seeds (truth: no difference), or B is shifted: every value ×1.03 (within the ±5 %
@@ -21,10 +21,10 @@
 import { compareSides, COMPARE_PERCENTILES } from "../src/core/compare/compare";
 import { gateOf } from "../src/core/compare/gate";
 import { BucketValues, valueIndexer } from "../src/core/compare/layout";
-import { sumInto } from "../src/core/compare/bootstrap";
+import { sumInto } from "../src/core/compare/resampled-runs";
 import { planBlocks, type BlockPlan } from "../src/core/compare/plan";
 import type { CompareResult, RunInput, SideInput, Sparse } from "../src/core/compare/types";
-import { PAUSES, PROCESS_LAYOUT, simulateProcess, STEADY, sumSparse, type ProcessOptions } from "./lib/latency-process";
+import { PAUSES, PROCESS_LAYOUT, simulateProcess, STEADY, sumSparse, type ProcessOptions } from "../tests/support/latency-process";
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -1,5 +1,5 @@
 // Calibration of the history's change points and of `check --history`, on simulated histories
-// of 30–100 runs (scripts/lib/history-sim.ts: an open-loop queue with GC-like pauses and the
+// of 30–100 runs (tests/support/history-sim.ts: an open-loop queue with GC-like pauses and the
 // queue each leaves, slow drift within a run, a little speed difference from run to run).
 //
 //   npm run calibrate:history [-- --seeds N --from S] [-- --only steady,step,tail,gate,otava]
@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { compareSides, type RunInput } from "../src/core/compare";
 import { detectChanges, judgeNewRun, runToRunSd, stableStretch, type Change } from "../src/core/history";
 import { HISTORY_MIN_ABOVE } from "../src/core/history/summary";
-import { historyRun, historySummaries } from "./lib/history-sim";
+import { historyRun, historySummaries } from "../tests/support/history-sim";
 
 const args = process.argv.slice(2);
 const arg = (name: string): string | null => {

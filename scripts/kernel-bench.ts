@@ -5,7 +5,7 @@
 //
 //   npx tsx scripts/kernel-bench.ts [--log PATH] [--against REF|FILE.wasm] [--kernel FILE.wasm] [--only against]
 //
-// The log defaults to the bench's 24-hour log (scripts/lib/day-log.ts), generated when absent.
+// The log defaults to the bench's 24-hour log (tests/support/day-log.ts), generated when absent.
 // --against takes a git revision (its src/wasm/kernel-wasm.ts) or a .wasm file; both kernels
 // then run through the same thin driver (Node's base64 decoder into the kernel's input, then
 // decodeBytes), so only the modules differ; --kernel puts a .wasm file in this build's place.
@@ -23,7 +23,7 @@ import { decodeHistogramPayload, type DecodedHistogram } from "../src/formats/hl
 import { inflateZlib } from "../src/formats/inflate";
 import { decodePayloadFast, inflateFast, kernelAvailable, kernelUnavailableReason } from "../src/wasm/kernel";
 import { KERNEL_WASM_BASE64 } from "../src/wasm/kernel-wasm";
-import { dayLogName, writeDayLog } from "./lib/day-log";
+import { dayLogName, writeDayLog } from "../tests/support/day-log";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
 const WARMUP = 1;

@@ -4,8 +4,8 @@
 // Interval_Max column in ms as jHiccup writes it). Run: npm run demo
 import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { PRODUCER_HEADERS, writeHlog } from "./lib/hlog-fixture";
-import { simulateQueue, type SimConfig, type Stall } from "./lib/queue-sim";
+import { PRODUCER_HEADERS, writeHlog } from "../tests/support/hlog-fixture";
+import { simulateQueue, type SimConfig, type Stall } from "../tests/support/queue-sim";
 
 const OUT = resolve(import.meta.dirname, "../public/demo");
 const START_MS = Date.UTC(2026, 10, 1, 9, 0, 0);

@@ -14,7 +14,7 @@ import { basename, join, resolve } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS, ROOT, BENCH_DIR, median, ms, newPage, closeQuietly, startPreview, stopChild, withTimeout, type WaitResult } from "./bench/harness";
 import { armNextPaint } from "./bench/interaction";
-import { writeDayLog } from "./lib/day-log";
+import { writeDayLog } from "../tests/support/day-log";
 import { traceWhile, type TraceEvent } from "./bench/trace";
 
 interface Args {

@@ -16,7 +16,7 @@ import { chromium, type Browser } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS, ROOT, BENCH_DIR, median, ms, newPage, closeQuietly, startPreview, stopChild, withTimeout, type WaitResult } from "./bench/harness";
 import { moduleMap } from "./bench/profile";
 import { traceWhile, type TraceEvent } from "./bench/trace";
-import { dayLogName, writeDayLog } from "./lib/day-log";
+import { dayLogName, writeDayLog } from "../tests/support/day-log";
 
 interface Args {
   dists: string[];

@@ -4,7 +4,7 @@
 // Cached in .bench/ like the other logs.
 import { closeSync, existsSync, openSync, readFileSync, renameSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { dayLogName, writeDayLog, type DayLogOptions } from "../lib/day-log";
+import { dayLogName, writeDayLog, type DayLogOptions } from "../../tests/support/day-log";
 
 const HOURS = 24;
 /** Distinct values per interval: what makes the 24 hours ~157 MB, the size the goal names (6,000 made 140 MB). */

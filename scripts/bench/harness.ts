@@ -6,7 +6,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { basename, join, resolve } from "node:path";
 import { type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
-import { dayLogName, writeDayLog, type DayLogOptions } from "../lib/day-log";
+import { dayLogName, writeDayLog, type DayLogOptions } from "../../tests/support/day-log";
 import { findBrowser } from "../browser.mjs";
 
 export const ROOT = resolve(import.meta.dirname, "../..");

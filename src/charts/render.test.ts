@@ -11,7 +11,7 @@ import path from "node:path";
 import { createElement, type ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { mulberry32 } from "../../scripts/lib/queue-sim";
+import { mulberry32 } from "../../tests/support/queue-sim";
 import { newHistogram } from "../core/histogram";
 import { spectrumOf } from "../core/spectrum";
 import type { Unit } from "../core/types";

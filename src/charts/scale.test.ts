@@ -3,7 +3,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { mulberry32 } from "../../scripts/lib/queue-sim";
+import { mulberry32 } from "../../tests/support/queue-sim";
 import { newHistogram } from "../core/histogram";
 import { spectrumOf } from "../core/spectrum";
 import { PercentilePlot, type PlotSeries } from "./percentile-plot/PercentilePlot";

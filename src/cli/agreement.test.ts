@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { generateSamples, vegetaJson, type LoadSample } from "../../scripts/lib/loadgen-fixtures";
+import { generateSamples, vegetaJson, type LoadSample } from "../../tests/support/loadgen-fixtures";
 import { loadFiles } from "../engine/load-files";
 import { Store } from "../engine/store";
 import { main } from "./main";

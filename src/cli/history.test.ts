@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSy
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { historyLogs } from "../../scripts/lib/history-sim";
+import { historyLogs } from "../../tests/support/history-sim";
 import { CACHE_FILE } from "./history-runs";
 import { main } from "./main";
 

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { build } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
-import { writeHlog } from "../../scripts/lib/hlog-fixture";
-import { mulberry32 } from "../../scripts/lib/queue-sim";
+import { writeHlog } from "../../tests/support/hlog-fixture";
+import { mulberry32 } from "../../tests/support/queue-sim";
 import { main } from "./main";
 
 /** A log of one-second intervals, values 100–900 µs, with one 50 ms value in each interval listed in `slow`. */

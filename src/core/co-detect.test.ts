@@ -3,27 +3,12 @@ import path from "node:path";
 import fc from "fast-check";
 import { build } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
-import { simulateClosedLoop } from "../../scripts/lib/loadgen-fixtures";
-import { mulberry32, simulateQueue, simulateSyncClient, type SimInterval, type Stall } from "../../scripts/lib/queue-sim";
+import { simulateClosedLoop } from "../../tests/support/loadgen-fixtures";
+import { mulberry32, simulateQueue, simulateSyncClient, type SimInterval, type Stall } from "../../tests/support/queue-sim";
 import { parsePercentileFile } from "../formats/hgrm";
-import {
-  FEW_FRACTION,
-  MAX_GAP_SHARE,
-  MAX_TAIL_FRACTION,
-  MIN_CONTRAST,
-  MIN_JUMP,
-  MIN_TAIL_COUNT,
-  TAIL_WINDOW,
-  coMessage,
-  detectCoordinatedOmission,
-  percentilePair,
-  searchCliffs,
-  stallEvidence,
-  strongestCliff,
-  type Bin,
-  type Candidate,
-  type IntervalColumns,
-} from "./co-detect";
+import { MAX_GAP_SHARE, MAX_TAIL_FRACTION, MIN_CONTRAST, MIN_JUMP, MIN_TAIL_COUNT, TAIL_WINDOW, searchCliffs, strongestCliff, type Bin, type Candidate } from "./co-cliff";
+import { coMessage, detectCoordinatedOmission, percentilePair } from "./co-detect";
+import { FEW_FRACTION, stallEvidence, type IntervalColumns } from "./co-stalls";
 import { maxOf, newHistogram, valueAtPercentile, type Histogram } from "./histogram";
 
 const dir = path.resolve(__dirname, "../../../shared/samples/hgrm");

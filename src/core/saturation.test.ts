@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { simulateQueue } from "../../scripts/lib/queue-sim";
+import { simulateQueue } from "../../tests/support/queue-sim";
 import { detectSaturation, spearman } from "./saturation";
 import { valueAtPercentile } from "./histogram";
 

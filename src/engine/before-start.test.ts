@@ -3,7 +3,7 @@
 // is at least -start, 0 by default); the page counts it and says so on the series.
 import { describe, expect, it } from "vitest";
 import { newHistogram } from "../core/histogram";
-import { PRODUCER_HEADERS, writeHlog } from "../../scripts/lib/hlog-fixture";
+import { PRODUCER_HEADERS, writeHlog } from "../../tests/support/hlog-fixture";
 import { Store } from "./store";
 
 function ycsbLike(): string {

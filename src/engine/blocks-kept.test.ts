@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { bucketsOf } from "../core/histogram";
 import type { SeriesModel } from "../core/series";
-import { hlogFixture } from "../../scripts/fuzz/generators";
+import { hlogFixture } from "../../tests/fuzz/generators";
 import { ingest, ingestHlogInParts, ingestHlogPart, type IngestResult } from "./ingest";
 import { windowHistogram } from "./window-query";
 

@@ -1,8 +1,8 @@
 // The coordinated-omission warning as the app computes it for a loaded interval log: the rate
 // test sees the intervals the log carries.
 import { describe, expect, it } from "vitest";
-import { writeHlog } from "../../scripts/lib/hlog-fixture";
-import { simulateQueue, simulateSyncClient, type Stall } from "../../scripts/lib/queue-sim";
+import { writeHlog } from "../../tests/support/hlog-fixture";
+import { simulateQueue, simulateSyncClient, type Stall } from "../../tests/support/queue-sim";
 import { Store } from "./store";
 import { warningText } from "../core/warnings";
 

@@ -1,8 +1,8 @@
 // The engine's side of A vs B: loaded series become the comparison's inputs. Logs are written
 // by the project's own generator (a queue simulation through hdr-histogram-js's log writer).
 import { describe, expect, it } from "vitest";
-import { simulateQueue, type SimConfig } from "../../scripts/lib/queue-sim";
-import { writeHlog } from "../../scripts/lib/hlog-fixture";
+import { simulateQueue, type SimConfig } from "../../tests/support/queue-sim";
+import { writeHlog } from "../../tests/support/hlog-fixture";
 import { Store } from "./store";
 import { compareInputs, compareQuery, repeatsOf } from "./compare-query";
 import { valueAtPercentile } from "../core/histogram";
@@ -95,7 +95,7 @@ describe("a log read in parts (as the page's helper workers read a big one)", ()
   it("the store's pre-merged blocks give exactly what the intervals decoded and summed give", async () => {
     const { compareSides, planBlocks } = await import("../core/compare");
     const { decodePayload } = await import("./intervals");
-    const { sumSparse } = await import("../../scripts/lib/latency-process");
+    const { sumSparse } = await import("../../tests/support/latency-process");
     // 3,000 intervals of 0.1 s: sub-blocks of 128 intervals, two of the store's blocks each.
     const o = { seconds: 300, rate: 200, intervalSec: 0.1 };
     const s = await store([
@@ -144,7 +144,7 @@ describe("a log read in parts (as the page's helper workers read a big one)", ()
     const { mkdtempSync, readFileSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
-    const { writeDayLog } = await import("../../scripts/lib/day-log");
+    const { writeDayLog } = await import("../../tests/support/day-log");
     const { ingestHlogInParts, ingestHlogPart } = await import("./ingest");
     const { kernelStats } = await import("../wasm/kernel");
     // 16,500 intervals: blocks of ⌈√n⌉ = 129 intervals, sub-blocks of 64 (the store's own).

@@ -3,7 +3,7 @@
 // and the person's first file was read by code V8 had not optimised yet).
 import { describe, expect, it } from "vitest";
 import { dropBlockChunks, prepareBlockChunk, readyBlockChunks } from "../core/blocks";
-import { hlogFixture } from "../../scripts/fuzz/generators";
+import { hlogFixture } from "../../tests/fuzz/generators";
 import { handle } from "./handle";
 import type { FileOutcome } from "./protocol";
 import { ingestHlogPart, type HlogPart } from "./ingest";

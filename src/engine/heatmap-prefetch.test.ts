@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { writeDayLog } from "../../scripts/lib/day-log";
+import { writeDayLog } from "../../tests/support/day-log";
 import type { SeriesModel } from "../core/series";
 import { newHistogram } from "../core/histogram";
 import { heatmapQuery, prepareBlockRows } from "./heatmap-query";

@@ -4,7 +4,7 @@
 // last) and random sparse counts (indices past the table, zero counts, repeated and unordered
 // indices, which take the general way).
 import { describe, expect, it } from "vitest";
-import { mulberry32 } from "../../scripts/lib/queue-sim";
+import { mulberry32 } from "../../tests/support/queue-sim";
 import { rowEnds, toRows } from "./heatmap-query";
 
 /** Each entry into its row, in order (a row's counts added in the order they come). */

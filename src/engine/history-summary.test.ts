@@ -2,7 +2,7 @@
 // them apart for the page ("latency", "latency (b)"), the history still reads them as one series.
 import { describe, expect, it } from "vitest";
 import { newHistogram } from "../core/histogram";
-import { writeHlog } from "../../scripts/lib/hlog-fixture";
+import { writeHlog } from "../../tests/support/hlog-fixture";
 import { summarizeStore } from "./history-summary";
 import { Store } from "./store";
 

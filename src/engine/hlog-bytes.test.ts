@@ -4,9 +4,9 @@
 // read from the bytes.
 import { build } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
-import { writeHlog } from "../../scripts/lib/hlog-fixture";
-import { damaged as damagedBytes, readAsBytes, readAsText, readingOutcome, seededInts } from "../../scripts/lib/reading-outcome";
-import type { SimInterval } from "../../scripts/lib/queue-sim";
+import { writeHlog } from "../../tests/support/hlog-fixture";
+import { damaged as damagedBytes, readAsBytes, readAsText, readingOutcome, seededInts } from "../../tests/support/reading-outcome";
+import type { SimInterval } from "../../tests/support/queue-sim";
 import { HlogIngest } from "./hlog-ingest";
 import { kernelStats } from "../wasm/kernel";
 

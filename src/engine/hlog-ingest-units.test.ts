@@ -2,8 +2,8 @@
 // suggested by the Interval_Max ratio (and then marked as assumed).
 import { build } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
-import { PRODUCER_HEADERS, writeDoubleHlog, writeHlog } from "../../scripts/lib/hlog-fixture";
-import type { SimInterval } from "../../scripts/lib/queue-sim";
+import { PRODUCER_HEADERS, writeDoubleHlog, writeHlog } from "../../tests/support/hlog-fixture";
+import type { SimInterval } from "../../tests/support/queue-sim";
 import { valueAtPercentile } from "../core/histogram";
 import { HlogIngest } from "./hlog-ingest";
 

@@ -3,8 +3,8 @@
 // once (holdsWhite) or each line was tested on its own.
 import { build } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
-import { writeHlog } from "../../scripts/lib/hlog-fixture";
-import type { SimInterval } from "../../scripts/lib/queue-sim";
+import { writeHlog } from "../../tests/support/hlog-fixture";
+import type { SimInterval } from "../../tests/support/queue-sim";
 import { holdsWhite } from "../formats/hlog";
 import { HlogIngest } from "./hlog-ingest";
 

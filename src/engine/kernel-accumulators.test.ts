@@ -4,7 +4,7 @@
 // the interval added is the kernel's own last decode, whose views growing memory detaches.
 import { describe, expect, it } from "vitest";
 import { BLOCK_SIZES, IntervalBlocks, type Sparse } from "../core/blocks";
-import { mulberry32 } from "../../scripts/lib/queue-sim";
+import { mulberry32 } from "../../tests/support/queue-sim";
 import { decodePayloadFast, kernelSlots, type KernelSlots } from "../wasm/kernel";
 import { accumulatorsIn, kernelAccumulators } from "./kernel-accumulators";
 import { build, encodeIntoCompressedBase64 } from "hdr-histogram-js";

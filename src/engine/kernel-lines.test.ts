@@ -5,9 +5,9 @@
 // a line of another shape), and the runs really are read in the kernel.
 import { build } from "hdr-histogram-js";
 import { afterEach, describe, expect, it } from "vitest";
-import { writeHlog } from "../../scripts/lib/hlog-fixture";
-import { damaged as damagedBytes, readAsBytes, readAsText, readingOutcome, seededInts } from "../../scripts/lib/reading-outcome";
-import type { SimInterval } from "../../scripts/lib/queue-sim";
+import { writeHlog } from "../../tests/support/hlog-fixture";
+import { damaged as damagedBytes, readAsBytes, readAsText, readingOutcome, seededInts } from "../../tests/support/reading-outcome";
+import type { SimInterval } from "../../tests/support/queue-sim";
 import { BLOCK_SIZES } from "../core/blocks";
 import { HlogIngest } from "./hlog-ingest";
 import { setKeptBudget, WORKER_KEPT_BUDGET } from "./intervals/kept";

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { JoinedBlocks } from "../core/blocks";
 import { bucketsOf } from "../core/histogram";
-import { generatedFixture, hlogFixture } from "../../scripts/fuzz/generators";
+import { generatedFixture, hlogFixture } from "../../tests/fuzz/generators";
 import { ingestHlogPart, type HlogPart } from "./ingest";
 import { loadFiles, type HelperWorkers } from "./load-files";
 import { fileChunks } from "./file-chunks";

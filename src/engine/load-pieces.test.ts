@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { bucketsOf } from "../core/histogram";
 import type { Sparse } from "../core/blocks";
 import { decodeHistogramPayload } from "../formats/hlog-encoding";
-import { hlogFixture } from "../../scripts/fuzz/generators";
+import { hlogFixture } from "../../tests/fuzz/generators";
 import { fileChunks } from "./file-chunks";
 import { ingest, ingestHlogPart, type HlogPart, type IngestResult } from "./ingest";
 import { cutsAt, logPieceTargets, pieceTargets, readInPieces } from "./load-pieces";

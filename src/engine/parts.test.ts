@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { bucketsOf } from "../core/histogram";
 import type { Sparse } from "../core/blocks";
 import { decodeHistogramPayload } from "../formats/hlog-encoding";
-import { hlogFixture } from "../../scripts/fuzz/generators";
+import { hlogFixture } from "../../tests/fuzz/generators";
 import { ingest, ingestHlogInParts, ingestHlogPart, PartsNotJoinable, type IngestResult } from "./ingest";
 
 const HDR = resolve(__dirname, "../../../shared/samples/hdrhistogram");

@@ -3,8 +3,8 @@
 // the same comparison answer, although the link's histograms are rounded and have no
 // intervals; a new question is computed from the link's data and marked as such.
 import { describe, expect, it } from "vitest";
-import { simulateQueue } from "../../scripts/lib/queue-sim";
-import { writeHlog } from "../../scripts/lib/hlog-fixture";
+import { simulateQueue } from "../../tests/support/queue-sim";
+import { writeHlog } from "../../tests/support/hlog-fixture";
 import { valueAtFromBuckets } from "../core/bucket-lookup";
 import { verdictFor } from "../core/judge";
 import { parseRequirement } from "../core/requirements";

@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { build, type Histogram } from "hdr-histogram-js";
-import { writeHlog } from "../../scripts/lib/hlog-fixture";
-import { mulberry32 } from "../../scripts/lib/queue-sim";
+import { writeHlog } from "../../tests/support/hlog-fixture";
+import { mulberry32 } from "../../tests/support/queue-sim";
 import { Store } from "./store";
 import { tailQuery, windowQuery } from "./time-queries";
 

@@ -4,8 +4,8 @@ import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { build, decodeFromCompressedBase64, type Histogram } from "hdr-histogram-js";
-import { simulateQueue } from "../../scripts/lib/queue-sim";
-import { writeHlog } from "../../scripts/lib/hlog-fixture";
+import { simulateQueue } from "../../tests/support/queue-sim";
+import { writeHlog } from "../../tests/support/hlog-fixture";
 import { parseRequirement } from "../core/requirements";
 import { judgeWindows, type WindowStats } from "../core/windows";
 import { NANOS_PER_UNIT } from "../core/types";
@@ -315,7 +315,7 @@ describe("decodes the reference way", () => {
 describe("heatmap of a log read in parts (as the page's helper workers read a big one)", () => {
   it("columns of whole stored blocks, part by part: the same counts as the log read whole, almost nothing decoded", async () => {
     const { readFileSync } = await import("node:fs");
-    const { writeDayLog } = await import("../../scripts/lib/day-log");
+    const { writeDayLog } = await import("../../tests/support/day-log");
     const { ingestHlogInParts, ingestHlogPart } = await import("./ingest");
     const { kernelStats } = await import("../wasm/kernel");
     const dir = mkdtempSync(join(tmpdir(), "heat-parts-"));

@@ -1,8 +1,8 @@
 // The engine lists series in one order (core/naming's compareSeries), whatever order they were
 // loaded in: the series list, the verdict lines, the table and the Markdown all read it.
 import { describe, expect, it } from "vitest";
-import { writeHlog } from "../../scripts/lib/hlog-fixture";
-import { simulateQueue } from "../../scripts/lib/queue-sim";
+import { writeHlog } from "../../tests/support/hlog-fixture";
+import { simulateQueue } from "../../tests/support/queue-sim";
 import { Store } from "./store";
 
 describe("the order of the views", () => {

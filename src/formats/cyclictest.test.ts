@@ -2,10 +2,11 @@
 // µs, compared with the Min, Max, Total and overflows cyclictest printed below it.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { factsOf, producerText, readProducer } from "../../scripts/lib/real-producers";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { factsOf, producerText, readProducer } from "../../tests/support/real-producers";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { cyclictestReader } from "./cyclictest";
 import { pickFormat } from "./detect";
+import { readLines } from "../../tests/support/loadgen-fixtures";
 
 const text = producerText("cyclictest", "cyclictest-h.txt");
 const stat = (name: string): number[] =>
@@ -40,8 +41,7 @@ describe("cyclictest -h", () => {
   });
 
   it("overflows are placed at the thread's max, never below", () => {
-    const p = cyclictestReader.create("c.txt");
-    [
+    const out = readLines(cyclictestReader.create("c.txt"), [
       "# Histogram",
       "000000 000000",
       "000001 000003",
@@ -50,8 +50,7 @@ describe("cyclictest -h", () => {
       "# Min Latencies: 00001",
       "# Max Latencies: 00950",
       "# Histogram Overflows: 00002",
-    ].forEach((l, i) => p.line(l, i + 1));
-    const out = p.finish();
+    ]);
     const h = out.series[0]!.histogram;
     expect(h.totalCount).toBe(6);
     expect(h.maxValue).toBe(950);

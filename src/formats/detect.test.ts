@@ -4,11 +4,11 @@ import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ingest } from "../engine/ingest";
-import { gatlingLog, generateSamples, jmeterCsv, jmeterXml, k6Csv, k6Json, plainValues, samplesTable, vegetaCsv, vegetaJson } from "../../scripts/lib/loadgen-fixtures";
+import { gatlingLog, generateSamples, jmeterCsv, jmeterXml, k6Csv, k6Json, plainValues, samplesTable, vegetaCsv, vegetaJson } from "../../tests/support/loadgen-fixtures";
 import { FORMATS, READABLE_FORMATS, READERS, UTF16_REASON, isHdrHistogramText, looksLikeUtf16, pickFormat, pickReader, unreadableReason } from "./detect";
-import { budgetMs } from "../../scripts/lib/budget";
+import { budgetMs } from "../../tests/support/budget";
 import { build } from "hdr-histogram-js";
-import { hlogFixture } from "../../scripts/fuzz/generators";
+import { hlogFixture } from "../../tests/fuzz/generators";
 import { formatPercentileDistribution } from "../core/hgrm-export";
 
 const samples = generateSamples({ seed: 3, seconds: 2, rate: 100, labels: ["a", "b"], medianMs: 5, sigma: 0.5, failureRate: 0.1 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { valueAtPercentile, maxOf } from "../core/histogram";
-import { fioBinTopByC, producerFixture } from "../../scripts/lib/producer-outputs";
-import { parseByChunks, parseByLines } from "../../scripts/lib/loadgen-fixtures";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { fioBinTopByC, producerFixture } from "../../tests/support/producer-outputs";
+import { parseByChunks, parseByLines } from "../../tests/support/loadgen-fixtures";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { pickFormat } from "./detect";
 import { fioJsonReader } from "./fio-json";
 import fc from "fast-check";

@@ -18,7 +18,7 @@ import type { FormatReader, LineParser, ParsedSeries, ParsedSource, SampleOption
 import { MAX_BUCKET_COUNT, recordBuckets, type CountedBucket } from "./support/buckets";
 import { clip } from "./support/decimals";
 import { fioBinHigh, fioBinLow, fioBinOf, fioResolutionNote } from "./support/fio-bins";
-import { feedPiece, JsonStream } from "./support/json-stream";
+import { feedPiece, JsonStream, parseJsonLine } from "./support/json-stream";
 import { Problems } from "./support/problems";
 import { statisticsReason } from "./statistics";
 
@@ -84,13 +84,8 @@ class FioJsonParser implements LineParser {
       }
       return;
     }
-    let o: unknown;
-    try {
-      o = JSON.parse(text);
-    } catch {
-      this.problems.line(lineNo, `${parts[2]} ${parts[3]} is not valid JSON (a truncated file?)`);
-      return;
-    }
+    const o = parseJsonLine(this.problems, lineNo, text, () => `${parts[2]} ${parts[3]} is not valid JSON (a truncated file?)`);
+    if (o === undefined) return;
     if (typeof o !== "object" || o === null || Array.isArray(o)) {
       this.problems.line(lineNo, `${parts[2]} ${parts[3]} is not a JSON object`);
       return;

@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { itSurvivesGarbage } from "../../scripts/lib/reader-tests";
-import { generateSamples, parseByLines, referenceHistogram, spectrumSummary } from "../../scripts/lib/loadgen-fixtures";
-import { fortioExpected, fortioHistogram, fortioJson } from "../../scripts/lib/producer-fixtures";
+import { itSurvivesGarbage } from "../../tests/support/reader-tests";
+import { generateSamples, parseByLines, referenceHistogram, spectrumSummary } from "../../tests/support/loadgen-fixtures";
+import { fortioExpected, fortioHistogram, fortioJson } from "../../tests/support/producer-fixtures";
 import { ingest } from "../engine/ingest";
 import { pickFormat } from "./detect";
 import { fortioReader } from "./fortio";
-import { nighthawkJson } from "../../scripts/lib/structured-fixtures";
+import { nighthawkJson } from "../../tests/support/structured-fixtures";
 
 // HTTP calls around 4 ms with a GC-like stall's queue reaching ~300 ms, a few failures.
 const samples = generateSamples({ seed: 43, seconds: 20, rate: 150, labels: [""], medianMs: 4, sigma: 0.6, failureRate: 0.01, stalls: [{ at: 8, duration: 0.3 }] });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems } from "../../scripts/lib/reader-tests";
-import { byCompletion, factsOfParsed, factsOfSamples, gatlingLog, type GatlingLayout, generateSamples, msValue, parseByLines } from "../../scripts/lib/loadgen-fixtures";
+import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems } from "../../tests/support/reader-tests";
+import { byCompletion, factsOfParsed, factsOfSamples, gatlingLog, type GatlingLayout, generateSamples, msValue, parseByLines } from "../../tests/support/loadgen-fixtures";
 import { GATLING_BINARY_PROBLEM, gatlingReader } from "./gatling";
 
 const samples = generateSamples({

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems } from "../../scripts/lib/reader-tests";
-import { byCompletion, generateSamples, nsValue, parseByLines } from "../../scripts/lib/loadgen-fixtures";
-import { ghzJson } from "../../scripts/lib/producer-fixtures";
+import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems } from "../../tests/support/reader-tests";
+import { byCompletion, generateSamples, nsValue, parseByLines } from "../../tests/support/loadgen-fixtures";
+import { ghzJson } from "../../tests/support/producer-fixtures";
 import { MAX_LINE_CHARS } from "../core/lines";
 import { ingest } from "../engine/ingest";
 import { pickFormat } from "./detect";

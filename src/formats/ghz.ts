@@ -17,9 +17,8 @@
 // pieces as it streams in (LineSink.piece).
 import type { FormatReader, SampleOptions } from "./source";
 import { clip } from "./support/decimals";
-import { JsonStream } from "./support/json-stream";
+import { JsonStream, parseJsonLine } from "./support/json-stream";
 import { CollectingParser, readerOf } from "./support/parser";
-import { parseDateTime } from "./support/time";
 
 class GhzParser extends CollectingParser {
   private readonly stream = new JsonStream([["details", "*"], ["count"]], (path, text, lineNo) => (path === "count" ? this.count(text) : this.call(text, lineNo)));
@@ -51,34 +50,18 @@ class GhzParser extends CollectingParser {
 
   private call(text: string, lineNo: number): void {
     this.calls++;
-    let o: unknown;
-    try {
-      o = JSON.parse(text);
-    } catch {
-      this.problems.line(lineNo, `call ${JSON.stringify(clip(text))} is not valid JSON`);
-      return;
-    }
-    if (typeof o !== "object" || o === null || Array.isArray(o)) {
-      this.problems.line(lineNo, "call is not a JSON object");
-      return;
-    }
-    const r = o as Record<string, unknown>;
-    if (typeof r.timestamp !== "string") {
-      this.problems.line(lineNo, "call without a timestamp");
-      return;
-    }
-    const t = parseDateTime(r.timestamp);
-    if (!t.ok) {
-      this.problems.line(lineNo, t.reason);
-      return;
-    }
+    const o = parseJsonLine(this.problems, lineNo, text, () => `call ${JSON.stringify(clip(text))} is not valid JSON`);
+    if (o === undefined) return;
+    const record = this.timestampedObject(o, lineNo, "call is not a JSON object", "call without a timestamp");
+    if (!record) return;
+    const { r, at } = record;
     if (typeof r.latency !== "number" || !Number.isInteger(r.latency)) {
       this.problems.line(lineNo, `latency ${clip(String(JSON.stringify(r.latency)))} is not a whole number of ns`);
       return;
     }
     const error = typeof r.error === "string" ? r.error : "";
     const status = typeof r.status === "string" ? r.status : "";
-    this.latencySample("", error !== "" || (status !== "" && status !== "OK"), String(r.latency), t.at, lineNo, { scaleDigits: 0, unit: "ns", what: "latency" });
+    this.latencySample("", error !== "" || (status !== "" && status !== "OK"), String(r.latency), at, lineNo, { scaleDigits: 0, unit: "ns", what: "latency" });
   }
 
   protected finishRecords(): void {

@@ -2,10 +2,11 @@
 // printed in the same run.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { factsOf, near, numberAfter, producerText, readProducer } from "../../scripts/lib/real-producers";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { factsOf, near, numberAfter, producerText, readProducer } from "../../tests/support/real-producers";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { pickFormat } from "./detect";
 import { h2loadReader } from "./h2load";
+import { readLines } from "../../tests/support/loadgen-fixtures";
 
 const text = producerText("h2load", "h2load-requests.tsv");
 const summary = producerText("h2load", "h2load-summary.txt");
@@ -38,9 +39,7 @@ describe("h2load --log-file", () => {
   });
 
   it("counts failed requests (status -1 or 0, and 4xx/5xx) and names a bad line", () => {
-    const p = h2loadReader.create("r.tsv");
-    ["1796516129608783\t200\t6200", "1796516129608790\t-1\t0", "1796516129608791\t503\t900", "1796516129608792\t200\tabc"].forEach((l, i) => p.line(l, i + 1));
-    const out = p.finish();
+    const out = readLines(h2loadReader.create("r.tsv"), ["1796516129608783\t200\t6200", "1796516129608790\t-1\t0", "1796516129608791\t503\t900", "1796516129608792\t200\tabc"]);
     expect(out.series[0]!.histogram.totalCount).toBe(1);
     expect(out.series[0]!.failures).toBe(2);
     expect(out.problems.map((x) => x.line)).toEqual([4]);

@@ -8,7 +8,7 @@
 // max, mean, sd) is refused as statistics (statistics.ts).
 import type { FormatReader, SampleOptions } from "./source";
 import { clip } from "./support/decimals";
-import { CollectingParser, readerOf } from "./support/parser";
+import { CollectingParser, firstLinesMatch, readerOf } from "./support/parser";
 import { parseNumericTime } from "./support/time";
 
 const LINE = /^(\d{13,17})\t(-?\d{1,3})\t(\d+)\s*$/;
@@ -41,12 +41,7 @@ class H2loadParser extends CollectingParser {
 
 /** Tab-separated lines of a µs epoch, a status and a duration (the first three non-empty lines). */
 export function h2loadContentMatch(head: string): boolean {
-  const lines = head
-    .replace(/^\uFEFF/, "")
-    .split(/\r\n|\r|\n/)
-    .filter((l) => l.trim() !== "")
-    .slice(0, 3);
-  return lines.length > 0 && lines.every((l) => LINE.test(l));
+  return firstLinesMatch(head, LINE);
 }
 
 export const h2loadReader: FormatReader = readerOf("h2load", H2loadParser, h2loadContentMatch);

@@ -2,10 +2,11 @@
 // generic samples reader took them for ms).
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { factsOf, producerText, readProducer } from "../../scripts/lib/real-producers";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { factsOf, producerText, readProducer } from "../../tests/support/real-producers";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { pickFormat } from "./detect";
 import { heyReader } from "./hey";
+import { readLines } from "../../tests/support/loadgen-fixtures";
 
 const text = producerText("hey", "hey.csv");
 /** The response-time column in µs, straight from the text (4 decimals of a second). */
@@ -38,9 +39,7 @@ describe("hey -o csv", () => {
   it("counts a status of 400 and more as failed, and names a bad line", async () => {
     const lines = text.trim().split("\n");
     const bad = [lines[0], lines[1], lines[2]!.replace(/,200,/, ",503,"), "0.0x,0,0,0,0,0,200,0.1", lines[3]].join("\n");
-    const p = heyReader.create("h.csv");
-    bad.split("\n").forEach((l, i) => p.line(l, i + 1));
-    const out = p.finish();
+    const out = readLines(heyReader.create("h.csv"), bad.split("\n"));
     expect(out.series[0]!.histogram.totalCount).toBe(2);
     expect(out.series[0]!.failures).toBe(1);
     expect(out.problems).toEqual([{ file: "h.csv", line: 4, reason: expect.stringMatching(/response-time "0.0x" is not a number/) }]);

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { formatPercentileDistribution } from "../core/hgrm-export";
 import { maxOf } from "../core/histogram";
 import { detectPercentileFile, parsePercentileFile, type ParsedPercentileFile } from "./hgrm";
-import { budgetMs } from "../../scripts/lib/budget";
+import { budgetMs } from "../../tests/support/budget";
 
 const dir = path.resolve(__dirname, "../../../shared/samples/hgrm");
 const read = (f: string) => readFileSync(path.join(dir, f), "utf8");

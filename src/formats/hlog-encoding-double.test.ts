@@ -6,13 +6,13 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { writeDoubleHlog, type DoubleInterval } from "../../scripts/lib/hlog-fixture";
-import { mulberry32 } from "../../scripts/lib/queue-sim";
+import { writeDoubleHlog, type DoubleInterval } from "../../tests/support/hlog-fixture";
+import { mulberry32 } from "../../tests/support/queue-sim";
 import { maxOf, valueAtPercentile } from "../core/histogram";
 import { HlogIngest } from "../engine/hlog-ingest";
 import { decodeHistogramPayload } from "./hlog-encoding";
 import { DOUBLE_TO_RECORDED } from "./hlog-encoding-double";
-import { doubleHistogramOf, encodeDoubleHistogram, encodeDoubleHistogramBytes, toBase64 } from "../../scripts/lib/hlog-encoders";
+import { doubleHistogramOf, encodeDoubleHistogram, encodeDoubleHistogramBytes, toBase64 } from "../../tests/support/hlog-encoders";
 
 const PERCENTILES = [50, 90, 99, 99.9, 99.99, 99.999] as const;
 /** The target layout's resolution at 3 digits (one digit finer: 2^14 sub-buckets per half). */

@@ -5,8 +5,8 @@ import { build, decodeFromCompressedBase64, encodeIntoCompressedBase64, type His
 import { describe, expect, it } from "vitest";
 import { addDecodedInto, decodeHistogramPayload, valueFromIndex, type DecodedHistogram } from "./hlog-encoding";
 import { newHistogram } from "../core/histogram";
-import { encodeHistogram, encodeHistogramBytes, toBase64, Writer, wrapCompressed, type DenseHistogram } from "../../scripts/lib/hlog-encoders";
-import { budgetMs } from "../../scripts/lib/budget";
+import { encodeHistogram, encodeHistogramBytes, toBase64, Writer, wrapCompressed, type DenseHistogram } from "../../tests/support/hlog-encoders";
+import { budgetMs } from "../../tests/support/budget";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

@@ -5,7 +5,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { build } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
-import { writeHlog } from "../../scripts/lib/hlog-fixture";
+import { writeHlog } from "../../tests/support/hlog-fixture";
 import { HlogIngest } from "../engine/hlog-ingest";
 import { HlogReader, detectHlog, parseJavaDouble } from "./hlog";
 

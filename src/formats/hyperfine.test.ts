@@ -2,10 +2,11 @@
 // series per command, compared with the statistics hyperfine wrote beside the times.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { factsOf, producerText, readProducer } from "../../scripts/lib/real-producers";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { factsOf, producerText, readProducer } from "../../tests/support/real-producers";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { pickFormat } from "./detect";
 import { hyperfineReader } from "./hyperfine";
+import { readLines } from "../../tests/support/loadgen-fixtures";
 
 const text = producerText("hyperfine", "hyperfine.json");
 const results = (JSON.parse(text) as { results: { command: string; min: number; max: number; median: number; times: number[] }[] }).results;
@@ -36,9 +37,7 @@ describe("hyperfine --export-json", () => {
 
   it("notes runs that exited non-zero, and names a result without times", () => {
     const doc = JSON.stringify({ results: [{ command: "false", times: [0.001, 0.002], exit_codes: [1, 0] }, { command: "x" }] }, null, 2);
-    const p = hyperfineReader.create("h.json");
-    doc.split("\n").forEach((l, i) => p.line(l, i + 1));
-    const out = p.finish();
+    const out = readLines(hyperfineReader.create("h.json"), doc.split("\n"));
     expect(out.series).toHaveLength(1);
     expect(out.problems.map((x) => [x.note ?? false, x.reason.slice(0, 30)])).toEqual([
       [false, 'a result without "command" and'],

@@ -11,7 +11,7 @@ import { fileBaseName } from "../core/naming";
 import type { LoadProblem } from "../core/types";
 import type { FormatReader, LineParser, ParsedSeries, ParsedSource, SampleOptions } from "./source";
 import { maxLatencyIn, parseLatency } from "./support/decimals";
-import { feedLine, feedPiece, JsonStream } from "./support/json-stream";
+import { feedLine, feedPiece, JsonStream, parseJsonLine } from "./support/json-stream";
 import { Problems } from "./support/problems";
 
 const NS = maxLatencyIn("ns");
@@ -37,13 +37,7 @@ class HyperfineParser implements LineParser {
   }
 
   private result(text: string, lineNo: number): void {
-    let r: unknown;
-    try {
-      r = JSON.parse(text);
-    } catch {
-      this.problems.line(lineNo, "a result that is not valid JSON: skipped");
-      return;
-    }
+    const r = parseJsonLine(this.problems, lineNo, text, "a result that is not valid JSON: skipped");
     if (typeof r !== "object" || r === null) return;
     const o = r as { command?: unknown; times?: unknown; exit_codes?: unknown };
     if (typeof o.command !== "string" || !Array.isArray(o.times)) {

@@ -5,8 +5,8 @@ import fc from "fast-check";
 import pako from "pako";
 import { describe, expect, it } from "vitest";
 import { decodeBase64 } from "./hlog-encoding-base64";
-import { inflateBounded } from "./hlog-encoding-inflate";
-import { inflateZlib } from "./inflate";
+import { inflateBounded } from "../../tests/support/pako-inflate";
+import { inflateZlib, lastStreamEnd } from "./inflate";
 
 // inflateZlib must give the verdicts of inflateBounded (pako's zlib port): the same bytes,
 // the same `ended`, and an error exactly when pako gives one (reason texts may differ).
@@ -117,6 +117,8 @@ describe("inflateZlib against pako", () => {
         expectSameAsPako(buffer, 1 << 16, before.length, z.length + after.length);
         const r = inflateZlib(buffer, before.length, z.length + after.length, 1 << 16);
         expect(typeof r === "string" ? r : r.bytes.length).toBe(bytes.length);
+        // Where the stream stopped: what a caller for which trailing bytes are an error checks.
+        expect(lastStreamEnd()).toBe(before.length + z.length);
       }),
       { numRuns: 100 },
     );

@@ -2,10 +2,11 @@
 // printed at the end (which leave out the warm-up request, as the reader does).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { factsOf, numberAfter, producerText, readProducer } from "../../scripts/lib/real-producers";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { factsOf, numberAfter, producerText, readProducer } from "../../tests/support/real-producers";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { pickFormat } from "./detect";
 import { iopingReader } from "./ioping";
+import { readLines } from "../../tests/support/loadgen-fixtures";
 
 const text = producerText("ioping", "ioping.txt");
 /** ioping's "min/avg/max/mdev = 96.0 us / 119.2 us / …" in ns. */
@@ -31,14 +32,12 @@ describe("ioping", () => {
   });
 
   it("reads the unit on each line: us, ms, s and min", () => {
-    const p = iopingReader.create("i.txt");
-    [
+    const h = readLines(iopingReader.create("i.txt"), [
       "4 KiB <<< . (ext4 /dev/vda 1 GiB): request=2 time=156.9 us",
       "4 KiB <<< . (ext4 /dev/vda 1 GiB): request=3 time=1.52 ms (slow)",
       "4 KiB <<< . (ext4 /dev/vda 1 GiB): request=4 time=2.1 s",
       "4 KiB <<< . (ext4 /dev/vda 1 GiB): request=5 time=1.5 min",
-    ].forEach((l, i) => p.line(l, i + 1));
-    const h = p.finish().series[0]!.histogram;
+    ]).series[0]!.histogram;
     expect(h.totalCount).toBe(4);
     expect(h.minNonZeroValue).toBe(156_900);
     expect(h.maxValue).toBe(90e9);

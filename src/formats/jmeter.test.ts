@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems } from "../../scripts/lib/reader-tests";
-import { JMETER_HEADER, byCompletion, factsOfParsed, factsOfSamples, generateSamples, jmeterCsv, jmeterXml, msValue, parseByLines } from "../../scripts/lib/loadgen-fixtures";
+import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems } from "../../tests/support/reader-tests";
+import { JMETER_HEADER, byCompletion, factsOfParsed, factsOfSamples, generateSamples, jmeterCsv, jmeterXml, msValue, parseByLines } from "../../tests/support/loadgen-fixtures";
 import { jmeterReader, xmlSampleTags } from "./jmeter";
-import { budgetMs } from "../../scripts/lib/budget";
+import { budgetMs } from "../../tests/support/budget";
 
 const samples = generateSamples({
   seed: 11,

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { valueAtPercentile } from "../core/histogram";
-import { producerFixture } from "../../scripts/lib/producer-outputs";
-import { parseByLines } from "../../scripts/lib/loadgen-fixtures";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { producerFixture } from "../../tests/support/producer-outputs";
+import { parseByLines } from "../../tests/support/loadgen-fixtures";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { pickFormat } from "./detect";
 import { jmhReader } from "./jmh";
 

@@ -19,7 +19,7 @@ import { fileBaseName } from "../core/naming";
 import type { FormatReader, LineParser, ParsedSeries, ParsedSource, SampleOptions } from "./source";
 import { MAX_BUCKET_COUNT } from "./support/buckets";
 import { clip, MAX_LATENCY_NS } from "./support/decimals";
-import { feedLine, feedPiece, JsonStream } from "./support/json-stream";
+import { feedLine, feedPiece, JsonStream, parseJsonLine } from "./support/json-stream";
 import { Problems } from "./support/problems";
 import { statisticsReason } from "./statistics";
 
@@ -73,12 +73,7 @@ class JmhParser implements LineParser {
   }
 
   private parse(text: string, lineNo: number, what: string): unknown {
-    try {
-      return JSON.parse(text);
-    } catch {
-      this.problems.line(lineNo, `${what} is not valid JSON (a truncated file?)`);
-      return undefined;
-    }
+    return parseJsonLine(this.problems, lineNo, text, () => `${what} is not valid JSON (a truncated file?)`);
   }
 
   private value(path: string, text: string, lineNo: number): void {

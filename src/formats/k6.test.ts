@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems } from "../../scripts/lib/reader-tests";
-import { K6_CSV_HEADER, factsOfParsed, factsOfSamples, generateSamples, k6Csv, k6Json, parseByLines, usValue } from "../../scripts/lib/loadgen-fixtures";
+import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems } from "../../tests/support/reader-tests";
+import { K6_CSV_HEADER, factsOfParsed, factsOfSamples, generateSamples, k6Csv, k6Json, parseByLines, usValue } from "../../tests/support/loadgen-fixtures";
 import { k6Reader } from "./k6";
 
 const samples = generateSamples({

@@ -25,7 +25,7 @@ import { fileBaseName } from "../core/naming";
 import type { FormatReader, LineParser, ParsedInterval, ParsedSeries, ParsedSource, SampleOptions } from "./source";
 import { MAX_BUCKET_COUNT, percentText } from "./support/buckets";
 import { clip, MAX_LATENCY_NS } from "./support/decimals";
-import { feedPiece, JsonStream } from "./support/json-stream";
+import { feedPiece, JsonStream, parseJsonLine } from "./support/json-stream";
 import { Problems } from "./support/problems";
 import { increases, recordIncrease, type FloatBucket, type Snapshot } from "./support/snapshots";
 
@@ -120,13 +120,7 @@ class OtlpParser implements LineParser {
   }
 
   private resource(text: string, lineNo: number): void {
-    let r: unknown;
-    try {
-      r = JSON.parse(text);
-    } catch {
-      this.problems.line(lineNo, "a resourceMetrics entry is not valid JSON (a truncated file?)");
-      return;
-    }
+    const r = parseJsonLine(this.problems, lineNo, text, "a resourceMetrics entry is not valid JSON (a truncated file?)");
     if (!isObj(r)) return;
     const scopes = Array.isArray(r.scopeMetrics) ? r.scopeMetrics : Array.isArray(r.instrumentationLibraryMetrics) ? r.instrumentationLibraryMetrics : [];
     const service = isObj(r.resource) ? /(?:^|,)service\.name=([^,]*)/.exec(attributesText(r.resource.attributes))?.[1] : undefined;

@@ -2,12 +2,13 @@
 // file per thread, compared with what pgbench printed for the same run.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { factsOf, near, numberAfter, producerText, readProducer } from "../../scripts/lib/real-producers";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { factsOf, near, numberAfter, producerText, readProducer } from "../../tests/support/real-producers";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { pickFormat } from "./detect";
 import { pgbenchReader, pgbenchRunOf } from "./pgbench";
 import { loadFiles } from "../engine/load-files";
 import { Store } from "../engine/store";
+import { readLines } from "../../tests/support/loadgen-fixtures";
 
 const plain = ["pgbench_log-plain.4242", "pgbench_log-plain.4242.1"];
 const rate = ["pgbench_log-rate.4242", "pgbench_log-rate.4242.1"];
@@ -48,9 +49,7 @@ describe("pgbench --log", () => {
   });
 
   it("names a bad line and keeps the others", () => {
-    const p = pgbenchReader.create("pgbench_log.1");
-    ["0 1 1871 0 1796516225 248928", "0 2 x 0 1796516225 249519", "0 3 failed 0 1796516225 250263"].forEach((l, i) => p.line(l, i + 1));
-    const r = p.finish();
+    const r = readLines(pgbenchReader.create("pgbench_log.1"), ["0 1 1871 0 1796516225 248928", "0 2 x 0 1796516225 249519", "0 3 failed 0 1796516225 250263"]);
     expect(r.series[0]!.histogram.totalCount).toBe(1);
     expect(r.series[0]!.failures).toBe(1);
     expect(r.problems.map((x) => x.line)).toEqual([2]);

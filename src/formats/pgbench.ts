@@ -17,7 +17,7 @@
 import { fileBaseName } from "../core/naming";
 import type { FormatReader, ParsedSource, SampleOptions } from "./source";
 import { clip } from "./support/decimals";
-import { CollectingParser, readerOf } from "./support/parser";
+import { CollectingParser, firstLinesMatch, readerOf } from "./support/parser";
 import type { Instant } from "./support/time";
 
 const LINE = /^(\d+) (\d+) (\d+|skipped|failed|serialization|deadlock) (\d+) (\d{9,11}) (\d{1,6})( \d+)?( \d+)?\s*$/;
@@ -76,12 +76,7 @@ class PgbenchParser extends CollectingParser {
 
 /** The first three non-empty lines are pgbench --log lines. */
 export function pgbenchContentMatch(head: string): boolean {
-  const lines = head
-    .replace(/^\uFEFF/, "")
-    .split(/\r\n|\r|\n/)
-    .filter((l) => l.trim() !== "")
-    .slice(0, 3);
-  return lines.length > 0 && lines.every((l) => LINE.test(l));
+  return firstLinesMatch(head, LINE);
 }
 
 export const pgbenchReader: FormatReader = readerOf("pgbench", PgbenchParser, pgbenchContentMatch);

@@ -2,10 +2,11 @@
 // with the rtt statistics ping printed at the end.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { factsOf, numberAfter, producerText, readProducer } from "../../scripts/lib/real-producers";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { factsOf, numberAfter, producerText, readProducer } from "../../tests/support/real-producers";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { pickFormat } from "./detect";
 import { pingReader } from "./ping";
+import { readLines } from "../../tests/support/loadgen-fixtures";
 
 describe("ping", () => {
   it.each(["ping.txt", "ping-D.txt"])("%s: every reply in ns; count, min and max are ping's own", async (file) => {
@@ -27,8 +28,7 @@ describe("ping", () => {
   });
 
   it("reads the unit on each line and counts lost replies as failed", () => {
-    const p = pingReader.create("p.txt");
-    [
+    const out = readLines(pingReader.create("p.txt"), [
       "PING 10.0.0.1 (10.0.0.1) 56(84) bytes of data.",
       "64 bytes from 10.0.0.1: icmp_seq=1 ttl=64 time=0.255 ms",
       "64 bytes from 10.0.0.1: icmp_seq=2 ttl=64 time=1034 ms",
@@ -36,8 +36,7 @@ describe("ping", () => {
       "From 10.0.0.2 icmp_seq=4 Destination Host Unreachable",
       "64 bytes from 10.0.0.1: icmp_seq=5 ttl=64 time=1.2 s",
       "64 bytes from 10.0.0.1: icmp_seq=6 ttl=64 time=abc ms",
-    ].forEach((l, i) => p.line(l, i + 1));
-    const out = p.finish();
+    ]);
     const h = out.series[0]!.histogram;
     expect([h.totalCount, h.minNonZeroValue, h.maxValue, out.series[0]!.failures]).toEqual([3, 255_000, 1.2e9, 2]);
     expect(out.problems.map((x) => x.line)).toEqual([7]);

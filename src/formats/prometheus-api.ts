@@ -24,7 +24,7 @@ import { newHistogram } from "../core/histogram";
 import type { FormatReader, LineParser, ParsedInterval, ParsedSeries, ParsedSource, SampleOptions } from "./source";
 import { MAX_BUCKET_COUNT } from "./support/buckets";
 import { clip, MAX_LATENCY_NS } from "./support/decimals";
-import { feedLine, feedPiece, JsonStream } from "./support/json-stream";
+import { feedLine, feedPiece, JsonStream, parseJsonLine } from "./support/json-stream";
 import { Problems } from "./support/problems";
 import { increases, recordIncrease, type FloatBucket, type Snapshot } from "./support/snapshots";
 
@@ -289,13 +289,8 @@ class PrometheusApiParser implements LineParser {
   }
 
   private value(path: string, text: string, lineNo: number): void {
-    let v: unknown;
-    try {
-      v = JSON.parse(text);
-    } catch {
-      this.problems.line(lineNo, `${path} is not valid JSON (a truncated file?)`);
-      return;
-    }
+    const v = parseJsonLine(this.problems, lineNo, text, () => `${path} is not valid JSON (a truncated file?)`);
+    if (v === undefined) return;
     if (path === "status") this.status = typeof v === "string" ? v : null;
     else if (path === "error") this.error = typeof v === "string" ? v : "";
     else if (path === "data/resultType") this.resultType = typeof v === "string" ? v : "";

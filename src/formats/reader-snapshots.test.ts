@@ -12,8 +12,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ingest, detectedFormat, headOfChunks } from "../engine/ingest";
 import { maxOf, valueAtPercentile } from "../core/histogram";
-import { GENERATED_KINDS, generatedFixture, realSamples, slaDat, type Fixture } from "../../scripts/fuzz/generators";
-import { abGnuplot, generateSamples, jmeterAggregate, locustStats } from "../../scripts/lib/loadgen-fixtures";
+import { GENERATED_KINDS, generatedFixture, realSamples, slaDat, type Fixture } from "../../tests/fuzz/generators";
+import { abGnuplot, generateSamples, jmeterAggregate, locustStats } from "../../tests/support/loadgen-fixtures";
 
 const GOLDEN = path.join(__dirname, "reader-snapshots.golden.json");
 const update = process.env.UPDATE_GOLDEN === "1";

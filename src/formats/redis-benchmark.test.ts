@@ -3,9 +3,9 @@
 // redis-benchmark printed for that test.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { factsOf, producerText, readProducer } from "../../scripts/lib/real-producers";
-import { itSurvivesGarbage } from "../../scripts/lib/reader-tests";
-import { parseByChunks, parseByLines, factsOfParsed } from "../../scripts/lib/loadgen-fixtures";
+import { factsOf, producerText, readProducer } from "../../tests/support/real-producers";
+import { itSurvivesGarbage } from "../../tests/support/reader-tests";
+import { parseByChunks, parseByLines, factsOfParsed, readLines } from "../../tests/support/loadgen-fixtures";
 import { pickFormat } from "./detect";
 import { redisBenchmarkReader } from "./redis-benchmark";
 
@@ -56,14 +56,12 @@ describe("redis-benchmark default output", () => {
   });
 
   it("names a row whose cumulative count goes down", () => {
-    const p = redisBenchmarkReader.create("r.txt");
-    [
+    const out = readLines(redisBenchmarkReader.create("r.txt"), [
       "====== SET ======",
       "Latency by percentile distribution:",
       "0.000% <= 0.023 milliseconds (cumulative count 13)",
       "50.000% <= 0.047 milliseconds (cumulative count 10)",
-    ].forEach((l, i) => p.line(l, i + 1));
-    const out = p.finish();
+    ]);
     expect(out.series[0]!.histogram.totalCount).toBe(13);
     expect(out.problems[0]).toEqual({ file: "r.txt", line: 4, reason: expect.stringMatching(/below the previous row/) });
   });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { build } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
-import { expectSamplesRead } from "../../scripts/lib/reader-tests";
+import { expectSamplesRead } from "../../tests/support/reader-tests";
 import {
   abGnuplot,
   expectedIntervals,
@@ -18,11 +18,13 @@ import {
   samplesTable,
   spectrumSummary,
   usValue,
-} from "../../scripts/lib/loadgen-fixtures";
+  readLines,
+} from "../../tests/support/loadgen-fixtures";
 import { pickReader } from "./detect";
-import { MAX_SNIFF_COLUMNS, samplesReader, unitFromHeader } from "./samples";
+import { MAX_SNIFF_COLUMNS, samplesReader } from "./samples";
+import { unitFromHeader } from "./samples-columns";
 import type { ParsedSeries, ParsedSource } from "./source";
-import { budgetMs } from "../../scripts/lib/budget";
+import { budgetMs } from "../../tests/support/budget";
 
 const samples = generateSamples({
   seed: 7,
@@ -225,9 +227,7 @@ describe("bad input", () => {
   it("never throws, whatever the lines", () => {
     fc.assert(
       fc.property(fc.array(fc.string({ maxLength: 30 }), { maxLength: 40 }), fc.constantFrom("a.txt", "a.csv", "b.tsv"), (lines, name) => {
-        const p = samplesReader.create(name);
-        lines.forEach((l, i) => p.line(l, i + 1));
-        const r = p.finish();
+        const r = readLines(samplesReader.create(name), lines);
         expect(Array.isArray(r.problems)).toBe(true);
       }),
       { numRuns: 300 },

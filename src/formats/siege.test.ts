@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { expectSamplesRead, itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
-import { byCompletion, generateSamples, parseByLines } from "../../scripts/lib/loadgen-fixtures";
-import { siegeMs, siegeVerbose } from "../../scripts/lib/producer-fixtures";
+import { expectSamplesRead, itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
+import { byCompletion, generateSamples, parseByLines } from "../../tests/support/loadgen-fixtures";
+import { siegeMs, siegeVerbose } from "../../tests/support/producer-fixtures";
 import { ingest } from "../engine/ingest";
 import { pickFormat, unreadableReason } from "./detect";
-import { factsOf, numberAfter, producerText, readProducer } from "../../scripts/lib/real-producers";
+import { factsOf, numberAfter, producerText, readProducer } from "../../tests/support/real-producers";
 import { siegeReader } from "./siege";
 
 const samples = generateSamples({ seed: 47, seconds: 12, rate: 80, labels: ["index.html"], medianMs: 30, sigma: 0.7, failureRate: 0.02, stalls: [{ at: 5, duration: 0.6 }] });

@@ -2,8 +2,8 @@
 // observations and percentiles sockperf printed at the top of the same file.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { factsOf, numberAfter, producerText, readProducer } from "../../scripts/lib/real-producers";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { factsOf, numberAfter, producerText, readProducer } from "../../tests/support/real-producers";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { pickFormat } from "./detect";
 import { sockperfReader } from "./sockperf";
 

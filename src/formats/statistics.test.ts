@@ -3,9 +3,9 @@
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ingest } from "../engine/ingest";
-import { generateSamples, locustStats } from "../../scripts/lib/loadgen-fixtures";
-import { STATISTICS_FILES } from "../../scripts/lib/statistics-fixtures";
-import { producerText, readProducer } from "../../scripts/lib/real-producers";
+import { generateSamples, locustStats } from "../../tests/support/loadgen-fixtures";
+import { STATISTICS_FILES } from "../../tests/support/statistics-fixtures";
+import { producerText, readProducer } from "../../tests/support/real-producers";
 import { pickFormat } from "./detect";
 
 const samples = generateSamples({ seed: 11, seconds: 20, rate: 40, labels: ["home", "search"], medianMs: 12, sigma: 0.8, failureRate: 0.02 });

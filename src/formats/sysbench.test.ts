@@ -3,8 +3,8 @@
 // printed below it.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { factsOf, numberAfter, producerText, readProducer } from "../../scripts/lib/real-producers";
-import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../scripts/lib/reader-tests";
+import { factsOf, numberAfter, producerText, readProducer } from "../../tests/support/real-producers";
+import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { pickFormat } from "./detect";
 import { SYSBENCH_CELLS, sysbenchCellTop, sysbenchLabel, sysbenchReader } from "./sysbench";
 

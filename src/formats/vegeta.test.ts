@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems } from "../../scripts/lib/reader-tests";
-import { byCompletion, factsOfParsed, factsOfSamples, generateSamples, nsValue, parseByLines, vegetaCsv, vegetaJson } from "../../scripts/lib/loadgen-fixtures";
+import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems } from "../../tests/support/reader-tests";
+import { byCompletion, factsOfParsed, factsOfSamples, generateSamples, nsValue, parseByLines, vegetaCsv, vegetaJson } from "../../tests/support/loadgen-fixtures";
 import { vegetaReader } from "./vegeta";
 
 const samples = generateSamples({ seed: 31, seconds: 12, rate: 300, labels: [""], medianMs: 2, sigma: 0.9, failureRate: 0.05, stalls: [{ at: 3, duration: 0.8 }] });

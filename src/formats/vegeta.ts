@@ -17,7 +17,7 @@ import type { FormatReader, SampleOptions } from "./source";
 import { CsvRecords } from "./support/csv";
 import { clip } from "./support/decimals";
 import { CollectingParser, jsonOrCsv, readerOf } from "./support/parser";
-import { parseDateTime, parseNumericTime, type Instant } from "./support/time";
+import { parseNumericTime, type Instant } from "./support/time";
 
 class VegetaParser extends CollectingParser {
   private mode: "json" | "csv" | null = null;
@@ -80,20 +80,9 @@ class VegetaParser extends CollectingParser {
     if (trimmed === "") return;
     const o = this.parseJson(trimmed, lineNo);
     if (o === undefined) return;
-    if (typeof o !== "object" || o === null || Array.isArray(o)) {
-      this.problems.line(lineNo, "not a JSON object");
-      return;
-    }
-    const r = o as Record<string, unknown>;
-    if (typeof r.timestamp !== "string") {
-      this.problems.line(lineNo, "result without a timestamp");
-      return;
-    }
-    const t = parseDateTime(r.timestamp);
-    if (!t.ok) {
-      this.problems.line(lineNo, t.reason);
-      return;
-    }
+    const record = this.timestampedObject(o, lineNo, "not a JSON object", "result without a timestamp");
+    if (!record) return;
+    const { r, at } = record;
     if (typeof r.code !== "number" || !Number.isInteger(r.code)) {
       this.problems.line(lineNo, `status code ${clip(String(JSON.stringify(r.code)))} is not a number`);
       return;
@@ -104,7 +93,7 @@ class VegetaParser extends CollectingParser {
     }
     const error = typeof r.error === "string" ? r.error : "";
     const label = typeof r.attack === "string" ? r.attack : "";
-    this.result(label, r.code, error, String(r.latency), t.at, lineNo);
+    this.result(label, r.code, error, String(r.latency), at, lineNo);
   }
 
   protected finishRecords(): void {

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readPptx } from "../../scripts/lib/pptx-read";
+import { readPptx } from "../../tests/support/pptx-read";
 import { main } from "../cli/main";
 import { encodePng } from "./heatmap-png";
 

@@ -2,13 +2,10 @@
 // zlib deflate/inflate pair whose inflate stops at a byte limit (a few kilobytes of hostile
 // deflate can claim gigabytes). Nothing here knows about histograms or the schema.
 
-// pako 1.x ships no type declarations; the shapes used are declared below.
+// pako 1.x ships no type declarations; the shape used is declared below.
 // @ts-expect-error -- untyped CommonJS module
 import * as pakoDeflate from "pako/lib/deflate.js";
-// @ts-expect-error -- untyped CommonJS module
-import * as zlibInflate from "pako/lib/zlib/inflate.js";
-// @ts-expect-error -- untyped CommonJS module
-import ZStreamModule from "pako/lib/zlib/zstream.js";
+import { inflateZlib, lastStreamEnd } from "../formats/inflate";
 
 /** A malformed link: the message says what is wrong. Thrown inside the decoder, never out of it. */
 export class ShareFormatError extends Error {
@@ -192,91 +189,39 @@ export function base64urlDecode(text: string): Uint8Array {
 
 // ---------------------------------------------------------------------------------------------
 // zlib (deflate with a 2-byte header and an Adler-32 trailer: a link damaged in transit fails
-// the checksum instead of decoding into something else).
+// the checksum instead of decoding into something else). Inflating is the app's one inflater,
+// the one the log readers use (formats/inflate.ts); deflating is pako's.
 
-interface ZStream {
-  input: Uint8Array | null;
-  next_in: number;
-  avail_in: number;
-  output: Uint8Array | null;
-  next_out: number;
-  avail_out: number;
-  msg: string;
-  state: unknown;
-}
-interface ZlibInflate {
-  inflateInit2(strm: ZStream, windowBits: number): number;
-  inflate(strm: ZStream, flush: number): number;
-  inflateEnd(strm: ZStream): number;
-}
-const inflater = zlibInflate as unknown as ZlibInflate;
-const ZStreamCtor = ZStreamModule as unknown as new () => ZStream;
 const deflater = pakoDeflate as unknown as { deflate(data: Uint8Array, opts: { level: number }): Uint8Array };
 
-const Z_NO_FLUSH = 0;
-const Z_OK = 0;
-const Z_STREAM_END = 1;
-const Z_BUF_ERROR = -5;
-const CHUNK = 64 * 1024;
+/** The first output room tried: most links inflate to less, and the inflater keeps its buffer. */
+const FIRST_ROOM = 1 << 20;
 
 export function zlibDeflate(data: Uint8Array): Uint8Array {
   return deflater.deflate(data, { level: 9 });
 }
 
 /**
- * Inflates a whole zlib stream, producing at most `limit` bytes: output is taken in 64 KB
- * chunks, so a bomb costs at most `limit` + 64 KB before it is rejected.
+ * Inflates a whole zlib stream, producing at most `limit` bytes. The inflater writes into one
+ * buffer as large as the room it is given, so the room starts at 1 MB and doubles up to the
+ * limit (plus one byte, to tell "exactly the limit" from "more"): a bomb costs at most about
+ * twice the limit before it is refused, and an ordinary link no allocation of the limit's size.
  */
 export function zlibInflateBounded(input: Uint8Array, limit: number): Uint8Array {
-  const strm = new ZStreamCtor();
-  if (inflater.inflateInit2(strm, 15) !== Z_OK) throw new ShareFormatError("could not start inflate");
-  strm.input = input;
-  strm.next_in = 0;
-  strm.avail_in = input.length;
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      const out = new Uint8Array(CHUNK);
-      strm.output = out;
-      strm.next_out = 0;
-      strm.avail_out = CHUNK;
-      let status: number;
-      try {
-        status = inflater.inflate(strm, Z_NO_FLUSH);
-      } catch {
-        throw new ShareFormatError("the link's data is corrupt (inflate failed)");
-      }
-      const produced = strm.next_out;
-      if (produced > 0) chunks.push(out.subarray(0, produced));
-      total += produced;
-      if (total > limit) throw new ShareFormatError(`the link's data inflates to more than ${limit} bytes: refused`);
-      if (status === Z_STREAM_END) {
-        if (strm.avail_in !== 0) throw new ShareFormatError("the link's data has trailing bytes after its end");
-        break;
-      }
-      if (status === Z_OK) {
-        if (strm.avail_out === 0) continue;
-        if (strm.avail_in === 0) throw new ShareFormatError("the link is cut off (its compressed data ends early)");
-        continue;
-      }
-      if (status === Z_BUF_ERROR) throw new ShareFormatError("the link is cut off (its compressed data ends early)");
-      throw new ShareFormatError(`the link's data is corrupt (${strm.msg || `zlib status ${status}`})`);
+  let room = Math.min(FIRST_ROOM, limit + 1);
+  for (;;) {
+    const r = inflateZlib(input, 0, input.length, room);
+    if (typeof r === "string") {
+      if (r.includes("truncated")) throw new ShareFormatError("the link is cut off (its compressed data ends early)");
+      if (r.includes("dictionary")) throw new ShareFormatError("the link's data is corrupt (it asks for a zlib preset dictionary)");
+      throw new ShareFormatError(`the link's data is corrupt (${r.replace(/^compressed payload is corrupt \((zlib: )?(.*)\)$/, "$2")})`);
     }
-  } finally {
-    strm.input = null;
-    strm.output = null;
-    try {
-      inflater.inflateEnd(strm);
-    } catch {
-      // nothing held beyond this stream
+    if (r.ended && r.bytes.length <= limit) {
+      if (lastStreamEnd() !== input.length) throw new ShareFormatError("the link's data has trailing bytes after its end");
+      // The inflater's buffer is reused by its next call: the caller gets its own copy.
+      return r.bytes.slice();
     }
+    if (room > limit) throw new ShareFormatError(`the link's data inflates to more than ${limit} bytes: refused`);
+    room = Math.min(room * 2, limit + 1);
   }
-  const result = new Uint8Array(total);
-  let o = 0;
-  for (const c of chunks) {
-    result.set(c, o);
-    o += c.length;
-  }
-  return result;
 }

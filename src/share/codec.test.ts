@@ -4,7 +4,7 @@ import type { Histogram } from "hdr-histogram-js";
 import { bucketsOf, lowestDiscernibleValueOf, maxOf, newHistogram, valueAtPercentile } from "../core/histogram";
 import { UNITS } from "../core/types";
 import { decodeShare, encodeShare, SHARE_VERSION, type ShareState, type SharedSeries, type ShareView } from "./index";
-import { simSweep, synthSweep } from "../../scripts/lib/sweep-fixture";
+import { simSweep, synthSweep } from "../../tests/support/sweep-fixture";
 
 const PERCENTILES = [0.1, 1, 10, 50, 90, 99, 99.9, 99.99, 99.999, 100];
 const BUDGET = 20 * 1024;

@@ -7,9 +7,9 @@ import { ByteWriter, base64urlEncode, zlibDeflate } from "./bytes";
 import { buildPayload, wrapPayload } from "./codec";
 import { decodeShare, encodeShare, MAX_FRAGMENT_CHARS, SHARE_VERSION } from "./index";
 import { MAX_SERIES } from "./schema";
-import { synthSweep } from "../../scripts/lib/sweep-fixture";
-import { budgetMs } from "../../scripts/lib/budget";
-import { seriesMeta, viewMeta } from "../../scripts/lib/share-meta";
+import { synthSweep } from "../../tests/support/sweep-fixture";
+import { budgetMs } from "../../tests/support/budget";
+import { seriesMeta, viewMeta } from "../../tests/support/share-meta";
 
 function rejects(fragment: string, reason?: RegExp): string {
   let r: ReturnType<typeof decodeShare> | undefined;

@@ -68,6 +68,23 @@ describe("base64url and inflate", () => {
     const bad = z.slice();
     bad[bad.length - 2]! ^= 0xff; // Adler-32
     expect(() => zlibInflateBounded(bad, 1e7)).toThrow(/corrupt/);
+    const trailing = new Uint8Array(z.length + 1);
+    trailing.set(z);
+    expect(() => zlibInflateBounded(trailing, 1e7)).toThrow(/trailing bytes/);
+  });
+
+  it("inflate: output past the first megabyte, up to the cap and one byte over it", () => {
+    const data = new Uint8Array(3_000_001);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 7919) % 251;
+    const z = zlibDeflate(data);
+    const out = zlibInflateBounded(z, data.length);
+    expect(out.length).toBe(data.length);
+    expect(Buffer.from(out).equals(Buffer.from(data))).toBe(true);
+    expect(() => zlibInflateBounded(z, data.length - 1)).toThrow(new RegExp(`more than ${data.length - 1} bytes`));
+    // The result is the caller's own: a later inflate does not overwrite it.
+    const small = zlibInflateBounded(zlibDeflate(data.subarray(0, 100)), 100);
+    zlibInflateBounded(zlibDeflate(new Uint8Array(100)), 100);
+    expect(Buffer.from(small).equals(Buffer.from(data.subarray(0, 100)))).toBe(true);
   });
 });
 

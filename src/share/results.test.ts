@@ -12,8 +12,8 @@ import { shownOf } from "../engine/share-query";
 import { buildPayload, wrapPayload } from "./codec";
 import { decodeShare, encodeShare, type ShareState } from "./index";
 import { packJson, unpackJson } from "./results";
-import { simSweep, synthSweep } from "../../scripts/lib/sweep-fixture";
-import { seriesMeta, viewMeta } from "../../scripts/lib/share-meta";
+import { simSweep, synthSweep } from "../../tests/support/sweep-fixture";
+import { seriesMeta, viewMeta } from "../../tests/support/share-meta";
 import { ByteWriter } from "./bytes";
 
 const BUDGET = 20 * 1024;

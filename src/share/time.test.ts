@@ -8,7 +8,7 @@ import { buildPayload, wrapPayload } from "./codec";
 import { packExact, writePacked } from "./histogram-pack";
 import { decodeShare, encodeShare, SHARE_VERSION, type ShareState, type SharedSeriesTime } from "./index";
 import { upgradeV2toV3 } from "./upgrade";
-import { seriesMeta, viewMeta } from "../../scripts/lib/share-meta";
+import { seriesMeta, viewMeta } from "../../tests/support/share-meta";
 
 function hist() {
   const h = newHistogram(3);

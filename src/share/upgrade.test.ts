@@ -7,7 +7,7 @@ import { buildPayload, wrapPayload } from "./codec";
 import { packExact, packLossy, writePacked, writeTimeline } from "./histogram-pack";
 import { decodeShare, SHARE_VERSION } from "./index";
 import { UPGRADERS, formatEntryV1, upgradeV1toV2 } from "./upgrade";
-import { viewMeta } from "../../scripts/lib/share-meta";
+import { viewMeta } from "../../tests/support/share-meta";
 
 const v1View = {
   displayUnit: "ms",

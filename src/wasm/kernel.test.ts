@@ -6,7 +6,7 @@ import { build, encodeIntoCompressedBase64 } from "hdr-histogram-js";
 import pako from "pako";
 import { describe, expect, it } from "vitest";
 import { decodeHistogramPayload, inflateHistogramPayload, type DecodedHistogram } from "../formats/hlog-encoding";
-import { encodeHistogramBytes, putZigZagLong, toBase64, Writer, wrapCompressed } from "../../scripts/lib/hlog-encoders";
+import { encodeHistogramBytes, putZigZagLong, toBase64, Writer, wrapCompressed } from "../../tests/support/hlog-encoders";
 import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf } from "../core/counts-layout";
 import { inflateZlib } from "../formats/inflate";
 import { decodePayloadCode, decodePayloadFast, inflateFast, kernelAvailable, kernelStats, kernelUnavailableReason, allowNativeBase64, medianIndexOf } from "./kernel";

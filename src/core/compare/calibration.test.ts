@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { compareSides } from "./compare";
 import { gateOf } from "./gate";
 import type { RunInput } from "./types";
-import { PAUSES, PROCESS_LAYOUT, simulateProcess, STEADY, sumSparse } from "../../../scripts/lib/latency-process";
+import { PAUSES, PROCESS_LAYOUT, simulateProcess, STEADY, sumSparse } from "../../../tests/support/latency-process";
 
 const PAIRS = 16;
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { build } from "hdr-histogram-js";
 import { compareSides, compareSidesAsync, CompareCancelled, COMPARE_PERCENTILES } from "./compare";
-import { simIntervals, simRun, type SimOptions } from "../../../scripts/lib/compare-test-sim";
-import { sumSparse } from "../../../scripts/lib/latency-process";
+import { simIntervals, simRun, type SimOptions } from "../../../tests/support/compare-test-sim";
+import { sumSparse } from "../../../tests/support/latency-process";
 import { curveGrid, supportLimit, verdictOf } from "./verdict";
 import { makeRng, normal } from "./rng";
 import { planBlocks } from "./plan";

@@ -3,7 +3,8 @@
 // heart (a generator), so the engine worker can run it in slices (progress, cancel) and the
 // command line can call it directly.
 import { TABLE_PERCENTILES } from "../types";
-import { cellsPerBinPerOctave, CountsRun, indexAtPercentile, measureSide, prepareSide, resampleSide, type PreparedSide } from "./bootstrap";
+import { cellsPerBinPerOctave, indexAtPercentile, measureSide, prepareSide, resampleSide, type PreparedSide } from "./bootstrap";
+import { CountsRun } from "./resampled-runs";
 import {
   DRIFT_GROWTH,
   driftNote,

@@ -14,6 +14,7 @@
 //
 // Every probability here is a product of ratios of whole numbers: no logarithm or power, so the
 // page and the command line agree digit for digit.
+import type { ExceedanceSummary } from "./types";
 
 /** The share of the family-wise error (1 − level) spent on the event rule; the values' band gets the rest. */
 export const EVENT_SHARE = 0.2;
@@ -70,26 +71,13 @@ export function stretchMaxima(sub: readonly ({ bins: Int32Array; counts: Float64
 /** The bin of a stretch without values: below every real one. */
 export const EMPTY = -(2 ** 31);
 
-export interface Exceedance {
-  /** Stretches on each side. */
-  stretches: [number, number];
-  /** Stretches of each side whose largest value lies above every value of the other side (one of the two is 0). */
-  above: [number, number];
-  /** Two-sided exact p-value. */
-  p: number;
-  /** Stretches needed at the rule's share of the error (stretchesNeeded). */
-  needed: number;
-  /** The rule's share of the error it was judged at. */
-  alpha: number;
-}
-
 /**
  * Rosenbaum's exceedance count between two sides' stretch maxima (bins on one scale). A stretch
  * counts only when it lies more than `gap` bins above the other side's max (the margin: a few
  * per cent above, where drift alone puts a run's busiest stretches, is no stall). Counting fewer
  * can only make the test stricter: its exact null tail still bounds the chance of a false call.
  */
-export function exceedance(a: Int32Array, b: Int32Array, alpha: number, gap = 0): Exceedance {
+export function exceedance(a: Int32Array, b: Int32Array, alpha: number, gap = 0): ExceedanceSummary {
   let maxA = EMPTY;
   let maxB = EMPTY;
   for (const x of a) maxA = Math.max(maxA, x);

@@ -4,7 +4,7 @@
 // decision), sentence.ts, warnings.ts.
 export { compareSides, compareSidesAsync, compareSteps, CompareCancelled, COMPARE_PERCENTILES, DEFAULT_RESAMPLES, DEFAULT_SEED, type Progress } from "./compare";
 export { planBlocks, BLOCK_SECONDS, MIN_INTERVALS, type BlockPlan } from "./plan";
-export { sumInto } from "./bootstrap";
+export { sumInto } from "./resampled-runs";
 export { verdictOf, supportLimit, curveGrid, MIN_ABOVE, DEFAULT_MARGIN } from "./verdict";
 export { factor, pLabel, ratioText } from "./format";
 export type * from "./types";

@@ -150,10 +150,15 @@ export interface SideSummary {
 
 /** The event rule's count (events.ts): stretches of each side above all of the other's values. */
 export interface ExceedanceSummary {
+  /** Stretches on each side. */
   stretches: [number, number];
+  /** Stretches of each side whose largest value lies above every value of the other side (one of the two is 0). */
   above: [number, number];
+  /** Two-sided exact p-value. */
   p: number;
+  /** Stretches needed at the rule's share of the error (stretchesNeeded). */
   needed: number;
+  /** The rule's share of the error it was judged at. */
   alpha: number;
 }
 

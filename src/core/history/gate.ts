@@ -4,21 +4,13 @@
 // draw of the run-to-run scatter, which its own bootstrap cannot see: the interval is widened
 // by the history's run-to-run spread at that percentile (added in quadrature, in log), so a
 // run that is merely on the slow side of normal does not fail the build.
-import { compareSides, verdictOf, type CompareResult, type SideInput, type Verdict } from "../compare";
+import { compareSides, verdictOf, type CompareResult, type RatioPoint, type SideInput } from "../compare";
 import { normalQuantile } from "./stats";
 import { HISTORY_PERCENTILES } from "./types";
 import { exp, ln } from "../exact-math";
 
-export interface GatePoint {
-  percentile: number;
-  supported: boolean;
-  /** Values in ns (as the comparison gives them). */
-  base: number;
-  cand: number;
-  ratio: number;
-  low: number | null;
-  high: number | null;
-  verdict: Verdict;
+/** A percentile of the comparison, its interval (low, high) widened by the run-to-run spread. */
+export interface GatePoint extends Pick<RatioPoint, "percentile" | "supported" | "base" | "cand" | "ratio" | "low" | "high" | "verdict"> {
   /** The run-to-run spread (sd of log) the interval was widened by. */
   spread: number;
 }

@@ -3,7 +3,7 @@
 // step inside the margin is not reported. Then on runs of the queue simulator (pauses, the
 // queue they leave, slow drift), through the same summaries the command line makes.
 import { describe, expect, it } from "vitest";
-import { historySummaries } from "../../../scripts/lib/history-sim";
+import { historySummaries } from "../../../tests/support/history-sim";
 import {
   detectChanges,
   detectSplits,
@@ -88,7 +88,7 @@ describe("change points in one sequence", () => {
 });
 
 /**
- * p99.9 of 14 of the 100 runs of a steady simulated history (scripts/lib/history-sim.ts, seed
+ * p99.9 of 14 of the 100 runs of a steady simulated history (tests/support/history-sim.ts, seed
  * 2): [run, ns, se]. The other runs are left out, as runs with too few values above p99.9 are.
  */
 const TAIL_OF_STEADY: [number, number, number][] = [

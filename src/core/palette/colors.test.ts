@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { lab } from "d3";
 import { ColorSlots, PALETTE, stylesFor } from "./colors";
-import { deltaE2000 } from "./ciede2000";
+import { deltaE2000 } from "../../../tests/support/ciede2000";
 
 /** WCAG relative luminance and contrast ratio. */
 function luminance(hex: string): number {

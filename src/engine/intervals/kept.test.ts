@@ -6,9 +6,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { build, type Histogram } from "hdr-histogram-js";
-import { writeHlog } from "../../../scripts/lib/hlog-fixture";
-import { encodeHistogram } from "../../../scripts/lib/hlog-encoders";
-import { mulberry32 } from "../../../scripts/lib/queue-sim";
+import { writeHlog } from "../../../tests/support/hlog-fixture";
+import { encodeHistogram } from "../../../tests/support/hlog-encoders";
+import { mulberry32 } from "../../../tests/support/queue-sim";
 import { Store } from "../store";
 import { windowQuery, type WindowSeries } from "../time-queries";
 import { ingestHlogInParts, ingestHlogPart } from "../hlog-ingest";

@@ -3,11 +3,11 @@ import { fileBaseName as baseName } from "../../core/naming";
 import { build, type Histogram } from "hdr-histogram-js";
 import { newHistogram } from "../../core/histogram";
 import { describe, expect, it } from "vitest";
-import { spectrumSummary } from "../../../scripts/lib/loadgen-fixtures";
+import { spectrumSummary } from "../../../tests/support/loadgen-fixtures";
 import { Backfill } from "./backfill";
 import { MAX_SERIES, OTHER_LABELS, SeriesCollector } from "./collector";
 import { Problems } from "./problems";
-import { budgetMs } from "../../../scripts/lib/budget";
+import { budgetMs } from "../../../tests/support/budget";
 
 describe("Problems", () => {
   it("lists the first 20 bad lines, then one summary", () => {

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CsvRecords, MAX_RECORD_CHARS, MAX_RECORD_LINES, quoteOpenAtEnd, splitCsv } from "./csv";
 import { Problems } from "./problems";
-import { budgetMs } from "../../../scripts/lib/budget";
+import { budgetMs } from "../../../tests/support/budget";
 
 describe("splitCsv", () => {
   const quote = (f: string) => (/[",\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fioBinTopByC, fioPlatValToIdx } from "../../../scripts/lib/producer-outputs";
+import { fioBinTopByC, fioPlatValToIdx } from "../../../tests/support/producer-outputs";
 import { FIO_PLAT_NR, fioBinHigh, fioBinLow, fioBinOf, fioBinValue } from "./fio-bins";
 
 describe("fio's latency bins", () => {

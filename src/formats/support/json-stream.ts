@@ -242,3 +242,17 @@ export function feedPiece(stream: JsonStream, problems: Problems, text: string, 
     problems.line(lineNo, `internal error: ${String(e)}`);
   }
 }
+
+/**
+ * `text` parsed as JSON; undefined, with the line's problem reported, when it does not parse
+ * (JSON.parse never gives undefined). `reason` may be a function, so that quoting the line
+ * costs nothing on the lines that parse.
+ */
+export function parseJsonLine(problems: Problems, lineNo: number, text: string, reason: string | (() => string)): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    problems.line(lineNo, typeof reason === "string" ? reason : reason());
+    return undefined;
+  }
+}

@@ -4,8 +4,9 @@ import type { Unit } from "../../core/types";
 import type { FormatReader, LineParser, ParsedSource, SampleOptions } from "../source";
 import { SeriesCollector, type CollectorOptions } from "./collector";
 import { maxLatencyIn, parseLatency } from "./decimals";
+import { parseJsonLine } from "./json-stream";
 import { Problems } from "./problems";
-import type { Instant } from "./time";
+import { parseDateTime, type Instant } from "./time";
 
 /**
  * What the load-generator readers (JMeter, Gatling, k6, Vegeta) share: per-line problems, one
@@ -46,6 +47,29 @@ export abstract class CollectingParser implements LineParser {
   /** Ends what the last lines left open (a CSV record). */
   protected finishRecords(): void {}
 
+  /**
+   * A JSON record that must be an object with an RFC 3339 `timestamp` (ghz's calls, Vegeta's
+   * results): the object and its instant, or null with the line's problem reported in the
+   * reader's words.
+   */
+  protected timestampedObject(o: unknown, lineNo: number, notObject: string, noTimestamp: string): { r: Record<string, unknown>; at: Instant } | null {
+    if (typeof o !== "object" || o === null || Array.isArray(o)) {
+      this.problems.line(lineNo, notObject);
+      return null;
+    }
+    const r = o as Record<string, unknown>;
+    if (typeof r.timestamp !== "string") {
+      this.problems.line(lineNo, noTimestamp);
+      return null;
+    }
+    const t = parseDateTime(r.timestamp);
+    if (!t.ok) {
+      this.problems.line(lineNo, t.reason);
+      return null;
+    }
+    return { r, at: t.at };
+  }
+
   /** A successful sample (an integer in the collector's unit). */
   protected record(label: string, value: number, at: Instant | null, lineNo: number): void {
     if (this.collector.record(label, value, at, lineNo)) this.counted++;
@@ -75,12 +99,7 @@ export abstract class CollectingParser implements LineParser {
 
   /** A line's JSON value; undefined, with the problem said, when it does not parse. */
   protected parseJson(text: string, lineNo: number): unknown {
-    try {
-      return JSON.parse(text);
-    } catch {
-      this.problems.line(lineNo, "not valid JSON (a truncated line?)");
-      return undefined;
-    }
+    return parseJsonLine(this.problems, lineNo, text, "not valid JSON (a truncated line?)");
   }
 
   finish(): ParsedSource {
@@ -109,6 +128,16 @@ export function readerOf(
     detect: (name, head) => (nameMatch !== undefined && nameMatch(name)) || contentMatch(head),
     create: (name, options) => new Parser(name, options ?? {}),
   };
+}
+
+/** Whether the first `n` non-empty lines of a file's head (at least one) all match `line`. */
+export function firstLinesMatch(head: string, line: RegExp, n = 3): boolean {
+  const lines = head
+    .replace(/^\uFEFF/, "")
+    .split(/\r\n|\r|\n/)
+    .filter((l) => l.trim() !== "")
+    .slice(0, n);
+  return lines.length > 0 && lines.every((l) => line.test(l));
 }
 
 /** Which a line-oriented load-generator file is, by its first non-empty line: a JSON object per line, or CSV; null while only blank lines came. */

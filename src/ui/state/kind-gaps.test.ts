@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { writeHlog } from "../../../scripts/lib/hlog-fixture";
-import { simulateQueue, type SimInterval } from "../../../scripts/lib/queue-sim";
+import { writeHlog } from "../../../tests/support/hlog-fixture";
+import { simulateQueue, type SimInterval } from "../../../tests/support/queue-sim";
 import { mergeAll } from "../../core/histogram";
 import { Store } from "../../engine/store";
 import { gapsByConfig } from "./kind-gaps";

@@ -1,5 +1,6 @@
 // CIEDE2000 colour difference (Sharma, Wu & Dalal, 2005), between two CSS colours through d3's
-// CIELAB conversion (D65). Used to check that the series palette stays distinguishable.
+// CIELAB conversion (D65). src/core/palette/colors.test.ts checks with it that the series palette
+// stays distinguishable; test support, not part of the app.
 import { lab } from "d3";
 
 const deg = (r: number) => (r * 180) / Math.PI;

@@ -1,20 +1,19 @@
-// Bounded, synchronous zlib inflate for histogram payloads, on pako's zlib port.
+// The reference inflater: bounded, synchronous zlib inflate on pako's zlib port, with the
+// contract of the app's inflater (src/formats/inflate.ts, inflateZlib). Test support, never part
+// of the app: inflate.test.ts checks inflateZlib's bytes and verdicts against it, and
+// scripts/inflate-bench.ts times the two payload by payload.
 //
-// The app no longer decodes with it: inflate.ts (inflateZlib) does, with the same contract and
-// pako's verdicts, 1.7x faster. This stays as the reference inflate.test.ts checks it against,
-// and the baseline of scripts/inflate-bench.ts.
-//
-// pako.inflate() would inflate whatever it is given, however large (a few kilobytes of
-// hostile input can claim gigabytes), and allocates a fresh stream state and output
-// chunks on every call. Here one stream state is reused, the output goes into one reused
-// buffer, and the caller says how many bytes it is prepared to receive: inflating stops
-// there.
+// pako.inflate() would inflate whatever it is given, however large, and allocates a fresh
+// stream state and output chunks on every call. Here one stream state is reused, the output goes
+// into one reused buffer, and the caller says how many bytes it is prepared to receive:
+// inflating stops there.
 
 // pako 1.x ships no type declarations for its zlib internals; the shapes used are below.
 // @ts-expect-error -- untyped CommonJS module
 import * as zlib from "pako/lib/zlib/inflate.js";
 // @ts-expect-error -- untyped CommonJS module
 import ZStreamModule from "pako/lib/zlib/zstream.js";
+import type { Inflated } from "../../src/formats/inflate";
 
 interface InflateState {
   mode: number;
@@ -108,13 +107,6 @@ function looksLikePako1State(st: InflateState): boolean {
   return st.lendyn instanceof Int32Array && st.distdyn instanceof Int32Array && "head" in st && "window" in st;
 }
 let output = new Uint8Array(64 * 1024);
-
-export interface Inflated {
-  /** The bytes produced: a view of a buffer that the next call reuses. */
-  bytes: Uint8Array;
-  /** True when the zlib stream ended (and its checksum matched) within the limit. */
-  ended: boolean;
-}
 
 /**
  * Inflates the zlib stream in `input[offset, offset + length)`, producing at most `limit`

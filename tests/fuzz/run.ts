@@ -1,4 +1,4 @@
-// Long fuzz runs of the properties in scripts/fuzz/properties.ts.
+// Long fuzz runs of the properties in tests/fuzz/properties.ts.
 //
 //   npm run fuzz -- --count 20000 [--seed N] [--only name[,name]] [--jobs N] [--budget ms] [--hang s] [--strict] [--list]
 //
@@ -56,7 +56,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === "--strict") o.strict = true;
     else if (a === "--list") o.list = true;
     else if (a === "--child") o.child = next();
-    else throw new Error(`unknown argument ${a} (see the top of scripts/fuzz/run.ts)`);
+    else throw new Error(`unknown argument ${a} (see the top of tests/fuzz/run.ts)`);
   }
   return o;
 }

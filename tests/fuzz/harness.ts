@@ -1,6 +1,6 @@
 // Fuzzing harness: feeding inputs to the parsers, the oracle every outcome must satisfy, and
 // the bookkeeping of known (reported, not yet fixed) bugs. Pure Node: no Vitest import, so the
-// long runner (scripts/fuzz/run.ts) and the Vitest suite share it.
+// long runner (tests/fuzz/run.ts) and the Vitest suite share it.
 import { detectedFormat, headOfChunks, ingest, type IngestResult } from "../../src/engine/ingest";
 import { Store } from "../../src/engine/store";
 import { bucketsOf, maxOf, type Histogram } from "../../src/core/histogram";
@@ -32,7 +32,7 @@ export function fail(message: string): never {
 // ---------------------------------------------------------------------------------------------
 // Known bugs: reported to the lead (see found.test.ts). While one is unfixed the properties
 // tolerate exactly its symptom (and count how often they did), so the suite stays green and
-// still catches everything else. `--strict` (scripts/fuzz/run.ts) or FUZZ_STRICT=1 turns this off.
+// still catches everything else. `--strict` (tests/fuzz/run.ts) or FUZZ_STRICT=1 turns this off.
 
 // None open: add a name here (and its description below) when a find cannot be fixed at once.
 export type KnownBug = never;

@@ -1,5 +1,5 @@
 // The fuzz properties, shared by the quick Vitest run (properties.test.ts) and the long runner
-// (scripts/fuzz/run.ts: `npm run fuzz -- --count 20000`). Each property states what must hold for
+// (tests/fuzz/run.ts: `npm run fuzz -- --count 20000`). Each property states what must hold for
 // every generated case; `quickRuns` keeps the Vitest run of the whole folder within ~30 s.
 import fc from "fast-check";
 import { decodeFromCompressedBase64 } from "hdr-histogram-js";
@@ -11,8 +11,8 @@ import type { Unit } from "../../src/core/types";
 import type { SampleOptions } from "../../src/formats/source";
 import { decodeHistogramPayload, valueFromIndex } from "../../src/formats/hlog-encoding";
 import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf } from "../../src/core/counts-layout";
-import { encodeHistogram, type EncodeOptions } from "../lib/hlog-encoders";
-import { seriesMeta, viewMeta } from "../lib/share-meta";
+import { encodeHistogram, type EncodeOptions } from "../support/hlog-encoders";
+import { seriesMeta, viewMeta } from "../support/share-meta";
 import { decodeShare, encodeShare, type ShareState } from "../../src/share";
 import { ByteWriter, base64urlEncode, zlibDeflate } from "../../src/share/bytes";
 import { buildPayload, wrapPayload } from "../../src/share/codec";
@@ -57,7 +57,7 @@ export interface FuzzProperty {
   build(): fc.IRawProperty<any, boolean>;
 }
 
-/** Long runs (scripts/fuzz/run.ts) may use bigger inputs. */
+/** Long runs (tests/fuzz/run.ts) may use bigger inputs. */
 export let longMode = false;
 export function setLongMode(on: boolean): void {
   longMode = on;

@@ -3,8 +3,8 @@
 // generated samples in each tool's own layout (as in fixtures/producers), with the number of
 // requests each holds: the fuzz properties read them whole, in chunks, mutated.
 import fc from "fast-check";
-import { generateSamples, type LoadSample } from "../lib/loadgen-fixtures";
-import { mulberry32 } from "../lib/queue-sim";
+import { generateSamples, type LoadSample } from "../support/loadgen-fixtures";
+import { mulberry32 } from "../support/queue-sim";
 
 export const TOOL_KINDS = ["hey", "h2load", "pgbench", "redis-benchmark", "sysbench", "cyclictest", "sockperf", "ping", "ioping", "hyperfine"] as const;
 export type ToolKind = (typeof TOOL_KINDS)[number];

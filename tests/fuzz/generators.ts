@@ -7,12 +7,12 @@ import { fileURLToPath } from "node:url";
 import { deflateSync } from "node:zlib";
 import fc from "fast-check";
 import { build } from "hdr-histogram-js";
-import { writeHlog } from "../lib/hlog-fixture";
-import { simulateQueue, mulberry32 } from "../lib/queue-sim";
-import { gatlingLog, generateSamples, jmeterCsv, jmeterXml, k6Csv, k6Json, plainValues, samplesTable, vegetaCsv, vegetaJson } from "../lib/loadgen-fixtures";
-import { fortioJson, ghzJson, siegeVerbose } from "../lib/producer-fixtures";
-import { fioHistLog, fioJsonPlus, fioLatLog, jmhJson, nighthawkJson, otlpJsonLines, prometheusRange } from "../lib/structured-fixtures";
-import { PRODUCER_FIXTURES } from "../lib/producer-outputs";
+import { writeHlog } from "../support/hlog-fixture";
+import { simulateQueue, mulberry32 } from "../support/queue-sim";
+import { gatlingLog, generateSamples, jmeterCsv, jmeterXml, k6Csv, k6Json, plainValues, samplesTable, vegetaCsv, vegetaJson } from "../support/loadgen-fixtures";
+import { fortioJson, ghzJson, siegeVerbose } from "../support/producer-fixtures";
+import { fioHistLog, fioJsonPlus, fioLatLog, jmhJson, nighthawkJson, otlpJsonLines, prometheusRange } from "../support/structured-fixtures";
+import { PRODUCER_FIXTURES } from "../support/producer-outputs";
 import { formatPercentileDistribution } from "../../src/core/hgrm-export";
 import { toolFixtureArb } from "./tool-generators";
 

@@ -9,10 +9,10 @@ import { bucketsOf, newHistogram } from "../../src/core/histogram";
 import { Store } from "../../src/engine/store";
 import { spectrumOf } from "../../src/core/spectrum";
 import { parseRequirement, parseSlaDat } from "../../src/core/requirements";
-import { encodeHistogram } from "../lib/hlog-encoders";
+import { encodeHistogram } from "../support/hlog-encoders";
 import { generatedFixture, sparseV2Payload, utf16Garbage } from "./generators";
 import { chunkEvery, digest } from "./harness";
-import { budgetMs } from "../lib/budget";
+import { budgetMs } from "../support/budget";
 
 /** Wall time of a (sync or async) call, in ms. */
 async function timeOf(f: () => unknown): Promise<number> {

@@ -9,7 +9,7 @@
 // Also: a closed-loop (synchronous) client simulator, the textbook source of coordinated omission.
 import { build, type Histogram } from "hdr-histogram-js";
 import { LineSplitter, splitLines } from "../../src/core/lines";
-import type { FormatReader, ParsedSource, SampleOptions } from "../../src/formats/source";
+import type { FormatReader, LineParser, ParsedSource, SampleOptions } from "../../src/formats/source";
 import { mulberry32, type Stall } from "./queue-sim";
 
 export interface LoadSample {
@@ -571,8 +571,12 @@ export function simulateClosedLoop(c: ClosedLoopConfig): ClosedLoopResult {
 
 /** Parses `text` handing the reader one line at a time. */
 export function parseByLines(reader: FormatReader, name: string, text: string, options?: SampleOptions): ParsedSource {
-  const p = reader.create(name, options);
-  splitLines(text).forEach((l, i) => p.line(l, i + 1));
+  return readLines(reader.create(name, options), splitLines(text));
+}
+
+/** Feeds `lines` to a reader's parser one by one (numbered from 1), then finishes it. */
+export function readLines(p: LineParser, lines: readonly string[]): ParsedSource {
+  lines.forEach((l, i) => p.line(l, i + 1));
   return p.finish();
 }
 

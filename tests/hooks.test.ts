@@ -308,7 +308,7 @@ describe("docs/HOOKS.md and the data-testid hooks in src/", () => {
     expect(scan.found.length).toBeGreaterThan(20); // the scanner itself still works
     expect(
       scan.unresolved.map((u) => `${where(u)}: data-testid=${u.expr}`),
-      "data-testids whose value cannot be read statically: use a literal, or teach scripts/hooks.test.ts the pattern",
+      "data-testids whose value cannot be read statically: use a literal, or teach tests/hooks.test.ts the pattern",
     ).toEqual([]);
   });
 
