@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { build } from "hdr-histogram-js";
-import { writeHlog } from "../scripts/lib/hlog-fixture";
+import { writeHlog } from "../tests/support/hlog-fixture";
 import { startServer, type Serving } from "../src/cli/serve";
 import { idle, openEmpty } from "./helpers";
 

@@ -2,7 +2,7 @@
 //
 //   npx tsx scripts/bench-live.ts [--runs 1] [--seconds 60] [--only 1,2]
 //
-// 1. The 24-hour log (86,400 one-second intervals, scripts/lib/day-log.ts) appended at speed
+// 1. The 24-hour log (86,400 one-second intervals, tests/support/day-log.ts) appended at speed
 //    through the engine's `append` request, a minute of lines a piece, beside a load of the
 //    finished file: the time, the memory held after a collection (heap and array buffers), and
 //    the Markdown table and the timeline compared digit for digit (goal: equal, and within 20 %
@@ -17,8 +17,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { build } from "hdr-histogram-js";
 import { chromium } from "playwright-core";
-import { writeHlog } from "./lib/hlog-fixture";
-import { dayLogName, writeDayLog } from "./lib/day-log";
+import { writeHlog } from "../tests/support/hlog-fixture";
+import { dayLogName, writeDayLog } from "../tests/support/day-log";
 import { findBrowser } from "./browser.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");

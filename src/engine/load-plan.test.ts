@@ -1,7 +1,7 @@
 // The load plan: which file is read how, in how many pieces, decided from the files alone
 // (their heads and sizes) and what the loader has to read with.
 import { describe, expect, it } from "vitest";
-import { generatedFixture, hlogFixture } from "../../scripts/fuzz/generators";
+import { generatedFixture, hlogFixture } from "../../tests/fuzz/generators";
 import { planLoad, type LoadCapabilities } from "./load-plan";
 
 const SPLIT = 64 * 1024;
