@@ -28,10 +28,11 @@ import { makeSeries, MAX_TAGS, type IngestProgress, type IngestResult, type Sink
 import { KeptCounts, keptGroup, keptTransferables, type KeptParts } from "./intervals/kept";
 import { attachKept, decodePayload, medianOf } from "./intervals";
 import { fileBaseName } from "../core/naming";
+import { threadBlockWorkspace } from "./block-workspace";
 
 function blocksOf(t: TagSeries): RangeSums | null {
   if (!t.blocks || t.partsBroken || t.blocks.totalOnly) return null;
-  return t.parts.length === 0 ? t.blocks : new JoinedBlocks([{ blocks: t.blocks, from: 0 }, ...t.parts]);
+  return t.parts.length === 0 ? t.blocks : new JoinedBlocks([{ blocks: t.blocks, from: 0 }, ...t.parts], threadBlockWorkspace());
 }
 
 /** Adds a tag's pending counts (its blocks' total) to its histogram; nothing is pending after. */
@@ -114,12 +115,12 @@ export function keepBlocks(on: boolean): void {
 }
 
 /** A tag's series before its first interval is added. */
-function newTagSeries(layout: string, pending: boolean, intervals: IntervalTable, kept: Parameters<typeof KeptCounts.create>[0]): TagSeries {
+function newTagSeries(layout: string, pending: boolean, intervals: IntervalTable, kept: Parameters<typeof KeptCounts.create>[0], origin = 0): TagSeries {
   return {
     histogram: null,
     pending,
     intervals,
-    blocks: new IntervalBlocks(kernelAccumulators, !blocksKept),
+    blocks: new IntervalBlocks(kernelAccumulators, !blocksKept, { origin, workspace: threadBlockWorkspace() }),
     layout,
     parts: [],
     partsBroken: false,
@@ -183,14 +184,16 @@ export function transferablesOf(p: HlogPart): ArrayBuffer[] {
  * Reads a part of an interval log that starts at a line boundary (not necessarily the file's
  * start). `source` holds the bytes the chunks were decoded from once they are all read (the
  * joining worker cuts the part's payloads out of them); without it, the part cannot be joined.
+ * `origins`: per tag, its intervals before the part (see HlogIngest), when known.
  */
 export async function ingestHlogPart(
   name: string,
   chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
   onProgress?: (p: IngestProgress) => void,
   source: Uint8Array | null = null,
+  origins?: ReadonlyMap<string, number>,
 ): Promise<HlogPart> {
-  const sink = new HlogIngest(name, false);
+  const sink = new HlogIngest(name, false, null, origins);
   await pushAll(sink, chunks, onProgress);
   return sink.toPart(source);
 }
@@ -291,12 +294,14 @@ export class HlogIngest implements Sink, LineSink {
    * `keepPayloads` false: a part for another worker to join (see IntervalTable). `ownBytes`: the
    * bytes pushBytes() is given, kept whole by the caller as they come (a table that keeps its
    * payloads finds those of the lines read from bytes there); without them, a reader that keeps
-   * its payloads reads pushed bytes as text.
+   * its payloads reads pushed bytes as text. `origins`: per tag, how many of its intervals the
+   * log holds before the lines read here (a later part's blocks then lie on the log's grid).
    */
   constructor(
     private readonly file: string,
     private readonly keepPayloads = true,
     private readonly ownBytes: Uint8Array | null = null,
+    private readonly origins: ReadonlyMap<string, number> = new Map(),
   ) {
     this.reader = new HlogReader(file);
     // This object is the splitter's sink, not a pair of closures made for it: the splitter's
@@ -594,7 +599,13 @@ export class HlogIngest implements Sink, LineSink {
       return;
     }
     if (!t) {
-      t = newTagSeries(`${d.lowestDiscernibleValue}/${d.numberOfSignificantValueDigits}`, true, new IntervalTable(this.keepPayloads), this.kept);
+      t = newTagSeries(
+        `${d.lowestDiscernibleValue}/${d.numberOfSignificantValueDigits}`,
+        true,
+        new IntervalTable(this.keepPayloads),
+        this.kept,
+        this.origins.get(interval.tag) ?? 0,
+      );
       this.tags.set(interval.tag, t);
       this.rawStarts.set(interval.tag, []);
     }
@@ -719,7 +730,7 @@ export class HlogIngest implements Sink, LineSink {
       before.push(pt.rawStarts);
       this.rawBefore.set(pt.tag, before);
       // A part that kept no blocks (or saw two layouts) leaves the series without blocks.
-      if (pt.blocks && pt.blocks.levels.length === BLOCK_SIZES.length) t.parts.push({ blocks: IntervalBlocks.fromParts(pt.blocks), from });
+      if (pt.blocks && pt.blocks.levels.length === BLOCK_SIZES.length) t.parts.push({ blocks: IntervalBlocks.fromParts(pt.blocks, threadBlockWorkspace()), from });
       else t.partsBroken = true;
     }
   }

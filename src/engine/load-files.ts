@@ -1,16 +1,15 @@
 // Loading dropped files with every core: small interval logs are shared out between this
 // worker and helper workers (one file each at a time), a big interval log is cut at line
 // boundaries into pieces that every worker reads at once, then joined here (load-pieces.ts,
-// proven equal to reading in one piece). The pieces depend on the file alone: without helpers
-// a big log is read in the same pieces here, so every machine, the page and the command line
-// get the same parts (whose starts the comparison's sub-blocks and the timeline's columns
-// follow). Other formats are read here, in order. Series are
+// proven equal to reading in one piece). How many pieces is a speed setting (the workers
+// there are; without helpers a log is read in one piece): no answer depends on it, as every
+// part's blocks lie on the log's grid. Other formats are read here, in order. Series are
 // added to the store in the order of the files, whoever read them; the thread files of one
 // pgbench run are then merged into one series (join-runs.ts).
 import type { SampleOptions } from "../formats/source";
 import { fileChunks } from "./file-chunks";
 import { joinThreadFiles } from "./join-runs";
-import { ingest, ingestHlogInParts, isIntervalLog, PartsNotJoinable, type HlogPart, type IngestResult } from "./ingest";
+import { ingest, ingestHlogInParts, isIntervalLog, type HlogPart, type IngestResult } from "./ingest";
 import { readLogsOnDemand, readsOnDemand, type LogToRead } from "./load-on-demand";
 import { cutsAt, logPieceTargets, readInPieces } from "./load-pieces";
 import type { FileOutcome, FileProgress, Progress } from "./protocol";
@@ -20,8 +19,12 @@ import type { Store } from "./store";
 export interface HelperWorkers {
   /** How many helpers: reads on different helpers run at once. */
   readonly count: number;
-  /** Reads on helper number `helper` (0 ≤ helper < count). */
-  read(helper: number, blob: Blob, name: string, onProgress: (bytes: number, intervals: number) => void, signal?: AbortSignal): Promise<HlogPart>;
+  /**
+   * Reads on helper number `helper` (0 ≤ helper < count). `before`: the log's bytes before the
+   * piece `blob` (none: a log from its start), whose intervals the helper counts so that the
+   * part's blocks lie on the log's grid (piece-origins.ts).
+   */
+  read(helper: number, blob: Blob, name: string, onProgress: (bytes: number, intervals: number) => void, signal?: AbortSignal, before?: Blob): Promise<HlogPart>;
 }
 
 /** Interval logs at least this big are cut into parts (below it, the copy and join cost more than they save). */
@@ -36,16 +39,17 @@ export const MAX_LOG_BYTES = 800_000_000;
 const PIECES_PER_SPLIT = 16;
 const HEAD_BYTES = 16 * 1024;
 
-/**
- * Where an interval log is cut into pieces (none below `splitBytes`): the same wherever and by
- * whomever it is read (load-pieces.ts logPieceTargets).
- */
-export function cutsOfLog(file: Blob, splitBytes = SPLIT_BYTES): Promise<number[]> {
-  return file.size >= splitBytes ? cutsAt(file, logPieceTargets(file.size, splitBytes / PIECES_PER_SPLIT)) : Promise.resolve([]);
-}
+/** Shares of a log read on demand: one equal piece per worker (each reads its own, in one go). */
+const ONE_PIECE_EACH = [1];
 
-/** No helpers: readInPieces then reads every piece on this thread. */
-const NO_HELPERS: HelperWorkers = { count: 0, read: () => Promise.reject(new Error("no helper workers")) };
+/**
+ * Where an interval log is cut into pieces for `workers` workers (none below `splitBytes`, none
+ * for one worker; load-pieces.ts logPieceTargets). `onDemand`: one equal piece per worker.
+ */
+export function cutsOfLog(file: Blob, workers: number, splitBytes = SPLIT_BYTES, onDemand = false): Promise<number[]> {
+  if (file.size < splitBytes || workers < 2) return Promise.resolve([]);
+  return cutsAt(file, logPieceTargets(file.size, splitBytes / PIECES_PER_SPLIT, workers, onDemand ? ONE_PIECE_EACH : undefined));
+}
 
 const CANCELLED = "cancelled: nothing of this file was loaded";
 
@@ -92,7 +96,7 @@ export async function loadFiles(
   /** Reads one file here, whatever its format (the path every file took before helpers). */
   const readHere = async (i: number): Promise<void> => {
     const file = files[i]!;
-    if (logs[i] && readsOnDemand(file)) return readOnDemand([i], [[]]);
+    if (logs[i] && readsOnDemand(file)) return readOnDemand([i], [[]], null);
     let bytes = 0;
     try {
       results[i] = await ingest(
@@ -121,9 +125,9 @@ export async function loadFiles(
   };
 
   /** Interval logs that read their bytes back when asked (load-on-demand.ts), `cuts[n]` for files[run[n]]. */
-  const readOnDemand = async (run: readonly number[], cuts: readonly (readonly number[])[]): Promise<void> => {
+  const readOnDemand = async (run: readonly number[], cuts: readonly (readonly number[])[], by: HelperWorkers | null): Promise<void> => {
     const logs: LogToRead[] = run.map((i, n) => ({ file: files[i]!, cuts: cuts[n]! }));
-    const out = await readLogsOnDemand(logs, helpers, (n, bytes, intervals) => update(run[n]!, bytes, intervals), signal);
+    const out = await readLogsOnDemand(logs, by, (n, bytes, intervals) => update(run[n]!, bytes, intervals), signal);
     out.forEach((r, n) => {
       const i = run[n]!;
       if (r.status === "fulfilled") results[i] = r.value;
@@ -133,33 +137,27 @@ export async function loadFiles(
   };
 
   const isBigLog = (i: number) => logs[i]! && files[i]!.size >= splitBytes;
-  /** Where interval log i is cut (none when small): the same cuts whoever reads it (see logPieceTargets). */
-  const cutsOf = (i: number): Promise<number[]> => (logs[i] ? cutsOfLog(files[i]!, splitBytes) : Promise.resolve([]));
+  /** Where interval log i is cut for `by` and this thread (none when small or alone; see cutsOfLog). */
+  const cutsOf = (i: number, by: HelperWorkers | null): Promise<number[]> =>
+    logs[i] ? cutsOfLog(files[i]!, 1 + (by?.count ?? 0), splitBytes, readsOnDemand(files[i]!)) : Promise.resolve([]);
 
   /** Reads one big interval log in pieces, here and on every helper at once (load-pieces.ts). */
   const readInParts = async (i: number, by: HelperWorkers): Promise<void> => {
     const file = files[i]!;
-    const cuts = await cutsOf(i);
+    const cuts = await cutsOf(i, by);
     if (cuts.length === 0) return readHere(i);
     try {
       results[i] = await readInPieces(file, file.name, cuts, by, (bytes, intervals) => update(i, bytes, intervals), signal);
     } catch (e) {
-      // Cancelling is the only failure not worth a second try. A helper that failed: the same
-      // pieces read here (the same parts, so the same blocks); parts that cannot be joined:
-      // the log in one piece.
+      // Cancelling is the only failure not worth a second try; otherwise the log in one piece.
       if (signal?.aborted) results[i] = failed(file.name, new Error(CANCELLED));
-      else if (by.count > 0 && !(e instanceof PartsNotJoinable)) return readInParts(i, NO_HELPERS);
       else await readHere(i);
     }
     update(i, file.size, 0, true);
   };
 
-  /** Reads file i on this thread alone: a big interval log still in its pieces, joined. */
-  const readAlone = async (i: number): Promise<void> => {
-    if (logs[i] && readsOnDemand(files[i]!)) return readOnDemand([i], [await cutsOf(i)]);
-    if (isBigLog(i)) return readInParts(i, NO_HELPERS);
-    return readHere(i);
-  };
+  /** Reads file i on this thread alone, in one piece. */
+  const readAlone = (i: number): Promise<void> => readHere(i);
 
   const logs = await Promise.all(files.map(async (f) => isIntervalLog(f.name, await headOf(f))));
   // An interval log keeps every payload in memory (about its size again): past the cap, say so
@@ -196,7 +194,7 @@ export async function loadFiles(
         // A run of such logs: every piece of every one in one queue.
         const run: number[] = [];
         for (; i < files.length && (tooBig(i) || (logs[i] && readsOnDemand(files[i]!))); i++) if (!tooBig(i)) run.push(i);
-        await readOnDemand(run, await Promise.all(run.map(cutsOf)));
+        await readOnDemand(run, await Promise.all(run.map((k) => cutsOf(k, helpers))), helpers);
         continue;
       }
       if (isBigLog(i)) {

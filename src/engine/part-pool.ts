@@ -70,7 +70,7 @@ export class HelperPool implements HelperWorkers {
     return e;
   }
 
-  read(helper: number, blob: Blob, name: string, onProgress: (bytes: number, intervals: number) => void, signal?: AbortSignal): Promise<HlogPart> {
+  read(helper: number, blob: Blob, name: string, onProgress: (bytes: number, intervals: number) => void, signal?: AbortSignal, before?: Blob): Promise<HlogPart> {
     const id = this.nextId++;
     let e: Endpoint;
     try {
@@ -91,7 +91,7 @@ export class HelperPool implements HelperWorkers {
         };
       this.pending.set(id, { resolve: settle(resolve), reject: settle(reject), progress: onProgress });
       signal?.addEventListener("abort", onAbort, { once: true });
-      e.postMessage({ type: "read", id, blob, name });
+      e.postMessage({ type: "read", id, blob, name, before });
     });
   }
 }
