@@ -106,9 +106,8 @@ export function helperCount(override = Number.NaN): number {
   return Number.isInteger(override) ? Math.max(0, Math.min(3, override)) : Math.max(0, Math.min(3, cores - 1));
 }
 
-/** The pool of `helperCount(override)` helpers, over the page's ports when given; null without Worker or helpers. */
-export function defaultHelperPool(override = Number.NaN, ports: readonly MessagePort[] = []): HelperPool | null {
+/** The pool of `count` helpers, over the page's ports when given; null without Worker or helpers. */
+export function helperPoolOf(count: number, ports: readonly MessagePort[] = []): HelperPool | null {
   if (typeof Worker === "undefined" && ports.length === 0) return null;
-  const count = helperCount(override);
   return count > 0 ? new HelperPool(count, ports) : null;
 }
