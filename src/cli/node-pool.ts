@@ -85,7 +85,8 @@ export class NodeHelperPool implements HelperWorkers, MergeHelpers {
 
   read(helper: number, blob: Blob, name: string, _progress?: unknown, _signal?: AbortSignal, before?: Blob): Promise<HlogPart> {
     if (!(blob instanceof PathFile) || (before && !(before instanceof PathFile))) return Promise.reject(new Error("only files on disk are read on helper threads"));
-    const ahead: [number, number] | null = before instanceof PathFile ? [before.start, before.end] : null;
+    // Counted only for parts that keep blocks: the count lays them on the log's grid, nothing else.
+    const ahead: [number, number] | null = this.blocks && before instanceof PathFile ? [before.start, before.end] : null;
     // The helper keeps none of the part's bytes: its payloads are read back from the file when asked.
     return this.ask<HlogPart>(helper, (id) => ({ type: "read", id, path: blob.path, name, start: blob.start, end: blob.end, blocks: this.blocks, before: ahead })).then((part) => ({
       ...part,
