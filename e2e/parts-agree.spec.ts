@@ -49,7 +49,6 @@ test("two logs read in pieces: the page and the command line (helper threads or 
   await page.getByTestId("compare-open").click();
   await page.waitForTimeout(50);
   await idle(page);
-  await page.screenshot({ path: join(tmpdir(), "hdr-parts-agree.png") });
   await expect(page.getByTestId("compare-baseline")).toHaveValue("sysA");
   await expect(page.getByTestId("compare-candidate")).toHaveValue("sysB");
   const rows = page.getByTestId("ratio-point");
