@@ -1,7 +1,8 @@
 // Logs big enough to be cut into pieces: the comparison's intervals rest on how a log's blocks
-// are laid out, and the blocks restart at every piece. The pieces depend on the file alone, so
-// the page (two workers taking pieces as they free up), the command line with its helper
-// thread and the command line on one thread give the same intervals, digit for digit.
+// are laid out. Every part's blocks lie where a read in one piece lays them, however many
+// workers cut the log, so the page (its workers taking pieces as they free up), the command
+// line with its helper threads and the command line on one thread (each log in one piece) give
+// the same intervals, digit for digit.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -6,6 +6,11 @@ import { availableParallelism } from "node:os";
 import { isMainThread, Worker, workerData } from "node:worker_threads";
 import { HELPER_ROLE } from "./helper-role";
 
+/** Whether the arguments ask for one thread (`--workers 1`): no helper is started early then. */
+function oneWorker(argv: readonly string[]): boolean {
+  return argv.some((a, i) => a === "--workers=1" || (a === "--workers" && argv[i + 1]?.trim() === "1"));
+}
+
 if (!isMainThread && (workerData as { role?: string } | null)?.role === HELPER_ROLE) {
   const { serveParts } = await import("./node-pool");
   serveParts();
@@ -16,7 +21,12 @@ if (!isMainThread && (workerData as { role?: string } | null)?.role === HELPER_R
   // for the commands that read with helpers (main() takes it, or it is ended below).
   // Unreferenced, it never keeps the process alive by itself.
   const early =
-    (argv[0] === "report" || argv[0] === "check") && !argv.includes("--no-workers") && !argv.includes("--help") && !argv.includes("-h") && availableParallelism() > 1
+    (argv[0] === "report" || argv[0] === "check") &&
+    !argv.includes("--no-workers") &&
+    !oneWorker(argv) &&
+    !argv.includes("--help") &&
+    !argv.includes("-h") &&
+    availableParallelism() > 1
       ? new Worker(script, { workerData: { role: HELPER_ROLE } })
       : null;
   early?.unref();

@@ -33,7 +33,9 @@ const COMMON = `  --require R        requirement, e.g. "p50<=1ms, p99<=5ms, p99.
                      shows the same headline, ratios, ranges and sentence)
   --allow-partial    a file's last line cut mid-write (a log still being written) is a note,
                      and the rest is judged; any other damaged line still stops the judgment
-  --no-workers       read on this thread only
+  --workers N        read on N threads in all (default: one per core, at most 4); only a
+                     speed setting: the output is the same for every N
+  --no-workers       read on this thread only (as --workers 1)
   -h, --help         this text
 `;
 

@@ -25,6 +25,8 @@ Options:
                      and DIR/history-<series>.svg (the chart of each series across runs)
   --link-base URL    where the page is hosted: history.md links to URL#history=… (the runs'
                      summaries as numbers; the page draws the same history from them)
-  --no-workers       read on this thread only
+  --workers N        read on N threads in all (default: one per core, at most 4); only a
+                     speed setting: the output is the same for every N
+  --no-workers       read on this thread only (as --workers 1)
   -h, --help         this text
 `;

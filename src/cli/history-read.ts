@@ -8,7 +8,7 @@
 // run meanwhile, and reads a run itself only when it has nothing to summarise. Summaries and
 // problems are those of reading each run alone (a log big enough to be cut, in its pieces).
 import { ingestHlogInParts, isIntervalLog } from "../engine/ingest";
-import { cutsOfLog, MAX_LOG_BYTES, type HelperWorkers } from "../engine/load-files";
+import { MAX_LOG_BYTES, type HelperWorkers } from "../engine/load-files";
 import { Store } from "../engine/store";
 import type { LoadProblem } from "../core/types";
 import { cachedRun, summarizeRun, type CacheKeyEntry, type RunDir, type RunRead } from "./history-runs";
@@ -42,17 +42,13 @@ async function loadOnHelper(paths: readonly string[], helpers: HelperWorkers, he
     try {
       const store = new Store();
       const problems: LoadProblem[] = [];
-      // A log big enough to be cut is read in the pieces every reader cuts it in (so its blocks,
-      // and the summary's sub-blocks, are those of the page's reading); the helper reads them in turn.
-      const parts = await Promise.all(
-        paths.map(async (p) => {
-          const f = new PathFile(p).asFile();
-          const bounds = [0, ...(await cutsOfLog(f)), f.size];
-          const pieces = bounds.slice(1).map((end, k) => helpers.read(helper, f.slice(bounds[k], end), f.name, () => undefined));
-          for (const part of pieces) part.catch(() => undefined);
-          return { name: f.name, pieces };
-        }),
-      );
+      // Each log in one piece: its blocks lie on the grid whoever reads it (core/blocks.ts).
+      const parts = paths.map((p) => {
+        const f = new PathFile(p).asFile();
+        const pieces = [helpers.read(helper, f, f.name, () => undefined)];
+        for (const part of pieces) part.catch(() => undefined);
+        return { name: f.name, pieces };
+      });
       const results = [];
       for (const { name, pieces } of parts) results.push(await ingestHlogInParts(name, [], pieces));
       for (const r of results) problems.push(...store.add(r).problems);

@@ -65,10 +65,26 @@ const VALUE_FLAGS = new Set([
   "--every",
   "--port",
   "--host",
+  "--workers",
 ]);
 const BOOL_FLAGS = new Set(["--strict", "--json", "--merge", "--no-workers", "--help", "--allow-partial"]);
 const ALLOWED: Record<string, string[]> = {
-  report: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--log-axis", "--link-base", "--json", "--merge", "--no-workers", "--help", "--allow-partial"],
+  report: [
+    "--require",
+    "--compare",
+    "--start",
+    "--end",
+    "--unit",
+    "--out",
+    "--log-axis",
+    "--link-base",
+    "--json",
+    "--merge",
+    "--workers",
+    "--no-workers",
+    "--help",
+    "--allow-partial",
+  ],
   check: [
     "--require",
     "--compare",
@@ -81,13 +97,14 @@ const ALLOWED: Record<string, string[]> = {
     "--link-base",
     "--json",
     "--merge",
+    "--workers",
     "--no-workers",
     "--help",
     "--history",
     "--allow-partial",
   ],
   hgrm: ["--tag", "--start", "--end", "--ratio", "--help"],
-  history: ["--require", "--unit", "--json", "--no-workers", "--help", "--out", "--link-base"],
+  history: ["--require", "--unit", "--json", "--workers", "--no-workers", "--help", "--out", "--link-base"],
   watch: ["--require", "--until", "--every", "--unit", "--help"],
   serve: ["--port", "--host", "--help"],
 };
@@ -190,7 +207,7 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   if (p.files.length === 0) throw new CliError(2, `${p.command}: no input files (see hdr-spectrum ${p.command} --help)`);
   const paths = withBaseline(expandPaths(p.files), baseline);
 
-  const helperCount = opts.helperScript && !p.flags.has("--no-workers") ? helperThreadCount() : 0;
+  const helperCount = helpersOf(p, opts);
   // Blocks serve time windows, comparisons, links and charts: a report of whole logs needs none.
   const blocks = range.start !== null || range.end !== null || baseline !== null || linkBase !== null || out !== null || p.flags.has("--merge");
   const pool = helperCount > 0 ? new NodeHelperPool(helperCount, opts.helperScript!, opts.started, blocks) : null;
@@ -278,9 +295,30 @@ async function historyOrCheck(p: Parsed, io: Io, helpers: NodeHelperPool | null)
   return p.command === "history" ? historyCommand(a) : checkHistory({ ...a, out: null, history: stringFlag(p, "--history")!, files: p.files });
 }
 
+/** Threads the loader may use at most: more cost memory and a start each, and no file reads faster on them. */
+const MAX_WORKERS = 64;
+
+/**
+ * Helper threads beside this one: `--workers N` threads in all (N − 1 helpers), `--no-workers`
+ * none, else what the machine has (helperThreadCount). Only a speed setting: every answer is
+ * the same for any N. None without a script for helpers to run (main() called in-process).
+ */
+function helpersOf(p: Parsed, opts: MainOptions): number {
+  const workers = p.flags.get("--workers");
+  if (workers !== undefined && p.flags.has("--no-workers")) throw new CliError(2, "--workers and --no-workers together: give one");
+  let count = p.flags.has("--no-workers") ? 0 : helperThreadCount();
+  if (typeof workers === "string") {
+    const n = Number(workers);
+    if (!/^\s*\d+\s*$/.test(workers) || !Number.isInteger(n) || n < 1 || n > MAX_WORKERS)
+      throw new CliError(2, `--workers ${workers}: a whole number of threads from 1 to ${MAX_WORKERS}`);
+    count = n - 1;
+  }
+  return opts.helperScript ? count : 0;
+}
+
 /** Runs `task` with the helper threads the options allow, closing them after. */
 async function withHelpers<T>(p: Parsed, opts: MainOptions, task: (helpers: NodeHelperPool | null) => Promise<T>): Promise<T> {
-  const helperCount = opts.helperScript && !p.flags.has("--no-workers") ? helperThreadCount() : 0;
+  const helperCount = helpersOf(p, opts);
   const pool = helperCount > 0 ? new NodeHelperPool(helperCount, opts.helperScript!, opts.started) : null;
   pool?.start();
   try {

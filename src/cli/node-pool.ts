@@ -10,9 +10,11 @@ import type { HelperWorkers } from "../engine/load-files";
 import type { TimeRange } from "../engine/protocol";
 import type { MergedShare, MergeHelpers } from "./load";
 import { PathFile } from "./path-file";
+import { intervalsBefore } from "../engine/piece-origins";
 
 type ToHelper =
-  { type: "read"; id: number; path: string; name: string; start: number; end: number; blocks: boolean } | { type: "merge"; id: number; paths: readonly string[]; range: TimeRange };
+  | { type: "read"; id: number; path: string; name: string; start: number; end: number; blocks: boolean; before: [number, number] | null }
+  | { type: "merge"; id: number; paths: readonly string[]; range: TimeRange };
 type FromHelper = { id: number; type: "done"; part: HlogPart } | { id: number; type: "merged"; share: MergedShare } | { id: number; type: "error"; message: string };
 
 import { HELPER_ROLE } from "./helper-role";
@@ -81,10 +83,12 @@ export class NodeHelperPool implements HelperWorkers, MergeHelpers {
     this.workers[helper] = null;
   }
 
-  read(helper: number, blob: Blob, name: string): Promise<HlogPart> {
-    if (!(blob instanceof PathFile)) return Promise.reject(new Error("only files on disk are read on helper threads"));
+  read(helper: number, blob: Blob, name: string, _progress?: unknown, _signal?: AbortSignal, before?: Blob): Promise<HlogPart> {
+    if (!(blob instanceof PathFile) || (before && !(before instanceof PathFile))) return Promise.reject(new Error("only files on disk are read on helper threads"));
+    // Counted only for parts that keep blocks: the count lays them on the log's grid, nothing else.
+    const ahead: [number, number] | null = this.blocks && before instanceof PathFile ? [before.start, before.end] : null;
     // The helper keeps none of the part's bytes: its payloads are read back from the file when asked.
-    return this.ask<HlogPart>(helper, (id) => ({ type: "read", id, path: blob.path, name, start: blob.start, end: blob.end, blocks: this.blocks })).then((part) => ({
+    return this.ask<HlogPart>(helper, (id) => ({ type: "read", id, path: blob.path, name, start: blob.start, end: blob.end, blocks: this.blocks, before: ahead })).then((part) => ({
       ...part,
       source: blob.bytesOnDemand(),
     }));
@@ -139,12 +143,14 @@ async function serve(port: NodeMessagePort, m: ToHelper): Promise<void> {
     }
     // The part's bytes are not kept: the main thread reads its payloads back from the file (read()).
     const file = new PathFile(m.path, m.name, m.start, m.end);
+    // The intervals ahead of the part, counted from the file, lay its blocks on the log's grid.
+    const origins = m.before ? await intervalsBefore(new PathFile(m.path, m.name, m.before[0], m.before[1]) as unknown as Blob) : undefined;
     const part = await ingestHlogPart(
       m.name,
       fileBytes(file as unknown as Blob, () => undefined),
       undefined,
       null,
-      { keepBlocks: m.blocks },
+      { keepBlocks: m.blocks, origins },
     );
     port.postMessage({ id: m.id, type: "done", part } satisfies FromHelper, transferablesOf(part));
   } catch (e) {

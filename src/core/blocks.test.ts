@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { BLOCK_SIZES, IntervalBlocks, JoinedBlocks, dropBlockChunks, indexRange, prepareBlockChunk, readyBlockChunks, type Sparse } from "./blocks";
+import { BLOCK_SIZES, BlockWorkspace, IntervalBlocks, JoinedBlocks, indexRange, type Sparse } from "./blocks";
 
 function randomSparse(seed: number, range: (seed: number) => number): Sparse {
   // A few indices with counts; deterministic per seed.
@@ -85,6 +85,40 @@ describe.each([
     }
   });
 
+  it("a part that knows where it starts in the log lays its blocks on the log's grid, and sums every range the same", () => {
+    for (const origin of [1, 64, 100, BLOCK_SIZES[1] + 5]) {
+      const b = new IntervalBlocks(undefined, false, { origin });
+      const m = n - 300;
+      for (let i = 0; i < m; i++) b.add(parts[i]!);
+      const t = b.total();
+      expect(new Map(Array.from(t.indices, (ix, k) => [ix, t.counts[k]!]))).toEqual(direct(parts, 0, m - 1));
+      for (const [i0, i1] of [
+        [0, m - 1],
+        [3, 700],
+        [BLOCK_SIZES[1] - origin, m - 1],
+        [500, 4000],
+      ] as const) {
+        const r = b.sumRange(i0, i1, (i) => parts[i]!);
+        const got = new Map<number, number>();
+        r.sum.indices.forEach((ix, k) => got.set(ix, r.sum.counts[k]!));
+        expect(got).toEqual(direct(parts, i0, i1));
+        expect(r.decoded).toBeLessThanOrEqual(2 * BLOCK_SIZES[0] + (m % BLOCK_SIZES[0]));
+      }
+      // Stored first-level blocks start on multiples of 64 counted from the log's first interval.
+      const size = BLOCK_SIZES[0];
+      for (let start = 0; start + size <= Math.min(m, 600); start++) {
+        const s = b.storedBlock(start);
+        if ((origin + start) % size !== 0) expect(s).toBeNull();
+        else expect(new Map(Array.from(s!.indices, (ix, k) => [ix, s!.counts[k]!]))).toEqual(direct(parts, start, start + size - 1));
+      }
+      // And so when rebuilt in another worker.
+      const again = IntervalBlocks.fromParts(structuredClone(b.toParts()));
+      const first = (size - (origin % size)) % size;
+      expect(again.storedBlock(first)).not.toBeNull();
+      expect(again.sumRange(5, 3000, (i) => parts[i]!).sum).toEqual(b.sumRange(5, 3000, (i) => parts[i]!).sum);
+    }
+  });
+
   it("the whole table uses the big blocks", () => {
     const r = blocks.sumRange(0, n - 1, (i) => parts[i]!);
     expect(r.blocks).toBeLessThan(2 + (BLOCK_SIZES[1] / BLOCK_SIZES[0]) * 2);
@@ -113,6 +147,23 @@ describe("storedBlock", () => {
     for (const start of [0, 3 * size, n, n + size, n + 4 * size]) expect(asMap(joined.storedBlock(start)!)).toEqual(direct(parts, start, start + size - 1));
     for (const start of [5 * size, n - 10, n + 1, 2 * n - size]) expect(joined.storedBlock(start)).toBeNull();
   });
+
+  it("on the log's grid when the later part knows where it starts", () => {
+    const size = BLOCK_SIZES[0];
+    const later = new IntervalBlocks(undefined, false, { origin: n });
+    for (const p of parts.slice(n)) later.add(p);
+    const grid = new JoinedBlocks([
+      { blocks: whole, from: 0 },
+      { blocks: later, from: n },
+    ]);
+    // Every multiple of 64 but the block the part boundary cuts through (n = 5·64 + 10).
+    for (let start = 0; start + size <= 2 * n; start += size) {
+      const s = grid.storedBlock(start);
+      if (start === 5 * size) expect(s).toBeNull();
+      else expect(asMap(s!)).toEqual(direct(parts, start, start + size - 1));
+    }
+    expect(grid.storedBlock(n)).toBeNull();
+  });
 });
 
 describe("chunks written ahead", () => {
@@ -124,20 +175,20 @@ describe("chunks written ahead", () => {
       return { indices, counts: Float64Array.from(indices, (i) => 1 + ((i + seed) % 11)) };
     };
     const n = 40 * BLOCK_SIZES[0] + 5;
+    const workspace = new BlockWorkspace();
     const build = () => {
-      const b = new IntervalBlocks();
+      const b = new IntervalBlocks(undefined, false, { workspace });
       for (let i = 0; i < n; i++) b.add(wide(i));
       return b;
     };
-    dropBlockChunks();
     const plain = build();
-    for (let k = 0; k < 3; k++) prepareBlockChunk();
-    expect(readyBlockChunks()).toBe(3);
+    for (let k = 0; k < 3; k++) workspace.chunks.prepare();
+    expect(workspace.chunks.ready).toBe(3);
     const ahead = build();
     // Taken (the level got to the largest size), not merely held.
-    expect(readyBlockChunks()).toBeLessThan(3);
-    dropBlockChunks();
-    expect(readyBlockChunks()).toBe(0);
+    expect(workspace.chunks.ready).toBeLessThan(3);
+    workspace.chunks.drop();
+    expect(workspace.chunks.ready).toBe(0);
     const same = (a: Sparse, b: Sparse) => {
       expect(Array.from(a.indices)).toEqual(Array.from(b.indices));
       expect(Array.from(a.counts)).toEqual(Array.from(b.counts));

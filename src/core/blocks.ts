@@ -2,10 +2,9 @@
 // blocks and decodes only the ragged edges instead of every interval in it. Blocks are sparse
 // (only non-zero buckets), in the counts-array layout all of a series' intervals share.
 
-export interface Sparse {
-  indices: Int32Array;
-  counts: Float64Array;
-}
+import { Scratch, type Accumulator, type AccumulatorsFactory, type Sparse } from "./scratch";
+
+export { grownDense, Scratch, type Accumulator, type AccumulatorsFactory, type Sparse } from "./scratch";
 
 /** One level's blocks, as another worker receives them: block k is entries [starts[k], ends[k]) of chunk chunkOf[k]. */
 export interface PackedLevel {
@@ -19,209 +18,12 @@ export interface PackedLevel {
 export interface BlockParts {
   levels: PackedLevel[];
   n: number;
+  /** The index the part's first interval has in the whole log (its blocks' grid; see IntervalBlocks). */
+  origin: number;
 }
 
 /** Intervals per block at each level: 64, then 64 × 32 = 2048. */
 export const BLOCK_SIZES = [64, 2048] as const;
-
-/** A dense array and its bitmap of touched indices (one bit per index), doubled until index `top` fits, contents kept. */
-export function grownDense(dense: Float64Array, bits: Int32Array, top: number): [Float64Array<ArrayBuffer>, Int32Array<ArrayBuffer>] {
-  let size = dense.length;
-  while (size <= top) size *= 2;
-  const d = new Float64Array(size);
-  d.set(dense);
-  const b = new Int32Array(size >> 5);
-  b.set(bits);
-  return [d, b];
-}
-
-/**
- * Accumulates sparse counts into a dense scratch array, marking touched indices in a bitmap;
- * take() walks the bitmap's non-zero words (1/32 of the span) in index order, so it needs no
- * sort and no per-entry bookkeeping beyond one OR. (A scan of the whole span per block was 8 %
- * of a 24-hour load; a touched list with a sort, 10 %.)
- *
- * A dense slice (64 entries or more, at least one per DENSE_RATIO indices of its span, as in
- * logs of thousands of distinct values per interval) skips the OR: it marks its span's 64-index
- * groups instead, and take() scans those groups' counts for non-zero ones. The entries found
- * are the same either way (an index only touched by zero counts is skipped by both), and a
- * scan costs at most about DENSE_RATIO reads per entry of the slice that marked it, shared by every
- * slice over the same indices (64 intervals' worth per block).
- */
-const DENSE_RATIO = 4;
-
-/**
- * What IntervalBlocks adds intervals into at each level while they are added: a Scratch, or
- * an accumulator in the WebAssembly kernel's memory (engine/kernel-accumulators.ts).
- */
-export interface Accumulator {
-  /** An upper bound of the entries takeInto gives (the touched index range). */
-  readonly span: number;
-  /** Adds entries [from, to) of sparse arrays (ascending indices). */
-  addSlice(indices: Int32Array, counts: Float64Array, from: number, to: number): void;
-  /** Moves what it holds out, sparse and sorted, into the arrays from `at`; returns how many. */
-  takeInto(indices: Int32Array, counts: Float64Array, at: number): number;
-  /** Adds what it holds into `into`, keeping it. */
-  addTo(into: Scratch): void;
-  /** Whether takeInto also adds what it takes into the next level's accumulator. */
-  readonly feedsNext: boolean;
-  /** No interval will be added: let its memory go. */
-  release(): void;
-  /**
-   * Where the kernel adds intervals straight into this accumulator (engine/kernel-accumulators.ts):
-   * its slot and the highest index + 1 it holds; null when it cannot (no slot yet, or JavaScript's).
-   */
-  kernelSlot?(): { slot: number; capacity: number } | null;
-}
-
-/** One accumulator per level (BLOCK_SIZES), made when a series' blocks start. */
-export type AccumulatorsFactory = () => Accumulator[];
-
-export class Scratch implements Accumulator {
-  readonly feedsNext = false;
-  private dense = new Float64Array(1024);
-  private bits = new Int32Array(1024 >> 5);
-  /** Per 64 indices (two words of `bits`): 1 when a dense slice touched them without marking bits. */
-  private groups = new Uint8Array(1024 >> 6);
-  private lo = Infinity;
-  private hi = -1;
-  /** Output buffers reused by take(), which copies out exactly what it found. */
-  private static outIdx = new Int32Array(1024);
-  private static outCnt = new Float64Array(1024);
-
-  add(s: Sparse): void {
-    this.addSlice(s.indices, s.counts, 0, s.indices.length);
-  }
-
-  private grow(top: number): void {
-    [this.dense, this.bits] = grownDense(this.dense, this.bits, top);
-    const g = new Uint8Array(this.dense.length >> 6);
-    g.set(this.groups);
-    this.groups = g;
-  }
-
-  /** Adds entries [from, to) of sparse arrays (a block inside a level's packed arrays). */
-  addSlice(indices: Int32Array, counts: Float64Array, from: number, to: number): void {
-    if (to <= from) return;
-    const first = indices[from]!;
-    const top = indices[to - 1]!; // sparse indices are ascending
-    if (top >= this.dense.length) this.grow(top);
-    if (first < this.lo) this.lo = first;
-    if (top > this.hi) this.hi = top;
-    const dense = this.dense;
-    if (to - from >= 64 && (to - from) * DENSE_RATIO > top - first) {
-      this.groups.fill(1, first >> 6, (top >> 6) + 1);
-      for (let k = from; k < to; k++) dense[indices[k]!]! += counts[k]!;
-      return;
-    }
-    const bits = this.bits;
-    for (let k = from; k < to; k++) {
-      const i = indices[k]!;
-      dense[i]! += counts[k]!;
-      bits[i >> 5]! |= 1 << (i & 31);
-    }
-  }
-
-  get empty(): boolean {
-    return this.hi < 0;
-  }
-
-  release(): void {}
-
-  /** Adds what this holds into `into`, leaving this as it is. */
-  addTo(into: Scratch): void {
-    if (this.hi < 0) return;
-    const wEnd = this.hi >> 5;
-    for (let w = this.lo >> 5; w <= wEnd; w++) {
-      if (this.groups[w >> 1] === 1) {
-        for (let i = w << 5, end = i + 32; i < end; i++) if (this.dense[i] !== 0) into.addOne(i, this.dense[i]!);
-        continue;
-      }
-      let word = this.bits[w]!;
-      while (word !== 0) {
-        const low = word & -word;
-        const i = (w << 5) | (31 - Math.clz32(low));
-        word ^= low;
-        into.addOne(i, this.dense[i]!);
-      }
-    }
-  }
-
-  private addOne(i: number, c: number): void {
-    if (i >= this.dense.length) this.grow(i);
-    if (i < this.lo) this.lo = i;
-    if (i > this.hi) this.hi = i;
-    this.dense[i]! += c;
-    this.bits[i >> 5]! |= 1 << (i & 31);
-  }
-
-  /** Indices the accumulated counts span: an upper bound of the entries take() returns. */
-  get span(): number {
-    return this.hi < 0 ? 0 : this.hi - this.lo + 1;
-  }
-
-  /**
-   * The accumulated counts, sparse and sorted, written into `indices` and `counts` from `at`
-   * (room for `span` entries); returns how many. Resets the scratch.
-   */
-  takeInto(indices: Int32Array, counts: Float64Array, at: number): number {
-    const dense = this.dense;
-    const bits = this.bits;
-    const groups = this.groups;
-    let m = at;
-    if (this.hi >= 0) {
-      const wEnd = this.hi >> 5;
-      for (let w = this.lo >> 5; w <= wEnd; w++) {
-        if (groups[w >> 1] === 1) {
-          // A dense slice's group: every index of the word, in order (its bits may be partly set).
-          bits[w] = 0;
-          for (let i = w << 5, end = i + 32; i < end; i++) {
-            const c = dense[i]!;
-            if (c === 0) continue;
-            indices[m] = i;
-            counts[m] = c;
-            dense[i] = 0;
-            m++;
-          }
-          continue;
-        }
-        let word = bits[w]!;
-        if (word === 0) continue;
-        bits[w] = 0;
-        while (word !== 0) {
-          const low = word & -word;
-          const i = (w << 5) | (31 - Math.clz32(low));
-          word ^= low;
-          const c = dense[i]!;
-          if (c === 0) continue; // only a zero count was added there: nothing to report
-          indices[m] = i;
-          counts[m] = c;
-          dense[i] = 0;
-          m++;
-        }
-      }
-      groups.fill(0, this.lo >> 6, (this.hi >> 6) + 1);
-    }
-    this.lo = Infinity;
-    this.hi = -1;
-    return m - at;
-  }
-
-  /**
-   * The accumulated counts as sparse, sorted; resets the scratch. `transient`: views of buffers
-   * every take() reuses, valid until the next one (nothing allocated for a sum that is only read).
-   */
-  take(transient = false): Sparse {
-    const room = this.span;
-    if (Scratch.outIdx.length < room) {
-      Scratch.outIdx = new Int32Array(room);
-      Scratch.outCnt = new Float64Array(room);
-    }
-    const m = this.takeInto(Scratch.outIdx, Scratch.outCnt, 0);
-    if (transient) return { indices: Scratch.outIdx.subarray(0, m), counts: Scratch.outCnt.subarray(0, m) };
-    return { indices: Scratch.outIdx.slice(0, m), counts: Scratch.outCnt.slice(0, m) };
-  }
-}
 
 /** The first chunk of a level holds this many entries; each next one twice the last, up to CHUNK_MAX. */
 const CHUNK_FIRST = 4096;
@@ -231,24 +33,44 @@ const CHUNK_MAX = 1 << 18;
  * Chunks of the largest size written once ahead (zeros), while a page's worker is idle before
  * its first file (engine/warm-up.ts). Memory a process writes for the first time costs a page
  * fault and zeroing on that write, and a big log's blocks write tens of MB of it while both
- * cores read (a 40 % piece of a 24-hour log read 30–50 ms faster with them, measured in
- * Chromium). A level takes them before making new ones; the worker drops what a load left.
+ * cores read. A level takes them before making new ones; the worker drops what a load left.
  */
-const readyChunks: Sparse[] = [];
+export class BlockChunkPool {
+  private readonly chunks: Sparse[] = [];
 
-/** Writes one more chunk ahead (a few ms: the warm-up does it between looks at its event loop). */
-export function prepareBlockChunk(): void {
-  readyChunks.push({ indices: new Int32Array(CHUNK_MAX).fill(0), counts: new Float64Array(CHUNK_MAX).fill(0) });
+  /** Writes one more chunk ahead (a few ms: the warm-up does it between looks at its event loop). */
+  prepare(): void {
+    this.chunks.push({ indices: new Int32Array(CHUNK_MAX).fill(0), counts: new Float64Array(CHUNK_MAX).fill(0) });
+  }
+
+  /** Lets the chunks written ahead go (after a load: a small log needs none of them). */
+  drop(): void {
+    this.chunks.length = 0;
+  }
+
+  /** How many chunks are written ahead and not yet taken. */
+  get ready(): number {
+    return this.chunks.length;
+  }
+
+  /** A chunk written ahead, if any is left (each of CHUNK_MAX entries). */
+  take(): Sparse | undefined {
+    return this.chunks.pop();
+  }
 }
 
-/** Lets the chunks written ahead go (after a load: a small log needs none of them). */
-export function dropBlockChunks(): void {
-  readyChunks.length = 0;
-}
-
-/** How many chunks are written ahead and not yet taken. */
-export function readyBlockChunks(): number {
-  return readyChunks.length;
+/**
+ * What the blocks of one thread share: the chunks written ahead, and the accumulators a range
+ * is summed in (one for every query: a fresh one per query grew a dense array to the
+ * histogram's width each time, and a timeline column is one query). Made once per thread by
+ * the engine and handed to every reader's blocks.
+ */
+export class BlockWorkspace {
+  readonly chunks = new BlockChunkPool();
+  /** Where a part's (or a whole log's) range is summed. */
+  readonly range = new Scratch();
+  /** Where JoinedBlocks adds its parts' sums (they use `range` meanwhile). */
+  readonly joined = new Scratch();
 }
 
 /**
@@ -279,12 +101,12 @@ class Level {
   }
 
   /** Moves what `from` holds into this level as its next block; returns the block's number. */
-  take(from: Accumulator): number {
+  take(from: Accumulator, pool: BlockChunkPool): number {
     const room = from.span; // at least the entries the block will have
     let c = this.chunks.length - 1;
     if (c < 0 || this.used[c]! + room > this.chunks[c]!.indices.length) {
       const size = Math.max(c < 0 ? CHUNK_FIRST : Math.min(this.chunks[c]!.indices.length * 2, CHUNK_MAX), room);
-      const ready = size === CHUNK_MAX ? readyChunks.pop() : undefined;
+      const ready = size === CHUNK_MAX ? pool.take() : undefined;
       this.chunks.push(ready ?? { indices: new Int32Array(size), counts: new Float64Array(size) });
       this.used.push(0);
       c++;
@@ -333,9 +155,6 @@ class Level {
   }
 }
 
-const rangeScratch = new Scratch();
-const joinedScratch = new Scratch();
-
 /** What the store asks of pre-merged blocks: the sum of a range of intervals. */
 export interface RangeSums {
   readonly intervalCount: number;
@@ -348,22 +167,50 @@ export interface RangeSums {
   storedBlock(start: number): Sparse | null;
 }
 
+/** Where a part of a log lies in the whole, and what its blocks share with the thread's others. */
+export interface BlocksPlace {
+  /**
+   * The index the first interval has in the whole log: blocks end on multiples of their size
+   * counted from the log's first interval, whichever part they are read in, so that a part
+   * read elsewhere lays its blocks where a read in one piece lays them.
+   */
+  origin?: number;
+  /** The thread's chunks written ahead and range accumulators (default: a workspace of its own). */
+  workspace?: BlockWorkspace;
+}
+
 export class IntervalBlocks implements RangeSums {
-  /** levels[l]'s block b = merged counts of intervals [b·size, (b+1)·size). */
+  /**
+   * levels[l]'s stored block s = merged counts of the log's intervals [(base + s)·size,
+   * (base + s + 1)·size), base = floor(origin / size); the first one starts at the origin
+   * instead when the origin is not on the grid (a partial block, summed for total() only).
+   */
   private readonly levels: Level[] = BLOCK_SIZES.map(() => new Level());
   private scratch: Accumulator[];
   private n = 0;
+  readonly origin: number;
+  private readonly workspace: BlockWorkspace;
 
   /**
    * `accumulators`: where intervals are added up while they are added (default: Scratch).
    * `totalOnly`: no block is kept, the intervals are only added up for total() (a reader that
    * will be asked for no time window and no comparison); such blocks answer no query.
+   * Indices given to and by the methods count from the first interval added here.
    */
   constructor(
     accumulators?: AccumulatorsFactory,
     readonly totalOnly = false,
+    place: BlocksPlace = {},
   ) {
     this.scratch = accumulators ? accumulators() : BLOCK_SIZES.map(() => new Scratch());
+    this.origin = Math.max(0, Math.floor(place.origin ?? 0));
+    this.workspace = place.workspace ?? new BlockWorkspace();
+  }
+
+  /** The first stored block of level l that is whole, and the grid index of stored block 0. */
+  private grid(l: number): { whole: number; base: number } {
+    const size = BLOCK_SIZES[l]!;
+    return { whole: this.origin % size === 0 ? 0 : 1, base: Math.floor(this.origin / size) };
   }
 
   /**
@@ -385,7 +232,7 @@ export class IntervalBlocks implements RangeSums {
   kernelTarget(): { slot: number; capacity: number; room: number } | null {
     const at = this.scratch[0]!.kernelSlot?.() ?? null;
     if (at === null) return null;
-    return { slot: at.slot, capacity: at.capacity, room: this.totalOnly ? Infinity : BLOCK_SIZES[0] - (this.n % BLOCK_SIZES[0]) };
+    return { slot: at.slot, capacity: at.capacity, room: this.totalOnly ? Infinity : BLOCK_SIZES[0] - ((this.origin + this.n) % BLOCK_SIZES[0]) };
   }
 
   /** `k` intervals (at most kernelTarget's room) were added into the first level's slot by the kernel: as k add()s. */
@@ -393,16 +240,17 @@ export class IntervalBlocks implements RangeSums {
     for (let i = 0; i < k; i++) this.counted();
   }
 
-  /** One more interval is in the first level: a level's block ends every BLOCK_SIZES[l] intervals. */
+  /** One more interval is in the first level: a level's block ends on every multiple of BLOCK_SIZES[l] in the log. */
   private counted(): void {
     this.n++;
     if (this.totalOnly) return;
+    const at = this.origin + this.n;
     for (let l = 0; l < BLOCK_SIZES.length; l++) {
-      if (this.n % BLOCK_SIZES[l]! !== 0) break;
+      if (at % BLOCK_SIZES[l]! !== 0) break;
       const level = this.levels[l]!;
       const from = this.scratch[l]!;
       const feeds = from.feedsNext;
-      const b = level.take(from);
+      const b = level.take(from, this.workspace.chunks);
       if (l + 1 < BLOCK_SIZES.length && !feeds) level.addTo(this.scratch[l + 1]!, b);
     }
   }
@@ -412,10 +260,10 @@ export class IntervalBlocks implements RangeSums {
   }
 
   storedBlock(start: number): Sparse | null {
-    const size = BLOCK_SIZES[0];
-    const b = start / size;
+    const { whole, base } = this.grid(0);
+    const s = (this.origin + start) / BLOCK_SIZES[0] - base;
     const level = this.levels[0]!;
-    return Number.isInteger(b) && b >= 0 && b < level.blocks ? level.view(b) : null;
+    return Number.isInteger(s) && s >= whole && s < level.blocks ? level.view(s) : null;
   }
 
   /**
@@ -444,12 +292,12 @@ export class IntervalBlocks implements RangeSums {
    * each level's packed arrays as they are (views; transferring them moves their buffers).
    */
   toParts(): BlockParts {
-    return { levels: this.totalOnly ? [] : this.levels.map((l) => l.packed()), n: this.n };
+    return { levels: this.totalOnly ? [] : this.levels.map((l) => l.packed()), n: this.n, origin: this.origin };
   }
 
   /** Blocks rebuilt from toParts(): queries work; add() must not be called on them. */
-  static fromParts(p: BlockParts): IntervalBlocks {
-    const b = new IntervalBlocks();
+  static fromParts(p: BlockParts, workspace?: BlockWorkspace): IntervalBlocks {
+    const b = new IntervalBlocks(undefined, false, { origin: p.origin, workspace });
     for (let l = 0; l < BLOCK_SIZES.length; l++) {
       const packed = p.levels[l];
       if (packed) b.levels[l] = new Level(packed);
@@ -463,53 +311,62 @@ export class IntervalBlocks implements RangeSums {
    * intervals at the edges (decoded on demand by `decodeAt`).
    */
   sumRange(i0: number, i1: number, decodeAt: (i: number) => Sparse | null, transient = false): { sum: Sparse; decoded: number; blocks: number } {
-    // One accumulator for every query (take() leaves it empty): a fresh one per query grew a
-    // dense array to the histogram's width each time (a timeline column is one query).
-    const acc = rangeScratch;
+    const acc = this.workspace.range;
     if (!acc.empty) acc.take(); // left over by a query that did not finish
     let decoded = 0;
     let blocks = 0;
+    const origin = this.origin;
+    // lo and hi count from the log's first interval here, on the blocks' grid.
     const cover = (lo: number, hi: number, level: number): void => {
       if (lo > hi) return;
       if (level < 0) {
         for (let i = lo; i <= hi; i++) {
-          const s = decodeAt(i);
+          const s = decodeAt(i - origin);
           if (s) acc.add(s);
           decoded++;
         }
         return;
       }
       const size = BLOCK_SIZES[level]!;
-      const first = Math.ceil(lo / size);
-      const last = Math.floor((hi + 1) / size) - 1; // last block that ends within hi
+      const { whole, base } = this.grid(level);
       const lv = this.levels[level]!;
-      const available = lv.blocks;
-      const end = Math.min(last, available - 1);
+      // Grid blocks; stored block s is grid block base + s, whole from `whole` on.
+      const first = Math.max(Math.ceil(lo / size), base + whole);
+      const last = Math.floor((hi + 1) / size) - 1; // last block that ends within hi
+      const end = Math.min(last, base + lv.blocks - 1);
       if (first > end) {
         cover(lo, hi, level - 1);
         return;
       }
       cover(lo, first * size - 1, level - 1);
       for (let b = first; b <= end; b++) {
-        lv.addTo(acc, b);
+        lv.addTo(acc, b - base);
         blocks++;
       }
       cover((end + 1) * size, hi, level - 1);
     };
-    cover(Math.max(0, i0), Math.min(i1, this.n - 1), BLOCK_SIZES.length - 1);
+    cover(origin + Math.max(0, i0), origin + Math.min(i1, this.n - 1), BLOCK_SIZES.length - 1);
     return { sum: acc.take(transient), decoded, blocks };
   }
 }
 
 /**
  * Consecutive runs of intervals, each with its own blocks (a log read in parts by several
- * workers): a range sums each part's share, so blocks never straddle a part boundary and
- * only the intervals at the edges of each part are decoded.
+ * workers): a range sums each part's share. A part's blocks lie on the log's grid when it knew
+ * where it starts (its origin), so only the intervals between a part's edge and the grid are
+ * decoded; sums are exact whatever the parts, so answers never depend on them.
  */
 export class JoinedBlocks implements RangeSums {
-  constructor(private readonly parts: readonly { blocks: RangeSums; from: number }[]) {}
+  private readonly workspace: BlockWorkspace;
 
-  /** Where each part starts: a part's blocks are aligned to its own start, not to multiples of the block size. */
+  constructor(
+    private readonly parts: readonly { blocks: RangeSums; from: number }[],
+    workspace?: BlockWorkspace,
+  ) {
+    this.workspace = workspace ?? new BlockWorkspace();
+  }
+
+  /** Where each part starts (what the log was cut into; no answer depends on it). */
   get partStarts(): number[] {
     return this.parts.map((p) => p.from);
   }
@@ -535,7 +392,7 @@ export class JoinedBlocks implements RangeSums {
       const p = inside[0]!;
       return p.blocks.sumRange(Math.max(i0, p.from) - p.from, Math.min(i1, p.from + p.blocks.intervalCount - 1) - p.from, (i) => decodeAt(i + p.from), transient);
     }
-    const acc = joinedScratch; // not rangeScratch: the parts' sumRange uses that one meanwhile
+    const acc = this.workspace.joined; // not its range accumulator: the parts' sumRange uses that one meanwhile
     if (!acc.empty) acc.take();
     let decoded = 0;
     let blocks = 0;

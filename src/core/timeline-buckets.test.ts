@@ -31,24 +31,4 @@ describe("snapToBlocks", () => {
       { numRuns: 300 },
     );
   });
-
-  it("a log read in parts: inner boundaries fall on its parts' own block boundaries (each part's blocks start at the part)", () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 200, max: 5000 }), fc.integer({ min: 1, max: 40 }), fc.uniqueArray(fc.integer({ min: 1, max: 4999 }), { maxLength: 4 }), (n, columns, cuts) => {
-        const starts = [0, ...cuts.filter((x) => x < n).sort((a, b) => a - b)];
-        const offsets = Float64Array.from({ length: n }, (_, i) => i * 1.0);
-        const c = { offsets, lengths: new Float64Array(n).fill(1), maxes: new Float64Array(n).fill(1), n };
-        const { buckets } = bucketIntervals(c, 0, n, columns);
-        const snapped = snapToBlocks(c, buckets, 64, starts);
-        const total = snapped.reduce((a, b) => a + b.count, 0);
-        expect(total).toBe(buckets.reduce((a, b) => a + b.count, 0));
-        for (let k = 1; k < snapped.length; k++) {
-          const f = snapped[k]!.first;
-          const from = Math.max(...starts.filter((s) => s <= f));
-          expect((f - from) % 64).toBe(0);
-        }
-      }),
-      { numRuns: 300 },
-    );
-  });
 });

@@ -56,27 +56,22 @@ export function bucketIntervals(c: IntervalColumns, t0: number, t1: number, colu
 
 /**
  * Moves the boundaries between buckets of intervals in index order to the nearest multiple of
- * `block` (the engine's pre-merged blocks), so that each bucket is made of whole blocks and its
+ * `block` (the engine's pre-merged blocks, which lie on multiples of their size from the log's
+ * first interval however it was read), so that each bucket is made of whole blocks and its
  * merged histogram needs no decoding, only at the two ends of the range. Meant for buckets that
  * hold at least `block` intervals each: a boundary then moves by at most half a bucket. Buckets
  * are rebuilt from the intervals (span, max); merged ones disappear. Intervals must be in time
- * order (order = identity). `partStarts`: where each part of a log read in parts starts (its
- * blocks are aligned to its own start, not to multiples of `block`; ascending, from 0).
+ * order (order = identity).
  */
-export function snapToBlocks(c: IntervalColumns, buckets: readonly Bucket[], block: number, partStarts: readonly number[] = [0]): Bucket[] {
+export function snapToBlocks(c: IntervalColumns, buckets: readonly Bucket[], block: number): Bucket[] {
   if (buckets.length < 2) return [...buckets];
   const last = buckets[buckets.length - 1]!;
   const start = buckets[0]!.first;
   const end = last.first + last.count; // exclusive
   const bounds = [start];
-  let part = 0;
   for (let k = 1; k < buckets.length; k++) {
     const f = buckets[k]!.first;
-    while (part + 1 < partStarts.length && partStarts[part + 1]! <= f) part++;
-    const from = partStarts[part]!;
-    const to = part + 1 < partStarts.length ? partStarts[part + 1]! : Infinity;
-    // The nearest block boundary of the part holding f (its end is one too).
-    const b = Math.min(to, from + Math.round((f - from) / block) * block);
+    const b = Math.round(f / block) * block;
     if (b > bounds[bounds.length - 1]! && b < end) bounds.push(b);
   }
   bounds.push(end);

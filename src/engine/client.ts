@@ -42,24 +42,23 @@ export class EngineClient {
     const override = param !== null && /^\d$/.test(param) ? Number(param) : Number.NaN;
     // The helper workers start here, beside the engine worker, not from it: they boot in
     // parallel with it instead of after it (a file dropped as soon as the page showed waited
-    // for them). The engine reaches them through ports.
-    const helpers = typeof MessageChannel !== "undefined" ? helperCount(override) : 0;
-    const name = `engine${Number.isNaN(override) ? "" : `;helpers=${override}`}${helpers > 0 ? ";ports" : ""}`;
-    this.worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name });
-    if (helpers > 0) {
-      const ports: MessagePort[] = [];
-      for (let k = 0; k < helpers; k++) {
-        const helper = new Worker(new URL("./part-worker.ts", import.meta.url), { type: "module", name: "helper" });
-        const channel = new MessageChannel();
-        helper.postMessage({ type: "port", port: channel.port1 } satisfies PartSetup, [channel.port1]);
-        helper.onerror = (ev) => {
-          ev.preventDefault();
-          this.worker.postMessage({ helperFailed: k, message: ev.message } satisfies HelperFailed);
-        };
-        ports.push(channel.port2);
-      }
-      this.worker.postMessage({ helperPorts: ports } satisfies HelperPorts, ports);
+    // for them). The engine reaches them through ports; their count goes to it as data, with
+    // the ports (it starts any that has no port itself).
+    const count = helperCount(override);
+    const started = typeof MessageChannel !== "undefined" ? count : 0;
+    this.worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name: "engine" });
+    const ports: MessagePort[] = [];
+    for (let k = 0; k < started; k++) {
+      const helper = new Worker(new URL("./part-worker.ts", import.meta.url), { type: "module", name: "helper" });
+      const channel = new MessageChannel();
+      helper.postMessage({ type: "port", port: channel.port1 } satisfies PartSetup, [channel.port1]);
+      helper.onerror = (ev) => {
+        ev.preventDefault();
+        this.worker.postMessage({ helperFailed: k, message: ev.message } satisfies HelperFailed);
+      };
+      ports.push(channel.port2);
     }
+    this.worker.postMessage({ helperPorts: ports, helperCount: count } satisfies HelperPorts, ports);
     this.worker.onmessage = (ev: MessageEvent<Reply>) => {
       const r = ev.data;
       const p = this.pending.get(r.reqId);

@@ -146,6 +146,7 @@ describe("a log read in parts (as the page's helper workers read a big one)", ()
     const { join } = await import("node:path");
     const { writeDayLog } = await import("../../tests/support/day-log");
     const { ingestHlogInParts, ingestHlogPart } = await import("./ingest");
+    const { intervalsBefore } = await import("./piece-origins");
     const { kernelStats } = await import("../wasm/kernel");
     // 16,500 intervals: blocks of ⌈√n⌉ = 129 intervals, sub-blocks of 64 (the store's own).
     const dir = mkdtempSync(join(tmpdir(), "cmp-parts-"));
@@ -155,10 +156,17 @@ describe("a log read in parts (as the page's helper workers read a big one)", ()
     const whole = await store(texts.map((t, i) => [`d${i + 1}.hlog`, t]));
     const parted = new Store();
     for (const [i, t] of texts.entries()) {
-      // Cut at a line that is no multiple of 64 intervals into the log.
+      // Cut at a line that is no multiple of 64 intervals into the log; the part is told how
+      // many intervals come before it, as a helper is.
       const cut = t.indexOf("\n", Math.floor(t.length * 0.4137)) + 1;
+      const origins = await intervalsBefore(new Blob([t.slice(0, cut)]));
+      expect((origins.get("") ?? 0) % 64).not.toBe(0);
       parted.add(
-        await ingestHlogInParts(`d${i + 1}.hlog`, [t.slice(0, cut)], [ingestHlogPart(`d${i + 1}.hlog`, [t.slice(cut)], undefined, new TextEncoder().encode(t.slice(cut)))]),
+        await ingestHlogInParts(
+          `d${i + 1}.hlog`,
+          [t.slice(0, cut)],
+          [ingestHlogPart(`d${i + 1}.hlog`, [t.slice(cut)], undefined, new TextEncoder().encode(t.slice(cut)), { origins })],
+        ),
       );
     }
     expect(parted.series[0]!.blocks?.constructor.name).toBe("JoinedBlocks");
@@ -167,7 +175,7 @@ describe("a log read in parts (as the page's helper workers read a big one)", ()
     const before = kernelStats.handled + kernelStats.declined;
     const b = await compareQuery(parted, req(parted));
     const decoded = kernelStats.handled + kernelStats.declined - before;
-    // Each part's last sub-block is partial (fewer than 64 intervals decoded per part and side).
+    // Per side, only the block the cut runs through and the log's unfinished last block are decoded.
     expect(decoded).toBeLessThan(4 * 64);
     expect(b.points.map((p) => [p.base, p.cand, p.ratio])).toEqual(a.points.map((p) => [p.base, p.cand, p.ratio]));
     expect(b.base.method[0]).toMatch(/moving blocks of \d+ intervals \(\d+ × 64, from the data\)/);

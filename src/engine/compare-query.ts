@@ -85,37 +85,28 @@ export function runOf(store: Store, id: string, range: TimeRange): RunInput {
     const { first, last } = sel;
     const n = last - first + 1;
     if (n < MIN_INTERVALS) return { ...counts(), saturated };
-    // Sub-blocks end on multiples of the stride (a multiple of 64 when large) from the start of
-    // each part the log was read in (a part's blocks are aligned to its own start), so they are
-    // the store's pre-merged blocks: only a window's ragged ends are decoded. (Aligned to the
-    // whole log instead, a log read in two parts decoded half its intervals.)
+    // Sub-blocks end on multiples of the stride (a multiple of 64 when large) counted from the
+    // log's first interval, as the store's pre-merged blocks do, however the log was read:
+    // only a window's ragged ends are decoded, and the answer is the same for any cut.
     const secs = intervalSeconds(s);
     const plan = planBlocks(n, secs);
-    // Sub-block k is intervals [bounds[3k], bounds[3k + 1]] of the part that starts at bounds[3k + 2].
+    // Sub-block k is intervals [bounds[2k], bounds[2k + 1]].
     const bounds: number[] = [];
-    const starts = src.partStarts();
-    starts.forEach((from, p) => {
-      const to = Math.min(last, (starts[p + 1] ?? Infinity) - 1);
-      for (let k = Math.floor(Math.max(0, first - from) / plan.stride); from + k * plan.stride <= to; k++) {
-        const lo = Math.max(first, from + k * plan.stride);
-        const hi = Math.min(to, from + (k + 1) * plan.stride - 1);
-        if (lo <= hi) bounds.push(lo, hi, from);
-      }
-    });
+    for (let k = Math.floor(first / plan.stride); k * plan.stride <= last; k++) {
+      bounds.push(Math.max(first, k * plan.stride), Math.min(last, (k + 1) * plan.stride - 1));
+    }
     // Each sub-block is summed, or handed over in pieces, when the comparison bins it (into
     // reused buffers), not all of them up front.
-    const has = (k: number) => k >= 0 && 3 * k < bounds.length;
+    const has = (k: number) => k >= 0 && 2 * k < bounds.length;
     const subBlocks: SubBlocks = {
-      length: bounds.length / 3,
-      at: (k) => (has(k) ? src.sum(bounds[3 * k]!, bounds[3 * k + 1]!, true) : undefined),
-      // The part's stored blocks that the sub-block holds whole (they are aligned to the
-      // part's start), and its other intervals decoded one by one.
+      length: bounds.length / 2,
+      at: (k) => (has(k) ? src.sum(bounds[2 * k]!, bounds[2 * k + 1]!, true) : undefined),
+      // The stored blocks that the sub-block holds whole, and its other intervals decoded one by one.
       eachPiece: (k, add) => {
         if (!has(k)) return false;
-        const hi = bounds[3 * k + 1]!;
-        const from = bounds[3 * k + 2]!;
-        for (let i = bounds[3 * k]!; i <= hi;) {
-          const stored = (i - from) % BLOCK_SIZES[0] === 0 && i + BLOCK_SIZES[0] - 1 <= hi ? src.storedBlock(i) : null;
+        const hi = bounds[2 * k + 1]!;
+        for (let i = bounds[2 * k]!; i <= hi;) {
+          const stored = i % BLOCK_SIZES[0] === 0 && i + BLOCK_SIZES[0] - 1 <= hi ? src.storedBlock(i) : null;
           if (stored) {
             add(stored);
             i += BLOCK_SIZES[0];

@@ -2,7 +2,7 @@
 // warm-up goes on after it (on the page as it opens by default, the warm-up otherwise never ran
 // and the person's first file was read by code V8 had not optimised yet).
 import { describe, expect, it } from "vitest";
-import { dropBlockChunks, prepareBlockChunk, readyBlockChunks } from "../core/blocks";
+import { threadBlockWorkspace } from "./block-workspace";
 import { hlogFixture } from "../../tests/fuzz/generators";
 import { handle } from "./handle";
 import type { FileOutcome } from "./protocol";
@@ -47,15 +47,16 @@ describe("the demo's load", () => {
   it("keeps the block chunks written ahead, which a load of the person's logs lets go", () => {
     const store = { series: [] } as unknown as WarmableStore;
     const warm = new EngineWarmUps(store, () => store);
-    dropBlockChunks();
-    prepareBlockChunk();
-    prepareBlockChunk();
+    const chunks = threadBlockWorkspace().chunks;
+    chunks.drop();
+    chunks.prepare();
+    chunks.prepare();
     warm.answered("load", warm.requested("load", true), true);
-    expect(readyBlockChunks()).toBe(2);
+    expect(chunks.ready).toBe(2);
     warm.answered("views", warm.requested("views"));
-    expect(readyBlockChunks()).toBe(2);
+    expect(chunks.ready).toBe(2);
     warm.answered("loadUrls", warm.requested("loadUrls"));
-    expect(readyBlockChunks()).toBe(0);
+    expect(chunks.ready).toBe(0);
   });
 
   it("leaves the idle warm-up to go on, where a load of the person's files ends it", () => {

@@ -167,27 +167,18 @@ interface RowCache {
 }
 
 /**
- * Where stored level-0 blocks lie: a log read in parts keeps each part's blocks aligned to the
- * part's own start, not to multiples of the block size (a globally aligned range straddles two
- * stored blocks there, and summing it decodes intervals one by one).
+ * Where stored level-0 blocks lie: on multiples of the block size from the log's first
+ * interval, however the log was read (core/blocks.ts), so one run from 0 to the table's end.
  */
 interface BlockGrid {
-  /** Start of the part holding interval i, and where that part ends (exclusive). */
+  /** The run holding interval i: where it starts, and where it ends (exclusive). */
   partOf(i: number): { from: number; to: number };
 }
 
 function blockGridOf(s: SeriesModel): BlockGrid | null {
   if (!s.blocks || !s.intervals) return null;
-  const src = intervalsOf(s);
-  const starts = src.partStarts();
-  const count = src.n;
-  return {
-    partOf(i) {
-      let k = 0;
-      while (k + 1 < starts.length && starts[k + 1]! <= i) k++;
-      return { from: starts[k]!, to: k + 1 < starts.length ? starts[k + 1]! : count };
-    },
-  };
+  const count = intervalsOf(s).n;
+  return { partOf: () => ({ from: 0, to: count }) };
 }
 
 /** Whether a whole stored level-0 block starts at interval i. */

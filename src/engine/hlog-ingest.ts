@@ -19,6 +19,11 @@ export interface ReadOptions {
    * of whole logs, which asks for neither) a series has none: the same answers, slower.
    */
   keepBlocks?: boolean;
+  /**
+   * Per tag, how many of its intervals the log holds before the lines read here (a later
+   * part's blocks then lie on the log's grid, so no answer depends on where the log was cut).
+   */
+  origins?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -33,7 +38,7 @@ export async function ingestHlogPart(
   source: Uint8Array | null = null,
   options: ReadOptions = {},
 ): Promise<HlogPart> {
-  const sink = new HlogIngest(name, false, null, options.keepBlocks);
+  const sink = new HlogIngest(name, false, null, options.keepBlocks, options.origins);
   await pushAll(sink, chunks, onProgress);
   return sink.toPart(source);
 }
@@ -77,10 +82,10 @@ export class HlogIngest implements Sink {
    * `keepPayloads` false: a part for another worker to join (see IntervalTable). `ownBytes`: the
    * bytes pushBytes() is given, kept whole by the caller as they come (a table that keeps its
    * payloads finds those of the lines read from bytes there); without them, a reader that keeps
-   * its payloads reads pushed bytes as text. `keepBlocks`: see ReadOptions.
+   * its payloads reads pushed bytes as text. `keepBlocks`, `origins`: see ReadOptions.
    */
-  constructor(file: string, keepPayloads = true, ownBytes: Uint8Array | null = null, keepBlocks = true) {
-    this.sink = new HlogSink(file, { keepPayloads, ownBytes, keepBlocks });
+  constructor(file: string, keepPayloads = true, ownBytes: Uint8Array | null = null, keepBlocks = true, origins: ReadonlyMap<string, number> = new Map()) {
+    this.sink = new HlogSink(file, { keepPayloads, ownBytes, keepBlocks, origins });
     this.text = new TextLines(this.sink);
     this.bytes = new ByteLines(this.sink, this.text);
   }

@@ -1,14 +1,16 @@
 // Loading with helper workers must give what loading in one thread gives, file by file and in
 // file order, and fall back to reading here when a helper fails.
 import { describe, expect, it } from "vitest";
-import { JoinedBlocks } from "../core/blocks";
+import { BLOCK_SIZES, JoinedBlocks } from "../core/blocks";
 import { bucketsOf } from "../core/histogram";
 import { generatedFixture, hlogFixture } from "../../tests/fuzz/generators";
 import { ingestHlogPart, type HlogPart } from "./ingest";
 import { loadFiles, type HelperWorkers } from "./load-files";
 import { fileChunks } from "./file-chunks";
 import { Store } from "./store";
+import { intervalsOf } from "./intervals";
 import type { FileOutcome } from "./protocol";
+import { intervalsBefore } from "./piece-origins";
 
 /** Helpers run in this thread; what they return crosses a structuredClone as it would postMessage. */
 class InThreadHelpers implements HelperWorkers {
@@ -19,7 +21,7 @@ class InThreadHelpers implements HelperWorkers {
     readonly count: number,
     private readonly fail = false,
   ) {}
-  async read(helper: number, blob: Blob, name: string, onProgress: (b: number, n: number) => void, signal?: AbortSignal): Promise<HlogPart> {
+  async read(helper: number, blob: Blob, name: string, onProgress: (b: number, n: number) => void, signal?: AbortSignal, before?: Blob): Promise<HlogPart> {
     this.calls.push({ helper, name, bytes: blob.size });
     this.running++;
     this.maxRunning = Math.max(this.maxRunning, this.running);
@@ -33,6 +35,7 @@ class InThreadHelpers implements HelperWorkers {
         fileChunks(blob, (b) => (bytes = b), signal, source),
         (p) => onProgress(bytes, p.intervals),
         source,
+        { origins: before ? await intervalsBefore(before) : undefined },
       );
       return structuredClone(part);
     } finally {
@@ -55,6 +58,25 @@ function files(): File[] {
   return out;
 }
 
+/** Per series, how many first-level blocks were not stored beyond one per part boundary (which cuts a block through). */
+const notStored: number[] = [];
+
+/** Each first-level block's counts, stored or (where a part boundary cuts it) summed. */
+function storedBlocks(s: Store["series"][number]): string[] {
+  const out: string[] = [];
+  const n = s.intervals?.n ?? 0;
+  let missing = 0;
+  for (let start = 0; s.blocks && start + BLOCK_SIZES[0] <= n; start += BLOCK_SIZES[0]) {
+    const stored = s.blocks.storedBlock(start);
+    if (!stored) missing++;
+    const b = stored ?? intervalsOf(s).sum(start, start + BLOCK_SIZES[0] - 1);
+    out.push(Array.from(b.indices, (i, k) => `${i}:${b.counts[k]}`).join(","));
+  }
+  const boundaries = s.blocks instanceof JoinedBlocks ? s.blocks.partStarts.length - 1 : 0;
+  notStored.push(missing - boundaries);
+  return out;
+}
+
 function summary(store: Store, outcomes: FileOutcome[]) {
   return {
     outcomes: outcomes.map((o) => ({ file: o.file, added: o.added.length, problems: o.problems })),
@@ -65,10 +87,9 @@ function summary(store: Store, outcomes: FileOutcome[]) {
       n: s.intervals?.n ?? 0,
       offsets: s.intervals ? Array.from(s.intervals.offsets.subarray(0, s.intervals.n)) : [],
       blocks: s.blocks == null,
-      // Where each part's pre-merged blocks start: the comparison's sub-blocks and the
-      // timeline's columns follow them, so they must not depend on who read the log (an empty
-      // part, as a log read on a helper is joined to, starts where the next one does).
-      partStarts: [...new Set(s.blocks instanceof JoinedBlocks ? s.blocks.partStarts : [0])],
+      // The stored first-level blocks, at multiples of 64 from the log's first interval
+      // whoever read which part: queries sum them whole (none is missing where a part starts).
+      stored: storedBlocks(s),
     })),
   };
 }
@@ -83,11 +104,16 @@ describe("loading files with helper workers", () => {
   it("gives what one thread gives, in file order, with the big log cut in parts and small logs shared out", async () => {
     const alone = await run(null);
     expect(alone.series.length).toBeGreaterThan(5);
-    // Read alone, the big log is still read in its pieces.
-    expect(alone.series.some((s) => s.partStarts.length > 2)).toBe(true);
-    for (const count of [1, 2, 3]) {
+    expect(alone.series.some((s) => s.stored.length > 2)).toBe(true);
+    // Read in one piece, every block is stored.
+    expect(notStored.every((m) => m <= 0)).toBe(true);
+    for (const count of [1, 2, 4]) {
       const helpers = new InThreadHelpers(count);
+      notStored.length = 0;
       expect(await run(helpers)).toEqual(alone);
+      // In parts, every block is stored but the one a part boundary cuts through (when the part
+      // knew where it starts, its blocks lie where a read in one piece lays them).
+      expect(Math.max(...notStored)).toBeLessThanOrEqual(0);
       // The big log went in parts (a slice smaller than the file), the small logs whole.
       expect(helpers.calls.some((c) => c.name === "big.hlog" && c.bytes < files()[2]!.size)).toBe(true);
       expect(helpers.calls.length).toBeGreaterThanOrEqual(count + 1);

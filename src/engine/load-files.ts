@@ -5,7 +5,7 @@ import type { PayloadBytes } from "../core/series";
 import type { SampleOptions } from "../formats/source";
 import { fileChunks } from "./file-chunks";
 import { joinThreadFiles } from "./join-runs";
-import { ingest, ingestHlogInParts, PartsNotJoinable, type HlogPart, type IngestResult } from "./ingest";
+import { ingest, ingestHlogInParts, type HlogPart, type IngestResult } from "./ingest";
 import { readLogsOnDemand } from "./load-on-demand";
 import { planLoad, type LoadPlan, type LoadStep } from "./load-plan";
 import { readInPieces } from "./load-pieces";
@@ -18,8 +18,12 @@ export { cutsOfLog, MAX_LOG_BYTES, SPLIT_BYTES } from "./load-plan";
 export interface HelperWorkers {
   /** How many helpers: reads on different helpers run at once. */
   readonly count: number;
-  /** Reads on helper number `helper` (0 ≤ helper < count). */
-  read(helper: number, blob: Blob, name: string, onProgress: (bytes: number, intervals: number) => void, signal?: AbortSignal): Promise<HlogPart>;
+  /**
+   * Reads on helper number `helper` (0 ≤ helper < count). `before`: the log's bytes before the
+   * piece `blob` (none: a log from its start), whose intervals the helper counts so that the
+   * part's blocks lie on the log's grid (piece-origins.ts).
+   */
+  read(helper: number, blob: Blob, name: string, onProgress: (bytes: number, intervals: number) => void, signal?: AbortSignal, before?: Blob): Promise<HlogPart>;
 }
 
 /**
@@ -188,12 +192,9 @@ class LoadRun {
     const file = this.files[i]!;
     try {
       this.results[i] = await readInPieces(file, file.name, cuts, by, (bytes, intervals) => this.update(i, bytes, intervals), this.ctx.signal, this.read);
-    } catch (e) {
-      // Cancelling is the only failure not worth a second try. A helper that failed: the same
-      // pieces read here (the same parts, so the same blocks); parts that cannot be joined:
-      // the log in one piece.
+    } catch {
+      // Cancelling is the only failure not worth a second try; otherwise the log in one piece.
       if (this.ctx.signal?.aborted) this.results[i] = failed(file.name, new Error(CANCELLED));
-      else if (by.count > 0 && !(e instanceof PartsNotJoinable)) return this.readInParts(i, cuts, NO_HELPERS);
       else await this.readHere(i);
     }
     this.update(i, file.size, 0, true);

@@ -6,9 +6,10 @@
 // still being read; each log's parts are joined in order (as a helper's part is joined), each
 // as soon as it and the ones before it are in, which gives what reading it in one piece gives.
 import { fileBytes } from "./file-chunks";
-import { ingestHlogInParts, ingestHlogPart, PartsNotJoinable, type HlogPart, type IngestResult, type ReadOptions } from "./ingest";
+import { ingestHlogInParts, ingestHlogPart, type HlogPart, type IngestResult, type ReadOptions } from "./ingest";
 import type { HelperWorkers, PayloadStore } from "./load-files";
 import { pieceCounters } from "./load-pieces";
+import { intervalsBefore } from "./piece-origins";
 
 /** A log to read, cut at `cuts` (byte offsets just after line ends; none: one piece). */
 export interface LogToRead {
@@ -34,7 +35,9 @@ export async function readLogsOnDemand(
   const state = logs.map(({ file, cuts }, n) => {
     const { bounds, count, bytes, intervals, report } = pieceCounters(file.size, cuts, (b, i) => progress(n, b, i));
     const pieces = Array.from({ length: count }, (_, k) => file.slice(bounds[k]!, bounds[k + 1]!));
-    return { file, count, bounds, bytes, intervals, report, pieces, parts: Array.from({ length: count }, () => settleLater<HlogPart>()) };
+    // A piece's `before`: the log's bytes ahead of it, whose intervals its reader counts (piece-origins.ts).
+    const before = Array.from({ length: count }, (_, k) => (k > 0 ? file.slice(0, bounds[k]!) : undefined));
+    return { file, count, bounds, bytes, intervals, report, pieces, before, parts: Array.from({ length: count }, () => settleLater<HlogPart>()) };
   });
   const jobs = state.flatMap((s, n) => s.pieces.map((_, k) => ({ n, k })));
   const join = (n: number): Promise<IngestResult> => {
@@ -48,12 +51,9 @@ export async function readLogsOnDemand(
     ).catch(async (e: unknown) => {
       if (signal?.aborted || (s.count === 1 && !helpers)) throw e;
       // Once every piece of the log is in (a failed part is rethrown at once, while the log's
-      // other pieces are still being read): a helper that failed, the same pieces read here (so
-      // the same parts); parts that cannot be joined, or pieces that failed here: the log in
-      // one piece.
+      // other pieces are still being read): the log in one piece here.
       await Promise.allSettled(s.parts.map((p) => p.promise));
-      const again = helpers && !(e instanceof PartsNotJoinable) ? logs[n]!.cuts : [];
-      return readLogsOnDemand([{ file: s.file, cuts: again }], payloads, null, (_, b, i) => progress(n, b, i), signal, options).then(([r]) => {
+      return readLogsOnDemand([{ file: s.file, cuts: [] }], payloads, null, (_, b, i) => progress(n, b, i), signal, options).then(([r]) => {
         if (r!.status === "rejected") throw r!.reason;
         return r!.value;
       });
@@ -72,26 +72,35 @@ export async function readLogsOnDemand(
   const laneOf = new Array<number>(jobs.length).fill(0);
   const laneBytes = new Array<number>(lanes).fill(0);
   const sizeOf = (j: number) => state[jobs[j]!.n]!.pieces[jobs[j]!.k]!.size;
-  for (const j of jobs.map((_, j) => j).sort((a, b) => sizeOf(b) - sizeOf(a) || a - b)) {
-    const l = laneBytes.indexOf(Math.min(...laneBytes));
-    laneOf[j] = l;
-    laneBytes[l]! += sizeOf(j);
-  }
+  // No more pieces than threads: each its own, in file order (this thread the first, whose
+  // reader counts no intervals ahead of it).
+  if (jobs.length <= lanes) jobs.forEach((_, j) => (laneOf[j] = j));
+  else
+    for (const j of jobs.map((_, j) => j).sort((a, b) => sizeOf(b) - sizeOf(a) || a - b)) {
+      const l = laneBytes.indexOf(Math.min(...laneBytes));
+      laneOf[j] = l;
+      laneBytes[l]! += sizeOf(j);
+    }
   const readJob = (j: number, helper: number | null): Promise<HlogPart> => {
     const { n, k } = jobs[j]!;
     const s = state[n]!;
     const piece = s.pieces[k]!;
+    const before = s.before[k];
+    // Counted only where blocks are kept: the count lays them on the log's grid, nothing else.
+    const ahead = before && options.keepBlocks !== false ? intervalsBefore(before, signal) : Promise.resolve(undefined);
     const read =
       helper === null
-        ? ingestHlogPart(
-            s.file.name,
-            fileBytes(piece, (b) => (s.bytes[k] = b), signal),
-            (p) => {
-              s.intervals[k] = p.intervals;
-              s.report();
-            },
-            null,
-            options,
+        ? ahead.then((origins) =>
+            ingestHlogPart(
+              s.file.name,
+              fileBytes(piece, (b) => (s.bytes[k] = b), signal),
+              (p) => {
+                s.intervals[k] = p.intervals;
+                s.report();
+              },
+              null,
+              { ...options, origins },
+            ),
           )
         : helpers!.read(
             helper,
@@ -103,6 +112,7 @@ export async function readLogsOnDemand(
               s.report();
             },
             signal,
+            before,
           );
     // A part comes without its bytes (none kept, none sent): its payloads are read back from the file.
     return read.then((part) => (part.source ? part : { ...part, source: payloads.bytesOf(s.file, s.bounds[k]!, s.bounds[k + 1]!) }));

@@ -10,6 +10,7 @@ import { fileChunks } from "./file-chunks";
 import { ingest, ingestHlogPart, type HlogPart, type IngestResult } from "./ingest";
 import { cutsAt, logPieceTargets, pieceTargets, readInPieces } from "./load-pieces";
 import type { HelperWorkers } from "./load-files";
+import { intervalsBefore } from "./piece-origins";
 
 /** Helpers in this thread; `delay(k)` ms before each of helper k's reads, so the engine takes some pieces itself. */
 class Helpers implements HelperWorkers {
@@ -22,7 +23,7 @@ class Helpers implements HelperWorkers {
     this.pieces = Array.from({ length: count }, () => []);
   }
   private reads = 0;
-  async read(helper: number, blob: Blob, name: string, onProgress: (b: number, n: number) => void, signal?: AbortSignal): Promise<HlogPart> {
+  async read(helper: number, blob: Blob, name: string, onProgress: (b: number, n: number) => void, signal?: AbortSignal, before?: Blob): Promise<HlogPart> {
     this.pieces[helper]!.push(blob.size);
     await new Promise((r) => setTimeout(r, this.delay(helper)));
     if (this.reads++ === this.failOnRead) throw new Error("helper crashed");
@@ -33,6 +34,7 @@ class Helpers implements HelperWorkers {
       fileChunks(blob, (b) => (bytes = b), signal, source),
       (p) => onProgress(bytes, p.intervals),
       source,
+      { origins: before ? await intervalsBefore(before) : undefined },
     );
     return structuredClone(part); // what postMessage would deliver
   }
@@ -95,8 +97,10 @@ describe("cutting a big log into pieces", () => {
     // One round of the whole file: one equal part per worker (the command line's way).
     expect(pieceTargets(1000, 2, 10, [1])).toEqual([500]);
     expect(pieceTargets(1000, 3, 10, [1])).toEqual([333, 666]);
-    // Every reader cuts a log where the plan for two workers does, whatever it has.
-    expect(logPieceTargets(42_600_000, 256 * 1024)).toEqual(day);
+    // Cut for the workers there are; one worker reads a log in one piece.
+    expect(logPieceTargets(42_600_000, 256 * 1024, 2)).toEqual(day);
+    expect(logPieceTargets(42_600_000, 256 * 1024, 5)).toEqual(pieceTargets(42_600_000, 5, 256 * 1024));
+    expect(logPieceTargets(42_600_000, 256 * 1024, 1)).toEqual([]);
   });
 
   it("cuts just after a line break at or past each target", async () => {

@@ -1,11 +1,10 @@
 // A big interval log read by every worker at once, in pieces.
 //
-// The pieces depend on the file alone, never on how many workers read it: a part's pre-merged
-// blocks start at the part's first interval, and the comparison's sub-blocks and the
-// timeline's columns follow them, so pieces cut per worker count gave the same two files
-// another interval on a machine with more cores, and the page another than the command line.
-// The log is cut into a few large pieces, then smaller ones, that the page's workers take as
-// they free up: cut into one equal part per worker, a log was read as fast as its slowest part,
+// How a log is cut is a speed setting of the machine (how many workers read it), never part of
+// an answer: a part's pre-merged blocks lie on the log's grid (it is told how many intervals
+// come before it, piece-origins.ts), and every query sums ranges on that grid, so any cut gives
+// what a read in one piece gives. The log is cut into a few large pieces, then smaller ones,
+// that the page's workers take as they free up: cut into one equal part per worker, a log was read as fast as its slowest part,
 // as the engine worker starts its part later (it shares the file out first, and may be
 // finishing a warm-up slice when the file arrives) and reads it more slowly (it keeps its
 // payloads as text, posts the progress), so the helper sat idle while the engine read on
@@ -14,6 +13,7 @@
 // file order, which gives what reading the log in one piece gives (tests compare them).
 import { fileBytes } from "./file-chunks";
 import { HlogIngest, ingestHlogPart, type HlogPart, type ReadOptions } from "./hlog-ingest";
+import { intervalsBefore } from "./piece-origins";
 import type { IngestResult } from "./series-make";
 import type { HelperWorkers } from "./load-files";
 
@@ -22,14 +22,6 @@ import type { HelperWorkers } from "./load-files";
  * later round one smaller piece each (pieces of the minimum size once a share is below it).
  */
 const ROUND_SHARES = [0.8, 0.2];
-/**
- * The workers a big log's pieces are planned for, whatever the machine has: two pieces of 40 %,
- * then two of 10 %. More workers share the smaller pieces while two read the large ones; the
- * pieces (and so the parts and their blocks) stay the same on every machine. (With the next
- * piece asked for ahead, these four read faster than the eight of a 72/16/8/4 % plan, in the
- * page and on the command line: docs/PERFORMANCE.md.)
- */
-const PLAN_WORKERS = 2;
 /** Pieces a helper is asked for at a time: the one it reads and the next (it reads them in turn). */
 const HELPER_AHEAD = 2;
 /** How far past a cut point to look for a line break before giving up on that cut. */
@@ -57,9 +49,13 @@ export function pieceTargets(size: number, workers: number, minPiece: number, ro
   }
 }
 
-/** Where a log of `size` bytes is cut (before line breaks are looked for): the same for every reader. */
-export function logPieceTargets(size: number, minPiece: number): number[] {
-  return pieceTargets(size, PLAN_WORKERS, minPiece);
+/**
+ * Where a log of `size` bytes is cut (before line breaks are looked for) for `workers` workers:
+ * none for one. Two workers get two pieces of 40 %, then two of 10 % (with the next piece asked
+ * for ahead, faster than the eight of a 72/16/8/4 % plan: docs/PERFORMANCE.md).
+ */
+export function logPieceTargets(size: number, minPiece: number, workers: number, rounds: readonly number[] = ROUND_SHARES): number[] {
+  return workers > 1 ? pieceTargets(size, workers, minPiece, rounds) : [];
 }
 
 /** Byte offsets just after a line break at or after each target, strictly increasing; fewer when lines are too long. */
@@ -163,6 +159,7 @@ export async function readInPieces(
                 report();
               },
               signal,
+              file.slice(0, bounds[piece]!),
             ),
           ),
         );
@@ -193,6 +190,7 @@ export async function readInPieces(
     const piece = k;
     await settle(piece, async () => {
       const source = new Uint8Array(bounds[piece + 1]! - bounds[piece]!);
+      const origins = await intervalsBefore(file.slice(0, bounds[piece]!), signal);
       return ingestHlogPart(
         name,
         fileBytes(slice(piece), (b) => (bytes[piece] = b), signal, source),
@@ -201,7 +199,7 @@ export async function readInPieces(
           report();
         },
         source,
-        options,
+        { ...options, origins },
       );
     });
   }

@@ -3,10 +3,9 @@
 //
 // Small interval logs are shared out between this worker and the helpers (one file each at a
 // time); a big interval log is cut at line boundaries into pieces that every worker reads at
-// once, then joined (load-pieces.ts, proven equal to reading in one piece). The pieces depend on
-// the file alone: without helpers a big log is read in the same pieces here, so every machine,
-// the page and the command line get the same parts (whose starts the comparison's sub-blocks and
-// the timeline's columns follow). Logs whose payloads a store reads back when asked (the command
+// once, then joined (load-pieces.ts, proven equal to reading in one piece). How many pieces is a
+// speed setting (the workers there are; without helpers a log is read in one piece): no answer
+// depends on it, as every part's blocks lie on the log's grid (piece-origins.ts). Logs whose payloads a store reads back when asked (the command
 // line's files on disk) are read as parts that keep no text, a run of them in one queue
 // (load-on-demand.ts). Other formats are read here, in order.
 import { isIntervalLog } from "./ingest";
@@ -55,9 +54,16 @@ export interface LoadPlan {
   steps: LoadStep[];
 }
 
-/** Where an interval log is cut into pieces (none below `splitBytes`): the same wherever and by whomever it is read (load-pieces.ts logPieceTargets). */
-export function cutsOfLog(file: Blob, splitBytes = SPLIT_BYTES): Promise<number[]> {
-  return file.size >= splitBytes ? cutsAt(file, logPieceTargets(file.size, splitBytes / PIECES_PER_SPLIT)) : Promise.resolve([]);
+/** Shares of a log read on demand: one equal piece per worker (each reads its own, in one go). */
+const ONE_PIECE_EACH = [1];
+
+/**
+ * Where an interval log is cut into pieces for `workers` workers (none below `splitBytes`, none
+ * for one worker; load-pieces.ts logPieceTargets). `onDemand`: one equal piece per worker.
+ */
+export function cutsOfLog(file: Blob, workers: number, splitBytes = SPLIT_BYTES, onDemand = false): Promise<number[]> {
+  if (file.size < splitBytes || workers < 2) return Promise.resolve([]);
+  return cutsAt(file, logPieceTargets(file.size, splitBytes / PIECES_PER_SPLIT, workers, onDemand ? ONE_PIECE_EACH : undefined));
 }
 
 async function headOf(file: Blob): Promise<string> {
@@ -76,7 +82,7 @@ export async function planLoad(files: readonly File[], caps: LoadCapabilities): 
   const tooBig = (i: number) => logs[i]! && files[i]!.size > maxLogBytes;
   const isBigLog = (i: number) => logs[i]! && files[i]!.size >= splitBytes;
   const onDemand = (i: number) => logs[i]! && caps.payloadsOnDemand;
-  const cutsOf = (i: number): Promise<number[]> => (logs[i] ? cutsOfLog(files[i]!, splitBytes) : Promise.resolve([]));
+  const cutsOf = (i: number): Promise<number[]> => (logs[i] ? cutsOfLog(files[i]!, 1 + caps.helpers, splitBytes, onDemand(i)) : Promise.resolve([]));
   /** A big log in its pieces; one whose cuts found no line ends, whole. */
   const inPieces = async (i: number): Promise<LoadStep> => {
     const cuts = await cutsOf(i);

@@ -70,7 +70,7 @@ export class HelperPool implements HelperWorkers {
     return e;
   }
 
-  read(helper: number, blob: Blob, name: string, onProgress: (bytes: number, intervals: number) => void, signal?: AbortSignal): Promise<HlogPart> {
+  read(helper: number, blob: Blob, name: string, onProgress: (bytes: number, intervals: number) => void, signal?: AbortSignal, before?: Blob): Promise<HlogPart> {
     const id = this.nextId++;
     let e: Endpoint;
     try {
@@ -91,7 +91,7 @@ export class HelperPool implements HelperWorkers {
         };
       this.pending.set(id, { resolve: settle(resolve), reject: settle(reject), progress: onProgress });
       signal?.addEventListener("abort", onAbort, { once: true });
-      e.postMessage({ type: "read", id, blob, name });
+      e.postMessage({ type: "read", id, blob, name, before });
     });
   }
 }
@@ -106,9 +106,8 @@ export function helperCount(override = Number.NaN): number {
   return Number.isInteger(override) ? Math.max(0, Math.min(3, override)) : Math.max(0, Math.min(3, cores - 1));
 }
 
-/** The pool of `helperCount(override)` helpers, over the page's ports when given; null without Worker or helpers. */
-export function defaultHelperPool(override = Number.NaN, ports: readonly MessagePort[] = []): HelperPool | null {
+/** The pool of `count` helpers, over the page's ports when given; null without Worker or helpers. */
+export function helperPoolOf(count: number, ports: readonly MessagePort[] = []): HelperPool | null {
   if (typeof Worker === "undefined" && ports.length === 0) return null;
-  const count = helperCount(override);
   return count > 0 ? new HelperPool(count, ports) : null;
 }

@@ -5,8 +5,9 @@
 // helper started by the engine would only boot once the engine has, and a file dropped at
 // once waited for it). Started by the engine itself (the fallback), it talks
 // to the engine through its own worker messages.
-import { dropBlockChunks } from "../core/blocks";
+import { threadBlockWorkspace } from "./block-workspace";
 import { fileBytes } from "./file-chunks";
+import { intervalsBefore } from "./piece-origins";
 import { ingestHlogPart, transferablesOf } from "./hlog-ingest";
 import type { PartReply, PartRequest, PartSetup } from "./part-protocol";
 import { warmUp } from "./warm-up";
@@ -56,6 +57,7 @@ function serve(endpoint: { postMessage(message: unknown, transfer: Transferable[
     try {
       // The part's bytes go to the engine with it (transferred): its payloads are cut out of them.
       const source = new Uint8Array(m.blob.size);
+      const origins = m.before ? await intervalsBefore(m.before, control.signal) : undefined;
       const part = await ingestHlogPart(
         m.name,
         fileBytes(m.blob, (b) => (bytes = b), control.signal, source),
@@ -67,6 +69,7 @@ function serve(endpoint: { postMessage(message: unknown, transfer: Transferable[
           post({ id: m.id, type: "progress", bytes, intervals: p.intervals });
         },
         source,
+        { origins },
       );
       post({ id: m.id, type: "done", part }, transferablesOf(part));
     } catch (e) {
@@ -74,7 +77,7 @@ function serve(endpoint: { postMessage(message: unknown, transfer: Transferable[
     } finally {
       running.delete(m.id);
       // What the warm-up wrote ahead served this part; the rest is not held on for nothing.
-      dropBlockChunks();
+      threadBlockWorkspace().chunks.drop();
     }
   }
 }

@@ -101,7 +101,7 @@ function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number
   // is then whole pre-merged blocks (percentile lines on a 24-hour log took over a second
   // per query when every column decoded its intervals).
   if (src.hasBlocks && buckets.length > 1 && (buckets[buckets.length - 1]!.first + buckets[buckets.length - 1]!.count - buckets[0]!.first) / buckets.length >= BLOCK_SIZES[0]) {
-    buckets = snapToBlocks(t, buckets, BLOCK_SIZES[0], src.partStarts());
+    buckets = snapToBlocks(t, buckets, BLOCK_SIZES[0]);
   }
   const n = buckets.length;
   const r: TimelineSeries = {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { ingest } from "./ingest";
-import { dropBlockChunks, readyBlockChunks } from "../core/blocks";
+import { threadBlockWorkspace } from "./block-workspace";
 import { READY_BLOCK_CHUNKS, syntheticLog, syntheticSteps, warmUp } from "./warm-up";
 import { HlogIngest } from "./hlog-ingest";
 import { kernelStats } from "../wasm/kernel";
@@ -51,8 +51,8 @@ describe("warm-up", () => {
     await done;
     expect(chunks).toBeGreaterThan(10);
     // Then the block chunks a big first file will write, until a load lets them go.
-    expect(readyBlockChunks()).toBe(READY_BLOCK_CHUNKS);
-    dropBlockChunks();
+    expect(threadBlockWorkspace().chunks.ready).toBe(READY_BLOCK_CHUNKS);
+    threadBlockWorkspace().chunks.drop();
   });
 
   it("makes its synthetic log in small steps (each payload, each thousand lines), the same log as in one piece", () => {
@@ -71,7 +71,7 @@ describe("warm-up", () => {
   it("stops for good once it is no longer needed", async () => {
     vi.resetModules(); // warmUp runs once per module: a fresh one
     const { warmUp: fresh } = await import("./warm-up");
-    const { readyBlockChunks: ready } = await import("../core/blocks");
+    const { threadBlockWorkspace: freshWorkspace } = await import("./block-workspace");
     let chunks = 0;
     let needed = true;
     await fresh(
@@ -88,6 +88,6 @@ describe("warm-up", () => {
     );
     expect(chunks).toBe(3);
     // A file came: nothing is written ahead for it.
-    expect(ready()).toBe(0);
+    expect(freshWorkspace().chunks.ready).toBe(0);
   });
 });

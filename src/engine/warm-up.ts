@@ -12,7 +12,7 @@
 // warm-up resumes once the worker is idle again.
 import { encodeIntoCompressedBase64 } from "hdr-histogram-js";
 import { newHistogram } from "../core/histogram";
-import { dropBlockChunks, prepareBlockChunk } from "../core/blocks";
+import { threadBlockWorkspace } from "./block-workspace";
 import { HlogIngest } from "./hlog-ingest";
 import type { IngestResult } from "./series-make";
 
@@ -192,7 +192,7 @@ export async function warmUp(
     // event loop, while no file has come.
     for (let k = 0; k < READY_BLOCK_CHUNKS; k++) {
       if (done() || (await stop())) return;
-      prepareBlockChunk();
+      threadBlockWorkspace().chunks.prepare();
     }
   } catch {
     // Only a speed-up: a failure here changes nothing else.
@@ -266,7 +266,7 @@ export class EngineWarmUps {
    */
   answered(kind: string, seq: number, demo = false): void {
     this.inFlight--;
-    if (READS_LOGS.has(kind) && !demo) dropBlockChunks();
+    if (READS_LOGS.has(kind) && !demo) threadBlockWorkspace().chunks.drop();
     if (LOADS.has(kind)) this.pending = true;
     // The page asks for the spectra and the timeline right after a load: wait for those too.
     if (this.pending) setTimeout(() => this.warmIfIdle(seq), WARM_AFTER_MS);

@@ -3,7 +3,7 @@
 import { handle } from "./handle";
 import type { Envelope, Reply } from "./protocol";
 import { Store } from "./store";
-import { defaultHelperPool } from "./part-pool";
+import { helperPoolOf, type HelperPool } from "./part-pool";
 import type { HelperFailed, HelperPorts } from "./part-protocol";
 import { EngineWarmUps, type WarmableStore } from "./warm-up";
 import { heatmapQuery } from "./time-queries";
@@ -23,13 +23,10 @@ const warmHeatmap = (s: WarmableStore) => {
 };
 const warm = new EngineWarmUps(store, () => new Store(), warmHeatmap);
 const prefetch = new HeatmapPrefetch(() => store.series);
-const name = (self as unknown as { name?: string }).name ?? "";
-const override = Number(/helpers=(\d)/.exec(name)?.[1] ?? Number.NaN);
-// The page starts the helpers beside this worker and sends their ports first (";ports" in the
-// name says so); otherwise they start now, not on the first load: booting a worker takes tens
-// of milliseconds.
-let helpers = name.includes(";ports") ? null : defaultHelperPool(override);
-helpers?.start();
+// The page says how many helpers there are, and sends ports to those it started beside this
+// worker, before any request; the others start then, not on the first load (booting a worker
+// takes tens of milliseconds).
+let helpers: HelperPool | null = null;
 const post = (r: Reply) => (self as unknown as Worker).postMessage(r);
 
 // Requests run one at a time, in order, so a query never sees a half-loaded file.
@@ -48,7 +45,7 @@ self.onmessage = (ev: MessageEvent<Envelope | { cancel: true } | { cancelCompare
     return;
   }
   if ("helperPorts" in ev.data) {
-    helpers = defaultHelperPool(override, ev.data.helperPorts);
+    helpers = helperPoolOf(ev.data.helperCount, ev.data.helperPorts);
     helpers?.start();
     return;
   }

@@ -9,6 +9,7 @@ import type { ReaderPart } from "../../formats/hlog";
 import { addDecodedInto } from "../../formats/hlog-encoding";
 import { MAX_TAGS } from "../series-make";
 import { keptTransferables, type KeptParts } from "../intervals/kept";
+import { threadBlockWorkspace } from "../block-workspace";
 import { MAX_TOTAL_SLOTS, type HlogSink } from "./sink";
 
 /** One tag of an HlogPart: everything but the time base, as transferable arrays. */
@@ -129,7 +130,7 @@ export function joinPart(sink: HlogSink, splitter: LineSplitter, p: HlogPart): v
     }
     t.before.push(pt.rawStarts);
     // A part that kept no blocks (or saw two layouts) leaves the series without blocks.
-    if (pt.blocks && pt.blocks.levels.length === BLOCK_SIZES.length) t.parts.push({ blocks: IntervalBlocks.fromParts(pt.blocks), from });
+    if (pt.blocks && pt.blocks.levels.length === BLOCK_SIZES.length) t.parts.push({ blocks: IntervalBlocks.fromParts(pt.blocks, threadBlockWorkspace()), from });
     else t.partsBroken = true;
   }
 }

@@ -13,6 +13,7 @@ import {
   type Histogram,
 } from "../../core/histogram";
 import { IntervalBlocks, JoinedBlocks, type RangeSums } from "../../core/blocks";
+import { threadBlockWorkspace } from "../block-workspace";
 import { IntervalTable, type PayloadBytes, type SeriesModel } from "../../core/series";
 import { HlogReader, type HlogInterval } from "../../formats/hlog";
 import { addDecodedInto, growToCover, valueFromIndex, type DecodedHistogram } from "../../formats/hlog-encoding";
@@ -76,7 +77,7 @@ export function topOf(d: DecodedHistogram, lastIndex: number): number {
 
 function blocksOf(t: TagSeries): RangeSums | null {
   if (!t.blocks || t.partsBroken || t.blocks.totalOnly) return null;
-  return t.parts.length === 0 ? t.blocks : new JoinedBlocks([{ blocks: t.blocks, from: 0 }, ...t.parts]);
+  return t.parts.length === 0 ? t.blocks : new JoinedBlocks([{ blocks: t.blocks, from: 0 }, ...t.parts], threadBlockWorkspace());
 }
 
 /** Adds a tag's pending counts (its blocks' total) to its histogram; nothing is pending after. */
@@ -133,6 +134,8 @@ export interface SinkOptions {
    * intervals: the same answers, slower).
    */
   keepBlocks: boolean;
+  /** Per tag, its intervals before the lines read here (see ReadOptions in hlog-ingest.ts). */
+  origins: ReadonlyMap<string, number>;
 }
 
 export class HlogSink {
@@ -161,7 +164,7 @@ export class HlogSink {
       histogram: null,
       pending,
       intervals,
-      blocks: new IntervalBlocks(kernelAccumulators, !this.options.keepBlocks),
+      blocks: new IntervalBlocks(kernelAccumulators, !this.options.keepBlocks, { origin: this.options.origins.get(tag) ?? 0, workspace: threadBlockWorkspace() }),
       layout,
       parts: [],
       partsBroken: false,

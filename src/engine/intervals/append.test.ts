@@ -14,7 +14,7 @@ import { compareQuery } from "../compare-query";
 import { sparseOf } from "../../core/histogram";
 import { ingestHlogInParts, ingestHlogPart } from "../hlog-ingest";
 import { keptBytesHeld, setKeptBudget, WORKER_KEPT_BUDGET } from "./kept";
-import { intervalsOf, type AppendedRow } from ".";
+import type { AppendedRow } from ".";
 
 afterEach(() => setKeptBudget(0));
 
@@ -149,7 +149,7 @@ describe("a loaded series that grows by appended intervals", () => {
     expect(r.grown).toEqual(r.whole);
   }, 120_000);
 
-  it("answers as a load of the whole log read in the same two parts (blocks aligned to each part's start)", async () => {
+  it("answers as a load of the whole log when the loaded log was read in two parts", async () => {
     setKeptBudget(WORKER_KEPT_BUDGET);
     const text = generatedLog(1500, 21);
     // The cut falls after the header and 130 intervals, neither at a block's end.
@@ -158,7 +158,6 @@ describe("a loaded series that grows by appended intervals", () => {
     const split = lines.slice(0, first + 130).join("\n").length + 1;
     const r = await grownAndWhole(text, 300, [10, 54, 700], generatedLog(400, 22), split);
     expect(r.grownSeries.intervals!.n).toBe(1500);
-    expect(intervalsOf(r.grownSeries).partStarts()).toEqual([0, 130]);
     expect(r.grown).toEqual(r.whole);
   }, 120_000);
 

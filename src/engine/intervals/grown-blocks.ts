@@ -1,19 +1,17 @@
 // Pre-merged blocks of a table that grows after its load. The loaded blocks are kept as they
 // are; the rows after their last whole first-level block (the unfinished block the load's
 // accumulator held, then every appended row) go into blocks of their own, which start there.
-// So the first-level blocks lie on the grid a load of the whole log lays them on (every
-// BLOCK_SIZES[0] intervals from the start of the part they are in), and every range sums to
-// the same counts: answers that snap to stored blocks (timeline columns, the heatmap, the
-// comparison's sub-blocks) do not depend on when the rows came.
-import { BLOCK_SIZES, IntervalBlocks, JoinedBlocks, Scratch, type RangeSums, type Sparse } from "../../core/blocks";
+// So the blocks lie on the grid a load of the whole log lays them on (every BLOCK_SIZES[l]
+// intervals from the log's first interval), and every range sums to the same counts: answers
+// that snap to stored blocks (timeline columns, the heatmap, the comparison's sub-blocks) do
+// not depend on when the rows came.
+import { BLOCK_SIZES, IntervalBlocks, Scratch, type RangeSums, type Sparse } from "../../core/blocks";
 
 export class GrownBlocks implements RangeSums {
   /** Rows [0, from) are summed by the loaded blocks, rows from `from` on by `tail`. */
   private readonly from: number;
-  private readonly tail = new IntervalBlocks();
+  private readonly tail: IntervalBlocks;
   private readonly acc = new Scratch();
-  /** Where each part of the loaded log starts (the loaded blocks' grid; appended rows belong to the last part). */
-  readonly partStarts: number[];
 
   /**
    * `base`: the loaded blocks of a table's first `n` rows; `countsAt`: a row's counts (the rows
@@ -24,10 +22,9 @@ export class GrownBlocks implements RangeSums {
     n: number,
     countsAt: (i: number) => Sparse | null,
   ) {
-    this.partStarts = base instanceof JoinedBlocks ? base.partStarts : [0];
-    const last = this.partStarts[this.partStarts.length - 1]!;
     const size = BLOCK_SIZES[0];
-    this.from = last + Math.floor((n - last) / size) * size;
+    this.from = Math.floor(n / size) * size;
+    this.tail = new IntervalBlocks(undefined, false, { origin: this.from });
     for (let i = this.from; i < n; i++) this.add(countsAt(i));
   }
 

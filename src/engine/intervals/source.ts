@@ -5,7 +5,7 @@
 // decode.ts). The queries' own caches of what they derived from the counts live here too, so
 // they go when the table grows or its series goes.
 import type { IntervalTable, SeriesModel, TableColumns } from "../../core/series";
-import { JoinedBlocks, type Sparse } from "../../core/blocks";
+import type { Sparse } from "../../core/blocks";
 import { addInto, coarsestLayout, highestEquivalent, lowestDiscernibleValueOf, newHistogram, sparseOf, type Histogram } from "../../core/histogram";
 import { addDecodedInto, valueFromIndex, type DecodedHistogram } from "../../formats/hlog-encoding";
 import { decodePayload, inflatedCache, medianOf } from "./decode";
@@ -129,12 +129,6 @@ export class IntervalSource {
   /** The stored first-level block of intervals [start, start + BLOCK_SIZES[0]) as kept (views), or null when none is exactly that range. */
   storedBlock(start: number): Sparse | null {
     return this.owner.blocks?.storedBlock(start) ?? null;
-  }
-
-  /** Where the stored blocks' grid starts: each part the log was read in (its blocks are aligned to its own start). */
-  partStarts(): number[] {
-    const b = this.owner.blocks;
-    return b instanceof JoinedBlocks || b instanceof GrownBlocks ? b.partStarts : [0];
   }
 
   /**

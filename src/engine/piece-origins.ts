@@ -1,0 +1,87 @@
+// Where a piece of an interval log starts, counted in intervals: a part's pre-merged blocks then
+// lie on the grid a read in one piece lays them on (multiples of the block size from the log's
+// first interval), so that queries sum whole stored blocks however the log was cut. Counting the
+// lines before a piece is a scan for line breaks, far cheaper than reading them. A count that
+// differs from what the reader kept (a line it skipped) costs speed only: sums stay exact.
+import { fileBytes } from "./file-chunks";
+
+const HASH = 35; // '#': a comment, StartTime, BaseTime
+const QUOTE = 34; // '"': the column legend
+const LF = 10;
+const CR = 13;
+const COMMA = 44;
+/** "Tag=" */
+const TAG = [84, 97, 103, 61];
+/** A tag longer than this is not looked for (the reader's own limit is far below). */
+const MAX_TAG_BYTES = 4096;
+
+/**
+ * Per tag ("" untagged), how many interval lines `before` (the log's bytes before a piece, from
+ * its start) holds: lines that are not comments, the legend or empty, by the tag they start with.
+ */
+export function intervalsBefore(before: Blob, signal?: AbortSignal): Promise<Map<string, number>> {
+  return countIntervalLines(fileBytes(before, () => undefined, signal));
+}
+
+/** The same count over bytes given in chunks (which may cut lines anywhere). */
+export async function countIntervalLines(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  const add = (tag: string) => counts.set(tag, (counts.get(tag) ?? 0) + 1);
+  const decoder = new TextDecoder("utf-8");
+  // A line's first bytes when they run over a chunk's end: the tag is read once they are in.
+  let head: number[] | null = null;
+  let atLineStart = true;
+  const headDone = (bytes: readonly number[]): boolean => {
+    // Whether the head starts "Tag=" and holds its comma (or cannot be a tagged line).
+    for (let k = 0; k < TAG.length && k < bytes.length; k++) if (bytes[k] !== TAG[k]) return true;
+    return bytes.length >= MAX_TAG_BYTES || bytes.indexOf(COMMA) >= 0 || bytes.indexOf(LF) >= 0;
+  };
+  const classify = (bytes: readonly number[] | Uint8Array) => {
+    const first = bytes[0];
+    if (first === undefined || first === HASH || first === QUOTE || first === LF || first === CR) return;
+    // An untagged interval starts with its start time (a number, perhaps after white space).
+    if (first !== 84 /* T */) return (first >= 48 && first <= 57) || first === 46 || first === 45 || first === 32 || first === 9 ? add("") : undefined;
+    let tagged = bytes.length > TAG.length;
+    for (let k = 0; k < TAG.length && tagged; k++) if (bytes[k] !== TAG[k]) tagged = false;
+    if (!tagged) return;
+    let end = TAG.length;
+    while (end < bytes.length && bytes[end] !== COMMA && bytes[end] !== LF) end++;
+    if (bytes[end] !== COMMA) return; // no comma after the tag: not an interval line
+    add(decoder.decode(Uint8Array.from(bytes.slice(TAG.length, end))));
+  };
+  for await (const chunk of chunks) {
+    let i = 0;
+    while (i < chunk.length) {
+      if (head !== null) {
+        // Continue a line's head that began in an earlier chunk.
+        const stop = Math.min(chunk.length, i + MAX_TAG_BYTES);
+        while (i < stop && !headDone(head)) head.push(chunk[i++]!);
+        if (!headDone(head)) continue;
+        classify(head);
+        const ended = head[head.length - 1] === LF;
+        head = null;
+        atLineStart = ended;
+        if (ended) continue;
+      } else if (atLineStart) {
+        const first = chunk[i]!;
+        if (first === 84 /* T */) {
+          // A tagged line: its tag runs to the comma, which may be in a later chunk.
+          const comma = chunk.indexOf(COMMA, i);
+          const nl = chunk.indexOf(LF, i);
+          const end = comma >= 0 && (nl < 0 || comma < nl) ? comma + 1 : nl >= 0 ? nl + 1 : -1;
+          if (end < 0) {
+            head = Array.from(chunk.subarray(i));
+            break;
+          }
+          classify(chunk.subarray(i, end));
+        } else classify(chunk.subarray(i, i + 1));
+        atLineStart = false;
+      }
+      const nl = chunk.indexOf(LF, i);
+      if (nl < 0) break;
+      i = nl + 1;
+      atLineStart = true;
+    }
+  }
+  return counts;
+}
