@@ -10,6 +10,7 @@ import { histogramSeries } from "../engine/series-make";
 import { loadFiles, type HelperWorkers } from "../engine/load-files";
 import type { Progress } from "../engine/protocol";
 import { Store, type TimeRange } from "../engine/store";
+import type { EngineContext } from "../engine/context";
 import { CliError } from "./errors";
 import { PathFile } from "./path-file";
 
@@ -59,8 +60,8 @@ function progressPrinter(enabled: boolean): { onProgress: (p: Progress) => void;
 }
 
 /** Every file as its own series (one per tag or label), as the page loads dropped files. */
-export async function loadAll(paths: readonly string[], helpers: HelperWorkers | null, progress: boolean): Promise<Loaded> {
-  const store = new Store();
+export async function loadAll(paths: readonly string[], helpers: HelperWorkers | null, progress: boolean, context?: EngineContext): Promise<Loaded> {
+  const store = new Store(context);
   const pr = progressPrinter(progress);
   const files = paths.map((p) => new PathFile(p).asFile());
   const outcomes = await loadFiles(store, files, pr.onProgress, undefined, undefined, helpers);
