@@ -11,7 +11,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SOURCE = "src/wasm/assembly/kernel.ts";
 export const GENERATED = "src/wasm/kernel-wasm.ts";
 
-// The kernel's own memory map ends at 1152 KiB (see the top of kernel.ts); the compiler's
+// The kernel's own memory map ends at 1152 KiB (src/wasm/assembly/layout.ts); the compiler's
 // static data goes above it.
 const MEMORY_BASE = 1179648;
 export const ASC_ARGS = [

@@ -10,6 +10,7 @@ import { histogramSeries } from "../engine/series-make";
 import { loadFiles, type HelperWorkers } from "../engine/load-files";
 import type { Progress } from "../engine/protocol";
 import { Store, type TimeRange } from "../engine/store";
+import type { EngineContext } from "../engine/context";
 import { CliError } from "./errors";
 import { filePayloads, PathFile } from "./path-file";
 
@@ -63,8 +64,8 @@ function progressPrinter(enabled: boolean): { onProgress: (p: Progress) => void;
  * `keepBlocks`: whether logs keep their pre-merged blocks (time windows, comparisons, links and
  * charts use them; a report of whole logs needs none).
  */
-export async function loadAll(paths: readonly string[], helpers: HelperWorkers | null, progress: boolean, keepBlocks = true): Promise<Loaded> {
-  const store = new Store();
+export async function loadAll(paths: readonly string[], helpers: HelperWorkers | null, progress: boolean, keepBlocks = true, context?: EngineContext): Promise<Loaded> {
+  const store = new Store(context);
   const pr = progressPrinter(progress);
   const files = paths.map((p) => new PathFile(p).asFile());
   const outcomes = await loadFiles(store, files, pr.onProgress, undefined, undefined, helpers, { payloads: filePayloads, keepBlocks });

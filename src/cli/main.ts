@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { UNITS, type Unit } from "../core/types";
 import type { LoadProblem } from "../core/types";
 import { fileChunks } from "../engine/file-chunks";
+import { CLI_KEPT_BUDGET, createEngineContext, type EngineContext } from "../engine/context";
 import type { TimeRange } from "../engine/store";
 import { compareCheckLines, compareRuns, headlinesOf, type ComparedPair } from "./compare";
 import { gateOf } from "../core/compare/gate";
@@ -193,7 +194,7 @@ function problemText(p: LoadProblem): string {
   return `${p.file}${p.line !== null ? `:${p.line}` : ""}: ${p.reason}`;
 }
 
-async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<number> {
+async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions, context: EngineContext): Promise<number> {
   const check = p.command === "check";
   const requirement = requirementOf(p);
   const range = rangeOf(p);
@@ -215,7 +216,7 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   let loaded;
   let closing: Promise<void> | undefined;
   try {
-    loaded = p.flags.has("--merge") ? await loadMerged(paths, range, pool, io.stderrIsTTY, pool) : await loadAll(paths, pool, io.stderrIsTTY, blocks);
+    loaded = p.flags.has("--merge") ? await loadMerged(paths, range, pool, io.stderrIsTTY, pool) : await loadAll(paths, pool, io.stderrIsTTY, blocks, context);
   } finally {
     // The helpers end while this thread judges and prints (it needs them no more).
     closing = pool?.close().catch(() => undefined);
@@ -389,7 +390,8 @@ export async function main(argv: readonly string[], io: Io, opts: MainOptions = 
     if (p.command === "watch") return await watchCommand(p, io, opts.watch);
     if (p.command === "serve") return await serveCommand(p, io, opts.serve);
     if (p.command === "history" || p.flags.has("--history")) return await withHelpers(p, opts, (helpers) => historyOrCheck(p, io, helpers));
-    return await reportOrCheck(p, io, opts);
+    // This thread's engine context: the command line keeps no intervals' counts for time windows.
+    return await reportOrCheck(p, io, opts, createEngineContext({ keptBudget: CLI_KEPT_BUDGET }));
   } catch (e) {
     if (e instanceof CliError) {
       io.stderr(`hdr-spectrum: ${e.message}\n`);

@@ -11,6 +11,7 @@ import type { HelperWorkers } from "./load-files";
 import { fileChunks } from "./file-chunks";
 import { Store } from "./store";
 import { EngineWarmUps, type WarmableStore } from "./warm-up";
+import { EngineContext } from "./context";
 
 class CountingHelpers implements HelperWorkers {
   readonly count = 1;
@@ -46,7 +47,7 @@ describe("the demo's load", () => {
 
   it("keeps the block chunks written ahead, which a load of the person's logs lets go", () => {
     const store = { series: [] } as unknown as WarmableStore;
-    const warm = new EngineWarmUps(store, () => store);
+    const warm = new EngineWarmUps(new EngineContext(), store, () => store);
     const chunks = threadBlockWorkspace().chunks;
     chunks.drop();
     chunks.prepare();
@@ -61,7 +62,7 @@ describe("the demo's load", () => {
 
   it("leaves the idle warm-up to go on, where a load of the person's files ends it", () => {
     const store = { series: [] } as unknown as WarmableStore;
-    const warm = new EngineWarmUps(store, () => store);
+    const warm = new EngineWarmUps(new EngineContext(), store, () => store);
     warm.answered("load", warm.requested("load", true), true);
     expect(warm.warmedByFiles()).toBe(false);
     warm.answered("views", warm.requested("views"));
@@ -69,7 +70,7 @@ describe("the demo's load", () => {
     warm.answered("load", warm.requested("load"));
     expect(warm.warmedByFiles()).toBe(true);
     for (const kind of ["loadUrls", "loadText"]) {
-      const other = new EngineWarmUps(store, () => store);
+      const other = new EngineWarmUps(new EngineContext(), store, () => store);
       other.answered(kind, other.requested(kind));
       expect(other.warmedByFiles()).toBe(true);
     }

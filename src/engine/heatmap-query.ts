@@ -96,9 +96,8 @@ interface RowEntries {
 
 const EMPTY_ROWS: RowEntries = { rows: new Int16Array(0), counts: new Float64Array(0) };
 
-/** toRows' output before it is copied out (a row list is at most as long as the axis). */
-let rowScratch = new Int16Array(256);
-let sumScratch = new Float64Array(256);
+/** toRows' output before it is copied out (a row list is at most as long as the axis), grown as axes need. */
+const scratch = { rows: new Int16Array(256), sums: new Float64Array(256) };
 
 /** One interval's or block's counts by row (`axis.ends` from rowEnds; an index past the table is in the last row). */
 export function toRows(indices: Int32Array, counts: Float64Array, axis: Pick<Axis, "rows" | "rowOf" | "ends">): RowEntries {
@@ -109,12 +108,12 @@ export function toRows(indices: Int32Array, counts: Float64Array, axis: Pick<Axi
   const rowOf = axis.rowOf;
   const ends = axis.ends;
   const lastRow = axis.rows - 1;
-  if (rowScratch.length <= lastRow) {
-    rowScratch = new Int16Array(lastRow + 1);
-    sumScratch = new Float64Array(lastRow + 1);
+  if (scratch.rows.length <= lastRow) {
+    scratch.rows = new Int16Array(lastRow + 1);
+    scratch.sums = new Float64Array(lastRow + 1);
   }
-  const rows = rowScratch;
-  const sums = sumScratch;
+  const rows = scratch.rows;
+  const sums = scratch.sums;
   const table = rowOf.length;
   const n = indices.length;
   let m = 0;

@@ -6,6 +6,7 @@ import type { LoadProblem } from "../core/types";
 import { summarizeStore } from "./history-summary";
 import { loadFiles } from "./load-files";
 import { Store } from "./store";
+import { createEngineContext } from "./context";
 
 export interface HistoryJob {
   job: number;
@@ -14,13 +15,16 @@ export interface HistoryJob {
 
 export type HistoryReply = { job: number; kind: "progress"; done: number; total: number } | { job: number; kind: "done"; runs: RunSummary[]; problems: LoadProblem[] };
 
+// This thread's engine context: a run is summarised once, so no counts are kept for time windows.
+const context = createEngineContext({ keptBudget: 0 });
+
 self.onmessage = async (e: MessageEvent<HistoryJob>) => {
   const { job, runs } = e.data;
   const out: RunSummary[] = [];
   const problems: LoadProblem[] = [];
   for (let i = 0; i < runs.length; i++) {
     const r = runs[i]!;
-    const store = new Store();
+    const store = new Store(context);
     const outcomes = await loadFiles(store, r.files, () => undefined, undefined, undefined, null);
     const bad = outcomes.flatMap((o) => o.problems);
     problems.push(...bad);

@@ -11,11 +11,11 @@ import { intervalsBefore } from "./piece-origins";
 import { ingestHlogPart, transferablesOf } from "./hlog-ingest";
 import type { PartReply, PartRequest, PartSetup } from "./part-protocol";
 import { warmUp } from "./warm-up";
-import { HELPER_KEPT_BUDGET, setKeptBudget } from "./intervals/kept";
+import { createEngineContext, HELPER_KEPT_BUDGET } from "./context";
 
-// Intervals' counts are kept from the load for time windows (intervals/kept.ts), within a bound;
-// the engine takes them with the part.
-setKeptBudget(HELPER_KEPT_BUDGET);
+// This thread's engine context. Intervals' counts are kept from the load for time windows
+// (intervals/kept.ts), within a bound; the engine takes them with the part.
+const context = createEngineContext({ keptBudget: HELPER_KEPT_BUDGET });
 
 const running = new Map<number, AbortController>();
 /** Requests cancelled before they started (they wait their turn in `serve`'s queue). */
@@ -24,6 +24,7 @@ const cancelled = new Set<number>();
 // real part read makes it needless.
 let partsRead = 0;
 void warmUp(
+  context,
   () => running.size > 0,
   (name, chunks) => ingestHlogPart(name, chunks),
   () => partsRead > 0,

@@ -15,9 +15,10 @@ export interface IngestProgress {
   intervals: number;
 }
 
-let nextId = 1;
+/** Series read on this thread so far, for their ids (s1, s2, …): readers make series without a store. */
+const made = { count: 0 };
 export function newId(): string {
-  return `s${nextId++}`;
+  return `s${++made.count}`;
 }
 
 /** Series one log may make (the load-generator readers stop at the same number of labels). */

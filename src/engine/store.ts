@@ -22,6 +22,7 @@ import { disposeIntervals, intervalsOf, type AppendedRow } from "./intervals";
 import { beforeStartOf, saturationOf } from "./table-facts";
 import { windowHistogram } from "./window-query";
 import { timelineQuery } from "./timeline-query";
+import { sharedContext, type EngineContext } from "./context";
 
 // The wire types used to live here; importers may still take them from this module.
 export { OPEN_RANGE, saturationOf };
@@ -41,12 +42,13 @@ function warningsOf(s: SeriesModel): SeriesWarning[] {
   return out;
 }
 
-let mergeCount = 0;
-
 /** Id suffix of a series' coordinated-omission-corrected view. */
 export const CO_SUFFIX = "~co";
 
 export class Store {
+  /** The engine context this store's loads and queries run in (context.ts). */
+  constructor(readonly context: EngineContext = sharedContext) {}
+
   readonly series: SeriesModel[] = [];
   /** What an opened link's author's page showed, by series id (share-query.ts); dropped when a series' values change meaning. */
   readonly shown = new Map<string, SharedShown>();
@@ -159,7 +161,7 @@ export class Store {
     }
     const first = parts[0]!;
     const merged: SeriesModel = {
-      id: `m${++mergeCount}`,
+      id: this.context.nextMergedId(),
       name: name ?? `merged: ${parts.map((p) => p.name).join(" + ")}`,
       source: [...new Set(parts.map((p) => p.source))].join(", "),
       tag: "",
@@ -218,24 +220,6 @@ export class Store {
       return interval >= 1 ? (h as unknown as { copyCorrectedForCoordinatedOmission(i: number): Histogram }).copyCorrectedForCoordinatedOmission(interval) : h;
     }
     return windowHistogram(this.get(id), range);
-  }
-
-  /**
-   * Computes, and throws away, the spectrum of the middle third of the longest series with
-   * intervals. The worker calls it when idle after a load, so that the first time window a
-   * person picks does not run the window path (block sums, edge decoding, spectrum) in V8's
-   * cold tiers (traced on the 24-hour log, the first window was markedly slower than the next
-   * ones). Returns whether there was anything to warm.
-   */
-  warmWindow(): boolean {
-    let best: SeriesModel | null = null;
-    for (const s of this.series) if (s.intervals && s.intervals.n > (best?.intervals?.n ?? 1)) best = s;
-    const t = best?.intervals;
-    if (!best || !t) return false;
-    const t0 = t.offsets[0]!;
-    const span = t.offsets[t.n - 1]! - t0;
-    const h = this.histogramFor(best.id, { start: t0 + span / 3, end: t0 + (2 * span) / 3 });
-    return spectrumOf(h).totalCount >= 0;
   }
 
   /** Expected interval between requests (ns) for view-time coordinated-omission correction. */

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { ingest } from "./ingest";
 import { threadBlockWorkspace } from "./block-workspace";
 import { READY_BLOCK_CHUNKS, syntheticLog, syntheticSteps, warmUp } from "./warm-up";
+import { EngineContext } from "./context";
 import { HlogIngest } from "./hlog-ingest";
 import { kernelStats } from "../wasm/kernel";
 
@@ -38,6 +39,7 @@ describe("warm-up", () => {
     let busy = true;
     let chunks = 0;
     const done = warmUp(
+      new EngineContext(),
       () => busy,
       async (_name, it) => {
         for await (const _ of it) chunks++;
@@ -69,12 +71,13 @@ describe("warm-up", () => {
   });
 
   it("stops for good once it is no longer needed", async () => {
-    vi.resetModules(); // warmUp runs once per module: a fresh one
+    vi.resetModules(); // the block chunks' state, fresh
     const { warmUp: fresh } = await import("./warm-up");
     const { threadBlockWorkspace: freshWorkspace } = await import("./block-workspace");
     let chunks = 0;
     let needed = true;
     await fresh(
+      new EngineContext(), // warmUp runs once per context: a fresh one
       () => false,
       async (_name, it) => {
         for await (const _ of it) {
@@ -89,5 +92,26 @@ describe("warm-up", () => {
     expect(chunks).toBe(3);
     // A file came: nothing is written ahead for it.
     expect(freshWorkspace().chunks.ready).toBe(0);
+  });
+
+  it("runs once per engine context", async () => {
+    const context = new EngineContext();
+    await warmUp(
+      context,
+      () => false,
+      async () => undefined,
+      () => true,
+      0,
+    );
+    let reads = 0;
+    await warmUp(
+      context,
+      () => false,
+      async () => void reads++,
+      () => false,
+      0,
+    );
+    expect(reads).toBe(0);
+    expect(context.warmUpStarted).toBe(true);
   });
 });

@@ -13,6 +13,10 @@
 import { encodeIntoCompressedBase64 } from "hdr-histogram-js";
 import { newHistogram } from "../core/histogram";
 import { threadBlockWorkspace } from "./block-workspace";
+import type { Histogram } from "../core/histogram";
+import type { SeriesModel } from "../core/series";
+import { spectrumOf } from "../core/spectrum";
+import type { EngineContext } from "./context";
 import { HlogIngest } from "./hlog-ingest";
 import type { IngestResult } from "./series-make";
 
@@ -126,23 +130,22 @@ export function* syntheticSteps(lines: number): Generator<void, string> {
   return parts.join("");
 }
 
-let started = false;
-
 /**
- * Runs once per worker, never throws. `busy()` tells whether real work is under way (then
+ * Runs once per engine context (a worker's), never throws. `busy()` tells whether real work is under way (then
  * the warm-up waits); `done()` that it is no longer needed (a real log has been read: that
  * warmed the code, and the warm-up would only compete with what the person does next, as it
  * did with the bench's time windows); `read` consumes the synthetic log as the worker reads
  * real ones.
  */
 export async function warmUp(
+  context: EngineContext,
   busy: () => boolean,
   read: (name: string, chunks: AsyncIterable<Uint8Array>, whole: Uint8Array) => Promise<unknown>,
   done: () => boolean = () => false,
   startDelayMs = START_DELAY_MS,
 ): Promise<void> {
-  if (started) return;
-  started = true;
+  if (context.warmUpStarted) return;
+  context.warmUpStarted = true;
   const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
   // A message to itself returns to the event loop without the 4 ms a nested setTimeout(0)
   // waits in a browser (a slice at a time, that was most of the warm-up's time).
@@ -203,12 +206,30 @@ export async function warmUp(
 
 /** What the engine's warm-ups ask of a store (the Store; kept structural so helpers need not load it). */
 export interface WarmableStore {
-  readonly series: readonly unknown[];
+  readonly series: readonly SeriesModel[];
   load(name: string, chunks: AsyncIterable<string> | Iterable<string>): Promise<unknown>;
   add(r: IngestResult): unknown;
   views(range?: { start: number | null; end: number | null }): unknown;
   timeline(q: { t0: number | null; t1: number | null; columns: number; percentiles: readonly number[] }): unknown;
-  warmWindow(): boolean;
+  histogramFor(id: string, range: { start: number | null; end: number | null }): Histogram;
+}
+
+/**
+ * Computes, and throws away, the spectrum of the middle third of the longest series with
+ * intervals. The worker runs it when idle after a load, so that the first time window a
+ * person picks does not run the window path (block sums, edge decoding, spectrum) in V8's
+ * cold tiers (traced on the 24-hour log, the first window was markedly slower than the next
+ * ones). Returns whether there was anything to warm.
+ */
+export function warmWindow(store: WarmableStore): boolean {
+  let best: SeriesModel | null = null;
+  for (const s of store.series) if (s.intervals && s.intervals.n > (best?.intervals?.n ?? 1)) best = s;
+  const t = best?.intervals;
+  if (!best || !t) return false;
+  const t0 = t.offsets[0]!;
+  const span = t.offsets[t.n - 1]! - t0;
+  const h = store.histogramFor(best.id, { start: t0 + span / 3, end: t0 + (2 * span) / 3 });
+  return spectrumOf(h).totalCount >= 0;
 }
 
 /** The quick warm-up at start: intervals, and rounds of the page's after-load queries. */
@@ -236,6 +257,7 @@ export class EngineWarmUps {
    * warm-up's store with the rest; given by the worker, so helpers need not load its code.
    */
   constructor(
+    private readonly context: EngineContext,
     private readonly store: WarmableStore,
     private readonly scratch: () => WarmableStore,
     private readonly afterLoad: (s: WarmableStore) => void = () => undefined,
@@ -278,6 +300,7 @@ export class EngineWarmUps {
     // While idle, read a synthetic log into a throw-away store and ask what the page asks after
     // a load: the first real load then runs optimised code.
     void warmUp(
+      this.context,
       () => this.inFlight > 0,
       async (name, chunks, whole) => {
         const scratch = this.scratch();
@@ -289,7 +312,7 @@ export class EngineWarmUps {
         scratch.views();
         scratch.timeline({ t0: null, t1: null, columns: 1200, percentiles: [] });
         this.afterLoad(scratch);
-        scratch.warmWindow();
+        warmWindow(scratch);
       },
       () => this.warmedByFiles(),
     );
@@ -330,14 +353,14 @@ export class EngineWarmUps {
 
   /**
    * After a load, once nothing else has been asked for a moment, one throw-away time window
-   * (Store.warmWindow), so that the first window a person picks runs warm code. Any request
+   * (warmWindow), so that the first window a person picks runs warm code. Any request
    * that comes meanwhile cancels it, so it never delays one; it takes a few ms when it runs.
    */
   private warmIfIdle(seq: number): void {
     if (this.received !== seq || !this.pending) return;
     this.pending = false;
     try {
-      this.store.warmWindow();
+      warmWindow(this.store);
     } catch {
       // Only a speed-up.
     }

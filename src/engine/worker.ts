@@ -1,5 +1,6 @@
 // The engine worker: owns the loaded data, parses off the main thread. Thin by design: a
-// dispatcher that queues requests for handle.ts; the warm-ups are in warm-up.ts.
+// dispatcher that queues requests for handle.ts; the warm-ups are in warm-up.ts. It makes the
+// thread's engine context (context.ts) and passes it down.
 import { handle } from "./handle";
 import type { Envelope, Reply } from "./protocol";
 import { Store } from "./store";
@@ -7,13 +8,9 @@ import { helperPoolOf, type HelperPool } from "./part-pool";
 import type { HelperFailed, HelperPorts } from "./part-protocol";
 import { EngineWarmUps, type WarmableStore } from "./warm-up";
 import { heatmapQuery } from "./time-queries";
-import { setKeptBudget, WORKER_KEPT_BUDGET } from "./intervals/kept";
 import { HeatmapPrefetch } from "./heatmap-prefetch";
+import { createEngineContext, WORKER_KEPT_BUDGET, type EngineContext } from "./context";
 
-// Intervals' counts are kept from the load for time windows (intervals/kept.ts), within a bound.
-setKeptBudget(WORKER_KEPT_BUDGET);
-
-const store = new Store();
 // The heatmap is drawn right after a load too: its interval path (a column per few intervals)
 // and its block path (many intervals a column, as a long log takes).
 const warmHeatmap = (s: WarmableStore) => {
@@ -21,61 +18,68 @@ const warmHeatmap = (s: WarmableStore) => {
   const ids = series.slice(0, 1).map((x) => x.id);
   for (const columns of [800, 4]) heatmapQuery(series, { ids, t0: null, t1: null, columns, rows: 110 });
 };
-const warm = new EngineWarmUps(store, () => new Store(), warmHeatmap);
-const prefetch = new HeatmapPrefetch(() => store.series);
-// The page says how many helpers there are, and sends ports to those it started beside this
-// worker, before any request; the others start then, not on the first load (booting a worker
-// takes tens of milliseconds).
-let helpers: HelperPool | null = null;
-const post = (r: Reply) => (self as unknown as Worker).postMessage(r);
 
-// Requests run one at a time, in order, so a query never sees a half-loaded file.
-let queue: Promise<void> = Promise.resolve();
-let waiting = 0;
+function serve(context: EngineContext): void {
+  const store = new Store(context);
+  const warm = new EngineWarmUps(context, store, () => new Store(context), warmHeatmap);
+  const prefetch = new HeatmapPrefetch(() => store.series);
+  // The page says how many helpers there are, and sends ports to those it started beside this
+  // worker, before any request; the others start then, not on the first load (booting a worker
+  // takes tens of milliseconds).
+  let helpers: HelperPool | null = null;
+  const post = (r: Reply) => (self as unknown as Worker).postMessage(r);
 
-// Cancelling is handled at once, not queued: loads check the signal between chunks.
-let cancel = new AbortController();
-// A comparison has its own: a new choice of series cancels the one under way, not a load.
-let compareCancel = new AbortController();
+  // Requests run one at a time, in order, so a query never sees a half-loaded file.
+  let queue: Promise<void> = Promise.resolve();
+  let waiting = 0;
 
-self.onmessage = (ev: MessageEvent<Envelope | { cancel: true } | { cancelCompare: true } | HelperPorts | HelperFailed>) => {
-  if ("cancelCompare" in ev.data) {
-    compareCancel.abort();
-    compareCancel = new AbortController();
-    return;
-  }
-  if ("helperPorts" in ev.data) {
-    helpers = helperPoolOf(ev.data.helperCount, ev.data.helperPorts);
-    helpers?.start();
-    return;
-  }
-  if ("helperFailed" in ev.data) {
-    helpers?.failed(ev.data.helperFailed, ev.data.message);
-    return;
-  }
-  if ("cancel" in ev.data) {
-    cancel.abort();
-    cancel = new AbortController();
-    return;
-  }
-  const { reqId, request } = ev.data;
-  // Taken now: a cancel sent after this request (before it starts) still reaches it.
-  const compareSignal = compareCancel.signal;
-  const demo = request.kind === "load" && request.demo === true;
-  const seq = warm.requested(request.kind, demo);
-  prefetch.requested(request.kind, request.kind === "heatmap" ? request.query.rows : undefined);
-  waiting++;
-  queue = queue.then(async () => {
-    const signal = request.kind === "compare" ? compareSignal : cancel.signal;
-    try {
-      const result = await handle(store, request, (progress) => post({ reqId, type: "progress", progress }), signal, helpers);
-      post({ reqId, type: "done", result });
-    } catch (e) {
-      post({ reqId, type: "error", message: e instanceof Error ? e.message : String(e) });
+  // Cancelling is handled at once, not queued: loads check the signal between chunks.
+  let cancel = new AbortController();
+  // A comparison has its own: a new choice of series cancels the one under way, not a load.
+  let compareCancel = new AbortController();
+
+  self.onmessage = (ev: MessageEvent<Envelope | { cancel: true } | { cancelCompare: true } | HelperPorts | HelperFailed>) => {
+    if ("cancelCompare" in ev.data) {
+      compareCancel.abort();
+      compareCancel = new AbortController();
+      return;
     }
-    warm.answered(request.kind, seq, demo);
-    if (--waiting === 0) prefetch.idle(request.kind);
-  });
-};
+    if ("helperPorts" in ev.data) {
+      helpers = helperPoolOf(ev.data.helperCount, ev.data.helperPorts);
+      helpers?.start();
+      return;
+    }
+    if ("helperFailed" in ev.data) {
+      helpers?.failed(ev.data.helperFailed, ev.data.message);
+      return;
+    }
+    if ("cancel" in ev.data) {
+      cancel.abort();
+      cancel = new AbortController();
+      return;
+    }
+    const { reqId, request } = ev.data;
+    // Taken now: a cancel sent after this request (before it starts) still reaches it.
+    const compareSignal = compareCancel.signal;
+    const demo = request.kind === "load" && request.demo === true;
+    const seq = warm.requested(request.kind, demo);
+    prefetch.requested(request.kind, request.kind === "heatmap" ? request.query.rows : undefined);
+    waiting++;
+    queue = queue.then(async () => {
+      const signal = request.kind === "compare" ? compareSignal : cancel.signal;
+      try {
+        const result = await handle(store, request, (progress) => post({ reqId, type: "progress", progress }), signal, helpers);
+        post({ reqId, type: "done", result });
+      } catch (e) {
+        post({ reqId, type: "error", message: e instanceof Error ? e.message : String(e) });
+      }
+      warm.answered(request.kind, seq, demo);
+      if (--waiting === 0) prefetch.idle(request.kind);
+    });
+  };
 
-warm.start();
+  warm.start();
+}
+
+// Intervals' counts are kept from the load for time windows (intervals/kept.ts), within a bound.
+serve(createEngineContext({ keptBudget: WORKER_KEPT_BUDGET }));

@@ -9,11 +9,11 @@
 // counts. Either way, walking the bytes gives exactly the indices and counts the decode gave.
 //
 // Memory: about as much again as the payloads' text (a one-second jHiccup interval inflates to
-// ~520 bytes). The bytes live in chunks of at most 1 MiB, and every realm holds at most
-// `keptBudget()` bytes of them, over every table alive: a log beyond it (the 502 MB log of a
-// million intervals) keeps its first intervals only, and the rest take the decoding path, as
-// every interval did before. The budget is 0 (nothing kept) until a worker sets it: the command
-// line keeps none (it asks for one time window at most, and reads its edges back from the file).
+// ~520 bytes). The bytes live in chunks of at most 1 MiB, and every thread holds at most its
+// budget of them, over every table alive: a log beyond it (the 502 MB log of a million
+// intervals) keeps its first intervals only, and the rest take the decoding path, as every
+// interval did before. The budget is 0 (nothing kept) until the thread's engine context sets
+// it (engine/context.ts): the command line keeps none.
 import type { IntervalTable } from "../../core/series";
 import type { Sparse } from "../../core/blocks";
 import type { DecodedHistogram } from "../../formats/hlog-encoding";
@@ -35,28 +35,71 @@ export const WORKER_KEPT_BUDGET = 96 * 1024 * 1024;
  */
 export const HELPER_KEPT_BUDGET = WORKER_KEPT_BUDGET / 2;
 
-let budget = 0;
-/** Kept counts attached to a table's interval source (weakly: a table dropped without being disposed goes at its collection). */
-const attached = new Set<WeakRef<KeptCounts>>();
+/**
+ * A thread's kept counts: the bound on their bytes and the tables' counts attached (weakly: a
+ * table dropped without being disposed goes at its collection). The engine context sets the
+ * bound when the thread's main makes it.
+ */
+export class KeptRegistry {
+  private budget = 0;
+  private readonly attached = new Set<WeakRef<KeptCounts>>();
 
-/** Sets this realm's bound on kept bytes (0: keep nothing). Tables already kept stay. */
+  /** Sets the bound on kept bytes (0: keep nothing). Tables already kept stay. */
+  setBudget(bytes: number): void {
+    this.budget = Math.max(0, bytes);
+  }
+
+  get bytes(): number {
+    return this.budget;
+  }
+
+  /** Bytes of chunks held by the kept counts of every table alive. */
+  held(): number {
+    let n = 0;
+    for (const r of this.attached) {
+      const k = r.deref();
+      if (k === undefined) this.attached.delete(r);
+      else n += k.held;
+    }
+    return n;
+  }
+
+  /**
+   * Whether a table's kept counts may be attached (the load's last step): they hold every row
+   * and fit the budget beside what is attached already (readers running at once each kept
+   * within it alone). Sealed either way; dropped when they may not.
+   */
+  mayAttach(t: IntervalTable, k: KeptCounts): boolean {
+    k.seal();
+    if (k.n === t.n && this.held() + k.held <= this.budget) {
+      this.attached.add(new WeakRef(k));
+      return true;
+    }
+    k.drop();
+    return false;
+  }
+
+  /** A reader's group, or null when nothing is kept. */
+  group(): KeptGroup | null {
+    return this.budget > 0 ? { held: 0 } : null;
+  }
+}
+
+/** This thread's kept counts (the engine context holds them; the readers reach them here). */
+export const threadKept = new KeptRegistry();
+
+/** Sets this thread's bound on kept bytes (0: keep nothing); the engine context does, and tests and benchmarks. */
 export function setKeptBudget(bytes: number): void {
-  budget = Math.max(0, bytes);
+  threadKept.setBudget(bytes);
 }
 
 export function keptBudget(): number {
-  return budget;
+  return threadKept.bytes;
 }
 
-/** Bytes of chunks held by the kept counts of every table alive in this realm. */
+/** Bytes of chunks held by the kept counts of every table alive on this thread. */
 export function keptBytesHeld(): number {
-  let n = 0;
-  for (const r of attached) {
-    const k = r.deref();
-    if (k === undefined) attached.delete(r);
-    else n += k.held;
-  }
-  return n;
+  return threadKept.held();
 }
 
 /** The tables one reader is keeping counts for (bytes not attached yet, counted against the budget with the attached ones). */
@@ -66,7 +109,7 @@ export interface KeptGroup {
 
 /** A reader's group, or null when this realm keeps nothing. */
 export function keptGroup(): KeptGroup | null {
-  return budget > 0 ? { held: 0 } : null;
+  return threadKept.group();
 }
 
 /** A part's kept counts as transferable arrays (see HlogPart). */
@@ -222,7 +265,7 @@ export class KeptCounts {
     const last = this.chunks[this.chunks.length - 1];
     if (!last || this.used + len > last.length) {
       const size = Math.max(len, Math.min(MAX_CHUNK, last ? last.length * 2 : FIRST_CHUNK));
-      if (keptBytesHeld() + this.group.held + size > budget) {
+      if (threadKept.held() + this.group.held + size > threadKept.bytes) {
         this.closed = true;
         return -1;
       }
@@ -271,7 +314,7 @@ export class KeptCounts {
     }
     let bytes = 0;
     for (const c of p?.chunks ?? []) bytes += c.length;
-    const fits = !!p && p.n === rows && p.digits === this.digits && p.lowest === this.lowest && keptBytesHeld() + this.group.held + bytes <= budget;
+    const fits = !!p && p.n === rows && p.digits === this.digits && p.lowest === this.lowest && threadKept.held() + this.group.held + bytes <= threadKept.bytes;
     const at = new Int32Array(this.n + rows);
     at.set(this.at.subarray(0, this.n));
     const length = new Int32Array(this.n + rows);
@@ -312,19 +355,9 @@ export class KeptCounts {
   }
 }
 
-/**
- * Whether a table's kept counts may be attached (the load's last step): they hold every row and
- * fit the budget beside what is attached already (readers running at once each kept within it
- * alone). Sealed either way; dropped when they may not.
- */
+/** Whether a table's kept counts may be attached (KeptRegistry.mayAttach, on this thread's). */
 export function mayAttach(t: IntervalTable, k: KeptCounts): boolean {
-  k.seal();
-  if (k.n === t.n && keptBytesHeld() + k.held <= budget) {
-    attached.add(new WeakRef(k));
-    return true;
-  }
-  k.drop();
-  return false;
+  return threadKept.mayAttach(t, k);
 }
 
 /** Whether kept counts are in the given layout (a series' own), hold any row and every row of the table. */
@@ -332,8 +365,8 @@ export function keptFits(k: KeptCounts | null, t: IntervalTable, digits: number,
   return !!k && k.n === t.n && k.top >= 0 && k.digits === digits && k.lowest === lowest;
 }
 
-let scratchIndices = new Int32Array(1024);
-let scratchCounts = new Float64Array(1024);
+/** keptSparse's output arrays, grown as rows need (a thread reads one row at a time). */
+const scratch = { indices: new Int32Array(1024), counts: new Float64Array(1024) };
 
 /**
  * Row i's counts read back from its kept bytes (views of scratch arrays, valid until the next
@@ -347,6 +380,8 @@ export function keptSparse(k: KeptCounts, i: number): Sparse | null {
   const end = p + k.length[i]!;
   let idx = 0;
   let m = 0;
+  let indices = scratch.indices;
+  let counts = scratch.counts;
   while (p < end) {
     const first = bytes[p++]!;
     let raw = first;
@@ -359,21 +394,21 @@ export function keptSparse(k: KeptCounts, i: number): Sparse | null {
     else {
       const c = raw / 2;
       if (c > 0) {
-        if (m === scratchIndices.length) {
+        if (m === indices.length) {
           const gi = new Int32Array(m * 2);
-          gi.set(scratchIndices);
-          scratchIndices = gi;
+          gi.set(indices);
+          indices = scratch.indices = gi;
           const gc = new Float64Array(m * 2);
-          gc.set(scratchCounts);
-          scratchCounts = gc;
+          gc.set(counts);
+          counts = scratch.counts = gc;
         }
-        scratchIndices[m] = idx;
-        scratchCounts[m++] = c;
+        indices[m] = idx;
+        counts[m++] = c;
       }
       idx++;
     }
   }
-  return { indices: scratchIndices.subarray(0, m), counts: scratchCounts.subarray(0, m) };
+  return { indices: indices.subarray(0, m), counts: counts.subarray(0, m) };
 }
 
 /** Where the last readVarint stopped. */
