@@ -54,6 +54,16 @@ export async function ingest(
 }
 
 /**
+ * Reads an input with a reader chosen by the caller (no detection): an HTTP API's answer, whose
+ * reader is given what the request was. The same sink as a file read by that reader.
+ */
+export async function ingestWith(name: string, reader: FormatReader, chunks: AsyncIterable<string> | Iterable<string>, options?: SampleOptions): Promise<IngestResult> {
+  const sink = new ReaderIngest(name, reader, options);
+  for await (const chunk of chunks) sink.push(chunk);
+  return sink.finish();
+}
+
+/**
  * Detection sees the same head whatever the chunking: the first 4096 characters, cut after the
  * last line end (\n or a lone \r: old Mac files) in them when more text follows.
  */
