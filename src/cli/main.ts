@@ -21,6 +21,7 @@ import type { Worker } from "node:worker_threads";
 import { helperThreadCount, NodeHelperPool } from "./node-pool";
 import { allowPartial } from "./partial";
 import { PathFile } from "./path-file";
+import { loadPrometheus, prometheusAuthOf, prometheusRequestOf } from "./prometheus";
 import { checkText, jsonOf, markdownOf, rowsOf, shareUrl, type Row } from "./report";
 import { logAxisOf, writeOut } from "./out";
 import type { WatchSettings } from "./watch";
@@ -39,6 +40,8 @@ export interface MainOptions {
   started?: Worker[];
   /** `watch`'s clock and polling (tests drive them). */
   watch?: WatchSettings;
+  /** The fetch `--prometheus` asks with (tests give a fake one). */
+  fetch?: typeof fetch;
 }
 
 interface Parsed {
@@ -47,10 +50,46 @@ interface Parsed {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(["--require", "--compare", "--start", "--end", "--unit", "--out", "--log-axis", "--link-base", "--tag", "--ratio", "--history", "--until", "--every"]);
+const VALUE_FLAGS = new Set([
+  "--require",
+  "--compare",
+  "--start",
+  "--end",
+  "--unit",
+  "--out",
+  "--log-axis",
+  "--link-base",
+  "--tag",
+  "--ratio",
+  "--history",
+  "--until",
+  "--every",
+  "--prometheus",
+  "--query",
+  "--step",
+  "--bearer-token-file",
+]);
 const BOOL_FLAGS = new Set(["--strict", "--json", "--merge", "--no-workers", "--help", "--allow-partial"]);
 const ALLOWED: Record<string, string[]> = {
-  report: ["--require", "--compare", "--start", "--end", "--unit", "--out", "--log-axis", "--link-base", "--json", "--merge", "--no-workers", "--help", "--allow-partial"],
+  report: [
+    "--require",
+    "--compare",
+    "--start",
+    "--end",
+    "--unit",
+    "--out",
+    "--log-axis",
+    "--link-base",
+    "--json",
+    "--merge",
+    "--no-workers",
+    "--help",
+    "--allow-partial",
+    "--prometheus",
+    "--query",
+    "--step",
+    "--bearer-token-file",
+  ],
   check: [
     "--require",
     "--compare",
@@ -67,6 +106,10 @@ const ALLOWED: Record<string, string[]> = {
     "--help",
     "--history",
     "--allow-partial",
+    "--prometheus",
+    "--query",
+    "--step",
+    "--bearer-token-file",
   ],
   hgrm: ["--tag", "--start", "--end", "--ratio", "--help"],
   history: ["--require", "--unit", "--json", "--no-workers", "--help", "--out", "--link-base"],
@@ -160,7 +203,19 @@ function problemText(p: LoadProblem): string {
 async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<number> {
   const check = p.command === "check";
   const requirement = requirementOf(p);
-  const range = rangeOf(p);
+  const promFlags = {
+    prometheus: stringFlag(p, "--prometheus"),
+    query: stringFlag(p, "--query"),
+    start: stringFlag(p, "--start"),
+    end: stringFlag(p, "--end"),
+    step: stringFlag(p, "--step"),
+    bearerTokenFile: stringFlag(p, "--bearer-token-file"),
+  };
+  const prom = prometheusRequestOf(promFlags);
+  const promAuth = prom ? prometheusAuthOf(promFlags) : {};
+  if (prom && p.flags.has("--merge")) throw new CliError(2, "--merge reads files only: a query merges its series itself (sum by (…))");
+  // With --prometheus, --start and --end are the query's range: every series is shown whole.
+  const range = prom ? { start: null, end: null } : rangeOf(p);
   const unit = unitOf(p);
   const baseline = stringFlag(p, "--compare");
   const strict = p.flags.has("--strict");
@@ -168,8 +223,8 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
   const linkBase = stringFlag(p, "--link-base");
   const out = stringFlag(p, "--out");
   const logAxis = logAxisOf(stringFlag(p, "--log-axis"));
-  if (p.files.length === 0) throw new CliError(2, `${p.command}: no input files (see hdr-spectrum ${p.command} --help)`);
-  const paths = withBaseline(expandPaths(p.files), baseline);
+  if (p.files.length === 0 && !prom) throw new CliError(2, `${p.command}: no input files (see hdr-spectrum ${p.command} --help)`);
+  const paths = withBaseline(p.files.length > 0 ? expandPaths(p.files) : [], baseline);
 
   const helperCount = opts.helperScript && !p.flags.has("--no-workers") ? helperThreadCount() : 0;
   // Blocks serve time windows, comparisons, links and charts: a report of whole logs needs none.
@@ -187,6 +242,8 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions): Promise<numb
     closing = pool?.close().catch(() => undefined);
   }
   const { store } = loaded;
+  // The query's series after the files', into the same Store.
+  if (prom) loaded.problems.push(...store.add(await loadPrometheus(prom, promAuth, opts.fetch)).problems);
   const problems = p.flags.has("--allow-partial") ? allowPartial(loaded.problems, paths) : loaded.problems;
   io.stderr(problems.map((x) => `${problemText(x)}\n`).join(""));
   const skipped = problems.filter((x) => !x.note).length;

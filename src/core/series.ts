@@ -243,6 +243,11 @@ export interface SeriesModel {
   mergedFrom: string[];
   /** Requests that failed (load-generator formats): shown, never recorded as latencies. */
   failures: number;
+  /**
+   * Where a series asked from a server came from, in words (the address without credentials,
+   * the range and the step): it travels in share links with the numbers.
+   */
+  origin?: string;
 }
 
 /**

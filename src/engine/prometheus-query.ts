@@ -245,9 +245,11 @@ export async function queryPrometheus(req: PrometheusRequest, opts: PrometheusFe
     });
     const result = await ingestWith(source, reader, bodyText(res, maxBytes));
     // The query names the series' configuration (not parsed from it as a file name would be).
+    const origin = originOf(where, req, api.step);
     for (const s of result.series) {
       s.config = req.query;
       s.throughput = null;
+      s.origin = origin;
     }
     // The reader's problems name the query; say where it was asked, once, in the first.
     return { ...result, problems: result.problems.map((p) => ({ ...p, reason: `${where}: ${p.reason}` })) };
@@ -260,6 +262,13 @@ export async function queryPrometheus(req: PrometheusRequest, opts: PrometheusFe
     clearTimeout(timer);
     opts.signal?.removeEventListener("abort", onAbort);
   }
+}
+
+const iso = (t: number) => new Date(t * 1000).toISOString().replace(".000Z", "Z");
+
+/** Where a query's series came from, in words (what a link carries): never credentials. */
+export function originOf(where: string, req: PrometheusRequest, step: number): string {
+  return req.start === req.end ? `${where} at ${iso(req.end)}` : `${where}, ${iso(req.start)} to ${iso(req.end)}, step ${step} s`;
 }
 
 function tooBig(maxBytes: number): string {

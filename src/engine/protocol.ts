@@ -146,6 +146,8 @@ export interface SeriesView {
    * says so. Absent or null when there are none.
    */
   beforeStart?: { intervals: number; count: number } | null;
+  /** Where a series asked from a server came from (SeriesModel.origin). */
+  origin?: string;
 }
 
 /** What the engine found about a series' data, as numbers (core/warnings.ts words it). */

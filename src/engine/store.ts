@@ -285,6 +285,7 @@ export class Store {
       correctedFrom: null,
       ...this.spectrumAndWarnings(s, range),
       beforeStart: beforeStartOf(s.intervals),
+      ...(s.origin !== undefined ? { origin: s.origin } : {}),
     }));
   }
 

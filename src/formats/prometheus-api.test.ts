@@ -69,7 +69,7 @@ describe("Prometheus API answer: native histogram, query_range", () => {
     const nonEmpty = s.intervals!.filter((iv) => iv.histogram.totalCount > 0);
     nonEmpty.forEach((iv, k) => expectAtBounds(iv.histogram, PHASES[k]!, nativeUppers, `phase ${k}`));
     expectAtBounds(s.histogram, PHASES.flat(), nativeUppers, "whole");
-    expect(parsed.problems.map((p) => p.reason).join("\n")).toMatch(/native histogram: each value is shown at its bucket's upper bound/);
+    expect(parsed.problems.map((p) => p.reason).join("\n")).toMatch(/native histogram of schema 3 \(each bucket 9\.05 % wide\): each value is shown at its bucket's upper bound/);
   });
 
   it("reads an instant query as one histogram without a time axis", () => {

@@ -199,7 +199,7 @@ export function readPrometheusData(data: unknown, options: PrometheusReadOptions
     notes.push(
       c.kind === "classic"
         ? `${c.tag}: a classic histogram, known only at its bucket bounds (${boundsOf(c.points[c.points.length - 1]!, unit ? unit[2] : "s")}): each value is shown at its bucket's upper bound, the percentiles step from bound to bound and nothing between them is interpolated`
-        : `${c.tag}: a native histogram: each value is shown at its bucket's upper bound (the schema's resolution), never below what was observed`,
+        : `${c.tag}: a native histogram${resolutionOf(c.points)}: each value is shown at its bucket's upper bound, never below what was observed`,
     );
   }
   if (floats > 0 && series.length === 0)
@@ -313,6 +313,21 @@ function seriesOf(c: Collected, perUnit: number, options: PrometheusReadOptions,
     intervals: points.length > 1 ? intervals : null,
     startTime: t0,
   };
+}
+
+/**
+ * A native histogram's schema, read off its bucket bounds (each bucket's upper bound is
+ * 2^(2^−schema) times its lower one): " of schema 3 (buckets 9.05 % wide)", or "" when the
+ * bounds follow no schema.
+ */
+export function resolutionOf(points: readonly Snapshot[]): string {
+  const ratios = points.flatMap((p) => p.buckets.filter((b) => b.lower > 0 && Number.isFinite(b.upper)).map((b) => b.upper / b.lower));
+  if (ratios.length === 0) return "";
+  const schema = Math.round(-Math.log2(Math.log2(ratios[0]!)));
+  if (schema < -4 || schema > 8) return "";
+  const factor = 2 ** (2 ** -schema);
+  if (ratios.some((r) => Math.abs(r / factor - 1) > 1e-6)) return "";
+  return ` of schema ${schema} (each bucket ${Number(((factor - 1) * 100).toPrecision(3))} % wide)`;
 }
 
 function boundsOf(p: Snapshot, unit: string): string {
