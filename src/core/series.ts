@@ -248,6 +248,8 @@ export interface SeriesModel {
    * the range and the step): it travels in share links with the numbers.
    */
   origin?: string;
+  /** A histogram of buckets that keeps no max: its top bucket and kind (the spectrum ends in "max within"). */
+  bucketed?: { lowNs: number; highNs: number; detail: string };
 }
 
 /**

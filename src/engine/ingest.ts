@@ -195,7 +195,7 @@ class ReaderIngest implements Sink {
           }
           this.intervalCount += table.n;
         }
-        return makeSeries({
+        const m = makeSeries({
           name: p.name,
           source: this.file,
           tag: p.tag,
@@ -208,6 +208,7 @@ class ReaderIngest implements Sink {
           failures: p.failures,
           tagIsLabel: true,
         });
+        return p.bucketed ? { ...m, bucketed: p.bucketed } : m;
       });
     const problems = [...this.overlong, ...parsed.problems];
     if (series.length === 0 && problems.length === 0) problems.push({ file: this.file, line: null, reason: `no values found (read as ${parsed.format})` });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mergeAll, valueAtPercentile } from "../core/histogram";
 import { apiRequest, defaultStep, parseStep, parseTime, publicAddress, queryPrometheus, type PrometheusRequest } from "./prometheus-query";
+import { warningText } from "../core/warnings";
 import { Store } from "./store";
 
 // Native histogram points as the API writes them: each bucket's own count, 1 ms wide buckets.
@@ -61,6 +62,11 @@ describe("series from a Prometheus-compatible API", () => {
     expect(out.added).toHaveLength(1);
     const v = store.views({ start: 1010 - 1000, end: null })[0]!;
     expect(v.spectrum.totalCount).toBe(9);
+    // no max is kept: the spectrum ends in the top bucket that holds a value, (1, 2] ms
+    const w = v.warnings.find((x) => x.kind === "bucketed")!;
+    expect(warningText(w)).toBe(
+      "x_seconds is a native histogram of schema 0 (each bucket 100 % wide): it keeps no max, so its spectrum ends in max within [1 ms, 2 ms], the top bucket holding a value; every value is shown at its bucket's upper bound, never below what was observed.",
+    );
   });
 
   it("counts in full the first point of a series that appeared within the range", async () => {

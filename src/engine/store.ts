@@ -31,6 +31,7 @@ export { TIMELINE_PERCENTILES } from "../core/types";
 
 function warningsOf(s: SeriesModel): SeriesWarning[] {
   const out: SeriesWarning[] = [];
+  if (s.bucketed) out.push({ kind: "bucketed", series: s.name, ...s.bucketed });
   const t = s.intervals;
   if (t) {
     const v = saturationOf(t);

@@ -304,7 +304,12 @@ function seriesOf(c: Collected, perUnit: number, options: PrometheusReadOptions,
       `${c.tag}: ${unbounded} values above the last finite bucket bound: their latencies are unknown (no max is kept), shown at that bound, below their true values`,
     );
   if (total.totalCount === 0 && unbounded === 0) return null;
+  // No max is kept: the top bucket that holds a value is all that is known of it.
+  let top: FloatBucket | null = null;
+  for (const inc of incs) for (const b of inc.buckets) if (b.count > 0 && (top === null || b.upper > top.upper)) top = b;
+  const detail = c.kind === "native" ? `a native histogram${resolutionOf(points)}` : "a classic histogram, known only at its bucket bounds";
   return {
+    bucketed: top ? { lowNs: Math.max(0, top.lower) * perUnit, highNs: top.upper * perUnit, detail } : undefined,
     name: options.name ? options.name(c.tag) : `${fileBase(options.source)} [${c.tag}]`,
     tag: c.tag,
     unit: "ns",
