@@ -8,7 +8,10 @@
 // Credentials (a bearer token, or basic auth from the address's user:password) go into the
 // request's headers only: every message, name and link uses the address without them.
 import { prometheusAnswerReader } from "../formats/prometheus-api";
+import { defaultStep, publicAddress } from "../core/prometheus-args";
 import { ingestWith, type IngestResult } from "./ingest";
+
+export { defaultStep, parseStep, parseTime, publicAddress } from "../core/prometheus-args";
 
 export interface PrometheusRequest {
   /** The address before /api/v1/ (http or https; a user:password in it is basic auth). */
@@ -41,51 +44,9 @@ export interface PrometheusFetchOptions {
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const MAX_ANSWER_BYTES = 512 * 1024 * 1024;
-/** Steps in a range by default. */
-const DEFAULT_STEPS = 500;
 
 /** The source series from a query carry (their `data-source` in the page). */
 export const sourceOfQuery = (query: string): string => `prometheus:${query}`;
-
-/** (end − start) / 500, rounded up to whole seconds (at least 1). */
-export function defaultStep(start: number, end: number): number {
-  return Math.max(1, Math.ceil((end - start) / DEFAULT_STEPS));
-}
-
-/** An RFC 3339 time or epoch seconds, as epoch seconds; null when it is neither. */
-export function parseTime(text: string): number | null {
-  const t = text.trim();
-  if (/^-?\d+(\.\d+)?$/.test(t)) return Number(t);
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i.test(t)) return null;
-  const ms = Date.parse(t);
-  return Number.isFinite(ms) ? ms / 1000 : null;
-}
-
-const DURATION_UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400, w: 604800, y: 31536000 };
-
-/** A Prometheus duration (15s, 1m30s, 1h) or seconds (30, 0.5), as seconds; null otherwise. */
-export function parseStep(text: string): number | null {
-  const t = text.trim();
-  if (/^\d+(\.\d+)?$/.test(t)) return Number(t) > 0 ? Number(t) : null;
-  if (!/^(\d+(ms|s|m|h|d|w|y))+$/.test(t)) return null;
-  let sec = 0;
-  for (const m of t.matchAll(/(\d+)(ms|s|m|h|d|w|y)/g)) sec += Number(m[1]) * DURATION_UNITS[m[2]!]!;
-  return sec > 0 ? sec : null;
-}
-
-/** The address with no user:password, query or fragment: what may be shown, logged or linked. */
-export function publicAddress(url: string): string {
-  try {
-    const u = new URL(url);
-    u.username = "";
-    u.password = "";
-    u.search = "";
-    u.hash = "";
-    return u.toString().replace(/\/+$/, "");
-  } catch {
-    return url.replace(/\/\/[^/@]*@/, "//");
-  }
-}
 
 /** The API's address for a request (no credentials) and the basic auth its address carried. */
 export function apiRequest(req: PrometheusRequest): { url: string; step: number; basic: { username: string; password: string } | null } {

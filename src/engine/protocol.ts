@@ -35,6 +35,7 @@ export type {
   WindowSeries,
 } from "./query-types";
 import type { CompareResult } from "../core/compare/types";
+import type { PrometheusAuth, PrometheusRequest } from "./prometheus-query";
 
 export type Request =
   /**
@@ -45,6 +46,8 @@ export type Request =
   | { kind: "load"; files: File[]; options?: SampleOptions; demo?: boolean }
   | { kind: "loadText"; name: string; text: string; options?: SampleOptions }
   | { kind: "loadUrls"; urls: string[] }
+  /** Series from a Prometheus-compatible API (prometheus-query.ts); credentials in memory only. */
+  | { kind: "loadPrometheus"; request: PrometheusRequest; auth: PrometheusAuth }
   | { kind: "views"; range: TimeRange }
   | { kind: "timeline"; query: TimelineQuery }
   | { kind: "heatmap"; query: HeatmapQuery }
@@ -72,6 +75,7 @@ export interface ResultOf {
   load: FileOutcome[];
   loadText: FileOutcome[];
   loadUrls: FileOutcome[];
+  loadPrometheus: FileOutcome[];
   views: SeriesView[];
   timeline: TimelineResult;
   heatmap: HeatmapResult;
