@@ -61,11 +61,11 @@ export const PrometheusPanel = memo(function PrometheusPanel({ onLoad }: { onLoa
     if (u.origin !== origin && !agreed.has(u.host)) return setAsking({ host: u.host, request: r });
     onLoad(r, auth());
   };
-  const field = (k: keyof PrometheusForm, label: string, hint: string, wide = false) => (
+  const field = (k: keyof PrometheusForm, testid: string, label: string, hint: string, wide = false) => (
     <label className="prometheus-field">
       <span>{label}</span>
       <input
-        data-testid={`prometheus-${k}`}
+        data-testid={testid}
         value={form[k]}
         placeholder={hint}
         size={wide ? 40 : 22}
@@ -91,11 +91,11 @@ export const PrometheusPanel = memo(function PrometheusPanel({ onLoad }: { onLoa
         Series from a Prometheus-compatible API (Prometheus, Thanos, Mimir, VictoriaMetrics): one per result, one interval per step, what was observed in the range. Your browser
         asks the server directly, so it must allow this page&apos;s origin (Prometheus: <code>--web.cors.origin=&apos;{origin}&apos;</code>).
       </p>
-      {field("url", "Address", "http://host:9090", true)}
-      {field("query", "Query", "http_request_duration_seconds or sum(x_seconds)", true)}
-      {field("start", "Start", "RFC 3339 or epoch seconds")}
-      {field("end", "End", "RFC 3339 or epoch seconds")}
-      {field("step", "Step", stepShown !== null ? `default ${stepShown}s` : "15s, 1m")}
+      {field("url", "prometheus-url", "Address", "http://host:9090", true)}
+      {field("query", "prometheus-query", "Query", "http_request_duration_seconds or sum(x_seconds)", true)}
+      {field("start", "prometheus-start", "Start", "RFC 3339 or epoch seconds")}
+      {field("end", "prometheus-end", "End", "RFC 3339 or epoch seconds")}
+      {field("step", "prometheus-step", "Step", stepShown !== null ? `default ${stepShown}s` : "15s, 1m")}
       <label className="prometheus-field">
         <span>User (basic auth)</span>
         <input data-testid="prometheus-user" value={user} size={22} onChange={(e) => setUser(e.target.value)} autoComplete="off" />
