@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { mergeAll, valueAtPercentile } from "../core/histogram";
+import { mergeAll, newHistogram, valueAtPercentile } from "../core/histogram";
 import { apiRequest, defaultStep, parseStep, parseTime, publicAddress, queryPrometheus, type PrometheusRequest } from "./prometheus-query";
 import { warningText } from "../core/warnings";
+import { compareQuery } from "./compare-query";
+import { makeSeries } from "./series-make";
 import { Store } from "./store";
 
 // Native histogram points as the API writes them: each bucket's own count, 1 ms wide buckets.
@@ -66,6 +68,30 @@ describe("series from a Prometheus-compatible API", () => {
     const w = v.warnings.find((x) => x.kind === "bucketed")!;
     expect(warningText(w)).toBe(
       "x_seconds is a native histogram of schema 0 (each bucket 100 % wide): it keeps no max, so its spectrum ends in max within [1 ms, 2 ms], the top bucket holding a value; every value is shown at its bucket's upper bound, never below what was observed.",
+    );
+  });
+
+  it("compared with a log, says that the histogram of buckets is only as fine as its buckets", async () => {
+    const { fetch } = fakeFetch(() => json(matrix([{ metric: { __name__: "x_seconds" }, histograms: [point(1000, [0, 0]), point(1010, [40, 60]), point(1020, [90, 110])] }])));
+    const store = new Store();
+    const [prom] = store.add(await queryPrometheus({ ...REQ, end: 1020 }, { fetch })).added;
+    const h = newHistogram();
+    for (let k = 0; k < 200; k++) h.recordValue(900_000 + k * 5000);
+    const log = makeSeries({
+      name: "load-test",
+      source: "load-test.hgrm",
+      tag: "",
+      recordedUnit: "ns",
+      unitSource: "format",
+      histogram: h,
+      intervals: null,
+      startTime: null,
+      format: "hgrm",
+    });
+    store.add({ series: [log], problems: [], lines: 0 });
+    const answer = await compareQuery(store, { baseline: log.id, candidate: prom!, range: { start: null, end: null }, resamples: 50 });
+    expect(answer.warnings.find((x) => x.kind === "precision")?.message).toMatch(
+      /^x_seconds is a native histogram of schema 0 \(each bucket 100 % wide\): its values sit at their buckets' upper bounds/,
     );
   });
 
