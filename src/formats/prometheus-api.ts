@@ -289,8 +289,13 @@ function seriesOf(c: Collected, perUnit: number, options: PrometheusReadOptions,
   const intervals: ParsedInterval[] = [];
   const t0 = incs.length > 0 ? incs[0]!.start : points[0]!.at;
   let unbounded = 0;
+  // Each interval's histogram is made wide enough for every bucket at once: grown bucket by
+  // bucket, its resizing was most of a long range's reading.
+  let topNs = 0;
+  for (const inc of incs) for (const b of inc.buckets) if (b.count > 0) topNs = Math.max(topNs, (Number.isFinite(b.upper) ? b.upper : b.lower) * perUnit);
+  const highest = Math.min(MAX_LATENCY_NS, Math.max(2, Math.ceil(topNs * 2)));
   for (const inc of incs) {
-    const { histogram, recorded } = recordIncrease(inc, perUnit, MAX_LATENCY_NS);
+    const { histogram, recorded } = recordIncrease(inc, perUnit, MAX_LATENCY_NS, newHistogram(3, 1, highest));
     unbounded += recorded.unbounded;
     total.add(histogram);
     intervals.push({ start: inc.start - t0, length: inc.end - inc.start, histogram });
