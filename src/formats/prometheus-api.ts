@@ -294,11 +294,19 @@ function seriesOf(c: Collected, perUnit: number, options: PrometheusReadOptions,
   let topNs = 0;
   for (const inc of incs) for (const b of inc.buckets) if (b.count > 0) topNs = Math.max(topNs, (Number.isFinite(b.upper) ? b.upper : b.lower) * perUnit);
   const highest = Math.min(MAX_LATENCY_NS, Math.max(2, Math.ceil(topNs * 2)));
+  // A long range has many steps: each interval's histogram is made when it is read (the load
+  // encodes it and lets it go) from the step's few buckets, not held whole for every step at once.
+  // The whole is every step recorded into one histogram (recording is additive: no min or max).
   for (const inc of incs) {
-    const { histogram, recorded } = recordIncrease(inc, perUnit, MAX_LATENCY_NS, newHistogram(3, 1, highest));
+    const { recorded } = recordIncrease(inc, perUnit, MAX_LATENCY_NS, total);
     unbounded += recorded.unbounded;
-    total.add(histogram);
-    intervals.push({ start: inc.start - t0, length: inc.end - inc.start, histogram });
+    intervals.push({
+      start: inc.start - t0,
+      length: inc.end - inc.start,
+      get histogram() {
+        return recordIncrease(inc, perUnit, MAX_LATENCY_NS, newHistogram(3, 1, highest)).histogram;
+      },
+    });
   }
   const resets = incs.filter((x, i) => x.whole && (i > 0 || sliced)).length;
   if (resets > 0) notes.push(`${c.tag}: ${resets} counter resets (a restarted process): after each, the point counts in full`);
