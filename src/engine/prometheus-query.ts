@@ -10,26 +10,11 @@
 import { prometheusAnswerReader } from "../formats/prometheus-api";
 import { defaultStep, publicAddress } from "../core/prometheus-args";
 import { ingestWith, type IngestResult } from "./ingest";
+import type { PrometheusAuth, PrometheusRequest } from "./query-types";
+
+export type { PrometheusAuth, PrometheusRequest } from "./query-types";
 
 export { defaultStep, parseStep, parseTime, publicAddress } from "../core/prometheus-args";
-
-export interface PrometheusRequest {
-  /** The address before /api/v1/ (http or https; a user:password in it is basic auth). */
-  url: string;
-  query: string;
-  /** Epoch seconds. */
-  start: number;
-  /** Epoch seconds; equal to start: one instant (/api/v1/query). */
-  end: number;
-  /** Seconds; null: (end − start) / 500 rounded up to whole seconds. */
-  step: number | null;
-}
-
-export interface PrometheusAuth {
-  bearerToken?: string | null;
-  username?: string | null;
-  password?: string | null;
-}
 
 export interface PrometheusFetchOptions {
   /** The fetch to use (tests give a fake one). */

@@ -11,6 +11,8 @@ import type {
   HeatmapQuery,
   HeatmapResult,
   OpenedShare,
+  PrometheusAuth,
+  PrometheusRequest,
   ShareLook,
   TailQuery,
   TailSeries,
@@ -35,7 +37,6 @@ export type {
   WindowSeries,
 } from "./query-types";
 import type { CompareResult } from "../core/compare/types";
-import type { PrometheusAuth, PrometheusRequest } from "./prometheus-query";
 
 export type Request =
   /**

@@ -371,7 +371,15 @@ const MaxMarkers = memo(function MaxMarkers({ series, x, y, xEnd, unit }: { seri
           <g key={s.id} data-testid="max-marker" data-series={s.name}>
             <circle cx={cx} cy={cy[i]} r={4} fill={s.color} />
             {showLabel[i] ? (
-              <text x={cx + 7} y={cy[i]} dy="0.32em" className="max-label" fill={s.color}>
+              // "max within [a, b] ms" is too long for the room right of the plot: above the marker, ending at it.
+              <text
+                x={s.maxWithin ? cx - 4 : cx + 7}
+                y={s.maxWithin ? cy[i]! - 10 : cy[i]}
+                dy="0.32em"
+                textAnchor={s.maxWithin ? "end" : undefined}
+                className="max-label"
+                fill={s.color}
+              >
                 {maxLabel(s, unit)}
               </text>
             ) : null}
