@@ -4,6 +4,7 @@ import { formatThroughput } from "./core/naming";
 import { thresholdText } from "./core/tail";
 import { EngineClient } from "./engine/client";
 import type { SampleOptions } from "./formats/source";
+import type { PrometheusAuth, PrometheusRequest } from "./engine/prometheus-query";
 import { TimelinePanel } from "./ui/panels/TimelinePanel";
 import { Warnings } from "./ui/panels/Warnings";
 import { RequirementEditor } from "./ui/panels/RequirementEditor";
@@ -21,6 +22,7 @@ import { useUpdateEffect } from "./ui/hooks/use-update-effect";
 import { useWindowInput } from "./ui/hooks/use-window-input";
 import { Toolbar } from "./ui/panels/Toolbar";
 import { PastePanel } from "./ui/panels/PastePanel";
+import { PrometheusPanel } from "./ui/panels/PrometheusPanel";
 import { downloadText } from "./ui/export/download";
 import { downloadPptx } from "./ui/export/pptx-download";
 import { useStableCallback } from "./ui/hooks/use-stable-callback";
@@ -155,6 +157,7 @@ export function App() {
     if (v) void engine.exportHgrm(id, eng.rangeRef.current, unit).then((text) => downloadText(`${v.name}.hgrm`, text));
   });
   const setIdentity = useStableCallback((id: string, patch: Parameters<typeof engine.setIdentity>[1]) => edits.setIdentity(views, id, patch));
+  const loadPrometheus = useStableCallback((request: PrometheusRequest, auth: PrometheusAuth) => void run(() => engine.loadPrometheus(request, auth, eng.setProgress)));
   const removeSeries = useStableCallback((id: string) => edits.remove(views, id));
   const setSeriesUnit = useStableCallback((id: string, u: typeof unit) => edits.setUnit(views, id, u));
 
@@ -369,6 +372,7 @@ export function App() {
           <SharePanel makeMarkdown={makeMarkdown} makeLink={makeLink} />
           <SampleOptionsPanel options={sampleOpts} onChange={setSampleOpts} />
           <PastePanel onLoad={loadText} />
+          <PrometheusPanel onLoad={loadPrometheus} />
         </aside>
       </main>
       {askPair ? (

@@ -19,6 +19,7 @@ if (!only) {
   chain.push(["scripts/bench-time.ts", [...runs, ...port]]);
   chain.push(["scripts/bench-cli.ts", runs]);
   chain.push(["scripts/bench-live.ts", runs]);
+  chain.push(["scripts/bench-prometheus.ts", runs]);
 }
 let failed = 0;
 for (const [script, args] of chain) {

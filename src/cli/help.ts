@@ -13,7 +13,8 @@ Usage:
 
 FILES: interval logs (.hlog), .hgrm, wrk2 output, JMeter, Gatling, k6, Vegeta, ghz, Fortio,
 siege, plain samples;
-a directory stands for the files in it.
+a directory stands for the files in it. With --prometheus URL --query Q, series from a
+Prometheus-compatible API too (see report --help).
 Exit codes: 0 done (check: all pass), 1 a requirement fails (check), 2 input or usage error.
 
 Run "hdr-spectrum COMMAND --help" for a command's options.
@@ -39,6 +40,18 @@ const COMMON = `  --require R        requirement, e.g. "p50<=1ms, p99<=5ms, p99.
   -h, --help         this text
 `;
 
+const PROMETHEUS = `  --prometheus URL   also read series from a Prometheus-compatible API (the address before
+                     /api/v1/): one series per result of --query, one interval per step
+  --query Q          a native histogram (name, or sum/increase of it) or name_bucket of a
+                     classic one; histogram_quantile and other plain numbers are refused
+  --start S, --end E with --prometheus: the query's range, RFC 3339 or epoch seconds (what was
+                     observed in (S, E]; the point at S is asked for as the baseline)
+  --step STEP        a duration (15s, 1m) or seconds; default (E − S) / 500 rounded up
+  --bearer-token-file F  send the token in F; or basic auth from URL's user:password, or from
+                     HDR_SPECTRUM_PROMETHEUS_USER / HDR_SPECTRUM_PROMETHEUS_PASSWORD. Never
+                     printed, and never in a link or the JSON
+`;
+
 export const REPORT_HELP = `Usage: hdr-spectrum report FILES… [options]
 
 Prints what the page's "Copy Markdown" gives for these files: the table (p50 … max, count),
@@ -47,7 +60,7 @@ same view in the page. With --json, the JSON of every series (values in the reco
 the page's table data-raw).
 
 Options:
-${COMMON}  --out DIR          also write DIR/percentile-plot.svg, DIR/max-over-time.svg, one .hgrm per
+${COMMON}${PROMETHEUS}  --out DIR          also write DIR/percentile-plot.svg, DIR/max-over-time.svg, one .hgrm per
                      series (display unit), DIR/summary.md, DIR/report.json and DIR/deck.pptx
                      (the page's PowerPoint deck: slide 1 the answer, then the charts)
   --log-axis MODE    latency axis of the charts and the deck: auto (log where the values span
@@ -75,7 +88,7 @@ side without intervals, a percentile resting on fewer than 10 separate stretches
 longer run's tail), the percentile is not judged and a "not judged: …" line says why.
 
 Options:
-${COMMON}  --compare BASE     fail when another series is worse than BASE (a series name, or a file,
+${COMMON}${PROMETHEUS}  --compare BASE     fail when another series is worse than BASE (a series name, or a file,
                      read too when it is not among FILES)
   --strict           with --compare: a percentile the data cannot judge fails the check too
   --history DIR      FILES are a new run: fail when it is worse, beyond the margin at any

@@ -21,6 +21,7 @@ import type { Worker } from "node:worker_threads";
 import { helperThreadCount, NodeHelperPool } from "./node-pool";
 import { allowPartial } from "./partial";
 import { PathFile } from "./path-file";
+import { loadPrometheus, prometheusAuthOf, prometheusRequestOf } from "./prometheus";
 import { checkText, jsonOf, markdownOf, rowsOf, shareUrl, type Row } from "./report";
 import { logAxisOf, writeOut } from "./out";
 import type { WatchSettings } from "./watch";
@@ -42,6 +43,8 @@ export interface MainOptions {
   watch?: WatchSettings;
   /** `serve`'s page folder, look interval and quiet time (tests set them). */
   serve?: Pick<ServeOptions, "pageDir" | "pollMs" | "quietMs" | "stop">;
+  /** The fetch `--prometheus` asks with (tests give a fake one). */
+  fetch?: typeof fetch;
 }
 
 interface Parsed {
@@ -67,6 +70,10 @@ const VALUE_FLAGS = new Set([
   "--port",
   "--host",
   "--workers",
+  "--prometheus",
+  "--query",
+  "--step",
+  "--bearer-token-file",
 ]);
 const BOOL_FLAGS = new Set(["--strict", "--json", "--merge", "--no-workers", "--help", "--allow-partial"]);
 const ALLOWED: Record<string, string[]> = {
@@ -85,6 +92,10 @@ const ALLOWED: Record<string, string[]> = {
     "--no-workers",
     "--help",
     "--allow-partial",
+    "--prometheus",
+    "--query",
+    "--step",
+    "--bearer-token-file",
   ],
   check: [
     "--require",
@@ -103,6 +114,10 @@ const ALLOWED: Record<string, string[]> = {
     "--help",
     "--history",
     "--allow-partial",
+    "--prometheus",
+    "--query",
+    "--step",
+    "--bearer-token-file",
   ],
   hgrm: ["--tag", "--start", "--end", "--ratio", "--help"],
   history: ["--require", "--unit", "--json", "--workers", "--no-workers", "--help", "--out", "--link-base"],
@@ -197,7 +212,19 @@ function problemText(p: LoadProblem): string {
 async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions, context: EngineContext): Promise<number> {
   const check = p.command === "check";
   const requirement = requirementOf(p);
-  const range = rangeOf(p);
+  const promFlags = {
+    prometheus: stringFlag(p, "--prometheus"),
+    query: stringFlag(p, "--query"),
+    start: stringFlag(p, "--start"),
+    end: stringFlag(p, "--end"),
+    step: stringFlag(p, "--step"),
+    bearerTokenFile: stringFlag(p, "--bearer-token-file"),
+  };
+  const prom = prometheusRequestOf(promFlags);
+  const promAuth = prom ? prometheusAuthOf(promFlags) : {};
+  if (prom && p.flags.has("--merge")) throw new CliError(2, "--merge reads files only: a query merges its series itself (sum by (…))");
+  // With --prometheus, --start and --end are the query's range: every series is shown whole.
+  const range = prom ? { start: null, end: null } : rangeOf(p);
   const unit = unitOf(p);
   const baseline = stringFlag(p, "--compare");
   const strict = p.flags.has("--strict");
@@ -205,8 +232,8 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions, context: Engi
   const linkBase = stringFlag(p, "--link-base");
   const out = stringFlag(p, "--out");
   const logAxis = logAxisOf(stringFlag(p, "--log-axis"));
-  if (p.files.length === 0) throw new CliError(2, `${p.command}: no input files (see hdr-spectrum ${p.command} --help)`);
-  const paths = withBaseline(expandPaths(p.files), baseline);
+  if (p.files.length === 0 && !prom) throw new CliError(2, `${p.command}: no input files (see hdr-spectrum ${p.command} --help)`);
+  const paths = withBaseline(p.files.length > 0 ? expandPaths(p.files) : [], baseline);
 
   const helperCount = helpersOf(p, opts);
   // Blocks serve time windows, comparisons, links and charts: a report of whole logs needs none.
@@ -222,6 +249,8 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions, context: Engi
     closing = pool?.close().catch(() => undefined);
   }
   const { store } = loaded;
+  // The query's series after the files', into the same Store.
+  if (prom) loaded.problems.push(...store.add(await loadPrometheus(prom, promAuth, opts.fetch)).problems);
   const problems = p.flags.has("--allow-partial") ? allowPartial(loaded.problems, paths) : loaded.problems;
   io.stderr(problems.map((x) => `${problemText(x)}\n`).join(""));
   const skipped = problems.filter((x) => !x.note).length;

@@ -114,6 +114,7 @@ export function jsonOf(rows: Row[], requirement: Requirement | null, range: Time
       startTime: v.startTime,
       failures: v.failures,
       warnings: v.warnings.map((w) => ({ kind: w.kind, message: warningText(w) })),
+      ...(v.origin !== undefined ? { origin: v.origin } : {}),
     })),
     requirement: requirement ? formatRequirement(requirement) : null,
     range: { start: range.start, end: range.end },

@@ -243,6 +243,13 @@ export interface SeriesModel {
   mergedFrom: string[];
   /** Requests that failed (load-generator formats): shown, never recorded as latencies. */
   failures: number;
+  /**
+   * Where a series asked from a server came from, in words (the address without credentials,
+   * the range and the step): it travels in share links with the numbers.
+   */
+  origin?: string;
+  /** A histogram of buckets that keeps no max: its top bucket and kind (the spectrum ends in "max within"). */
+  bucketed?: { lowNs: number; highNs: number; detail: string };
 }
 
 /**

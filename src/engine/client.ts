@@ -28,6 +28,7 @@ import type { Encoded, ShareView } from "../share";
 import type { SampleOptions } from "../formats/source";
 import { helperCount } from "./part-pool";
 import type { CompareResult } from "../core/compare/types";
+import type { PrometheusAuth, PrometheusRequest } from "./prometheus-query";
 import type { HelperFailed, HelperPorts, PartSetup } from "./part-protocol";
 
 export class EngineClient {
@@ -94,6 +95,10 @@ export class EngineClient {
   }
   loadUrls(urls: string[], progress?: (p: Progress) => void): Promise<FileOutcome[]> {
     return this.call({ kind: "loadUrls", urls }, progress);
+  }
+  /** Series from a Prometheus-compatible API; `auth` stays in memory (this tab's worker). */
+  loadPrometheus(request: PrometheusRequest, auth: PrometheusAuth, progress?: (p: Progress) => void): Promise<FileOutcome[]> {
+    return this.call({ kind: "loadPrometheus", request, auth }, progress);
   }
   loadText(name: string, text: string, options?: SampleOptions): Promise<FileOutcome[]> {
     return this.call({ kind: "loadText", name, text, options });

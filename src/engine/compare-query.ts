@@ -70,7 +70,7 @@ function intervalSeconds(s: SeriesModel): number {
 
 export function runOf(store: Store, id: string, range: TimeRange): RunInput {
   const s = store.get(id);
-  const base = { name: s.name, unitNs: NANOS_PER_UNIT[s.recordedUnit], recordedUnit: s.recordedUnit };
+  const base = { name: s.name, unitNs: NANOS_PER_UNIT[s.recordedUnit], recordedUnit: s.recordedUnit, bucketed: s.bucketed?.detail };
   const t = s.intervals;
   const counts = (): RunInput => {
     const h = store.histogramFor(id, range);

@@ -3,6 +3,7 @@ import type { FileOutcome, Progress, Request, ResultOf } from "./protocol";
 import type { Store } from "./store";
 import { fetchChunks, nameOfUrl, refuseUrl, RemoteError } from "./remote";
 import { loadFiles, type HelperWorkers } from "./load-files";
+import { queryPrometheus, sourceOfQuery } from "./prometheus-query";
 import { heatmapQuery, tailQuery, windowQuery } from "./time-queries";
 
 /** `helpers` read interval logs on other cores (the worker passes its pool; tests read in one thread). */
@@ -47,6 +48,10 @@ export async function handle(
         }
       }
       return out;
+    }
+    case "loadPrometheus": {
+      const r = await queryPrometheus(req.request, { auth: req.auth, signal });
+      return [{ file: sourceOfQuery(req.request.query), ...store.add(r) }];
     }
     case "loadText": {
       const r = await store.load(req.name, [req.text], undefined, req.options);

@@ -55,6 +55,16 @@ export async function ingest(
 }
 
 /**
+ * Reads an input with a reader chosen by the caller (no detection): an HTTP API's answer, whose
+ * reader is given what the request was. The same sink as a file read by that reader.
+ */
+export async function ingestWith(name: string, reader: FormatReader, chunks: AsyncIterable<string> | Iterable<string>, options?: SampleOptions): Promise<IngestResult> {
+  const sink = new ReaderIngest(name, reader, options);
+  for await (const chunk of chunks) sink.push(chunk);
+  return sink.finish();
+}
+
+/**
  * Detection sees the same head whatever the chunking: the first 4096 characters, cut after the
  * last line end (\n or a lone \r: old Mac files) in them when more text follows.
  */
@@ -186,7 +196,7 @@ class ReaderIngest implements Sink {
           }
           this.intervalCount += table.n;
         }
-        return makeSeries({
+        const m = makeSeries({
           name: p.name,
           source: this.file,
           tag: p.tag,
@@ -199,6 +209,7 @@ class ReaderIngest implements Sink {
           failures: p.failures,
           tagIsLabel: true,
         });
+        return p.bucketed ? { ...m, bucketed: p.bucketed } : m;
       });
     const problems = [...this.overlong, ...parsed.problems];
     if (series.length === 0 && problems.length === 0) problems.push({ file: this.file, line: null, reason: `no values found (read as ${parsed.format})` });

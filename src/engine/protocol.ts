@@ -11,6 +11,8 @@ import type {
   HeatmapQuery,
   HeatmapResult,
   OpenedShare,
+  PrometheusAuth,
+  PrometheusRequest,
   ShareLook,
   TailQuery,
   TailSeries,
@@ -68,6 +70,8 @@ export type Request =
   | { kind: "load"; files: File[]; options?: SampleOptions; demo?: boolean }
   | { kind: "loadText"; name: string; text: string; options?: SampleOptions }
   | { kind: "loadUrls"; urls: string[] }
+  /** Series from a Prometheus-compatible API (prometheus-query.ts); credentials in memory only. */
+  | { kind: "loadPrometheus"; request: PrometheusRequest; auth: PrometheusAuth }
   | { kind: "views"; range: TimeRange }
   | { kind: "timeline"; query: TimelineQuery }
   | { kind: "heatmap"; query: HeatmapQuery }
@@ -97,6 +101,7 @@ export interface ResultOf {
   load: FileOutcome[];
   loadText: FileOutcome[];
   loadUrls: FileOutcome[];
+  loadPrometheus: FileOutcome[];
   views: SeriesView[];
   timeline: TimelineResult;
   heatmap: HeatmapResult;
@@ -172,6 +177,8 @@ export interface SeriesView {
    * says so. Absent or null when there are none.
    */
   beforeStart?: { intervals: number; count: number } | null;
+  /** Where a series asked from a server came from (SeriesModel.origin). */
+  origin?: string;
 }
 
 /** What the engine found about a series' data, as numbers (core/warnings.ts words it). */

@@ -136,3 +136,22 @@ export type OpenedShare =
       carried: boolean;
     }
   | { ok: false; reason: string };
+
+/** A query of a Prometheus-compatible API (prometheus-query.ts). */
+export interface PrometheusRequest {
+  /** The address before /api/v1/ (http or https; a user:password in it is basic auth). */
+  url: string;
+  query: string;
+  /** Epoch seconds. */
+  start: number;
+  /** Epoch seconds; equal to start: one instant (/api/v1/query). */
+  end: number;
+  /** Seconds; null: (end − start) / 500 rounded up to whole seconds. */
+  step: number | null;
+}
+
+export interface PrometheusAuth {
+  bearerToken?: string | null;
+  username?: string | null;
+  password?: string | null;
+}

@@ -72,6 +72,7 @@ export function shareOf(store: Store, view: ShareView, looks: ShareLook[], range
         histogram: store.histogramFor(s.id, range),
         timeline: coarseOf(s, MAX_TIMELINE_BUCKETS),
         startTime: s.startTime,
+        ...(s.origin !== undefined ? { origin: s.origin } : {}),
         ...(l.time ? { time: l.time } : {}),
         shown: { ...shownOf(store.spectrumFor(s.id, range), store.wholeCountOf(s.id), store.warningsOf(s.id), extra), ...correctedShown(store, s.id, range, extra) },
       };
@@ -101,6 +102,7 @@ export function openShareIn(store: Store, fragment: string): OpenedShare {
       kind: sh.kind,
       coarseTimeline: sh.timeline ?? null,
     });
+    if (sh.origin !== undefined) m.origin = sh.origin;
     store.series.push(m);
     if (sh.shown) store.pin(m.id, sh.shown);
   }

@@ -32,6 +32,7 @@ export { TIMELINE_PERCENTILES } from "../core/types";
 
 function warningsOf(s: SeriesModel): SeriesWarning[] {
   const out: SeriesWarning[] = [];
+  if (s.bucketed) out.push({ kind: "bucketed", series: s.name, ...s.bucketed });
   const t = s.intervals;
   if (t) {
     const v = saturationOf(t);
@@ -269,6 +270,7 @@ export class Store {
       correctedFrom: null,
       ...this.spectrumAndWarnings(s, range),
       beforeStart: beforeStartOf(s.intervals),
+      ...(s.origin !== undefined ? { origin: s.origin } : {}),
     }));
   }
 

@@ -26,7 +26,7 @@ import { MAX_BUCKET_COUNT } from "./support/buckets";
 import { clip, MAX_LATENCY_NS } from "./support/decimals";
 import { feedLine, feedPiece, JsonStream, parseJsonLine } from "./support/json-stream";
 import { Problems } from "./support/problems";
-import { increases, recordIncrease, type FloatBucket, type Snapshot } from "./support/snapshots";
+import { increases, recordIncrease, type FloatBucket, type Increase, type Snapshot } from "./support/snapshots";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -39,6 +39,23 @@ export interface PrometheusReadOptions {
    * the next point's increase is taken from (a live range fetched from a point before its start).
    */
   firstPoint: "whole" | "baseline";
+  /**
+   * With "baseline": the time of the point asked for as the baseline (the range's start). A
+   * series whose first point comes later appeared within the range (no sample in the lookback
+   * before it): that point counts in full, as after a counter reset.
+   */
+  baselineAt?: number;
+  /** The step the points were asked at (a live range); else read off the first two points. */
+  step?: number;
+  /**
+   * What each point holds: "cumulative" (the default: counters, differenced), "increase" (an
+   * increase() per step, taken as given) or "rate" (per second, times the step).
+   */
+  perStep?: "cumulative" | "increase" | "rate";
+  /** The query asked (a live answer): its metric's name says the unit of results that lost their __name__ (a sum). */
+  query?: string;
+  /** The series' name from its labels' text (default: the source's base name and the tag). */
+  name?: (tag: string) => string;
 }
 
 /** ns per unit, from the unit word at the end of a metric's name. */
@@ -60,11 +77,11 @@ function labelsText(metric: Obj, drop: readonly string[]): string {
 }
 
 /** A sample value: a whole count as Prometheus writes it ("900"), or null. */
-function wholeCount(v: unknown): number | null | "fraction" {
+function wholeCount(v: unknown, fractional = false): number | null | "fraction" {
   if (typeof v !== "string" && typeof v !== "number") return null;
   const n = Number(v);
   if (!Number.isFinite(n) || n < 0 || n > MAX_BUCKET_COUNT) return null;
-  return Number.isInteger(n) ? n : "fraction";
+  return Number.isInteger(n) || fractional ? n : "fraction";
 }
 
 interface Collected {
@@ -90,6 +107,8 @@ export function readPrometheusData(data: unknown, options: PrometheusReadOptions
   const classic = new Map<string, { name: string; tag: string; byLe: Map<number, Map<number, number>>; line: number }>();
   let fractions = 0;
   let notDurations = 0;
+  let floats = 0;
+  const fractional = options.perStep === "rate" || options.perStep === "increase";
   // Labels with one value in every result (job, instance of a single target) name nothing apart.
   const shared = sharedLabels(data.result);
   data.result.forEach((r: unknown, i: number) => {
@@ -99,7 +118,7 @@ export function readPrometheusData(data: unknown, options: PrometheusReadOptions
     if (hs) {
       const points: Snapshot[] = [];
       for (const pair of hs) {
-        const p = nativePoint(pair);
+        const p = nativePoint(pair, fractional);
         if (p === "fraction") fractions++;
         else if (p === null) problems.once(`bad-${i}`, null, `result ${i + 1} (${clip(labelsText(r.metric, []), 80)}): a histogram point is not [time, {count, buckets}]: skipped`);
         else points.push(p);
@@ -108,7 +127,10 @@ export function readPrometheusData(data: unknown, options: PrometheusReadOptions
       return;
     }
     const le = r.metric.le;
-    if (typeof le !== "string") return;
+    if (typeof le !== "string") {
+      if (Array.isArray(r.values) || Array.isArray(r.value)) floats++;
+      return;
+    }
     const bound = le === "+Inf" ? Infinity : Number(le);
     if (Number.isNaN(bound)) return;
     const key = labelsText(r.metric, ["le", ...shared]);
@@ -121,7 +143,7 @@ export function readPrometheusData(data: unknown, options: PrometheusReadOptions
     const byTime = new Map<number, number>();
     for (const v of values) {
       if (!Array.isArray(v) || typeof v[0] !== "number") continue;
-      const n = wholeCount(v[1]);
+      const n = wholeCount(v[1], fractional);
       if (n === "fraction") fractions++;
       else if (n !== null) byTime.set(v[0], n);
     }
@@ -163,24 +185,39 @@ export function readPrometheusData(data: unknown, options: PrometheusReadOptions
   const series: ParsedSeries[] = [];
   const notes: string[] = [];
   for (const c of collected) {
-    if (NOT_DURATION.test(c.name)) {
+    if (NOT_DURATION.test(c.name || nameInQuery(options.query))) {
       notDurations++;
       continue;
     }
-    const unit = NAME_UNITS.find(([re]) => re.test(c.name));
+    const named = c.name || nameInQuery(options.query);
+    const unit = NAME_UNITS.find(([re]) => re.test(named));
     const perUnit = unit ? unit[1] : 1e9;
     if (!unit) problems.once(`unit-${c.tag}`, null, `${c.tag}: the name does not say its unit: read as seconds, Prometheus' base unit`);
-    const s = seriesOf(c, perUnit, options, problems);
+    const s = seriesOf(c, perUnit, options, problems, notes);
     if (!s) continue;
     series.push(s);
     notes.push(
       c.kind === "classic"
         ? `${c.tag}: a classic histogram, known only at its bucket bounds (${boundsOf(c.points[c.points.length - 1]!, unit ? unit[2] : "s")}): each value is shown at its bucket's upper bound, the percentiles step from bound to bound and nothing between them is interpolated`
-        : `${c.tag}: a native histogram: each value is shown at its bucket's upper bound (the schema's resolution), never below what was observed`,
+        : `${c.tag}: a native histogram${resolutionOf(c.points)}: each value is shown at its bucket's upper bound, never below what was observed`,
     );
   }
+  if (floats > 0 && series.length === 0)
+    problems.once(
+      "floats",
+      null,
+      `the answer holds ${floats} series of plain numbers, not histograms: ask for a native histogram (its name, or sum/increase of it) or the name_bucket series of a classic one, not a histogram_quantile or a rate of _count`,
+    );
   if (notDurations > 0) problems.once("not-durations", null, `${notDurations} histograms are not of durations (bytes, ratios …): left out`);
   return { series, notes };
+}
+
+/** The first metric name in a query that says a unit (x_seconds in sum(increase(x_seconds[5m]))). */
+function nameInQuery(query: string | undefined): string {
+  if (!query) return "";
+  const m =
+    /[a-zA-Z_:][\w:]*_(seconds|s|milliseconds|ms|microseconds|us|nanoseconds|ns|bytes|ratio|percent|celsius|volts|amperes|joules|grams|meters|info)(_bucket)?(?![\w:])/.exec(query);
+  return m ? m[0] : "";
 }
 
 function sharedLabels(results: readonly unknown[]): string[] {
@@ -189,7 +226,7 @@ function sharedLabels(results: readonly unknown[]): string[] {
   return Object.keys(metrics[0]!).filter((k) => k !== "__name__" && k !== "le" && metrics.every((m) => m[k] === metrics[0]![k]));
 }
 
-function nativePoint(pair: unknown): Snapshot | "fraction" | null {
+function nativePoint(pair: unknown, fractional: boolean): Snapshot | "fraction" | null {
   if (!Array.isArray(pair) || typeof pair[0] !== "number" || !isObj(pair[1])) return null;
   const h = pair[1];
   const buckets: FloatBucket[] = [];
@@ -198,7 +235,7 @@ function nativePoint(pair: unknown): Snapshot | "fraction" | null {
     if (!Array.isArray(b) || b.length < 4) return null;
     const lower = Number(b[1]);
     const upper = Number(b[2]);
-    const n = wholeCount(b[3]);
+    const n = wholeCount(b[3], fractional);
     if (n === "fraction") fraction = true;
     else if (n === null || Number.isNaN(lower) || Number.isNaN(upper) || upper < lower) return null;
     else buckets.push({ lower, upper, count: n });
@@ -208,7 +245,7 @@ function nativePoint(pair: unknown): Snapshot | "fraction" | null {
   return { at: pair[0], from: null, buckets, min: null, max: null };
 }
 
-function seriesOf(c: Collected, perUnit: number, options: PrometheusReadOptions, problems: Problems): ParsedSeries | null {
+function seriesOf(c: Collected, perUnit: number, options: PrometheusReadOptions, problems: Problems, notes: string[]): ParsedSeries | null {
   const points = c.points.sort((a, b) => a.at - b.at);
   if (points.length === 0) return null;
   // Below 0 a latency cannot be.
@@ -224,21 +261,55 @@ function seriesOf(c: Collected, perUnit: number, options: PrometheusReadOptions,
     p.buckets = kept.map((b) => ({ ...b, lower: Math.max(0, b.lower) }));
   }
   if (negatives > 0) problems.once(`neg-${c.tag}`, null, `${c.tag}: ${negatives} values below 0 are not latencies: left out`);
-  const step = points.length > 1 ? points[1]!.at - points[0]!.at : 0;
-  let incs = increases(points, (s) => s.at - step);
-  if (options.firstPoint === "baseline") incs = incs.slice(1);
+  const step = options.step ?? (points.length > 1 ? points[1]!.at - points[0]!.at : 0);
+  let incs: Increase[];
+  let sliced = false;
+  if (options.perStep === "rate" || options.perStep === "increase") {
+    // Each point is its own step's counts already (a rate per second, times the step): whole
+    // counts of values, so rounded.
+    const scale = options.perStep === "rate" ? step : 1;
+    incs = points.map((p) => ({
+      start: p.at - step,
+      end: p.at,
+      buckets: p.buckets.map((b) => ({ ...b, count: Math.round(b.count * scale) })),
+      min: null,
+      max: null,
+      whole: false,
+    }));
+  } else {
+    incs = increases(points, (s) => s.at - step);
+    // The point at the range's start is the baseline; a series whose first point comes later
+    // appeared within the range, and that point counts in full.
+    if (options.firstPoint === "baseline" && (options.baselineAt === undefined || points[0]!.at <= options.baselineAt)) {
+      incs = incs.slice(1);
+      sliced = true;
+    }
+  }
   const total: Histogram = newHistogram();
   const intervals: ParsedInterval[] = [];
   const t0 = incs.length > 0 ? incs[0]!.start : points[0]!.at;
   let unbounded = 0;
+  // Each interval's histogram is made wide enough for every bucket at once: grown bucket by
+  // bucket, its resizing was most of a long range's reading.
+  let topNs = 0;
+  for (const inc of incs) for (const b of inc.buckets) if (b.count > 0) topNs = Math.max(topNs, (Number.isFinite(b.upper) ? b.upper : b.lower) * perUnit);
+  const highest = Math.min(MAX_LATENCY_NS, Math.max(2, Math.ceil(topNs * 2)));
+  // A long range has many steps: each interval's histogram is made when it is read (the load
+  // encodes it and lets it go) from the step's few buckets, not held whole for every step at once.
+  // The whole is every step recorded into one histogram (recording is additive: no min or max).
   for (const inc of incs) {
-    const { histogram, recorded } = recordIncrease(inc, perUnit, MAX_LATENCY_NS);
+    const { recorded } = recordIncrease(inc, perUnit, MAX_LATENCY_NS, total);
     unbounded += recorded.unbounded;
-    total.add(histogram);
-    intervals.push({ start: inc.start - t0, length: inc.end - inc.start, histogram });
+    intervals.push({
+      start: inc.start - t0,
+      length: inc.end - inc.start,
+      get histogram() {
+        return recordIncrease(inc, perUnit, MAX_LATENCY_NS, newHistogram(3, 1, highest)).histogram;
+      },
+    });
   }
-  const resets = incs.filter((x, i) => x.whole && (i > 0 || options.firstPoint === "baseline")).length;
-  if (resets > 0) problems.once(`reset-${c.tag}`, null, `${c.tag}: ${resets} counter resets (a restarted process): after each, the point counts in full`);
+  const resets = incs.filter((x, i) => x.whole && (i > 0 || sliced)).length;
+  if (resets > 0) notes.push(`${c.tag}: ${resets} counter resets (a restarted process): after each, the point counts in full`);
   if (unbounded > 0)
     problems.once(
       `over-${c.tag}`,
@@ -246,8 +317,13 @@ function seriesOf(c: Collected, perUnit: number, options: PrometheusReadOptions,
       `${c.tag}: ${unbounded} values above the last finite bucket bound: their latencies are unknown (no max is kept), shown at that bound, below their true values`,
     );
   if (total.totalCount === 0 && unbounded === 0) return null;
+  // No max is kept: the top bucket that holds a value is all that is known of it.
+  let top: FloatBucket | null = null;
+  for (const inc of incs) for (const b of inc.buckets) if (b.count > 0 && (top === null || b.upper > top.upper)) top = b;
+  const detail = c.kind === "native" ? `a native histogram${resolutionOf(points)}` : "a classic histogram, known only at its bucket bounds";
   return {
-    name: `${fileBase(options.source)} [${c.tag}]`,
+    bucketed: top ? { lowNs: Math.max(0, top.lower) * perUnit, highNs: top.upper * perUnit, detail } : undefined,
+    name: options.name ? options.name(c.tag) : `${fileBase(options.source)} [${c.tag}]`,
     tag: c.tag,
     unit: "ns",
     histogram: total,
@@ -255,6 +331,21 @@ function seriesOf(c: Collected, perUnit: number, options: PrometheusReadOptions,
     intervals: points.length > 1 ? intervals : null,
     startTime: t0,
   };
+}
+
+/**
+ * A native histogram's schema, read off its bucket bounds (each bucket's upper bound is
+ * 2^(2^−schema) times its lower one): " of schema 3 (buckets 9.05 % wide)", or "" when the
+ * bounds follow no schema.
+ */
+export function resolutionOf(points: readonly Snapshot[]): string {
+  const ratios = points.flatMap((p) => p.buckets.filter((b) => b.lower > 0 && Number.isFinite(b.upper)).map((b) => b.upper / b.lower));
+  if (ratios.length === 0) return "";
+  const schema = Math.round(-Math.log2(Math.log2(ratios[0]!)));
+  if (schema < -4 || schema > 8) return "";
+  const factor = 2 ** (2 ** -schema);
+  if (ratios.some((r) => Math.abs(r / factor - 1) > 1e-6)) return "";
+  return ` of schema ${schema} (each bucket ${Number(((factor - 1) * 100).toPrecision(3))} % wide)`;
 }
 
 function boundsOf(p: Snapshot, unit: string): string {
@@ -275,7 +366,10 @@ class PrometheusApiParser implements LineParser {
   private resultType = "";
   private readonly results: unknown[] = [];
 
-  constructor(private readonly file: string) {
+  constructor(
+    private readonly file: string,
+    private readonly options: PrometheusReadOptions = { source: file, firstPoint: "whole" },
+  ) {
     this.problems = new Problems(file);
     this.stream = new JsonStream([["status"], ["error"], ["data", "resultType"], ["data", "result", "*"]], (path, text, lineNo) => this.value(path, text, lineNo));
   }
@@ -305,7 +399,7 @@ class PrometheusApiParser implements LineParser {
       if (this.status === "error") this.problems.once("error", null, `the answer is an error: ${clip(this.error, 200)}`);
       else if (this.resultType === "scalar" || this.resultType === "string") this.problems.once("type", null, `a ${this.resultType} result holds no histogram`);
       else {
-        ({ series, notes } = readPrometheusData({ resultType: this.resultType, result: this.results }, { source: this.file, firstPoint: "whole" }, this.problems));
+        ({ series, notes } = readPrometheusData({ resultType: this.resultType, result: this.results }, this.options, this.problems));
         if (series.length === 0 && this.problems.skipped === 0)
           this.problems.once("empty", null, "no histogram in the Prometheus answer (query a native histogram, or the name_bucket series of a classic one)");
       }
@@ -314,6 +408,11 @@ class PrometheusApiParser implements LineParser {
     }
     return { format: "prometheus-api", series, problems: [...this.problems.list(), ...notes.map((reason) => ({ file: this.file, line: null, reason, note: true as const }))] };
   }
+}
+
+/** A reader of one live answer, read with `options` (the live query's baseline, step and names). */
+export function prometheusAnswerReader(options: PrometheusReadOptions): FormatReader {
+  return { id: "prometheus-api", detect: () => true, create: (name: string) => new PrometheusApiParser(name, options) };
 }
 
 /** A Prometheus API answer: {"status": …, "data": {"resultType": …}} at the top. */

@@ -26,6 +26,15 @@ export interface ParsedSeries {
   startTime: number | null;
   /** Requests that failed (JMeter success=false, Gatling KO, …): counted and shown, not recorded as latencies. */
   failures?: number;
+  /** A histogram of buckets that keeps no max (Prometheus): where its top lies, and what it is. */
+  bucketed?: Bucketed;
+}
+
+/** The top bucket holding a value, (lowNs, highNs] (highNs Infinity: open), and the histogram's kind in words. */
+export interface Bucketed {
+  lowNs: number;
+  highNs: number;
+  detail: string;
 }
 
 export interface ParsedSource {

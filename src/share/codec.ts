@@ -9,6 +9,7 @@ import {
   MAX_FRAGMENT_CHARS,
   MAX_INFLATED_BYTES,
   MAX_META_BYTES,
+  MAX_NAME_CHARS,
   MAX_TOTAL_CELLS,
   SHARE_VERSION,
   fail,
@@ -78,6 +79,7 @@ export function encodeShare(state: ShareState, opts: EncodeOptions = {}): Encode
       hist: { sig: packed.sig, ldv: packed.ldv },
     };
     if (s.color !== undefined) m.color = s.color;
+    if (s.origin !== undefined) m.origin = s.origin.slice(0, MAX_NAME_CHARS);
     if (s.time !== undefined) m.time = packSeriesTime(s.time);
     if (s.shown !== undefined) (m as { shown?: unknown }).shown = packShown(s.shown);
     if (s.timeline === null) m.timeline = null;
@@ -177,6 +179,7 @@ function decode(fragment: string): DecodeResult {
       startTime: m.startTime,
     };
     if (m.color !== undefined) s.color = m.color;
+    if (m.origin !== undefined) s.origin = m.origin;
     if (m.time !== undefined) s.time = unpackSeriesTime(m.time);
     if (m.shown !== undefined) s.shown = m.shown;
     if (m.timeline === null) s.timeline = null;

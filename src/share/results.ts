@@ -88,7 +88,13 @@ function validateWarning(x: unknown, where: string): SeriesWarning {
     num(field(o, "rise"), `${where}.rise`);
     return o as unknown as SeriesWarning;
   }
-  if (kind !== "coordinated-omission") fail(`${where}.kind is not "saturation" or "coordinated-omission"`);
+  if (kind === "bucketed") {
+    num(field(o, "lowNs"), `${where}.lowNs`);
+    anyNumber(field(o, "highNs"), `${where}.highNs`);
+    str(field(o, "detail"), `${where}.detail`, MAX_RESULT_TEXT);
+    return o as unknown as SeriesWarning;
+  }
+  if (kind !== "coordinated-omission") fail(`${where}.kind is not "saturation", "bucketed" or "coordinated-omission"`);
   const u = field(o, "unit");
   if (typeof u !== "string" || !(UNITS as readonly string[]).includes(u)) fail(`${where}.unit is not a unit`);
   const c = obj(field(o, "cliff"), `${where}.cliff`);

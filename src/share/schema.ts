@@ -56,6 +56,8 @@ export interface SeriesFields {
    * percentiles, the details and the warnings, so that the opened page shows the same numbers.
    */
   shown?: SharedShown;
+  /** Where a series asked from a server came from (address, range, step; never credentials). */
+  origin?: string;
 }
 
 /** A series' identity as a link carries it (in this order: the metadata is JSON). */
@@ -426,6 +428,7 @@ function validateSeriesMeta(x: unknown, i: number): SeriesMeta {
   if (has(s, "color")) out.color = str(field(s, "color"), `${w}.color`, MAX_COLOR_CHARS);
   if (has(s, "time")) out.time = validateSeriesTime(field(s, "time"), `${w}.time`);
   if (has(s, "shown")) out.shown = validateShown(field(s, "shown"), `${w}.shown`);
+  if (has(s, "origin")) out.origin = str(field(s, "origin"), `${w}.origin`, MAX_NAME_CHARS);
   if (has(s, "timeline")) {
     const t = field(s, "timeline");
     if (t === null) out.timeline = null;

@@ -1,6 +1,7 @@
 // A tiny exporter for the Prometheus fixtures: it observes three known phases of latencies into a
-// native histogram and a classic one (the same values), writes the values it observed to -values,
-// and serves /metrics on -listen. Phase 1 at start, phase 2 4 s after the first scrape, phase 3 4 s later.
+// native histogram and a classic one (the same values), writes the values it observed to -values
+// (with the time each phase was observed, epoch seconds), and serves /metrics on -listen. Phase 1
+// at start, phase 2 -gap seconds (4) after the first scrape, phase 3 -gap seconds later.
 package main
 
 import (
@@ -20,6 +21,7 @@ import (
 func main() {
 	listen := flag.String("listen", "127.0.0.1:9464", "address to serve /metrics on")
 	valuesFile := flag.String("values", "values.json", "where to write the observed values")
+	gap := flag.Float64("gap", 4, "seconds between phases")
 	flag.Parse()
 
 	native := prometheus.NewHistogram(prometheus.HistogramOpts{
@@ -51,8 +53,10 @@ func main() {
 		return out
 	}
 	var phases [][]float64
+	var times []float64
 	save := func() {
-		b, _ := json.Marshal(map[string]any{"unit": "s", "phases": phases})
+		times = append(times, float64(time.Now().UnixMilli())/1000)
+		b, _ := json.Marshal(map[string]any{"unit": "s", "phases": phases, "times": times})
 		_ = os.WriteFile(*valuesFile, append(b, '\n'), 0o644)
 	}
 	phases = append(phases, phase(0))
@@ -63,7 +67,7 @@ func main() {
 	go func() {
 		<-scraped
 		for k := 1; k < 3; k++ {
-			time.Sleep(4 * time.Second)
+			time.Sleep(time.Duration(*gap * float64(time.Second)))
 			phases = append(phases, phase(k))
 			save()
 		}

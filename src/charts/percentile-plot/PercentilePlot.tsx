@@ -37,6 +37,11 @@ export interface PlotSeries extends CurveInput {
   recordedUnit: Unit;
   max: number;
   min: number;
+  /**
+   * A histogram of buckets keeps no max: the top bucket holding a value, in ns ((low, high],
+   * high Infinity when open). The label then says "max within [low, high]", not one value.
+   */
+  maxWithin?: { lowNs: number; highNs: number };
 }
 
 /** A requirement step: limit (in ns) over percentiles (from, to]; the label is in the display unit. */
@@ -338,6 +343,18 @@ const Curve = memo(function Curve({ s, scales, xEnd, cache }: { s: PlotSeries; s
   );
 });
 
+/** "max 841 ms"; for a histogram of buckets "max within [771.1, 840.9] ms" (or "max ≤ …" when a window's top is another bucket). */
+function maxLabel(s: PlotSeries, unit: Unit): string {
+  const f = unitFactor(s.recordedUnit, unit);
+  const w = s.maxWithin;
+  if (!w) return `max ${formatNumber(s.max * f)} ${UNIT_LABEL[unit]}`;
+  const maxNs = s.max * NANOS_PER_UNIT[s.recordedUnit];
+  const per = NANOS_PER_UNIT[unit];
+  if (!Number.isFinite(w.highNs)) return `max above ${formatNumber(w.lowNs / per)} ${UNIT_LABEL[unit]}`;
+  if (Math.abs(maxNs / w.highNs - 1) > 2e-3) return `max ≤ ${formatNumber(s.max * f)} ${UNIT_LABEL[unit]}`;
+  return `max within [${formatNumber(w.lowNs / per)}, ${formatNumber(w.highNs / per)}] ${UNIT_LABEL[unit]}`;
+}
+
 const MaxMarkers = memo(function MaxMarkers({ series, x, y, xEnd, unit }: { series: PlotSeries[]; x: XScale; y: YScale; xEnd: number; unit: Unit }) {
   const floor = axisFloor(y);
   const cy = series.map((s) => y(Math.max(s.max * NANOS_PER_UNIT[s.recordedUnit], floor)));
@@ -354,8 +371,16 @@ const MaxMarkers = memo(function MaxMarkers({ series, x, y, xEnd, unit }: { seri
           <g key={s.id} data-testid="max-marker" data-series={s.name}>
             <circle cx={cx} cy={cy[i]} r={4} fill={s.color} />
             {showLabel[i] ? (
-              <text x={cx + 7} y={cy[i]} dy="0.32em" className="max-label" fill={s.color}>
-                max {formatNumber(s.max * unitFactor(s.recordedUnit, unit))} {UNIT_LABEL[unit]}
+              // "max within [a, b] ms" is too long for the room right of the plot: above the marker, ending at it.
+              <text
+                x={s.maxWithin ? cx - 4 : cx + 7}
+                y={s.maxWithin ? cy[i]! - 10 : cy[i]}
+                dy="0.32em"
+                textAnchor={s.maxWithin ? "end" : undefined}
+                className="max-label"
+                fill={s.color}
+              >
+                {maxLabel(s, unit)}
               </text>
             ) : null}
           </g>

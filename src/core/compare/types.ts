@@ -50,6 +50,8 @@ export interface RunInput {
   recordedUnit?: string;
   coCorrected?: boolean;
   saturated?: boolean;
+  /** A histogram of buckets (Prometheus), in words: "a native histogram of schema 3 (each bucket 9.05 % wide)". */
+  bucketed?: string;
 }
 
 /** One side of the comparison: a series, or several repeated runs of one configuration. */

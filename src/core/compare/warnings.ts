@@ -25,6 +25,17 @@ export function compareWarnings(base: SideInput, cand: SideInput, pb: PreparedSi
       message: `The two sides were recorded at different precision (${base.label}: ${rb.join("; ")}; ${cand.label}: ${rc.join("; ")}): differences within the coarser one's buckets are not called differences.`,
     });
   }
+  // A histogram of buckets (production's, from Prometheus) against a log: only as fine as its buckets.
+  const buckets = (s: SideInput) => [...new Set(s.runs.map((r) => r.bucketed ?? ""))].filter((x) => x !== "");
+  const bb = buckets(base);
+  const bc = buckets(cand);
+  if (bb.join() !== bc.join()) {
+    const said = [bb.length ? `${base.label} is ${bb.join("; ")}` : "", bc.length ? `${cand.label} is ${bc.join("; ")}` : ""].filter(Boolean).join(" and ");
+    out.push({
+      kind: "precision",
+      message: `${said}: its values sit at their buckets' upper bounds, so a ratio within a bucket's width is within its resolution, not a difference the data shows; read such ratios as "about the same".`,
+    });
+  }
   const co = (s: SideInput) => s.runs.some((r) => r.coCorrected);
   if (co(base) !== co(cand)) {
     const [yes, no] = co(base) ? [base, cand] : [cand, base];

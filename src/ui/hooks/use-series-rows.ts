@@ -87,6 +87,8 @@ export function usePlotSeries(visibleRows: SeriesRow[]): PlotSeries[] {
           max: sp.max,
           min: sp.min,
         };
+        const bucketed = r.view.warnings.find((w) => w.kind === "bucketed");
+        if (bucketed) p.maxWithin = { lowNs: bucketed.lowNs, highNs: bucketed.highNs };
         plotCache.current.set(r, p);
         return p;
       }),

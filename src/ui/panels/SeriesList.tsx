@@ -149,6 +149,11 @@ const SeriesItem = memo(function SeriesItem({ row, isSelected, onSelect, onToggl
         {v.failures > 0 ? `, ${formatCount(v.failures)} failed` : ""}
         {v.mergedFrom.length ? ` · merged from ${v.mergedFrom.length}` : ""}
       </span>
+      {v.origin ? (
+        <span className="series-note" data-testid="series-origin">
+          {`from ${v.origin}`}
+        </span>
+      ) : null}
       {v.beforeStart ? (
         <span
           className="series-note"

@@ -1,4 +1,5 @@
-// Warnings the data itself gives: saturation and coordinated omission, in the words of
+// Warnings the data itself gives: saturation, coordinated omission and a histogram of buckets
+// that keeps no max, in the words of
 // core/warnings.ts (what it means, what to do).
 import { memo } from "react";
 import { warningText } from "../../core/warnings";
@@ -12,7 +13,7 @@ export const Warnings = memo(function Warnings({ rows }: { rows: SeriesRow[] }) 
     <section className="warnings" aria-label="Warnings about the data">
       {items.map(({ w, name }, i) => (
         <p key={i} data-testid="warning" data-kind={w.kind} data-series={name} className={`warning ${w.kind}`}>
-          <strong>{w.kind === "saturation" ? "Past capacity" : "Coordinated omission?"}</strong> {warningText(w)}
+          <strong>{w.kind === "saturation" ? "Past capacity" : w.kind === "bucketed" ? "No max kept" : "Coordinated omission?"}</strong> {warningText(w)}
         </p>
       ))}
     </section>

@@ -1,0 +1,201 @@
+// Add from Prometheus… against a real server: Debian's Prometheus (native histograms, a temporary
+// TSDB, loopback, --web.cors.origin set to this page's origin) scraping the exporter in
+// scripts/producers/prometheus-exporter, which observes three phases of known values. The page
+// asks before the first request, loads one series per query, and its table shows each
+// percentile at the upper bound of the native bucket (schema 3) holding the true rank; the
+// spectrum ends in "max within", and a share link carries the numbers and where they came from,
+// never the token. Skipped, saying why, without prometheus or go, or when the exporter does not build.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { cell, idle, openEmpty } from "./helpers";
+
+const EXPORTER = path.resolve(import.meta.dirname, "../scripts/producers/prometheus-exporter");
+const ORIGIN = `http://127.0.0.1:${process.env.E2E_PORT || 4173}`;
+const HDR = 1 + 1 / 1024;
+
+function which(cmd: string, extra: string[] = []): string | null {
+  for (const dir of [...(process.env.PATH ?? "").split(":"), ...extra]) if (dir && existsSync(path.join(dir, cmd))) return path.join(dir, cmd);
+  return null;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const dir = mkdtempSync(path.join(tmpdir(), "hdr-prom-e2e-"));
+const children: ChildProcess[] = [];
+let skip: string | null = null;
+let api = "";
+let phases: number[][] = [];
+let startAt = 0;
+let endAt = 0;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  const prometheus = which("prometheus");
+  const go = which("go", ["/usr/local/go/bin"]);
+  if (!prometheus || !go) {
+    skip = `${prometheus ? "" : "prometheus "}${go ? "" : "go "}not installed (apt-get install -y prometheus golang)`;
+    return;
+  }
+  const exe = path.join(dir, "exporter");
+  const built = spawnSync(go, ["build", "-o", exe, "."], { cwd: EXPORTER, env: { ...process.env, GOFLAGS: "-mod=mod" }, encoding: "utf8", timeout: 80_000 });
+  if (built.status !== 0) {
+    skip = `the exporter did not build: ${(built.stderr || "").trim().split("\n").slice(-2).join(" ")}`;
+    return;
+  }
+  const [promPort, expPort] = [await freePort(), await freePort()];
+  writeFileSync(
+    path.join(dir, "prometheus.yml"),
+    `global: {scrape_interval: 1s, scrape_timeout: 1s}\nscrape_configs:\n  - job_name: demo\n    static_configs: [{targets: ["127.0.0.1:${expPort}"]}]\n`,
+  );
+  children.push(
+    spawn(
+      prometheus,
+      [
+        `--config.file=${path.join(dir, "prometheus.yml")}`,
+        `--storage.tsdb.path=${path.join(dir, "tsdb")}`,
+        `--web.listen-address=127.0.0.1:${promPort}`,
+        "--enable-feature=native-histograms",
+        `--web.cors.origin=${ORIGIN.replace(/\./g, "\\.")}`,
+      ],
+      { stdio: "ignore" },
+    ),
+  );
+  api = `http://127.0.0.1:${promPort}`;
+  const isReady = () =>
+    fetch(`${api}/-/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
+  let ready = false;
+  for (let i = 0; i < 100 && !ready; i++) {
+    ready = await isReady();
+    if (!ready) await sleep(200);
+  }
+  if (!ready) {
+    // The machine's, not the code's: said, and the tests skip.
+    skip = "prometheus did not start within 20 s";
+    return;
+  }
+  startAt = Math.floor(Date.now() / 1000) - 1;
+  const valuesFile = path.join(dir, "values.json");
+  children.push(spawn(exe, ["-listen", `127.0.0.1:${expPort}`, "-values", valuesFile, "-gap", "2"], { stdio: "ignore" }));
+  for (let i = 0; i < 200 && phases.length < 3; i++) {
+    await sleep(200);
+    try {
+      phases = (JSON.parse(readFileSync(valuesFile, "utf8")) as { phases: number[][] }).phases;
+    } catch {
+      // not written yet
+    }
+  }
+  if (phases.length < 3) {
+    skip = "the exporter was not scraped as expected within 40 s";
+    return;
+  }
+  await sleep(2500);
+  endAt = Math.floor(Date.now() / 1000);
+});
+
+test.afterAll(() => {
+  for (const c of children) c.kill();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function atRank(vs: readonly number[], p: number): number {
+  const sorted = [...vs].sort((a, b) => a - b);
+  if (p >= 100) return sorted[sorted.length - 1]!;
+  return sorted[Math.max(1, Math.ceil((p / 100) * sorted.length - 1e-9)) - 1]!;
+}
+const nativeUpper = (v: number) => 2 ** (Math.ceil(8 * Math.log2(v) - 1e-9) / 8);
+
+test("Add from Prometheus…: asks first, loads the query's series at its buckets' bounds, ends in max within, shares without the token", async ({ page, browser }) => {
+  test.skip(skip !== null, skip ?? "");
+  test.setTimeout(90_000);
+  const requests: string[] = [];
+  page.on("request", (r) => requests.push(r.url()));
+  await openEmpty(page);
+  await page.getByTestId("prometheus-open").click();
+  await page.getByTestId("prometheus-url").fill(api);
+  await page.getByTestId("prometheus-query").fill("demo_native_duration_seconds");
+  await page.getByTestId("prometheus-start").fill(new Date(startAt * 1000).toISOString());
+  await page.getByTestId("prometheus-end").fill(String(endAt));
+  await page.getByTestId("prometheus-step").fill("1s");
+  await page.getByTestId("prometheus-token").fill("tok-never-shared");
+  await page.getByTestId("prometheus-load").click();
+  // Nothing is asked before the user agrees.
+  await expect(page.getByTestId("prometheus-consent")).toContainText(`127.0.0.1:${api.split(":")[2]}`);
+  expect(requests.filter((u) => u.startsWith(api))).toEqual([]);
+  await page.getByTestId("prometheus-consent-load").click();
+  await page.waitForTimeout(50);
+  await idle(page);
+
+  const row = page.locator("[data-testid=series][data-source='prometheus:demo_native_duration_seconds']");
+  await expect(row).toHaveAttribute("data-count", "900");
+  await expect(row.getByTestId("series-origin")).toContainText(`from ${api}, `);
+  const all = phases.flat();
+  for (const p of ["50", "90", "99", "99.9", "100"]) {
+    const bound = nativeUpper(atRank(all, Number(p))) * 1e9;
+    const ours = Number(await cell(page, "demo_native_duration_seconds", p).getAttribute("data-raw"));
+    expect(ours, `p${p}`).toBeGreaterThanOrEqual(bound * (1 - 1e-9));
+    expect(ours, `p${p}`).toBeLessThanOrEqual(bound * HDR);
+  }
+  const maxBucket = nativeUpper(Math.max(...all));
+  const warning = page.locator("[data-testid=warning][data-kind=bucketed]");
+  await expect(warning).toContainText("a native histogram of schema 3 (each bucket 9.05 % wide)");
+  await expect(warning).toContainText(`max within [${Number(((maxBucket / 2 ** 0.125) * 1e3).toPrecision(4))} ms, ${Number((maxBucket * 1e3).toPrecision(4))} ms]`);
+  // The spectrum ends in the same words, not in one value.
+  await expect(page.locator("[data-testid=max-marker][data-series='demo_native_duration_seconds'] text")).toHaveText(
+    `max within [${Number(((maxBucket / 2 ** 0.125) * 1e3).toPrecision(4))}, ${Number((maxBucket * 1e3).toPrecision(4))}] ms`,
+  );
+  await page.screenshot({ path: "/tmp/prometheus-page.png", fullPage: true });
+
+  // A share link: the numbers and where they came from, never the token.
+  await page.getByTestId("share-link").click();
+  const url = await page.getByTestId("share-url").inputValue();
+  expect(url).not.toContain("tok-never-shared");
+  const other = await browser.newContext();
+  const p2 = await other.newPage();
+  await p2.goto(url.replace(/^https?:\/\/[^/]+\//, `${ORIGIN}/`));
+  await idle(p2);
+  const row2 = p2.locator("[data-testid=series][data-source='prometheus:demo_native_duration_seconds']");
+  await expect(row2).toHaveAttribute("data-count", "900");
+  await expect(row2.getByTestId("series-origin")).toContainText(`from ${api}, `);
+  for (const p of ["99", "100"])
+    expect(await cell(p2, "demo_native_duration_seconds", p).getAttribute("data-raw")).toBe(await cell(page, "demo_native_duration_seconds", p).getAttribute("data-raw"));
+  await expect(p2.locator("[data-testid=warning][data-kind=bucketed]")).toContainText("max within");
+  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + location.href);
+  expect(stored).not.toContain("tok-never-shared");
+  await other.close();
+});
+
+test("Add from Prometheus…: a query of floats is refused with the query named, and what was loaded stays", async ({ page }) => {
+  test.skip(skip !== null, skip ?? "");
+  await page.goto("./");
+  await idle(page);
+  const before = await page.getByTestId("series").count();
+  await page.getByTestId("prometheus-open").click();
+  await page.getByTestId("prometheus-url").fill(api);
+  await page.getByTestId("prometheus-query").fill("histogram_quantile(0.99, demo_classic_duration_seconds_bucket)");
+  await page.getByTestId("prometheus-start").fill(String(startAt));
+  await page.getByTestId("prometheus-end").fill(String(endAt));
+  await page.getByTestId("prometheus-load").click();
+  await page.getByTestId("prometheus-consent-load").click();
+  await page.waitForTimeout(50);
+  await idle(page);
+  await expect(page.getByText(/prometheus:histogram_quantile\(0\.99, demo_classic_duration_seconds_bucket\).*series of plain numbers, not histograms/)).toBeVisible();
+  await expect(page.getByTestId("series")).toHaveCount(before);
+});
