@@ -8,9 +8,10 @@
 // added to the store in the order of the files, whoever read them; the thread files of one
 // pgbench run are then merged into one series (join-runs.ts).
 import type { SampleOptions } from "../formats/source";
-import { fileChunks } from "./file-chunks";
+import { BYTES_SNIFF_LENGTH, pickBytesReader } from "../formats/detect";
+import { fileBytes, fileChunks } from "./file-chunks";
 import { joinThreadFiles } from "./join-runs";
-import { ingest, ingestHlogInParts, isIntervalLog, PartsNotJoinable, type HlogPart, type IngestResult } from "./ingest";
+import { ingest, ingestBytes, ingestHlogInParts, isIntervalLog, PartsNotJoinable, type HlogPart, type IngestResult } from "./ingest";
 import { readLogsOnDemand, readsOnDemand, type LogToRead } from "./load-on-demand";
 import { cutsAt, logPieceTargets, readInPieces } from "./load-pieces";
 import type { FileOutcome, FileProgress, Progress } from "./protocol";
@@ -95,12 +96,22 @@ export async function loadFiles(
     if (logs[i] && readsOnDemand(file)) return readOnDemand([i], [[]]);
     let bytes = 0;
     try {
-      results[i] = await ingest(
-        file.name,
-        fileChunks(file, (b) => (bytes = b), signal),
-        (p) => update(i, bytes, p.intervals),
-        options,
-      );
+      // A binary format (Gatling 3.13's simulation.log) is read from its bytes, not as text.
+      const binary = pickBytesReader(file.name, new Uint8Array(await file.slice(0, BYTES_SNIFF_LENGTH).arrayBuffer()));
+      if (binary)
+        results[i] = await ingestBytes(
+          file.name,
+          binary,
+          fileBytes(file, (b) => update(i, (bytes = b), 0), signal),
+          options,
+        );
+      else
+        results[i] = await ingest(
+          file.name,
+          fileChunks(file, (b) => (bytes = b), signal),
+          (p) => update(i, bytes, p.intervals),
+          options,
+        );
     } catch (e) {
       results[i] = failed(file.name, e);
     }
