@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { bucketsOf, highestEquivalent, maxOf } from "../core/histogram";
 import { gatlingBinaryLog, gatlingBinaryOfSamples, unmatchedEnd, type GatlingBinaryRecord } from "../../scripts/lib/gatling-binary-writer";
 import { byCompletion, factsOfParsed, factsOfSamples, generateSamples, msValue } from "../../scripts/lib/loadgen-fixtures";
+import { main } from "../cli/main";
 import { loadFiles } from "../engine/load-files";
 import { Store } from "../engine/store";
 import { isGatlingBinary, gatlingBinaryReader } from "./gatling-binary";
@@ -123,6 +124,16 @@ describe("Gatling binary simulation.log, a real run (Gatling 3.13.5)", () => {
       const tags = store.series.map((s) => s.tag);
       expect(new Set(tags)).toEqual(new Set(["home page", "search_items", "checkout / cart", "checkout / pay"]));
     }
+  });
+
+  it.skipIf(!have)("the command line reads it too: report prints a row per request and the run's note", async () => {
+    let stdout = "";
+    let stderr = "";
+    const code = await main(["report", `${FIXTURE}/simulation.log`], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), stderrIsTTY: false });
+    expect(code, stderr).toBe(0);
+    const counts = Object.fromEntries([...stdout.matchAll(/^\| simulation \\\[(.+?)\\\] \|.* \| (\d+) \|$/gm)].map((m) => [m[1], Number(m[2])]));
+    expect(counts).toEqual({ "checkout / cart": 6, "checkout / pay": 0, "home page": 60, search_items: 60 });
+    expect(stderr).toContain("Gatling 3.13.5 run of sim.Tiny");
   });
 });
 
