@@ -22,6 +22,6 @@ test("a binary Gatling simulation.log: every request by group and name, KO as fa
   await expect(page.locator("[data-testid=series][data-source='simulation.log'][data-tag='checkout / pay']")).toContainText("6 failed");
   await expect(page.getByTestId("load-notes")).toContainText("Gatling 3.13.5 run of sim.Tiny");
   await expect(page.getByTestId("load-notes")).toContainText("66 users started (browse 60, buy 6)");
-  await expect(page.locator("[data-testid=load-error]")).toHaveCount(0);
+  await expect(page.getByTestId("load-errors")).toHaveCount(0);
   await page.screenshot({ path: "/tmp/h7-gatling.png", fullPage: true });
 });
