@@ -220,6 +220,21 @@ describe("Gatling binary simulation.log, written after Gatling's source", () => 
     ]);
   });
 
+  it("a record longer than many chunks (a RUN record naming 2,000 scenarios) is read in one pass's time, not once per chunk", () => {
+    const scenarios = Array.from({ length: 2000 }, (_, i) => `scenario ${i} `.padEnd(100, "x"));
+    const recs: GatlingBinaryRecord[] = [
+      { kind: "user", scenario: 1999, start: true, at: 1 },
+      { kind: "request", groups: [], name: "a", start: 10, end: 20, ok: true, message: "" },
+    ];
+    const bytes = gatlingBinaryLog({ start: 1_700_000_000_000, scenarios }, recs);
+    expect(bytes.length).toBeGreaterThan(200_000);
+    const t0 = performance.now();
+    const p = read(bytes, 1); // re-reading the cut record at every byte would take ~10^10 steps
+    expect(performance.now() - t0).toBeLessThan(20_000);
+    expect(p.series.map((s) => s.histogram.totalCount)).toEqual([1]);
+    expect(p.problems.find((x) => x.note)!.reason).toMatch(/1 user started \(scenario 0 x+\S* 0, .*, and 1990 more scenarios\)/);
+  });
+
   it("is told by its first bytes, never from text that merely starts with NULs", () => {
     const { bytes } = gatlingBinaryOfSamples(samples.slice(0, 5));
     expect(isGatlingBinary(bytes.slice(0, BYTES_SNIFF_LENGTH))).toBe(true);

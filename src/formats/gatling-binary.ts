@@ -38,6 +38,8 @@ const MAX_SCENARIOS = 100_000;
 const MAX_GROUP_LEVELS = 1_000;
 const MAX_ASSERTIONS = 100_000;
 const MAX_CACHED_STRINGS = 10_000_000;
+/** Scenarios named in the note, with their users; the rest are counted. */
+const MAX_SCENARIOS_SAID = 10;
 
 /** A record cut short by the end of the bytes read so far. */
 class NeedMore extends Error {}
@@ -138,9 +140,18 @@ interface RunInfo {
 class GatlingBinaryParser implements BytesParser {
   private readonly problems: Problems;
   private readonly collector: SeriesCollector;
-  /** Bytes not yet read as records: the start of a record cut by the end of a chunk. */
-  private pending: Uint8Array = new Uint8Array(0);
-  /** Byte offset of `pending` in the file. */
+  /**
+   * Bytes not yet read as records (copies: the caller may reuse its chunks): the start of a
+   * record cut by the end of a chunk, and the chunks after it.
+   */
+  private held: Uint8Array[] = [];
+  private heldBytes = 0;
+  /**
+   * Held bytes before the cut record is tried again: twice what it was tried with, so that a
+   * record longer than many chunks is read again a few times, not once per chunk.
+   */
+  private retryAt = 0;
+  /** Byte offset of the held bytes in the file. */
   private offset = 0;
   /** Records read whole (the RUN record is record 1). */
   private records = 0;
@@ -165,12 +176,20 @@ class GatlingBinaryParser implements BytesParser {
 
   push(bytes: Uint8Array): void {
     if (this.stopped || bytes.length === 0) return;
-    let buf: Uint8Array;
-    if (this.pending.length === 0) buf = bytes;
-    else {
-      buf = new Uint8Array(this.pending.length + bytes.length);
-      buf.set(this.pending);
-      buf.set(bytes, this.pending.length);
+    this.held.push(bytes.slice());
+    this.heldBytes += bytes.length;
+    if (this.heldBytes >= this.retryAt) this.readHeld();
+  }
+
+  /** Reads the held bytes' whole records; keeps the cut one. */
+  private readHeld(): void {
+    const buf = this.held.length === 1 ? this.held[0]! : new Uint8Array(this.heldBytes);
+    if (this.held.length > 1) {
+      let at = 0;
+      for (const h of this.held) {
+        buf.set(h, at);
+        at += h.length;
+      }
     }
     const c = new Cursor(buf);
     let recordStart = 0;
@@ -184,11 +203,15 @@ class GatlingBinaryParser implements BytesParser {
     } catch (e) {
       if (!(e instanceof NeedMore)) {
         this.stop(e, this.offset + recordStart);
+        this.held = [];
+        this.heldBytes = 0;
         return;
       }
     }
-    // Keep a copy of the cut record: `bytes` may be a view the caller reuses.
-    this.pending = buf.slice(recordStart);
+    const rest = recordStart === 0 ? buf : buf.slice(recordStart);
+    this.held = rest.length > 0 ? [rest] : [];
+    this.heldBytes = rest.length;
+    this.retryAt = 2 * rest.length;
     this.offset += recordStart;
   }
 
@@ -314,7 +337,9 @@ class GatlingBinaryParser implements BytesParser {
   /** The run, its users and errors, in words. */
   private context(): string {
     const run = this.run!;
-    const users = run.scenarios.map((s, i) => `${s} ${this.usersByScenario[i] ?? 0}`).join(", ");
+    const named = run.scenarios.slice(0, MAX_SCENARIOS_SAID).map((s, i) => `${clip(s)} ${this.usersByScenario[i] ?? 0}`);
+    const more = run.scenarios.length - named.length;
+    const users = named.join(", ") + (more > 0 ? `, and ${more} more scenarios` : "");
     const total = this.usersByScenario.reduce((a, b) => a + (b ?? 0), 0);
     const desc = run.description.trim() === "" ? "" : ` (${JSON.stringify(clip(run.description.trim(), 80))})`;
     const started = new Date(run.start).toISOString().replace(/\.000Z$/, "Z");
@@ -329,9 +354,10 @@ class GatlingBinaryParser implements BytesParser {
 
   finish(): ParsedSource {
     try {
-      if (!this.stopped && this.pending.length > 0) {
+      if (!this.stopped && this.heldBytes > 0) this.readHeld();
+      if (!this.stopped && this.heldBytes > 0) {
         const n = this.records + 1;
-        this.problems.line(n, `the file ends inside record ${n} (byte ${this.offset}, ${this.pending.length} bytes): a truncated log; the records before it are read`);
+        this.problems.line(n, `the file ends inside record ${n} (byte ${this.offset}, ${this.heldBytes} bytes): a truncated log; the records before it are read`);
       }
       if (this.run === null) {
         if (!this.stopped) this.problems.once("empty", null, "no RUN record: not a whole Gatling binary simulation.log");
