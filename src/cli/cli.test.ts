@@ -215,7 +215,7 @@ describe("report (Markdown)", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^\*\*At p50 ≤ 0\.5 ms, sysB sustains 4k\/s/);
     expect(r.stdout).toContain("Requirement: `p50<=0.5ms`");
-    expect(r.stdout).toMatch(/\| sysA\\_4k \| .* \| ❌ fails at p50 \|/);
+    expect(r.stdout).toMatch(/\| sysA_4k \| .* \| ❌ fails at p50 \|/);
     const url = /\[Open this view\]\((https:\/\/example\.org\/spectrum\/#[^)]+)\)/.exec(r.stdout)?.[1];
     expect(url).toBeDefined();
     const d = decodeShare(url!);
@@ -361,8 +361,8 @@ describe("report --compare: the headline", () => {
     expect(r.code, r.stderr).toBe(0);
     const first = r.stdout.split("\n")[0]!;
     const json = JSON.parse((await run(["report", "--json", "--require", "p99.9<=20ms", "--compare", "sysA_4k", A, B])).stdout) as Out;
-    expect(first).toBe(`**${json.comparison.pairs[0]!.headlineText.replace(/([\\|*_`[\]<>#])/g, "\\$1")}**`);
-    expect(first).toMatch(/^\*\*sysB\\_4k is \d+× faster than sysA\\_4k at p99\.9: [\d.]+ ms → [\d.]+ ms \(.+\)\*\*$/);
+    expect(first).toBe(`**${json.comparison.pairs[0]!.headlineText.replace(/([\\|*`[\]<>#])/g, "\\$1")}**`);
+    expect(first).toMatch(/^\*\*sysB_4k is \d+× faster than sysA_4k at p99\.9: [\d.]+ ms → [\d.]+ ms \(.+\)\*\*$/);
     expect(readdirSync(out).filter((f) => f.startsWith("ratio-"))).toEqual(["ratio-sysA_4k-vs-sysB_4k.svg"]);
     const ratio = readFileSync(path.join(out, "ratio-sysA_4k-vs-sysB_4k.svg"), "utf8");
     expect(ratio).toContain('data-testid="ratio-chart"');

@@ -16,7 +16,7 @@ describe("markdownSummary", () => {
     const lines = md.split("\n");
     const header = lines.find((l) => l.startsWith("| Series"))!;
     expect(header).toBe("| Series | p50 (ms) | p90 (ms) | p99 (ms) | p99.9 (ms) | p99.99 (ms) | max (ms) | count | verdict |");
-    expect(lines).toContain("| sysA\\_2k | 0.08 | 0.16 | 34.05 | 135.7 | 157.7 | **160.2** | 120,000 | ✅ pass |");
+    expect(lines).toContain("| sysA_2k | 0.08 | 0.16 | 34.05 | 135.7 | 157.7 | **160.2** | 120,000 | ✅ pass |");
     // A pipe in a name must not break the table.
     expect(lines.find((l) => l.startsWith("| sysB"))!.split(/(?<!\\)\|/).length).toBe(header.split("|").length);
     expect(md).toContain("Requirement: `p99<=40ms`");
@@ -32,7 +32,35 @@ describe("markdownSummary", () => {
   });
 
   it("escapes markup in names", () => {
-    expect(escapeCell("<script>|a*b_c`\n")).toBe("\\<script\\>\\|a\\*b\\_c\\` ");
+    expect(escapeCell("<script>|a*b_c`\n")).toBe("\\<script\\>\\|a\\*b_c\\` ");
+  });
+
+  // CommonMark (spec 0.31, "left- and right-flanking delimiter runs"): a run of _ with a letter or
+  // digit on both sides can neither open nor close emphasis; anywhere else it may.
+  it("leaves an underscore between letters or digits as it is, escapes it where it could start or end emphasis", () => {
+    expect(escapeCell("sync_20k_run")).toBe("sync_20k_run");
+    expect(escapeCell("snake__case")).toBe("snake__case");
+    expect(escapeCell("größe_über_1")).toBe("größe_über_1");
+    expect(escapeCell("_private_")).toBe("\\_private\\_");
+    expect(escapeCell("a_ b _c")).toBe("a\\_ b \\_c");
+    expect(escapeCell("x_×2")).toBe("x\\_×2");
+    expect(escapeCell("a_*b*")).toBe("a\\_\\*b\\*");
+    expect(escapeCell("__init__")).toBe("\\_\\_init\\_\\_");
+  });
+
+  it("a headline naming series with underscores reads as written, in bold", () => {
+    const md = markdownSummary({
+      rows: [row("sync_20k"), row("async_20k")],
+      unit: "ms",
+      requirement: null,
+      sentence: null,
+      headline: "async_20k is 3× faster than sync_20k at p99.9: 120 ms → 40 ms",
+      shareUrl: null,
+      range: { start: null, end: null },
+    });
+    const lines = md.split("\n");
+    expect(lines[0]).toBe("**async_20k is 3× faster than sync_20k at p99.9: 120 ms → 40 ms**");
+    expect(lines.some((l) => l.startsWith("| sync_20k | "))).toBe(true);
   });
 });
 

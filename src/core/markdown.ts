@@ -25,9 +25,21 @@ export interface MarkdownInput {
   notes?: string[];
 }
 
-/** Markdown table cells must not break the table: escape pipes, drop line breaks and markup. */
+const ALNUM = /[\p{L}\p{N}]/u;
+
+/**
+ * Markdown table cells must not break the table: escape pipes, drop line breaks and markup. An
+ * underscore is left as it is between two letters or digits (`sync_20k`): there CommonMark never
+ * reads it as emphasis, and a backslash before it would show in every plain-text view of the
+ * comment. Everywhere else it is escaped.
+ */
 export function escapeCell(s: string): string {
-  return s.replace(/[\r\n]+/g, " ").replace(/([\\|*_`[\]<>#])/g, "\\$1");
+  const text = s.replace(/[\r\n]+/g, " ");
+  return text.replace(/[\\|*`[\]<>#]|_+/g, (m, at: number) => {
+    if (m[0] !== "_") return `\\${m}`;
+    const intraword = ALNUM.test(text[at - 1] ?? "") && ALNUM.test(text[at + m.length] ?? "");
+    return intraword ? m : m.replace(/_/g, "\\_");
+  });
 }
 
 /**

@@ -11,7 +11,7 @@ import { parsePercentileFile } from "../formats/hgrm";
 import { looksLikeUtf16, pickFormat, unreadableReason } from "../formats/detect";
 import { HlogIngest, type ReadOptions } from "./hlog-ingest";
 import { makeSeries, type IngestProgress, type IngestResult, type Sink } from "./series-make";
-import type { FormatReader, LineParser, SampleOptions } from "../formats/source";
+import type { FormatBytesReader, FormatReader, LineParser, ParsedSource, SampleOptions } from "../formats/source";
 
 const MAX_PERCENTILE_FILE_CHARS = 32 * 1024 * 1024;
 
@@ -183,38 +183,63 @@ class ReaderIngest implements Sink {
 
   finish(): IngestResult {
     this.splitter.end();
-    const parsed = this.parser.finish();
-    const series = parsed.series
-      .filter((p) => p.histogram.totalCount > 0 || (p.failures ?? 0) > 0)
-      .map((p) => {
-        let table: IntervalTable | null = null;
-        if (p.intervals && p.intervals.length > 0) {
-          table = new IntervalTable();
-          for (const iv of p.intervals) {
-            const h = iv.histogram;
-            table.push(iv.start, iv.length, maxOf(h), h.totalCount, 0, encodeIntoCompressedBase64(h), valueAtPercentile(h, 50));
-          }
-          this.intervalCount += table.n;
-        }
-        const m = makeSeries({
-          name: p.name,
-          source: this.file,
-          tag: p.tag,
-          recordedUnit: p.unit,
-          unitSource: "format",
-          histogram: p.histogram,
-          intervals: table,
-          startTime: p.startTime,
-          format: parsed.format,
-          failures: p.failures,
-          tagIsLabel: true,
-        });
-        return p.bucketed ? { ...m, bucketed: p.bucketed } : m;
-      });
-    const problems = [...this.overlong, ...parsed.problems];
-    if (series.length === 0 && problems.length === 0) problems.push({ file: this.file, line: null, reason: `no values found (read as ${parsed.format})` });
-    return { series, problems, lines: this.splitter.linesRead };
+    const out = seriesOfSource(this.file, this.parser.finish(), this.overlong, this.splitter.linesRead);
+    this.intervalCount += out.intervals;
+    return out.result;
   }
+}
+
+/**
+ * What a reader parsed, as the store's series: per-interval histograms kept like a log's (as
+ * compressed payloads), so the timeline and time windows work the same way.
+ */
+function seriesOfSource(file: string, parsed: ParsedSource, before: LoadProblem[], lines: number): { result: IngestResult; intervals: number } {
+  let intervals = 0;
+  const series = parsed.series
+    .filter((p) => p.histogram.totalCount > 0 || (p.failures ?? 0) > 0)
+    .map((p) => {
+      let table: IntervalTable | null = null;
+      if (p.intervals && p.intervals.length > 0) {
+        table = new IntervalTable();
+        for (const iv of p.intervals) {
+          const h = iv.histogram;
+          table.push(iv.start, iv.length, maxOf(h), h.totalCount, 0, encodeIntoCompressedBase64(h), valueAtPercentile(h, 50));
+        }
+        intervals += table.n;
+      }
+      const m = makeSeries({
+        name: p.name,
+        source: file,
+        tag: p.tag,
+        recordedUnit: p.unit,
+        unitSource: "format",
+        histogram: p.histogram,
+        intervals: table,
+        startTime: p.startTime,
+        format: parsed.format,
+        failures: p.failures,
+        tagIsLabel: true,
+      });
+      return p.bucketed ? { ...m, bucketed: p.bucketed } : m;
+    });
+  const problems = [...before, ...parsed.problems];
+  if (series.length === 0 && problems.length === 0) problems.push({ file, line: null, reason: `no values found (read as ${parsed.format})` });
+  return { result: { series, problems, lines }, intervals };
+}
+
+/**
+ * A binary format (formats/detect.ts pickBytesReader) read from the file's bytes; `lines` is
+ * then the number of records read.
+ */
+export async function ingestBytes(
+  name: string,
+  reader: FormatBytesReader,
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  options?: SampleOptions,
+): Promise<IngestResult> {
+  const parser = reader.create(name, options);
+  for await (const chunk of chunks) parser.push(chunk);
+  return seriesOfSource(name, parser.finish(), [], 0).result;
 }
 
 function unknownFormat(name: string, head: string): IngestResult {

@@ -3,9 +3,10 @@
 // read them; the thread files of one pgbench run are then merged into one series (join-runs.ts).
 import type { PayloadBytes } from "../core/series";
 import type { SampleOptions } from "../formats/source";
-import { fileChunks } from "./file-chunks";
+import { BYTES_SNIFF_LENGTH, pickBytesReader } from "../formats/detect";
+import { fileBytes, fileChunks } from "./file-chunks";
 import { joinThreadFiles } from "./join-runs";
-import { ingest, ingestHlogInParts, type HlogPart, type IngestResult } from "./ingest";
+import { ingest, ingestBytes, ingestHlogInParts, type HlogPart, type IngestResult } from "./ingest";
 import { readLogsOnDemand } from "./load-on-demand";
 import { planLoad, type LoadPlan, type LoadStep } from "./load-plan";
 import { readInPieces } from "./load-pieces";
@@ -161,13 +162,23 @@ class LoadRun {
     const file = this.files[i]!;
     let bytes = 0;
     try {
-      this.results[i] = await ingest(
-        file.name,
-        fileChunks(file, (b) => (bytes = b), this.ctx.signal),
-        (p) => this.update(i, bytes, p.intervals),
-        this.ctx.options,
-        this.read,
-      );
+      // A binary format (Gatling 3.13's simulation.log) is read from its bytes, not as text.
+      const binary = pickBytesReader(file.name, new Uint8Array(await file.slice(0, BYTES_SNIFF_LENGTH).arrayBuffer()));
+      if (binary)
+        this.results[i] = await ingestBytes(
+          file.name,
+          binary,
+          fileBytes(file, (b) => this.update(i, (bytes = b), 0), this.ctx.signal),
+          this.ctx.options,
+        );
+      else
+        this.results[i] = await ingest(
+          file.name,
+          fileChunks(file, (b) => (bytes = b), this.ctx.signal),
+          (p) => this.update(i, bytes, p.intervals),
+          this.ctx.options,
+          this.read,
+        );
     } catch (e) {
       this.results[i] = failed(file.name, e);
     }

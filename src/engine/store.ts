@@ -5,6 +5,7 @@
 // modules, and the types a query answers with are in protocol.ts.
 import { addInto, bucketsOf, coarsestLayout, newHistogram, type Buckets, type Histogram } from "../core/histogram";
 import { IntervalTable, type SeriesModel } from "../core/series";
+import { coNotJudged } from "../core/co-applies";
 import { detectCoordinatedOmission } from "../core/co-detect";
 import { formatNs } from "../core/warnings";
 import { spectrumOf, type Spectrum } from "../core/spectrum";
@@ -334,6 +335,7 @@ export class Store {
   }
 
   private coWarning(s: SeriesModel, buckets?: Buckets): SeriesWarning[] {
+    if (!this.coCache.has(s.id) && coNotJudged(s.format) !== null) this.coCache.set(s.id, null);
     if (!this.coCache.has(s.id)) {
       const c = detectCoordinatedOmission(s.histogram, { secondsPerUnit: NANOS_PER_UNIT[s.recordedUnit] / 1e9, intervals: s.intervals }, buckets);
       this.coCache.set(s.id, c.suspicious && c.from && c.to ? { kind: "coordinated-omission", series: s.name, unit: s.recordedUnit, cliff: c } : null);

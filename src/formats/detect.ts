@@ -7,13 +7,14 @@ import { detectPercentileFile, percentileFormat } from "./hgrm";
 import { detectHlog, hlogFormat } from "./hlog";
 import { fortioReader } from "./fortio";
 import { gatlingReader } from "./gatling";
+import { gatlingBinaryReader } from "./gatling-binary";
 import { ghzReader } from "./ghz";
 import { jmeterReader } from "./jmeter";
 import { k6Reader } from "./k6";
 import { samplesReader } from "./samples";
 import { siegeReader } from "./siege";
 import { statisticsReader } from "./statistics";
-import type { Format, FormatReader, HdrFormat } from "./source";
+import type { Format, FormatBytesReader, FormatReader, HdrFormat } from "./source";
 import { READABLE_FORMATS } from "./readable";
 
 export { READABLE_FORMATS };
@@ -161,4 +162,15 @@ export function pickFormat(name: string, head: string): Format | null {
 export function pickReader(name: string, head: string): FormatReader | null {
   const f = pickFormat(name, head);
   return f && !isHdrFormat(f) ? f : null;
+}
+
+/** Binary formats, read from bytes: each told by its first bytes, before any text format. */
+export const BYTES_READERS: readonly FormatBytesReader[] = [gatlingBinaryReader];
+
+/** How many of a file's first bytes pickBytesReader needs. */
+export const BYTES_SNIFF_LENGTH = 128;
+
+/** The binary format that reads a file with these first bytes, or null (then it is read as text). */
+export function pickBytesReader(name: string, head: Uint8Array): FormatBytesReader | null {
+  return BYTES_READERS.find((r) => r.sniff(head, name)) ?? null;
 }

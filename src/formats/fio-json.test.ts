@@ -66,6 +66,8 @@ describe("fio json+ output", () => {
     expect(p.series).toEqual([]);
     expect(p.problems).toHaveLength(1);
     expect(p.problems[0]!.reason).toMatch(/^statistics, not samples: .*json\+/);
+    // the advice is fio's own, not the load generators' list
+    expect(p.problems[0]!.reason).not.toMatch(/JMeter|Gatling|k6|Vegeta|ghz|siege|ab -g/);
   });
 
   it("passes over fio's notes printed before the JSON", () => {

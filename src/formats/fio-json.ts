@@ -147,7 +147,8 @@ class FioJsonParser implements LineParser {
           "statistics",
           null,
           statisticsReason(
-            "fio's JSON output without its histograms (--output-format=json: a mean and a few percentiles per job); run fio with --output-format=json+, which adds every latency bin",
+            "fio's JSON output without its histograms (--output-format=json: a mean and a few percentiles per job)",
+            "run fio with --output-format=json+, which adds every latency bin, and load that",
           ),
         );
       else if (series.length === 0 && this.problems.skipped === 0) this.problems.once("empty", null, "no latency bins in the fio output (no job did any I/O?)");

@@ -66,7 +66,8 @@ class FioLatParser extends CollectingParser {
         "averaged",
         null,
         statisticsReason(
-          "a fio latency log averaged over log_avg_msec windows (block size 0 on every line: one average or max per window and direction); run fio without --log_avg_msec for a line per I/O, or use --write_hist_log",
+          "a fio latency log averaged over log_avg_msec windows (block size 0 on every line: one average or max per window and direction)",
+          "run fio without --log_avg_msec for a line per I/O, or with --write_hist_log for its latency histograms, and load that",
         ),
       );
     } else if (this.averaged > 0) {

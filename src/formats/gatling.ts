@@ -19,8 +19,9 @@
 // comma-separated group hierarchy. One series per request (its groups and name, as Gatling's
 // report lists it); KO is counted as a failure.
 //
-// Gatling 3.13 replaced this with a binary simulation.log (record type bytes, length-prefixed
-// strings, times relative to the run start): recognised and refused with one clear problem.
+// Gatling 3.13 replaced this with a binary simulation.log, read from its bytes by
+// gatling-binary.ts. Binary text that reaches this line reader (its first bytes are not the
+// RUN record Gatling writes, or it came as text) is refused with one clear problem.
 import type { FormatReader, SampleOptions } from "./source";
 import { clip, maxLatencyIn } from "./support/decimals";
 import { CollectingParser, readerOf } from "./support/parser";
@@ -30,9 +31,8 @@ const RECORDS = new Set(["RUN", "USER", "GROUP", "ERROR", "ASSERTION"]);
 const DIGITS = /^\d{1,16}$/;
 
 export const GATLING_BINARY_PROBLEM =
-  "Gatling's binary simulation.log (3.13 and later) is not supported: open the HTML report Gatling generated next to it, " +
-  "or convert the log to CSV with a tool built on Gatling's own LogFileReader and load the CSV as samples " +
-  "(value column: the response time in ms), or run the simulation with Gatling 3.12 or earlier to get the text log";
+  "this looks like Gatling's binary simulation.log (3.13 and later), but it does not start with the RUN record Gatling writes " +
+  "(its version, then the simulation): a damaged or cut file? Load the simulation.log from Gatling's results folder as it is";
 
 /** The start of a binary log: record type 0 (RUN), then the Gatling version as an int-length-prefixed string. */
 // eslint-disable-next-line no-control-regex -- the binary log starts with NUL bytes (a big-endian int 0)

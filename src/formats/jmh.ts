@@ -165,7 +165,8 @@ class JmhParser implements LineParser {
           "statistics",
           null,
           statisticsReason(
-            `JMH results in ${[...this.otherModes].join(", ")} mode (one score per iteration: an average or a throughput); run the benchmarks in SampleTime mode (-bm sample) for their spectrum`,
+            `JMH results in ${[...this.otherModes].join(", ")} mode (one score per iteration: an average or a throughput)`,
+            "run the benchmarks in SampleTime mode (-bm sample) with -rf json for their spectrum, and load that",
           ),
         );
       else if (this.otherModes.size > 0) notes.push(`benchmarks in ${[...this.otherModes].join(", ")} mode hold one score per iteration, not samples: left out`);

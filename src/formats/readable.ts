@@ -12,7 +12,7 @@ const BENCHMARK_READABLE =
 
 export const READABLE_FORMATS =
   "an HdrHistogram interval log (.hlog) or percentile distribution (.hgrm), wrk2 --latency output, plain values one per line, " +
-  "a CSV/TSV table of samples, JMeter results (CSV or XML .jtl), a Gatling simulation.log, k6 results (JSON or CSV), Vegeta results (CSV or JSON), a ghz JSON report, a Fortio or Nighthawk JSON result, siege -v output, " +
+  "a CSV/TSV table of samples, JMeter results (CSV or XML .jtl), a Gatling simulation.log (text, or the binary log of Gatling 3.13 and later), k6 results (JSON or CSV), Vegeta results (CSV or JSON), a ghz JSON report, a Fortio or Nighthawk JSON result, siege -v output, " +
   TOOL_READABLE +
   ", " +
   BENCHMARK_READABLE;

@@ -93,3 +93,21 @@ export interface HdrFormat {
 
 /** Anything the registry can pick for a file. */
 export type Format = FormatReader | HdrFormat;
+
+/** A reader of a binary format: takes the file's bytes in chunks, in order. */
+export interface BytesParser {
+  push(bytes: Uint8Array): void;
+  finish(): ParsedSource;
+}
+
+/**
+ * A binary format (Gatling 3.13's simulation.log): told by its first bytes, read from bytes,
+ * never from text (decoding as UTF-8 would lose them). Tried before any text format
+ * (formats/detect.ts pickBytesReader).
+ */
+export interface FormatBytesReader {
+  id: string;
+  /** Whether the file's first bytes (at least BYTES_SNIFF_LENGTH of them, when it has that many) are this format's. */
+  sniff(head: Uint8Array, name: string): boolean;
+  create(name: string, options?: SampleOptions): BytesParser;
+}

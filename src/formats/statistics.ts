@@ -29,7 +29,11 @@ import type { FormatReader, LineParser, ParsedSource } from "./source";
 export const SAMPLES_ADVICE =
   "no spectrum can be rebuilt from averages and a few percentiles: load the results with one line per request (a JMeter .jtl, a Gatling simulation.log, k6 JSON or CSV output, Vegeta, ghz JSON, siege -v output, ab -g output, a CSV of samples)";
 
-/** The reason given for a statistics file: `what` says what it is and what it holds, `instead` what to load (default: SAMPLES_ADVICE). */
+/**
+ * The reason given for a statistics file: `what` says what it is and what it holds, `instead`
+ * what to load. The default, SAMPLES_ADVICE, names load generators' outputs: a reader of any other
+ * producer (fio, JMH, a system tool) gives its own `instead`, or the advice would not fit the file.
+ */
 export function statisticsReason(what: string, instead = SAMPLES_ADVICE): string {
   return `statistics, not samples: ${what}; ${instead}`;
 }
@@ -171,7 +175,11 @@ const KINDS: StatisticsKind[] = [
   { what: "a k6 end-of-test summary (--summary-export or handleSummary JSON: avg, min, med, max, p(90), p(95) per metric)", find: k6Summary },
   { what: "a k6 web-dashboard recording (snapshots of aggregated metrics every few seconds)", find: lineMatching(K6_DASHBOARD) },
   { what: "a siege log (siege -l: one line per run with its transaction count and average response time)", find: lineMatching(SIEGE_LOG) },
-  { what: "Gatling's report statistics (stats.json: counts, means and four percentiles per request)", find: lineMatching(GATLING_STATS) },
+  {
+    what: "Gatling's report statistics (stats.json: counts, means and four percentiles per request)",
+    instead: "load the simulation.log in the same results folder (Gatling made this report from it: every request is there)",
+    find: lineMatching(GATLING_STATS),
+  },
   { what: "a Vegeta report (vegeta report -type=json: mean and a few percentiles of the latencies)", find: (lines) => lines.findIndex((l) => VEGETA_REPORT.test(l)) },
   { what: "an autocannon result (autocannon -j: average and percentiles of the latency)", find: (lines) => lines.findIndex((l) => AUTOCANNON.test(l)) },
   ...LOADGEN_SUMMARIES,

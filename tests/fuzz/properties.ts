@@ -40,9 +40,25 @@ import {
   utf16Garbage,
   type Mutation,
 } from "./generators";
-import { MAX_PROBLEMS, checkBudget, checkChunkingInvariance, chunkAt, countLines, fail, ingestChecked, preview, skipKnownSlow, storeLoadChecked } from "./harness";
+import {
+  MAX_PROBLEMS,
+  checkBudget,
+  checkChunkingInvariance,
+  checkIngestResult,
+  chunkAt,
+  countLines,
+  digest,
+  fail,
+  ingestChecked,
+  preview,
+  skipKnownSlow,
+  storeLoadChecked,
+} from "./harness";
 import { openShareIn, shareOf } from "../../src/engine/share-query";
-import { detectedFormat, headOfChunks } from "../../src/engine/ingest";
+import { detectedFormat, headOfChunks, ingestBytes, type IngestResult } from "../../src/engine/ingest";
+import { BYTES_SNIFF_LENGTH, pickBytesReader } from "../../src/formats/detect";
+import { gatlingBinaryOfSamples } from "../support/gatling-binary-writer";
+import { generateSamples } from "../support/loadgen-fixtures";
 import { TOOL_KINDS, toolFixture } from "./tool-generators";
 
 export interface FuzzProperty {
@@ -294,6 +310,84 @@ const loadgenValid: FuzzProperty = {
         if (r.problems.some((p) => p.line !== null)) fail(`valid ${kind} file gave line problems: ${preview(r.problems)}`);
         const got = r.series.reduce((a, s) => a + s.histogram.totalCount + s.failures, 0);
         if (got !== written) fail(`${kind}: ${got} values + failures read, ${written} requests written`);
+        return true;
+      },
+    ),
+};
+
+// Gatling's binary simulation.log (read from bytes) ----------------------------------------------
+
+/** A byte-level damage of a binary file. */
+const byteMutationArb = fc.oneof(
+  fc.record({ op: fc.constant("flip" as const), at: fc.nat(), value: fc.integer({ min: 0, max: 255 }) }),
+  fc.record({ op: fc.constant("cut" as const), at: fc.nat() }),
+  fc.record({ op: fc.constant("insert" as const), at: fc.nat(), bytes: fc.uint8Array({ maxLength: 16 }) }),
+  fc.record({ op: fc.constant("drop" as const), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }),
+  fc.record({ op: fc.constant("repeat" as const), at: fc.nat(), length: fc.integer({ min: 1, max: 60 }) }),
+);
+type ByteMutation = typeof byteMutationArb extends fc.Arbitrary<infer T> ? T : never;
+
+function mutateBytes(b: Uint8Array, m: ByteMutation): Uint8Array {
+  const at = b.length === 0 ? 0 : m.at % b.length;
+  switch (m.op) {
+    case "flip": {
+      const out = b.slice();
+      if (out.length > 0) out[at] = m.value;
+      return out;
+    }
+    case "cut":
+      return b.slice(0, at);
+    case "insert":
+      return new Uint8Array([...b.subarray(0, at), ...m.bytes, ...b.subarray(at)]);
+    case "drop":
+      return new Uint8Array([...b.subarray(0, at), ...b.subarray(at + m.length)]);
+    case "repeat":
+      return new Uint8Array([...b.subarray(0, at + m.length), ...b.subarray(at)]);
+  }
+}
+
+const GATLING_LABELS = [["Home", "Search", "Add to cart"], ["ä_ö", "支付", "a,b", ""], ["x"]];
+
+const gatlingBinary: FuzzProperty = {
+  name: "gatling-binary-bytes",
+  description:
+    "Gatling 3.13+ binary simulation.log files (Latin-1 and UTF-16 names, groups) whole or with bytes flipped, cut, inserted, dropped or repeated, in any chunks: never throws, within the budget, problems name a record of the file, chunking changes nothing; whole files read every request",
+  quickRuns: 60,
+  build: () =>
+    fc.asyncProperty(
+      fc.integer({ min: 1, max: 1e6 }),
+      fc.constantFrom(...GATLING_LABELS),
+      fc.array(byteMutationArb, { maxLength: 3 }),
+      fc.array(fc.nat(), { maxLength: 8 }),
+      async (seed, labels, mutations, cuts) => {
+        begin({ seed, labels, mutations, cuts });
+        const samples = generateSamples({ seed, seconds: 2, rate: 40, labels, medianMs: 8, sigma: 0.8, failureRate: 0.1 });
+        const written = gatlingBinaryOfSamples(samples, (l) => (l.length % 2 === 0 ? ["Shop", l] : []));
+        let bytes = written.bytes;
+        for (const m of mutations) bytes = mutateBytes(bytes, m);
+        const reader = pickBytesReader("simulation.log", bytes.subarray(0, BYTES_SNIFF_LENGTH));
+        if (mutations.length === 0 && !reader) fail("a whole binary log is not recognised by its first bytes");
+        if (!reader) return true;
+        const at = [...new Set(cuts.map((c) => (bytes.length === 0 ? 0 : c % bytes.length)))].sort((a, b) => a - b);
+        const pieces = [0, ...at, bytes.length].slice(1).map((end, i, ends) => bytes.slice(i === 0 ? 0 : ends[i - 1], end));
+        const t0 = performance.now();
+        let whole: IngestResult;
+        let chunked: IngestResult;
+        try {
+          whole = await ingestBytes("simulation.log", reader, [bytes]);
+          chunked = await ingestBytes("simulation.log", reader, pieces);
+        } catch (e) {
+          fail(`ingestBytes threw: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+        }
+        checkBudget(t0, `reading a ${bytes.length}-byte binary log twice`);
+        // a record is at least a byte: a problem's record number is within the file's bytes
+        checkIngestResult(whole, { name: "simulation.log", text: "\n".repeat(bytes.length) });
+        if (digest(whole) !== digest(chunked)) fail(`chunks change the outcome: ${preview(whole.problems)} vs ${preview(chunked.problems)}`);
+        if (mutations.length === 0) {
+          if (whole.problems.some((p) => !p.note)) fail(`a whole log gave problems: ${preview(whole.problems)}`);
+          const got = whole.series.reduce((a, s) => a + s.histogram.totalCount + s.failures, 0);
+          if (got !== samples.length) fail(`${got} values + failures read, ${samples.length} requests written`);
+        }
         return true;
       },
     ),
@@ -1046,6 +1140,7 @@ export const PROPERTIES: FuzzProperty[] = [
   hlogLayouts,
   loadgenValid,
   toolValid,
+  gatlingBinary,
   structuredValid,
   hgrmValid,
   payloadCrafted,
