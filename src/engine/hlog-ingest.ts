@@ -110,6 +110,12 @@ export class HlogIngest implements Sink {
     this.sink.settleAll();
   }
 
+  /** Per tag, the intervals read so far (every line pushed is placed first). */
+  tagCounts(): Map<string, number> {
+    this.end();
+    return new Map([...this.sink.tags].map(([tag, t]) => [tag, t.intervals.n]));
+  }
+
   /** This reader's state as a part for another worker to absorb (see ingestHlogInParts). */
   toPart(source: Uint8Array | null = null): HlogPart {
     this.end();

@@ -136,6 +136,30 @@ describe("reading a big log in pieces", () => {
     expect(slow.pieces[0]!.length).toBeLessThan(cuts.length);
   });
 
+  it("lays every part's blocks on the log's grid, from the parts read before it or the bytes counted", async () => {
+    const clean = hlogFixture(32, { tags: ["", "b"], seconds: 900, rate: 20 }).text;
+    const log = new Blob([clean]);
+    const cuts = await cutsAt(log, pieceTargets(log.size, 2, 8 * 1024));
+    expect(cuts.length).toBe(3);
+    for (const helpers of [new Helpers(1), new Helpers(1, () => 30)]) {
+      const r = await readInPieces(log, "p.hlog", cuts, helpers, () => undefined);
+      for (const s of r.series) {
+        const blocks = s.blocks!;
+        const starts = (blocks as unknown as { partStarts?: number[] }).partStarts ?? [0];
+        const ends = [...starts.slice(1), blocks.intervalCount];
+        let whole = 0;
+        for (let start = 0; start + 64 <= blocks.intervalCount; start += 64) {
+          const k = starts.findIndex((from, j) => start >= from && start + 64 <= ends[j]!);
+          if (k < 0) continue; // a grid block cut by a part's edge: its intervals are decoded
+          expect(blocks.storedBlock(start), `${s.name}: the grid block at ${start}`).not.toBeNull();
+          whole++;
+        }
+        expect(starts.length).toBeGreaterThan(1);
+        expect(whole).toBeGreaterThan(starts.length);
+      }
+    }
+  });
+
   it("a piece that fails makes the read fail", async () => {
     const cuts = await cutsAt(file, pieceTargets(file.size, 2, 8 * 1024, MANY));
     await expect(readInPieces(file, "p.hlog", cuts, new Helpers(1, () => 0, 0), () => undefined)).rejects.toThrow(/helper crashed/);

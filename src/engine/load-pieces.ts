@@ -13,7 +13,7 @@
 // file order, which gives what reading the log in one piece gives (tests compare them).
 import { fileBytes } from "./file-chunks";
 import { HlogIngest, ingestHlogPart, type HlogPart, type ReadOptions } from "./hlog-ingest";
-import { intervalsBefore } from "./piece-origins";
+import { OriginLedger, addCounts, partCounts } from "./piece-origins";
 import type { IngestResult } from "./series-make";
 import type { HelperWorkers } from "./load-files";
 
@@ -185,12 +185,23 @@ export async function readInPieces(
   const joinReady = () => {
     for (; joined < parts.length && parts[joined]!.done !== null && !failed; joined++) sink.absorb(parts[joined]!.done!);
   };
+  // Where this worker's later pieces start, in intervals: from its own first piece and the parts
+  // read so far, counting only the bytes between the last of them and the piece.
+  const ledger = new OriginLedger();
+  ledger.record(bounds[1]!, sink.tagCounts());
+  const learn = () => {
+    for (let k = 1; k < count - 1 && ledger.has(bounds[k]!); k++) {
+      const done = parts[k - 1]!.done;
+      if (!ledger.has(bounds[k + 1]!) && done) ledger.record(bounds[k + 1]!, addCounts(ledger.get(bounds[k]!)!, partCounts(done)));
+    }
+  };
   for (let k = take(); k !== null; k = take()) {
     joinReady();
     const piece = k;
     await settle(piece, async () => {
       const source = new Uint8Array(bounds[piece + 1]! - bounds[piece]!);
-      const origins = await intervalsBefore(file.slice(0, bounds[piece]!), signal);
+      learn();
+      const origins = await ledger.before(bounds[piece]!, (a, b) => file.slice(a, b), signal);
       return ingestHlogPart(
         name,
         fileBytes(slice(piece), (b) => (bytes[piece] = b), signal, source),

@@ -7,7 +7,7 @@
 // to the engine through its own worker messages.
 import { threadBlockWorkspace } from "./block-workspace";
 import { fileBytes } from "./file-chunks";
-import { intervalsBefore } from "./piece-origins";
+import { addCounts, intervalsBefore, partCounts } from "./piece-origins";
 import { ingestHlogPart, transferablesOf } from "./hlog-ingest";
 import type { PartReply, PartRequest, PartSetup } from "./part-protocol";
 import { warmUp } from "./warm-up";
@@ -35,6 +35,12 @@ function serve(endpoint: { postMessage(message: unknown, transfer: Transferable[
   // Parts are read one at a time, in the order asked: the engine asks for the next piece while
   // this one is read (load-pieces.ts), and reading them interleaved would only delay the first.
   let queue = Promise.resolve();
+  // The piece read last and, per tag, the intervals up to its end. The engine asks for a
+  // helper's next piece ahead, before it knows where the last one ends in intervals; when it
+  // follows this one (the same log, starting where it ended), its origin is known here and
+  // nothing is counted again. Were it another log of the same name and sizes, only speed would
+  // suffer: sums are exact whatever a part's origin (core/blocks.ts).
+  let lastPiece: { name: string; end: number; counts: Map<string, number> } | null = null;
   return (m: PartRequest) => {
     if (m.type === "cancel") {
       const control = running.get(m.id);
@@ -58,7 +64,9 @@ function serve(endpoint: { postMessage(message: unknown, transfer: Transferable[
     try {
       // The part's bytes go to the engine with it (transferred): its payloads are cut out of them.
       const source = new Uint8Array(m.blob.size);
-      const origins = m.before ? await intervalsBefore(m.before, control.signal) : undefined;
+      const follows = m.before && lastPiece !== null && lastPiece.name === m.name && lastPiece.end === m.before.size;
+      const origins = follows ? lastPiece!.counts : m.before ? await intervalsBefore(m.before, control.signal) : undefined;
+      lastPiece = null;
       const part = await ingestHlogPart(
         m.name,
         fileBytes(m.blob, (b) => (bytes = b), control.signal, source),
@@ -72,6 +80,7 @@ function serve(endpoint: { postMessage(message: unknown, transfer: Transferable[
         source,
         { origins },
       );
+      if (origins && m.before) lastPiece = { name: m.name, end: m.before.size + m.blob.size, counts: addCounts(origins, partCounts(part)) };
       post({ id: m.id, type: "done", part }, transferablesOf(part));
     } catch (e) {
       post({ id: m.id, type: "error", message: e instanceof Error ? e.message : String(e) });

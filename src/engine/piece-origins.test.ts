@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { hlogFixture } from "../../tests/fuzz/generators";
 import { ingest } from "./ingest";
-import { countIntervalLines, intervalsBefore } from "./piece-origins";
+import { OriginLedger, countIntervalLines, intervalsBefore } from "./piece-origins";
 
 describe("intervalsBefore", () => {
   it("counts each tag's interval lines before any line boundary, as the reader keeps them", async () => {
@@ -31,5 +31,23 @@ describe("intervalsBefore", () => {
       const got = await countIntervalLines(parts);
       expect(Object.fromEntries(got)).toEqual({ "": 2, alpha: 2 });
     }
+  });
+
+  it("counts from the nearest offset known, only the bytes between", async () => {
+    const f = hlogFixture(9, { tags: ["", "b"], seconds: 60, rate: 5 });
+    const bytes = new TextEncoder().encode(f.text);
+    const lineEnds: number[] = [];
+    bytes.forEach((b, i) => b === 10 && lineEnds.push(i + 1));
+    const [a, b] = [lineEnds[Math.floor(lineEnds.length / 3)]!, lineEnds[Math.floor((2 * lineEnds.length) / 3)]!];
+    const whole = (at: number) => intervalsBefore(new Blob([bytes.subarray(0, at)]));
+    const asked: [number, number][] = [];
+    const slice = (from: number, to: number) => (asked.push([from, to]), new Blob([bytes.subarray(from, to)]));
+    const ledger = new OriginLedger();
+    ledger.record(a, await whole(a));
+    expect(Object.fromEntries(await ledger.before(b, slice))).toEqual(Object.fromEntries(await whole(b)));
+    expect(asked).toEqual([[a, b]]);
+    // Known now: asked again, nothing is counted.
+    expect(Object.fromEntries(await ledger.before(b, slice))).toEqual(Object.fromEntries(await whole(b)));
+    expect(asked.length).toBe(1);
   });
 });

@@ -4,6 +4,7 @@
 // lines before a piece is a scan for line breaks, far cheaper than reading them. A count that
 // differs from what the reader kept (a line it skipped) costs speed only: sums stay exact.
 import { fileBytes } from "./file-chunks";
+import type { HlogPart } from "./hlog/parts";
 
 const HASH = 35; // '#': a comment, StartTime, BaseTime
 const QUOTE = 34; // '"': the column legend
@@ -49,6 +50,8 @@ export async function countIntervalLines(chunks: AsyncIterable<Uint8Array> | Ite
     if (bytes[end] !== COMMA) return; // no comma after the tag: not an interval line
     add(decoder.decode(Uint8Array.from(bytes.slice(TAG.length, end))));
   };
+  // Untagged lines, the most, are counted apart (no map lookup or view per line).
+  let untagged = 0;
   for await (const chunk of chunks) {
     let i = 0;
     while (i < chunk.length) {
@@ -74,7 +77,7 @@ export async function countIntervalLines(chunks: AsyncIterable<Uint8Array> | Ite
             break;
           }
           classify(chunk.subarray(i, end));
-        } else classify(chunk.subarray(i, i + 1));
+        } else if ((first >= 48 && first <= 57) || first === 46 || first === 45 || first === 32 || first === 9) untagged++;
         atLineStart = false;
       }
       const nl = chunk.indexOf(LF, i);
@@ -83,5 +86,50 @@ export async function countIntervalLines(chunks: AsyncIterable<Uint8Array> | Ite
       atLineStart = true;
     }
   }
+  if (untagged > 0) counts.set("", (counts.get("") ?? 0) + untagged);
   return counts;
+}
+
+/** Per tag, the sum of two counts of intervals. */
+export function addCounts(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): Map<string, number> {
+  const out = new Map(a);
+  for (const [tag, n] of b) out.set(tag, (out.get(tag) ?? 0) + n);
+  return out;
+}
+
+/** Per tag, the intervals a part holds. */
+export function partCounts(p: HlogPart): Map<string, number> {
+  return new Map(p.tags.map((t) => [t.tag, t.table.n]));
+}
+
+/**
+ * What is known of one log: per tag, the intervals before some of its byte offsets (a piece's
+ * start), learnt from counting or from the pieces already read. A piece's origin is counted
+ * from the nearest offset known before it, so the bytes already read or counted are not
+ * counted again (counting from the log's start for every piece read much of it twice).
+ */
+export class OriginLedger {
+  private readonly known = new Map<number, ReadonlyMap<string, number>>([[0, new Map()]]);
+
+  record(at: number, counts: ReadonlyMap<string, number>): void {
+    this.known.set(at, counts);
+  }
+
+  has(at: number): boolean {
+    return this.known.has(at);
+  }
+
+  get(at: number): ReadonlyMap<string, number> | undefined {
+    return this.known.get(at);
+  }
+
+  /** Per tag, the intervals before byte `at`; `bytes(from, to)` gives the log's bytes between two offsets. */
+  async before(at: number, bytes: (from: number, to: number) => Blob, signal?: AbortSignal): Promise<Map<string, number>> {
+    let from = 0;
+    for (const k of this.known.keys()) if (k <= at && k > from) from = k;
+    const base = this.known.get(from)!;
+    const counts = from === at ? new Map(base) : addCounts(base, await intervalsBefore(bytes(from, at), signal));
+    this.known.set(at, counts);
+    return counts;
+  }
 }
