@@ -5,6 +5,7 @@
 import { valueAtFromBuckets, type BucketView } from "../core/bucket-lookup";
 import { headlineLine, type Headline } from "../core/compare/headline";
 import { formatCount, formatValue } from "../core/format";
+import { noValuesText } from "../core/judge";
 import { formatThroughput } from "../core/naming";
 import { percentileLabel, requirementPhrase, type Requirement, type Sustainable, type Verdict } from "../core/requirements";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../core/types";
@@ -14,7 +15,7 @@ import { heatmapImage, type DeckImage } from "./heatmap-png";
 
 /** A series as the deck needs it (the page's SeriesRow and the command line's Row both fit). */
 export interface DeckRow {
-  view: { id: string; name: string; throughput: number | null; recordedUnit: Unit; spectrum: BucketView };
+  view: { id: string; name: string; throughput: number | null; recordedUnit: Unit; spectrum: BucketView; wholeCount?: number; failures?: number };
   verdict: Verdict | null;
   color: string;
 }
@@ -85,8 +86,9 @@ function timeLabel(s: number, span: number): string {
   return `${Number((s / 3600).toFixed(2))} h`;
 }
 
-/** A side's verdict against the requirement, in words. */
-export function sideText(v: Verdict | null, unit: Unit): { pass: boolean | null; text: string } {
+/** A side's verdict against the requirement, in words; `noValues` says why a side without values has none. */
+export function sideText(v: Verdict | null, unit: Unit, noValues: string | null = null): { pass: boolean | null; text: string } {
+  if (noValues) return { pass: null, text: `not judged: ${noValues}` };
   if (!v) return { pass: null, text: "no requirement" };
   if (v.pass) return { pass: true, text: "meets the requirement" };
   const first = v.violations.find((x) => x.percentile === v.firstViolation) ?? v.violations[0];
@@ -129,8 +131,10 @@ function spectraChart(s: DeckSource): DeckChart {
   const lines: DeckLine[] = rows.map((r) => {
     const f = unitFactor(r.view.recordedUnit, s.unit);
     const sp = r.view.spectrum;
+    // A series without values draws no line: its legend entry says why.
+    const empty = noValuesText(r.view);
     return {
-      name: r.view.name,
+      name: empty ? `${r.view.name}: ${empty}` : r.view.name,
       color: r.color,
       values: grid.map((p, k) => (sp.totalCount > 0 ? positive(valueAtFromBuckets(sp, k === 0 ? 1e-9 : k === grid.length - 1 ? 100 : p) * f) : null)),
     };
@@ -254,7 +258,7 @@ export function deckModel(s: DeckSource): DeckModel {
   return {
     title,
     requirement: s.requirement ? `Against the requirement ${requirementPhrase(s.requirement)}:` : null,
-    sides: s.requirement ? subject.map((r) => ({ name: r.view.name, ...sideText(r.verdict, s.unit) })) : [],
+    sides: s.requirement ? subject.map((r) => ({ name: r.view.name, ...sideText(r.verdict, s.unit, noValuesText(r.view)) })) : [],
     // Without a pair, the context names the first few series only (as the page's slide does).
     context: contextLine(s.pair ? subject : subject.slice(0, 4), s.timeline),
     charts,
