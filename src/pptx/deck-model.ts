@@ -51,7 +51,7 @@ export interface DeckLine {
 export type DeckChart =
   | { kind: "line"; title: string; subtitle: string; categories: string[]; labelEvery: number; lines: DeckLine[]; yLog: boolean; yTitle: string; xTitle: string; notes: string }
   | { kind: "bar"; title: string; subtitle: string; categories: string[]; values: number[]; yTitle: string; notes: string }
-  | { kind: "heatmap"; title: string; subtitle: string; lanes: DeckImage[]; notes: string };
+  | { kind: "heatmap"; title: string; subtitle: string; lanes: DeckImage[]; yTitle: string; notes: string };
 
 export interface DeckModel {
   /** Slide 1's headline, one line of plain text. */
@@ -207,17 +207,40 @@ function timelineChart(s: DeckSource, tl: TimelineResult): DeckChart | null {
   };
 }
 
+/**
+ * The lanes' one latency axis in ns, [smallest lo, largest hi], when their ranges overlap (taken
+ * together they leave no gap), so that the same height means the same latency in every lane;
+ * null when they are apart (one lane in µs, another in seconds would each be squeezed thin).
+ */
+export function sharedAxisNs(lanes: readonly Pick<HeatmapSeries, "lo" | "hi" | "recordedUnit">[]): [number, number] | null {
+  if (lanes.length === 0) return null;
+  const ranges = lanes.map((l) => [l.lo * NANOS_PER_UNIT[l.recordedUnit], l.hi * NANOS_PER_UNIT[l.recordedUnit]] as const).sort((a, b) => a[0] - b[0]);
+  let hi = ranges[0]![1];
+  for (const [l, h] of ranges.slice(1)) {
+    if (l > hi) return null;
+    hi = Math.max(hi, h);
+  }
+  return [ranges[0]![0], hi];
+}
+
 function heatmapChart(s: DeckSource): DeckChart | null {
   const h = s.heatmap;
   if (!h || h.lanes.length === 0) return null;
   const shown = h.lanes.slice(0, 4);
-  const lanes = shown.map((l) => heatmapImage(l.name, l.data, h.domain, s.unit, shown.length));
+  const axis = shown.length > 1 ? sharedAxisNs(shown.map((l) => l.data)) : null;
+  const lanes = shown.map((l) => heatmapImage(l.name, l.data, h.domain, s.unit, shown.length, axis));
+  const more = h.lanes.length > shown.length ? ` The first ${shown.length} of ${h.lanes.length} series.` : "";
+  const scale =
+    shown.length < 2 ? "" : axis ? " All lanes on one latency axis: the same height means the same latency." : " Each lane has its own latency axis: their ranges do not overlap.";
   return {
     kind: "heatmap",
     title: "Where the values lie over time",
-    subtitle: `Each cell counts the values in one latency band over one stretch of time: dark blue few, yellow many; empty, none.${h.lanes.length > shown.length ? ` The first ${shown.length} of ${h.lanes.length} series.` : ""}`,
+    subtitle: `Each cell counts the values in one latency band over one stretch of time: dark blue few, yellow many; empty, none.${scale}${more}`,
     lanes,
-    notes: "Latency bands on a log scale, from each series' smallest to its largest value; time runs left to right over the whole run.",
+    yTitle: `latency (${s.unit === "us" ? "µs" : s.unit}), log scale`,
+    notes: axis
+      ? "Latency bands on a log scale shared by the lanes, from the smallest to the largest value of the series shown; time runs left to right over the whole run."
+      : "Latency bands on a log scale, from each series' smallest to its largest value; time runs left to right over the whole run.",
   };
 }
 
