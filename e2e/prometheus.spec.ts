@@ -5,39 +5,15 @@
 // percentile at the upper bound of the native bucket (schema 3) holding the true rank; the
 // spectrum ends in "max within", and a share link carries the numbers and where they came from,
 // never the token. Skipped, saying why, without prometheus or go, or when the exporter does not build.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { atRank, nativeUpper, startPrometheus, type PrometheusRun } from "../tests/support/prometheus-server";
 import { cell, idle, openEmpty } from "./helpers";
 
-const EXPORTER = path.resolve(import.meta.dirname, "../scripts/producers/prometheus-exporter");
 const ORIGIN = `http://127.0.0.1:${process.env.E2E_PORT || 4173}`;
 const HDR = 1 + 1 / 1024;
 
-function which(cmd: string, extra: string[] = []): string | null {
-  for (const dir of [...(process.env.PATH ?? "").split(":"), ...extra]) if (dir && existsSync(path.join(dir, cmd))) return path.join(dir, cmd);
-  return null;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const dir = mkdtempSync(path.join(tmpdir(), "hdr-prom-e2e-"));
-const children: ChildProcess[] = [];
 let skip: string | null = null;
+let run: PrometheusRun | null = null;
 let api = "";
 let phases: number[][] = [];
 let startAt = 0;
@@ -45,82 +21,18 @@ let endAt = 0;
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  const prometheus = which("prometheus");
-  const go = which("go", ["/usr/local/go/bin"]);
-  if (!prometheus || !go) {
-    skip = `${prometheus ? "" : "prometheus "}${go ? "" : "go "}not installed (apt-get install -y prometheus golang)`;
+  const r = await startPrometheus({ gapSeconds: 2, corsOrigin: ORIGIN });
+  if ("skip" in r) {
+    skip = r.skip;
     return;
   }
-  const exe = path.join(dir, "exporter");
-  const built = spawnSync(go, ["build", "-o", exe, "."], { cwd: EXPORTER, env: { ...process.env, GOFLAGS: "-mod=mod" }, encoding: "utf8", timeout: 80_000 });
-  if (built.status !== 0) {
-    skip = `the exporter did not build: ${(built.stderr || "").trim().split("\n").slice(-2).join(" ")}`;
-    return;
-  }
-  const [promPort, expPort] = [await freePort(), await freePort()];
-  writeFileSync(
-    path.join(dir, "prometheus.yml"),
-    `global: {scrape_interval: 1s, scrape_timeout: 1s}\nscrape_configs:\n  - job_name: demo\n    static_configs: [{targets: ["127.0.0.1:${expPort}"]}]\n`,
-  );
-  children.push(
-    spawn(
-      prometheus,
-      [
-        `--config.file=${path.join(dir, "prometheus.yml")}`,
-        `--storage.tsdb.path=${path.join(dir, "tsdb")}`,
-        `--web.listen-address=127.0.0.1:${promPort}`,
-        "--enable-feature=native-histograms",
-        `--web.cors.origin=${ORIGIN.replace(/\./g, "\\.")}`,
-      ],
-      { stdio: "ignore" },
-    ),
-  );
-  api = `http://127.0.0.1:${promPort}`;
-  const isReady = () =>
-    fetch(`${api}/-/ready`).then(
-      (r) => r.ok,
-      () => false,
-    );
-  let ready = false;
-  for (let i = 0; i < 100 && !ready; i++) {
-    ready = await isReady();
-    if (!ready) await sleep(200);
-  }
-  if (!ready) {
-    // The machine's, not the code's: said, and the tests skip.
-    skip = "prometheus did not start within 20 s";
-    return;
-  }
-  startAt = Math.floor(Date.now() / 1000) - 1;
-  const valuesFile = path.join(dir, "values.json");
-  children.push(spawn(exe, ["-listen", `127.0.0.1:${expPort}`, "-values", valuesFile, "-gap", "2"], { stdio: "ignore" }));
-  for (let i = 0; i < 200 && phases.length < 3; i++) {
-    await sleep(200);
-    try {
-      phases = (JSON.parse(readFileSync(valuesFile, "utf8")) as { phases: number[][] }).phases;
-    } catch {
-      // not written yet
-    }
-  }
-  if (phases.length < 3) {
-    skip = "the exporter was not scraped as expected within 40 s";
-    return;
-  }
-  await sleep(2500);
-  endAt = Math.floor(Date.now() / 1000);
+  run = r;
+  ({ api, endAt } = r);
+  phases = r.values.phases;
+  startAt = Math.floor(r.exporterStartedAt) - 1;
 });
 
-test.afterAll(() => {
-  for (const c of children) c.kill();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function atRank(vs: readonly number[], p: number): number {
-  const sorted = [...vs].sort((a, b) => a - b);
-  if (p >= 100) return sorted[sorted.length - 1]!;
-  return sorted[Math.max(1, Math.ceil((p / 100) * sorted.length - 1e-9)) - 1]!;
-}
-const nativeUpper = (v: number) => 2 ** (Math.ceil(8 * Math.log2(v) - 1e-9) / 8);
+test.afterAll(() => run?.stop());
 
 test("Add from Prometheus…: asks first, loads the query's series at its buckets' bounds, ends in max within, shares without the token", async ({ page, browser }) => {
   test.skip(skip !== null, skip ?? "");

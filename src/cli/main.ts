@@ -53,31 +53,42 @@ interface Parsed {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set([
-  "--require",
-  "--compare",
-  "--start",
-  "--end",
-  "--unit",
-  "--out",
-  "--log-axis",
-  "--link-base",
-  "--tag",
-  "--ratio",
-  "--history",
-  "--until",
-  "--every",
-  "--port",
-  "--host",
-  "--workers",
-  "--prometheus",
-  "--query",
-  "--step",
-  "--bearer-token-file",
-]);
-const BOOL_FLAGS = new Set(["--strict", "--json", "--merge", "--no-workers", "--help", "--allow-partial"]);
+/**
+ * Every option, and whether it takes a value ("--start 5", "--start=5") or none. The one list:
+ * each command's list below names these, so an option cannot be allowed and then neither read
+ * as a value nor as a switch.
+ */
+const OPTIONS = {
+  "--require": "value",
+  "--compare": "value",
+  "--start": "value",
+  "--end": "value",
+  "--unit": "value",
+  "--out": "value",
+  "--log-axis": "value",
+  "--link-base": "value",
+  "--tag": "value",
+  "--ratio": "value",
+  "--history": "value",
+  "--until": "value",
+  "--every": "value",
+  "--port": "value",
+  "--host": "value",
+  "--workers": "value",
+  "--prometheus": "value",
+  "--query": "value",
+  "--step": "value",
+  "--bearer-token-file": "value",
+  "--strict": "switch",
+  "--json": "switch",
+  "--merge": "switch",
+  "--no-workers": "switch",
+  "--help": "switch",
+  "--allow-partial": "switch",
+} as const satisfies Record<string, "value" | "switch">;
+type Option = keyof typeof OPTIONS;
 // What report and check both take (check adds --strict and --history).
-const REPORT_FLAGS = [
+const REPORT_FLAGS: readonly Option[] = [
   "--require",
   "--compare",
   "--start",
@@ -97,7 +108,7 @@ const REPORT_FLAGS = [
   "--step",
   "--bearer-token-file",
 ];
-const ALLOWED: Record<string, string[]> = {
+const ALLOWED: Record<string, readonly Option[]> = {
   report: REPORT_FLAGS,
   check: [...REPORT_FLAGS, "--strict", "--history"],
   hgrm: ["--tag", "--start", "--end", "--ratio", "--help"],
@@ -128,11 +139,11 @@ function parseArgs(argv: readonly string[]): Parsed {
     }
     const eq = a.indexOf("=");
     const name = eq > 0 ? a.slice(0, eq) : a;
-    if (!(ALLOWED[command] ?? []).includes(name)) throw new CliError(2, `${command}: unknown option ${name} (see hdr-spectrum ${command} --help)`);
-    if (BOOL_FLAGS.has(name)) {
+    if (!(ALLOWED[command] ?? []).includes(name as Option)) throw new CliError(2, `${command}: unknown option ${name} (see hdr-spectrum ${command} --help)`);
+    if (OPTIONS[name as Option] === "switch") {
       if (eq > 0) throw new CliError(2, `${name} takes no value`);
       flags.set(name, true);
-    } else if (VALUE_FLAGS.has(name)) {
+    } else {
       const v = eq > 0 ? a.slice(eq + 1) : rest[++i];
       if (v === undefined) throw new CliError(2, `${name} needs a value`);
       flags.set(name, v);

@@ -1,7 +1,7 @@
 // What `report` and `check` print, from the Store's views: the page's table values (data-raw),
 // its verdicts, judgment, Markdown and share link.
 import { formatNumber, UNIT_LABEL } from "../core/format";
-import { judgeRows, markdownRows, verdictFor } from "../core/judge";
+import { judgeRows, markdownRows, noValuesText, verdictFor } from "../core/judge";
 import { markdownSummary } from "../core/markdown";
 import { formatRequirement, percentileLabel, type Requirement, type Verdict } from "../core/requirements";
 import { NANOS_PER_UNIT, TABLE_PERCENTILES, type Unit } from "../core/types";
@@ -105,7 +105,9 @@ export function jsonOf(rows: Row[], requirement: Requirement | null, range: Time
       kind: v.kind === "" ? null : v.kind,
       count: v.spectrum.totalCount,
       unit: v.recordedUnit,
-      percentiles: Object.fromEntries(TABLE_PERCENTILES.map((p) => [String(p), v.spectrum.percentiles[String(p)] ?? 0])),
+      // No values: null, never 0 (which would read as 0 ms), and the reason in words.
+      percentiles: Object.fromEntries(TABLE_PERCENTILES.map((p) => [String(p), v.spectrum.totalCount > 0 ? (v.spectrum.percentiles[String(p)] ?? 0) : null])),
+      noValues: noValuesText(v),
       verdict: verdict ? (verdict.pass ? "pass" : "fail") : null,
       firstViolation: verdict?.firstViolation ?? null,
       violations: (verdict?.violations ?? []).map((x) => ({ percentile: x.percentile, limitNs: x.limitNs, valueNs: x.valueNs, ratio: x.ratio })),
@@ -133,7 +135,7 @@ export function checkText(rows: Row[], requirement: Requirement, unit: Unit): st
   for (const r of rows) {
     const v = r.verdict;
     if (!v) {
-      lines.push(`- ${r.view.name}: no values`);
+      lines.push(`- ${r.view.name}: ${noValuesText(r.view) ?? "no values"}`);
       continue;
     }
     if (v.pass) lines.push(`pass ${r.view.name}`);

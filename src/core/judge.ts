@@ -2,7 +2,7 @@
 // command line (cli/) give the same verdicts, sentence and table from the same spectra.
 import { valueAtFromBuckets, type BucketView } from "./bucket-lookup";
 import type { MarkdownRow } from "./markdown";
-import { formatNumber, UNIT_LABEL } from "./format";
+import { formatCount, formatNumber, UNIT_LABEL } from "./format";
 import { formatRatio, percentileLabel, requirementPhrase, sustainableThroughput, verdictOf, verdictSentence, type Requirement, type Verdict } from "./requirements";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "./types";
 
@@ -15,6 +15,10 @@ export interface JudgedView {
   kind: "response" | "service" | "";
   recordedUnit: Unit;
   spectrum: BucketView;
+  /** The whole series' count, whatever the time window (absent: the spectrum's). */
+  wholeCount?: number;
+  /** Requests that failed (load-generator formats): counted, never recorded as latencies. */
+  failures?: number;
 }
 
 export interface JudgedRow {
@@ -84,6 +88,17 @@ export function verdictText(v: Verdict | null): string {
   return !v ? "" : v.pass ? "pass" : `fails at ${v.firstViolation === 100 ? "max" : `p${v.firstViolation}`}`;
 }
 
+/**
+ * Why a series has no value to print, in words, or null when it has values: a row of zeros
+ * would read as 0 ms latency. "no successful requests: 6 failed" when every request failed.
+ */
+export function noValuesText(view: Pick<JudgedView, "spectrum" | "wholeCount" | "failures">): string | null {
+  if (view.spectrum.totalCount > 0) return null;
+  if ((view.wholeCount ?? 0) > 0) return "no values in the time window";
+  if ((view.failures ?? 0) > 0) return `no successful requests: ${formatCount(view.failures!)} failed`;
+  return "no values";
+}
+
 /** The table rows of the Markdown summary, values in the display unit. */
 export function markdownRows(rows: readonly JudgedRow[], unit: Unit): MarkdownRow[] {
   return rows.map((r) => {
@@ -94,6 +109,7 @@ export function markdownRows(rows: readonly JudgedRow[], unit: Unit): MarkdownRo
       values: { p50: at(50), p90: at(90), p99: at(99), p999: at(99.9), p9999: at(99.99), max: r.view.spectrum.max * f },
       count: r.view.spectrum.totalCount,
       verdict: verdictText(r.verdict),
+      noValues: noValuesText(r.view),
     };
   });
 }

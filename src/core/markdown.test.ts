@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { noValuesText } from "./judge";
 import { escapeCell, markdownSummary } from "./markdown";
 
 const row = (name: string, verdict = "") => ({ name, values: { p50: 0.08, p90: 0.16, p99: 34.05, p999: 135.7, p9999: 157.7, max: 160.2 }, count: 120000, verdict });
@@ -69,5 +70,29 @@ describe("spectrumCsv", () => {
     const { spectrumCsv } = await import("./markdown");
     const csv = spectrumCsv([{ name: "=cmd|x, y", values: [1, 2], cumulative: [3, 4], totalCount: 4 }], "ms");
     expect(csv.split("\n")).toEqual(["series,percentile_from,percentile_to,value_ms,count_at_or_below", `"'=cmd|x, y",0,75,1,3`, `"'=cmd|x, y",75,100,2,4`, ""]);
+  });
+});
+
+describe("a series without values", () => {
+  const empty = { totalCount: 0 } as unknown as Parameters<typeof noValuesText>[0]["spectrum"];
+  it("says why in words: every request failed, or none in the time window", () => {
+    expect(noValuesText({ spectrum: empty, wholeCount: 0, failures: 1234 })).toBe("no successful requests: 1,234 failed");
+    expect(noValuesText({ spectrum: empty, wholeCount: 50, failures: 3 })).toBe("no values in the time window");
+    expect(noValuesText({ spectrum: { totalCount: 5 } as typeof empty, wholeCount: 5, failures: 3 })).toBeNull();
+  });
+
+  it("its Markdown row holds the words where the numbers would be, never zeros", () => {
+    const md = markdownSummary({
+      rows: [
+        row("ok", "pass"),
+        { name: "pay", values: { p50: 0, p90: 0, p99: 0, p999: 0, p9999: 0, max: 0 }, count: 0, verdict: "", noValues: "no successful requests: 6 failed" },
+      ],
+      unit: "ms",
+      requirement: "p99<=40ms",
+      sentence: null,
+      shareUrl: null,
+      range: { start: null, end: null },
+    });
+    expect(md.split("\n")).toContain("| pay | *no successful requests: 6 failed* | – | – | – | – | – | 0 | not judged |");
   });
 });

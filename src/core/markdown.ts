@@ -10,6 +10,8 @@ export interface MarkdownRow {
   count: number;
   /** "pass", "fail at p99.9", or "" without a requirement. */
   verdict: string;
+  /** Why the series has no values ("no successful requests: 6 failed"): said instead of its numbers. */
+  noValues?: string | null;
 }
 
 export interface MarkdownInput {
@@ -66,17 +68,12 @@ export function markdownSummary(m: MarkdownInput): string {
   out.push(`|${head.map((_, i) => (i === 0 || (i === head.length - 1 && hasVerdict) ? " --- " : " ---: ")).join("|")}|`);
   for (const r of m.rows) {
     const v = r.values;
-    const cells = [
-      escapeCell(r.name),
-      formatNumber(v.p50),
-      formatNumber(v.p90),
-      formatNumber(v.p99),
-      formatNumber(v.p999),
-      formatNumber(v.p9999),
-      `**${formatNumber(v.max)}**`,
-      formatCount(r.count),
-    ];
-    if (hasVerdict) cells.push(r.verdict === "pass" ? "✅ pass" : r.verdict ? `❌ ${escapeCell(r.verdict)}` : "");
+    // A series without values says why in words where its numbers would be: zeros would read as 0 ms.
+    const values = r.noValues
+      ? [`*${escapeCell(r.noValues)}*`, "–", "–", "–", "–", "–"]
+      : [formatNumber(v.p50), formatNumber(v.p90), formatNumber(v.p99), formatNumber(v.p999), formatNumber(v.p9999), `**${formatNumber(v.max)}**`];
+    const cells = [escapeCell(r.name), ...values, formatCount(r.count)];
+    if (hasVerdict) cells.push(r.verdict === "pass" ? "✅ pass" : r.verdict ? `❌ ${escapeCell(r.verdict)}` : r.noValues ? "not judged" : "");
     out.push(`| ${cells.join(" | ")} |`);
   }
   out.push("");

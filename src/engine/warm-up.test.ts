@@ -94,6 +94,44 @@ describe("warm-up", () => {
     expect(freshWorkspace().chunks.ready).toBe(0);
   });
 
+  it("says on the thread's global when it is running and when it is over, cut short by a file or read through", async () => {
+    const state = () => (globalThis as unknown as { hdrWarmUp?: string }).hdrWarmUp;
+    let busy = true;
+    let needed = true;
+    const seen: (string | undefined)[] = [];
+    const cut = warmUp(
+      new EngineContext(),
+      () => busy,
+      async (_name, it) => {
+        for await (const _ of it) {
+          seen.push(state());
+          needed = false;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      },
+      () => !needed,
+      0,
+    );
+    expect(state()).toBe("running");
+    await new Promise((r) => setTimeout(r, 60));
+    expect(state()).toBe("running"); // waiting while the worker is busy
+    busy = false;
+    await cut;
+    expect(seen).toEqual(["running"]);
+    expect(state()).toBe("over");
+    const whole = warmUp(
+      new EngineContext(),
+      () => false,
+      async (_name, it) => void (await it[Symbol.asyncIterator]().next()),
+      () => false,
+      0,
+    );
+    expect(state()).toBe("running");
+    await whole;
+    expect(state()).toBe("over");
+    threadBlockWorkspace().chunks.drop();
+  });
+
   it("runs once per engine context", async () => {
     const context = new EngineContext();
     await warmUp(

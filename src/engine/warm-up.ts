@@ -131,6 +131,16 @@ export function* syntheticSteps(lines: number): Generator<void, string> {
 }
 
 /**
+ * The thread's idle warm-up as a global (docs/HOOKS.md, Worker globals): "running" from its
+ * start, "over" once it has ended (read through, made needless by a file, or failed). Its
+ * synthetic log goes through the kernel as a real one does, and one cut short by a file ends in
+ * a cut line the kernel declines: a test counting the kernel's work on a file waits for "over".
+ */
+function signal(state: "running" | "over"): void {
+  (globalThis as unknown as { hdrWarmUp?: string }).hdrWarmUp = state;
+}
+
+/**
  * Runs once per engine context (a worker's), never throws. `busy()` tells whether real work is under way (then
  * the warm-up waits); `done()` that it is no longer needed (a real log has been read: that
  * warmed the code, and the warm-up would only compete with what the person does next, as it
@@ -146,6 +156,7 @@ export async function warmUp(
 ): Promise<void> {
   if (context.warmUpStarted) return;
   context.warmUpStarted = true;
+  signal("running");
   const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
   // A message to itself returns to the event loop without the 4 ms a nested setTimeout(0)
   // waits in a browser (a slice at a time, that was most of the warm-up's time).
@@ -201,6 +212,7 @@ export async function warmUp(
     // Only a speed-up: a failure here changes nothing else.
   } finally {
     channel.port1.close();
+    signal("over");
   }
 }
 

@@ -10,6 +10,7 @@ import { isGatlingBinary, gatlingBinaryReader } from "./gatling-binary";
 import { BYTES_SNIFF_LENGTH, pickBytesReader } from "./detect";
 import type { Histogram } from "../core/histogram";
 import type { ParsedSource } from "./source";
+import { gatlingReport } from "../../tests/support/gatling-report";
 
 const FIXTURE = "fixtures/producers/gatling";
 
@@ -17,27 +18,6 @@ function read(bytes: Uint8Array, chunk = bytes.length || 1): ParsedSource {
   const p = gatlingBinaryReader.create("simulation.log");
   for (let i = 0; i < bytes.length; i += chunk) p.push(bytes.slice(i, i + chunk));
   return p.finish();
-}
-
-/** Gatling's own report for the fixture's run (js/stats.js, kept as stats.js.txt): per request, its OK and KO numbers. */
-interface GatlingStats {
-  name: string;
-  type: string;
-  stats: Record<string, { total: string; ok: string; ko: string } | string>;
-  contents?: Record<string, GatlingStats>;
-}
-function gatlingReport(): Map<string, GatlingStats> {
-  const src = readFileSync(`${FIXTURE}/stats.js.txt`, "utf8");
-  // stats.js is the report's script: `var stats = {…}` in JavaScript (unquoted keys), then functions.
-  const stats = new Function(`${src}; return stats;`)() as GatlingStats;
-  const out = new Map<string, GatlingStats>();
-  const walk = (n: GatlingStats, path: string[]) => {
-    const here = n.name === "All Requests" ? [] : [...path, n.name];
-    if (n.type === "REQUEST") out.set(here.join(" / "), n);
-    for (const c of Object.values(n.contents ?? {})) walk(c, n.type === "GROUP" ? here : path);
-  };
-  walk(stats, []);
-  return out;
 }
 
 /** The recorded values in order, each as its bucket's highest equivalent value (exact below 2048 ms). */

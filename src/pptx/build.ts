@@ -94,6 +94,20 @@ function chartSlide(pptx: PptxGenJS, c: DeckChart): void {
   } else {
     const labelW = 1.2;
     const gap = 0.1;
+    // The latency axis' title, once for all lanes, along the left edge.
+    const titleW = 0.3;
+    slide.addText(c.yTitle, {
+      x: area.x - area.h / 2 + titleW / 2 - 0.2,
+      y: area.y + area.h / 2 - titleW / 2,
+      w: area.h,
+      h: titleW,
+      rotate: 270,
+      align: "center",
+      fontFace: FONT,
+      fontSize: 12,
+      color: MUTED,
+      margin: 0,
+    });
     const laneH = (area.h - gap * (c.lanes.length - 1)) / c.lanes.length;
     c.lanes.forEach((lane, i) => {
       const y = area.y + i * (laneH + gap);

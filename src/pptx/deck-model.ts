@@ -5,6 +5,7 @@
 import { valueAtFromBuckets, type BucketView } from "../core/bucket-lookup";
 import { headlineLine, type Headline } from "../core/compare/headline";
 import { formatCount, formatValue } from "../core/format";
+import { noValuesText } from "../core/judge";
 import { formatThroughput } from "../core/naming";
 import { percentileLabel, requirementPhrase, type Requirement, type Sustainable, type Verdict } from "../core/requirements";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../core/types";
@@ -14,7 +15,7 @@ import { heatmapImage, type DeckImage } from "./heatmap-png";
 
 /** A series as the deck needs it (the page's SeriesRow and the command line's Row both fit). */
 export interface DeckRow {
-  view: { id: string; name: string; throughput: number | null; recordedUnit: Unit; spectrum: BucketView };
+  view: { id: string; name: string; throughput: number | null; recordedUnit: Unit; spectrum: BucketView; wholeCount?: number; failures?: number };
   verdict: Verdict | null;
   color: string;
 }
@@ -50,7 +51,7 @@ export interface DeckLine {
 export type DeckChart =
   | { kind: "line"; title: string; subtitle: string; categories: string[]; labelEvery: number; lines: DeckLine[]; yLog: boolean; yTitle: string; xTitle: string; notes: string }
   | { kind: "bar"; title: string; subtitle: string; categories: string[]; values: number[]; yTitle: string; notes: string }
-  | { kind: "heatmap"; title: string; subtitle: string; lanes: DeckImage[]; notes: string };
+  | { kind: "heatmap"; title: string; subtitle: string; lanes: DeckImage[]; yTitle: string; notes: string };
 
 export interface DeckModel {
   /** Slide 1's headline, one line of plain text. */
@@ -85,8 +86,9 @@ function timeLabel(s: number, span: number): string {
   return `${Number((s / 3600).toFixed(2))} h`;
 }
 
-/** A side's verdict against the requirement, in words. */
-export function sideText(v: Verdict | null, unit: Unit): { pass: boolean | null; text: string } {
+/** A side's verdict against the requirement, in words; `noValues` says why a side without values has none. */
+export function sideText(v: Verdict | null, unit: Unit, noValues: string | null = null): { pass: boolean | null; text: string } {
+  if (noValues) return { pass: null, text: `not judged: ${noValues}` };
   if (!v) return { pass: null, text: "no requirement" };
   if (v.pass) return { pass: true, text: "meets the requirement" };
   const first = v.violations.find((x) => x.percentile === v.firstViolation) ?? v.violations[0];
@@ -129,8 +131,10 @@ function spectraChart(s: DeckSource): DeckChart {
   const lines: DeckLine[] = rows.map((r) => {
     const f = unitFactor(r.view.recordedUnit, s.unit);
     const sp = r.view.spectrum;
+    // A series without values draws no line: its legend entry says why.
+    const empty = noValuesText(r.view);
     return {
-      name: r.view.name,
+      name: empty ? `${r.view.name}: ${empty}` : r.view.name,
       color: r.color,
       values: grid.map((p, k) => (sp.totalCount > 0 ? positive(valueAtFromBuckets(sp, k === 0 ? 1e-9 : k === grid.length - 1 ? 100 : p) * f) : null)),
     };
@@ -203,17 +207,40 @@ function timelineChart(s: DeckSource, tl: TimelineResult): DeckChart | null {
   };
 }
 
+/**
+ * The lanes' one latency axis in ns, [smallest lo, largest hi], when their ranges overlap (taken
+ * together they leave no gap), so that the same height means the same latency in every lane;
+ * null when they are apart (one lane in µs, another in seconds would each be squeezed thin).
+ */
+export function sharedAxisNs(lanes: readonly Pick<HeatmapSeries, "lo" | "hi" | "recordedUnit">[]): [number, number] | null {
+  if (lanes.length === 0) return null;
+  const ranges = lanes.map((l) => [l.lo * NANOS_PER_UNIT[l.recordedUnit], l.hi * NANOS_PER_UNIT[l.recordedUnit]] as const).sort((a, b) => a[0] - b[0]);
+  let hi = ranges[0]![1];
+  for (const [l, h] of ranges.slice(1)) {
+    if (l > hi) return null;
+    hi = Math.max(hi, h);
+  }
+  return [ranges[0]![0], hi];
+}
+
 function heatmapChart(s: DeckSource): DeckChart | null {
   const h = s.heatmap;
   if (!h || h.lanes.length === 0) return null;
   const shown = h.lanes.slice(0, 4);
-  const lanes = shown.map((l) => heatmapImage(l.name, l.data, h.domain, s.unit, shown.length));
+  const axis = shown.length > 1 ? sharedAxisNs(shown.map((l) => l.data)) : null;
+  const lanes = shown.map((l) => heatmapImage(l.name, l.data, h.domain, s.unit, shown.length, axis));
+  const more = h.lanes.length > shown.length ? ` The first ${shown.length} of ${h.lanes.length} series.` : "";
+  const scale =
+    shown.length < 2 ? "" : axis ? " All lanes on one latency axis: the same height means the same latency." : " Each lane has its own latency axis: their ranges do not overlap.";
   return {
     kind: "heatmap",
     title: "Where the values lie over time",
-    subtitle: `Each cell counts the values in one latency band over one stretch of time: dark blue few, yellow many; empty, none.${h.lanes.length > shown.length ? ` The first ${shown.length} of ${h.lanes.length} series.` : ""}`,
+    subtitle: `Each cell counts the values in one latency band over one stretch of time: dark blue few, yellow many; empty, none.${scale}${more}`,
     lanes,
-    notes: "Latency bands on a log scale, from each series' smallest to its largest value; time runs left to right over the whole run.",
+    yTitle: `latency (${s.unit === "us" ? "µs" : s.unit}), log scale`,
+    notes: axis
+      ? "Latency bands on a log scale shared by the lanes, from the smallest to the largest value of the series shown; time runs left to right over the whole run."
+      : "Latency bands on a log scale, from each series' smallest to its largest value; time runs left to right over the whole run.",
   };
 }
 
@@ -254,7 +281,7 @@ export function deckModel(s: DeckSource): DeckModel {
   return {
     title,
     requirement: s.requirement ? `Against the requirement ${requirementPhrase(s.requirement)}:` : null,
-    sides: s.requirement ? subject.map((r) => ({ name: r.view.name, ...sideText(r.verdict, s.unit) })) : [],
+    sides: s.requirement ? subject.map((r) => ({ name: r.view.name, ...sideText(r.verdict, s.unit, noValuesText(r.view)) })) : [],
     // Without a pair, the context names the first few series only (as the page's slide does).
     context: contextLine(s.pair ? subject : subject.slice(0, 4), s.timeline),
     charts,

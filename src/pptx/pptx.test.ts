@@ -9,7 +9,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readPptx } from "../../tests/support/pptx-read";
 import { main } from "../cli/main";
-import { encodePng } from "./heatmap-png";
+import { valueRow } from "../charts/heatmap/layout";
+import { NANOS_PER_UNIT, type Unit } from "../core/types";
+import type { HeatmapSeries } from "../engine/query-types";
+import { sharedAxisNs } from "./deck-model";
+import { encodePng, onAxis } from "./heatmap-png";
 
 const demo = path.resolve(__dirname, "../../public/demo");
 const A = path.join(demo, "sysA_2k.response.hlog");
@@ -94,6 +98,55 @@ describe("report --out DIR writes DIR/deck.pptx", () => {
     },
     150_000,
   );
+});
+
+describe("the heatmap slide: lanes whose ranges overlap share one latency axis", () => {
+  /** One column, one value per lane: `v` (recorded unit) in the row the engine puts it on an axis [lo, hi). */
+  const lane = (lo: number, hi: number, v: number, recordedUnit: Unit = "ns"): HeatmapSeries => {
+    const rows = 110;
+    const cells = new Float64Array(rows);
+    cells[Math.min(rows - 1, Math.floor(valueRow(v, lo, hi, rows)))] = 7;
+    return { id: "x", recordedUnit, startTime: null, lo, hi, rows, t0: new Float64Array([0]), t1: new Float64Array([1]), max: new Float64Array([v]), cells, maxCell: 7 };
+  };
+
+  it("one axis from the smallest to the largest value when the ranges overlap (in ns, whatever each lane's unit); none when apart", () => {
+    expect(sharedAxisNs([lane(1e4, 1e8, 1e5), lane(5e4, 2e6, 1e5)])).toEqual([1e4, 1e8]);
+    expect(sharedAxisNs([lane(10, 1e5, 100, "us"), lane(5e6, 2e9, 1e7)])).toEqual([1e4, 2e9]);
+    expect(sharedAxisNs([lane(1e3, 1e5, 1e4), lane(1e9, 1e10, 2e9)])).toBeNull();
+  });
+
+  const onAxisCells = (...a: Parameters<typeof onAxis>) => {
+    const c = onAxis(...a);
+    return { cells: Float64Array.from(c.cells) };
+  };
+
+  it("a value is drawn at the height of its latency on the shared axis, in every lane", () => {
+    const [lo, hi] = [1e3, 1e9];
+    const rows = 380;
+    for (const l of [lane(1e3, 1e9, 1e6), lane(1e5, 1e7, 1e6), lane(1, 1e4, 1e3, "us")]) {
+      const c = onAxisCells(l, lo / NANOS_PER_UNIT[l.recordedUnit], hi / NANOS_PER_UNIT[l.recordedUnit], rows);
+      const drawn = [...c.cells.keys()].filter((j) => c.cells[j]! > 0);
+      expect(drawn.length).toBeGreaterThan(0);
+      // 1 ms on a log axis from 1 µs to 1 s is half way up; each lane's row of it is drawn there (within its own row's height).
+      for (const j of drawn) expect(Math.abs((j + 0.5) / rows - 0.5)).toBeLessThan(1 / 110 + 1 / rows);
+      expect(Math.max(...c.cells)).toBe(7);
+    }
+  });
+
+  it("the deck's slide: both lanes' latency labels are the same, and the axis is named once", async () => {
+    const out = mkdtempSync(path.join(tmpdir(), "hdr-deck-hm-"));
+    expect((await run(["report", A, B, "--out", out])).code).toBe(0);
+    const deck = await readPptx(readFileSync(path.join(out, "deck.pptx")));
+    const slide = deck.slides.find((s) => s.text.startsWith("Where the values lie over time"))!;
+    expect(slide.text).toContain("All lanes on one latency axis");
+    expect(slide.text.split("latency (ms), log scale")).toHaveLength(2);
+    const [, a, b] = slide.text.split(/sysA_2k\.response|sysB_2k\.response/);
+    const labels = (t: string) => t.match(/[\d.,]+ (?:ns|µs|ms|s)(?![a-z])/g) ?? [];
+    expect(labels(a!).length).toBeGreaterThan(1);
+    expect(labels(b!)).toEqual(labels(a!));
+    // sysA's stalls reach past 100 ms: the shared axis goes there for sysB too.
+    expect(labels(b!)).toContain("100 ms");
+  });
 });
 
 describe("encodePng", () => {

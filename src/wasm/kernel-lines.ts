@@ -31,6 +31,14 @@ export interface KernelLines {
   kept(): Uint8Array;
 }
 
+/**
+ * readLines' arguments as the module takes them: each flag as 1 or 0, every other argument where
+ * it was. The order is ReadLinesArgs' alone (kernel.ts), not restated here.
+ */
+function flagsAsNumbers(args: ReadLinesArgs<boolean>): ReadLinesArgs<number> {
+  return args.map((a) => (a === true ? 1 : a === false ? 0 : a)) as ReadLinesArgs<number>;
+}
+
 /** A kernel's lines buffer (made on first use) and its views. */
 export class Lines implements KernelLines {
   private base = -1;
@@ -69,21 +77,9 @@ export class Lines implements KernelLines {
     return this.linesArea;
   }
 
-  read(
-    from: number,
-    to: number,
-    maxLines: number,
-    slot: number,
-    capacity: number,
-    digits: number,
-    lowest: number,
-    maxLast: number,
-    zeroOk: boolean,
-    base: number,
-    keep: boolean,
-  ): number {
+  read(...args: ReadLinesArgs<boolean>): number {
     this.kernel.forgetLast();
-    const n = this.k.readLines(from, to, maxLines, slot, capacity, digits, lowest, maxLast, zeroOk ? 1 : 0, base, keep ? 1 : 0);
+    const n = this.k.readLines(...flagsAsNumbers(args));
     const stats = this.kernel.stats;
     stats.bytes += n;
     stats.handled += n;

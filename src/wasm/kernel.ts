@@ -19,7 +19,10 @@ import { KERNEL_WASM_BASE64 } from "./kernel-wasm";
 export { RECORD_F64, RECORD_I32, type KernelLines } from "./kernel-lines";
 export type { KernelSlots } from "./kernel-slots";
 
-/** readLines' arguments (see assembly/lines.ts); its two flags are numbers in the module. */
+/**
+ * readLines' arguments in the module's order (assembly/lines.ts): the one definition, which
+ * KernelLines.read and the module's export both take; its two flags are numbers in the module.
+ */
 export type ReadLinesArgs<Flag> = [
   from: number,
   to: number,

@@ -11,6 +11,7 @@ import { headlineLine, valueText } from "../../core/compare/headline";
 import { neededText } from "../../core/compare/details";
 import type { CompareResult } from "../../core/compare/types";
 import { formatCount } from "../../core/format";
+import { noValuesText } from "../../core/judge";
 import { formatThroughput } from "../../core/naming";
 import { requirementPhrase, type Requirement, type Verdict } from "../../core/requirements";
 import { NANOS_PER_UNIT, type Unit } from "../../core/types";
@@ -68,8 +69,9 @@ function durationText(s: number): string {
   return `${Number((s / 3600).toPrecision(2))} h`;
 }
 
-/** A side's verdict against the requirement, in words. */
-function sideVerdict(v: Verdict | null, unit: Unit): { pass: boolean | null; text: string } {
+/** A side's verdict against the requirement, in words; `noValues` says why a side without values has none. */
+function sideVerdict(v: Verdict | null, unit: Unit, noValues: string | null): { pass: boolean | null; text: string } {
+  if (noValues) return { pass: null, text: `not judged: ${noValues}` };
   if (!v) return { pass: null, text: "no requirement" };
   if (v.pass) return { pass: true, text: "meets the requirement" };
   const first = v.violations.find((x) => x.percentile === v.firstViolation) ?? v.violations[0];
@@ -79,7 +81,7 @@ function sideVerdict(v: Verdict | null, unit: Unit): { pass: boolean | null; tex
 
 function Side({ row, unit }: { row: SeriesRow | undefined; unit: Unit }) {
   if (!row) return null;
-  const v = sideVerdict(row.verdict, unit);
+  const v = sideVerdict(row.verdict, unit, noValuesText(row.view));
   return (
     <li className={v.pass === null ? "" : v.pass ? "pass" : "fail"} data-testid="deck-side" data-series={row.view.name} data-pass={v.pass === null ? "" : String(v.pass)}>
       <span className="mark" aria-hidden="true">

@@ -3,6 +3,7 @@
 // Rows are memoised on their series and the unit: hiding one series of fifty touches one row.
 import { memo, useState } from "react";
 import { formatCount, formatNumber, formatPercentile, UNIT_LABEL } from "../../core/format";
+import { noValuesText } from "../../core/judge";
 import { TABLE_PERCENTILES, unitFactor, type Unit } from "../../core/types";
 import type { SeriesView } from "../../engine/store";
 import type { SeriesRow } from "./SeriesList";
@@ -62,11 +63,19 @@ export const PercentileTable = memo(function PercentileTable({ rows: all, unit, 
 
 const ValueRow = memo(function ValueRow({ view: v, color, unit }: { view: SeriesView; color: string; unit: Unit }) {
   const f = unitFactor(v.recordedUnit, unit);
+  // Without values the row says why in words ("no successful requests: 6 failed"): its dashes
+  // alone would not tell a run whose every request failed from an empty time window.
+  const empty = noValuesText(v);
   return (
     <tr>
       <th scope="row">
         <span className="dot" style={{ background: color }} aria-hidden="true" />
         {v.name}
+        {empty ? (
+          <span className="series-note" data-testid="table-no-values" data-series={v.name}>
+            {empty}
+          </span>
+        ) : null}
       </th>
       {TABLE_PERCENTILES.map((p) => {
         const raw = v.spectrum.percentiles[String(p)] ?? 0;
