@@ -182,6 +182,74 @@ test("Add from Prometheus…: asks first, loads the query's series at its bucket
   await other.close();
 });
 
+test("Add from Prometheus…: a query's series come back after a reload from the saved answer, without asking the server; a removal is kept", async ({ page }) => {
+  test.skip(skip !== null, skip ?? "");
+  test.setTimeout(90_000);
+  const requests: string[] = [];
+  page.on("request", (r) => requests.push(r.url()));
+  await openEmpty(page);
+  const load = async (query: string) => {
+    await page.getByTestId("prometheus-query").fill(query);
+    await page.getByTestId("prometheus-load").click();
+    const ask = page.getByTestId("prometheus-consent-load");
+    if (await ask.isVisible()) await ask.click();
+    await page.waitForTimeout(50);
+    await idle(page);
+  };
+  await page.getByTestId("prometheus-open").click();
+  await page.getByTestId("prometheus-url").fill(api);
+  await page.getByTestId("prometheus-start").fill(String(startAt));
+  await page.getByTestId("prometheus-end").fill(String(endAt));
+  await page.getByTestId("prometheus-step").fill("1s");
+  await page.getByTestId("prometheus-token").fill("tok-never-kept");
+  await load("demo_native_duration_seconds");
+  await load("demo_classic_duration_seconds_bucket");
+  const native = page.locator("[data-testid=series][data-source='prometheus:demo_native_duration_seconds']");
+  await expect(native).toHaveAttribute("data-count", "900");
+  await expect(page.getByTestId("series")).toHaveCount(2);
+  const ps = ["50", "90", "99", "99.9", "100"];
+  const before = await Promise.all(ps.map((p) => cell(page, "demo_native_duration_seconds", p).getAttribute("data-raw")));
+  const origin = await native.getByTestId("series-origin").textContent();
+  expect(origin).toContain(`from ${api}, `);
+  const asked = requests.filter((u) => u.startsWith(api)).length;
+  expect(asked).toBe(2);
+
+  await page.reload();
+  await idle(page);
+  await expect(page.getByTestId("series")).toHaveCount(2);
+  await expect(native).toHaveAttribute("data-count", "900");
+  await expect(native.getByTestId("series-origin")).toHaveText(origin!);
+  expect(await Promise.all(ps.map((p) => cell(page, "demo_native_duration_seconds", p).getAttribute("data-raw")))).toEqual(before);
+  // Nothing was asked of the server, and the token was kept nowhere.
+  expect(requests.filter((u) => u.startsWith(api)).length).toBe(asked);
+  const kept = await page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((res, rej) => {
+      const r = indexedDB.open("hdr-spectrum");
+      r.onsuccess = () => res(r.result);
+      r.onerror = () => rej(r.error);
+    });
+    const s = await new Promise<unknown>((res) => {
+      const g = db.transaction("session").objectStore("session").get("current");
+      g.onsuccess = () => res(g.result);
+    });
+    db.close();
+    return JSON.stringify(s, (_k, v) => (v instanceof Blob ? `blob ${v.size}` : v));
+  });
+  expect(kept).toContain("demo_classic_duration_seconds_bucket");
+  expect(kept).not.toContain("tok-never-kept");
+
+  // A removed query's series stays removed after a reload.
+  await page.getByRole("button", { name: "Remove demo_classic_duration_seconds_bucket" }).first().click();
+  await idle(page);
+  await expect(page.getByTestId("series")).toHaveCount(1);
+  await page.waitForTimeout(400); // the view is saved 200 ms after a change
+  await page.reload();
+  await idle(page);
+  await expect(page.getByTestId("series")).toHaveCount(1);
+  await expect(native).toHaveAttribute("data-count", "900");
+  expect(requests.filter((u) => u.startsWith(api)).length).toBe(asked);
+});
+
 test("Add from Prometheus…: a query of floats is refused with the query named, and what was loaded stays", async ({ page }) => {
   test.skip(skip !== null, skip ?? "");
   await page.goto("./");
