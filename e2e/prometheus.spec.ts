@@ -7,11 +7,17 @@
 // never the token. Skipped, saying why, without prometheus or go, or when the exporter does not build.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { cell, idle, openEmpty } from "./helpers";
+import { build } from "hdr-histogram-js";
+import { cell, idle, loadFiles, openEmpty } from "./helpers";
+import { simulateQueueInto, type SimInterval } from "../tests/support/queue-sim";
+import { writeHlog } from "../tests/support/hlog-fixture";
+import { prometheusRange } from "../tests/support/structured-fixtures";
+import type { LoadSample } from "../tests/support/loadgen-fixtures";
 
 const EXPORTER = path.resolve(import.meta.dirname, "../scripts/producers/prometheus-exporter");
 const ORIGIN = `http://127.0.0.1:${process.env.E2E_PORT || 4173}`;
@@ -266,4 +272,100 @@ test("Add from Prometheus…: a query of floats is refused with the query named,
   await idle(page);
   await expect(page.getByText(/prometheus:histogram_quantile\(0\.99, demo_classic_duration_seconds_bucket\).*series of plain numbers, not histograms/)).toBeVisible();
   await expect(page.getByTestId("series")).toHaveCount(before);
+});
+
+// A vs B between a Prometheus series and a load test's log, from a small fake Prometheus on
+// loopback (so it runs without the real one): the same known latencies, as a native histogram
+// (schema 3, each value at its bucket's upper bound) and as an interval log. Equal latencies
+// lie within one bucket: not judged, saying so; three times as slow: judged.
+const T0 = 1_790_000_000;
+const QUEUE = { rate: 200, seconds: 300, medianServiceSec: 0.002, sigma: 0.5, stalls: [], seed: 42 };
+
+function queueLog(scale: number): string {
+  const intervals: SimInterval[] = Array.from({ length: QUEUE.seconds }, (_, i) => ({
+    start: i,
+    length: 1,
+    histogram: build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 }),
+  }));
+  simulateQueueInto(QUEUE, (i, ns) => intervals[i]!.histogram.recordValue(ns * scale));
+  return writeHlog(intervals, { startMs: T0 * 1000 });
+}
+
+function queueAnswer(): string {
+  const samples: LoadSample[] = [];
+  const seen = new Map<number, number>();
+  simulateQueueInto(QUEUE, (i, ns) => {
+    const k = seen.get(i) ?? 0;
+    seen.set(i, k + 1);
+    samples.push({ startUs: (T0 + i) * 1e6 + k, latencyNs: ns, label: "", success: true });
+  });
+  samples.sort((a, b) => a.startUs - b.startUs);
+  return prometheusRange(samples).text;
+}
+
+test("A vs B: a Prometheus series against a log of the same latencies is not judged within a bucket, and judged when three times apart", async ({ page }) => {
+  test.setTimeout(120_000);
+  const answer = queueAnswer();
+  const server = createHttpServer((req, res) => {
+    res.writeHead(req.url?.startsWith("/api/v1/query_range") ? 200 : 404, { "Access-Control-Allow-Origin": ORIGIN, "Content-Type": "application/json" });
+    res.end(req.url?.startsWith("/api/v1/query_range") ? answer : "{}");
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const fake = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const logs = mkdtempSync(path.join(tmpdir(), "hdr-prom-ab-"));
+  try {
+    writeFileSync(path.join(logs, "same.hlog"), queueLog(1));
+    writeFileSync(path.join(logs, "slower.hlog"), queueLog(3));
+    await openEmpty(page);
+    await loadFiles(page, [path.join(logs, "same.hlog"), path.join(logs, "slower.hlog")]);
+    await page.getByTestId("prometheus-open").click();
+    await page.getByTestId("prometheus-url").fill(fake);
+    await page.getByTestId("prometheus-query").fill("rpc_duration_seconds");
+    await page.getByTestId("prometheus-start").fill(String(T0 + 1));
+    await page.getByTestId("prometheus-end").fill(String(T0 + QUEUE.seconds));
+    await page.getByTestId("prometheus-step").fill("1s");
+    await page.getByTestId("prometheus-load").click();
+    await page.getByTestId("prometheus-consent-load").click();
+    await page.waitForTimeout(50);
+    await idle(page);
+    await expect(page.getByTestId("series")).toHaveCount(3);
+    await page.getByTestId("compare-open").click();
+    const choose = async (base: string, cand: string) => {
+      await page.getByTestId("compare-baseline").selectOption(base);
+      await page.waitForTimeout(50);
+      await idle(page);
+      await page.getByTestId("compare-candidate").selectOption(cand);
+      await page.waitForTimeout(50);
+      await idle(page);
+    };
+    const row = (p: string) => page.locator(`[data-testid=ratio-point][data-percentile="${p}"]`);
+
+    await choose("rpc_duration_seconds", "same");
+    for (const p of ["50", "90", "99"]) {
+      // The log is in ns, the series in seconds: compared in ns, the ratio is the buckets' placement.
+      const ratio = Number(await row(p).getAttribute("data-ratio"));
+      expect(ratio, `p${p}`).toBeGreaterThan(1 / 1.0905 - 1e-3);
+      expect(ratio, `p${p}`).toBeLessThanOrEqual(1 + 1e-3);
+      await expect(row(p)).toHaveAttribute("data-verdict", "unknown");
+      await expect(row(p).locator("[data-reason]")).toHaveAttribute(
+        "data-reason",
+        /^within one bucket of rpc_duration_seconds' histogram \(9\.05 % wide\): its values are known only to that bucket; .* would decide$/,
+      );
+    }
+    await expect(page.getByTestId("headline")).toContainText("not judged: within one bucket of rpc_duration_seconds' histogram (9.05 % wide)");
+    await page.screenshot({ path: "/tmp/prometheus-ab-within.png", fullPage: true });
+
+    await choose("rpc_duration_seconds", "slower");
+    for (const p of ["50", "90", "99"]) {
+      const ratio = Number(await row(p).getAttribute("data-ratio"));
+      expect(ratio, `p${p}`).toBeGreaterThan(3 / 1.0905 - 1e-3);
+      expect(ratio, `p${p}`).toBeLessThanOrEqual(3 + 1e-2);
+      await expect(row(p)).toHaveAttribute("data-verdict", "worse");
+      await expect(row(p).locator("[data-reason]")).toHaveCount(0);
+    }
+    await page.screenshot({ path: "/tmp/prometheus-ab-judged.png", fullPage: true });
+  } finally {
+    server.close();
+    rmSync(logs, { recursive: true, force: true });
+  }
 });
