@@ -31,6 +31,9 @@ import type { CompareResult } from "../core/compare/types";
 import type { PrometheusAuth, PrometheusRequest } from "./prometheus-query";
 import type { HelperFailed, HelperPorts, PartSetup } from "./part-protocol";
 import engineUrl from "./worker.ts?worker&url";
+
+/** The fetch over the page's port to agreed hosts (net-port.ts), for the page's own requests too. */
+export { portFetch } from "./net-port";
 import helperUrl from "./part-worker.ts?worker&url";
 import historyUrl from "./history-worker.ts?worker&url";
 

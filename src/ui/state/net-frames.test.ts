@@ -1,7 +1,7 @@
 // The page's port for the engine's requests to other hosts: a host not agreed to is refused
 // without a request made, and a saved answer is replayed whole through the engine's fetch.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { netPort } from "./net-frames";
+import { netFetch, netPort } from "./net-frames";
 import { portFetch } from "../../engine/net-port";
 
 const g = globalThis as { location?: unknown };
@@ -20,6 +20,10 @@ describe("netPort", () => {
     await expect(f("http://elsewhere.test:9090/api/v1/query_range?query=x")).rejects.toThrow("elsewhere.test:9090 was not agreed to");
     net.done();
     net.port.close();
+  });
+
+  it("the page's own fetch refuses a host not agreed to", async () => {
+    await expect(netFetch("https://elsewhere.test/run.hlog", { headers: { Range: "bytes=10-" } })).rejects.toThrow("elsewhere.test was not agreed to");
   });
 
   it("replays a saved answer byte for byte, pulled in chunks, with no host asked", async () => {

@@ -3,6 +3,7 @@
 // admits that host and nothing else. The engine worker gets a port per load: each request on it
 // names an address and a port to answer on, and is passed to the frame of that address's origin,
 // or refused when the user did not agree to it. Agreement is memory only: a reload asks again.
+import { portFetch } from "../../engine/client";
 
 /** Origins the user agreed to in this tab. */
 const agreed = new Set<string>();
@@ -146,4 +147,19 @@ export function netPort(opts: NetOptions = {}): { port: MessagePort; done: () =>
       return kept;
     },
   };
+}
+
+/**
+ * A fetch from the page to another host, through that host's frame: for the page's own requests
+ * (its policy admits its origin only). Refused, with nothing sent, unless the user agreed to the
+ * host. GET only, as the engine's.
+ */
+export async function netFetch(url: string, init?: RequestInit): Promise<Response> {
+  const net = netPort();
+  try {
+    // The body comes over a port of its own: this one may close once the head is in.
+    return await portFetch(net.port)(url, init);
+  } finally {
+    net.done();
+  }
 }
