@@ -219,6 +219,22 @@ test("Add from Prometheus…: a query's series come back after a reload from the
   expect(origin).toContain(`from ${api}, `);
   const asked = requests.filter((u) => u.startsWith(api)).length;
   expect(asked).toBe(2);
+  const savedSession = () =>
+    page.evaluate(async () => {
+      const db = await new Promise<IDBDatabase>((res, rej) => {
+        const r = indexedDB.open("hdr-spectrum");
+        r.onsuccess = () => res(r.result);
+        r.onerror = () => rej(r.error);
+      });
+      const s = await new Promise<unknown>((res) => {
+        const g = db.transaction("session").objectStore("session").get("current");
+        g.onsuccess = () => res(g.result);
+      });
+      db.close();
+      return JSON.stringify(s, (_k, v) => (v instanceof Blob ? `blob ${v.size}` : v));
+    });
+  // Both answers are in the saved session before the reload.
+  await expect.poll(async () => (await savedSession()).match(/"answer":"blob \d+"/g)?.length ?? 0).toBe(2);
 
   await page.reload();
   await idle(page);
@@ -228,19 +244,7 @@ test("Add from Prometheus…: a query's series come back after a reload from the
   expect(await Promise.all(ps.map((p) => cell(page, "demo_native_duration_seconds", p).getAttribute("data-raw")))).toEqual(before);
   // Nothing was asked of the server, and the token was kept nowhere.
   expect(requests.filter((u) => u.startsWith(api)).length).toBe(asked);
-  const kept = await page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((res, rej) => {
-      const r = indexedDB.open("hdr-spectrum");
-      r.onsuccess = () => res(r.result);
-      r.onerror = () => rej(r.error);
-    });
-    const s = await new Promise<unknown>((res) => {
-      const g = db.transaction("session").objectStore("session").get("current");
-      g.onsuccess = () => res(g.result);
-    });
-    db.close();
-    return JSON.stringify(s, (_k, v) => (v instanceof Blob ? `blob ${v.size}` : v));
-  });
+  const kept = await savedSession();
   expect(kept).toContain("demo_classic_duration_seconds_bucket");
   expect(kept).not.toContain("tok-never-kept");
 
@@ -248,7 +252,10 @@ test("Add from Prometheus…: a query's series come back after a reload from the
   await page.getByRole("button", { name: "Remove demo_classic_duration_seconds_bucket" }).first().click();
   await idle(page);
   await expect(page.getByTestId("series")).toHaveCount(1);
-  await page.waitForTimeout(400); // the view is saved 200 ms after a change
+  // The view is saved a moment after a change: wait until the removal is in it.
+  await expect
+    .poll(async () => JSON.stringify((JSON.parse(await savedSession()) as { view?: { removed?: unknown } }).view?.removed ?? []))
+    .toContain("demo_classic_duration_seconds_bucket");
   await page.reload();
   await idle(page);
   await expect(page.getByTestId("series")).toHaveCount(1);
