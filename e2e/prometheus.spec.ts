@@ -313,7 +313,9 @@ function queueAnswer(): string {
 test("A vs B: a Prometheus series against a log of the same latencies is not judged within a bucket, and judged when three times apart", async ({ page }) => {
   test.setTimeout(120_000);
   const answer = queueAnswer();
+  let hits = 0;
   const server = createHttpServer((req, res) => {
+    hits++;
     res.writeHead(req.url?.startsWith("/api/v1/query_range") ? 200 : 404, { "Access-Control-Allow-Origin": ORIGIN, "Content-Type": "application/json" });
     res.end(req.url?.startsWith("/api/v1/query_range") ? answer : "{}");
   });
@@ -371,6 +373,16 @@ test("A vs B: a Prometheus series against a log of the same latencies is not jud
       await expect(row(p).locator("[data-reason]")).toHaveCount(0);
     }
     await page.screenshot({ path: "/tmp/prometheus-ab-judged.png", fullPage: true });
+
+    // After a reload the series is back from the saved answer (the server is not asked again),
+    // with the same numbers, and compares the same way.
+    const before = await Promise.all(["50", "99", "100"].map((p) => cell(page, "rpc_duration_seconds", p).getAttribute("data-raw")));
+    const asked = hits;
+    await page.reload();
+    await idle(page);
+    await expect(page.getByTestId("series")).toHaveCount(3);
+    expect(await Promise.all(["50", "99", "100"].map((p) => cell(page, "rpc_duration_seconds", p).getAttribute("data-raw")))).toEqual(before);
+    expect(hits).toBe(asked);
   } finally {
     server.close();
     rmSync(logs, { recursive: true, force: true });
