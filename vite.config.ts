@@ -10,8 +10,11 @@ const CSP = [
   "worker-src 'self' blob:",
   "style-src 'self'",
   "img-src 'self' blob: data:",
-  // Remote logs (#src=https://…) are fetched by the app; nothing else leaves the page.
-  "connect-src 'self' https: http:",
+  // The page and its workers (started from blob: addresses, so they keep this policy) reach this
+  // origin only. A host the user agreed to (#src=, Prometheus) is asked from public/net.html, a
+  // frame of this origin whose own policy admits that host alone.
+  "connect-src 'self'",
+  "frame-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",

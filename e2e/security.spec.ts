@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
@@ -105,4 +106,65 @@ test("a share link carrying injections renders them as text", async ({ page, bro
   expect(await p2.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   expect(problems).toEqual([]);
   await other.close();
+});
+
+/** A loopback server that records every request and answers `body` to anyone (CORS *). */
+function recordingServer(body: string): Promise<{ origin: string; hits: string[]; close: () => void }> {
+  const hits: string[] = [];
+  const server = createServer((req, res) => {
+    hits.push(req.url ?? "");
+    res.writeHead(200, { "Access-Control-Allow-Origin": "*", "Content-Type": "text/plain" });
+    res.end(body);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve({ origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`, hits, close: () => server.close() })),
+  );
+}
+
+test("only the host the user agreed to is reached: the page, its workers and the agreed host's frame cannot reach another", async ({ page }) => {
+  const log = writeHlog(simulateQueue({ rate: 200, seconds: 3, medianServiceSec: 1e-4, sigma: 0.5, stalls: [], seed: 4 }));
+  const agreed = await recordingServer(log);
+  const other = await recordingServer("not for this page");
+  // The refusals below are logged as violations, as they should be: only the report is read here.
+  await watch(page);
+  try {
+    await page.goto("./#src=" + encodeURIComponent(`${agreed.origin}/run.hlog`));
+    await idle(page);
+    await page.getByTestId("src-consent-load").click();
+    await page.waitForTimeout(50);
+    await idle(page);
+    // The agreed host is asked, through its frame, and its log loads.
+    await expect(page.getByTestId("series")).toHaveCount(1);
+    expect(agreed.hits).toEqual(["/run.hlog"]);
+    const csp = (await page.locator("meta[http-equiv=Content-Security-Policy]").getAttribute("content")) ?? "";
+    expect(csp).toMatch(/connect-src 'self'(;|$)/);
+
+    const tryFetch = (url: string) =>
+      fetch(url).then(
+        () => "reached",
+        () => "blocked",
+      );
+    const attempts: Record<string, string> = {};
+    attempts.page = await page.evaluate(tryFetch, `${other.origin}/from-page`);
+    // Every worker (the engine, its helpers): started from blob: addresses, they keep the page's policy.
+    const workers = page.workers();
+    expect(workers.length).toBeGreaterThan(0);
+    for (const [i, w] of workers.entries()) attempts[`worker ${i}`] = await w.evaluate(tryFetch, `${other.origin}/from-worker-${i}`);
+    // The agreed host's frame admits that host alone.
+    const frame = page.frames().find((f) => f.url().includes("net.html"));
+    expect(frame, "the request frame").toBeTruthy();
+    attempts.frame = await frame!.evaluate(tryFetch, `${other.origin}/from-frame`);
+    expect(await frame!.evaluate(tryFetch, `${agreed.origin}/again`)).toBe("reached");
+    expect(
+      Object.values(attempts).every((a) => a === "blocked"),
+      JSON.stringify(attempts),
+    ).toBe(true);
+    expect(other.hits).toEqual([]);
+    expect(agreed.hits).toEqual(["/run.hlog", "/again"]);
+    // The page's own violation report names the host it refused.
+    expect(await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? [])).toEqual(expect.arrayContaining([`connect-src ${other.origin}/from-page`]));
+  } finally {
+    agreed.close();
+    other.close();
+  }
 });

@@ -157,7 +157,7 @@ export function App() {
     if (v) void engine.exportHgrm(id, eng.rangeRef.current, unit).then((text) => downloadText(`${v.name}.hgrm`, text));
   });
   const setIdentity = useStableCallback((id: string, patch: Parameters<typeof engine.setIdentity>[1]) => edits.setIdentity(views, id, patch));
-  const loadPrometheus = useStableCallback((request: PrometheusRequest, auth: PrometheusAuth) => void run(() => engine.loadPrometheus(request, auth, eng.setProgress)));
+  const loadPrometheus = useStableCallback((request: PrometheusRequest, auth: PrometheusAuth) => sess.loadQuery(request, auth));
   const removeSeries = useStableCallback((id: string) => edits.remove(views, id));
   const setSeriesUnit = useStableCallback((id: string, u: typeof unit) => edits.setUnit(views, id, u));
 

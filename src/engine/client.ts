@@ -30,6 +30,26 @@ import { helperCount } from "./part-pool";
 import type { CompareResult } from "../core/compare/types";
 import type { PrometheusAuth, PrometheusRequest } from "./prometheus-query";
 import type { HelperFailed, HelperPorts, PartSetup } from "./part-protocol";
+import engineUrl from "./worker.ts?worker&url";
+
+/** The fetch over the page's port to agreed hosts (net-port.ts), for the page's own requests too. */
+export { portFetch } from "./net-port";
+import helperUrl from "./part-worker.ts?worker&url";
+import historyUrl from "./history-worker.ts?worker&url";
+
+/**
+ * A module worker started from a blob: address that imports the script: a worker started from
+ * its own address would carry no policy (the page's is a meta tag, not a header), while one from
+ * a blob: address keeps the page's, so the workers too may connect to the page's origin only.
+ */
+export function startWorker(script: string, name: string): Worker {
+  const href = new URL(script, location.href).href;
+  const blob = new Blob([`import ${JSON.stringify(href)};\n`], { type: "text/javascript" });
+  return new Worker(URL.createObjectURL(blob), { type: "module", name });
+}
+
+/** The history panel's worker (history-worker.ts). */
+export const startHistoryWorker = (): Worker => startWorker(historyUrl, "history");
 
 export class EngineClient {
   private readonly worker: Worker;
@@ -47,10 +67,10 @@ export class EngineClient {
     // the ports (it starts any that has no port itself).
     const count = helperCount(override);
     const started = typeof MessageChannel !== "undefined" ? count : 0;
-    this.worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name: "engine" });
+    this.worker = startWorker(engineUrl, "engine");
     const ports: MessagePort[] = [];
     for (let k = 0; k < started; k++) {
-      const helper = new Worker(new URL("./part-worker.ts", import.meta.url), { type: "module", name: "helper" });
+      const helper = startWorker(helperUrl, "helper");
       const channel = new MessageChannel();
       helper.postMessage({ type: "port", port: channel.port1 } satisfies PartSetup, [channel.port1]);
       helper.onerror = (ev) => {
@@ -73,12 +93,12 @@ export class EngineClient {
     };
   }
 
-  private call<T>(request: Request, progress?: (p: Progress) => void): Promise<T> {
+  private call<T>(request: Request, progress?: (p: Progress) => void, transfer: Transferable[] = []): Promise<T> {
     const reqId = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(reqId, { resolve: resolve as (v: unknown) => void, reject, progress });
       const env: Envelope = { reqId, request };
-      this.worker.postMessage(env);
+      this.worker.postMessage(env, transfer);
     });
   }
 
@@ -93,12 +113,13 @@ export class EngineClient {
   cancel(): void {
     this.worker.postMessage({ cancel: true });
   }
-  loadUrls(urls: string[], progress?: (p: Progress) => void): Promise<FileOutcome[]> {
-    return this.call({ kind: "loadUrls", urls }, progress);
+  /** `net`: the page's port to the hosts the user agreed to (ui/state/net-frames.ts), transferred. */
+  loadUrls(urls: string[], progress?: (p: Progress) => void, net?: MessagePort): Promise<FileOutcome[]> {
+    return this.call({ kind: "loadUrls", urls, net }, progress, net ? [net] : []);
   }
   /** Series from a Prometheus-compatible API; `auth` stays in memory (this tab's worker). */
-  loadPrometheus(request: PrometheusRequest, auth: PrometheusAuth, progress?: (p: Progress) => void): Promise<FileOutcome[]> {
-    return this.call({ kind: "loadPrometheus", request, auth }, progress);
+  loadPrometheus(request: PrometheusRequest, auth: PrometheusAuth, progress?: (p: Progress) => void, net?: MessagePort): Promise<FileOutcome[]> {
+    return this.call({ kind: "loadPrometheus", request, auth, net }, progress, net ? [net] : []);
   }
   loadText(name: string, text: string, options?: SampleOptions): Promise<FileOutcome[]> {
     return this.call({ kind: "loadText", name, text, options });

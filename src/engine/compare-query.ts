@@ -13,8 +13,10 @@ import {
   compareSidesAsync,
   MIN_INTERVALS,
   planBlocks,
+  schemaFactor,
   type CompareOptions,
   type Progress,
+  type RunBuckets,
   type RunInput,
   type SideInput,
   type SubBlocks,
@@ -68,9 +70,19 @@ function intervalSeconds(s: SeriesModel): number {
   return i < ls.length ? ls[(i + ls.length) >> 1]! : 1;
 }
 
+/**
+ * A histogram of buckets for the judge: a native one's factor from the schema its description
+ * names (classic bounds are read from the values), its top bucket as the reader found it.
+ */
+function bucketsOf(b: SeriesModel["bucketed"]): RunBuckets | undefined {
+  if (!b) return undefined;
+  const schema = /\bschema (-?\d+)\b/.exec(b.detail);
+  return { factor: schema ? schemaFactor(Number(schema[1])) : null, topLowNs: b.lowNs, topHighNs: b.highNs };
+}
+
 export function runOf(store: Store, id: string, range: TimeRange): RunInput {
   const s = store.get(id);
-  const base = { name: s.name, unitNs: NANOS_PER_UNIT[s.recordedUnit], recordedUnit: s.recordedUnit, bucketed: s.bucketed?.detail };
+  const base = { name: s.name, unitNs: NANOS_PER_UNIT[s.recordedUnit], recordedUnit: s.recordedUnit, bucketed: s.bucketed?.detail, buckets: bucketsOf(s.bucketed) };
   const t = s.intervals;
   const counts = (): RunInput => {
     const h = store.histogramFor(id, range);

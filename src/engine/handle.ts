@@ -4,7 +4,19 @@ import type { Store } from "./store";
 import { fetchChunks, nameOfUrl, refuseUrl, RemoteError } from "./remote";
 import { loadFiles, type HelperWorkers } from "./load-files";
 import { queryPrometheus, sourceOfQuery } from "./prometheus-query";
+import { portFetch } from "./net-port";
 import { heatmapQuery, tailQuery, windowQuery } from "./time-queries";
+
+/** The fetch for an address: the page's own origin directly, any other through the page's port (when given). */
+function fetchOf(u: string, net: MessagePort | undefined): typeof fetch {
+  let foreign = false;
+  try {
+    foreign = typeof location !== "undefined" && new URL(u).origin !== location.origin;
+  } catch {
+    // not an address: the reader says so
+  }
+  return foreign && net ? portFetch(net) : (...a: Parameters<typeof fetch>) => fetch(...a);
+}
 
 /** `helpers` read interval logs on other cores (the worker passes its pool; tests read in one thread). */
 export async function handle(
@@ -39,6 +51,7 @@ export async function handle(
                 total = t;
               },
               signal,
+              fetchOf(u, req.net),
             ),
             (p) => progress({ file: name, bytes, totalBytes: total, intervals: p.intervals }),
           );
@@ -50,7 +63,8 @@ export async function handle(
       return out;
     }
     case "loadPrometheus": {
-      const r = await queryPrometheus(req.request, { auth: req.auth, signal });
+      // Through the page's port whenever it gives one: it may answer from a saved copy.
+      const r = await queryPrometheus(req.request, { auth: req.auth, signal, fetch: req.net ? portFetch(req.net) : fetchOf(req.request.url, undefined) });
       return [{ file: sourceOfQuery(req.request.query), ...store.add(r) }];
     }
     case "loadText": {

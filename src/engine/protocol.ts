@@ -69,9 +69,13 @@ export type Request =
    */
   | { kind: "load"; files: File[]; options?: SampleOptions; demo?: boolean }
   | { kind: "loadText"; name: string; text: string; options?: SampleOptions }
-  | { kind: "loadUrls"; urls: string[] }
+  /**
+   * `net`: the page's port to the hosts the user agreed to (net-port.ts); the worker itself may
+   * reach the page's origin only.
+   */
+  | { kind: "loadUrls"; urls: string[]; net?: MessagePort }
   /** Series from a Prometheus-compatible API (prometheus-query.ts); credentials in memory only. */
-  | { kind: "loadPrometheus"; request: PrometheusRequest; auth: PrometheusAuth }
+  | { kind: "loadPrometheus"; request: PrometheusRequest; auth: PrometheusAuth; net?: MessagePort }
   | { kind: "views"; range: TimeRange }
   | { kind: "timeline"; query: TimelineQuery }
   | { kind: "heatmap"; query: HeatmapQuery }

@@ -79,11 +79,14 @@ export function looksBinary(bytes: Uint8Array): boolean {
 
 export class RemoteError extends Error {}
 
-/** Streams a URL's body as text chunks, enforcing the cap and the sniff; errors say what happened. */
-export async function* fetchChunks(u: string, onBytes: (n: number, total: number) => void, signal?: AbortSignal): AsyncGenerator<string> {
+/**
+ * Streams a URL's body as text chunks, enforcing the cap and the sniff; errors say what happened.
+ * `doFetch` asks another host through the page (net-port.ts).
+ */
+export async function* fetchChunks(u: string, onBytes: (n: number, total: number) => void, signal?: AbortSignal, doFetch: typeof fetch = fetch): AsyncGenerator<string> {
   let res: Response;
   try {
-    res = await fetch(u, { signal, credentials: "omit", redirect: "follow" });
+    res = await doFetch(u, { signal, credentials: "omit", redirect: "follow" });
   } catch (e) {
     if ((e as Error).name === "AbortError") throw new RemoteError("cancelled");
     // A network error and a CORS refusal look the same from here, by design of the web.

@@ -27,6 +27,7 @@ import { compareSentence } from "./sentence";
 import type { CompareOptions, CompareResult, RatioPoint, SideInput, SideSummary } from "./types";
 import { curveGrid, DEFAULT_MARGIN, supportLimit, verdictOf } from "./verdict";
 import { compareWarnings } from "./warnings";
+import { bucketRule, sideBuckets } from "./buckets";
 import { exp2, ln, log2 } from "../exact-math";
 
 /** The percentiles the hooks and the table report (the max is reported apart, as a point). */
@@ -218,12 +219,14 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
   // Nothing judged among the reported ones (or a curve alone): the pointwise multiplier.
   if (!Number.isFinite(crit)) crit = NORMAL_QUANTILE(level);
   const drifting: number[] = [];
+  // Histograms of buckets (Prometheus) are judged only where both sides resolve (buckets.ts).
+  const buckets: [ReturnType<typeof sideBuckets>, ReturnType<typeof sideBuckets>] = [sideBuckets(base), sideBuckets(cand)];
   const pointAt = (g: number): RatioPoint => {
     const { p, bv, cv, events, interval } = pre[g]!;
     let reason = pre[g]!.reason;
     const ub = indexAtPercentile(pb.pooled, pb.total, p);
     const uc = indexAtPercentile(pc.pooled, pc.total, p);
-    const resolution = Math.max(ub >= 0 ? pb.width[ub]! : 0, uc >= 0 ? pc.width[uc]! : 0);
+    let resolution = Math.max(ub >= 0 ? pb.width[ub]! : 0, uc >= 0 ? pc.width[uc]! : 0);
     const ratio = bv > 0 ? cv / bv : Number.NaN;
     const c = cols[g]!;
     let low: number | null = null;
@@ -238,6 +241,14 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
     }
     // On the grid, both sides hold at least MIN_ABOVE values above (supportLimit).
     const supported = Number.isFinite(ratio);
+    // A side of buckets: not judged within one of its buckets, nor in its top bucket (no max);
+    // beyond, judged as before with the bucket's width as the resolution.
+    const rule = reason === null && (buckets[0] || buckets[1]) ? bucketRule({ p, sides: buckets, values: [pb.U, pc.U], at: [bv, cv], ratio, slack: resolution }) : null;
+    if (rule) {
+      if (Number.isFinite(rule.width)) resolution = Math.max(resolution, rule.width);
+      reason = rule.reason;
+    }
+    const bucketReason = rule?.reason != null;
     let verdict = reason === null ? verdictOf(low, high, margin, resolution) : "unknown";
     // The longer run met more pauses: its tail alone is not called worse.
     // Only where the shorter run's tail rests on few stretches of time, bunched in some of them
@@ -258,7 +269,7 @@ export function* compareSteps(base: SideInput, cand: SideInput, options: Compare
     // Events: one side went above all of the other's values in enough separate stretches, and
     // its value here lies above the other side's max by more than the margin.
     const band = Math.max(margin, resolution);
-    if (basis === null && ex && supported && ex.p <= ex.alpha && !/too few for/.test(reason ?? "")) {
+    if (basis === null && ex && supported && ex.p <= ex.alpha && !bucketReason && !/too few for/.test(reason ?? "")) {
       const candAbove = ex.above[1] > 0;
       const top = candAbove ? maxOf(pb) : maxOf(pc);
       const v = candAbove ? cv : bv;

@@ -52,6 +52,17 @@ export interface RunInput {
   saturated?: boolean;
   /** A histogram of buckets (Prometheus), in words: "a native histogram of schema 3 (each bucket 9.05 % wide)". */
   bucketed?: string;
+  /** The same histogram's buckets, for the judge (buckets.ts): absent for a log, which is judged as always. */
+  buckets?: RunBuckets;
+}
+
+/** A histogram of buckets: each value at its bucket's upper bound, the max unknown within the top bucket. */
+export interface RunBuckets {
+  /** Upper ÷ lower bound of every bucket (a native histogram's 2^(2^−schema)); null for classic bounds, read from the values. */
+  factor: number | null;
+  /** The top bucket holding a value, (low, high] in ns (high Infinity: the open +Inf bucket). */
+  topLowNs: number;
+  topHighNs: number;
 }
 
 /** One side of the comparison: a series, or several repeated runs of one configuration. */

@@ -33,7 +33,7 @@ export function compareWarnings(base: SideInput, cand: SideInput, pb: PreparedSi
     const said = [bb.length ? `${base.label} is ${bb.join("; ")}` : "", bc.length ? `${cand.label} is ${bc.join("; ")}` : ""].filter(Boolean).join(" and ");
     out.push({
       kind: "precision",
-      message: `${said}: its values sit at their buckets' upper bounds, so a ratio within a bucket's width is within its resolution, not a difference the data shows; read such ratios as "about the same".`,
+      message: `${said}: its values sit at their buckets' upper bounds, so a ratio within a bucket's width is within its resolution, not a difference the data shows: such percentiles, and those in its top bucket (no max is kept), are not judged.`,
     });
   }
   const co = (s: SideInput) => s.runs.some((r) => r.coCorrected);

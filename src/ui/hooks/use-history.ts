@@ -8,6 +8,7 @@ import type { LoadProblem } from "../../core/types";
 import { HISTORY_PREFIX } from "../../share/history-prefix";
 import { FOLDER_KEY, groupRuns, type PathedFile } from "../state/history-group";
 import type { HistoryJob, HistoryReply } from "../../engine/history-worker";
+import { startHistoryWorker } from "../../engine/client";
 
 export interface HistoryState {
   files: PathedFile[];
@@ -57,7 +58,7 @@ export function useHistory(holdBusy: (d: 1 | -1) => void): HistoryState {
   }, []);
   useEffect(() => {
     if (grouped.runs.length === 0) return;
-    const w = (worker.current ??= new Worker(new URL("../../engine/history-worker.ts", import.meta.url), { type: "module", name: "history" }));
+    const w = (worker.current ??= startHistoryWorker());
     const id = ++job.current;
     holdBusy(1);
     setProgress({ done: 0, total: grouped.runs.length });

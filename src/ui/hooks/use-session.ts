@@ -7,6 +7,9 @@ import type { FileOutcome } from "../../engine/protocol";
 import type { SampleOptions } from "../../formats/source";
 import { clearSession, saveSession, withLoadedFiles, type Session, type SessionView } from "../state/session";
 import type { EngineState } from "./use-engine";
+import type { PrometheusAuth, PrometheusRequest } from "../../engine/query-types";
+import { publicAddress } from "../../core/prometheus-args";
+import { netPort } from "../state/net-frames";
 
 export function useSession(engine: EngineClient, { run, setProgress }: Pick<EngineState, "run" | "setProgress">, sampleOpts: SampleOptions) {
   const session = useRef<Session>({ demo: false, files: [], view: null });
@@ -45,14 +48,37 @@ export function useSession(engine: EngineClient, { run, setProgress }: Pick<Engi
     [engine, load],
   );
 
+  /** Series from a query: the answer is kept with the request when it loaded a series (see net-frames.ts). */
+  const loadQuery = useCallback(
+    (request: PrometheusRequest, auth: PrometheusAuth) =>
+      void run(async () => {
+        const net = netPort({ record: true });
+        let out: FileOutcome[];
+        let answer: Blob | null;
+        try {
+          out = await engine.loadPrometheus(request, auth, setProgress, net.port);
+        } finally {
+          answer = net.done();
+        }
+        if (answer && out.some((o) => o.added.length > 0)) {
+          const kept: PrometheusRequest = { ...request, url: publicAddress(request.url) };
+          session.current = { ...session.current, queries: [...(session.current.queries ?? []), { request: kept, answer }] };
+          void saveSession(session.current);
+        }
+        return out;
+      }),
+    [engine, run, setProgress],
+  );
+
   return {
     session,
     ready,
     loadFiles,
     loadText,
+    loadQuery,
     /** Clear all: the files go, the view stays. */
     dropFiles: () => {
-      session.current = { demo: false, files: [], view: session.current.view };
+      session.current = { demo: false, files: [], queries: [], view: session.current.view };
       void saveSession(session.current);
     },
     startOver: async () => {

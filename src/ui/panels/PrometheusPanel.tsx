@@ -5,9 +5,7 @@
 import { memo, useState } from "react";
 import { defaultStep, parseStep, parseTime, publicAddress } from "../../core/prometheus-args";
 import type { PrometheusAuth, PrometheusRequest } from "../../engine/prometheus-query";
-
-/** Hosts the user agreed to ask in this tab (memory only: a reload asks again). */
-const agreed = new Set<string>();
+import { agreeTo, isAgreed } from "../state/net-frames";
 
 const isoNow = (offsetS = 0) => new Date(Math.floor(Date.now() / 1000 + offsetS) * 1000).toISOString().replace(".000Z", "Z");
 
@@ -58,7 +56,7 @@ export const PrometheusPanel = memo(function PrometheusPanel({ onLoad }: { onLoa
     if (typeof r === "string") return setError(r);
     setError(null);
     const u = new URL(r.url);
-    if (u.origin !== origin && !agreed.has(u.host)) return setAsking({ host: u.host, request: r });
+    if (u.origin !== origin && !isAgreed(r.url)) return setAsking({ host: u.host, request: r });
     onLoad(r, auth());
   };
   const field = (k: keyof PrometheusForm, testid: string, label: string, hint: string, wide = false) => (
@@ -115,7 +113,7 @@ export const PrometheusPanel = memo(function PrometheusPanel({ onLoad }: { onLoa
             type="button"
             data-testid="prometheus-consent-load"
             onClick={() => {
-              agreed.add(asking.host);
+              agreeTo(asking.request.url);
               setAsking(null);
               onLoad(asking.request, auth());
             }}

@@ -1,6 +1,8 @@
-// The session survives a reload: the files the user loaded (as blobs) and the view, kept in
-// IndexedDB in this browser only. A failed load never touches it.
+// The session survives a reload: the files the user loaded (as blobs), the answers of the
+// Prometheus queries (as received, with the request), and the view, kept in IndexedDB in this
+// browser only. A failed load never touches it.
 import type { RemovedSeries, SavedMerge } from "./merges";
+import type { PrometheusRequest } from "../../engine/query-types";
 
 export interface SessionView {
   unit: string;
@@ -34,10 +36,22 @@ export interface SeriesEdit {
   patch?: { config?: string; throughput?: number | null; kind?: "response" | "service" | ""; name?: string };
 }
 
+/**
+ * A query's series kept across a reload: the request (its address never holds credentials, the
+ * form refuses them; no token is kept) and the server's answer as it came, read again on a reload
+ * without asking the network.
+ */
+export interface SavedQuery {
+  request: PrometheusRequest;
+  answer: Blob;
+}
+
 export interface Session {
   /** True when the demo data is part of the session. */
   demo: boolean;
   files: { name: string; blob: Blob }[];
+  /** Series from Prometheus queries, in the order loaded; absent in older sessions. */
+  queries?: SavedQuery[];
   view: SessionView | null;
 }
 

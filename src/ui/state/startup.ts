@@ -5,6 +5,7 @@ import type { FileOutcome, Progress } from "../../engine/protocol";
 import { foreignHosts, needsConsent, srcUrls } from "../../engine/remote";
 import { loadSession, saveSession, type Session } from "./session";
 import { servedLive } from "./live-mode";
+import { agreeTo, netPort } from "./net-frames";
 import { viewOfSession, viewOfShare, type RestoredView } from "./view-state";
 
 export interface StartDeps {
@@ -47,7 +48,7 @@ export async function startApp(d: StartDeps): Promise<FileOutcome[] | null> {
     return null;
   }
   const saved = await loadSession();
-  if (saved && (saved.files.length > 0 || !saved.demo)) {
+  if (saved && (saved.files.length > 0 || (saved.queries?.length ?? 0) > 0 || !saved.demo)) {
     // A reload: the saved files and view come back.
     d.session.current = saved;
     const out: FileOutcome[] = saved.demo ? await loadDemo(d) : [];
@@ -57,6 +58,15 @@ export async function startApp(d: StartDeps): Promise<FileOutcome[] | null> {
         d.setProgress,
       )),
     );
+    // A query's series come back from its saved answer: no host is asked, no token needed.
+    for (const q of saved.queries ?? []) {
+      const net = netPort({ replay: q.answer });
+      try {
+        out.push(...(await d.engine.loadPrometheus(q.request, {}, d.setProgress, net.port)));
+      } finally {
+        net.done();
+      }
+    }
     if (saved.view) await d.applyView(viewOfSession(saved.view));
     d.onSessionReady();
     return out;
@@ -109,7 +119,16 @@ async function loadDemo(d: StartDeps): Promise<FileOutcome[]> {
 
 /** Loads a link's URLs once the user answered: all of them, or (declined) only those that needed no consent. */
 async function remoteAnswer(d: StartDeps, urls: string[], load: boolean): Promise<FileOutcome[]> {
-  if (load) return d.engine.loadUrls(urls, d.setProgress);
+  if (load) {
+    // Agreed: the link's hosts are asked through frames that may reach them alone (net-frames.ts).
+    for (const u of urls) if (needsConsent(u, window.location.origin)) agreeTo(u);
+    const net = netPort();
+    try {
+      return await d.engine.loadUrls(urls, d.setProgress, net.port);
+    } finally {
+      net.done();
+    }
+  }
   const own = urls.filter((u) => !needsConsent(u, window.location.origin));
   const declined: FileOutcome[] = urls
     .filter((u) => needsConsent(u, window.location.origin))
