@@ -291,6 +291,7 @@ export function App() {
               steps={plotSteps}
               width={width}
               follow={follow}
+              range={shownRange}
               onFollow={setFollow}
             />
           ) : null}
@@ -358,6 +359,17 @@ export function App() {
             onUnit={setSeriesUnit}
             onBusy={holdBusy}
           />
+          {live.canFollowLink ? (
+            <button
+              type="button"
+              data-testid="follow-src"
+              className="follow-file"
+              onClick={() => void live.followLink()}
+              title="Follow the link's logs as they are written: asked for again each second, from where the page stopped"
+            >
+              Follow the link's logs
+            </button>
+          ) : null}
           {live.canFollowFiles ? (
             <button
               type="button"

@@ -9,6 +9,7 @@
 import type { LoadProblem } from "../core/types";
 import type { AppendedRow } from "./intervals";
 import type { LiveAnswer, LivePiece } from "./protocol";
+import { nameOfUrl } from "./remote";
 import { Store } from "./store";
 
 interface Followed {
@@ -41,9 +42,9 @@ export function headerOf(text: string): string {
   return out.length ? `${out.join("\n")}\n` : "";
 }
 
-/** The file's name as its series' source: the last part of the served id. */
+/** The file's name as its series' source: the last part of the served id (a URL's named as its load names it). */
 export function nameOfLive(file: string): string {
-  return file.slice(file.lastIndexOf("/") + 1);
+  return /^https?:\/\//.test(file) ? nameOfUrl(file) : file.slice(file.lastIndexOf("/") + 1);
 }
 
 const runs = new WeakMap<Store, LiveRuns>();

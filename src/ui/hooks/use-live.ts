@@ -10,6 +10,8 @@ import type { LivePiece } from "../../engine/protocol";
 import type { EngineState } from "./use-engine";
 import { servedLive } from "../state/live-mode";
 import { LocalFollow, type FileHandleLike } from "../state/local-follow";
+import { nameOfUrl } from "../../engine/remote";
+import { followable, onFollowAsked, RemoteFollow } from "../state/remote-follow";
 
 /** Whether this browser can follow a file on this machine (the File System Access API: Chromium). */
 function canPickFiles(): boolean {
@@ -41,8 +43,8 @@ function joined(pieces: LivePiece[]): LivePiece[] {
 
 export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
   const [served] = useState(servedLive);
-  /** Files on this machine followed in the page alone (Follow a file…). */
-  const locals = useRef<LocalFollow[]>([]);
+  /** Files followed in the page alone: on this machine (Follow a file…) or a link's (#src=). */
+  const locals = useRef<(LocalFollow | RemoteFollow)[]>([]);
   const [following, setFollowing] = useState(0);
   const active = served || following > 0;
   const [paused, setPaused] = useState(false);
@@ -119,7 +121,7 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
     return () => es.close();
   }, [served, note]);
 
-  // Local files are read again each second.
+  // Local files and a link's are read again each second.
   useEffect(() => {
     if (following === 0) return;
     if (!served) setConnected(true);
@@ -156,13 +158,60 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
     setFollowing(locals.current.length);
   }, [note]);
 
+  /** A link's URLs followed (`#src=…&follow=1`, or the Follow control): each asked again every second. */
+  const followUrls = useCallback(
+    (urls: string[]) => {
+      for (const u of urls) {
+        if (locals.current.some((l) => l instanceof RemoteFollow && l.url === u)) continue;
+        const r = new RemoteFollow(u, (p) => buffer.current.push(p), note);
+        locals.current.push(r);
+        void r.tick();
+      }
+      setFollowing(locals.current.length);
+    },
+    [note],
+  );
+  useEffect(() => onFollowAsked(followUrls), [followUrls]);
+
+  /**
+   * The Follow control of a page opened on a #src= link: the series loaded from the link are
+   * read again from the start as runs followed live (a load read up to some byte no request
+   * can name), and followed from there.
+   */
+  const followLink = useCallback(async () => {
+    const urls = [...followable].filter((u) => !locals.current.some((l) => l instanceof RemoteFollow && l.url === u));
+    if (urls.length === 0) return;
+    const names = new Set(urls.map(nameOfUrl));
+    await runRef.current(async () => {
+      const views = await engine.views({ start: null, end: null });
+      for (const v of views) if (names.has(v.source) && v.correctedFrom === null) await engine.remove(v.id);
+      return null;
+    });
+    followUrls(urls);
+  }, [engine, followUrls]);
+
   const resume = useCallback(() => {
     pausedRef.current = false;
     setPaused(false);
     void flush();
   }, [flush]);
 
-  return { active, served, followFiles, canFollowFiles: canPickFiles(), paused, pause: useCallback(() => setPaused(true), []), resume, connected, updated, notes, ids };
+  const canFollowLink = !served && followable.size > 0 && !locals.current.some((l) => l instanceof RemoteFollow);
+  return {
+    active,
+    served,
+    followFiles,
+    canFollowFiles: canPickFiles(),
+    followLink,
+    canFollowLink,
+    paused,
+    pause: useCallback(() => setPaused(true), []),
+    resume,
+    connected,
+    updated,
+    notes,
+    ids,
+  };
 }
 
 export type LiveState = ReturnType<typeof useLive>;

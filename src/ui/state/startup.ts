@@ -2,7 +2,8 @@
 // saved before a reload, or the demo (System A vs System B, with its requirement).
 import type { EngineClient } from "../../engine/client";
 import type { FileOutcome, Progress } from "../../engine/protocol";
-import { foreignHosts, needsConsent, srcUrls } from "../../engine/remote";
+import { foreignHosts, needsConsent, refuseUrl, srcUrls } from "../../engine/remote";
+import { askFollow, followable, wantsFollow } from "./remote-follow";
 import { loadSession, saveSession, type Session } from "./session";
 import { servedLive } from "./live-mode";
 import { viewOfSession, viewOfShare, type RestoredView } from "./view-state";
@@ -37,7 +38,7 @@ export async function startApp(d: StartDeps): Promise<FileOutcome[] | null> {
   const urls = srcUrls(hash);
   if (urls.length > 0) {
     const hosts = foreignHosts(urls, window.location.origin);
-    if (hosts.length === 0) return d.engine.loadUrls(urls, d.setProgress);
+    if (hosts.length === 0) return openLink(d, urls);
     d.askRemote(hosts, (load) => remoteAnswer(d, urls, load));
     return null;
   }
@@ -109,10 +110,25 @@ async function loadDemo(d: StartDeps): Promise<FileOutcome[]> {
 
 /** Loads a link's URLs once the user answered: all of them, or (declined) only those that needed no consent. */
 async function remoteAnswer(d: StartDeps, urls: string[], load: boolean): Promise<FileOutcome[]> {
-  if (load) return d.engine.loadUrls(urls, d.setProgress);
+  if (load) return openLink(d, urls);
   const own = urls.filter((u) => !needsConsent(u, window.location.origin));
   const declined: FileOutcome[] = urls
     .filter((u) => needsConsent(u, window.location.origin))
     .map((u) => ({ file: u, added: [], problems: [{ file: u, line: null, reason: `not fetched: loading from ${new URL(u).host} was declined` }] }));
-  return [...(own.length > 0 ? await d.engine.loadUrls(own, d.setProgress) : []), ...declined];
+  return [...(own.length > 0 ? await openLink(d, own) : []), ...declined];
+}
+
+/**
+ * Loads the URLs the page may fetch (its own, or agreed to), or with `follow=1` follows them as
+ * they grow (use-live.ts); either way they may be followed later (the Follow control).
+ */
+async function openLink(d: StartDeps, urls: string[]): Promise<FileOutcome[]> {
+  const ok = urls.filter((u) => refuseUrl(u) === null);
+  if (!wantsFollow(window.location.hash)) {
+    for (const u of ok) followable.add(u);
+    return d.engine.loadUrls(urls, d.setProgress);
+  }
+  askFollow(ok);
+  const refused = urls.filter((u) => refuseUrl(u) !== null);
+  return refused.length > 0 ? d.engine.loadUrls(refused, d.setProgress) : [];
 }
