@@ -324,6 +324,7 @@ export function App() {
               onInfo={setTimeInfo}
               holdBusy={holdBusy}
               wallClock={tl.wallClock}
+              onlyInView={live.active}
             />
           ) : null}
           <div ref={tableBox}>

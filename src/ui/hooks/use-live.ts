@@ -27,7 +27,12 @@ export interface LiveNote {
 /** How the time axis follows the run: the whole run, or its last N minutes. */
 export type LiveFollowEnd = "whole" | number;
 
-const FLUSH_MS = 250;
+/**
+ * The least time between two redraws of appended lines: many writers each writing an interval
+ * a second are drawn together, a few times a second, not once each (every redraw asks the
+ * engine again and draws the spectra, the table and the timeline).
+ */
+const FLUSH_MS = 500;
 const MAX_NOTES = 6;
 
 /** Pieces of one file and run that follow each other, joined (fewer reads for a burst). */
@@ -66,8 +71,43 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
   /** Not before this (performance.now()): a redraw's cost spaces the next one out. */
   const nextAt = useRef(0);
 
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const flushRef = useRef<() => Promise<void>>(async () => undefined);
+  /**
+   * A redraw at the earliest moment allowed, unless one is due or under way: lines wait for the
+   * next redraw, never for a timer's next tick as well.
+   */
+  const schedule = useCallback(() => {
+    if (timer.current !== null || flushing.current || pausedRef.current || buffer.current.length === 0) return;
+    timer.current = setTimeout(
+      () => {
+        timer.current = null;
+        void flushRef.current();
+      },
+      Math.max(0, nextAt.current - performance.now()),
+    );
+  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current !== null) clearTimeout(timer.current);
+    },
+    [],
+  );
+  /** Complete lines that arrived, drawn at the next redraw. */
+  const take = useCallback(
+    (p: LivePiece) => {
+      buffer.current.push(p);
+      schedule();
+    },
+    [schedule],
+  );
+
   const flush = useCallback(async () => {
-    if (flushing.current || pausedRef.current || buffer.current.length === 0 || performance.now() < nextAt.current) return;
+    if (flushing.current || pausedRef.current || buffer.current.length === 0) return;
+    if (performance.now() < nextAt.current) {
+      schedule();
+      return;
+    }
     flushing.current = true;
     const began = performance.now();
     const pieces = joined(buffer.current);
@@ -86,16 +126,20 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
           });
         return [{ file: "(live)", added: a.added, problems: a.problems }];
       });
-      // Drawn: the data is on screen after the next frame. Lines that arrive meanwhile wait at
-      // least as long as this round took, so many writers each writing a little keep the page
-      // busy a bounded share of the time, however often they write.
-      await new Promise<void>((res) => requestAnimationFrame(() => res()));
+      // Set at once, so that React renders it with the data (one render, not one more after
+      // the next frame); the page is painted with both in the next frame.
       if (changed) setUpdated(Date.now());
-      nextAt.current = performance.now() + Math.max(FLUSH_MS, performance.now() - began);
+      // The next round starts FLUSH_MS after this one began, or later when this one took more
+      // than half of that, so many writers each writing a little keep the page busy a bounded
+      // share of the time, however often they write; and never before the next frame.
+      await new Promise<void>((res) => requestAnimationFrame(() => res()));
+      nextAt.current = began + Math.max(FLUSH_MS, 2 * (performance.now() - began));
     } finally {
       flushing.current = false;
+      schedule();
     }
-  }, [engine]);
+  }, [engine, schedule]);
+  flushRef.current = flush;
 
   useEffect(() => {
     if (!served) return;
@@ -103,7 +147,7 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
     const data = (ev: Event) => JSON.parse(String((ev as MessageEvent).data)) as Record<string, unknown>;
     es.addEventListener("lines", (ev) => {
       const d = data(ev) as unknown as LivePiece;
-      buffer.current.push({ file: d.file, run: d.run, start: d.start, text: d.text });
+      take({ file: d.file, run: d.run, start: d.start, text: d.text });
     });
     es.addEventListener("run", (ev) => {
       const d = data(ev);
@@ -119,7 +163,7 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
     es.onopen = () => setConnected(true);
     es.onerror = () => setConnected(false);
     return () => es.close();
-  }, [served, note]);
+  }, [served, note, take]);
 
   // Local files and a link's are read again each second.
   useEffect(() => {
@@ -134,12 +178,6 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
     return () => clearInterval(timer);
   }, [following, served]);
 
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => void flush(), FLUSH_MS);
-    return () => clearInterval(timer);
-  }, [active, flush]);
-
   /** Follow a file…: files chosen on this machine, followed as they grow (Chromium). */
   const followFiles = useCallback(async () => {
     const pick = (window as unknown as { showOpenFilePicker?: (o: { multiple: boolean }) => Promise<FileHandleLike[]> }).showOpenFilePicker;
@@ -151,25 +189,25 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
       return; // the person closed the picker
     }
     for (const h of handles) {
-      const l = new LocalFollow(h, (p) => buffer.current.push(p), note);
+      const l = new LocalFollow(h, take, note);
       locals.current.push(l);
       await l.tick();
     }
     setFollowing(locals.current.length);
-  }, [note]);
+  }, [note, take]);
 
   /** A link's URLs followed (`#src=…&follow=1`, or the Follow control): each asked again every second. */
   const followUrls = useCallback(
     (urls: string[]) => {
       for (const u of urls) {
         if (locals.current.some((l) => l instanceof RemoteFollow && l.url === u)) continue;
-        const r = new RemoteFollow(u, (p) => buffer.current.push(p), note);
+        const r = new RemoteFollow(u, take, note);
         locals.current.push(r);
         void r.tick();
       }
       setFollowing(locals.current.length);
     },
-    [note],
+    [note, take],
   );
   useEffect(() => onFollowAsked(followUrls), [followUrls]);
 

@@ -43,10 +43,8 @@ export async function startApp(d: StartDeps): Promise<FileOutcome[] | null> {
     return null;
   }
   // Served by `serve`: the followed files are the page's (use-live.ts), nothing else is opened.
-  if (servedLive()) {
-    d.onSessionReady();
-    return null;
-  }
+  // Nor is the view saved: a served page never restores it, and every drawn append changes it.
+  if (servedLive()) return null;
   const saved = await loadSession();
   if (saved && (saved.files.length > 0 || !saved.demo)) {
     // A reload: the saved files and view come back.
