@@ -2,7 +2,8 @@
 // while the page watches). A row's count must follow the file's complete intervals, never a
 // partial line, never an interval twice: through a reload of the tab, a restart of the server,
 // a truncated file and a burst of lines.
-import { appendFileSync, mkdtempSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
@@ -194,4 +195,116 @@ test("Follow a file… (the page alone): appended lines drawn, a partial line wa
   await expect(page.getByTestId("series")).toHaveCount(2, { timeout: 15_000 });
   const counts = await page.locator("[data-testid=series][data-source='run.hlog']").evaluateAll((els) => els.map((e) => e.getAttribute("data-count")));
   expect(counts.sort()).toEqual([String(20 * PER), String(2 * PER)].sort());
+});
+
+/**
+ * A plain file server on another port of this host, as a log host would be: Range requests
+ * answered with 206 (or 416 past the end), ETag and If-None-Match, and CORS for the page.
+ * `ranges: false` stands for a server that ignores Range and sends the whole file.
+ */
+async function fileServer(file: string, ranges = true): Promise<{ url: string; asked: string[]; close: () => Promise<void> }> {
+  const asked: string[] = [];
+  const srv: Server = createServer((req, res) => {
+    const cors = {
+      "access-control-allow-origin": "*",
+      "access-control-allow-headers": "range, if-none-match",
+      "access-control-expose-headers": "etag, content-range",
+    };
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, cors);
+      res.end();
+      return;
+    }
+    const body = readFileSync(file);
+    const etag = `"${body.length}-${body.subarray(0, 64).toString("hex").slice(0, 16)}"`;
+    asked.push(String(req.headers.range ?? ""));
+    if (req.headers["if-none-match"] === etag) {
+      res.writeHead(304, { ...cors, etag });
+      res.end();
+      return;
+    }
+    const m = ranges ? /^bytes=(\d+)-$/.exec(String(req.headers.range ?? "")) : null;
+    if (m) {
+      const from = Number(m[1]);
+      if (from >= body.length) {
+        res.writeHead(416, { ...cors, "content-range": `bytes */${body.length}` });
+        res.end();
+        return;
+      }
+      res.writeHead(206, { ...cors, etag, "content-range": `bytes ${from}-${body.length - 1}/${body.length}`, "content-length": body.length - from });
+      res.end(body.subarray(from));
+      return;
+    }
+    res.writeHead(200, { ...cors, etag, "content-length": body.length });
+    res.end(body);
+  });
+  await new Promise<void>((res) => srv.listen(0, "127.0.0.1", res));
+  const port = (srv.address() as { port: number }).port;
+  return { url: `http://127.0.0.1:${port}/logs/run.hlog`, asked, close: () => new Promise((res) => srv.close(() => res())) };
+}
+
+for (const ranges of [true, false]) {
+  test(`#src=…&follow=1 follows the link's log with Range requests (${ranges ? "206" : "a server that ignores Range"}): appended, partial line waits, truncated a new run`, async ({
+    page,
+  }) => {
+    const dir = mkdtempSync(path.join(tmpdir(), "live-e2e-"));
+    const file = path.join(dir, "run.hlog");
+    const { header, lines } = intervals(0, 30);
+    writeFileSync(file, header + lines.slice(0, 10).join(""));
+    const host = await fileServer(file, ranges);
+    try {
+      await page.goto("./#src=" + encodeURIComponent(host.url) + "&follow=1");
+      // Another origin: asked first, as any #src= link; nothing fetched before the answer.
+      await expect(page.getByTestId("src-consent")).toBeVisible();
+      expect(host.asked).toEqual([]);
+      await page.getByTestId("src-consent-load").click();
+      await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(10 * PER), { timeout: 15_000 });
+      await expect(page.getByTestId("live")).toHaveAttribute("data-live", "true");
+      await expect(page.getByTestId("series")).toHaveCount(1);
+
+      appendFileSync(file, lines.slice(10, 20).join("") + lines[20]!.slice(0, 25));
+      await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(20 * PER), { timeout: 15_000 });
+      await page.waitForTimeout(1500);
+      await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(20 * PER));
+      appendFileSync(file, lines[20]!.slice(25) + lines.slice(21, 25).join(""));
+      await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(25 * PER), { timeout: 15_000 });
+      // The requests after the first named a range from near the end read (or the server ignored it).
+      expect(host.asked[0]).toBe("");
+      expect(host.asked.slice(1).every((r) => /^bytes=\d+-$/.test(r) && Number(/\d+/.exec(r)![0]) > 0)).toBe(true);
+
+      // Truncated and written again: a new run, said, the earlier one kept apart.
+      writeFileSync(file, header + lines.slice(0, 3).join(""));
+      await expect(page.getByTestId("series")).toHaveCount(2, { timeout: 15_000 });
+      const counts = await page.locator("[data-testid=series][data-source='run.hlog']").evaluateAll((els) => els.map((e) => e.getAttribute("data-count")));
+      expect(counts.sort()).toEqual([String(25 * PER), String(3 * PER)].sort());
+      await expect(page.getByTestId("live-notes")).toContainText("run.hlog was truncated: a new run starts");
+    } finally {
+      await host.close();
+    }
+  });
+}
+
+test("the Follow control of a #src= link's page reads the log again and follows it", async ({ page }) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "live-e2e-"));
+  const file = path.join(dir, "run.hlog");
+  const { header, lines } = intervals(0, 20);
+  writeFileSync(file, header + lines.slice(0, 5).join(""));
+  const host = await fileServer(file);
+  try {
+    await page.goto("./#src=" + encodeURIComponent(host.url));
+    await page.getByTestId("src-consent-load").click();
+    await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(5 * PER), { timeout: 15_000 });
+    await expect(page.getByTestId("live")).toHaveCount(0);
+    appendFileSync(file, lines.slice(5, 8).join(""));
+    await page.getByTestId("follow-src").click();
+    await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(8 * PER), { timeout: 15_000 });
+    await expect(page.getByTestId("series")).toHaveCount(1);
+    await expect(page.getByTestId("follow-src")).toHaveCount(0);
+    appendFileSync(file, lines.slice(8, 12).join(""));
+    await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(12 * PER), { timeout: 15_000 });
+    await idle(page);
+    await page.screenshot({ path: "/tmp/live-src.png", fullPage: true });
+  } finally {
+    await host.close();
+  }
 });

@@ -47,7 +47,7 @@
       return reply.postMessage({ type: "error", message: "not an address" });
     }
     if (target.origin !== asked) return reply.postMessage({ type: "error", message: target.host + " was not agreed to" });
-    fetch(target.href, { headers: req.headers || {}, credentials: "omit", redirect: "follow", signal: controller.signal }).then(
+    fetch(target.href, { headers: req.headers || {}, credentials: "omit", cache: "no-store", redirect: "follow", signal: controller.signal }).then(
       function (res) {
         reader = res.body ? res.body.getReader() : null;
         var headers = [];

@@ -29,6 +29,8 @@ const arg = (name: string, dflt: string) => {
 const RUNS = Math.max(1, Number(arg("--runs", "1")) || 1);
 const SECONDS = Math.max(5, Number(arg("--seconds", "60")) || 60);
 const ONLY = new Set(arg("--only", "1,2").split(",").map(Number));
+/** Writes the page's main-thread CPU profile while it follows (a .cpuprofile for DevTools) and prints its heaviest functions. */
+const PROFILE = arg("--profile", "");
 
 function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -106,6 +108,27 @@ function day(): void {
   }
 }
 
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The functions the page spent most of its samples in (self time), and their callers' totals. */
+function printHeaviest(p: CpuProfile): void {
+  const self = new Map<number, number>();
+  p.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (p.timeDeltas[i] ?? 0)));
+  const byName = new Map<string, number>();
+  for (const n of p.nodes) {
+    const f = n.callFrame;
+    if (f.functionName === "(idle)" || f.functionName === "(program)") continue;
+    const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber}`;
+    byName.set(key, (byName.get(key) ?? 0) + (self.get(n.id) ?? 0));
+  }
+  const top = [...byName].sort((a, b) => b[1] - a[1]).slice(0, 25);
+  for (const [k, us] of top) console.log(`     ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
+}
+
 // ---------------------------------------------------------------- 2: ten series, one interval a second, in the page
 
 function seriesLines(seed: number, n: number): { header: string; lines: string[] } {
@@ -154,6 +177,10 @@ async function tenSeries(): Promise<void> {
       const cdp = await page.context().newCDPSession(page);
       await cdp.send("Performance.enable");
       const task = async () => ((await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "TaskDuration")?.value ?? 0) as number;
+      if (PROFILE) {
+        await cdp.send("Profiler.enable");
+        await cdp.send("Profiler.start");
+      }
       const cpu0 = await task();
       const wall0 = Date.now();
       const writes: { source: string; count: number; at: number }[] = [];
@@ -171,6 +198,11 @@ async function tenSeries(): Promise<void> {
       }
       await new Promise((res) => setTimeout(res, 3000));
       const cpu1 = await task();
+      if (PROFILE) {
+        const { profile } = await cdp.send("Profiler.stop");
+        writeFileSync(PROFILE, JSON.stringify(profile));
+        printHeaviest(profile as unknown as CpuProfile);
+      }
       const wall1 = Date.now();
       const seen = await page.evaluate(() => (window as unknown as { __seen: [string, string, number][] }).__seen);
       const lat: number[] = [];

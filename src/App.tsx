@@ -291,6 +291,7 @@ export function App() {
               steps={plotSteps}
               width={width}
               follow={follow}
+              range={shownRange}
               onFollow={setFollow}
             />
           ) : null}
@@ -323,6 +324,7 @@ export function App() {
               onInfo={setTimeInfo}
               holdBusy={holdBusy}
               wallClock={tl.wallClock}
+              onlyInView={live.active}
             />
           ) : null}
           <div ref={tableBox}>
@@ -358,6 +360,17 @@ export function App() {
             onUnit={setSeriesUnit}
             onBusy={holdBusy}
           />
+          {live.canFollowLink ? (
+            <button
+              type="button"
+              data-testid="follow-src"
+              className="follow-file"
+              onClick={() => void live.followLink()}
+              title="Follow the link's logs as they are written: asked for again each second, from where the page stopped"
+            >
+              Follow the link's logs
+            </button>
+          ) : null}
           {live.canFollowFiles ? (
             <button
               type="button"

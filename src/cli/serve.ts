@@ -70,7 +70,9 @@ export async function startServer(o: ServeOptions): Promise<Serving> {
   const served = new ServedPaths(o.paths);
   const pageDir = realpathSync(o.pageDir ?? defaultPageDir());
   const indexPath = join(pageDir, "index.html");
-  const pollMs = o.pollMs ?? 250;
+  // A look at ten files is a few stat calls: looking often keeps the page's wait for a line
+  // short, so that the page can gather lines for longer and redraw less often.
+  const pollMs = o.pollMs ?? 100;
   const quietMs = o.quietMs ?? 30_000;
   const loopback = isLoopback(o.host);
   const streams = new Set<ServerResponse>();

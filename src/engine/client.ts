@@ -27,6 +27,7 @@ import type {
 import type { Encoded, ShareView } from "../share";
 import type { SampleOptions } from "../formats/source";
 import { helperCount } from "./part-pool";
+import { ViewsHeld, type PackedView } from "./views-reuse";
 import type { CompareResult } from "../core/compare/types";
 import type { PrometheusAuth, PrometheusRequest } from "./prometheus-query";
 import type { HelperFailed, HelperPorts, PartSetup } from "./part-protocol";
@@ -54,6 +55,8 @@ export const startHistoryWorker = (): Worker => startWorker(historyUrl, "history
 export class EngineClient {
   private readonly worker: Worker;
   private nextId = 1;
+  /** The views last answered for each time window (views-reuse.ts). */
+  private readonly held = new ViewsHeld();
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; progress?: (p: Progress) => void }>();
 
   constructor() {
@@ -125,7 +128,7 @@ export class EngineClient {
     return this.call({ kind: "loadText", name, text, options });
   }
   views(range: TimeRange): Promise<SeriesView[]> {
-    return this.call({ kind: "views", range });
+    return this.call<PackedView[]>({ kind: "views", range }).then((p) => this.held.unpack(range, p));
   }
   timeline(query: TimelineQuery): Promise<TimelineResult> {
     return this.call({ kind: "timeline", query });

@@ -1,7 +1,7 @@
 // Turns one input (a name and its text, streamed in chunks) into series. Pure: no DOM, no
 // worker API, so the whole path from bytes to series is testable in Node.
 import { encodeIntoCompressedBase64 } from "hdr-histogram-js";
-import { maxOf, valueAtPercentile } from "../core/histogram";
+import { maxOf, mergeAll, valueAtPercentile } from "../core/histogram";
 import { LineSplitter, MAX_LINE_CHARS } from "../core/lines";
 import { IntervalTable } from "../core/series";
 import { fileBaseName } from "../core/naming";
@@ -181,6 +181,15 @@ class ReaderIngest implements Sink {
     this.splitter.push(chunk);
   }
 
+  /**
+   * What the reader collected from the lines read so far, the reader kept open for more (a file
+   * followed live gives whole lines only, so nothing waits in the splitter).
+   */
+  parsed(): ParsedSource {
+    const p = this.parser.finish();
+    return { ...p, problems: [...this.overlong, ...p.problems] };
+  }
+
   finish(): IngestResult {
     this.splitter.end();
     const out = seriesOfSource(this.file, this.parser.finish(), this.overlong, this.splitter.linesRead);
@@ -244,4 +253,85 @@ export async function ingestBytes(
 
 function unknownFormat(name: string, head: string): IngestResult {
   return { series: [], problems: [{ file: name, line: null, reason: unreadableReason(head) }], lines: 0 };
+}
+
+/**
+ * A sample format read as it grows (a run followed live): its lines go through one reader kept
+ * between pieces, so the header and columns are remembered from the first read and each piece
+ * is read once. After each piece the series so far are made from what the reader collected:
+ * the histograms are copied (the reader goes on recording into its own), and the payload of an
+ * interval that did not change since the last piece is kept rather than encoded again.
+ */
+export class GrowingSamples {
+  private readonly sink: ReaderIngest;
+  /** Payloads by series label and interval start: the interval's count and length when encoded. */
+  private readonly encoded = new Map<string, Map<number, { count: number; length: number; max: number; p50: number; payload: string }>>();
+  /** Problems already said (the reader lists them all again each time). */
+  private readonly said = new Set<string>();
+
+  private constructor(
+    private readonly file: string,
+    reader: FormatReader,
+    options?: SampleOptions,
+  ) {
+    this.sink = new ReaderIngest(file, reader, options);
+  }
+
+  /** A reader for a file whose first text is `head`, or null when its format is not read line by line into samples. */
+  static open(name: string, head: string, options?: SampleOptions): GrowingSamples | null {
+    if (looksLikeUtf16(head)) return null;
+    const format = pickFormat(name, detectionHead(head));
+    return format?.create ? new GrowingSamples(name, format, options) : null;
+  }
+
+  /** Complete lines that follow those read. */
+  push(text: string): void {
+    this.sink.push(text);
+  }
+
+  /** The series of everything read so far, and the problems found since the last call. */
+  snapshot(): IngestResult {
+    const parsed = this.sink.parsed();
+    const series = parsed.series
+      .filter((p) => p.histogram.totalCount > 0 || (p.failures ?? 0) > 0)
+      .map((p) => {
+        let table: IntervalTable | null = null;
+        if (p.intervals && p.intervals.length > 0) {
+          let kept = this.encoded.get(p.tag);
+          if (!kept) this.encoded.set(p.tag, (kept = new Map()));
+          const next = new Map<number, { count: number; length: number; max: number; p50: number; payload: string }>();
+          table = new IntervalTable();
+          for (const iv of p.intervals) {
+            const h = iv.histogram;
+            let e = kept.get(iv.start);
+            if (!e || e.count !== h.totalCount || e.length !== iv.length)
+              e = { count: h.totalCount, length: iv.length, max: maxOf(h), p50: valueAtPercentile(h, 50), payload: encodeIntoCompressedBase64(h) };
+            next.set(iv.start, e);
+            table.push(iv.start, iv.length, e.max, e.count, 0, e.payload, e.p50);
+          }
+          this.encoded.set(p.tag, next);
+        }
+        const m = makeSeries({
+          name: p.name,
+          source: this.file,
+          tag: p.tag,
+          recordedUnit: p.unit,
+          unitSource: "format",
+          histogram: mergeAll([p.histogram]),
+          intervals: table,
+          startTime: p.startTime,
+          format: parsed.format,
+          failures: p.failures,
+          tagIsLabel: true,
+        });
+        return p.bucketed ? { ...m, bucketed: p.bucketed } : m;
+      });
+    const problems = parsed.problems.filter((x) => {
+      const key = `${x.line}\u0000${x.reason}`;
+      if (this.said.has(key)) return false;
+      this.said.add(key);
+      return true;
+    });
+    return { series, problems, lines: 0 };
+  }
 }

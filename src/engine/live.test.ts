@@ -7,6 +7,7 @@ import { build } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
 import { writeHlog } from "../../tests/support/hlog-fixture";
 import { mulberry32 } from "../../tests/support/queue-sim";
+import { byCompletion, gatlingLog, generateSamples, k6Json } from "../../tests/support/loadgen-fixtures";
 import { parseRequirement } from "../core/requirements";
 import { markdownOf, rowsOf } from "../cli/report";
 import { handle } from "./handle";
@@ -120,7 +121,7 @@ describe("live runs (append)", () => {
     expect(store.views().find((v) => v.id === store.series[1]!.id)!.spectrum).toEqual(alone.views()[0]!.spectrum);
   });
 
-  it("plain samples: read again with their new lines, the row replaced, equal to a load of what was written", async () => {
+  it("plain samples: their new lines appended, the row replaced, equal to a load of what was written", async () => {
     const rnd = mulberry32(9);
     const text = Array.from({ length: 1200 }, () => `${(1 + rnd() * 9).toFixed(3)}\n`).join("");
     const loaded = new Store();
@@ -129,6 +130,82 @@ describe("live runs (append)", () => {
     for (const p of pieces(text, 4, "logs/lat.txt")) await handle(live, { kind: "append", pieces: [p] }, () => undefined);
     expect(live.series).toHaveLength(1);
     expect(await table(live)).toBe(await table(loaded));
+  });
+
+  it("a JMeter CSV fed in pieces equals a load of the whole: table, a time window, timeline; each line read once", async () => {
+    const rnd = mulberry32(21);
+    const labels = ["login", "search", "checkout, fast"];
+    const rows = ["timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes"];
+    let t = 1_700_000_000_000;
+    for (let i = 0; i < 6000; i++) {
+      t += Math.floor(rnd() * 40);
+      const label = labels[i % 3]!;
+      const ok = rnd() > 0.01;
+      const elapsed = Math.floor(5 + rnd() * 200 + (i % 997 === 0 ? 3000 : 0));
+      rows.push(`${t},${elapsed},"${label}",${ok ? 200 : 500},${ok ? "OK" : '"Internal, error"'},Thread 1-${i % 8},text,${ok},,${100 + (i % 50)}`);
+    }
+    const text = rows.join("\n") + "\n";
+    const loaded = new Store();
+    await loaded.load("results.jtl", [text]);
+    expect(loaded.series).toHaveLength(3);
+    for (const seed of [4, 5]) {
+      const live = new Store();
+      const parts = pieces(text, seed, "logs/results.jtl");
+      let added: string[] = [];
+      for (const p of parts) {
+        const a = (await handle(live, { kind: "append", pieces: [p] }, () => undefined)) as { added: string[]; problems: unknown[] };
+        expect(a.problems).toEqual([]);
+        added = a.added.length ? a.added : added;
+      }
+      expect(live.series.map((s) => s.name).sort()).toEqual(loaded.series.map((s) => s.name).sort());
+      expect(await table(live)).toBe(await table(loaded));
+      const w = { start: 60, end: 120 };
+      expect(await table(live, w)).toBe(await table(loaded, w));
+      const q = { t0: null, t1: null, columns: 100, percentiles: [50, 99] };
+      const a = live.timeline(q);
+      const b = loaded.timeline(q);
+      expect(a.extent).toEqual(b.extent);
+      for (const lane of b.series) {
+        const other = a.series.find((x) => live.get(x.id).name === loaded.get(lane.id).name)!;
+        expect(Array.from(other.max)).toEqual(Array.from(lane.max));
+        expect(Array.from(other.count)).toEqual(Array.from(lane.count));
+      }
+    }
+  });
+
+  it("k6 JSON and Gatling's text log (in completion order, as written) fed in pieces equal their loads", async () => {
+    const samples = byCompletion(
+      generateSamples({ seed: 3, seconds: 90, rate: 40, labels: ["home", "search"], medianMs: 20, sigma: 0.8, failureRate: 0.02, stalls: [{ at: 40, duration: 2 }] }),
+    );
+    for (const [name, text] of [
+      ["k6.json", k6Json(samples)],
+      ["simulation.log", gatlingLog(samples)],
+    ] as const) {
+      const loaded = new Store();
+      await loaded.load(name, [text]);
+      expect(loaded.series.length).toBeGreaterThan(0);
+      const live = new Store();
+      for (const p of pieces(text, 8, `logs/${name}`)) await handle(live, { kind: "append", pieces: [p] }, () => undefined);
+      expect(await table(live)).toBe(await table(loaded));
+      expect(await table(live, { start: 30, end: 50 })).toBe(await table(loaded, { start: 30, end: 50 }));
+    }
+  });
+
+  it("a sample format's appended lines are read once, not the whole text again", async () => {
+    const rows = ["timeStamp,elapsed,label,success"];
+    for (let i = 0; i < 50; i++) rows.push(`${1_700_000_000_000 + i * 100},${10 + i},a,true`);
+    const store = new Store();
+    await handle(store, { kind: "append", pieces: [{ file: "r.jtl", run: 1, start: true, text: rows.join("\n") + "\n" }] }, () => undefined);
+    // A line that would be a problem if read again is read once: its problem is said once.
+    const bad = "1700000009000,notanumber,a,true\n";
+    const said: unknown[] = [];
+    for (const text of [bad, "1700000009100,20,a,true\n", "1700000009200,30,a,true\n"]) {
+      const a = (await handle(store, { kind: "append", pieces: [{ file: "r.jtl", run: 1, start: false, text }] }, () => undefined)) as { problems: { line: number | null }[] };
+      said.push(...a.problems);
+    }
+    expect(said).toHaveLength(1);
+    expect((said[0] as { line: number }).line).toBe(52);
+    expect(store.series[0]!.histogram.totalCount).toBe(52);
   });
 
   it("a bad appended line is a problem naming the file and line; what was shown stays", async () => {

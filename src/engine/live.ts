@@ -3,12 +3,16 @@
 // loaded as any log is and later lines are read by the same reader (the log's header and the new
 // lines) and reach the series through Store.append, so every answer equals a load of what was
 // written so far. A sample format (one line per request) bins its samples into intervals whose
-// last one is still filling: it is read again whole with its new lines and its rows replaced.
+// last one is still filling: its reader is kept between pieces (the header and columns read
+// once), each piece's lines are read once, and its series are made again from what the reader
+// holds and replace the earlier ones.
 // A new run of a file (truncated or replaced) starts new series; the earlier run's are kept,
 // renamed, never mixed with the new.
 import type { LoadProblem } from "../core/types";
 import type { AppendedRow } from "./intervals";
 import type { LiveAnswer, LivePiece } from "./protocol";
+import { GrowingSamples } from "./ingest";
+import { nameOfUrl } from "./remote";
 import { Store } from "./store";
 
 interface Followed {
@@ -20,7 +24,9 @@ interface Followed {
   head: string;
   /** The log's leading header lines, given to the reader with every later piece. */
   header: string;
-  /** A sample format: its whole text so far, read again at every piece. */
+  /** A sample format read line by line: its reader, kept between pieces. */
+  samples: GrowingSamples | null;
+  /** Another format without intervals: its whole text so far, read again at every piece. */
   whole: string | null;
   ids: string[];
 }
@@ -41,9 +47,9 @@ export function headerOf(text: string): string {
   return out.length ? `${out.join("\n")}\n` : "";
 }
 
-/** The file's name as its series' source: the last part of the served id. */
+/** The file's name as its series' source: the last part of the served id (a URL's named as its load names it). */
 export function nameOfLive(file: string): string {
-  return file.slice(file.lastIndexOf("/") + 1);
+  return /^https?:\/\//.test(file) ? nameOfUrl(file) : file.slice(file.lastIndexOf("/") + 1);
 }
 
 const runs = new WeakMap<Store, LiveRuns>();
@@ -87,7 +93,7 @@ export class LiveRuns {
       f = undefined;
     }
     if (!f) {
-      f = { run: p.run, name: nameOfLive(p.file), lines: 0, head: "", header: "", whole: null, ids: [] };
+      f = { run: p.run, name: nameOfLive(p.file), lines: 0, head: "", header: "", samples: null, whole: null, ids: [] };
       this.files.set(p.file, f);
       // Lines of a run whose start this page never saw (it came in later) cannot be placed.
       if (!p.start) {
@@ -115,8 +121,19 @@ export class LiveRuns {
       return found.length > 0;
     };
 
+    if (f.samples) {
+      f.samples.push(p.text);
+      const r = f.samples.snapshot();
+      out.problems.push(...r.problems.filter((x) => !x.note));
+      for (const id of f.ids) store.remove(id);
+      out.removed.push(...f.ids);
+      f.ids = store.add({ series: r.series, problems: [], lines: 0 }).added;
+      out.added.push(...f.ids);
+      return;
+    }
+
     if (f.whole !== null) {
-      // A sample format: read again whole, rows replaced.
+      // Read again whole, rows replaced.
       f.whole += p.text;
       // Read apart first: a bad line leaves the rows shown as they were.
       const again = new Store();
@@ -148,7 +165,11 @@ export class LiveRuns {
       out.added.push(...r.added);
       const series = r.added.map((id) => store.get(id));
       if (series.some((s) => s.format !== "hlog" || !s.intervals)) {
-        f.whole = f.head;
+        f.samples = GrowingSamples.open(f.name, f.head);
+        if (f.samples) {
+          f.samples.push(f.head);
+          f.samples.snapshot(); // what it says about these lines was said by the load above
+        } else f.whole = f.head;
       } else {
         f.header = headerOf(f.head);
         // Without a StartTime line the reader starts the log at its first interval: the later

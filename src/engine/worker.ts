@@ -2,7 +2,8 @@
 // dispatcher that queues requests for handle.ts; the warm-ups are in warm-up.ts. It makes the
 // thread's engine context (context.ts) and passes it down.
 import { handle } from "./handle";
-import type { Envelope, Reply } from "./protocol";
+import type { Envelope, Reply, SeriesView } from "./protocol";
+import { ViewsSent } from "./views-reuse";
 import { Store } from "./store";
 import { helperPoolOf, type HelperPool } from "./part-pool";
 import type { HelperFailed, HelperPorts } from "./part-protocol";
@@ -27,6 +28,7 @@ function serve(context: EngineContext): void {
   // worker, before any request; the others start then, not on the first load (booting a worker
   // takes tens of milliseconds).
   let helpers: HelperPool | null = null;
+  const sent = new ViewsSent();
   const post = (r: Reply) => (self as unknown as Worker).postMessage(r);
 
   // Requests run one at a time, in order, so a query never sees a half-loaded file.
@@ -69,7 +71,8 @@ function serve(context: EngineContext): void {
       const signal = request.kind === "compare" ? compareSignal : cancel.signal;
       try {
         const result = await handle(store, request, (progress) => post({ reqId, type: "progress", progress }), signal, helpers);
-        post({ reqId, type: "done", result });
+        // Views unchanged since the last answer for their window go as marks (views-reuse.ts).
+        post({ reqId, type: "done", result: request.kind === "views" ? (sent.pack(request.range, result as SeriesView[]) as unknown as SeriesView[]) : result });
       } catch (e) {
         post({ reqId, type: "error", message: e instanceof Error ? e.message : String(e) });
       }

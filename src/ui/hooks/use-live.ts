@@ -10,6 +10,8 @@ import type { LivePiece } from "../../engine/protocol";
 import type { EngineState } from "./use-engine";
 import { servedLive } from "../state/live-mode";
 import { LocalFollow, type FileHandleLike } from "../state/local-follow";
+import { nameOfUrl } from "../../engine/remote";
+import { followable, onFollowAsked, RemoteFollow } from "../state/remote-follow";
 
 /** Whether this browser can follow a file on this machine (the File System Access API: Chromium). */
 function canPickFiles(): boolean {
@@ -25,7 +27,12 @@ export interface LiveNote {
 /** How the time axis follows the run: the whole run, or its last N minutes. */
 export type LiveFollowEnd = "whole" | number;
 
-const FLUSH_MS = 250;
+/**
+ * The least time between two redraws of appended lines: many writers each writing an interval
+ * a second are drawn together, a few times a second, not once each (every redraw asks the
+ * engine again and draws the spectra, the table and the timeline).
+ */
+const FLUSH_MS = 500;
 const MAX_NOTES = 6;
 
 /** Pieces of one file and run that follow each other, joined (fewer reads for a burst). */
@@ -41,8 +48,8 @@ function joined(pieces: LivePiece[]): LivePiece[] {
 
 export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
   const [served] = useState(servedLive);
-  /** Files on this machine followed in the page alone (Follow a file…). */
-  const locals = useRef<LocalFollow[]>([]);
+  /** Files followed in the page alone: on this machine (Follow a file…) or a link's (#src=). */
+  const locals = useRef<(LocalFollow | RemoteFollow)[]>([]);
   const [following, setFollowing] = useState(0);
   const active = served || following > 0;
   const [paused, setPaused] = useState(false);
@@ -64,8 +71,43 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
   /** Not before this (performance.now()): a redraw's cost spaces the next one out. */
   const nextAt = useRef(0);
 
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const flushRef = useRef<() => Promise<void>>(async () => undefined);
+  /**
+   * A redraw at the earliest moment allowed, unless one is due or under way: lines wait for the
+   * next redraw, never for a timer's next tick as well.
+   */
+  const schedule = useCallback(() => {
+    if (timer.current !== null || flushing.current || pausedRef.current || buffer.current.length === 0) return;
+    timer.current = setTimeout(
+      () => {
+        timer.current = null;
+        void flushRef.current();
+      },
+      Math.max(0, nextAt.current - performance.now()),
+    );
+  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current !== null) clearTimeout(timer.current);
+    },
+    [],
+  );
+  /** Complete lines that arrived, drawn at the next redraw. */
+  const take = useCallback(
+    (p: LivePiece) => {
+      buffer.current.push(p);
+      schedule();
+    },
+    [schedule],
+  );
+
   const flush = useCallback(async () => {
-    if (flushing.current || pausedRef.current || buffer.current.length === 0 || performance.now() < nextAt.current) return;
+    if (flushing.current || pausedRef.current || buffer.current.length === 0) return;
+    if (performance.now() < nextAt.current) {
+      schedule();
+      return;
+    }
     flushing.current = true;
     const began = performance.now();
     const pieces = joined(buffer.current);
@@ -84,16 +126,20 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
           });
         return [{ file: "(live)", added: a.added, problems: a.problems }];
       });
-      // Drawn: the data is on screen after the next frame. Lines that arrive meanwhile wait at
-      // least as long as this round took, so many writers each writing a little keep the page
-      // busy a bounded share of the time, however often they write.
-      await new Promise<void>((res) => requestAnimationFrame(() => res()));
+      // Set at once, so that React renders it with the data (one render, not one more after
+      // the next frame); the page is painted with both in the next frame.
       if (changed) setUpdated(Date.now());
-      nextAt.current = performance.now() + Math.max(FLUSH_MS, performance.now() - began);
+      // The next round starts FLUSH_MS after this one began, or later when this one took more
+      // than half of that, so many writers each writing a little keep the page busy a bounded
+      // share of the time, however often they write; and never before the next frame.
+      await new Promise<void>((res) => requestAnimationFrame(() => res()));
+      nextAt.current = began + Math.max(FLUSH_MS, 2 * (performance.now() - began));
     } finally {
       flushing.current = false;
+      schedule();
     }
-  }, [engine]);
+  }, [engine, schedule]);
+  flushRef.current = flush;
 
   useEffect(() => {
     if (!served) return;
@@ -101,7 +147,7 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
     const data = (ev: Event) => JSON.parse(String((ev as MessageEvent).data)) as Record<string, unknown>;
     es.addEventListener("lines", (ev) => {
       const d = data(ev) as unknown as LivePiece;
-      buffer.current.push({ file: d.file, run: d.run, start: d.start, text: d.text });
+      take({ file: d.file, run: d.run, start: d.start, text: d.text });
     });
     es.addEventListener("run", (ev) => {
       const d = data(ev);
@@ -117,9 +163,9 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
     es.onopen = () => setConnected(true);
     es.onerror = () => setConnected(false);
     return () => es.close();
-  }, [served, note]);
+  }, [served, note, take]);
 
-  // Local files are read again each second.
+  // Local files and a link's are read again each second.
   useEffect(() => {
     if (following === 0) return;
     if (!served) setConnected(true);
@@ -132,12 +178,6 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
     return () => clearInterval(timer);
   }, [following, served]);
 
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => void flush(), FLUSH_MS);
-    return () => clearInterval(timer);
-  }, [active, flush]);
-
   /** Follow a file…: files chosen on this machine, followed as they grow (Chromium). */
   const followFiles = useCallback(async () => {
     const pick = (window as unknown as { showOpenFilePicker?: (o: { multiple: boolean }) => Promise<FileHandleLike[]> }).showOpenFilePicker;
@@ -149,12 +189,44 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
       return; // the person closed the picker
     }
     for (const h of handles) {
-      const l = new LocalFollow(h, (p) => buffer.current.push(p), note);
+      const l = new LocalFollow(h, take, note);
       locals.current.push(l);
       await l.tick();
     }
     setFollowing(locals.current.length);
-  }, [note]);
+  }, [note, take]);
+
+  /** A link's URLs followed (`#src=…&follow=1`, or the Follow control): each asked again every second. */
+  const followUrls = useCallback(
+    (urls: string[]) => {
+      for (const u of urls) {
+        if (locals.current.some((l) => l instanceof RemoteFollow && l.url === u)) continue;
+        const r = new RemoteFollow(u, take, note);
+        locals.current.push(r);
+        void r.tick();
+      }
+      setFollowing(locals.current.length);
+    },
+    [note, take],
+  );
+  useEffect(() => onFollowAsked(followUrls), [followUrls]);
+
+  /**
+   * The Follow control of a page opened on a #src= link: the series loaded from the link are
+   * read again from the start as runs followed live (a load read up to some byte no request
+   * can name), and followed from there.
+   */
+  const followLink = useCallback(async () => {
+    const urls = [...followable].filter((u) => !locals.current.some((l) => l instanceof RemoteFollow && l.url === u));
+    if (urls.length === 0) return;
+    const names = new Set(urls.map(nameOfUrl));
+    await runRef.current(async () => {
+      const views = await engine.views({ start: null, end: null });
+      for (const v of views) if (names.has(v.source) && v.correctedFrom === null) await engine.remove(v.id);
+      return null;
+    });
+    followUrls(urls);
+  }, [engine, followUrls]);
 
   const resume = useCallback(() => {
     pausedRef.current = false;
@@ -162,7 +234,22 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
     void flush();
   }, [flush]);
 
-  return { active, served, followFiles, canFollowFiles: canPickFiles(), paused, pause: useCallback(() => setPaused(true), []), resume, connected, updated, notes, ids };
+  const canFollowLink = !served && followable.size > 0 && !locals.current.some((l) => l instanceof RemoteFollow);
+  return {
+    active,
+    served,
+    followFiles,
+    canFollowFiles: canPickFiles(),
+    followLink,
+    canFollowLink,
+    paused,
+    pause: useCallback(() => setPaused(true), []),
+    resume,
+    connected,
+    updated,
+    notes,
+    ids,
+  };
 }
 
 export type LiveState = ReturnType<typeof useLive>;

@@ -8,7 +8,7 @@ import { formatNumber } from "../../core/format";
 import { percentileLabel, type Requirement } from "../../core/requirements";
 import { verdictFor } from "../../core/judge";
 import type { EngineClient } from "../../engine/client";
-import type { SeriesView, TimelineResult } from "../../engine/protocol";
+import type { SeriesView, TimelineResult, TimeRange } from "../../engine/protocol";
 import type { Unit } from "../../core/types";
 import type { LiveFollowEnd, LiveState } from "../hooks/use-live";
 import type { SeriesRow } from "./SeriesList";
@@ -24,6 +24,8 @@ interface Props {
   steps: PlotStep[];
   width: number;
   follow: LiveFollowEnd;
+  /** The time window of the views in `rows`. */
+  range: TimeRange;
   onFollow: (f: LiveFollowEnd) => void;
 }
 
@@ -62,7 +64,7 @@ function plotOf(views: SeriesView[], rows: SeriesRow[], suffix: string): PlotSer
   return out;
 }
 
-export function LivePanel({ live, engine, rows, timeline, requirement, unit, yLog, steps, width, follow, onFollow }: Props) {
+export function LivePanel({ live, engine, rows, timeline, requirement, unit, yLog, steps, width, follow, range, onFollow }: Props) {
   const [failures, setFailures] = useState<FirstFailure[]>([]);
   const [spectra, setSpectra] = useState<{ whole: PlotSeries[]; last: PlotSeries[]; window: [number, number] } | null>(null);
   const rowsRef = useRef(rows);
@@ -131,22 +133,29 @@ export function LivePanel({ live, engine, rows, timeline, requirement, unit, yLo
     });
   }, [timeline, requirement, live.ids, engine, failures, again]);
 
-  // The run so far and its last window, asked again after every drawn append.
+  // The run so far and its last window, asked again once per drawn append (not when the
+  // timeline of the same append lands as well). The run so far is the views on screen when
+  // the page shows the whole run: only the last window is asked then.
+  const timelineRef = useRef(timeline);
+  timelineRef.current = timeline;
+  const wholeShown = range.start === null && range.end === null;
   useEffect(() => {
-    if (!timeline || live.updated === 0) return;
-    const end = timeline.extent[1];
+    const tl = timelineRef.current;
+    if (!tl || live.updated === 0) return;
+    const end = tl.extent[1];
     const span = follow === "whole" ? LAST_WINDOW_S : follow * 60;
-    const start = Math.max(timeline.extent[0], end - span);
+    const start = Math.max(tl.extent[0], end - span);
     let stale = false;
-    void Promise.all([engine.views({ start: null, end: null }), engine.views({ start, end: null })]).then(([whole, last]) => {
+    const mine = (vs: SeriesView[]) => vs.filter((v) => live.ids.has(v.id));
+    void Promise.all([wholeShown ? null : engine.views({ start: null, end: null }), engine.views({ start, end: null })]).then(([whole, last]) => {
       if (stale) return;
-      const mine = (vs: SeriesView[]) => vs.filter((v) => live.ids.has(v.id));
-      setSpectra({ whole: plotOf(mine(whole), rowsRef.current, ""), last: plotOf(mine(last), rowsRef.current, ""), window: [start, end] });
+      const w = whole ?? rowsRef.current.map((r) => r.view);
+      setSpectra({ whole: plotOf(mine(w), rowsRef.current, ""), last: plotOf(mine(last), rowsRef.current, ""), window: [start, end] });
     });
     return () => {
       stale = true;
     };
-  }, [live.updated, live.ids, engine, follow, timeline]);
+  }, [live.updated, live.ids, engine, follow, wholeShown]);
 
   const half = Math.max(260, Math.floor((width - 24) / 2));
   return (
@@ -208,16 +217,17 @@ export function LivePanel({ live, engine, rows, timeline, requirement, unit, yLo
       ) : null}
       {spectra && spectra.whole.length > 0 ? (
         <div className="live-spectra" data-testid="live-spectra">
-          <PercentilePlot series={spectra.whole} requirement={steps} unit={unit} yLog={yLog} width={half} height={220} title="The run so far" />
-          <PercentilePlot
-            series={spectra.last}
-            requirement={steps}
-            unit={unit}
-            yLog={yLog}
-            width={half}
-            height={220}
-            title={`The last window (${formatNumber(spectra.window[0])}–${formatNumber(spectra.window[1])} s)`}
-          />
+          {/* Titles above the charts, not inside them: inside, they sat on the y axis' top label. */}
+          <figure>
+            <figcaption className="live-spectrum-title">The run so far</figcaption>
+            <PercentilePlot series={spectra.whole} requirement={steps} unit={unit} yLog={yLog} width={half} height={220} />
+          </figure>
+          <figure>
+            <figcaption className="live-spectrum-title">
+              The last window ({formatNumber(spectra.window[0])}–{formatNumber(spectra.window[1])} s)
+            </figcaption>
+            <PercentilePlot series={spectra.last} requirement={steps} unit={unit} yLog={yLog} width={half} height={220} />
+          </figure>
         </div>
       ) : null}
     </section>

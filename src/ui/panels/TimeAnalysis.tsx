@@ -40,6 +40,11 @@ interface Props {
   shared?: SharedTimeInfo | null;
   /** The timeline's wall-clock setting: the heatmap labels its time the same way. */
   wallClock?: boolean;
+  /**
+   * A run followed live: the heatmap, asked again at every append, is asked only while the
+   * panel is on screen (and once more when it scrolls into view).
+   */
+  onlyInView?: boolean;
 }
 
 const SINGLE_LANE = 220;
@@ -78,8 +83,23 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
     .join(",");
   const heatKey = `${heatSeriesKey}|${heatIds.join(",")}|${p.domain?.[0] ?? ""}|${p.domain?.[1] ?? ""}|${plotW}|${laneHeight}`;
   const latestHeat = useRef("");
+  const section = useRef<HTMLElement>(null);
+  const [inView, setInView] = useState(true);
+  const onlyInView = p.onlyInView === true;
+  useEffect(() => {
+    const el = section.current;
+    if (!onlyInView || !el || typeof IntersectionObserver === "undefined") {
+      setInView(true);
+      return;
+    }
+    const io = new IntersectionObserver((es) => setInView(es.some((e) => e.isIntersecting)));
+    io.observe(el);
+    return () => io.disconnect();
+  }, [onlyInView]);
+  const asked = useRef("");
   useLayoutEffect(() => {
-    if (heatIds.length === 0) return;
+    if (heatIds.length === 0 || !inView || asked.current === heatKey) return;
+    asked.current = heatKey;
     latestHeat.current = heatKey;
     holdBusy(1);
     void engine
@@ -90,7 +110,7 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
       .catch(() => undefined)
       .finally(() => holdBusy(-1));
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [heatKey]);
+  }, [heatKey, inView]);
 
   const percentiles = requirement ? requirement.entries.map((e) => e.percentile) : [];
   const windowKey = length === null ? "" : `${seriesKey}|${length}|${options.wallClock}|${percentiles.join(",")}`;
@@ -184,7 +204,7 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
 
   if (fromLink) {
     return info.thresholdNs !== null && info.tail.length > 0 ? (
-      <section className="time-panel" aria-label="Where the tail comes from">
+      <section className="time-panel" aria-label="Where the tail comes from" ref={section}>
         <p className="hint">From the share link: the tail as the page that made it found it (the link carries no intervals).</p>
         <TailSummaries tail={info.tail} thresholdNs={info.thresholdNs} />
       </section>
@@ -199,7 +219,7 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
   };
 
   return (
-    <section className="time-panel" aria-label="Where the tail comes from">
+    <section className="time-panel" aria-label="Where the tail comes from" ref={section}>
       <div className="timeline-controls">
         <strong>Heatmap</strong>
         <label>

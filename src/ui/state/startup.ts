@@ -2,7 +2,8 @@
 // saved before a reload, or the demo (System A vs System B, with its requirement).
 import type { EngineClient } from "../../engine/client";
 import type { FileOutcome, Progress } from "../../engine/protocol";
-import { foreignHosts, needsConsent, srcUrls } from "../../engine/remote";
+import { foreignHosts, needsConsent, refuseUrl, srcUrls } from "../../engine/remote";
+import { askFollow, followable, wantsFollow } from "./remote-follow";
 import { loadSession, saveSession, type Session } from "./session";
 import { servedLive } from "./live-mode";
 import { agreeTo, netPort } from "./net-frames";
@@ -38,15 +39,13 @@ export async function startApp(d: StartDeps): Promise<FileOutcome[] | null> {
   const urls = srcUrls(hash);
   if (urls.length > 0) {
     const hosts = foreignHosts(urls, window.location.origin);
-    if (hosts.length === 0) return d.engine.loadUrls(urls, d.setProgress);
+    if (hosts.length === 0) return openLink(d, urls);
     d.askRemote(hosts, (load) => remoteAnswer(d, urls, load));
     return null;
   }
   // Served by `serve`: the followed files are the page's (use-live.ts), nothing else is opened.
-  if (servedLive()) {
-    d.onSessionReady();
-    return null;
-  }
+  // Nor is the view saved: a served page never restores it, and every drawn append changes it.
+  if (servedLive()) return null;
   const saved = await loadSession();
   if (saved && (saved.files.length > 0 || (saved.queries?.length ?? 0) > 0 || !saved.demo)) {
     // A reload: the saved files and view come back.
@@ -122,16 +121,35 @@ async function remoteAnswer(d: StartDeps, urls: string[], load: boolean): Promis
   if (load) {
     // Agreed: the link's hosts are asked through frames that may reach them alone (net-frames.ts).
     for (const u of urls) if (needsConsent(u, window.location.origin)) agreeTo(u);
-    const net = netPort();
-    try {
-      return await d.engine.loadUrls(urls, d.setProgress, net.port);
-    } finally {
-      net.done();
-    }
+    return openLink(d, urls, true);
   }
   const own = urls.filter((u) => !needsConsent(u, window.location.origin));
   const declined: FileOutcome[] = urls
     .filter((u) => needsConsent(u, window.location.origin))
     .map((u) => ({ file: u, added: [], problems: [{ file: u, line: null, reason: `not fetched: loading from ${new URL(u).host} was declined` }] }));
-  return [...(own.length > 0 ? await d.engine.loadUrls(own, d.setProgress) : []), ...declined];
+  return [...(own.length > 0 ? await openLink(d, own) : []), ...declined];
+}
+
+/**
+ * Loads the URLs the page may fetch (its own, or agreed to), or with `follow=1` follows them as
+ * they grow (use-live.ts); either way they may be followed later (the Follow control).
+ */
+async function openLink(d: StartDeps, urls: string[], viaFrames = false): Promise<FileOutcome[]> {
+  const load = async (list: string[]): Promise<FileOutcome[]> => {
+    if (!viaFrames) return d.engine.loadUrls(list, d.setProgress);
+    const net = netPort();
+    try {
+      return await d.engine.loadUrls(list, d.setProgress, net.port);
+    } finally {
+      net.done();
+    }
+  };
+  const ok = urls.filter((u) => refuseUrl(u) === null);
+  if (!wantsFollow(window.location.hash)) {
+    for (const u of ok) followable.add(u);
+    return load(urls);
+  }
+  askFollow(ok);
+  const refused = urls.filter((u) => refuseUrl(u) !== null);
+  return refused.length > 0 ? load(refused) : [];
 }

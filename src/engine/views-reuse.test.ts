@@ -1,0 +1,51 @@
+// Views sent again as marks must come back as the very views the page holds, equal to what the
+// engine computed, for every window and however many windows were asked in between.
+import { describe, expect, it } from "vitest";
+import type { SeriesView, TimeRange } from "./protocol";
+import { sameData, ViewsHeld, ViewsSent } from "./views-reuse";
+
+function view(id: string, count: number): SeriesView {
+  return {
+    id,
+    name: id,
+    spectrum: { values: [1, 2, count], cumulative: new Float64Array([0.5, 0.9, 1]), totalCount: count, max: count, min: 1 },
+    warnings: [],
+  } as unknown as SeriesView;
+}
+
+describe("views sent as marks", () => {
+  it("an unchanged view comes back as the object held, a changed one as sent; equal to the engine's every time", () => {
+    const sent = new ViewsSent();
+    const held = new ViewsHeld();
+    const whole: TimeRange = { start: null, end: null };
+    const last: TimeRange = { start: 10, end: null };
+    let counts = [5, 7, 9];
+    const engine = (r: TimeRange) => counts.map((c, i) => view(`s${i}`, c + (r.start ?? 0)));
+    const ask = (r: TimeRange) => {
+      const packed = sent.pack(r, engine(r));
+      return { packed, views: held.unpack(r, structuredClone(packed)) };
+    };
+    const a = ask(whole);
+    expect(a.packed.some((p) => "same" in p)).toBe(false);
+    ask(last);
+    counts = [5, 8, 9];
+    const b = ask(whole);
+    expect(b.packed.map((p) => ("same" in p ? "same" : "view"))).toEqual(["same", "view", "same"]);
+    expect(b.views[0]).toBe(a.views[0]);
+    expect(b.views[1]).not.toBe(a.views[1]);
+    expect(b.views).toEqual(engine(whole));
+    // Many windows in between: the oldest are forgotten on both sides alike.
+    for (let k = 0; k < 20; k++) ask({ start: k, end: k + 1 });
+    const c = ask(whole);
+    expect(c.packed.some((p) => "same" in p)).toBe(false);
+    expect(c.views).toEqual(engine(whole));
+  });
+
+  it("equal means value for value, typed arrays and NaN included", () => {
+    expect(sameData({ a: [1, NaN], b: new Float64Array([1, 2]) }, { a: [1, NaN], b: new Float64Array([1, 2]) })).toBe(true);
+    expect(sameData({ b: new Float64Array([1, 2]) }, { b: new Float64Array([1, 3]) })).toBe(false);
+    expect(sameData({ b: new Float64Array([1, 2]) }, { b: [1, 2] })).toBe(false);
+    expect(sameData({ a: 1 }, { a: 1, b: undefined })).toBe(false);
+    expect(sameData([0], [-0])).toBe(true);
+  });
+});

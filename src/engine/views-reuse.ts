@@ -1,0 +1,82 @@
+// The views of a time window, sent again after every change, carry each series' spectrum:
+// while a run is followed live most series have not changed since the last answer. The worker
+// sends those as a mark naming the series, and the page puts back the view it already holds,
+// the same object, so that what is drawn from it (memoised on it) is not drawn again. Both
+// sides remember the last answer for each window in the same order (answers arrive in the
+// order they were sent), so they always agree on what "the same" refers to.
+import type { SeriesView, TimeRange } from "./protocol";
+
+/** A view the other side already holds, unchanged. */
+export interface SameView {
+  same: string;
+}
+
+export type PackedView = SeriesView | SameView;
+
+/** Windows remembered: the page asks for a few at once (the window on screen, the whole run, a live panel's last window). */
+const WINDOWS = 8;
+
+function keyOf(r: TimeRange): string {
+  return `${r.start ?? ""}:${r.end ?? ""}`;
+}
+
+/** Plain data (numbers, strings, arrays, objects, typed arrays) equal, value for value. */
+export function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return Number.isNaN(a) && Number.isNaN(b);
+  if (ArrayBuffer.isView(a) || Array.isArray(a)) {
+    const x = a as unknown as ArrayLike<unknown>;
+    const y = b as unknown as ArrayLike<unknown>;
+    if (!(ArrayBuffer.isView(b) || Array.isArray(b)) || x.length !== y.length || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+    for (let i = 0; i < x.length; i++) if (!sameData(x[i], y[i])) return false;
+    return true;
+  }
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) if (!sameData((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  return true;
+}
+
+/** The last views of each window, the oldest window forgotten first (the same on both sides). */
+class Remembered {
+  private readonly last = new Map<string, Map<string, SeriesView>>();
+
+  protected before(range: TimeRange): Map<string, SeriesView> | undefined {
+    return this.last.get(keyOf(range));
+  }
+
+  protected remember(range: TimeRange, views: readonly SeriesView[]): void {
+    const key = keyOf(range);
+    this.last.delete(key);
+    this.last.set(key, new Map(views.map((v) => [v.id, v])));
+    if (this.last.size > WINDOWS) this.last.delete(this.last.keys().next().value!);
+  }
+}
+
+/** The worker's side: views equal to the ones last sent for the window become marks. */
+export class ViewsSent extends Remembered {
+  pack(range: TimeRange, views: SeriesView[]): PackedView[] {
+    const before = this.before(range);
+    this.remember(range, views);
+    if (!before) return views;
+    return views.map((v) => {
+      const b = before.get(v.id);
+      return b && sameData(b, v) ? { same: v.id } : v;
+    });
+  }
+}
+
+/** The page's side: marks replaced by the views held. */
+export class ViewsHeld extends Remembered {
+  unpack(range: TimeRange, packed: readonly PackedView[]): SeriesView[] {
+    const before = this.before(range);
+    const views = packed.map((p) => {
+      if (!("same" in p)) return p;
+      const v = before?.get(p.same);
+      if (!v) throw new Error(`the engine named a view the page does not hold (${p.same})`);
+      return v;
+    });
+    this.remember(range, views);
+    return views;
+  }
+}
