@@ -4,13 +4,16 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { formatThroughput } from "../core/naming";
 import { addDecodedInto } from "../core/counts-add";
-import { newHistogram, lowestDiscernibleValueOf, sparseOf, type Histogram, type SparseHistogram } from "../core/histogram";
+import { newHistogram, lowestDiscernibleValueOf, sparseOf, type Histogram } from "../core/histogram";
 import type { LoadProblem, Unit } from "../core/types";
 import { histogramSeries } from "../engine/series-make";
 import { loadFiles, type HelperWorkers } from "../engine/load-files";
 import type { Progress } from "../engine/protocol";
 import { Store, type TimeRange } from "../engine/store";
 import type { EngineContext } from "../engine/context";
+import type { GroupFields, MergedShare, MergeHelpers, SentGroup, SeriesKind } from "../engine/merge";
+
+export type { MergedShare, MergeHelpers, SentGroup };
 import { CliError } from "./errors";
 import { filePayloads, PathFile } from "./path-file";
 
@@ -80,24 +83,6 @@ export const MERGE_CHUNK = 256;
 /** Buckets of a merged series' max over time. */
 const MERGED_TIMELINE_BUCKETS = 1000;
 
-/** What a merged series is, and the layout its counts are in: the same on every thread. */
-interface GroupFields {
-  name: string;
-  config: string;
-  throughput: number | null;
-  kind: SeriesKind;
-  tag: string;
-  unit: Unit;
-  /** The layout the histogram was made with (of the group's first file). */
-  digits: number;
-  lowest: number;
-  highest: number;
-  /** Whether every file added had that layout (then its counts add by index, in any order). */
-  uniform: boolean;
-  files: number;
-  startTime: number | null;
-}
-
 interface Group extends GroupFields {
   histogram: Histogram;
   sources: Set<string>;
@@ -106,36 +91,6 @@ interface Group extends GroupFields {
   ends: number[];
   maxes: number[];
 }
-type SeriesKind = "response" | "service" | "";
-
-/** A group as another thread sends it: its histogram as sparse counts. */
-export interface SentGroup extends GroupFields {
-  key: string;
-  counts: SparseHistogram;
-  sources: string[];
-  firstSource: string;
-  starts: Float64Array;
-  ends: Float64Array;
-  maxes: Float64Array;
-}
-
-/**
- * A share of the files merged on one thread. `sequential` when it must be merged again in
- * order on the main thread to give exactly what one thread gives (files of one series that
- * cannot be merged, or of different layouts).
- */
-export interface MergedShare {
-  groups: SentGroup[];
-  problems: LoadProblem[];
-  sequential: boolean;
-}
-
-/** Threads that merge a share of the files each (the command line's helper threads). */
-export interface MergeHelpers {
-  readonly count: number;
-  merge(helper: number, paths: readonly string[], range: TimeRange): Promise<MergedShare>;
-}
-
 const groupKey = (s: { config: string; throughput: number | null; kind: string; tag: string }) => JSON.stringify([s.config, s.throughput, s.kind, s.tag]);
 
 function newGroup(s: { config: string; throughput: number | null; kind: SeriesKind; tag: string }, unit: Unit, digits: number, lowest: number, highest: number): Group {

@@ -29,7 +29,7 @@ import type { SampleOptions } from "../formats/source";
 import { helperCount } from "./part-pool";
 import type { CompareResult } from "../core/compare/types";
 import type { PrometheusAuth, PrometheusRequest } from "./prometheus-query";
-import type { HelperFailed, HelperPorts, PartSetup } from "./part-protocol";
+import type { HelperFailed, HelperPorts, HelperSetup } from "./helpers/messages";
 
 export class EngineClient {
   private readonly worker: Worker;
@@ -52,7 +52,7 @@ export class EngineClient {
     for (let k = 0; k < started; k++) {
       const helper = new Worker(new URL("./part-worker.ts", import.meta.url), { type: "module", name: "helper" });
       const channel = new MessageChannel();
-      helper.postMessage({ type: "port", port: channel.port1 } satisfies PartSetup, [channel.port1]);
+      helper.postMessage({ type: "port", port: channel.port1 } satisfies HelperSetup, [channel.port1]);
       helper.onerror = (ev) => {
         ev.preventDefault();
         this.worker.postMessage({ helperFailed: k, message: ev.message } satisfies HelperFailed);

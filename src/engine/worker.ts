@@ -5,7 +5,7 @@ import { handle } from "./handle";
 import type { Envelope, Reply } from "./protocol";
 import { Store } from "./store";
 import { helperPoolOf, type HelperPool } from "./part-pool";
-import type { HelperFailed, HelperPorts } from "./part-protocol";
+import type { HelperFailed, HelperPorts } from "./helpers/messages";
 import { EngineWarmUps, type WarmableStore } from "./warm-up";
 import { heatmapQuery } from "./time-queries";
 import { HeatmapPrefetch } from "./heatmap-prefetch";
