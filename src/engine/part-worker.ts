@@ -23,7 +23,7 @@ const reads = { running: 0, done: 0 };
 void warmUp(
   context,
   () => reads.running > 0,
-  (name, chunks) => ingestHlogPart(name, chunks),
+  (name, chunks) => ingestHlogPart(name, chunks, undefined, null, { context }),
   () => reads.done + reads.running > 0,
 );
 
@@ -32,6 +32,7 @@ const side: HelperSide = {
   // The part's bytes go to the engine with it (transferred): its payloads are cut out of them.
   keepsBytes: true,
   progress: true,
+  context,
   started: () => reads.running++,
   finished: () => {
     reads.running--;

@@ -4,6 +4,7 @@
 // bytes are reached and what is kept differ (HelperSide).
 import { fileBytes } from "../file-chunks";
 import { ingestHlogPart, transferablesOf } from "../hlog-ingest";
+import type { EngineContext } from "../context";
 import type { MergedShare } from "../merge";
 import { intervalsBefore } from "../piece-origins";
 import type { TimeRange } from "../protocol";
@@ -21,6 +22,8 @@ export interface HelperSide {
   progress: boolean;
   /** Merges a share of files (the command line's helpers only), with the arrays to transfer. */
   merge?(paths: readonly string[], range: TimeRange): Promise<{ share: MergedShare; transfer: ArrayBuffer[] }>;
+  /** The helper thread's engine context, which the reader runs in (default: the thread's). */
+  context?: EngineContext;
   /** Runs as a read starts, and after it ends. */
   started?(): void;
   finished?(): void;
@@ -78,7 +81,7 @@ export function serveHelper(post: (r: HelperReply, transfer?: Transferable[]) =>
             }
           : undefined,
         source,
-        { keepBlocks: m.blocks, origins },
+        { keepBlocks: m.blocks, origins, context: side.context },
       );
       post({ id: m.id, type: "done", part }, transferablesOf(part));
     } catch (e) {
