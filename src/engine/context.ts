@@ -21,6 +21,8 @@ export interface EngineContextOptions {
    * budget as it is (0 until a context sets it).
    */
   keptBudget?: number;
+  /** A payload decoder of its own (tests read without the kernel so); default the thread's. */
+  decoder?: PayloadDecoder;
 }
 
 /** The command line keeps none: it asks for one time window at most, and reads its edges back from the file. */
@@ -28,9 +30,9 @@ export const CLI_KEPT_BUDGET = 0;
 
 export class EngineContext {
   /** This thread's payload decoder, over its WebAssembly kernel. */
-  readonly decoder: PayloadDecoder = threadDecoder;
+  readonly decoder: PayloadDecoder;
   /** This thread's WebAssembly kernel (null where WebAssembly is missing or refused). */
-  readonly kernel: PayloadDecoder["kernel"] = threadDecoder.kernel;
+  readonly kernel: PayloadDecoder["kernel"];
   /** This thread's kept counts: their budget and what is held. */
   readonly kept: KeptRegistry = threadKept;
   /** Whether the idle warm-up on a synthetic log has started (it runs once: warm-up.ts warmUp). */
@@ -39,6 +41,8 @@ export class EngineContext {
   private merged = 0;
 
   constructor(options: EngineContextOptions = {}) {
+    this.decoder = options.decoder ?? threadDecoder;
+    this.kernel = this.decoder.kernel;
     if (options.keptBudget !== undefined) this.kept.setBudget(options.keptBudget);
   }
 

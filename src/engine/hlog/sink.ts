@@ -22,7 +22,7 @@ import { kernelAccumulators } from "../kernel-accumulators";
 import type { EngineContext } from "../context";
 import type { PayloadDecoder } from "../intervals/decode";
 import { makeSeries, MAX_TAGS, type IngestResult } from "../series-make";
-import { KeptCounts, keptGroup } from "../intervals/kept";
+import { KeptCounts, type KeptGroup } from "../intervals/kept";
 import { attachKept } from "../intervals";
 import { unitOfSeries } from "./units";
 
@@ -149,7 +149,7 @@ export class HlogSink {
   /** Counts-array slots of all tags' histograms (see MAX_TOTAL_SLOTS). */
   slots = 0;
   /** The tags' kept counts, for time windows (intervals/kept.ts; null where none are kept). */
-  private readonly kept = keptGroup();
+  private readonly kept: KeptGroup | null;
   /** The context's decoder; where the tags' blocks add up (the context's kernel, else in JavaScript). */
   private readonly decoder: PayloadDecoder;
   private readonly accumulators: AccumulatorsFactory;
@@ -160,6 +160,7 @@ export class HlogSink {
   ) {
     this.reader = new HlogReader(file);
     this.decoder = options.context.decoder;
+    this.kept = options.context.kept.group();
     this.accumulators = kernelAccumulators(options.context.kernel);
   }
 
