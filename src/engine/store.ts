@@ -62,7 +62,7 @@ export class Store {
 
   /** Like load, but a failure of the source itself (a network error) is thrown to the caller. */
   async loadOrThrow(name: string, chunks: AsyncIterable<string> | Iterable<string>, onProgress?: (p: IngestProgress) => void, options?: SampleOptions): Promise<LoadOutcome> {
-    return this.add(await ingest(name, chunks, onProgress, options));
+    return this.add(await ingest(name, chunks, onProgress, options, { context: this.context }));
   }
 
   /**
