@@ -357,7 +357,7 @@ describe("docs/ARCHITECTURE.md's messages and request kinds", () => {
     expect(untyped.map((u) => `${path.relative(repoRoot, u.file)}:${u.line}: ${u.what}`)).toEqual([]);
     // Independent of the doc: messages that exist today and the parser must see, with their variants.
     expect(messages.get("Reply")?.variants.sort()).toEqual(["done", "error", "progress"]);
-    expect(messages.get("PartRequest")).toEqual({ name: "PartRequest", file: "src/engine/part-protocol.ts", variants: ["read", "cancel"] });
+    expect(messages.get("HelperRequest")).toEqual({ name: "HelperRequest", file: "src/engine/helpers/messages.ts", variants: ["read", "merge", "cancel"] });
     expect(messages.get("Envelope")?.variants).toEqual([]);
     expect(messages.get("{ cancel: true }")?.file).toBe("src/engine/worker.ts");
     expect(kinds.get("load")).toBe("FileOutcome[]");
@@ -380,8 +380,8 @@ describe("docs/ARCHITECTURE.md's messages and request kinds", () => {
     // A message dropped, a variant made up, a message the code does not have, a wrong answer type.
     const noHistory = doc.replace(/^\| `HistoryReply` \|.*\n/m, "");
     expect(disagreements(noHistory, code)).toEqual([expect.stringMatching(/^message HistoryReply .* not listed/)]);
-    const extraVariant = doc.replace("| `ToHelper` | `read`, `merge` |", "| `ToHelper` | `read`, `merge`, `stop` |");
-    expect(disagreements(extraVariant, code)).toEqual([expect.stringMatching(/^message ToHelper: variant stop is in the doc/)]);
+    const extraVariant = doc.replace("| `HelperRequest` | `read`, `merge`, `cancel` |", "| `HelperRequest` | `read`, `merge`, `cancel`, `stop` |");
+    expect(disagreements(extraVariant, code)).toEqual([expect.stringMatching(/^message HelperRequest: variant stop is in the doc/)]);
     const extraMessage = doc.replace(/^(\| `HelperFailed` \|.*\n)/m, "$1| `HelperReady` | | helper → page | made up |\n");
     expect(disagreements(extraMessage, code)).toEqual([expect.stringMatching(/^message HelperReady is listed/)]);
     const wrongAnswer = doc.replace("| `merge` | `string` |", "| `merge` | `null` |");
@@ -390,15 +390,15 @@ describe("docs/ARCHITECTURE.md's messages and request kinds", () => {
 
   it("fails code that gains a message or a variant the doc does not list", () => {
     const more = new Map(messages);
-    more.set("PartRequest", { ...messages.get("PartRequest")!, variants: [...messages.get("PartRequest")!.variants, "pause"] });
-    more.set("HelperReady", { name: "HelperReady", file: "src/engine/part-protocol.ts", variants: [] });
+    more.set("HelperRequest", { ...messages.get("HelperRequest")!, variants: [...messages.get("HelperRequest")!.variants, "pause"] });
+    more.set("HelperReady", { name: "HelperReady", file: "src/engine/helpers/messages.ts", variants: [] });
     const moreKinds = new Map(kinds).set("reload", "null");
     const found = disagreements(doc, { messages: more, kinds: moreKinds });
     expect(found).toHaveLength(3);
     expect(found).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^message HelperReady .* not listed/),
-        expect.stringMatching(/^message PartRequest: variant pause is in src\/engine\/part-protocol.ts but not in the doc/),
+        expect.stringMatching(/^message HelperRequest: variant pause is in src\/engine\/helpers\/messages.ts but not in the doc/),
         expect.stringMatching(/^request kind reload is in the Request union/),
       ]),
     );

@@ -207,6 +207,17 @@ describe("--merge with the files shared between threads", () => {
     const failing: MergeHelpers = { count: 1, merge: () => Promise.reject(new Error("gone")) };
     expect(summary(await loadMerged(paths, range, null, false, failing, 2))).toEqual(summary(one));
   });
+
+  it("files of one series in different layouts, the finer first: the sum is in the coarsest layout, as the page's merge makes it", async () => {
+    // sysA's first file has 3 digits, its fifth (file 7) 2: the sum reads as the library's 2-digit histogram of every value.
+    const { paths, values } = files((i) => (i === 7 ? 2 : 3));
+    const merged = (await loadMerged(paths, { start: null, end: null }, null, false)).store.series.find((s) => s.name === "sysA 2k/s")!;
+    const ref = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 2 });
+    for (const v of values.sysA!) ref.recordValue(v);
+    expect(merged.histogram.numberOfSignificantValueDigits).toBe(2);
+    expect(merged.histogram.totalCount).toBe(ref.totalCount);
+    for (const p of [50, 99, 99.9, 100]) expect(merged.histogram.getValueAtPercentile(p)).toBe(ref.getValueAtPercentile(p));
+  });
 });
 
 describe("report (Markdown)", () => {

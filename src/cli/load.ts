@@ -4,13 +4,16 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { formatThroughput } from "../core/naming";
 import { addDecodedInto } from "../core/counts-add";
-import { newHistogram, lowestDiscernibleValueOf, sparseOf, type Histogram, type SparseHistogram } from "../core/histogram";
+import { newHistogram, lowestDiscernibleValueOf, sparseOf, type Histogram } from "../core/histogram";
 import type { LoadProblem, Unit } from "../core/types";
 import { histogramSeries } from "../engine/series-make";
 import { loadFiles, type HelperWorkers } from "../engine/load-files";
 import type { Progress } from "../engine/protocol";
 import { Store, type TimeRange } from "../engine/store";
 import type { EngineContext } from "../engine/context";
+import { mergeHistograms, type GroupFields, type MergedShare, type MergeHelpers, type SentGroup, type SeriesKind } from "../engine/merge";
+
+export type { MergedShare, MergeHelpers, SentGroup };
 import { CliError } from "./errors";
 import { filePayloads, PathFile } from "./path-file";
 
@@ -80,24 +83,6 @@ export const MERGE_CHUNK = 256;
 /** Buckets of a merged series' max over time. */
 const MERGED_TIMELINE_BUCKETS = 1000;
 
-/** What a merged series is, and the layout its counts are in: the same on every thread. */
-interface GroupFields {
-  name: string;
-  config: string;
-  throughput: number | null;
-  kind: SeriesKind;
-  tag: string;
-  unit: Unit;
-  /** The layout the histogram was made with (of the group's first file). */
-  digits: number;
-  lowest: number;
-  highest: number;
-  /** Whether every file added had that layout (then its counts add by index, in any order). */
-  uniform: boolean;
-  files: number;
-  startTime: number | null;
-}
-
 interface Group extends GroupFields {
   histogram: Histogram;
   sources: Set<string>;
@@ -106,36 +91,6 @@ interface Group extends GroupFields {
   ends: number[];
   maxes: number[];
 }
-type SeriesKind = "response" | "service" | "";
-
-/** A group as another thread sends it: its histogram as sparse counts. */
-export interface SentGroup extends GroupFields {
-  key: string;
-  counts: SparseHistogram;
-  sources: string[];
-  firstSource: string;
-  starts: Float64Array;
-  ends: Float64Array;
-  maxes: Float64Array;
-}
-
-/**
- * A share of the files merged on one thread. `sequential` when it must be merged again in
- * order on the main thread to give exactly what one thread gives (files of one series that
- * cannot be merged, or of different layouts).
- */
-export interface MergedShare {
-  groups: SentGroup[];
-  problems: LoadProblem[];
-  sequential: boolean;
-}
-
-/** Threads that merge a share of the files each (the command line's helper threads). */
-export interface MergeHelpers {
-  readonly count: number;
-  merge(helper: number, paths: readonly string[], range: TimeRange): Promise<MergedShare>;
-}
-
 const groupKey = (s: { config: string; throughput: number | null; kind: string; tag: string }) => JSON.stringify([s.config, s.throughput, s.kind, s.tag]);
 
 function newGroup(s: { config: string; throughput: number | null; kind: SeriesKind; tag: string }, unit: Unit, digits: number, lowest: number, highest: number): Group {
@@ -159,77 +114,6 @@ function newGroup(s: { config: string; throughput: number | null; kind: SeriesKi
     maxes: [],
     startTime: null,
   };
-}
-
-/** The parts of hdr-histogram-js's JsHistogram (3.x) that addHistogram reads and writes. */
-interface JsInternals {
-  _counts?: unknown;
-  autoResize: boolean;
-  maxValue: number;
-  countsArrayLength: number;
-  bucketCount: number;
-  subBucketCount: number;
-  unitMagnitude: number;
-  subBucketHalfCountMagnitude: number;
-  startTimeStampMsec: number;
-  endTimeStampMsec: number;
-  highestEquivalentValue(v: number): number;
-  valueFromIndex(i: number): number;
-  countsArrayIndex(v: number): number;
-  getCountAtIndex(i: number): number;
-  addToCountAtIndex(i: number, c: number): void;
-  handleRecordException(c: number, v: number): void;
-  updateMinAndMax(v: number): void;
-  addToTotalCount(c: number): void;
-  resize(v: number): void;
-  add(other: unknown): void;
-}
-
-/**
- * target.add(source), hdr-histogram-js's own add, step for step. Its path for counts arrays of
- * different lengths records each count at its value, finding the value's index again; when both
- * have one layout (unit magnitude and sub-bucket count) that index is the source's own, and
- * finding it was most of the time of merging thousands of small logs (profiled).
- */
-export function addHistogram(target: Histogram, source: Histogram): void {
-  const t = target as unknown as JsInternals;
-  const o = source as unknown as JsInternals;
-  if (
-    !(t._counts instanceof Float64Array) ||
-    !(o._counts instanceof Float64Array) ||
-    t.unitMagnitude !== o.unitMagnitude ||
-    t.subBucketHalfCountMagnitude !== o.subBucketHalfCountMagnitude ||
-    t.subBucketCount !== o.subBucketCount ||
-    t.bucketCount === o.bucketCount
-  ) {
-    target.add(source);
-    return;
-  }
-  const highestRecordableValue = t.highestEquivalentValue(t.valueFromIndex(t.countsArrayLength - 1));
-  if (highestRecordableValue < o.maxValue) {
-    if (!t.autoResize) throw new Error("The other histogram includes values that do not fit in this histogram's range.");
-    t.resize(o.maxValue);
-  }
-  if (t.bucketCount === o.bucketCount) {
-    // Grown to the same length: the library's own path by index.
-    target.add(source);
-    return;
-  }
-  const record = (count: number, index: number) => {
-    const value = o.valueFromIndex(index);
-    if (index >= t.countsArrayLength) t.handleRecordException(count, value);
-    else t.addToCountAtIndex(index, count);
-    t.updateMinAndMax(value);
-    t.addToTotalCount(count);
-  };
-  const otherMaxIndex = o.countsArrayIndex(o.maxValue);
-  record(o.getCountAtIndex(otherMaxIndex), otherMaxIndex);
-  for (let i = 0; i < otherMaxIndex; i++) {
-    const c = o.getCountAtIndex(i);
-    if (c > 0) record(c, i);
-  }
-  t.startTimeStampMsec = Math.min(t.startTimeStampMsec, o.startTimeStampMsec);
-  t.endTimeStampMsec = Math.max(t.endTimeStampMsec, o.endTimeStampMsec);
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -260,7 +144,10 @@ async function mergeInto(
       }
       if (s.recordedUnit !== g.unit) throw new CliError(2, `${s.source}: recorded in ${s.recordedUnit}, the other files of "${g.name}" in ${g.unit}: they cannot be merged`);
       if (digits !== g.digits || lowest !== g.lowest) g.uniform = false;
-      addHistogram(g.histogram, h);
+      // The engine's merge, one file at a time: the group's layout becomes the coarsest of its files.
+      g.histogram = mergeHistograms([h], g.histogram);
+      g.digits = g.histogram.numberOfSignificantValueDigits;
+      g.lowest = lowestDiscernibleValueOf(g.histogram);
       g.sources.add(s.source);
       g.files++;
       const t = s.intervals;

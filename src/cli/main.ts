@@ -18,7 +18,7 @@ import { CHECK_HELP, HGRM_HELP, MAIN_HELP, REPORT_HELP, SERVE_HELP, WATCH_HELP }
 import { HISTORY_HELP } from "./history-help";
 import { expandPaths, loadAll, loadMerged } from "./load";
 import type { Worker } from "node:worker_threads";
-import { helperThreadCount, NodeHelperPool } from "./node-pool";
+import { helperThreadCount, nodeHelperPool, type HelperPool } from "./node-pool";
 import { allowPartial } from "./partial";
 import { PathFile } from "./path-file";
 import { loadPrometheus, prometheusAuthOf, prometheusRequestOf } from "./prometheus";
@@ -230,7 +230,7 @@ async function reportOrCheck(p: Parsed, io: Io, opts: MainOptions, context: Engi
   const helperCount = helpersOf(p, opts);
   // Blocks serve time windows, comparisons, links and charts: a report of whole logs needs none.
   const blocks = range.start !== null || range.end !== null || baseline !== null || linkBase !== null || out !== null || p.flags.has("--merge");
-  const pool = helperCount > 0 ? new NodeHelperPool(helperCount, opts.helperScript!, opts.started, blocks) : null;
+  const pool = helperCount > 0 ? nodeHelperPool(helperCount, opts.helperScript!, opts.started, blocks) : null;
   pool?.start();
   let loaded;
   let closing: Promise<void> | undefined;
@@ -300,7 +300,7 @@ function compareCheckText(pairs: ComparedPair[], strict: boolean): string {
 }
 
 /** `history`, or `check --history`: history.ts (loaded only for these), with the options parsed here. */
-async function historyOrCheck(p: Parsed, io: Io, helpers: NodeHelperPool | null): Promise<number> {
+async function historyOrCheck(p: Parsed, io: Io, helpers: HelperPool | null): Promise<number> {
   const { checkHistory, historyCommand } = await import("./history");
   const a = {
     dirs: p.files,
@@ -339,9 +339,9 @@ function helpersOf(p: Parsed, opts: MainOptions): number {
 }
 
 /** Runs `task` with the helper threads the options allow, closing them after. */
-async function withHelpers<T>(p: Parsed, opts: MainOptions, task: (helpers: NodeHelperPool | null) => Promise<T>): Promise<T> {
+async function withHelpers<T>(p: Parsed, opts: MainOptions, task: (helpers: HelperPool | null) => Promise<T>): Promise<T> {
   const helperCount = helpersOf(p, opts);
-  const pool = helperCount > 0 ? new NodeHelperPool(helperCount, opts.helperScript!, opts.started) : null;
+  const pool = helperCount > 0 ? nodeHelperPool(helperCount, opts.helperScript!, opts.started) : null;
   pool?.start();
   try {
     return await task(pool);

@@ -30,7 +30,7 @@ import { helperCount } from "./part-pool";
 import { ViewsHeld, type PackedView } from "./views-reuse";
 import type { CompareResult } from "../core/compare/types";
 import type { PrometheusAuth, PrometheusRequest } from "./prometheus-query";
-import type { HelperFailed, HelperPorts, PartSetup } from "./part-protocol";
+import type { HelperFailed, HelperPorts, HelperSetup } from "./helpers/messages";
 import engineUrl from "./worker.ts?worker&url";
 
 /** The fetch over the page's port to agreed hosts (net-port.ts), for the page's own requests too. */
@@ -75,7 +75,7 @@ export class EngineClient {
     for (let k = 0; k < started; k++) {
       const helper = startWorker(helperUrl, "helper");
       const channel = new MessageChannel();
-      helper.postMessage({ type: "port", port: channel.port1 } satisfies PartSetup, [channel.port1]);
+      helper.postMessage({ type: "port", port: channel.port1 } satisfies HelperSetup, [channel.port1]);
       helper.onerror = (ev) => {
         ev.preventDefault();
         this.worker.postMessage({ helperFailed: k, message: ev.message } satisfies HelperFailed);

@@ -1,12 +1,15 @@
 // The engine's context: what a thread's engine shares across its loads and queries, made once by
 // the thread's main (the engine worker, a helper worker, the command line) with that thread's
-// settings and passed down to the Store and the warm-ups, instead of module globals set at import.
+// settings and passed down to the Store, the reader and the warm-ups, instead of module globals
+// set at import.
 //
 // Some of it is the thread's by nature, whichever context holds it: the WebAssembly kernel (one
-// memory, in which each decode leaves what the next step of the same load reads) and the kept
-// counts' registry (the budget bounds every table alive on the thread). A context holds those,
-// and sets the registry's budget when it is made; the readers reach both directly.
-import { threadKernel, type Kernel } from "../wasm/kernel";
+// memory, in which each decode leaves what the next step of the same load reads; it comes in
+// the thread's PayloadDecoder, intervals/decode.ts) and the kept counts' registry (the budget
+// bounds every table alive on the thread). A context holds those, and sets the registry's
+// budget when it is made. The reader (hlog/) takes the kernel and the decoder from the context
+// in its read options; the interval sources still decode through the thread's decoder.
+import { threadDecoder, type PayloadDecoder } from "./intervals/decode";
 import { threadKept, type KeptRegistry } from "./intervals/kept";
 
 export { HELPER_KEPT_BUDGET, WORKER_KEPT_BUDGET } from "./intervals/kept";
@@ -18,14 +21,18 @@ export interface EngineContextOptions {
    * budget as it is (0 until a context sets it).
    */
   keptBudget?: number;
+  /** A payload decoder of its own (tests read without the kernel so); default the thread's. */
+  decoder?: PayloadDecoder;
 }
 
 /** The command line keeps none: it asks for one time window at most, and reads its edges back from the file. */
 export const CLI_KEPT_BUDGET = 0;
 
 export class EngineContext {
+  /** This thread's payload decoder, over its WebAssembly kernel. */
+  readonly decoder: PayloadDecoder;
   /** This thread's WebAssembly kernel (null where WebAssembly is missing or refused). */
-  readonly kernel: Kernel | null = threadKernel;
+  readonly kernel: PayloadDecoder["kernel"];
   /** This thread's kept counts: their budget and what is held. */
   readonly kept: KeptRegistry = threadKept;
   /** Whether the idle warm-up on a synthetic log has started (it runs once: warm-up.ts warmUp). */
@@ -34,6 +41,8 @@ export class EngineContext {
   private merged = 0;
 
   constructor(options: EngineContextOptions = {}) {
+    this.decoder = options.decoder ?? threadDecoder;
+    this.kernel = this.decoder.kernel;
     if (options.keptBudget !== undefined) this.kept.setBudget(options.keptBudget);
   }
 

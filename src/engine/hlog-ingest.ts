@@ -8,6 +8,7 @@ import { joinPart, partOf, type HlogPart } from "./hlog/parts";
 import { HlogSink } from "./hlog/sink";
 import { TextLines } from "./hlog/text";
 import type { IngestProgress, IngestResult, Sink } from "./series-make";
+import { sharedContext, type EngineContext } from "./context";
 
 export { PartsNotJoinable, transferablesOf, type HlogPart, type HlogPartTag } from "./hlog/parts";
 
@@ -24,6 +25,8 @@ export interface ReadOptions {
    * part's blocks then lie on the log's grid, so no answer depends on where the log was cut).
    */
   origins?: ReadonlyMap<string, number>;
+  /** The engine context the reader runs in: its kernel and decoder (default: the thread's, sharedContext). */
+  context?: EngineContext;
 }
 
 /**
@@ -38,7 +41,7 @@ export async function ingestHlogPart(
   source: Uint8Array | null = null,
   options: ReadOptions = {},
 ): Promise<HlogPart> {
-  const sink = new HlogIngest(name, false, null, options.keepBlocks, options.origins);
+  const sink = new HlogIngest(name, false, null, options.keepBlocks, options.origins, options.context);
   await pushAll(sink, chunks, onProgress);
   return sink.toPart(source);
 }
@@ -66,7 +69,7 @@ export async function ingestHlogInParts(
   onProgress?: (p: IngestProgress) => void,
   options: ReadOptions = {},
 ): Promise<IngestResult> {
-  const sink = new HlogIngest(name, true, null, options.keepBlocks);
+  const sink = new HlogIngest(name, true, null, options.keepBlocks, undefined, options.context);
   await pushAll(sink, first, onProgress);
   for (const p of rest) sink.absorb(await p);
   return sink.finish();
@@ -82,10 +85,17 @@ export class HlogIngest implements Sink {
    * `keepPayloads` false: a part for another worker to join (see IntervalTable). `ownBytes`: the
    * bytes pushBytes() is given, kept whole by the caller as they come (a table that keeps its
    * payloads finds those of the lines read from bytes there); without them, a reader that keeps
-   * its payloads reads pushed bytes as text. `keepBlocks`, `origins`: see ReadOptions.
+   * its payloads reads pushed bytes as text. `keepBlocks`, `origins`, `context`: see ReadOptions.
    */
-  constructor(file: string, keepPayloads = true, ownBytes: Uint8Array | null = null, keepBlocks = true, origins: ReadonlyMap<string, number> = new Map()) {
-    this.sink = new HlogSink(file, { keepPayloads, ownBytes, keepBlocks, origins });
+  constructor(
+    file: string,
+    keepPayloads = true,
+    ownBytes: Uint8Array | null = null,
+    keepBlocks = true,
+    origins: ReadonlyMap<string, number> = new Map(),
+    context: EngineContext = sharedContext,
+  ) {
+    this.sink = new HlogSink(file, { keepPayloads, ownBytes, keepBlocks, origins, context });
     this.text = new TextLines(this.sink);
     this.bytes = new ByteLines(this.sink, this.text);
   }

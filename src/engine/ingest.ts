@@ -108,7 +108,7 @@ function pickSink(name: string, fullHead: string, options: SampleOptions | undef
   const format = pickFormat(name, head);
   if (!format) return null;
   if (format.create) return new ReaderIngest(name, format, options);
-  return format.id === "hlog" ? new HlogIngest(name, true, null, read.keepBlocks) : new PercentileIngest(name);
+  return format.id === "hlog" ? new HlogIngest(name, true, null, read.keepBlocks, undefined, read.context) : new PercentileIngest(name);
 }
 
 /** Percentile files are small text; an interval log may be huge and is never joined. */

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { BLOCK_SIZES, IntervalBlocks, type Sparse } from "../core/blocks";
 import { mulberry32 } from "../../tests/support/queue-sim";
-import { decodePayloadFast, kernelSlots, type KernelSlots } from "../wasm/kernel";
+import { decodePayloadFast, kernelSlots, threadKernel, type KernelSlots } from "../wasm/kernel";
 import { accumulatorsIn, kernelAccumulators } from "./kernel-accumulators";
 import { build, encodeIntoCompressedBase64 } from "hdr-histogram-js";
 
@@ -50,7 +50,7 @@ describe("block accumulators in the kernel", () => {
     expect(kernelSlots).not.toBeNull();
     const rnd = mulberry32(5);
     const js = new IntervalBlocks();
-    const wasm = new IntervalBlocks(kernelAccumulators);
+    const wasm = new IntervalBlocks(kernelAccumulators(threadKernel));
     const n = 2048 * 2 + 300;
     for (let i = 0; i < n; i++) {
       // The range widens as the log goes on: 3,000 → 200,000 indices.
@@ -67,7 +67,7 @@ describe("block accumulators in the kernel", () => {
   it("hold what JavaScript's hold for wide intervals added as dense (gaps, zero counts, spans across bit words)", () => {
     const rnd = mulberry32(17);
     const js = new IntervalBlocks();
-    const wasm = new IntervalBlocks(kernelAccumulators);
+    const wasm = new IntervalBlocks(kernelAccumulators(threadKernel));
     const n = 2048 + 200;
     let denseOnes = 0;
     for (let i = 0; i < n; i++) {
@@ -111,7 +111,7 @@ describe("block accumulators in the kernel", () => {
   it("add the kernel's own last decode where it lies, also when growing memory detaches its views", () => {
     const rnd = mulberry32(3);
     const js = new IntervalBlocks();
-    const wasm = new IntervalBlocks(kernelAccumulators);
+    const wasm = new IntervalBlocks(kernelAccumulators(threadKernel));
     const n = 700;
     for (let i = 0; i < n; i++) {
       const h = build({ numberOfSignificantValueDigits: 3 });

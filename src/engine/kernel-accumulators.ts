@@ -4,7 +4,8 @@
 // instead of both in JavaScript (where they were the largest share of a load after decoding,
 // profiled). Where the kernel is missing or its memory cannot grow, the plain Scratch does it.
 import { BLOCK_SIZES, Scratch, type Accumulator, type AccumulatorsFactory } from "../core/blocks";
-import { kernelSlots, type KernelSlots } from "../wasm/kernel";
+import type { KernelSlots } from "../wasm/kernel-slots";
+import type { EngineContext } from "./context";
 
 /** Freed slots by capacity, for the next series' blocks (the kernel's memory never shrinks). */
 const pools = new WeakMap<KernelSlots, Map<number, number[]>>();
@@ -29,8 +30,14 @@ function freeSlot(k: KernelSlots, capacity: number, slot: number): void {
   free.push(slot);
 }
 
-/** Every level's accumulator in the kernel (level 0 feeds level 1), or Scratches without one. */
-export const kernelAccumulators: AccumulatorsFactory = () => accumulatorsIn(kernelSlots);
+/**
+ * Every level's accumulator in the kernel's memory (level 0 feeds level 1), or Scratches without
+ * a kernel: the kernel is the reader's engine context's (context.ts), passed in.
+ */
+export function kernelAccumulators(kernel: EngineContext["kernel"]): AccumulatorsFactory {
+  const slots = kernel?.slots ?? null;
+  return () => accumulatorsIn(slots);
+}
 
 /** kernelAccumulators over these slots (tests give slots that fail). */
 export function accumulatorsIn(k: KernelSlots | null) {

@@ -6,7 +6,8 @@ import type { SampleOptions } from "../formats/source";
 import { BYTES_SNIFF_LENGTH, pickBytesReader } from "../formats/detect";
 import { fileBytes, fileChunks } from "./file-chunks";
 import { joinThreadFiles } from "./join-runs";
-import { ingest, ingestBytes, ingestHlogInParts, type HlogPart, type IngestResult } from "./ingest";
+import { ingest, ingestBytes, ingestHlogInParts, type HlogPart, type IngestResult, type ReadOptions } from "./ingest";
+import type { EngineContext } from "./context";
 import { readLogsOnDemand } from "./load-on-demand";
 import { planLoad, type LoadPlan, type LoadStep } from "./load-plan";
 import { readInPieces } from "./load-pieces";
@@ -49,6 +50,8 @@ export interface LoadOptions {
   keepBlocks?: boolean;
   /** Where the logs' payloads are read back from; without it, each log keeps its payloads. */
   payloads?: PayloadStore;
+  /** The engine context the logs are read in (default: the store's). */
+  context?: EngineContext;
 }
 
 /** No helpers: readInPieces then reads every piece on this thread. */
@@ -75,7 +78,7 @@ export async function loadFiles(
   load: LoadOptions = {},
 ): Promise<FileOutcome[]> {
   const plan = await planLoad(files, { helpers: helpers?.count ?? 0, payloadsOnDemand: load.payloads !== undefined, splitBytes: load.splitBytes, maxLogBytes: load.maxLogBytes });
-  const results = await runLoad(files, plan, { progress, signal, options, helpers: helpers ?? NO_HELPERS, load });
+  const results = await runLoad(files, plan, { progress, signal, options, helpers: helpers ?? NO_HELPERS, load: { ...load, context: load.context ?? store.context } });
   const outcomes = files.map((f, k) => ({ file: f.name, ...store.add(results[k]!) }));
   joinThreadFiles(store, outcomes);
   return outcomes;
@@ -100,7 +103,7 @@ class LoadRun {
   /** Every file's own progress; each message carries all of them. */
   private readonly states: FileProgress[];
   private lastPost = 0;
-  private readonly read: { keepBlocks?: boolean };
+  private readonly read: ReadOptions;
 
   constructor(
     private readonly files: readonly File[],
@@ -108,7 +111,7 @@ class LoadRun {
   ) {
     this.results = new Array<IngestResult>(files.length);
     this.states = files.map((f) => ({ file: f.name, bytes: 0, totalBytes: f.size, intervals: 0, done: false }));
-    this.read = { keepBlocks: ctx.load.keepBlocks };
+    this.read = { keepBlocks: ctx.load.keepBlocks, context: ctx.load.context };
   }
 
   async run(steps: readonly LoadStep[]): Promise<IngestResult[]> {

@@ -173,7 +173,7 @@ export async function readInPieces(
   // This worker: the first piece into the joining reader, then pieces as parts while any are left.
   // Its bytes are kept, where its table finds the payloads of the lines read from them.
   const first = new Uint8Array(bounds[1]! - bounds[0]!);
-  const sink = new HlogIngest(name, true, first, options.keepBlocks);
+  const sink = new HlogIngest(name, true, first, options.keepBlocks, undefined, options.context);
   for await (const chunk of fileBytes(slice(0), (b) => (bytes[0] = b), signal, first)) {
     sink.pushBytes(chunk);
     intervals[0] = sink.intervalCount;

@@ -2,15 +2,15 @@
 // replies come back through it, and a helper reported dead fails what it was doing.
 import { describe, expect, it } from "vitest";
 import type { HlogPart } from "./ingest";
-import { HelperPool } from "./part-pool";
-import type { PartReply, PartRequest } from "./part-protocol";
+import { HelperPool, pageHost } from "./part-pool";
+import type { HelperReply, HelperRequest } from "./helpers/messages";
 
 /** A stand-in helper on the far end of a port: records requests, answers when told. */
 function fakeHelper() {
   const channel = new MessageChannel();
-  const requests: PartRequest[] = [];
-  channel.port1.onmessage = (ev: MessageEvent<PartRequest>) => requests.push(ev.data);
-  const reply = (r: PartReply) => channel.port1.postMessage(r);
+  const requests: HelperRequest[] = [];
+  channel.port1.onmessage = (ev: MessageEvent<HelperRequest>) => requests.push(ev.data);
+  const reply = (r: HelperReply) => channel.port1.postMessage(r);
   return { port: channel.port2, requests, reply, close: () => channel.port1.close() };
 }
 
@@ -32,7 +32,7 @@ describe("HelperPool over ports from the page", () => {
   it("sends reads through the helper's port and resolves with the helper's part, passing progress on", async () => {
     const a = fakeHelper();
     const b = fakeHelper();
-    const pool = new HelperPool(2, [a.port, b.port]);
+    const pool = new HelperPool(2, pageHost([a.port, b.port]));
     const progress: number[] = [];
     const read = pool.read(1, new Blob(["x"]), "log.hlog", (bytes) => progress.push(bytes));
     await until(() => b.requests.length === 1);
@@ -51,7 +51,7 @@ describe("HelperPool over ports from the page", () => {
 
   it("a helper's error message fails the read with it", async () => {
     const a = fakeHelper();
-    const pool = new HelperPool(1, [a.port]);
+    const pool = new HelperPool(1, pageHost([a.port]));
     const read = pool.read(0, new Blob(["x"]), "log.hlog", () => undefined);
     await until(() => a.requests.length === 1);
     a.reply({ id: a.requests[0]!.id, type: "error", message: "line 7: bad" });
@@ -61,7 +61,7 @@ describe("HelperPool over ports from the page", () => {
 
   it("a helper reported dead fails what it was doing; the next read on that slot needs a new worker", async () => {
     const a = fakeHelper();
-    const pool = new HelperPool(1, [a.port]);
+    const pool = new HelperPool(1, pageHost([a.port]));
     const read = pool.read(0, new Blob(["x"]), "log.hlog", () => undefined);
     await until(() => a.requests.length === 1);
     pool.failed(0, "out of memory");
@@ -73,7 +73,7 @@ describe("HelperPool over ports from the page", () => {
 
   it("cancelling sends the helper a cancel for that read", async () => {
     const a = fakeHelper();
-    const pool = new HelperPool(1, [a.port]);
+    const pool = new HelperPool(1, pageHost([a.port]));
     const control = new AbortController();
     const read = pool.read(0, new Blob(["x"]), "log.hlog", () => undefined, control.signal);
     await until(() => a.requests.length === 1);

@@ -3,7 +3,7 @@
 // registry lives here; the time-window histogram (window-query.ts), the timeline
 // (timeline-query.ts) and the heatmap, window and tail queries (time-queries.ts) are their own
 // modules, and the types a query answers with are in protocol.ts.
-import { addInto, bucketsOf, coarsestLayout, newHistogram, type Buckets, type Histogram } from "../core/histogram";
+import { bucketsOf, type Buckets, type Histogram } from "../core/histogram";
 import { IntervalTable, type SeriesModel } from "../core/series";
 import { coNotJudged } from "../core/co-applies";
 import { detectCoordinatedOmission } from "../core/co-detect";
@@ -24,6 +24,7 @@ import { beforeStartOf, saturationOf } from "./table-facts";
 import { windowHistogram } from "./window-query";
 import { timelineQuery } from "./timeline-query";
 import { sharedContext, type EngineContext } from "./context";
+import { mergeHistograms } from "./merge";
 
 // The wire types used to live here; importers may still take them from this module.
 export { OPEN_RANGE, saturationOf };
@@ -61,7 +62,7 @@ export class Store {
 
   /** Like load, but a failure of the source itself (a network error) is thrown to the caller. */
   async loadOrThrow(name: string, chunks: AsyncIterable<string> | Iterable<string>, onProgress?: (p: IngestProgress) => void, options?: SampleOptions): Promise<LoadOutcome> {
-    return this.add(await ingest(name, chunks, onProgress, options));
+    return this.add(await ingest(name, chunks, onProgress, options, { context: this.context }));
   }
 
   /**
@@ -137,12 +138,10 @@ export class Store {
     const unit = parts[0]!.recordedUnit;
     const odd = parts.find((p) => p.recordedUnit !== unit);
     if (odd) throw new Error(`cannot merge series recorded in different units (${unit} and ${odd.recordedUnit}): set their recorded units first`);
-    // Into the coarsest layout among the parts (see mergeAll): never below what any part
-    // recorded. Time windows and timeline columns of the merge add its intervals into this
-    // layout too (sameShape of this histogram).
-    const layout = coarsestLayout(parts.map((p) => p.histogram));
-    const histogram = newHistogram(layout.digits, layout.lowest, Math.max(...parts.map((p) => p.histogram.highestTrackableValue)));
-    for (const p of parts) addInto(histogram, p.histogram);
+    // The engine's one merge (merge.ts): into the coarsest layout among the parts. Time windows
+    // and timeline columns of the merge add its intervals into this layout too (sameShape of
+    // this histogram).
+    const histogram = mergeHistograms(parts.map((p) => p.histogram));
     let intervals: IntervalTable | null = null;
     let startTime: number | null = null;
     if (parts.every((p) => p.intervals && p.intervals.n > 0)) {

@@ -317,7 +317,7 @@ export class EngineWarmUps {
       async (name, chunks, whole) => {
         const scratch = this.scratch();
         // Read as a big log's first piece is (load-pieces.ts): from its bytes, kept whole.
-        const sink = new HlogIngest(name, true, whole);
+        const sink = new HlogIngest(name, true, whole, true, undefined, this.context);
         for await (const chunk of chunks) sink.pushBytes(chunk);
         scratch.add(sink.finish());
         if (this.inFlight > 0 || scratch.series.length === 0) return;

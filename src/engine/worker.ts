@@ -6,7 +6,7 @@ import type { Envelope, Reply, SeriesView } from "./protocol";
 import { ViewsSent } from "./views-reuse";
 import { Store } from "./store";
 import { helperPoolOf, type HelperPool } from "./part-pool";
-import type { HelperFailed, HelperPorts } from "./part-protocol";
+import type { HelperFailed, HelperPorts } from "./helpers/messages";
 import { EngineWarmUps, type WarmableStore } from "./warm-up";
 import { heatmapQuery } from "./time-queries";
 import { HeatmapPrefetch } from "./heatmap-prefetch";

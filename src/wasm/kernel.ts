@@ -5,7 +5,8 @@
 // inflate to at most 64 KiB; anything else (including every invalid payload) is null.
 //
 // A Kernel is one instance of the module with its memory and the views of it. A thread has one
-// (`threadKernel`, instantiated synchronously at import), which the engine context holds:
+// (`threadKernel`, instantiated synchronously at import), which engine/intervals/decode.ts
+// alone imports (its thread's PayloadDecoder) and the engine context passes to the reader:
 // what one decode leaves in the memory (the inflated counts, the pairs) is read by the next
 // step of the same load, so everything on a thread shares it. Where WebAssembly is missing or
 // refused (a Content-Security-Policy without 'wasm-unsafe-eval' in script-src; a browser's size
@@ -301,7 +302,7 @@ export const kernelStats: KernelStats = threadKernel?.stats ?? { available: fals
 (globalThis as unknown as { hdrKernelStats: KernelStats }).hdrKernelStats = kernelStats;
 
 // The functions below are the thread's kernel's, for the callers that reach it without an
-// engine context (the readers, the tests and the benchmarks).
+// engine context (the interval sources' decoder, the tests and the benchmarks).
 
 /** The kernel's raw verdict for a payload: pairs written (>= 0), or why it declined (< 0). For tests. */
 export function decodePayloadCode(text: string, start = 0, end = text.length): number {

@@ -3,7 +3,9 @@
 import type { LineSplitter } from "../../core/lines";
 import { plainDecimalBytes } from "../../formats/hlog";
 import { valueFromIndex } from "../../formats/hlog-encoding";
-import { decodePayloadBytes, kernelAvailable, kernelLines, RECORD_F64, RECORD_I32 } from "../../wasm/kernel";
+import type { KernelLines } from "../../wasm/kernel-lines";
+import type { EngineContext } from "../context";
+import { RECORD_F64, RECORD_I32 } from "../../wasm/kernel-lines";
 import { lastIndexOf, topOf, type HlogSink, type TagSeries } from "./sink";
 import type { TextLines } from "./text";
 
@@ -44,11 +46,17 @@ function lastIndexUpTo(top: number, lowest: number, digits: number): number {
 export class ByteLines {
   private readonly splitter: LineSplitter;
 
+  /** The reader's engine context's kernel (context.ts), and its lines reader: null without one. */
+  private readonly kernel: EngineContext["kernel"];
+  private readonly lines: KernelLines | null;
+
   constructor(
     private readonly sink: HlogSink,
     private readonly text: TextLines,
   ) {
     this.splitter = text.splitter;
+    this.kernel = sink.options.context.kernel;
+    this.lines = this.kernel?.lines ?? null;
   }
 
   /** The decoder of the text way (made when first needed); bytes pushed so far. */
@@ -71,7 +79,7 @@ export class ByteLines {
   push(chunk: Uint8Array): void {
     const at0 = this.bytesPushed;
     this.bytesPushed += chunk.length;
-    if (!this.bytesAreText || !kernelAvailable || (this.sink.options.keepPayloads && this.sink.options.ownBytes === null)) {
+    if (!this.bytesAreText || this.kernel === null || (this.sink.options.keepPayloads && this.sink.options.ownBytes === null)) {
       this.pushDecoded(chunk, at0);
       return;
     }
@@ -88,7 +96,7 @@ export class ByteLines {
     }
     this.window = null;
     for (let nl = chunk.indexOf(10, st); nl >= 0 && this.bytesAreText; nl = chunk.indexOf(10, st)) {
-      if (kernelLines !== null) {
+      if (this.lines !== null) {
         const used = this.kernelLines(chunk, st);
         if (used > 0) {
           st += used;
@@ -130,7 +138,7 @@ export class ByteLines {
     }
     const fl = this.fastLast;
     if (fl.top !== t.fastTop || fl.digits !== t.fastDigits || fl.lowest !== t.fastLowest) this.newFastLast(t);
-    const kl = kernelLines!;
+    const kl = this.lines!;
     const lines = Math.min(RECORDS, target.room);
     const keep = t.kept !== null;
     let k = kl.read(st - this.windowStart, this.windowEnd - this.windowStart, lines, target.slot, target.capacity, fl.digits, fl.lowest, fl.last, 0 <= fl.top, base, keep);
@@ -151,7 +159,7 @@ export class ByteLines {
 
   /** What the kernel's `k` lines leave, put where the short path puts it; the bytes of those lines. */
   private kernelRecords(t: TagSeries, k: number): number {
-    const kl = kernelLines!;
+    const kl = this.lines!;
     const f = kl.recordsF64();
     const r = kl.recordsI32();
     const keptBytes = kl.kept();
@@ -179,7 +187,7 @@ export class ByteLines {
 
   /** Copies `chunk` from `st` (as much as fits) into the kernel's lines area; false when there is none. */
   private fillWindow(chunk: Uint8Array, st: number): boolean {
-    const area = kernelLines!.area();
+    const area = this.lines!.area();
     if (area === null) return false;
     const end = Math.min(chunk.length, st + area.length);
     area.set(chunk.subarray(st, end));
@@ -233,7 +241,7 @@ export class ByteLines {
     const t = this.sink.tags.get("");
     if (t === undefined || t.fastDigits < 0) return false;
     if (!this.sink.reader.plainLine(rawStart)) return false;
-    const d = decodePayloadBytes(b, p, nl);
+    const d = this.kernel!.decodeBytes(b, p, nl);
     if (d === null) return false;
     const lastIndex = lastIndexOf(d);
     if (!this.sink.addShort(t, d, lastIndex, topOf(d, lastIndex), rawStart, length, maxColumn, null, nl - p, this.splitter.charsRead + (p - st))) return false;

@@ -12,16 +12,18 @@ import {
   MAX_DECLARED_COUNTS,
   type Histogram,
 } from "../../core/histogram";
-import { IntervalBlocks, JoinedBlocks, type RangeSums } from "../../core/blocks";
+import { IntervalBlocks, JoinedBlocks, type AccumulatorsFactory, type RangeSums } from "../../core/blocks";
 import { threadBlockWorkspace } from "../block-workspace";
 import { IntervalTable, type PayloadBytes, type SeriesModel } from "../../core/series";
 import { HlogReader, type HlogInterval } from "../../formats/hlog";
 import { addDecodedInto, growToCover, valueFromIndex, type DecodedHistogram } from "../../formats/hlog-encoding";
 import { fileBaseName } from "../../core/naming";
 import { kernelAccumulators } from "../kernel-accumulators";
+import type { EngineContext } from "../context";
+import type { PayloadDecoder } from "../intervals/decode";
 import { makeSeries, MAX_TAGS, type IngestResult } from "../series-make";
-import { KeptCounts, keptGroup } from "../intervals/kept";
-import { attachKept, medianOf } from "../intervals";
+import { KeptCounts, type KeptGroup } from "../intervals/kept";
+import { attachKept } from "../intervals";
 import { unitOfSeries } from "./units";
 
 /** Counts-array slots all tags' histograms of one log may hold together: 2^27 float64 = 1 GiB. */
@@ -136,6 +138,8 @@ export interface SinkOptions {
   keepBlocks: boolean;
   /** Per tag, its intervals before the lines read here (see ReadOptions in hlog-ingest.ts). */
   origins: ReadonlyMap<string, number>;
+  /** The engine context read in: its decoder and kernel (the blocks add up in the kernel's memory). */
+  context: EngineContext;
 }
 
 export class HlogSink {
@@ -145,13 +149,19 @@ export class HlogSink {
   /** Counts-array slots of all tags' histograms (see MAX_TOTAL_SLOTS). */
   slots = 0;
   /** The tags' kept counts, for time windows (intervals/kept.ts; null where none are kept). */
-  private readonly kept = keptGroup();
+  private readonly kept: KeptGroup | null;
+  /** The context's decoder; where the tags' blocks add up (the context's kernel, else in JavaScript). */
+  private readonly decoder: PayloadDecoder;
+  private readonly accumulators: AccumulatorsFactory;
 
   constructor(
     readonly file: string,
     readonly options: SinkOptions,
   ) {
     this.reader = new HlogReader(file);
+    this.decoder = options.context.decoder;
+    this.kept = options.context.kept.group();
+    this.accumulators = kernelAccumulators(options.context.kernel);
   }
 
   get ownBytes(): PayloadBytes | null {
@@ -164,7 +174,7 @@ export class HlogSink {
       histogram: null,
       pending,
       intervals,
-      blocks: new IntervalBlocks(kernelAccumulators, !this.options.keepBlocks, { origin: this.options.origins.get(tag) ?? 0, workspace: threadBlockWorkspace() }),
+      blocks: new IntervalBlocks(this.accumulators, !this.options.keepBlocks, { origin: this.options.origins.get(tag) ?? 0, workspace: threadBlockWorkspace() }),
       layout,
       parts: [],
       partsBroken: false,
@@ -232,7 +242,7 @@ export class HlogSink {
     if (t === undefined || d.numberOfSignificantValueDigits !== t.fastDigits || d.lowestDiscernibleValue !== t.fastLowest || !(top <= t.fastTop)) return false;
     if (d.double) t.double = true;
     if (!t.pending) addDecodedInto(t.histogram!, d);
-    this.addRow(t, rawStart, length, lastIndex >= 0 ? top : 0, d.totalCount, maxColumn, medianOf(d), payload, payloadLength, payloadAt, d);
+    this.addRow(t, rawStart, length, lastIndex >= 0 ? top : 0, d.totalCount, maxColumn, this.decoder.medianOf(d), payload, payloadLength, payloadAt, d);
     return true;
   }
 
@@ -283,7 +293,19 @@ export class HlogSink {
     else addDecodedInto(t.histogram, d);
     this.slots += countsLengthOf(t.histogram) - current;
     const max = lastIndex >= 0 ? highestEquivalent(t.histogram, valueFromIndex(lastIndex, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits)) : 0;
-    this.addRow(t, interval.rawStart, interval.length, max, d.totalCount, interval.maxColumn, medianOf(d), interval.payload, interval.payload.length, at + interval.payloadAt, d);
+    this.addRow(
+      t,
+      interval.rawStart,
+      interval.length,
+      max,
+      d.totalCount,
+      interval.maxColumn,
+      this.decoder.medianOf(d),
+      interval.payload,
+      interval.payload.length,
+      at + interval.payloadAt,
+      d,
+    );
     // The short path is open to the next intervals in this one's layout when the histogram (and
     // the blocks, if any) are in it, up to the highest value checked in it so far.
     const h = t.histogram;

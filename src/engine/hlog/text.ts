@@ -1,13 +1,17 @@
 // The interval-log reader's text path: lines of text, split, read and decoded, into the sink.
 import { LineSplitter, MAX_LINE_CHARS, type LineSink } from "../../core/lines";
 import { holdsWhite } from "../../formats/hlog";
-import { decodePayload } from "../intervals";
 import { lastIndexOf, topOf, type HlogSink } from "./sink";
+import type { PayloadDecoder } from "../intervals/decode";
 
 export class TextLines implements LineSink {
   readonly splitter: LineSplitter;
 
+  /** The context's decoder (engine/context.ts), kept here: it is asked once a line. */
+  private readonly decoder: PayloadDecoder;
+
   constructor(private readonly sink: HlogSink) {
+    this.decoder = sink.options.context.decoder;
     // This object is the splitter's sink, not a pair of closures made for it: the splitter's
     // call then has one target for every log, and the code V8 optimised while warming up
     // (warm-up.ts) is not thrown away at the first line of a real log ("wrong call target").
@@ -36,7 +40,7 @@ export class TextLines implements LineSink {
     const interval = sink.reader.readLine(text, lineNo, at >= this.whiteEnd);
     if (!interval) return;
     // Transient: every use of the decoded arrays below is done before the next line's decode.
-    const decoded = decodePayload(interval.payload);
+    const decoded = this.decoder.decode(interval.payload);
     if (!decoded.ok) {
       sink.reader.noteProblem(lineNo, `histogram payload: ${decoded.reason}`);
       return;

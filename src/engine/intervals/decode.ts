@@ -1,10 +1,11 @@
 // Decoding one interval's payload: by the WebAssembly kernel when it handles the payload
 // (compressed V2, up to 64 KiB inflated), else by the JavaScript reader (the reference, which
 // also words every error), with a bounded cache of what the JavaScript reader inflated. The one
-// place that chooses between them; the reader (engine/hlog-ingest.ts) and the interval sources
-// (source.ts) decode through it.
+// place that chooses between them, and the one engine file that imports the kernel: the
+// thread's kernel comes in a PayloadDecoder, which the engine context holds and passes to the
+// reader (engine/hlog-ingest.ts); the interval sources (source.ts) decode through the thread's.
 import type { IntervalTable } from "../../core/series";
-import { decodePayloadFast, lastCountsBytes, medianIndexOf } from "../../wasm/kernel";
+import { medianIndexOf, threadKernel, type Kernel } from "../../wasm/kernel";
 import {
   decodeHistogramPayload,
   decodeInflated,
@@ -15,25 +16,56 @@ import {
   type EncodingVersion,
 } from "../../formats/hlog-encoding";
 
-/** Transient, like decodeHistogramPayload(text, true): the arrays are valid until the next decode. */
-export function decodePayload(text: string): DecodeResult {
-  const d = decodePayloadFast(text);
-  return d !== null ? { ok: true, value: d } : decodeHistogramPayload(text, true);
+/** Payloads decoded with a kernel (null: the JavaScript reader alone). */
+export class PayloadDecoder {
+  constructor(readonly kernel: Kernel | null) {}
+
+  /** Transient, like decodeHistogramPayload(text, true): the arrays are valid until the next decode. */
+  decode(text: string): DecodeResult {
+    const d = this.kernel === null ? null : this.kernel.decode(text, 0, text.length);
+    return d !== null ? { ok: true, value: d } : decodeHistogramPayload(text, true);
+  }
+
+  /** The kernel's decode alone: null when it declines (or there is none). */
+  decodeFast(text: string): DecodedHistogram | null {
+    return this.kernel === null ? null : this.kernel.decode(text, 0, text.length);
+  }
+
+  /**
+   * The inflated counts bytes of the last payload the kernel decoded (null when the last decode
+   * was the JavaScript reader's), which kept counts copy as they are (kept.ts).
+   */
+  lastCountsBytes(): Uint8Array | null {
+    return this.kernel === null ? null : this.kernel.lastCountsBytes();
+  }
+
+  /**
+   * Median of a decoded interval (lowest equivalent value; 0 without counts), read off its sparse
+   * counts: for the kernel's last decode, the bucket it found while decoding.
+   */
+  medianOf(d: DecodedHistogram): number {
+    const found = this.kernel?.lastMedianOf(d);
+    const at = found !== undefined ? found : medianIndexOf(d);
+    return at < 0 ? 0 : valueFromIndex(at, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits);
+  }
 }
 
-/**
- * The inflated counts bytes of the last payload the kernel decoded (null when the last decode
- * was the JavaScript reader's), which kept counts copy as they are (kept.ts).
- */
-export { lastCountsBytes };
+/** This thread's decoder, over its kernel (the engine context holds it). */
+export const threadDecoder = new PayloadDecoder(threadKernel);
 
-/**
- * Median of a decoded interval (lowest equivalent value; 0 without counts), read off its sparse
- * counts: for the kernel's last decode, the bucket it found while decoding.
- */
+/** threadDecoder.decode. */
+export function decodePayload(text: string): DecodeResult {
+  return threadDecoder.decode(text);
+}
+
+/** threadDecoder.lastCountsBytes. */
+export function lastCountsBytes(): Uint8Array | null {
+  return threadDecoder.lastCountsBytes();
+}
+
+/** threadDecoder.medianOf. */
 export function medianOf(d: DecodedHistogram): number {
-  const at = medianIndexOf(d);
-  return at < 0 ? 0 : valueFromIndex(at, d.lowestDiscernibleValue, d.numberOfSignificantValueDigits);
+  return threadDecoder.medianOf(d);
 }
 
 interface Entry {
@@ -51,7 +83,10 @@ export class InflatedCache {
   private readonly tables = new Map<IntervalTable, Map<number, Entry>>();
   private bytes = 0;
 
-  constructor(private limit = 32 * 1024 * 1024) {}
+  constructor(
+    private readonly decoder: PayloadDecoder,
+    private limit = 32 * 1024 * 1024,
+  ) {}
 
   /** The bound (bytes); lowering it below what is held trims at once. */
   setLimit(bytes: number): void {
@@ -79,7 +114,7 @@ export class InflatedCache {
    * bytes, so the cache keeps only what the kernel declines (V0 and V1 payloads, mostly).
    */
   decodeAt(t: IntervalTable, i: number): DecodedHistogram | null {
-    const fast = decodePayloadFast(t.payload(i));
+    const fast = this.decoder.decodeFast(t.payload(i));
     if (fast !== null) return fast;
     let m = this.tables.get(t);
     const hit = m?.get(i);
@@ -121,4 +156,4 @@ export class InflatedCache {
 }
 
 /** The engine's one cache: every table's source shares its bound. */
-export const inflatedCache = new InflatedCache();
+export const inflatedCache = new InflatedCache(threadDecoder);

@@ -81,11 +81,11 @@ export class KeptRegistry {
 
   /** A reader's group, or null when nothing is kept. */
   group(): KeptGroup | null {
-    return this.budget > 0 ? { held: 0 } : null;
+    return this.budget > 0 ? { held: 0, registry: this } : null;
   }
 }
 
-/** This thread's kept counts (the engine context holds them; the readers reach them here). */
+/** This thread's kept counts (the engine context holds them and hands them to the reader). */
 export const threadKept = new KeptRegistry();
 
 /** Sets this thread's bound on kept bytes (0: keep nothing); the engine context does, and tests and benchmarks. */
@@ -105,6 +105,8 @@ export function keptBytesHeld(): number {
 /** The tables one reader is keeping counts for (bytes not attached yet, counted against the budget with the attached ones). */
 export interface KeptGroup {
   held: number;
+  /** The registry whose budget bounds it (the reader's engine context's). */
+  registry: KeptRegistry;
 }
 
 /** A reader's group, or null when this realm keeps nothing. */
@@ -265,7 +267,7 @@ export class KeptCounts {
     const last = this.chunks[this.chunks.length - 1];
     if (!last || this.used + len > last.length) {
       const size = Math.max(len, Math.min(MAX_CHUNK, last ? last.length * 2 : FIRST_CHUNK));
-      if (threadKept.held() + this.group.held + size > threadKept.bytes) {
+      if (this.group.registry.held() + this.group.held + size > this.group.registry.bytes) {
         this.closed = true;
         return -1;
       }
@@ -314,7 +316,7 @@ export class KeptCounts {
     }
     let bytes = 0;
     for (const c of p?.chunks ?? []) bytes += c.length;
-    const fits = !!p && p.n === rows && p.digits === this.digits && p.lowest === this.lowest && threadKept.held() + this.group.held + bytes <= threadKept.bytes;
+    const fits = !!p && p.n === rows && p.digits === this.digits && p.lowest === this.lowest && this.group.registry.held() + this.group.held + bytes <= this.group.registry.bytes;
     const at = new Int32Array(this.n + rows);
     at.set(this.at.subarray(0, this.n));
     const length = new Int32Array(this.n + rows);
