@@ -52,33 +52,37 @@ export function portFetch(net: MessagePort): typeof fetch {
             return reject(new TypeError(a.message));
           }
           if (a.type !== "head") return;
-          const body = a.body
-            ? new ReadableStream<Uint8Array>({
-                pull: async (c) => {
-                  if (aborted) {
+          // A 304 (or 204, 205) has no body by definition, though the frame's stream may say one.
+          const nullBody = a.status === 204 || a.status === 205 || a.status === 304;
+          if (nullBody && a.body) port.postMessage({ type: "cancel" });
+          const body =
+            a.body && !nullBody
+              ? new ReadableStream<Uint8Array>({
+                  pull: async (c) => {
+                    if (aborted) {
+                      finish();
+                      return c.error(new DOMException("aborted", "AbortError"));
+                    }
+                    const next = await new Promise<Answer>((res) => {
+                      pending = { resolve: res };
+                      port.postMessage({ type: "pull" });
+                    });
+                    pending = null;
+                    if (next.type === "chunk") c.enqueue(new Uint8Array(next.bytes));
+                    else if (next.type === "end") {
+                      finish();
+                      c.close();
+                    } else {
+                      finish();
+                      c.error(new TypeError(next.type === "error" ? next.message : "unexpected answer"));
+                    }
+                  },
+                  cancel: () => {
+                    port.postMessage({ type: "cancel" });
                     finish();
-                    return c.error(new DOMException("aborted", "AbortError"));
-                  }
-                  const next = await new Promise<Answer>((res) => {
-                    pending = { resolve: res };
-                    port.postMessage({ type: "pull" });
-                  });
-                  pending = null;
-                  if (next.type === "chunk") c.enqueue(new Uint8Array(next.bytes));
-                  else if (next.type === "end") {
-                    finish();
-                    c.close();
-                  } else {
-                    finish();
-                    c.error(new TypeError(next.type === "error" ? next.message : "unexpected answer"));
-                  }
-                },
-                cancel: () => {
-                  port.postMessage({ type: "cancel" });
-                  finish();
-                },
-              })
-            : null;
+                  },
+                })
+              : null;
           if (!body) finish();
           resolve(new Response(body, { status: a.status, statusText: a.statusText, headers: a.headers }));
           return;

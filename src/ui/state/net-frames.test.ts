@@ -37,6 +37,24 @@ describe("netPort", () => {
     net.port.close();
   });
 
+  it("a 304 comes back with no body, even when the frame's answer said it had one", async () => {
+    // The frame's fetch gives a 304 a body stream; a Response refuses a body on a 304.
+    const channel = new MessageChannel();
+    let cancelled = false;
+    channel.port1.onmessage = (ev: MessageEvent<{ reply: MessagePort }>) => {
+      const reply = ev.data.reply;
+      reply.onmessage = (e: MessageEvent<{ type: string }>) => void (cancelled ||= e.data.type === "cancel");
+      reply.postMessage({ type: "head", status: 304, statusText: "Not Modified", headers: [["etag", '"v1"']], body: true });
+    };
+    const res = await portFetch(channel.port2)("http://elsewhere.test/run.hlog", { headers: { "If-None-Match": '"v1"' } });
+    expect(res.status).toBe(304);
+    expect(res.body).toBeNull();
+    expect(res.headers.get("etag")).toBe('"v1"');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(cancelled).toBe(true);
+    channel.port1.close();
+  });
+
   it("stops a replay when the reader aborts", async () => {
     const net = netPort({ replay: new Blob(["x".repeat(1 << 20)]) });
     const ctl = new AbortController();
