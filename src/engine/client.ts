@@ -35,6 +35,7 @@ import engineUrl from "./worker.ts?worker&url";
 
 /** The fetch over the page's port to agreed hosts (net-port.ts), for the page's own requests too. */
 export { portFetch } from "./net-port";
+export type { NetAnswer, NetAsk, NetPull, NetReady } from "./net-port";
 import helperUrl from "./part-worker.ts?worker&url";
 import historyUrl from "./history-worker.ts?worker&url";
 

@@ -4,14 +4,21 @@
 // a Response whose body is pulled chunk by chunk (the bytes are transferred, not copied), so the
 // readers and their size caps see it as they would a direct fetch.
 
-interface Head {
-  type: "head";
-  status: number;
-  statusText: string;
-  headers: [string, string][];
-  body: boolean;
-}
-type Answer = Head | { type: "chunk"; bytes: ArrayBuffer } | { type: "end" } | { type: "error"; message: string };
+/** From the engine to the page (and on to the agreed host's frame): one request, answered on `reply`. */
+export type NetAsk = { type: "fetch"; url: string; headers: Record<string, string>; reply: MessagePort };
+
+/** On a request's `reply` port: its head, then its body a chunk per pull, or why not. */
+export type NetAnswer =
+  | { type: "head"; status: number; statusText: string; headers: [string, string][]; body: boolean }
+  | { type: "chunk"; bytes: ArrayBuffer }
+  | { type: "end" }
+  | { type: "error"; message: string };
+
+/** From the asker on a request's `reply` port: the next chunk, or stop. */
+export type NetPull = { type: "pull" } | { type: "cancel" };
+
+/** From an agreed host's frame (public/net.js) to the page: its policy is in place for `origin`. */
+export type NetReady = { type: "net-ready"; origin: string | null };
 
 function headersOf(h: HeadersInit | undefined): Record<string, string> {
   const out: Record<string, string> = {};
@@ -28,7 +35,7 @@ export function portFetch(net: MessagePort): typeof fetch {
       if (signal?.aborted) return reject(new DOMException("aborted", "AbortError"));
       const channel = new MessageChannel();
       const port = channel.port1;
-      let pending: { resolve: (a: Answer) => void } | null = null;
+      let pending: { resolve: (a: NetAnswer) => void } | null = null;
       let started = false;
       let aborted = false;
       const onAbort = () => {
@@ -43,7 +50,7 @@ export function portFetch(net: MessagePort): typeof fetch {
         signal?.removeEventListener("abort", onAbort);
         port.close();
       };
-      port.onmessage = (ev: MessageEvent<Answer>) => {
+      port.onmessage = (ev: MessageEvent<NetAnswer>) => {
         const a = ev.data;
         if (!started) {
           started = true;
@@ -63,7 +70,7 @@ export function portFetch(net: MessagePort): typeof fetch {
                       finish();
                       return c.error(new DOMException("aborted", "AbortError"));
                     }
-                    const next = await new Promise<Answer>((res) => {
+                    const next = await new Promise<NetAnswer>((res) => {
                       pending = { resolve: res };
                       port.postMessage({ type: "pull" });
                     });

@@ -3,7 +3,7 @@
 // admits that host and nothing else. The engine worker gets a port per load: each request on it
 // names an address and a port to answer on, and is passed to the frame of that address's origin,
 // or refused when the user did not agree to it. Agreement is memory only: a reload asks again.
-import { portFetch } from "../../engine/client";
+import { portFetch, type NetAnswer, type NetAsk, type NetPull, type NetReady } from "../../engine/client";
 
 /** Origins the user agreed to in this tab. */
 const agreed = new Set<string>();
@@ -31,9 +31,9 @@ function frameFor(origin: string): Promise<Window> {
       el.title = `requests to ${origin}`;
       el.src = new URL(`net.html#${encodeURIComponent(origin)}`, document.baseURI).href;
       const timer = setTimeout(() => reject(new Error("the page's request frame did not start")), 15_000);
-      const onReady = (ev: MessageEvent) => {
+      const onReady = (ev: MessageEvent<NetReady>) => {
         if (ev.source !== el.contentWindow || ev.origin !== location.origin) return;
-        const m = ev.data as { type?: string; origin?: string } | null;
+        const m = ev.data;
         if (m?.type !== "net-ready") return;
         window.removeEventListener("message", onReady);
         clearTimeout(timer);
@@ -49,15 +49,6 @@ function frameFor(origin: string): Promise<Window> {
   return f;
 }
 
-interface NetAsk {
-  type: "fetch";
-  url: string;
-  headers: Record<string, string>;
-  reply: MessagePort;
-}
-
-type Answer = { type: "head"; status: number } | { type: "chunk"; bytes: ArrayBuffer } | { type: "end" } | { type: "error"; message: string };
-
 /** The largest answer kept for the saved session (a larger one loads, but a reload asks again). */
 export const MAX_KEPT_ANSWER = 128 * 1024 * 1024;
 
@@ -71,7 +62,7 @@ export interface NetOptions {
 /** Answers `reply` with `blob` as a 200 JSON answer, chunk by chunk as pulled. */
 function replayTo(reply: MessagePort, blob: Blob): void {
   const reader = blob.stream().getReader();
-  reply.onmessage = (ev: MessageEvent<{ type: string }>) => {
+  reply.onmessage = (ev: MessageEvent<NetPull>) => {
     if (ev.data?.type === "cancel") {
       void reader.cancel();
       reply.close();
@@ -120,8 +111,8 @@ export function netPort(opts: NetOptions = {}): { port: MessagePort; done: () =>
       const parts: Uint8Array[] = [];
       let size = 0;
       let ok = false;
-      toWorker.onmessage = (e) => relay.port1.postMessage(e.data);
-      relay.port1.onmessage = (e: MessageEvent<Answer>) => {
+      toWorker.onmessage = (e: MessageEvent<NetPull>) => relay.port1.postMessage(e.data);
+      relay.port1.onmessage = (e: MessageEvent<NetAnswer>) => {
         const a = e.data;
         if (a.type === "head") ok = a.status === 200;
         else if (a.type === "chunk" && ok) {
