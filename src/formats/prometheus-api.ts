@@ -333,6 +333,7 @@ function readSeries(points: Snapshot[], kind: "native" | "classic", perUnit: num
   // Below 0 a latency cannot be.
   let negatives = 0;
   for (const p of points) {
+    if (p.buckets.every((b) => b.lower >= 0)) continue;
     const kept = p.buckets.filter((b) => b.upper > 0 || b.lower >= 0);
     const dropped = p.buckets.filter((b) => !kept.includes(b));
     if (dropped.length > 0)
@@ -491,12 +492,21 @@ function seriesOf(c: ReadSeries, tag: string, options: PrometheusReadOptions, pr
  * bounds follow no schema.
  */
 export function resolutionOf(points: readonly Snapshot[]): string {
-  const ratios = points.flatMap((p) => p.buckets.filter((b) => b.lower > 0 && Number.isFinite(b.upper)).map((b) => b.upper / b.lower));
-  if (ratios.length === 0) return "";
-  const schema = Math.round(-Math.log2(Math.log2(ratios[0]!)));
+  // Read without making a list of every bucket's ratio: a fleet's range has millions of buckets.
+  let first = NaN;
+  for (const p of points) {
+    for (const b of p.buckets)
+      if (b.lower > 0 && Number.isFinite(b.upper)) {
+        first = b.upper / b.lower;
+        break;
+      }
+    if (!Number.isNaN(first)) break;
+  }
+  if (Number.isNaN(first)) return "";
+  const schema = Math.round(-Math.log2(Math.log2(first)));
   if (schema < -4 || schema > 8) return "";
   const factor = 2 ** (2 ** -schema);
-  if (ratios.some((r) => Math.abs(r / factor - 1) > 1e-6)) return "";
+  for (const p of points) for (const b of p.buckets) if (b.lower > 0 && Number.isFinite(b.upper) && Math.abs(b.upper / b.lower / factor - 1) > 1e-6) return "";
   return ` of schema ${schema} (each bucket ${Number(((factor - 1) * 100).toPrecision(3))} % wide)`;
 }
 
@@ -509,6 +519,9 @@ function fileBase(source: string): string {
   const i = Math.max(source.lastIndexOf("/"), source.lastIndexOf("\\"));
   return (i >= 0 ? source.slice(i + 1) : source).replace(/\.json$/i, "");
 }
+
+/** Longest result (one series' points) read: a string JavaScript holds, well below the largest answer read. */
+const MAX_RESULT_CHARS = 256 * 1024 * 1024;
 
 class PrometheusApiParser implements LineParser {
   private readonly problems: Problems;
@@ -524,7 +537,12 @@ class PrometheusApiParser implements LineParser {
   ) {
     this.problems = new Problems(file);
     this.results = new PrometheusResults(options, this.problems);
-    this.stream = new JsonStream([["status"], ["error"], ["data", "resultType"], ["data", "result", "*"]], (path, text, lineNo) => this.value(path, text, lineNo));
+    this.stream = new JsonStream(
+      [["status"], ["error"], ["data", "resultType"], ["data", "result", "*"]],
+      (path, text, lineNo) => this.value(path, text, lineNo),
+      // One series of a long range at a fine step is megabytes of points.
+      MAX_RESULT_CHARS,
+    );
   }
 
   piece(text: string, lineNo: number): void {
@@ -548,6 +566,12 @@ class PrometheusApiParser implements LineParser {
     let series: ParsedSeries[] = [];
     let notes: string[] = [];
     try {
+      if (this.stream.tooLong > 0)
+        this.problems.once(
+          "too-long",
+          null,
+          `${this.stream.tooLong} series hold more than ${MAX_RESULT_CHARS / (1024 * 1024)} MB of points each: left out (ask for a longer step or a shorter range)`,
+        );
       if (this.stream.unfinished) this.problems.once("unfinished", null, "the Prometheus answer ends before its closing brace: the file may be truncated");
       if (this.status === "error") this.problems.once("error", null, `the answer is an error: ${clip(this.error, 200)}`);
       else if (this.resultType === "scalar" || this.resultType === "string") this.problems.once("type", null, `a ${this.resultType} result holds no histogram`);
