@@ -145,8 +145,12 @@ describe("a Prometheus range kept as sparse counts", () => {
     expect(noIds(await compareQuery(sparse, { baseline: a, candidate: b, ...q }))).toEqual(noIds(await compareQuery(ref, { baseline: ra, candidate: rb, ...q })));
   });
 
-  it("merges a fleet by joining its rows, answering as the merge of the payloads does", async () => {
+  it.each([
+    ["at the same times", [0, 0, 0, 0]],
+    ["at other times, some the same", [0, 5, -30, 1234.5]],
+  ])("merges a fleet whose steps are %s by joining its rows, answering as the merge of the payloads does", async (_, shifts) => {
     const { sparse, ref } = await stores(4);
+    for (const st of [sparse, ref]) st.series.forEach((s, k) => (s.startTime! += shifts[k]!));
     const m = sparse.merge(
       sparse.series.map((s) => s.id),
       "fleet",
@@ -158,6 +162,11 @@ describe("a Prometheus range kept as sparse counts", () => {
     expect(sparse.get(m).intervals).toBeInstanceOf(SparseIntervalTable);
     expect(ref.get(rm).intervals).not.toBeInstanceOf(SparseIntervalTable);
     expect(sparse.get(m).intervals!.n).toBe(4 * (STEPS + 1));
+    expectSameQueries(sparse, ref, (s) => [s.series[s.series.length - 1]!.id]);
+    // A merge of a merge reads through to the parts' counts.
+    const again = sparse.merge([m, sparse.series[0]!.id], "again");
+    ref.merge([rm, ref.series[0]!.id], "again");
+    expect(sparse.get(again).intervals).toBeInstanceOf(SparseIntervalTable);
     expectSameQueries(sparse, ref, (s) => [s.series[s.series.length - 1]!.id]);
   });
 

@@ -30,7 +30,16 @@ const ulp = (x: number) => Math.pow(2, Math.floor(Math.log2(x)) - 52);
 let scratchCounts = new Float64Array(256);
 
 export class SparseIntervalTable extends IntervalTable {
-  private constructor(private readonly rows: Rows) {
+  /**
+   * `sources`: the rows' columns; a merge's table holds its parts' (row i is row rowOf[i] of
+   * sources[partOf[i]]), a reader's its own (partOf and rowOf null: row i is row i).
+   */
+  private constructor(
+    private readonly sources: readonly Rows[],
+    private readonly partOf: Int32Array | null,
+    private readonly rowOf: Int32Array | null,
+    private readonly rowsN: number,
+  ) {
     super();
   }
 
@@ -39,15 +48,15 @@ export class SparseIntervalTable extends IntervalTable {
     const n = sp.n;
     let fits = true;
     for (let k = 0; k < sp.counts.length && fits; k++) fits = sp.counts[k]! <= 0xffffffff;
-    const rowStart = Float64Array.from(sp.rowStart);
-    const t = new SparseIntervalTable({
+    const rows: Rows = {
       digits: sp.digits,
       lowest: sp.lowest,
       highest: new Float64Array(n).fill(sp.highest),
-      rowStart,
+      rowStart: Float64Array.from(sp.rowStart),
       indices: sp.indices,
       counts: fits ? Uint32Array.from(sp.counts) : sp.counts,
-    });
+    };
+    const t = new SparseIntervalTable([rows], null, null, n);
     t.n = n;
     t.offsets = sp.starts;
     t.lengths = sp.lengths;
@@ -55,28 +64,38 @@ export class SparseIntervalTable extends IntervalTable {
     t.counts = new Float64Array(n);
     t.maxColumn = new Float64Array(n);
     t.p50 = new Float64Array(n);
-    t.summarise();
+    t.summarise(rows);
     return t;
   }
 
   /**
    * The rows of several sparse tables in one (a merge), placed by `order`: entry k is row
-   * rowOf[k] of table partOf[k], at `offsets[k]`. Their columns (max, count, median) are theirs.
-   * Null when the tables are not all sparse in one layout.
+   * rowOf[k] of table partOf[k], at `offsets[k]`. Their counts are not copied but read where
+   * they are; their columns (max, count, median) are theirs. Null when the tables are not all
+   * sparse in one layout.
    */
   static joined(parts: readonly IntervalTable[], partOf: Int32Array, rowOf: Int32Array, offsets: Float64Array<ArrayBuffer>): SparseIntervalTable | null {
     if (!parts.every((p): p is SparseIntervalTable => p instanceof SparseIntervalTable && p.sparseN === p.n)) return null;
-    const first = parts[0]!.rows;
-    if (parts.some((p) => p.rows.digits !== first.digits || p.rows.lowest !== first.lowest)) return null;
+    const first = parts[0]!.sources[0]!;
+    if (parts.some((p) => p.sources.some((r) => r.digits !== first.digits || r.lowest !== first.lowest))) return null;
+    // A part that is itself a merge is read through to its own parts.
+    const sources: Rows[] = [];
+    const at = new Map<Rows, number>();
+    const sourceOf = parts.map((p) =>
+      p.sources.map((r) => {
+        let k = at.get(r);
+        if (k === undefined) {
+          k = sources.length;
+          sources.push(r);
+          at.set(r, k);
+        }
+        return k;
+      }),
+    );
     const n = partOf.length;
-    let m = 0;
-    for (const p of parts) m += p.rows.indices.length;
-    const wide = parts.some((p) => p.rows.counts instanceof Float64Array);
-    const indices = new Int32Array(m);
-    const counts = wide ? new Float64Array(m) : new Uint32Array(m);
-    const rowStart = new Float64Array(n + 1);
-    const highest = new Float64Array(n);
-    const t = new SparseIntervalTable({ digits: first.digits, lowest: first.lowest, highest, rowStart, indices, counts });
+    const part = new Int32Array(n);
+    const row = new Int32Array(n);
+    const t = new SparseIntervalTable(sources, part, row, n);
     t.n = n;
     t.offsets = offsets;
     t.lengths = new Float64Array(n);
@@ -84,55 +103,43 @@ export class SparseIntervalTable extends IntervalTable {
     t.counts = new Float64Array(n);
     t.maxColumn = new Float64Array(n);
     t.p50 = new Float64Array(n);
-    let at = 0;
+    const { lengths, maxes, counts, maxColumn, p50 } = t;
     for (let k = 0; k < n; k++) {
       const p = parts[partOf[k]!]!;
       const i = rowOf[k]!;
-      const r = p.rows;
-      const a = r.rowStart[i]!;
-      const b = r.rowStart[i + 1]!;
-      rowStart[k] = at;
-      if (b - a === 1) {
-        indices[at] = r.indices[a]!;
-        counts[at++] = r.counts[a]!;
-      } else if (b > a) {
-        indices.set(r.indices.subarray(a, b), at);
-        counts.set(r.counts.subarray(a, b), at);
-        at += b - a;
-      }
-      highest[k] = r.highest[i]!;
-      t.lengths[k] = p.lengths[i]!;
-      t.maxes[k] = p.maxes[i]!;
-      t.counts[k] = p.counts[i]!;
-      t.maxColumn[k] = p.maxColumn[i]!;
-      t.p50[k] = p.p50[i]!;
+      part[k] = sourceOf[partOf[k]!]![p.partOf === null ? 0 : p.partOf[i]!]!;
+      row[k] = p.rowOf === null ? i : p.rowOf[i]!;
+      lengths[k] = p.lengths[i]!;
+      maxes[k] = p.maxes[i]!;
+      counts[k] = p.counts[i]!;
+      maxColumn[k] = p.maxColumn[i]!;
+      p50[k] = p.p50[i]!;
     }
-    rowStart[n] = at;
     return t;
   }
 
   /** Rows held as sparse counts (rows appended later, if any, have payloads). */
   get sparseN(): number {
-    return this.rows.highest.length;
+    return this.rowsN;
   }
 
-  /** Bytes the sparse columns hold (benchmarks). */
+  /** Bytes the sparse columns hold, those read from other tables (a merge's parts') included (benchmarks). */
   get sparseBytes(): number {
-    const r = this.rows;
-    return r.highest.byteLength + r.rowStart.byteLength + r.indices.byteLength + r.counts.byteLength;
+    let b = (this.partOf?.byteLength ?? 0) + (this.rowOf?.byteLength ?? 0);
+    for (const r of this.sources) b += r.highest.byteLength + r.rowStart.byteLength + r.indices.byteLength + r.counts.byteLength;
+    return b;
   }
 
-  /** The layout of the rows' counts. */
-  get layout(): { digits: number; lowest: number } {
-    return { digits: this.rows.digits, lowest: this.rows.lowest };
+  private rowsAt(i: number): Rows {
+    return this.sources[this.partOf === null ? 0 : this.partOf[i]!]!;
   }
 
   /**
    * Each row's total, max (the highest value equivalent to its top count, as maxOf) and median
    * (as valueAtPercentile(h, 50): the library's rank rule), from its counts.
    */
-  private summarise(): void {
-    const { rowStart, indices, counts, digits, lowest } = this.rows;
+  private summarise(rows: Rows): void {
+    const { rowStart, indices, counts, digits, lowest } = rows;
     const unit = unitMagnitudeOf(lowest);
     const half = subBucketCountMagnitude(digits) - 1;
     for (let i = 0; i < this.n; i++) {
@@ -161,17 +168,18 @@ export class SparseIntervalTable extends IntervalTable {
    * valid until the next call), or null when row i has a payload instead.
    */
   decodedRow(i: number): DecodedHistogram | null {
-    if (!(i >= 0 && i < this.sparseN)) return null;
-    const r = this.rows;
-    const a = r.rowStart[i]!;
-    const b = r.rowStart[i + 1]!;
+    if (!(i >= 0 && i < this.rowsN)) return null;
+    const r = this.rowsAt(i);
+    const j = this.rowOf === null ? i : this.rowOf[i]!;
+    const a = r.rowStart[j]!;
+    const b = r.rowStart[j + 1]!;
     if (b - a > scratchCounts.length) scratchCounts = new Float64Array(Math.max(b - a, scratchCounts.length * 2));
     for (let k = a; k < b; k++) scratchCounts[k - a] = r.counts[k]!;
     return {
       version: 2,
       numberOfSignificantValueDigits: r.digits,
       lowestDiscernibleValue: r.lowest,
-      highestTrackableValue: r.highest[i]!,
+      highestTrackableValue: r.highest[j]!,
       indices: r.indices.subarray(a, b),
       counts: scratchCounts.subarray(0, b - a),
       totalCount: this.counts[i]!,
@@ -180,12 +188,13 @@ export class SparseIntervalTable extends IntervalTable {
 
   /** Row i's payload: its histogram encoded when asked (an export, a link), as a load would have kept it. */
   override payload(i: number): string {
-    if (i >= this.sparseN) return super.payload(i);
-    const r = this.rows;
-    const h = newHistogram(r.digits, r.lowest, r.highest[i]!);
+    if (i >= this.rowsN) return super.payload(i);
+    const r = this.rowsAt(i);
+    const j = this.rowOf === null ? i : this.rowOf[i]!;
+    const h = newHistogram(r.digits, r.lowest, r.highest[j]!);
     const unit = unitMagnitudeOf(r.lowest);
     const half = subBucketCountMagnitude(r.digits) - 1;
-    for (let k = r.rowStart[i]!; k < r.rowStart[i + 1]!; k++) h.recordValueWithCount(valueAtIndex(r.indices[k]!, unit, half), r.counts[k]!);
+    for (let k = r.rowStart[j]!; k < r.rowStart[j + 1]!; k++) h.recordValueWithCount(valueAtIndex(r.indices[k]!, unit, half), r.counts[k]!);
     return encodeIntoCompressedBase64(h);
   }
 }
@@ -210,7 +219,18 @@ export function mergedSparse(parts: readonly SeriesModel[], startTime: number | 
   const partOf = new Int32Array(n);
   const rowOf = new Int32Array(n);
   const offsets = new Float64Array(n);
-  if (sorted) {
+  if (sorted && aligned(tables, shifts)) {
+    // A fleet asked over one range at one step: every part has a row at each time, so the
+    // order is row by row, part by part.
+    const parts = tables.length;
+    for (let k = 0; k < n; k++) {
+      const p = k % parts;
+      const i = (k - p) / parts;
+      partOf[k] = p;
+      rowOf[k] = i;
+      offsets[k] = tables[p]!.offsets[i]! + shifts[p]!;
+    }
+  } else if (sorted) {
     const next = new Int32Array(tables.length);
     // A binary heap of parts keyed by (their next row's time, part).
     const heap: number[] = [];
@@ -265,4 +285,16 @@ export function mergedSparse(parts: readonly SeriesModel[], startTime: number | 
     });
   }
   return SparseIntervalTable.joined(tables, partOf, rowOf, offsets);
+}
+
+/** Whether every table has the same row times (after its shift), each table's strictly ascending. */
+function aligned(tables: readonly IntervalTable[], shifts: readonly number[]): boolean {
+  const first = tables[0]!;
+  for (const t of tables) if (t.n !== first.n) return false;
+  for (let i = 0; i < first.n; i++) {
+    const at = first.offsets[i]! + shifts[0]!;
+    if (i > 0 && !(at > first.offsets[i - 1]! + shifts[0]!)) return false;
+    for (let p = 1; p < tables.length; p++) if (tables[p]!.offsets[i]! + shifts[p]! !== at) return false;
+  }
+  return true;
 }
