@@ -15,10 +15,10 @@ import type { SparseIntervals } from "../../formats/source";
 interface Rows {
   digits: number;
   lowest: number;
-  /** What a histogram of each row declares (a merge's rows keep their own series' value). */
-  highest: Float64Array;
+  /** What a histogram of each row declares (what its payload says). */
+  highest: number;
   /** Row i's counts are at [rowStart[i], rowStart[i + 1]) of indices and counts. */
-  rowStart: Float64Array;
+  rowStart: Int32Array;
   indices: Int32Array;
   /** Whole counts: 32-bit when every count fits, else float64 (up to 2^53). */
   counts: Uint32Array | Float64Array;
@@ -51,8 +51,8 @@ export class SparseIntervalTable extends IntervalTable {
     const rows: Rows = {
       digits: sp.digits,
       lowest: sp.lowest,
-      highest: new Float64Array(n).fill(sp.highest),
-      rowStart: Float64Array.from(sp.rowStart),
+      highest: sp.highest,
+      rowStart: sp.rowStart,
       indices: sp.indices,
       counts: fits ? Uint32Array.from(sp.counts) : sp.counts,
     };
@@ -69,52 +69,58 @@ export class SparseIntervalTable extends IntervalTable {
   }
 
   /**
-   * The rows of several sparse tables in one (a merge), placed by `order`: entry k is row
-   * rowOf[k] of table partOf[k], at `offsets[k]`. Their counts are not copied but read where
-   * they are; their columns (max, count, median) are theirs. Null when the tables are not all
-   * sparse in one layout.
+   * The rows of several sparse tables in one (a merge): row i of parts[p] goes to row
+   * at[p][i], at `offsets` (in the merged table's order). Their counts are not copied but read
+   * where they are; their columns (max, count, median) are theirs. Null when the tables are not
+   * all sparse in one layout.
    */
-  static joined(parts: readonly IntervalTable[], partOf: Int32Array, rowOf: Int32Array, offsets: Float64Array<ArrayBuffer>): SparseIntervalTable | null {
+  static joined(parts: readonly IntervalTable[], at: readonly Int32Array[], offsets: Float64Array<ArrayBuffer>): SparseIntervalTable | null {
     if (!parts.every((p): p is SparseIntervalTable => p instanceof SparseIntervalTable && p.sparseN === p.n)) return null;
     const first = parts[0]!.sources[0]!;
     if (parts.some((p) => p.sources.some((r) => r.digits !== first.digits || r.lowest !== first.lowest))) return null;
     // A part that is itself a merge is read through to its own parts.
     const sources: Rows[] = [];
-    const at = new Map<Rows, number>();
+    const index = new Map<Rows, number>();
     const sourceOf = parts.map((p) =>
-      p.sources.map((r) => {
-        let k = at.get(r);
+      Int32Array.from(p.sources, (r) => {
+        let k = index.get(r);
         if (k === undefined) {
           k = sources.length;
           sources.push(r);
-          at.set(r, k);
+          index.set(r, k);
         }
         return k;
       }),
     );
-    const n = partOf.length;
+    const n = offsets.length;
     const part = new Int32Array(n);
     const row = new Int32Array(n);
     const t = new SparseIntervalTable(sources, part, row, n);
     t.n = n;
     t.offsets = offsets;
-    t.lengths = new Float64Array(n);
-    t.maxes = new Float64Array(n);
-    t.counts = new Float64Array(n);
-    t.maxColumn = new Float64Array(n);
-    t.p50 = new Float64Array(n);
-    const { lengths, maxes, counts, maxColumn, p50 } = t;
-    for (let k = 0; k < n; k++) {
-      const p = parts[partOf[k]!]!;
-      const i = rowOf[k]!;
-      part[k] = sourceOf[partOf[k]!]![p.partOf === null ? 0 : p.partOf[i]!]!;
-      row[k] = p.rowOf === null ? i : p.rowOf[i]!;
-      lengths[k] = p.lengths[i]!;
-      maxes[k] = p.maxes[i]!;
-      counts[k] = p.counts[i]!;
-      maxColumn[k] = p.maxColumn[i]!;
-      p50[k] = p.p50[i]!;
-    }
+    const lengths = (t.lengths = new Float64Array(n));
+    const maxes = (t.maxes = new Float64Array(n));
+    const counts = (t.counts = new Float64Array(n));
+    const maxColumn = (t.maxColumn = new Float64Array(n));
+    const p50 = (t.p50 = new Float64Array(n));
+    // Part by part, each column read in order.
+    parts.forEach((p, q) => {
+      const to = at[q]!;
+      const src = sourceOf[q]!;
+      const pp = p.partOf;
+      const pr = p.rowOf;
+      const [l, m, c, x, h] = [p.lengths, p.maxes, p.counts, p.maxColumn, p.p50];
+      for (let i = 0; i < p.n; i++) {
+        const k = to[i]!;
+        part[k] = src[pp === null ? 0 : pp[i]!]!;
+        row[k] = pr === null ? i : pr[i]!;
+        lengths[k] = l[i]!;
+        maxes[k] = m[i]!;
+        counts[k] = c[i]!;
+        maxColumn[k] = x[i]!;
+        p50[k] = h[i]!;
+      }
+    });
     return t;
   }
 
@@ -126,7 +132,7 @@ export class SparseIntervalTable extends IntervalTable {
   /** Bytes the sparse columns hold, those read from other tables (a merge's parts') included (benchmarks). */
   get sparseBytes(): number {
     let b = (this.partOf?.byteLength ?? 0) + (this.rowOf?.byteLength ?? 0);
-    for (const r of this.sources) b += r.highest.byteLength + r.rowStart.byteLength + r.indices.byteLength + r.counts.byteLength;
+    for (const r of this.sources) b += r.rowStart.byteLength + r.indices.byteLength + r.counts.byteLength;
     return b;
   }
 
@@ -179,7 +185,7 @@ export class SparseIntervalTable extends IntervalTable {
       version: 2,
       numberOfSignificantValueDigits: r.digits,
       lowestDiscernibleValue: r.lowest,
-      highestTrackableValue: r.highest[j]!,
+      highestTrackableValue: r.highest,
       indices: r.indices.subarray(a, b),
       counts: scratchCounts.subarray(0, b - a),
       totalCount: this.counts[i]!,
@@ -191,7 +197,7 @@ export class SparseIntervalTable extends IntervalTable {
     if (i >= this.rowsN) return super.payload(i);
     const r = this.rowsAt(i);
     const j = this.rowOf === null ? i : this.rowOf[i]!;
-    const h = newHistogram(r.digits, r.lowest, r.highest[j]!);
+    const h = newHistogram(r.digits, r.lowest, r.highest);
     const unit = unitMagnitudeOf(r.lowest);
     const half = subBucketCountMagnitude(r.digits) - 1;
     for (let k = r.rowStart[j]!; k < r.rowStart[j + 1]!; k++) h.recordValueWithCount(valueAtIndex(r.indices[k]!, unit, half), r.counts[k]!);
@@ -216,20 +222,22 @@ export function mergedSparse(parts: readonly SeriesModel[], startTime: number | 
     for (let i = 1; i < t.n; i++) if (!(t.offsets[i]! >= t.offsets[i - 1]!)) return false;
     return true;
   });
-  const partOf = new Int32Array(n);
-  const rowOf = new Int32Array(n);
+  const at = tables.map((t) => new Int32Array(t.n));
   const offsets = new Float64Array(n);
   if (sorted && aligned(tables, shifts)) {
     // A fleet asked over one range at one step: every part has a row at each time, so the
     // order is row by row, part by part.
     const parts = tables.length;
-    for (let k = 0; k < n; k++) {
-      const p = k % parts;
-      const i = (k - p) / parts;
-      partOf[k] = p;
-      rowOf[k] = i;
-      offsets[k] = tables[p]!.offsets[i]! + shifts[p]!;
-    }
+    tables.forEach((t, p) => {
+      const to = at[p]!;
+      const o = t.offsets;
+      const shift = shifts[p]!;
+      for (let i = 0; i < t.n; i++) {
+        const k = i * parts + p;
+        to[i] = k;
+        offsets[k] = o[i]! + shift;
+      }
+    });
   } else if (sorted) {
     const next = new Int32Array(tables.length);
     // A binary heap of parts keyed by (their next row's time, part).
@@ -262,8 +270,7 @@ export function mergedSparse(parts: readonly SeriesModel[], startTime: number | 
     tables.forEach((t, p) => t.n > 0 && push(p));
     for (let k = 0; k < n; k++) {
       const p = heap[0]!;
-      partOf[k] = p;
-      rowOf[k] = next[p]!;
+      at[p]![next[p]!] = k;
       offsets[k] = key(p);
       if (++next[p]! < tables[p]!.n) down();
       else {
@@ -279,22 +286,25 @@ export function mergedSparse(parts: readonly SeriesModel[], startTime: number | 
     });
     all.sort((a, b) => a.at - b.at);
     all.forEach((r, k) => {
-      partOf[k] = r.p;
-      rowOf[k] = r.i;
+      at[r.p]![r.i] = k;
       offsets[k] = r.at;
     });
   }
-  return SparseIntervalTable.joined(tables, partOf, rowOf, offsets);
+  return SparseIntervalTable.joined(tables, at, offsets);
 }
 
 /** Whether every table has the same row times (after its shift), each table's strictly ascending. */
 function aligned(tables: readonly IntervalTable[], shifts: readonly number[]): boolean {
   const first = tables[0]!;
-  for (const t of tables) if (t.n !== first.n) return false;
-  for (let i = 0; i < first.n; i++) {
-    const at = first.offsets[i]! + shifts[0]!;
-    if (i > 0 && !(at > first.offsets[i - 1]! + shifts[0]!)) return false;
-    for (let p = 1; p < tables.length; p++) if (tables[p]!.offsets[i]! + shifts[p]! !== at) return false;
+  const o0 = first.offsets;
+  const s0 = shifts[0]!;
+  for (let i = 1; i < first.n; i++) if (!(o0[i]! > o0[i - 1]!)) return false;
+  for (let p = 1; p < tables.length; p++) {
+    const t = tables[p]!;
+    if (t.n !== first.n) return false;
+    const o = t.offsets;
+    const shift = shifts[p]!;
+    for (let i = 0; i < t.n; i++) if (o[i]! + shift !== o0[i]! + s0) return false;
   }
   return true;
 }
