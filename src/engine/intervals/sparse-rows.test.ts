@@ -17,6 +17,8 @@ import { windowQuery } from "../window-values";
 import { tailQuery } from "../time-queries";
 import { compareQuery } from "../compare-query";
 import { SparseIntervalTable } from "./sparse-rows";
+import { decodePayload } from "./decode";
+import { addDecodedInto } from "../../formats/hlog-encoding";
 
 const STEP = 10;
 const T0 = 1_767_225_600;
@@ -168,6 +170,32 @@ describe("a Prometheus range kept as sparse counts", () => {
     ref.merge([rm, ref.series[0]!.id], "again");
     expect(sparse.get(again).intervals).toBeInstanceOf(SparseIntervalTable);
     expectSameQueries(sparse, ref, (s) => [s.series[s.series.length - 1]!.id]);
+  });
+
+  it("draws each timeline column's percentiles as the histogram of its intervals reads them", async () => {
+    const { sparse, ref } = await stores(3);
+    const m = sparse.merge(
+      sparse.series.map((s) => s.id),
+      "fleet",
+    );
+    // The reference: the column's intervals' payloads (kept by the reference) decoded into one histogram.
+    const refRows = ref.series.flatMap((s) => Array.from({ length: s.intervals!.n }, (_, i) => ({ at: s.intervals!.offsets[i]!, payload: s.intervals!.payload(i) })));
+    for (const columns of [1000, 37]) {
+      const tl = sparse.timeline({ t0: null, t1: null, columns, percentiles: [50, 99, 100] }).series.find((x) => x.id === m)!;
+      let multi = 0;
+      for (let k = 0; k < tl.t0.length; k++) {
+        const rows = refRows.filter((r) => r.at >= tl.t0[k]! && r.at < tl.t1[k]!);
+        const h = newHistogram();
+        for (const r of rows) {
+          const d = decodePayload(r.payload);
+          if (d.ok) addDecodedInto(h, d.value);
+        }
+        expect(h.totalCount, `column ${k} of ${columns}`).toBe(tl.count[k]);
+        if (rows.length > 1) multi++;
+        for (const p of [50, 99, 100]) expect(tl.percentiles[String(p)]![k], `p${p} of column ${k} of ${columns}`).toBe(valueAtPercentile(h, p));
+      }
+      expect(multi).toBeGreaterThan(0);
+    }
   });
 
   it("places a value where recordValue counts it, at every digits and unit", () => {
