@@ -69,3 +69,18 @@ export function valueAtIndex(index: number, unitMagnitude: number, halfMagnitude
   const k = bucket + unitMagnitude;
   return sub * (k < 128 ? POW2[k]! : 2 ** k);
 }
+
+/**
+ * Counts-array index of an integer value >= 0 (Java: countsArrayIndex): where
+ * recordValue(value) counts it.
+ */
+export function indexAtValue(value: number, unitMagnitude: number, halfMagnitude: number): number {
+  let top = value >= 1 ? Math.floor(Math.log2(value)) : 0;
+  if (value >= 1) {
+    while (top > 0 && POW2[top]! > value) top--;
+    while (top < 126 && POW2[top + 1]! <= value) top++;
+  }
+  const bucket = Math.max(0, top - unitMagnitude - halfMagnitude);
+  const sub = Math.floor(value / POW2[bucket + unitMagnitude]!);
+  return (bucket + 1) * POW2[halfMagnitude]! + sub - POW2[halfMagnitude]!;
+}

@@ -10,6 +10,7 @@ import type { LoadProblem } from "../core/types";
 import { parsePercentileFile } from "../formats/hgrm";
 import { looksLikeUtf16, pickFormat, unreadableReason } from "../formats/detect";
 import { HlogIngest, type ReadOptions } from "./hlog-ingest";
+import { SparseIntervalTable } from "./intervals/sparse-rows";
 import { makeSeries, type IngestProgress, type IngestResult, type Sink } from "./series-make";
 import type { FormatBytesReader, FormatReader, LineParser, ParsedSource, SampleOptions } from "../formats/source";
 
@@ -208,7 +209,11 @@ function seriesOfSource(file: string, parsed: ParsedSource, before: LoadProblem[
     .filter((p) => p.histogram.totalCount > 0 || (p.failures ?? 0) > 0)
     .map((p) => {
       let table: IntervalTable | null = null;
-      if (p.intervals && p.intervals.length > 0) {
+      // Steps of a few buckets (Prometheus) are kept as sparse counts, not a payload each.
+      if (p.sparse && p.sparse.n > 0) {
+        table = SparseIntervalTable.of(p.sparse);
+        intervals += table.n;
+      } else if (p.intervals && p.intervals.length > 0) {
         table = new IntervalTable();
         for (const iv of p.intervals) {
           const h = iv.histogram;

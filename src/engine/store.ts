@@ -19,7 +19,7 @@ import type { CarriedCompare } from "./share-query";
 import { compareSeries, uniqueName } from "../core/naming";
 import type { OpenedShare, ShareLook } from "./query-types";
 import { OPEN_RANGE, type LoadOutcome, type SeriesView, type SeriesWarning, type TimelineQuery, type TimelineResult, type TimeRange } from "./protocol";
-import { disposeIntervals, intervalsOf, type AppendedRow } from "./intervals";
+import { disposeIntervals, intervalsOf, mergedSparse, type AppendedRow } from "./intervals";
 import { beforeStartOf, saturationOf } from "./table-facts";
 import { windowHistogram } from "./window-query";
 import { timelineQuery } from "./timeline-query";
@@ -147,17 +147,21 @@ export class Store {
     if (parts.every((p) => p.intervals && p.intervals.n > 0)) {
       const starts = parts.map((p) => p.startTime);
       startTime = starts.every((x) => x !== null) ? Math.min(...(starts as number[])) : null;
-      intervals = new IntervalTable();
-      // Collect and sort by absolute start so the table stays in time order.
-      const rows: { at: number; p: SeriesModel; i: number }[] = [];
-      for (const p of parts) {
-        const shift = startTime !== null && p.startTime !== null ? p.startTime - startTime : 0;
-        for (let i = 0; i < p.intervals!.n; i++) rows.push({ at: p.intervals!.offsets[i]! + shift, p, i });
-      }
-      rows.sort((a, b) => a.at - b.at);
-      for (const { at, p, i } of rows) {
-        const t = p.intervals!;
-        intervals.push(at, t.lengths[i]!, t.maxes[i]!, t.counts[i]!, t.maxColumn[i]!, t.payload(i), t.p50[i]!);
+      // Sparse counts (Prometheus) are joined as they are, with no payload made (intervals/sparse-rows.ts).
+      intervals = mergedSparse(parts, startTime);
+      if (intervals === null) {
+        intervals = new IntervalTable();
+        // Collect and sort by absolute start so the table stays in time order.
+        const rows: { at: number; p: SeriesModel; i: number }[] = [];
+        for (const p of parts) {
+          const shift = startTime !== null && p.startTime !== null ? p.startTime - startTime : 0;
+          for (let i = 0; i < p.intervals!.n; i++) rows.push({ at: p.intervals!.offsets[i]! + shift, p, i });
+        }
+        rows.sort((a, b) => a.at - b.at);
+        for (const { at, p, i } of rows) {
+          const t = p.intervals!;
+          intervals.push(at, t.lengths[i]!, t.maxes[i]!, t.counts[i]!, t.maxColumn[i]!, t.payload(i), t.p50[i]!);
+        }
       }
     }
     const first = parts[0]!;

@@ -9,6 +9,9 @@ import { addDecodedInto } from "../formats/hlog-encoding";
 import { intervalsOf } from "./intervals";
 import { sameShape } from "./window-query";
 import type { TimelineQuery, TimelineResult, TimelineSeries } from "./protocol";
+import type { Sparse } from "../core/blocks";
+import type { IntervalSource } from "./intervals";
+import type { Layout } from "./sparse-percentile";
 
 /** A shared series' coarse max-over-time as timeline buckets (no percentiles: they were not shared). */
 function coarseSeries(s: SeriesModel, c: { t0: number; t1: number; max: number[] }, t0: number, t1: number, percentiles: readonly number[]): TimelineSeries {
@@ -116,6 +119,8 @@ function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number
   };
   for (const p of q.percentiles) r.percentiles[String(p)] = new Float64Array(n);
   const layout = layoutOf(s.histogram);
+  // percentileOfSparse reads 0 < p ≤ 100 (p0 is the bucket's low end, as the histogram reads it).
+  const sparsePercentiles = q.percentiles.every((p) => p > 0);
   buckets.forEach((b, k) => {
     r.t0[k] = b.t0;
     r.t1[k] = b.t1;
@@ -133,6 +138,14 @@ function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number
       for (const p of q.percentiles) r.percentiles[String(p)]![k] = percentileOfSparse(sum, p, layout, total);
       return;
     }
+    // The column's intervals added as sparse counts (a fleet's merge has millions of rows and
+    // a column of one or two: a histogram of the series' width per column cost seconds).
+    const sum = sparsePercentiles ? columnSum(src, order, b.first, b.count, layout) : null;
+    if (sum !== null) {
+      const total = totalOf(sum);
+      for (const p of q.percentiles) r.percentiles[String(p)]![k] = percentileOfSparse(sum, p, layout, total);
+      return;
+    }
     const h = sameShape(s.histogram);
     for (let j = b.first; j < b.first + b.count; j++) {
       const d = src.decoded(order[j]!);
@@ -141,4 +154,47 @@ function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number
     for (const p of q.percentiles) r.percentiles[String(p)]![k] = valueAtPercentile(h, p);
   });
   return r;
+}
+
+/** Dense counts of one column being added, and the indices touched (cleared after each column). */
+let columnCounts = new Float64Array(4096);
+let touched = new Int32Array(256);
+
+/**
+ * The sum of a column's intervals as sparse counts in the series' layout, or null when one is
+ * recorded in another layout (a merge of several: the histogram path converts it).
+ */
+function columnSum(src: IntervalSource, order: ArrayLike<number>, first: number, count: number, layout: Layout): Sparse | null {
+  let m = 0;
+  let ok = true;
+  for (let j = first; j < first + count && ok; j++) {
+    const d = src.decoded(order[j]!);
+    if (!d) continue;
+    if (d.numberOfSignificantValueDigits !== layout.digits || d.lowestDiscernibleValue !== layout.lowest) {
+      ok = false;
+      break;
+    }
+    const { indices, counts } = d;
+    for (let e = 0; e < indices.length; e++) {
+      const i = indices[e]!;
+      if (i >= columnCounts.length) {
+        const g = new Float64Array(Math.max(i + 1, columnCounts.length * 2));
+        g.set(columnCounts);
+        columnCounts = g;
+      }
+      if (columnCounts[i] === 0) {
+        if (m === touched.length) {
+          const g = new Int32Array(m * 2);
+          g.set(touched);
+          touched = g;
+        }
+        touched[m++] = i;
+      }
+      columnCounts[i]! += counts[e]!;
+    }
+  }
+  const at = touched.subarray(0, m).sort();
+  const sum = { indices: Int32Array.from(at), counts: Float64Array.from(at, (i) => columnCounts[i]!) };
+  for (let e = 0; e < m; e++) columnCounts[at[e]!] = 0;
+  return ok ? sum : null;
 }

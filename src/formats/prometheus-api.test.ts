@@ -164,7 +164,31 @@ describe("Prometheus answers built by hand: resets, rates, the live form", () =>
     expect(p.problems.map((x) => x.reason)).toEqual([expect.stringMatching(/the answer is an error: invalid parameter "query"/)]);
   });
 
+  // A day at a one-minute step of a native histogram with a few dozen buckets is megabytes of
+  // one series' points: read whole, not dropped as too long a value.
+  it("reads a series whose points are megabytes long, every step counted", () => {
+    const steps = 4000;
+    const buckets = Array.from({ length: 30 }, (_, k) => [0, String(2 ** ((k - 60) / 8)), String(2 ** ((k - 59) / 8)), ""] as [number, string, string, string]);
+    const points = Array.from({ length: steps + 1 }, (_, p) => [1000 + 60 * p, { count: String(30 * p), sum: "1", buckets: buckets.map((b) => [b[0], b[1], b[2], String(p)]) }]);
+    const text = JSON.stringify({ status: "success", data: { resultType: "matrix", result: [{ metric: { __name__: "x_seconds" }, histograms: points }] } });
+    expect(text.length).toBeGreaterThan(4 * 1024 * 1024);
+    // As the load hands a line longer than it holds: in pieces, its end as the line.
+    const parser = prometheusApiReader.create("long.json");
+    const piece = 1024 * 1024;
+    for (let at = 0; at < text.length; at += piece) {
+      if (at + piece < text.length) parser.piece!(text.slice(at, at + piece), 1);
+      else parser.line(text.slice(at), 1);
+    }
+    const p = parser.finish();
+    expect(p.problems.filter((x) => !x.note)).toEqual([]);
+    expect(p.series).toHaveLength(1);
+    // The first point holds nothing; each later one 30 values more.
+    expect(p.series[0]!.histogram.totalCount).toBe(30 * steps);
+    expect(p.series[0]!.intervals).toHaveLength(steps + 1);
+  });
+
   itReadsTheSameInChunks(prometheusApiReader, "prom-classic-range.json", CLASSIC, 1500, 20);
+  itReadsTheSameInChunks(prometheusApiReader, "prom-native-range.json", NATIVE, 700, 13);
   itSurvivesGarbage(
     prometheusApiReader,
     "x.json",

@@ -21,12 +21,13 @@
 // readPrometheusData reads a parsed answer's "data": the live query form reads the same way.
 import type { Histogram } from "../core/histogram";
 import { newHistogram } from "../core/histogram";
-import type { FormatReader, LineParser, ParsedInterval, ParsedSeries, ParsedSource, SampleOptions } from "./source";
+import { indexAtValue, subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "../core/counts-layout";
+import type { FormatReader, LineParser, ParsedInterval, ParsedSeries, ParsedSource, SampleOptions, SparseIntervals } from "./source";
 import { MAX_BUCKET_COUNT } from "./support/buckets";
 import { clip, MAX_LATENCY_NS } from "./support/decimals";
 import { feedLine, feedPiece, JsonStream, parseJsonLine } from "./support/json-stream";
 import { Problems } from "./support/problems";
-import { increases, recordIncrease, type FloatBucket, type Increase, type Snapshot } from "./support/snapshots";
+import { ceilTo, increases, type FloatBucket, type Increase, type Snapshot } from "./support/snapshots";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -85,10 +86,17 @@ function wholeCount(v: unknown, fractional = false): number | null | "fraction" 
 }
 
 interface Collected {
-  tag: string;
+  /** The result's labels (the tag drops those shared by every result, known at the end). */
+  metric: Obj;
+  /** Labels left out of the tag besides the shared ones (a classic series' le). */
+  drop: readonly string[];
   name: string;
   kind: "native" | "classic";
-  points: Snapshot[];
+  /** The series read from its points (null: not a duration, or no point). */
+  read: ReadSeries | null;
+  notDuration: boolean;
+  /** The unit word read off the name (null: none, read as seconds). */
+  unitWord: string | null;
 }
 
 export interface PrometheusRead {
@@ -103,113 +111,162 @@ export function readPrometheusData(data: unknown, options: PrometheusReadOptions
     problems.once("no-data", null, 'no "data" with a "result" list in the Prometheus answer');
     return { series: [], notes: [] };
   }
-  const collected: Collected[] = [];
-  const classic = new Map<string, { name: string; tag: string; byLe: Map<number, Map<number, number>>; line: number }>();
-  let fractions = 0;
-  let notDurations = 0;
-  let floats = 0;
-  const fractional = options.perStep === "rate" || options.perStep === "increase";
-  // Labels with one value in every result (job, instance of a single target) name nothing apart.
-  const shared = sharedLabels(data.result);
-  data.result.forEach((r: unknown, i: number) => {
-    if (!isObj(r) || !isObj(r.metric)) return;
+  const c = new PrometheusResults(options, problems);
+  for (const r of data.result) c.add(r);
+  return c.finish();
+}
+
+/**
+ * An answer's results read one at a time as they arrive: a native histogram's points become
+ * its series' sparse counts at once (a fleet's answer is never held whole), classic buckets are
+ * gathered by series until the end, when every series is named.
+ */
+export class PrometheusResults {
+  private readonly collected: Collected[] = [];
+  private readonly classic = new Map<string, { name: string; metric: Obj; byLe: Map<number, Map<number, number>> }>();
+  private readonly metrics: Obj[] = [];
+  private fractions = 0;
+  private floats = 0;
+  private index = 0;
+  private readonly fractional: boolean;
+
+  constructor(
+    private readonly options: PrometheusReadOptions,
+    private readonly problems: Problems,
+  ) {
+    this.fractional = options.perStep === "rate" || options.perStep === "increase";
+  }
+
+  add(r: unknown): void {
+    const i = this.index++;
+    if (!isObj(r)) return;
+    this.metrics.push(isObj(r.metric) ? r.metric : {});
+    if (!isObj(r.metric)) return;
+    const { options, problems, fractional } = this;
     const name = typeof r.metric.__name__ === "string" ? r.metric.__name__ : "";
     const hs = Array.isArray(r.histograms) ? r.histograms : Array.isArray(r.histogram) ? [r.histogram] : null;
     if (hs) {
       const points: Snapshot[] = [];
       for (const pair of hs) {
         const p = nativePoint(pair, fractional);
-        if (p === "fraction") fractions++;
+        if (p === "fraction") this.fractions++;
         else if (p === null) problems.once(`bad-${i}`, null, `result ${i + 1} (${clip(labelsText(r.metric, []), 80)}): a histogram point is not [time, {count, buckets}]: skipped`);
         else points.push(p);
       }
-      collected.push({ tag: labelsText(r.metric, shared), name, kind: "native", points });
+      this.collected.push(collectedOf(r.metric, [], name, "native", points, options));
       return;
     }
     const le = r.metric.le;
     if (typeof le !== "string") {
-      if (Array.isArray(r.values) || Array.isArray(r.value)) floats++;
+      if (Array.isArray(r.values) || Array.isArray(r.value)) this.floats++;
       return;
     }
     const bound = le === "+Inf" ? Infinity : Number(le);
     if (Number.isNaN(bound)) return;
-    const key = labelsText(r.metric, ["le", ...shared]);
-    let c = classic.get(key);
+    const key = labelsText(r.metric, ["le"]);
+    let c = this.classic.get(key);
     if (!c) {
-      c = { name: name.replace(/_bucket$/, ""), tag: key.replace(/^([^{]*)_bucket/, "$1"), byLe: new Map(), line: i };
-      classic.set(key, c);
+      c = { name: name.replace(/_bucket$/, ""), metric: r.metric, byLe: new Map() };
+      this.classic.set(key, c);
     }
     const values = Array.isArray(r.values) ? r.values : Array.isArray(r.value) ? [r.value] : [];
     const byTime = new Map<number, number>();
     for (const v of values) {
       if (!Array.isArray(v) || typeof v[0] !== "number") continue;
       const n = wholeCount(v[1], fractional);
-      if (n === "fraction") fractions++;
+      if (n === "fraction") this.fractions++;
       else if (n !== null) byTime.set(v[0], n);
     }
     c.byLe.set(bound, byTime);
-  });
-  for (const c of classic.values()) {
-    const bounds = [...c.byLe.keys()].sort((a, b) => a - b);
-    if (bounds[bounds.length - 1] !== Infinity) {
-      problems.once(`inf-${c.tag}`, null, `${c.tag}: no le="+Inf" bucket: the classic histogram is incomplete, skipped`);
-      continue;
-    }
-    const times = [...new Set(bounds.flatMap((b) => [...c.byLe.get(b)!.keys()]))].sort((a, b) => a - b);
-    const points: Snapshot[] = [];
-    for (const t of times) {
-      const cum = bounds.map((b) => c.byLe.get(b)!.get(t));
-      if (cum.some((x) => x === undefined)) {
-        problems.once(`gap-${c.tag}`, null, `${c.tag}: some buckets have no point at some times: those times skipped`);
+  }
+
+  finish(): PrometheusRead {
+    const { options, problems } = this;
+    // Labels with one value in every result (job, instance of a single target) name nothing apart.
+    const shared = sharedLabels(this.metrics);
+    const tagOf = (c: Collected) => {
+      const t = labelsText(c.metric, [...c.drop, ...shared]);
+      return c.kind === "classic" ? t.replace(/^([^{]*)_bucket/, "$1") : t;
+    };
+    const collected = [...this.collected];
+    for (const c of this.classic.values()) {
+      const tag = labelsText(c.metric, ["le", ...shared]).replace(/^([^{]*)_bucket/, "$1");
+      const bounds = [...c.byLe.keys()].sort((a, b) => a - b);
+      if (bounds[bounds.length - 1] !== Infinity) {
+        problems.once(`inf-${tag}`, null, `${tag}: no le="+Inf" bucket: the classic histogram is incomplete, skipped`);
         continue;
       }
-      const buckets: FloatBucket[] = [];
-      let ok = true;
-      bounds.forEach((b, k) => {
-        const n = cum[k]! - (k > 0 ? cum[k - 1]! : 0);
-        if (n < 0) ok = false;
-        buckets.push({ lower: k > 0 ? bounds[k - 1]! : 0, upper: b, count: Math.max(0, n) });
-      });
-      if (!ok) problems.once(`order-${c.tag}`, null, `${c.tag}: a bucket counts fewer than the bucket below it: that time skipped`);
-      else points.push({ at: t, from: null, buckets, min: null, max: null });
+      const times = [...new Set(bounds.flatMap((b) => [...c.byLe.get(b)!.keys()]))].sort((a, b) => a - b);
+      const points: Snapshot[] = [];
+      for (const t of times) {
+        const cum = bounds.map((b) => c.byLe.get(b)!.get(t));
+        if (cum.some((x) => x === undefined)) {
+          problems.once(`gap-${tag}`, null, `${tag}: some buckets have no point at some times: those times skipped`);
+          continue;
+        }
+        const buckets: FloatBucket[] = [];
+        let ok = true;
+        bounds.forEach((b, k) => {
+          const n = cum[k]! - (k > 0 ? cum[k - 1]! : 0);
+          if (n < 0) ok = false;
+          buckets.push({ lower: k > 0 ? bounds[k - 1]! : 0, upper: b, count: Math.max(0, n) });
+        });
+        if (!ok) problems.once(`order-${tag}`, null, `${tag}: a bucket counts fewer than the bucket below it: that time skipped`);
+        else points.push({ at: t, from: null, buckets, min: null, max: null });
+      }
+      collected.push(collectedOf(c.metric, ["le"], c.name, "classic", points, options));
     }
-    collected.push({ tag: c.tag, name: c.name, kind: "classic", points });
-  }
-  if (fractions > 0)
-    problems.once(
-      "fractions",
-      null,
-      `${fractions} points hold counts that are not whole numbers: the result of rate() or increase(), which a saved answer does not say; save the raw series (a plain selector such as name or name_bucket) instead`,
-    );
+    if (this.fractions > 0)
+      problems.once(
+        "fractions",
+        null,
+        `${this.fractions} points hold counts that are not whole numbers: the result of rate() or increase(), which a saved answer does not say; save the raw series (a plain selector such as name or name_bucket) instead`,
+      );
 
-  const series: ParsedSeries[] = [];
-  const notes: string[] = [];
-  for (const c of collected) {
-    if (NOT_DURATION.test(c.name || nameInQuery(options.query))) {
-      notDurations++;
-      continue;
+    const series: ParsedSeries[] = [];
+    const notes: string[] = [];
+    let notDurations = 0;
+    for (const c of collected) {
+      if (c.notDuration) {
+        notDurations++;
+        continue;
+      }
+      const tag = tagOf(c);
+      if (c.unitWord === null) problems.once(`unit-${tag}`, null, `${tag}: the name does not say its unit: read as seconds, Prometheus' base unit`);
+      const s = c.read ? seriesOf(c.read, tag, options, problems, notes) : null;
+      if (!s) continue;
+      series.push(s);
+      const unit = c.unitWord ?? "s";
+      notes.push(
+        c.kind === "classic"
+          ? `${tag}: a classic histogram, known only at its bucket bounds (${c.read!.bounds(unit)}): each value is shown at its bucket's upper bound, the percentiles step from bound to bound and nothing between them is interpolated`
+          : `${tag}: a native histogram${c.read!.resolution}: each value is shown at its bucket's upper bound, never below what was observed`,
+      );
     }
-    const named = c.name || nameInQuery(options.query);
-    const unit = NAME_UNITS.find(([re]) => re.test(named));
-    const perUnit = unit ? unit[1] : 1e9;
-    if (!unit) problems.once(`unit-${c.tag}`, null, `${c.tag}: the name does not say its unit: read as seconds, Prometheus' base unit`);
-    const s = seriesOf(c, perUnit, options, problems, notes);
-    if (!s) continue;
-    series.push(s);
-    notes.push(
-      c.kind === "classic"
-        ? `${c.tag}: a classic histogram, known only at its bucket bounds (${boundsOf(c.points[c.points.length - 1]!, unit ? unit[2] : "s")}): each value is shown at its bucket's upper bound, the percentiles step from bound to bound and nothing between them is interpolated`
-        : `${c.tag}: a native histogram${resolutionOf(c.points)}: each value is shown at its bucket's upper bound, never below what was observed`,
-    );
+    if (this.floats > 0 && series.length === 0)
+      problems.once(
+        "floats",
+        null,
+        `the answer holds ${this.floats} series of plain numbers, not histograms: ask for a native histogram (its name, or sum/increase of it) or the name_bucket series of a classic one, not a histogram_quantile or a rate of _count`,
+      );
+    if (notDurations > 0) problems.once("not-durations", null, `${notDurations} histograms are not of durations (bytes, ratios …): left out`);
+    return { series, notes };
   }
-  if (floats > 0 && series.length === 0)
-    problems.once(
-      "floats",
-      null,
-      `the answer holds ${floats} series of plain numbers, not histograms: ask for a native histogram (its name, or sum/increase of it) or the name_bucket series of a classic one, not a histogram_quantile or a rate of _count`,
-    );
-  if (notDurations > 0) problems.once("not-durations", null, `${notDurations} histograms are not of durations (bytes, ratios …): left out`);
-  return { series, notes };
+}
+
+function collectedOf(metric: Obj, drop: readonly string[], name: string, kind: "native" | "classic", points: Snapshot[], options: PrometheusReadOptions): Collected {
+  const named = name || nameInQuery(options.query);
+  const notDuration = NOT_DURATION.test(named);
+  const unit = NAME_UNITS.find(([re]) => re.test(named));
+  return {
+    metric,
+    drop,
+    name,
+    kind,
+    notDuration,
+    unitWord: unit ? unit[2] : null,
+    read: notDuration ? null : readSeries(points, kind, unit ? unit[1] : 1e9, options),
+  };
 }
 
 /** The first metric name in a query that says a unit (x_seconds in sum(increase(x_seconds[5m]))). */
@@ -220,8 +277,7 @@ function nameInQuery(query: string | undefined): string {
   return m ? m[0] : "";
 }
 
-function sharedLabels(results: readonly unknown[]): string[] {
-  const metrics = results.filter(isObj).map((r) => (isObj(r.metric) ? r.metric : {}));
+function sharedLabels(metrics: readonly Obj[]): string[] {
   if (metrics.length === 0) return [];
   return Object.keys(metrics[0]!).filter((k) => k !== "__name__" && k !== "le" && metrics.every((m) => m[k] === metrics[0]![k]));
 }
@@ -245,12 +301,39 @@ function nativePoint(pair: unknown, fractional: boolean): Snapshot | "fraction" 
   return { at: pair[0], from: null, buckets, min: null, max: null };
 }
 
-function seriesOf(c: Collected, perUnit: number, options: PrometheusReadOptions, problems: Problems, notes: string[]): ParsedSeries | null {
-  const points = c.points.sort((a, b) => a.at - b.at);
+/** A series' points read into intervals, before it is named (what its problems and notes need kept). */
+interface ReadSeries {
+  /** Each step's counts, as the load keeps them (null: one point, no time axis). */
+  sparse: SparseIntervals;
+  instant: boolean;
+  total: Histogram;
+  /** ns per unit of the series' values. */
+  perUnit: number;
+  t0: number;
+  negatives: number;
+  unbounded: number;
+  resets: number;
+  top: FloatBucket | null;
+  detail: string;
+  resolution: string;
+  bounds: (unit: string) => string;
+}
+
+/** Grows a typed array to hold `n`. */
+function room<T extends Float64Array | Int32Array>(a: T, n: number): T {
+  if (n <= a.length) return a;
+  const b = new (a.constructor as new (n: number) => T)(Math.max(n, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+function readSeries(points: Snapshot[], kind: "native" | "classic", perUnit: number, options: PrometheusReadOptions): ReadSeries | null {
+  points.sort((a, b) => a.at - b.at);
   if (points.length === 0) return null;
   // Below 0 a latency cannot be.
   let negatives = 0;
   for (const p of points) {
+    if (p.buckets.every((b) => b.lower >= 0)) continue;
     const kept = p.buckets.filter((b) => b.upper > 0 || b.lower >= 0);
     const dropped = p.buckets.filter((b) => !kept.includes(b));
     if (dropped.length > 0)
@@ -260,7 +343,6 @@ function seriesOf(c: Collected, perUnit: number, options: PrometheusReadOptions,
       );
     p.buckets = kept.map((b) => ({ ...b, lower: Math.max(0, b.lower) }));
   }
-  if (negatives > 0) problems.once(`neg-${c.tag}`, null, `${c.tag}: ${negatives} values below 0 are not latencies: left out`);
   const step = options.step ?? (points.length > 1 ? points[1]!.at - points[0]!.at : 0);
   let incs: Increase[];
   let sliced = false;
@@ -285,51 +367,122 @@ function seriesOf(c: Collected, perUnit: number, options: PrometheusReadOptions,
       sliced = true;
     }
   }
-  const total: Histogram = newHistogram();
-  const intervals: ParsedInterval[] = [];
   const t0 = incs.length > 0 ? incs[0]!.start : points[0]!.at;
-  let unbounded = 0;
-  // Each interval's histogram is made wide enough for every bucket at once: grown bucket by
-  // bucket, its resizing was most of a long range's reading.
+  // Each step's histogram is wide enough for every bucket of the range (what a payload of it
+  // declares); its values go straight into sparse counts, not a histogram per step.
   let topNs = 0;
   for (const inc of incs) for (const b of inc.buckets) if (b.count > 0) topNs = Math.max(topNs, (Number.isFinite(b.upper) ? b.upper : b.lower) * perUnit);
   const highest = Math.min(MAX_LATENCY_NS, Math.max(2, Math.ceil(topNs * 2)));
-  // A long range has many steps: each interval's histogram is made when it is read (the load
-  // encodes it and lets it go) from the step's few buckets, not held whole for every step at once.
-  // The whole is every step recorded into one histogram (recording is additive: no min or max).
-  for (const inc of incs) {
-    const { recorded } = recordIncrease(inc, perUnit, MAX_LATENCY_NS, total);
-    unbounded += recorded.unbounded;
-    intervals.push({
-      start: inc.start - t0,
-      length: inc.end - inc.start,
-      get histogram() {
-        return recordIncrease(inc, perUnit, MAX_LATENCY_NS, newHistogram(3, 1, highest)).histogram;
-      },
-    });
-  }
-  const resets = incs.filter((x, i) => x.whole && (i > 0 || sliced)).length;
-  if (resets > 0) notes.push(`${c.tag}: ${resets} counter resets (a restarted process): after each, the point counts in full`);
-  if (unbounded > 0)
-    problems.once(
-      `over-${c.tag}`,
-      null,
-      `${c.tag}: ${unbounded} values above the last finite bucket bound: their latencies are unknown (no max is kept), shown at that bound, below their true values`,
-    );
-  if (total.totalCount === 0 && unbounded === 0) return null;
+  const unitMagnitude = unitMagnitudeOf(1);
+  const halfMagnitude = subBucketCountMagnitude(3) - 1;
+  const n = incs.length;
+  const starts = new Float64Array(n);
+  const lengths = new Float64Array(n);
+  const rowStart = new Int32Array(n + 1);
+  let indices = new Int32Array(Math.max(16, n * 4));
+  let counts = new Float64Array(indices.length);
+  let m = 0;
+  let unbounded = 0;
+  // The whole: every value recorded at its bound, once per distinct bound (recording is additive).
+  const whole = new Map<number, number>();
+  incs.forEach((inc, r) => {
+    starts[r] = inc.start - t0;
+    lengths[r] = inc.end - inc.start;
+    rowStart[r] = m;
+    let last = -1;
+    for (const b of inc.buckets) {
+      const count = b.count;
+      if (!(count > 0)) continue;
+      // As recordIncrease places a bucket: at its upper bound in ns, the lower bound when open.
+      const upper = ceilTo(b.upper, perUnit, MAX_LATENCY_NS) ?? Infinity;
+      let at = upper;
+      if (!Number.isFinite(at)) {
+        at = ceilTo(Math.max(0, b.lower), perUnit, MAX_LATENCY_NS) ?? MAX_LATENCY_NS;
+        unbounded += count;
+      }
+      whole.set(at, (whole.get(at) ?? 0) + count);
+      const idx = indexAtValue(at, unitMagnitude, halfMagnitude);
+      if (idx === last) {
+        counts[m - 1]! += count;
+        continue;
+      }
+      if (m === indices.length) {
+        indices = room(indices, m + 1);
+        counts = room(counts, m + 1);
+      }
+      // Buckets come in ascending order, so indices do too (several may share one).
+      indices[m] = idx;
+      counts[m++] = count;
+      last = idx;
+    }
+  });
+  rowStart[n] = m;
+  const total = newHistogram();
+  for (const at of [...whole.keys()].sort((a, b) => a - b)) total.recordValueWithCount(at, whole.get(at)!);
   // No max is kept: the top bucket that holds a value is all that is known of it.
   let top: FloatBucket | null = null;
   for (const inc of incs) for (const b of inc.buckets) if (b.count > 0 && (top === null || b.upper > top.upper)) top = b;
-  const detail = c.kind === "native" ? `a native histogram${resolutionOf(points)}` : "a classic histogram, known only at its bucket bounds";
+  const last = points[points.length - 1]!;
   return {
-    bucketed: top ? { lowNs: Math.max(0, top.lower) * perUnit, highNs: top.upper * perUnit, detail } : undefined,
-    name: options.name ? options.name(c.tag) : `${fileBase(options.source)} [${c.tag}]`,
-    tag: c.tag,
+    sparse: { n, starts, lengths, rowStart, indices: indices.slice(0, m), counts: counts.slice(0, m), digits: 3, lowest: 1, highest },
+    instant: points.length <= 1,
+    total,
+    perUnit,
+    t0,
+    negatives,
+    unbounded,
+    resets: incs.filter((x, i) => x.whole && (i > 0 || sliced)).length,
+    top,
+    detail: kind === "native" ? `a native histogram${resolutionOf(points)}` : "a classic histogram, known only at its bucket bounds",
+    resolution: kind === "native" ? resolutionOf(points) : "",
+    bounds: (unit) => boundsOf(last, unit),
+  };
+}
+
+/** Row r's histogram, made from its sparse counts (what a payload of it holds). */
+export function sparseRowHistogram(sp: SparseIntervals, r: number): Histogram {
+  const h = newHistogram(sp.digits, sp.lowest, sp.highest);
+  const unit = unitMagnitudeOf(sp.lowest);
+  const half = subBucketCountMagnitude(sp.digits) - 1;
+  for (let k = sp.rowStart[r]!; k < sp.rowStart[r + 1]!; k++) h.recordValueWithCount(valueAtIndex(sp.indices[k]!, unit, half), sp.counts[k]!);
+  return h;
+}
+
+function seriesOf(c: ReadSeries, tag: string, options: PrometheusReadOptions, problems: Problems, notes: string[]): ParsedSeries | null {
+  if (c.negatives > 0) problems.once(`neg-${tag}`, null, `${tag}: ${c.negatives} values below 0 are not latencies: left out`);
+  if (c.resets > 0) notes.push(`${tag}: ${c.resets} counter resets (a restarted process): after each, the point counts in full`);
+  if (c.unbounded > 0)
+    problems.once(
+      `over-${tag}`,
+      null,
+      `${tag}: ${c.unbounded} values above the last finite bucket bound: their latencies are unknown (no max is kept), shown at that bound, below their true values`,
+    );
+  if (c.total.totalCount === 0 && c.unbounded === 0) return null;
+  const sp = c.sparse;
+  const top = c.top;
+  let intervals: ParsedInterval[] | null | undefined;
+  return {
+    bucketed: top ? { lowNs: Math.max(0, top.lower) * c.perUnit, highNs: top.upper * c.perUnit, detail: c.detail } : undefined,
+    name: options.name ? options.name(tag) : `${fileBase(options.source)} [${tag}]`,
+    tag,
     unit: "ns",
-    histogram: total,
-    // One point (an instant query): a histogram with no time axis.
-    intervals: points.length > 1 ? intervals : null,
-    startTime: t0,
+    histogram: c.total,
+    // One point (an instant query): a histogram with no time axis. The intervals' histograms
+    // are made only when asked for: the load reads the sparse counts.
+    get intervals(): ParsedInterval[] | null {
+      intervals ??= c.instant
+        ? null
+        : Array.from({ length: sp.n }, (_, r) => ({
+            start: sp.starts[r]!,
+            length: sp.lengths[r]!,
+            get histogram() {
+              return sparseRowHistogram(sp, r);
+            },
+          }));
+      return intervals;
+    },
+    ...(c.instant ? {} : { sparse: sp }),
+    startTime: c.t0,
   };
 }
 
@@ -339,12 +492,21 @@ function seriesOf(c: Collected, perUnit: number, options: PrometheusReadOptions,
  * bounds follow no schema.
  */
 export function resolutionOf(points: readonly Snapshot[]): string {
-  const ratios = points.flatMap((p) => p.buckets.filter((b) => b.lower > 0 && Number.isFinite(b.upper)).map((b) => b.upper / b.lower));
-  if (ratios.length === 0) return "";
-  const schema = Math.round(-Math.log2(Math.log2(ratios[0]!)));
+  // Read without making a list of every bucket's ratio: a fleet's range has millions of buckets.
+  let first = NaN;
+  for (const p of points) {
+    for (const b of p.buckets)
+      if (b.lower > 0 && Number.isFinite(b.upper)) {
+        first = b.upper / b.lower;
+        break;
+      }
+    if (!Number.isNaN(first)) break;
+  }
+  if (Number.isNaN(first)) return "";
+  const schema = Math.round(-Math.log2(Math.log2(first)));
   if (schema < -4 || schema > 8) return "";
   const factor = 2 ** (2 ** -schema);
-  if (ratios.some((r) => Math.abs(r / factor - 1) > 1e-6)) return "";
+  for (const p of points) for (const b of p.buckets) if (b.lower > 0 && Number.isFinite(b.upper) && Math.abs(b.upper / b.lower / factor - 1) > 1e-6) return "";
   return ` of schema ${schema} (each bucket ${Number(((factor - 1) * 100).toPrecision(3))} % wide)`;
 }
 
@@ -358,20 +520,29 @@ function fileBase(source: string): string {
   return (i >= 0 ? source.slice(i + 1) : source).replace(/\.json$/i, "");
 }
 
+/** Longest result (one series' points) read: a string JavaScript holds, well below the largest answer read. */
+const MAX_RESULT_CHARS = 256 * 1024 * 1024;
+
 class PrometheusApiParser implements LineParser {
   private readonly problems: Problems;
   private readonly stream: JsonStream;
   private status: string | null = null;
   private error = "";
   private resultType = "";
-  private readonly results: unknown[] = [];
+  private readonly results: PrometheusResults;
 
   constructor(
     private readonly file: string,
-    private readonly options: PrometheusReadOptions = { source: file, firstPoint: "whole" },
+    options: PrometheusReadOptions = { source: file, firstPoint: "whole" },
   ) {
     this.problems = new Problems(file);
-    this.stream = new JsonStream([["status"], ["error"], ["data", "resultType"], ["data", "result", "*"]], (path, text, lineNo) => this.value(path, text, lineNo));
+    this.results = new PrometheusResults(options, this.problems);
+    this.stream = new JsonStream(
+      [["status"], ["error"], ["data", "resultType"], ["data", "result", "*"]],
+      (path, text, lineNo) => this.value(path, text, lineNo),
+      // One series of a long range at a fine step is megabytes of points.
+      MAX_RESULT_CHARS,
+    );
   }
 
   piece(text: string, lineNo: number): void {
@@ -388,18 +559,24 @@ class PrometheusApiParser implements LineParser {
     if (path === "status") this.status = typeof v === "string" ? v : null;
     else if (path === "error") this.error = typeof v === "string" ? v : "";
     else if (path === "data/resultType") this.resultType = typeof v === "string" ? v : "";
-    else this.results.push(v);
+    else this.results.add(v);
   }
 
   finish(): ParsedSource {
     let series: ParsedSeries[] = [];
     let notes: string[] = [];
     try {
+      if (this.stream.tooLong > 0)
+        this.problems.once(
+          "too-long",
+          null,
+          `${this.stream.tooLong} series hold more than ${MAX_RESULT_CHARS / (1024 * 1024)} MB of points each: left out (ask for a longer step or a shorter range)`,
+        );
       if (this.stream.unfinished) this.problems.once("unfinished", null, "the Prometheus answer ends before its closing brace: the file may be truncated");
       if (this.status === "error") this.problems.once("error", null, `the answer is an error: ${clip(this.error, 200)}`);
       else if (this.resultType === "scalar" || this.resultType === "string") this.problems.once("type", null, `a ${this.resultType} result holds no histogram`);
       else {
-        ({ series, notes } = readPrometheusData({ resultType: this.resultType, result: this.results }, this.options, this.problems));
+        ({ series, notes } = this.results.finish());
         if (series.length === 0 && this.problems.skipped === 0)
           this.problems.once("empty", null, "no histogram in the Prometheus answer (query a native histogram, or the name_bucket series of a classic one)");
       }

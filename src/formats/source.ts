@@ -28,6 +28,29 @@ export interface ParsedSeries {
   failures?: number;
   /** A histogram of buckets that keeps no max (Prometheus): where its top lies, and what it is. */
   bucketed?: Bucketed;
+  /**
+   * The same intervals as columns of recorded values (a step of a few buckets each): the load
+   * keeps them as sparse counts instead of a compressed payload per interval.
+   */
+  sparse?: SparseIntervals;
+}
+
+/**
+ * Intervals as columns: row i's counts are counts[rowStart[i] … rowStart[i + 1]) at the
+ * ascending counts-array indices beside them, in HdrHistogram's layout for (digits, lowest);
+ * `highest` is what a histogram of one row declares.
+ */
+export interface SparseIntervals {
+  n: number;
+  /** Seconds since the series' start time. */
+  starts: Float64Array<ArrayBuffer>;
+  lengths: Float64Array<ArrayBuffer>;
+  rowStart: Int32Array;
+  indices: Int32Array;
+  counts: Float64Array;
+  digits: number;
+  lowest: number;
+  highest: number;
 }
 
 /** The top bucket holding a value, (lowNs, highNs] (highNs Infinity: open), and the histogram's kind in words. */

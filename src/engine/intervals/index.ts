@@ -7,6 +7,7 @@ import { IntervalSource } from "./source";
 
 export { IntervalSource, type AppendedRow } from "./source";
 export { decodePayload, inflatedCache, medianOf } from "./decode";
+export { mergedSparse, SparseIntervalTable } from "./sparse-rows";
 
 // Weakly, by table: a table dropped without disposeIntervals (a test's store) goes with its source.
 const sources = new WeakMap<IntervalTable, IntervalSource>();

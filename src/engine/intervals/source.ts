@@ -11,6 +11,7 @@ import { addDecodedInto, valueFromIndex, type DecodedHistogram } from "../../for
 import { decodePayload, inflatedCache, medianOf } from "./decode";
 import { keptFits, keptSparse, type KeptCounts } from "./kept";
 import { GrownBlocks } from "./grown-blocks";
+import { SparseIntervalTable } from "./sparse-rows";
 
 /** A row appended to a loaded table: a log line a run followed live wrote after the load. */
 export interface AppendedRow {
@@ -73,6 +74,11 @@ export class IntervalSource {
 
   /** Interval i decoded, in its own layout; null when its payload cannot be read. Transient: valid until the next decode. */
   decoded(i: number): DecodedHistogram | null {
+    // A table of sparse counts has no payload to decode (sparse-rows.ts).
+    if (this.table instanceof SparseIntervalTable) {
+      const d = this.table.decodedRow(i);
+      if (d !== null) return d;
+    }
     return inflatedCache.decodeAt(this.table, i);
   }
 

@@ -37,10 +37,14 @@ export class JsonStream {
   /** Text after the document's end (or before its start) that is not white space, first line. */
   trailing = 0;
   tooLong = 0;
+  /** Brackets opened inside the captured value and not closed yet (captureInside). */
+  private deep = 0;
 
   constructor(
     paths: readonly (readonly string[])[],
     private readonly sink: JsonValueSink,
+    /** Longest value captured (a reader whose values may be long says so). */
+    private readonly maxValueChars = MAX_VALUE_CHARS,
   ) {
     this.wanted = new Set(paths.map((p) => p.join("/")));
   }
@@ -78,6 +82,10 @@ export class JsonStream {
     let from = 0; // start of the current capture piece on this line
     let i = 0;
     while (i < n) {
+      if (!this.inString && this.capture !== null && !this.capture.scalar && this.stack.length === this.capture.depth + 1) {
+        i = this.captureInside(text, i);
+        if (i >= n) break;
+      }
       const c = text.charCodeAt(i);
       if (this.inString) {
         if (this.escape) {
@@ -192,18 +200,59 @@ export class JsonStream {
     }
   }
 
+  /**
+   * Inside a captured object or array, only where it closes matters: brackets are counted and
+   * strings skipped, no frame made, up to its closing bracket (returned, for scan to close it)
+   * or the text's end (n; a string still open there is left to scan).
+   */
+  private captureInside(text: string, i: number): number {
+    const n = text.length;
+    let deep = this.deep;
+    while (i < n) {
+      const d = text.charCodeAt(i);
+      if (d === 34) {
+        let k = i + 1;
+        let esc = false;
+        for (; k < n; k++) {
+          const e = text.charCodeAt(k);
+          if (esc) esc = false;
+          else if (e === 92) esc = true;
+          else if (e === 34) break;
+        }
+        if (k >= n) {
+          this.inString = true;
+          this.escape = esc;
+          this.keyText = null;
+          i = n;
+          break;
+        }
+        i = k + 1;
+        continue;
+      }
+      if (d === 123 || d === 91) deep++;
+      else if (d === 125 || d === 93) {
+        if (deep === 0) break;
+        deep--;
+      }
+      i++;
+    }
+    this.deep = deep;
+    return i;
+  }
+
   /** Starts capturing the value that starts at `i` when its path is wanted; returns where the capture's piece starts. */
   private maybeCapture(i: number, lineNo: number, scalar: boolean, from: number): number {
     const path = this.path();
     if (!this.wanted.has(path)) return from;
     this.capture = { path, pieces: [], chars: 0, line: lineNo, depth: this.stack.length, scalar };
+    this.deep = 0;
     return i;
   }
 
   private addPiece(piece: string): void {
     const c = this.capture!;
     c.chars += piece.length;
-    if (c.chars > MAX_VALUE_CHARS) {
+    if (c.chars > this.maxValueChars) {
       if (c.pieces.length > 0) {
         this.tooLong++;
         c.pieces = [];
@@ -217,7 +266,7 @@ export class JsonStream {
     const c = this.capture!;
     this.addPiece(piece);
     this.capture = null;
-    if (c.chars <= MAX_VALUE_CHARS) this.sink(c.path, c.pieces.join(""), c.line);
+    if (c.chars <= this.maxValueChars) this.sink(c.path, c.pieces.join(""), c.line);
   }
 }
 

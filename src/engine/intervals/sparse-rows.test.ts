@@ -1,0 +1,214 @@
+// A Prometheus range read into sparse counts answers every query exactly as the same steps kept
+// as payloads do (the way a log's intervals are kept), the reference built here from the known
+// increases with the old recording rule (each bucket's count at its upper bound).
+import { describe, expect, it } from "vitest";
+import { encodeIntoCompressedBase64 } from "hdr-histogram-js";
+import { maxOf, newHistogram, valueAtPercentile, type Histogram } from "../../core/histogram";
+import { indexAtValue } from "../../core/counts-layout";
+import { IntervalTable, type SeriesModel } from "../../core/series";
+import { MAX_LATENCY_NS } from "../../formats/support/decimals";
+import { recordIncrease, type FloatBucket } from "../../formats/support/snapshots";
+import { prometheusAnswerReader } from "../../formats/prometheus-api";
+import { ingestWith } from "../ingest";
+import { makeSeries } from "../series-make";
+import { Store, OPEN_RANGE } from "../store";
+import { heatmapQuery } from "../heatmap-query";
+import { windowQuery } from "../window-values";
+import { tailQuery } from "../time-queries";
+import { compareQuery } from "../compare-query";
+import { SparseIntervalTable } from "./sparse-rows";
+import { decodePayload } from "./decode";
+import { addDecodedInto } from "../../formats/hlog-encoding";
+
+const STEP = 10;
+const T0 = 1_767_225_600;
+const STEPS = 200;
+
+/** Schema-3 bucket bounds around a few ms, the zero bucket first. */
+const BOUNDS: [number, number][] = [[-0.001, 0.001], ...Array.from({ length: 12 }, (_, k): [number, number] => [2 ** ((k - 80) / 8), 2 ** ((k - 79) / 8)])];
+
+interface Fleet {
+  text: string;
+  /** Per series, per step: each bucket's increase (the reference's steps). */
+  increases: number[][][];
+}
+
+/** An answer of cumulative native histograms; series 1 restarts at step 120 (a counter reset), series 2 has a quiet stretch. */
+function fleet(series: number): Fleet {
+  let seed = 17;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const increases: number[][][] = [];
+  const result = Array.from({ length: series }, (_, s) => {
+    const cum = new Array<number>(BOUNDS.length).fill(0);
+    const incs: number[][] = [];
+    const points = [];
+    for (let p = 0; p <= STEPS; p++) {
+      const inc = BOUNDS.map((_, k) => (s === 2 && p > 50 && p < 90 ? 0 : rnd() < 0.5 ? 0 : Math.floor(rnd() * (k === 0 ? 3 : 40) * (k > 9 && rnd() < 0.9 ? 0 : 1))));
+      if (s === 1 && p === 120) cum.fill(0);
+      inc.forEach((c, k) => (cum[k]! += c));
+      // The first point counts in full; after the reset, the point in full (what it holds).
+      incs.push(s === 1 && p === 120 ? cum.slice() : inc);
+      points.push([
+        T0 + p * STEP,
+        {
+          count: String(cum.reduce((a, b) => a + b, 0)),
+          sum: "1",
+          buckets: BOUNDS.map(([lo, hi], k) => [k === 0 ? 3 : 0, String(lo), String(hi), String(cum[k])]).filter((b) => b[3] !== "0"),
+        },
+      ]);
+    }
+    increases.push(incs);
+    return { metric: { __name__: "api_request_duration_seconds", instance: `host-${s}` }, histograms: points };
+  });
+  return { text: JSON.stringify({ status: "success", data: { resultType: "matrix", result } }), increases };
+}
+
+/** The reference: each step's histogram recorded as the reader used to, kept as a payload like a log's interval. */
+function referenceSeries(f: Fleet, from: SeriesModel[]): SeriesModel[] {
+  return f.increases.map((incs, s) => {
+    const got = from[s]!;
+    const buckets = (inc: number[]): FloatBucket[] => inc.map((c, k) => ({ lower: Math.max(0, BOUNDS[k]![0]), upper: BOUNDS[k]![1], count: c }));
+    let top = 0;
+    for (const inc of incs) inc.forEach((c, k) => c > 0 && (top = Math.max(top, BOUNDS[k]![1] * 1e9)));
+    const highest = Math.min(MAX_LATENCY_NS, Math.max(2, Math.ceil(top * 2)));
+    const table = new IntervalTable();
+    const total = newHistogram();
+    incs.forEach((inc, p) => {
+      const h: Histogram = recordIncrease({ buckets: buckets(inc), min: null, max: null }, 1e9, MAX_LATENCY_NS, newHistogram(3, 1, highest)).histogram;
+      recordIncrease({ buckets: buckets(inc), min: null, max: null }, 1e9, MAX_LATENCY_NS, total);
+      table.push(p * STEP, STEP, maxOf(h), h.totalCount, 0, encodeIntoCompressedBase64(h), valueAtPercentile(h, 50));
+    });
+    return makeSeries({ ...got, name: got.name, histogram: total, intervals: table, startTime: T0 - STEP, blocks: undefined, tagIsLabel: true });
+  });
+}
+
+async function stores(n: number): Promise<{ sparse: Store; ref: Store; f: Fleet }> {
+  const f = fleet(n);
+  const reader = prometheusAnswerReader({ source: "fleet.json", firstPoint: "whole", step: STEP });
+  const r = await ingestWith("fleet.json", reader, [f.text]);
+  expect(r.problems.filter((p) => !p.note)).toEqual([]);
+  const sparse = new Store();
+  sparse.add(r);
+  const ref = new Store();
+  ref.add({ series: referenceSeries(f, r.series), problems: [], lines: 0 });
+  return { sparse, ref, f };
+}
+
+const noIds = <T>(x: T): T => JSON.parse(JSON.stringify(x, (k, v: unknown) => (k === "id" || k === "baseIds" || k === "candIds" || k === "elapsedMs" ? undefined : v))) as T;
+
+function expectSameQueries(a: Store, b: Store, ids: (s: Store) => string[]): void {
+  const ia = ids(a);
+  const ib = ids(b);
+  expect(noIds(a.views().filter((v) => ia.includes(v.id)))).toEqual(noIds(b.views().filter((v) => ib.includes(v.id))));
+  for (const range of [OPEN_RANGE, { start: 95, end: 1234 }, { start: 600, end: 600 }, { start: 1900, end: null }]) {
+    ia.forEach((id, k) => {
+      expect(a.exportHgrm(id, range, "ms")).toBe(b.exportHgrm(ib[k]!, range, "ms"));
+      expect(a.histogramFor(id, range).totalCount).toBe(b.histogramFor(ib[k]!, range).totalCount);
+    });
+    expect(noIds(a.views(range).filter((v) => ia.includes(v.id)))).toEqual(noIds(b.views(range).filter((v) => ib.includes(v.id))));
+  }
+  for (const q of [
+    { t0: null, t1: null, columns: 37, percentiles: [50, 99, 99.9, 100] },
+    { t0: 300, t1: 900, columns: 1000, percentiles: [50, 90, 100] },
+  ])
+    expect(noIds(a.timeline(q).series.filter((s) => ia.includes(s.id)))).toEqual(noIds(b.timeline(q).series.filter((s) => ib.includes(s.id))));
+  const pick = (s: Store, i: string[]) => s.series.filter((x) => i.includes(x.id));
+  for (const q of [
+    { length: 60, wallClock: false, percentiles: [50, 99, 100] },
+    { length: 25, wallClock: true, percentiles: [90, 100] },
+  ])
+    expect(noIds(windowQuery(pick(a, ia), q))).toEqual(noIds(windowQuery(pick(b, ib), q)));
+  for (const q of [
+    { ids: ia, t0: null, t1: null, columns: 50, rows: 40 },
+    { ids: ia, t0: 100, t1: 700, columns: 400, rows: 64 },
+  ])
+    expect(noIds(heatmapQuery(a.series, q))).toEqual(noIds(heatmapQuery(b.series, { ...q, ids: ib })));
+  expect(noIds(tailQuery(pick(a, ia), { thresholdNs: 2e5, keep: 5, maxMarks: 20 }))).toEqual(noIds(tailQuery(pick(b, ib), { thresholdNs: 2e5, keep: 5, maxMarks: 20 })));
+  ia.forEach((id, k) => {
+    const ta = a.get(id).intervals!;
+    const tb = b.get(ib[k]!).intervals!;
+    expect(tb.n).toBe(ta.n);
+    for (const col of ["offsets", "lengths", "maxes", "counts", "p50", "maxColumn"] as const)
+      expect(Array.from(tb[col].subarray(0, tb.n))).toEqual(Array.from(ta[col].subarray(0, ta.n)));
+    // A payload made on demand is the one the reference kept.
+    for (const i of [0, 1, 57, 119, 120, ta.n - 1]) expect(tb.payload(i)).toBe(ta.payload(i));
+  });
+}
+
+describe("a Prometheus range kept as sparse counts", () => {
+  it("is kept without a payload per step, and every query answers as the steps kept as payloads do", async () => {
+    const { sparse, ref } = await stores(3);
+    for (const s of sparse.series) expect(s.intervals).toBeInstanceOf(SparseIntervalTable);
+    const all = (s: Store) => s.series.map((x) => x.id);
+    expectSameQueries(sparse, ref, all);
+    const [a, b] = [sparse.series[0]!.id, sparse.series[1]!.id];
+    const [ra, rb] = [ref.series[0]!.id, ref.series[1]!.id];
+    const q = { range: OPEN_RANGE, resamples: 40, seed: 3 };
+    expect(noIds(await compareQuery(sparse, { baseline: a, candidate: b, ...q }))).toEqual(noIds(await compareQuery(ref, { baseline: ra, candidate: rb, ...q })));
+  });
+
+  it.each([
+    ["at the same times", [0, 0, 0, 0]],
+    ["at other times, some the same", [0, 5, -30, 1234.5]],
+  ])("merges a fleet whose steps are %s by joining its rows, answering as the merge of the payloads does", async (_, shifts) => {
+    const { sparse, ref } = await stores(4);
+    for (const st of [sparse, ref]) st.series.forEach((s, k) => (s.startTime! += shifts[k]!));
+    const m = sparse.merge(
+      sparse.series.map((s) => s.id),
+      "fleet",
+    );
+    const rm = ref.merge(
+      ref.series.map((s) => s.id),
+      "fleet",
+    );
+    expect(sparse.get(m).intervals).toBeInstanceOf(SparseIntervalTable);
+    expect(ref.get(rm).intervals).not.toBeInstanceOf(SparseIntervalTable);
+    expect(sparse.get(m).intervals!.n).toBe(4 * (STEPS + 1));
+    expectSameQueries(sparse, ref, (s) => [s.series[s.series.length - 1]!.id]);
+    // A merge of a merge reads through to the parts' counts.
+    const again = sparse.merge([m, sparse.series[0]!.id], "again");
+    ref.merge([rm, ref.series[0]!.id], "again");
+    expect(sparse.get(again).intervals).toBeInstanceOf(SparseIntervalTable);
+    expectSameQueries(sparse, ref, (s) => [s.series[s.series.length - 1]!.id]);
+  });
+
+  it("draws each timeline column's percentiles as the histogram of its intervals reads them", async () => {
+    const { sparse, ref } = await stores(3);
+    const m = sparse.merge(
+      sparse.series.map((s) => s.id),
+      "fleet",
+    );
+    // The reference: the column's intervals' payloads (kept by the reference) decoded into one histogram.
+    const refRows = ref.series.flatMap((s) => Array.from({ length: s.intervals!.n }, (_, i) => ({ at: s.intervals!.offsets[i]!, payload: s.intervals!.payload(i) })));
+    for (const columns of [1000, 37]) {
+      const tl = sparse.timeline({ t0: null, t1: null, columns, percentiles: [50, 99, 100] }).series.find((x) => x.id === m)!;
+      let multi = 0;
+      for (let k = 0; k < tl.t0.length; k++) {
+        const rows = refRows.filter((r) => r.at >= tl.t0[k]! && r.at < tl.t1[k]!);
+        const h = newHistogram();
+        for (const r of rows) {
+          const d = decodePayload(r.payload);
+          if (d.ok) addDecodedInto(h, d.value);
+        }
+        expect(h.totalCount, `column ${k} of ${columns}`).toBe(tl.count[k]);
+        if (rows.length > 1) multi++;
+        for (const p of [50, 99, 100]) expect(tl.percentiles[String(p)]![k], `p${p} of column ${k} of ${columns}`).toBe(valueAtPercentile(h, p));
+      }
+      expect(multi).toBeGreaterThan(0);
+    }
+  });
+
+  it("places a value where recordValue counts it, at every digits and unit", () => {
+    for (const [digits, lowest] of [
+      [3, 1],
+      [2, 1],
+      [3, 1000],
+      [5, 1],
+      [1, 16],
+    ] as const) {
+      const h = newHistogram(digits, lowest, 2 ** 50) as unknown as { countsArrayIndex(v: number): number; unitMagnitude: number; subBucketHalfCountMagnitude: number };
+      for (const v of [0, 1, 2, 1023, 1024, 2047, 2048, 2049, 4095, 4096, 1e6, 5e6 + 1, 2 ** 40 - 1, 2 ** 40, 3600e9, 2 ** 50 - 3])
+        expect(indexAtValue(v, h.unitMagnitude, h.subBucketHalfCountMagnitude), `${v} at ${digits} digits, lowest ${lowest}`).toBe(h.countsArrayIndex(v));
+    }
+  });
+});

@@ -1,0 +1,310 @@
+// A table whose intervals are held as sparse counts (counts-array index and count, columnar per
+// table) rather than a compressed payload each: a Prometheus step is a few buckets, and a fleet
+// of a day at a one-minute step is over a million of them, each of which a payload would make
+// the load encode and every query inflate again. The interval source (source.ts) reads a row's
+// counts straight from these columns; a payload is encoded only when something asks for one
+// (an interval log's export, a link), and it is the payload the row's histogram encodes to.
+import { encodeIntoCompressedBase64 } from "hdr-histogram-js";
+import { IntervalTable, type SeriesModel } from "../../core/series";
+import { newHistogram } from "../../core/histogram";
+import { subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "../../core/counts-layout";
+import type { DecodedHistogram } from "../../formats/hlog-encoding";
+import type { SparseIntervals } from "../../formats/source";
+
+/** The columns a sparse table keeps (rows in table order). */
+interface Rows {
+  digits: number;
+  lowest: number;
+  /** What a histogram of each row declares (what its payload says). */
+  highest: number;
+  /** Row i's counts are at [rowStart[i], rowStart[i + 1]) of indices and counts. */
+  rowStart: Int32Array;
+  indices: Int32Array;
+  /** Whole counts: 32-bit when every count fits, else float64 (up to 2^53). */
+  counts: Uint32Array | Float64Array;
+}
+
+const ulp = (x: number) => Math.pow(2, Math.floor(Math.log2(x)) - 52);
+
+/** Output arrays of decodedRow, grown as rows need (a thread reads one row at a time). */
+let scratchCounts = new Float64Array(256);
+
+export class SparseIntervalTable extends IntervalTable {
+  /**
+   * `sources`: the rows' columns; a merge's table holds its parts' (row i is row rowOf[i] of
+   * sources[partOf[i]]), a reader's its own (partOf and rowOf null: row i is row i).
+   */
+  private constructor(
+    private readonly sources: readonly Rows[],
+    private readonly partOf: Int32Array | null,
+    private readonly rowOf: Int32Array | null,
+    private readonly rowsN: number,
+  ) {
+    super();
+  }
+
+  /** The table of a reader's sparse intervals: each row's count, max and median from its counts. */
+  static of(sp: SparseIntervals): SparseIntervalTable {
+    const n = sp.n;
+    let fits = true;
+    for (let k = 0; k < sp.counts.length && fits; k++) fits = sp.counts[k]! <= 0xffffffff;
+    const rows: Rows = {
+      digits: sp.digits,
+      lowest: sp.lowest,
+      highest: sp.highest,
+      rowStart: sp.rowStart,
+      indices: sp.indices,
+      counts: fits ? Uint32Array.from(sp.counts) : sp.counts,
+    };
+    const t = new SparseIntervalTable([rows], null, null, n);
+    t.n = n;
+    t.offsets = sp.starts;
+    t.lengths = sp.lengths;
+    t.maxes = new Float64Array(n);
+    t.counts = new Float64Array(n);
+    t.maxColumn = new Float64Array(n);
+    t.p50 = new Float64Array(n);
+    t.summarise(rows);
+    return t;
+  }
+
+  /**
+   * The rows of several sparse tables in one (a merge): row i of parts[p] goes to row
+   * at[p][i], at `offsets` (in the merged table's order). Their counts are not copied but read
+   * where they are; their columns (max, count, median) are theirs. Null when the tables are not
+   * all sparse in one layout.
+   */
+  static joined(parts: readonly IntervalTable[], at: readonly Int32Array[], offsets: Float64Array<ArrayBuffer>): SparseIntervalTable | null {
+    if (!parts.every((p): p is SparseIntervalTable => p instanceof SparseIntervalTable && p.sparseN === p.n)) return null;
+    const first = parts[0]!.sources[0]!;
+    if (parts.some((p) => p.sources.some((r) => r.digits !== first.digits || r.lowest !== first.lowest))) return null;
+    // A part that is itself a merge is read through to its own parts.
+    const sources: Rows[] = [];
+    const index = new Map<Rows, number>();
+    const sourceOf = parts.map((p) =>
+      Int32Array.from(p.sources, (r) => {
+        let k = index.get(r);
+        if (k === undefined) {
+          k = sources.length;
+          sources.push(r);
+          index.set(r, k);
+        }
+        return k;
+      }),
+    );
+    const n = offsets.length;
+    const part = new Int32Array(n);
+    const row = new Int32Array(n);
+    const t = new SparseIntervalTable(sources, part, row, n);
+    t.n = n;
+    t.offsets = offsets;
+    const lengths = (t.lengths = new Float64Array(n));
+    const maxes = (t.maxes = new Float64Array(n));
+    const counts = (t.counts = new Float64Array(n));
+    const maxColumn = (t.maxColumn = new Float64Array(n));
+    const p50 = (t.p50 = new Float64Array(n));
+    // Part by part, each column read in order.
+    parts.forEach((p, q) => {
+      const to = at[q]!;
+      const src = sourceOf[q]!;
+      const pp = p.partOf;
+      const pr = p.rowOf;
+      const [l, m, c, x, h] = [p.lengths, p.maxes, p.counts, p.maxColumn, p.p50];
+      for (let i = 0; i < p.n; i++) {
+        const k = to[i]!;
+        part[k] = src[pp === null ? 0 : pp[i]!]!;
+        row[k] = pr === null ? i : pr[i]!;
+        lengths[k] = l[i]!;
+        maxes[k] = m[i]!;
+        counts[k] = c[i]!;
+        maxColumn[k] = x[i]!;
+        p50[k] = h[i]!;
+      }
+    });
+    return t;
+  }
+
+  /** Rows held as sparse counts (rows appended later, if any, have payloads). */
+  get sparseN(): number {
+    return this.rowsN;
+  }
+
+  /** Bytes the sparse columns hold, those read from other tables (a merge's parts') included (benchmarks). */
+  get sparseBytes(): number {
+    let b = (this.partOf?.byteLength ?? 0) + (this.rowOf?.byteLength ?? 0);
+    for (const r of this.sources) b += r.rowStart.byteLength + r.indices.byteLength + r.counts.byteLength;
+    return b;
+  }
+
+  private rowsAt(i: number): Rows {
+    return this.sources[this.partOf === null ? 0 : this.partOf[i]!]!;
+  }
+
+  /**
+   * Each row's total, max (the highest value equivalent to its top count, as maxOf) and median
+   * (as valueAtPercentile(h, 50): the library's rank rule), from its counts.
+   */
+  private summarise(rows: Rows): void {
+    const { rowStart, indices, counts, digits, lowest } = rows;
+    const unit = unitMagnitudeOf(lowest);
+    const half = subBucketCountMagnitude(digits) - 1;
+    for (let i = 0; i < this.n; i++) {
+      const a = rowStart[i]!;
+      const b = rowStart[i + 1]!;
+      let total = 0;
+      for (let k = a; k < b; k++) total += counts[k]!;
+      this.counts[i] = total;
+      if (total === 0) continue;
+      this.maxes[i] = valueAtIndex(indices[b - 1]! + 1, unit, half) - 1;
+      const fp = 0.5 * total;
+      const rank = Math.max(Math.ceil(fp - ulp(fp)), 1);
+      let run = 0;
+      for (let k = a; k < b; k++) {
+        run += counts[k]!;
+        if (run >= rank) {
+          this.p50[i] = valueAtIndex(indices[k]! + 1, unit, half) - 1;
+          break;
+        }
+      }
+    }
+  }
+
+  /**
+   * Row i's counts as a decoded payload would give them (indices a view, counts a scratch copy:
+   * valid until the next call), or null when row i has a payload instead.
+   */
+  decodedRow(i: number): DecodedHistogram | null {
+    if (!(i >= 0 && i < this.rowsN)) return null;
+    const r = this.rowsAt(i);
+    const j = this.rowOf === null ? i : this.rowOf[i]!;
+    const a = r.rowStart[j]!;
+    const b = r.rowStart[j + 1]!;
+    if (b - a > scratchCounts.length) scratchCounts = new Float64Array(Math.max(b - a, scratchCounts.length * 2));
+    for (let k = a; k < b; k++) scratchCounts[k - a] = r.counts[k]!;
+    return {
+      version: 2,
+      numberOfSignificantValueDigits: r.digits,
+      lowestDiscernibleValue: r.lowest,
+      highestTrackableValue: r.highest,
+      indices: r.indices.subarray(a, b),
+      counts: scratchCounts.subarray(0, b - a),
+      totalCount: this.counts[i]!,
+    };
+  }
+
+  /** Row i's payload: its histogram encoded when asked (an export, a link), as a load would have kept it. */
+  override payload(i: number): string {
+    if (i >= this.rowsN) return super.payload(i);
+    const r = this.rowsAt(i);
+    const j = this.rowOf === null ? i : this.rowOf[i]!;
+    const h = newHistogram(r.digits, r.lowest, r.highest);
+    const unit = unitMagnitudeOf(r.lowest);
+    const half = subBucketCountMagnitude(r.digits) - 1;
+    for (let k = r.rowStart[j]!; k < r.rowStart[j + 1]!; k++) h.recordValueWithCount(valueAtIndex(r.indices[k]!, unit, half), r.counts[k]!);
+    return encodeIntoCompressedBase64(h);
+  }
+}
+
+/**
+ * The intervals of several series in one table placed by absolute time (Store.merge's rule: each
+ * row keeps its own counts, rows in time order, ties in the parts' order), without a payload
+ * decoded or encoded; null when not every part's table is sparse in one layout.
+ */
+export function mergedSparse(parts: readonly SeriesModel[], startTime: number | null): SparseIntervalTable | null {
+  const tables = parts.map((p) => p.intervals!);
+  if (!tables.every((t) => t instanceof SparseIntervalTable)) return null;
+  let n = 0;
+  for (const t of tables) n += t.n;
+  const shifts = parts.map((p) => (startTime !== null && p.startTime !== null ? p.startTime - startTime : 0));
+  // Each part's rows in time order (a reader's are): merged part by part, taking from the
+  // earliest and, on a tie, the first part, as a stable sort of all rows would.
+  const sorted = tables.every((t) => {
+    for (let i = 1; i < t.n; i++) if (!(t.offsets[i]! >= t.offsets[i - 1]!)) return false;
+    return true;
+  });
+  const at = tables.map((t) => new Int32Array(t.n));
+  const offsets = new Float64Array(n);
+  if (sorted && aligned(tables, shifts)) {
+    // A fleet asked over one range at one step: every part has a row at each time, so the
+    // order is row by row, part by part.
+    const parts = tables.length;
+    tables.forEach((t, p) => {
+      const to = at[p]!;
+      const o = t.offsets;
+      const shift = shifts[p]!;
+      for (let i = 0; i < t.n; i++) {
+        const k = i * parts + p;
+        to[i] = k;
+        offsets[k] = o[i]! + shift;
+      }
+    });
+  } else if (sorted) {
+    const next = new Int32Array(tables.length);
+    // A binary heap of parts keyed by (their next row's time, part).
+    const heap: number[] = [];
+    const key = (p: number) => tables[p]!.offsets[next[p]!]! + shifts[p]!;
+    const less = (a: number, b: number) => key(a) < key(b) || (key(a) === key(b) && a < b);
+    const push = (p: number) => {
+      let c = heap.length;
+      heap.push(p);
+      while (c > 0) {
+        const up = (c - 1) >> 1;
+        if (!less(heap[c]!, heap[up]!)) break;
+        [heap[c], heap[up]] = [heap[up]!, heap[c]!];
+        c = up;
+      }
+    };
+    const down = () => {
+      let c = 0;
+      for (;;) {
+        const l = 2 * c + 1;
+        const r = l + 1;
+        let s = c;
+        if (l < heap.length && less(heap[l]!, heap[s]!)) s = l;
+        if (r < heap.length && less(heap[r]!, heap[s]!)) s = r;
+        if (s === c) return;
+        [heap[c], heap[s]] = [heap[s]!, heap[c]!];
+        c = s;
+      }
+    };
+    tables.forEach((t, p) => t.n > 0 && push(p));
+    for (let k = 0; k < n; k++) {
+      const p = heap[0]!;
+      at[p]![next[p]!] = k;
+      offsets[k] = key(p);
+      if (++next[p]! < tables[p]!.n) down();
+      else {
+        heap[0] = heap[heap.length - 1]!;
+        heap.pop();
+        down();
+      }
+    }
+  } else {
+    const all: { at: number; p: number; i: number }[] = [];
+    tables.forEach((t, p) => {
+      for (let i = 0; i < t.n; i++) all.push({ at: t.offsets[i]! + shifts[p]!, p, i });
+    });
+    all.sort((a, b) => a.at - b.at);
+    all.forEach((r, k) => {
+      at[r.p]![r.i] = k;
+      offsets[k] = r.at;
+    });
+  }
+  return SparseIntervalTable.joined(tables, at, offsets);
+}
+
+/** Whether every table has the same row times (after its shift), each table's strictly ascending. */
+function aligned(tables: readonly IntervalTable[], shifts: readonly number[]): boolean {
+  const first = tables[0]!;
+  const o0 = first.offsets;
+  const s0 = shifts[0]!;
+  for (let i = 1; i < first.n; i++) if (!(o0[i]! > o0[i - 1]!)) return false;
+  for (let p = 1; p < tables.length; p++) {
+    const t = tables[p]!;
+    if (t.n !== first.n) return false;
+    const o = t.offsets;
+    const shift = shifts[p]!;
+    for (let i = 0; i < t.n; i++) if (o[i]! + shift !== o0[i]! + s0) return false;
+  }
+  return true;
+}
