@@ -41,6 +41,28 @@ describe("Fortio JSON", () => {
     ]);
   });
 
+  it("reads a run whose Min sits within Fortio's rounding above its first bucket's End, as Fortio and Nighthawk write it", () => {
+    // Fortio files 4.000033 ms into ]3, 4] ms (it rounds a value down by 0.0001 of its divider),
+    // and its first bucket starts at the Min: Start 0.004000033, End 0.004.
+    const near = samples.map((x, i) => (i === 0 ? { ...x, latencyNs: 4_000_033 } : { ...x, latencyNs: Math.max(x.latencyNs, 4_100_000) }));
+    const json = fortioJson(near);
+    expect(json).toMatch(/"Start": 0\.004000033,\s*"End": 0\.004,/);
+    for (const [name, text] of [
+      ["fortio.json", json],
+      ["nighthawk.json", nighthawkJson(near)],
+    ] as const) {
+      const p = parseByLines(fortioReader, name, text);
+      expect(
+        p.problems.filter((x) => !x.note),
+        name,
+      ).toEqual([]);
+      const h = p.series[0]!.histogram;
+      expect(h.totalCount, name).toBe(near.length);
+      expect(h.minNonZeroValue, name).toBe(4_000_033);
+      expect(h.getValueAtPercentile(0.0001), name).toBeGreaterThanOrEqual(4_000_033 * 0.999);
+    }
+  });
+
   it("is picked by content and loads through ingest", async () => {
     const text = fortioJson(samples);
     expect(pickFormat("result.json", text.slice(0, 4096))?.id).toBe("fortio");

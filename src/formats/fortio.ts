@@ -27,6 +27,9 @@ import { feedLine, feedPiece, JsonStream } from "./support/json-stream";
 import { Problems } from "./support/problems";
 import { fileBaseName } from "../core/naming";
 
+/** How far above a bucket's End Fortio may file a value into it (see value()). */
+const FORTIO_ROUNDING_NS = 100;
+
 const NS = maxLatencyIn("ns");
 
 /** A number's text in a JSON object's text (the digits as written, not a float's; a string's digits too, as Nighthawk writes its counts). */
@@ -93,13 +96,18 @@ class FortioParser implements LineParser {
         return;
       }
       const s = this.ns(start, "bucket Start", lineNo);
-      const e = this.ns(end, "bucket End", lineNo);
+      let e = this.ns(end, "bucket End", lineNo);
       if (s === null || e === null) return;
+      // Fortio files a value up to 0.0001 of its divider (0.1 µs at the default 1 ms) above a
+      // bucket's End into that bucket, so the first bucket, which starts at the run's Min, can end
+      // just below it: its values then stand at the Start, never below what was recorded.
+      if (e < s && s - e <= FORTIO_ROUNDING_NS) e = s;
       if (e < s) {
         this.problems.line(lineNo, `bucket End ${end} is below its Start ${start}`);
         return;
       }
       const prev = this.buckets[this.buckets.length - 1];
+      if (prev && e < prev.end && prev.end - e <= FORTIO_ROUNDING_NS) e = prev.end;
       if (prev && e < prev.end) {
         this.problems.line(lineNo, `bucket End ${end} is below the previous bucket's: bucket skipped`);
         return;
