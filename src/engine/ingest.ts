@@ -199,6 +199,24 @@ class ReaderIngest implements Sink {
   }
 }
 
+/** A reader's series as the store keeps it, with its interval table and the histogram given. */
+function seriesOfParsed(p: ParsedSource["series"][number], file: string, format: string, histogram: ParsedSource["series"][number]["histogram"], table: IntervalTable | null) {
+  const m = makeSeries({
+    name: p.name,
+    source: file,
+    tag: p.tag,
+    recordedUnit: p.unit,
+    unitSource: "format",
+    histogram,
+    intervals: table,
+    startTime: p.startTime,
+    format,
+    failures: p.failures,
+    tagIsLabel: true,
+  });
+  return p.bucketed ? { ...m, bucketed: p.bucketed } : m;
+}
+
 /**
  * What a reader parsed, as the store's series: per-interval histograms kept like a log's (as
  * compressed payloads), so the timeline and time windows work the same way.
@@ -221,20 +239,7 @@ function seriesOfSource(file: string, parsed: ParsedSource, before: LoadProblem[
         }
         intervals += table.n;
       }
-      const m = makeSeries({
-        name: p.name,
-        source: file,
-        tag: p.tag,
-        recordedUnit: p.unit,
-        unitSource: "format",
-        histogram: p.histogram,
-        intervals: table,
-        startTime: p.startTime,
-        format: parsed.format,
-        failures: p.failures,
-        tagIsLabel: true,
-      });
-      return p.bucketed ? { ...m, bucketed: p.bucketed } : m;
+      return seriesOfParsed(p, file, parsed.format, p.histogram, table);
     });
   const problems = [...before, ...parsed.problems];
   if (series.length === 0 && problems.length === 0) problems.push({ file, line: null, reason: `no values found (read as ${parsed.format})` });
@@ -316,20 +321,7 @@ export class GrowingSamples {
           }
           this.encoded.set(p.tag, next);
         }
-        const m = makeSeries({
-          name: p.name,
-          source: this.file,
-          tag: p.tag,
-          recordedUnit: p.unit,
-          unitSource: "format",
-          histogram: mergeAll([p.histogram]),
-          intervals: table,
-          startTime: p.startTime,
-          format: parsed.format,
-          failures: p.failures,
-          tagIsLabel: true,
-        });
-        return p.bucketed ? { ...m, bucketed: p.bucketed } : m;
+        return seriesOfParsed(p, this.file, parsed.format, mergeAll([p.histogram]), table);
       });
     const problems = parsed.problems.filter((x) => {
       const key = `${x.line}\u0000${x.reason}`;
