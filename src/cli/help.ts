@@ -77,8 +77,9 @@ Judges every series against the requirement, as the page does (response time whe
 configuration has it), and with --compare every other series against the baseline. Prints one
 line per series and the answer ("1 of 3 fails p99 ≤ 10 ms: …", or the throughput each
 configuration sustains when throughputs are known). Needs --require, --compare or both.
-Exit 0 when every judgment passes, 1 when one fails (a requirement, or a candidate worse than
-the baseline at any percentile the comparison judges), 2 when input cannot be read (each problem
+Exit 0 when every judgment passes, 1 when one fails (a requirement, a series whose every
+request failed, or a candidate worse than the baseline at any percentile the comparison
+judges), 2 when input cannot be read (each problem
 on stderr as FILE:LINE: reason) or the arguments are wrong. Notes (a line read whole but
 odd, such as a timestamp far from the others) are printed the same way and do not stop the
 judgment.

@@ -1,6 +1,7 @@
 // A series without values (Gatling's `checkout / pay` in the fixture's run: every request KO)
 // says so in words wherever its row of numbers would be printed, never zeros that read as 0 ms:
-// the Markdown, `check`'s line, `report --json` and the deck. Gatling's own report
+// the Markdown, `check`'s line, `report --json` and the deck. With no successful request it
+// cannot hold a latency requirement: it fails it, and `check` exits 1. Gatling's own report
 // (stats.js.txt) is the reference for how many requests failed.
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -38,14 +39,24 @@ describe.skipIf(!have)("a series whose every request failed (Gatling KO)", () =>
     const cells = row.split(" | ").slice(1, 7);
     expect(cells[0]).toBe(`*${words}*`);
     for (const c of cells) expect(c).not.toMatch(/^\**[\d.,]+\**$/);
-    expect(row).toMatch(/\| 0 \| not judged \|$/); // the count is 0: no value was recorded
+    // The count is 0 (no value was recorded) and the requirement fails, in words.
+    expect(row).toMatch(/\| 0 \| ❌ fails: no successful requests \|$/);
     // The other requests keep their numbers.
     expect(r.stdout).toMatch(/\| simulation \\\[home page\\\] \| \d+ \|/);
   });
 
-  it("check names it on its line; report --json has null percentiles and the reason", async () => {
+  it("check fails it on its line and exits 1, the other requests judged on their values; report --json has null percentiles and the reason", async () => {
     const c = await run(["check", "--no-workers", "--require", "p99<=5s", LOG]);
-    expect(c.stdout).toContain(`- ${PAY}: ${words}`);
+    expect(c.stdout).toContain(`FAIL ${PAY}: ${words}, so it cannot hold p99 ≤ 5 s\n`);
+    // Gatling's report: every other request succeeded, well under 5 s.
+    for (const name of ["home page", "search_items", "checkout / cart"]) expect(c.stdout).toContain(`pass simulation [${name}]\n`);
+    expect(c.stdout).toContain(`1 of 4 fails p99 ≤ 5 s: ${PAY}, ${words}.`);
+    expect(c.code).toBe(1);
+    // It is the only one failing, with no value where a latency would be (JSON has null for it).
+    const ok = await run(["check", "--no-workers", "--require", "p99<=5s", "--json", LOG]);
+    const judged = (JSON.parse(ok.stdout) as { series: { name: string; verdict: string | null; violations: { valueNs: number | null }[] }[] }).series;
+    expect(judged.filter((s) => s.verdict === "fail").map((s) => s.name)).toEqual([PAY]);
+    expect(judged.find((s) => s.name === PAY)!.violations).toEqual([{ percentile: 99, limitNs: 5e9, valueNs: null, ratio: null }]);
     const r = await run(["report", "--no-workers", "--json", LOG]);
     const j = JSON.parse(r.stdout) as { series: { name: string; count: number; failures: number; percentiles: Record<string, number | null>; noValues: string | null }[] };
     const pay = j.series.find((s) => s.name === PAY)!;
@@ -63,7 +74,7 @@ describe.skipIf(!have)("a series whose every request failed (Gatling KO)", () =>
     const r = await run(["report", "--no-workers", "--require", "p99<=5s", "--out", out, LOG]);
     expect(r.code).toBe(0);
     const deck = await readPptx(readFileSync(path.join(out, "deck.pptx")));
-    expect(deck.slides[0]!.text).toContain(`${PAY} not judged: ${words}`);
+    expect(deck.slides[0]!.text).toContain(`${PAY} misses it: ${words}`);
     const spectra = deck.chartXml[deck.slides[1]!.charts[0]!]!;
     expect(spectra).toContain(`<c:v>${PAY}: ${words}</c:v>`);
   });

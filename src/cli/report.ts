@@ -1,9 +1,9 @@
 // What `report` and `check` print, from the Store's views: the page's table values (data-raw),
 // its verdicts, judgment, Markdown and share link.
 import { formatNumber, UNIT_LABEL } from "../core/format";
-import { judgeRows, markdownRows, noValuesText, verdictFor } from "../core/judge";
+import { judgeRows, markdownRows, noValuesText, verdictFor, withoutValues } from "../core/judge";
 import { markdownSummary } from "../core/markdown";
-import { formatRequirement, percentileLabel, type Requirement, type Verdict } from "../core/requirements";
+import { formatRequirement, percentileLabel, requirementPhrase, type Requirement, type Verdict } from "../core/requirements";
 import { NANOS_PER_UNIT, TABLE_PERCENTILES, type Unit } from "../core/types";
 import { warningText } from "../core/warnings";
 import type { CompareAnswer } from "../engine/compare-query";
@@ -110,7 +110,13 @@ export function jsonOf(rows: Row[], requirement: Requirement | null, range: Time
       noValues: noValuesText(v),
       verdict: verdict ? (verdict.pass ? "pass" : "fail") : null,
       firstViolation: verdict?.firstViolation ?? null,
-      violations: (verdict?.violations ?? []).map((x) => ({ percentile: x.percentile, limitNs: x.limitNs, valueNs: x.valueNs, ratio: x.ratio })),
+      // A series whose every request failed fails with no value: null, as its percentiles.
+      violations: (verdict?.violations ?? []).map((x) => ({
+        percentile: x.percentile,
+        limitNs: x.limitNs,
+        valueNs: Number.isFinite(x.valueNs) ? x.valueNs : null,
+        ratio: Number.isFinite(x.ratio) ? x.ratio : null,
+      })),
       format: v.format,
       intervals: v.intervalCount,
       startTime: v.startTime,
@@ -126,7 +132,10 @@ export function jsonOf(rows: Row[], requirement: Requirement | null, range: Time
   };
 }
 
-/** `check`'s lines: one per judged series, what failed and by how much, then the sentence. */
+/**
+ * `check`'s lines: one per series, what failed and by how much (a series whose every request failed
+ * fails, in words), then the sentence.
+ */
 export function checkText(rows: Row[], requirement: Requirement, unit: Unit): string {
   const { sentence } = judgeRows(rows, requirement);
   const u = UNIT_LABEL[unit];
@@ -139,6 +148,7 @@ export function checkText(rows: Row[], requirement: Requirement, unit: Unit): st
       continue;
     }
     if (v.pass) lines.push(`pass ${r.view.name}`);
+    else if (withoutValues(v)) lines.push(`FAIL ${r.view.name}: ${noValuesText(r.view) ?? "no values"}, so it cannot hold ${requirementPhrase(requirement)}`);
     else {
       const why = v.violations.map((x) => `${percentileLabel(x.percentile)} ${f(x.valueNs)} > ${f(x.limitNs)} (${x.ratio.toFixed(2)}×)`).join(", ");
       lines.push(`FAIL ${r.view.name}: ${why}`);

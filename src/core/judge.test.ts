@@ -1,7 +1,7 @@
 // The top sentence when no throughput is known: pass or fail, named, with the worst value and
 // how far over its limit it is (computed here by hand from the verdicts' own numbers).
 import { describe, expect, it } from "vitest";
-import { judgeRows, passFailSentence, type JudgedRow } from "./judge";
+import { judgeRows, markdownRows, passFailSentence, verdictFor, verdictText, type JudgedRow, type JudgedView } from "./judge";
 import { parseRequirement, verdictOf, type Requirement } from "./requirements";
 
 function req(text: string): Requirement {
@@ -46,5 +46,36 @@ describe("passFailSentence", () => {
     const swept = [row("a", p99, () => 20, 1000), row("b", p99, () => 2, 2000)];
     expect(judgeRows(swept, p99).sentence).toMatch(/sustains/);
     expect(judgeRows(rows, null).sentence).toBeNull();
+  });
+});
+
+describe("a series whose every request failed", () => {
+  const p99 = req("p99<=10ms");
+  const empty = { totalCount: 0, max: 0, percentiles: {} } as unknown as JudgedView["spectrum"];
+  const view = (wholeCount: number, failures: number): JudgedView => ({
+    id: "pay",
+    name: "pay",
+    config: "",
+    throughput: null,
+    kind: "",
+    recordedUnit: "ms",
+    spectrum: empty,
+    wholeCount,
+    failures,
+  });
+
+  it("fails the requirement, in words: no value cannot show that a latency limit holds", () => {
+    const v = verdictFor(view(0, 6), p99)!;
+    expect(v.pass).toBe(false);
+    expect(v.firstViolation).toBe(99);
+    expect(verdictText(v)).toBe("fails: no successful requests");
+    expect(passFailSentence(p99, [{ view: view(0, 6), verdict: v }])).toBe("pay fails p99 ≤ 10 ms: no successful requests: 6 failed.");
+    expect(markdownRows([{ view: view(0, 6), verdict: v }], "ms")[0]!.verdict).toBe("fails: no successful requests");
+  });
+
+  it("is not judged when its values lie outside the time window, or when it has none and no failures either", () => {
+    expect(verdictFor(view(50, 6), p99)).toBeNull();
+    expect(verdictFor(view(0, 0), p99)).toBeNull();
+    expect(verdictFor(view(0, 6), null)).toBeNull();
   });
 });

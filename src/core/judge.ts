@@ -26,9 +26,28 @@ export interface JudgedRow {
   verdict: Verdict | null;
 }
 
-/** A series' verdict against the requirement (null without one, or without data), judged in ns. */
+/**
+ * Whether every request of the series failed: failures counted and not one value recorded in the
+ * whole series (a time window that misses its values is not this).
+ */
+export function failedOnly(view: Pick<JudgedView, "spectrum" | "wholeCount" | "failures">): boolean {
+  return view.spectrum.totalCount <= 0 && (view.wholeCount ?? 0) <= 0 && (view.failures ?? 0) > 0;
+}
+
+/** A failing verdict that rests on no value at all (a series whose every request failed). */
+export function withoutValues(v: Verdict | null): boolean {
+  return v !== null && !v.pass && v.violations.length > 0 && v.violations.every((x) => !Number.isFinite(x.valueNs));
+}
+
+/**
+ * A series' verdict against the requirement, judged in ns; null without a requirement or without
+ * data. A series whose every request failed fails it (its values stand as not-a-number): no
+ * successful request cannot show that a latency limit holds.
+ */
 export function verdictFor(view: JudgedView, requirement: Requirement | null): Verdict | null {
-  if (!requirement || view.spectrum.totalCount <= 0) return null;
+  if (!requirement) return null;
+  if (failedOnly(view)) return verdictOf(requirement, () => Number.NaN);
+  if (view.spectrum.totalCount <= 0) return null;
   const ns = NANOS_PER_UNIT[view.recordedUnit];
   return verdictOf(requirement, (p) => valueAtFromBuckets(view.spectrum, p) * ns);
 }
@@ -67,7 +86,7 @@ export function passFailSentence(requirement: Requirement, judged: readonly Judg
   const detail = (r: JudgedRow) => {
     const w = worst(r.verdict!);
     const entry = requirement.entries.find((e) => e.percentile === w.percentile)!;
-    const value = Number.isFinite(w.valueNs) ? `${formatNumber(w.valueNs / NANOS_PER_UNIT[entry.unit])} ${UNIT_LABEL[entry.unit]}` : "no values";
+    const value = Number.isFinite(w.valueNs) ? `${formatNumber(w.valueNs / NANOS_PER_UNIT[entry.unit])} ${UNIT_LABEL[entry.unit]}` : (noValuesText(r.view) ?? "no values");
     const times = Number.isFinite(w.ratio) ? `, ${formatRatio(w.ratio)}× the limit` : "";
     return `${one ? "" : `${percentileLabel(w.percentile)} `}${value}${times}`;
   };
@@ -83,9 +102,11 @@ export function passFailSentence(requirement: Requirement, judged: readonly Judg
   return `${count} ${phrase}: ${named.join("; ")}${more}.`;
 }
 
-/** "pass", "fails at p99.9" / "fails at max", or "" without a verdict. */
+/** "pass", "fails at p99.9" / "fails at max", "fails: no successful requests", or "" without a verdict. */
 export function verdictText(v: Verdict | null): string {
-  return !v ? "" : v.pass ? "pass" : `fails at ${v.firstViolation === 100 ? "max" : `p${v.firstViolation}`}`;
+  if (!v) return "";
+  if (v.pass) return "pass";
+  return withoutValues(v) ? "fails: no successful requests" : `fails at ${v.firstViolation === 100 ? "max" : `p${v.firstViolation}`}`;
 }
 
 /**

@@ -88,6 +88,8 @@ function timeLabel(s: number, span: number): string {
 
 /** A side's verdict against the requirement, in words; `noValues` says why a side without values has none. */
 export function sideText(v: Verdict | null, unit: Unit, noValues: string | null = null): { pass: boolean | null; text: string } {
+  // Every request failed: it misses the requirement (core/judge.ts verdictFor), said in words.
+  if (noValues && v && !v.pass) return { pass: false, text: `misses it: ${noValues}` };
   if (noValues) return { pass: null, text: `not judged: ${noValues}` };
   if (!v) return { pass: null, text: "no requirement" };
   if (v.pass) return { pass: true, text: "meets the requirement" };

@@ -105,7 +105,11 @@ export function sameVerdict(a: Verdict | null, b: Verdict | null): boolean {
     a.violations.length === b.violations.length &&
     a.violations.every(
       (v, i) =>
-        v.percentile === b.violations[i]!.percentile && v.ratio === b.violations[i]!.ratio && v.limitNs === b.violations[i]!.limitNs && v.valueNs === b.violations[i]!.valueNs,
+        // Object.is: a verdict without values (NaN, core/judge.ts) reads the same as itself.
+        v.percentile === b.violations[i]!.percentile &&
+        Object.is(v.ratio, b.violations[i]!.ratio) &&
+        v.limitNs === b.violations[i]!.limitNs &&
+        Object.is(v.valueNs, b.violations[i]!.valueNs),
     )
   );
 }

@@ -35,7 +35,8 @@ export { judgeRows };
 export const Judgement = memo(function Judgement({ rows, requirement, unit, width, part, time, chartHeight = 280 }: Props) {
   const gaps = gapsByConfig(rows);
   const { judged, sustainable, sentence } = judgeRows(rows, requirement);
-  const withThroughput = judged.filter((r) => r.view.throughput !== null);
+  // A run without values (every request failed) has no point to draw: its verdict says why.
+  const withThroughput = judged.filter((r) => r.view.throughput !== null && r.view.spectrum.totalCount > 0);
   const lines: TpLine[] = [];
   if (requirement && withThroughput.length > 0) {
     const configs = [...new Set(withThroughput.map((r) => r.view.config))];

@@ -6,6 +6,7 @@ import { memo, useState } from "react";
 import { formatCount, formatCountOf, UNIT_LABEL } from "../../core/format";
 import { formatThroughput, parseThroughput } from "../../core/naming";
 import type { Verdict } from "../../core/requirements";
+import { withoutValues } from "../../core/judge";
 import { UNITS, type Unit } from "../../core/types";
 import type { IdentityPatch } from "../../engine/protocol";
 import type { SeriesView } from "../../engine/store";
@@ -45,6 +46,8 @@ const UNIT_SOURCE_TEXT: Record<SeriesView["unitSource"], string> = {
 function verdictText(v: Verdict | null): string {
   if (!v) return "";
   if (v.pass) return "passes";
+  // Every request failed: no value to hold the requirement with (core/judge.ts).
+  if (withoutValues(v)) return "fails: no successful requests";
   const worst = v.violations.find((x) => x.percentile === v.firstViolation);
   const at = v.firstViolation === 100 ? "max" : `p${v.firstViolation}`;
   return worst ? `fails at ${at} (${worst.ratio.toFixed(worst.ratio < 10 ? 2 : 1)}× the limit)` : `fails at ${at}`;
