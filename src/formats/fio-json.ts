@@ -18,12 +18,15 @@ import type { FormatReader, LineParser, ParsedSeries, ParsedSource, SampleOption
 import { MAX_BUCKET_COUNT, recordBuckets, type CountedBucket } from "./support/buckets";
 import { clip } from "./support/decimals";
 import { fioBinHigh, fioBinLow, fioBinOf, fioResolutionNote } from "./support/fio-bins";
-import { feedPiece, JsonStream, parseJsonLine } from "./support/json-stream";
+import { feedPiece, JsonStream, MAX_VALUE_CHARS, parseJsonLine, tooLongReason } from "./support/json-stream";
 import { Problems } from "./support/problems";
 import { statisticsReason } from "./statistics";
 
 const DIRECTIONS = ["read", "write", "trim", "sync"] as const;
 const KINDS = ["clat_ns", "lat_ns", "slat_ns"] as const;
+
+/** Longest value held: a latency object holds at most 1,856 bins and 20 percentiles (~60 kB). */
+const MAX_FIO_VALUE_CHARS = MAX_VALUE_CHARS;
 
 interface Found {
   job: number;
@@ -68,7 +71,16 @@ class FioJsonParser implements LineParser {
   private restart(): JsonStream {
     const paths: string[][] = [["jobs", "*", "jobname"]];
     for (const d of DIRECTIONS) for (const k of KINDS) paths.push(["jobs", "*", d, k]);
-    return new JsonStream(paths, (path, text, lineNo) => this.value(path, text, lineNo));
+    return new JsonStream(
+      paths,
+      (path, text, lineNo) => this.value(path, text, lineNo),
+      MAX_FIO_VALUE_CHARS,
+      (v) =>
+        this.problems.line(
+          v.line,
+          tooLongReason(v.path.endsWith("jobname") ? "a job name" : `job ${v.path.split("/").slice(2).join(" ")}`, v, "fio writes its bins and percentiles in far less"),
+        ),
+    );
   }
 
   private value(path: string, text: string, lineNo: number): void {

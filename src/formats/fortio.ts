@@ -23,12 +23,15 @@
 import { newHistogram } from "../core/histogram";
 import type { FormatReader, LineParser, ParsedSource, SampleOptions } from "./source";
 import { clip, maxLatencyIn, parseLatency } from "./support/decimals";
-import { feedLine, feedPiece, JsonStream } from "./support/json-stream";
+import { feedLine, feedPiece, JsonStream, MAX_VALUE_CHARS, tooLongReason } from "./support/json-stream";
 import { Problems } from "./support/problems";
 import { fileBaseName } from "../core/naming";
 
 /** How far above a bucket's End Fortio may file a value into it (see value()). */
 const FORTIO_ROUNDING_NS = 100;
+
+/** Longest value held: a bucket is ~100 characters, the labels and return codes a line or two. */
+const MAX_FORTIO_VALUE_CHARS = MAX_VALUE_CHARS;
 
 const NS = maxLatencyIn("ns");
 
@@ -57,8 +60,12 @@ class FortioParser implements LineParser {
   constructor(private readonly file: string) {
     this.problems = new Problems(file);
     const h = "DurationHistogram";
-    this.stream = new JsonStream([[h, "Data", "*"], [h, "Count"], [h, "Min"], [h, "Max"], ["RetCodes"], ["Labels"], ["StartTime"]], (path, text, lineNo) =>
-      this.value(path, text, lineNo),
+    this.stream = new JsonStream(
+      [[h, "Data", "*"], [h, "Count"], [h, "Min"], [h, "Max"], ["RetCodes"], ["Labels"], ["StartTime"]],
+      (path, text, lineNo) => this.value(path, text, lineNo),
+      MAX_FORTIO_VALUE_CHARS,
+      (v) =>
+        this.problems.line(v.line, tooLongReason(v.path.endsWith("/*") ? "a histogram bucket" : `"${v.path.split("/").pop()}"`, v, "Fortio and Nighthawk write far less for one")),
     );
   }
 

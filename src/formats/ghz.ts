@@ -17,11 +17,19 @@
 // pieces as it streams in (LineSink.piece).
 import type { FormatReader, SampleOptions } from "./source";
 import { clip } from "./support/decimals";
-import { JsonStream, parseJsonLine } from "./support/json-stream";
+import { JsonStream, MAX_VALUE_CHARS, parseJsonLine, tooLongReason } from "./support/json-stream";
 import { CollectingParser, readerOf } from "./support/parser";
 
+/** Longest call object held: ghz writes ~100 characters for one, its error message included. */
+const MAX_CALL_CHARS = MAX_VALUE_CHARS;
+
 class GhzParser extends CollectingParser {
-  private readonly stream = new JsonStream([["details", "*"], ["count"]], (path, text, lineNo) => (path === "count" ? this.count(text) : this.call(text, lineNo)));
+  private readonly stream = new JsonStream(
+    [["details", "*"], ["count"]],
+    (path, text, lineNo) => (path === "count" ? this.count(text) : this.call(text, lineNo)),
+    MAX_CALL_CHARS,
+    (v) => this.problems.line(v.line, tooLongReason(v.path === "count" ? '"count"' : "a call", v, "ghz writes about 100 characters for one")),
+  );
   private declared: number | null = null;
   private calls = 0;
 
@@ -66,9 +74,10 @@ class GhzParser extends CollectingParser {
 
   protected finishRecords(): void {
     if (this.stream.unfinished) this.problems.once("unfinished", null, "the report ends before its closing brace: the file may be truncated (the calls read are kept)");
-    if (this.stream.tooLong > 0) this.problems.once("long", null, `${this.stream.tooLong} calls longer than 1 MB skipped`);
-    if (!this.stream.unfinished && this.declared !== null && this.declared > this.calls && this.calls > 0) {
-      this.problems.once("capped", null, `the report made ${this.declared} calls and lists ${this.calls} in "details" (ghz keeps at most a million): the others are not read`);
+    // A call too long to read was listed all the same (and named where it is).
+    const listed = this.calls + this.stream.tooLong;
+    if (!this.stream.unfinished && this.declared !== null && this.declared > listed && listed > 0) {
+      this.problems.once("capped", null, `the report made ${this.declared} calls and lists ${listed} in "details" (ghz keeps at most a million): the others are not read`);
     }
   }
 

@@ -11,10 +11,16 @@ import { fileBaseName } from "../core/naming";
 import type { LoadProblem } from "../core/types";
 import type { FormatReader, LineParser, ParsedSeries, ParsedSource, SampleOptions } from "./source";
 import { maxLatencyIn, parseLatency } from "./support/decimals";
-import { feedLine, feedPiece, JsonStream, parseJsonLine } from "./support/json-stream";
+import { feedLine, feedPiece, JsonStream, parseJsonLine, tooLongReason } from "./support/json-stream";
 import { Problems } from "./support/problems";
 
 const NS = maxLatencyIn("ns");
+
+/**
+ * Longest result held: it lists every run's time and exit code, about 40 characters a run as
+ * hyperfine pretty-prints them, so a million runs (--runs 1000000) is some 40 MB.
+ */
+const MAX_RESULT_CHARS = 128 * 1024 * 1024;
 
 class HyperfineParser implements LineParser {
   private readonly problems: Problems;
@@ -25,7 +31,12 @@ class HyperfineParser implements LineParser {
 
   constructor(private readonly file: string) {
     this.problems = new Problems(file);
-    this.stream = new JsonStream([["results", "*"]], (_path, text, lineNo) => this.result(text, lineNo));
+    this.stream = new JsonStream(
+      [["results", "*"]],
+      (_path, text, lineNo) => this.result(text, lineNo),
+      MAX_RESULT_CHARS,
+      (v) => this.problems.line(v.line, tooLongReason("a result", v, "its times and exit codes would be those of several million runs")),
+    );
   }
 
   piece(text: string, lineNo: number): void {

@@ -19,11 +19,17 @@ import { fileBaseName } from "../core/naming";
 import type { FormatReader, LineParser, ParsedSeries, ParsedSource, SampleOptions } from "./source";
 import { MAX_BUCKET_COUNT } from "./support/buckets";
 import { clip, MAX_LATENCY_NS } from "./support/decimals";
-import { feedLine, feedPiece, JsonStream, parseJsonLine } from "./support/json-stream";
+import { feedLine, feedPiece, JsonStream, parseJsonLine, tooLongReason } from "./support/json-stream";
 import { Problems } from "./support/problems";
 import { statisticsReason } from "./statistics";
 
 const NS_PER: Record<string, number> = { ns: 1, us: 1e3, ms: 1e6, s: 1e9, min: 60e9 };
+
+/**
+ * Longest value held: a fork's rawDataHistogram, every iteration's [value, count] pairs (up to a
+ * few thousand bins an iteration, ~20 characters a pair, hundreds of iterations: tens of MB).
+ */
+const MAX_FORK_CHARS = 256 * 1024 * 1024;
 
 interface Bench {
   benchmark: string;
@@ -61,6 +67,12 @@ class JmhParser implements LineParser {
         ["*", "primaryMetric", "rawDataHistogram", "*"],
       ],
       (path, text, lineNo) => this.value(path, text, lineNo),
+      MAX_FORK_CHARS,
+      (v) =>
+        this.problems.line(
+          v.line,
+          tooLongReason(v.path.endsWith("/*") ? "a fork's rawDataHistogram" : `"${v.path.split("/").pop()}"`, v, "more than a fork's iterations of JMH's bins would hold"),
+        ),
     );
   }
 

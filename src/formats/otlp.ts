@@ -25,7 +25,7 @@ import { fileBaseName } from "../core/naming";
 import type { FormatReader, LineParser, ParsedInterval, ParsedSeries, ParsedSource, SampleOptions } from "./source";
 import { MAX_BUCKET_COUNT, percentText } from "./support/buckets";
 import { clip, MAX_LATENCY_NS } from "./support/decimals";
-import { feedPiece, JsonStream, parseJsonLine } from "./support/json-stream";
+import { feedPiece, JsonStream, parseJsonLine, tooLongReason } from "./support/json-stream";
 import { Problems } from "./support/problems";
 import { increases, recordIncrease, type FloatBucket, type Snapshot } from "./support/snapshots";
 
@@ -33,6 +33,13 @@ import { increases, recordIncrease, type FloatBucket, type Snapshot } from "./su
 const NS_PER: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, ms: 1e6, s: 1e9, min: 60e9, h: 3600e9 };
 
 type Kind = "explicit" | "exponential";
+
+/**
+ * Longest resourceMetrics entry held: it carries every data point of its resource in one export
+ * (a Collector batch of thousands of histogram points, each a few hundred characters: MBs, or
+ * far more without a batch size), so the limit is that of the Prometheus reader's results.
+ */
+const MAX_RESOURCE_CHARS = 256 * 1024 * 1024;
 
 interface Point extends Snapshot {
   line: number;
@@ -99,7 +106,12 @@ class OtlpParser implements LineParser {
   }
 
   private restart(): JsonStream {
-    return new JsonStream([["resourceMetrics", "*"]], (_path, text, lineNo) => this.resource(text, lineNo));
+    return new JsonStream(
+      [["resourceMetrics", "*"]],
+      (_path, text, lineNo) => this.resource(text, lineNo),
+      MAX_RESOURCE_CHARS,
+      (v) => this.problems.line(v.line, tooLongReason("a resourceMetrics entry", v, "an export that large is best split: the Collector's batch processor, send_batch_max_size")),
+    );
   }
 
   piece(text: string, lineNo: number): void {

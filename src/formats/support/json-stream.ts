@@ -15,6 +15,14 @@ export type JsonValueSink = (path: string, text: string, lineNo: number) => void
 /** Longest value captured (a detail object is ~100 characters); longer ones are reported, not kept. */
 export const MAX_VALUE_CHARS = 1024 * 1024;
 
+/** A value longer than the reader's limit: where it starts (line, character on it), its path, the limit. */
+export interface TooLongValue {
+  path: string;
+  line: number;
+  column: number;
+  limit: number;
+}
+
 interface Frame {
   array: boolean;
   /** The key of the value being read (objects), "*" (arrays). */
@@ -31,7 +39,9 @@ export class JsonStream {
   /** The string being read when it is a key (its characters), else null. */
   private keyText: string | null = null;
   /** The value being captured: its path, its pieces, where it started, the depth it closes at. */
-  private capture: { path: string; pieces: string[]; chars: number; line: number; depth: number; scalar: boolean } | null = null;
+  private capture: { path: string; pieces: string[]; chars: number; line: number; column: number; depth: number; scalar: boolean; over: boolean } | null = null;
+  /** Characters of the current line scanned in its earlier pieces (a line too long to hold whole). */
+  private lineOffset = 0;
   private started = false;
   private ended = false;
   /** Text after the document's end (or before its start) that is not white space, first line. */
@@ -45,6 +55,8 @@ export class JsonStream {
     private readonly sink: JsonValueSink,
     /** Longest value captured (a reader whose values may be long says so). */
     private readonly maxValueChars = MAX_VALUE_CHARS,
+    /** Told of each value longer than that, once, where it starts: the reader says so. */
+    private readonly onTooLong?: (value: TooLongValue) => void,
   ) {
     this.wanted = new Set(paths.map((p) => p.join("/")));
   }
@@ -193,6 +205,7 @@ export class JsonStream {
       if (!this.capture) from = this.maybeCapture(i, lineNo, true, from);
       i++;
     }
+    this.lineOffset = lineEnds ? 0 : this.lineOffset + raw.length;
     if (this.capture) {
       if (!lineEnds) this.addPiece(text.slice(from));
       else if (this.capture.scalar && !this.inString && this.stack.length === this.capture.depth) this.endCapture(text.slice(from));
@@ -244,19 +257,21 @@ export class JsonStream {
   private maybeCapture(i: number, lineNo: number, scalar: boolean, from: number): number {
     const path = this.path();
     if (!this.wanted.has(path)) return from;
-    this.capture = { path, pieces: [], chars: 0, line: lineNo, depth: this.stack.length, scalar };
+    this.capture = { path, pieces: [], chars: 0, line: lineNo, column: this.lineOffset + i + 1, depth: this.stack.length, scalar, over: false };
     this.deep = 0;
     return i;
   }
 
   private addPiece(piece: string): void {
     const c = this.capture!;
+    if (c.over) return;
     c.chars += piece.length;
     if (c.chars > this.maxValueChars) {
-      if (c.pieces.length > 0) {
-        this.tooLong++;
-        c.pieces = [];
-      }
+      // Counted once, whether it grew past the limit piece by piece or came in one piece.
+      c.over = true;
+      c.pieces = [];
+      this.tooLong++;
+      this.onTooLong?.({ path: c.path, line: c.line, column: c.column, limit: this.maxValueChars });
       return;
     }
     c.pieces.push(piece);
@@ -266,8 +281,23 @@ export class JsonStream {
     const c = this.capture!;
     this.addPiece(piece);
     this.capture = null;
-    if (c.chars <= this.maxValueChars) this.sink(c.path, c.pieces.join(""), c.line);
+    if (!c.over) this.sink(c.path, c.pieces.join(""), c.line);
   }
+}
+
+/** A size in characters as MiB, e.g. "1 MiB", "256 MiB". */
+function mib(chars: number): string {
+  return `${Number((chars / (1024 * 1024)).toPrecision(3))} MiB`;
+}
+
+/**
+ * The problem of a value longer than a reader holds, for its line: where on the line it starts,
+ * what it is and the limit, e.g. "a call starting at character 1,234 is longer than 1 MiB (the
+ * most ghz writes for one is far less): not read".
+ */
+export function tooLongReason(what: string, v: TooLongValue, why: string): string {
+  const at = v.column > 1 ? ` starting at character ${v.column.toLocaleString("en-US")}` : "";
+  return `${what}${at} is longer than ${mib(v.limit)} (${why}): not read, so the results lack it`;
 }
 
 /**
