@@ -79,9 +79,18 @@ const ValueRow = memo(function ValueRow({ view: v, color, unit }: { view: Series
       </th>
       {TABLE_PERCENTILES.map((p) => {
         const raw = v.spectrum.percentiles[String(p)] ?? 0;
+        // Without values, data-raw is empty and data-novalues says why, as report --json's null
+        // and noValues: a "0" would read as 0 ms to whatever reads the page.
         return (
-          <td key={p} data-series={v.name} data-percentile={String(p)} data-raw={String(raw)} className={p === 100 ? "max" : undefined}>
-            {v.spectrum.totalCount > 0 ? formatNumber(raw * f) : "–"}
+          <td
+            key={p}
+            data-series={v.name}
+            data-percentile={String(p)}
+            data-raw={empty ? "" : String(raw)}
+            data-novalues={empty ?? undefined}
+            className={p === 100 ? "max" : undefined}
+          >
+            {empty ? "–" : formatNumber(raw * f)}
           </td>
         );
       })}
