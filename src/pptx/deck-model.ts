@@ -12,6 +12,7 @@ import { NANOS_PER_UNIT, unitFactor, type Unit } from "../core/types";
 import type { HeatmapSeries } from "../engine/query-types";
 import type { TimelineResult } from "../engine/protocol";
 import { heatmapImage, type DeckImage } from "./heatmap-png";
+import { heatmapAxisNs, sharedAxisNs } from "../charts/heatmap/layout";
 
 /** A series as the deck needs it (the page's SeriesRow and the command line's Row both fit). */
 export interface DeckRow {
@@ -209,28 +210,18 @@ function timelineChart(s: DeckSource, tl: TimelineResult): DeckChart | null {
   };
 }
 
-/**
- * The lanes' one latency axis in ns, [smallest lo, largest hi], when their ranges overlap (taken
- * together they leave no gap), so that the same height means the same latency in every lane;
- * null when they are apart (one lane in µs, another in seconds would each be squeezed thin).
- */
-export function sharedAxisNs(lanes: readonly Pick<HeatmapSeries, "lo" | "hi" | "recordedUnit">[]): [number, number] | null {
-  if (lanes.length === 0) return null;
-  const ranges = lanes.map((l) => [l.lo * NANOS_PER_UNIT[l.recordedUnit], l.hi * NANOS_PER_UNIT[l.recordedUnit]] as const).sort((a, b) => a[0] - b[0]);
-  let hi = ranges[0]![1];
-  for (const [l, h] of ranges.slice(1)) {
-    if (l > hi) return null;
-    hi = Math.max(hi, h);
-  }
-  return [ranges[0]![0], hi];
-}
+/** The lanes' one latency axis (charts/heatmap/layout.ts: the page draws its lanes on it too). */
+export { sharedAxisNs };
 
 function heatmapChart(s: DeckSource): DeckChart | null {
   const h = s.heatmap;
   if (!h || h.lanes.length === 0) return null;
   const shown = h.lanes.slice(0, 4);
-  const axis = shown.length > 1 ? sharedAxisNs(shown.map((l) => l.data)) : null;
-  const lanes = shown.map((l) => heatmapImage(l.name, l.data, h.domain, s.unit, shown.length, axis));
+  // The page's axis and colour scale (charts/heatmap/layout.ts): one axis when the ranges
+  // overlap, one colour scale always, so the slide shows what the page showed.
+  const axis = heatmapAxisNs(shown.map((l) => l.data));
+  const maxCell = Math.max(1, ...shown.map((l) => l.data.maxCell));
+  const lanes = shown.map((l) => heatmapImage(l.name, l.data, h.domain, s.unit, shown.length, axis, maxCell));
   const more = h.lanes.length > shown.length ? ` The first ${shown.length} of ${h.lanes.length} series.` : "";
   const scale =
     shown.length < 2 ? "" : axis ? " All lanes on one latency axis: the same height means the same latency." : " Each lane has its own latency axis: their ranges do not overlap.";

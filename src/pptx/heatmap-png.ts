@@ -4,7 +4,7 @@
 // the slide's resolution, so it stays sharp on a projector.
 // @ts-expect-error -- pako 1.x ships no type declarations
 import * as pakoDeflate from "pako/lib/deflate.js";
-import { logTicks, paintColumns, rowValue, valueRow, type HeatmapColumns } from "../charts/heatmap/layout";
+import { logTicks, onAxis, paintColumns, valueRow } from "../charts/heatmap/layout";
 import { formatValue } from "../core/format";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../core/types";
 import type { HeatmapSeries } from "../engine/query-types";
@@ -18,6 +18,8 @@ export interface DeckImage {
   height: number;
   /** Latency labels: text and height from the bottom (0–1). */
   ticks: { label: string; at: number }[];
+  /** The latency axis drawn, bottom to top, in ns. */
+  axisNs: [number, number];
 }
 
 /** Pixel width of a lane: 2× a 12-inch-wide chart at 72 dpi is ~1700. */
@@ -73,32 +75,6 @@ export function encodePng(rgba: Uint8Array, width: number, height: number): Uint
   return out;
 }
 
-/**
- * A lane's cells on another log latency axis [lo, hi) (the lane's recorded unit) of `rows` rows,
- * for lanes drawn on one shared axis: each row shows the largest count of the lane's own rows it
- * overlaps (a lone value in a thin row is not lost), empty outside the lane's own range. The
- * lane's bottom row keeps what lies below its axis, as the page draws it.
- */
-export function onAxis(d: HeatmapSeries, lo: number, hi: number, rows: number): HeatmapColumns {
-  const n = d.t0.length;
-  const cells = new Float64Array(n * rows);
-  let maxCell = 0;
-  for (let j = 0; j < rows; j++) {
-    const below = rowValue(j, lo, hi, rows);
-    const above = rowValue(j + 1, lo, hi, rows);
-    if (above <= d.lo * (1 + 1e-12) || below >= d.hi * (1 - 1e-12)) continue;
-    const r0 = Math.max(0, Math.floor(valueRow(below, d.lo, d.hi, d.rows)));
-    const r1 = Math.max(r0, Math.min(d.rows - 1, Math.ceil(valueRow(above, d.lo, d.hi, d.rows)) - 1));
-    for (let c = 0; c < n; c++) {
-      let m = 0;
-      for (let r = r0; r <= r1; r++) m = Math.max(m, d.cells[c * d.rows + r]!);
-      cells[c * rows + j] = m;
-      if (m > maxCell) maxCell = m;
-    }
-  }
-  return { t0: d.t0, t1: d.t1, cells, rows, maxCell };
-}
-
 /** Pixel rows (top row first) as RGBA bytes, each of `rows` rows repeated `repeat` times. */
 function rgbaOf(px: Uint32Array, rows: number, repeat: number): Uint8Array {
   // The painted words are RGBA in memory order; empty cells (0) stay transparent.
@@ -112,24 +88,34 @@ function rgbaOf(px: Uint32Array, rows: number, repeat: number): Uint8Array {
 }
 
 /**
- * One series' heatmap over `domain` as a PNG. With `axisNs` (the lanes' one latency axis, ns),
- * drawn on it with its ticks in the display unit; without, on the series' own axis, each of its
- * rows repeated to fill its share of the height.
+ * One series' heatmap over `domain` as a PNG. With `axisNs` (the lanes' one latency axis, ns,
+ * charts/heatmap/layout.ts heatmapAxisNs, as the page draws them), drawn on it with its ticks in
+ * the display unit; without, on the series' own axis, each of its rows repeated to fill its share
+ * of the height. `maxCell` is the brightest colour's count: the lanes' highest, as on the page,
+ * so that a colour is the same count in every lane.
  */
-export function heatmapImage(name: string, d: HeatmapSeries, domain: [number, number], unit: Unit, lanes: number, axisNs: [number, number] | null = null): DeckImage {
+export function heatmapImage(
+  name: string,
+  d: HeatmapSeries,
+  domain: [number, number],
+  unit: Unit,
+  lanes: number,
+  axisNs: [number, number] | null = null,
+  maxCell = d.maxCell,
+): DeckImage {
   if (axisNs) {
     const height = Math.max(1, Math.floor(HEIGHT / lanes));
     const toRecorded = NANOS_PER_UNIT[d.recordedUnit];
-    // The lane's colours keep its own scale (its busiest cell the brightest), as on its own axis.
-    const px = paintColumns(onAxis(d, axisNs[0] / toRecorded, axisNs[1] / toRecorded, height), domain[0], domain[1], WIDTH, 0, d.maxCell);
+    const px = paintColumns(onAxis(d, axisNs[0] / toRecorded, axisNs[1] / toRecorded, height), domain[0], domain[1], WIDTH, 0, maxCell);
     const [lo, hi] = [axisNs[0] / NANOS_PER_UNIT[unit], axisNs[1] / NANOS_PER_UNIT[unit]];
     const ticks = logTicks(lo, hi, 5).map((v) => ({ label: formatValue(v, unit), at: Math.min(1, valueRow(v, lo, hi, 1)) }));
-    return { name, png: encodePng(rgbaOf(px, height, 1), WIDTH, height), width: WIDTH, height, ticks };
+    return { name, png: encodePng(rgbaOf(px, height, 1), WIDTH, height), width: WIDTH, height, ticks, axisNs };
   }
-  const px = paintColumns(d, domain[0], domain[1], WIDTH);
+  const px = paintColumns(d, domain[0], domain[1], WIDTH, 0, maxCell);
   const repeat = Math.max(1, Math.floor(HEIGHT / lanes / Math.max(1, d.rows)));
   const height = d.rows * repeat;
   const f = unitFactor(d.recordedUnit, unit);
   const ticks = d.hi > d.lo && d.lo > 0 ? logTicks(d.lo, d.hi, 5).map((v) => ({ label: formatValue(v * f, unit), at: Math.min(1, valueRow(v, d.lo, d.hi, d.rows) / d.rows) })) : [];
-  return { name, png: encodePng(rgbaOf(px, d.rows, repeat), WIDTH, height), width: WIDTH, height, ticks };
+  const own: [number, number] = [d.lo * NANOS_PER_UNIT[d.recordedUnit], d.hi * NANOS_PER_UNIT[d.recordedUnit]];
+  return { name, png: encodePng(rgbaOf(px, d.rows, repeat), WIDTH, height), width: WIDTH, height, ticks, axisNs: own };
 }

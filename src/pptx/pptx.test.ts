@@ -13,7 +13,8 @@ import { valueRow } from "../charts/heatmap/layout";
 import { NANOS_PER_UNIT, type Unit } from "../core/types";
 import type { HeatmapSeries } from "../engine/query-types";
 import { sharedAxisNs } from "./deck-model";
-import { encodePng, onAxis } from "./heatmap-png";
+import { encodePng } from "./heatmap-png";
+import { onAxis } from "../charts/heatmap/layout";
 
 const demo = path.resolve(__dirname, "../../public/demo");
 const A = path.join(demo, "sysA_2k.response.hlog");

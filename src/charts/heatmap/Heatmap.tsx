@@ -1,5 +1,6 @@
 // The latency heatmap: time across, latency up on a log axis, each cell coloured by how many
-// values it holds (log colour scale, cividis), one lane per series shown; the max of each
+// values it holds (log colour scale, cividis), one lane per series shown, all on one latency
+// axis when their ranges overlap (as the deck's slide: layout.ts lanesOnAxis); the max of each
 // column drawn over it. Cells are painted into a bitmap of one pixel per column and row and
 // scaled onto a <canvas>; axes, window, brush and hover are a light SVG on top. A wheel step
 // redraws at once from the bitmap already here, scaled to the new span, while the engine
@@ -13,7 +14,7 @@ import { bucketAtTime, formatSeconds } from "../timeline/layout";
 import { useTimeBrush, type TimeChartProps } from "../time-brush";
 import { clearedContext } from "../canvas";
 import { SpanRect } from "../span-rect";
-import { colourIndex, DARK_FLOOR, logTicks, lutCss, paintColumns, rowValue, valueRow } from "./layout";
+import { colourIndex, DARK_FLOOR, lanesOnAxis, logTicks, lutCss, paintColumns, rowValue, valueRow } from "./layout";
 import { useDarkTheme } from "../theme";
 
 export const HM_MARGIN = { top: 8, right: 86, bottom: 34, left: 72 };
@@ -46,8 +47,12 @@ const WINDOW_STRIP = 4;
 export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush, onZoom, wallClock = false }: Props) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const floor = useDarkTheme() ? DARK_FLOOR : 0;
+  // Lanes whose ranges overlap on one latency axis: the same height is the same latency in each.
+  // `drawn` is each lane's cells as drawn, `original` the engine's, which the pointer reads.
+  const placed = useMemo(() => lanesOnAxis(lanes.map((l) => l.data)), [lanes]);
+  const drawn = placed.lanes.map((p) => p.data);
   // One colour scale for every lane, the legend's: a colour means the same count in each lane.
-  const maxCell = Math.max(1, ...lanes.map((l) => l.data.maxCell));
+  const maxCell = Math.max(1, ...drawn.map((d) => d.maxCell));
   const header = lanes.length > 1 ? LANE_HEADER : 0;
   const pitch = header + laneHeight + LANE_GAP;
   const height = HM_MARGIN.top + lanes.length * pitch - LANE_GAP + HM_MARGIN.bottom;
@@ -67,20 +72,20 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
   // One bitmap per lane at the engine's columns (one pixel per plot pixel and per row).
   const bitmaps = useMemo(() => {
     if (typeof document === "undefined") return [];
-    return lanes.map((l) => {
+    return placed.lanes.map(({ data: d }) => {
       const c = document.createElement("canvas");
       c.width = plotW;
-      c.height = Math.max(1, l.data.rows);
+      c.height = Math.max(1, d.rows);
       const ctx = c.getContext("2d");
       if (ctx) {
-        const px = paintColumns(l.data, domain[0], domain[1], plotW, floor, maxCell);
-        const img = new ImageData(new Uint8ClampedArray(px.buffer as ArrayBuffer), plotW, l.data.rows);
+        const px = paintColumns(d, domain[0], domain[1], plotW, floor, maxCell);
+        const img = new ImageData(new Uint8ClampedArray(px.buffer as ArrayBuffer), plotW, d.rows);
         ctx.putImageData(img, 0, 0);
       }
       return c;
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [lanes, domain[0], domain[1], plotW, floor, maxCell]);
+  }, [placed, domain[0], domain[1], plotW, floor, maxCell]);
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -104,7 +109,7 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
         ctx.drawImage(bm, sx, 0, Math.max(0.01, sw), bm.height, dx, top, dw, laneHeight);
       }
       // The max of each column over the cells: a white line edged in black, readable on every colour.
-      const d = l.data;
+      const d = drawn[i]!;
       const yOf = (v: number) => top + laneHeight - (Math.min(d.rows, valueRow(v, d.lo, d.hi, d.rows)) / d.rows) * laneHeight;
       ctx.save();
       ctx.beginPath();
@@ -159,7 +164,7 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
       }
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [bitmaps, lanes, view[0], view[1], width, height, laneHeight]);
+  }, [bitmaps, placed, lanes, view[0], view[1], width, height, laneHeight]);
 
   const shade: [number, number] | null =
     range.start !== null || range.end !== null ? [toX(Math.max(view[0], range.start ?? view[0])), toX(Math.min(view[1], range.end ?? view[1]))] : null;
@@ -179,18 +184,23 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
     const li = lanes.findIndex((_, i) => hover[1] >= laneTop(i) && hover[1] < laneTop(i) + laneHeight);
     const l = lanes[li];
     if (l) {
-      const d = l.data;
+      // The latency under the pointer on the axis drawn, and the engine's own cell holding it:
+      // its range and count, never a re-binned row's.
+      const d = drawn[li]!;
+      const o = placed.lanes[li]!.original;
       const t = fromX(hover[0]);
-      const k = bucketAtTime(d.t0, d.t1, d.t0.length, t);
+      const k = bucketAtTime(o.t0, o.t1, o.t0.length, t);
       if (k >= 0) {
-        const row = Math.min(d.rows - 1, Math.floor(((laneTop(li) + laneHeight - hover[1]) / laneHeight) * d.rows));
-        const f = unitFactor(d.recordedUnit, unit);
-        const c = d.cells[k * d.rows + row]!;
+        const v = rowValue(((laneTop(li) + laneHeight - hover[1]) / laneHeight) * d.rows, d.lo, d.hi, d.rows);
+        const row = Math.min(o.rows - 1, Math.floor(valueRow(v, o.lo, o.hi, o.rows)));
+        const f = unitFactor(o.recordedUnit, unit);
         hoverText = [
           middleEllipsis(labels[li] ?? l.name, 36),
-          `${formatMoment(d.t0[k]!, d.startTime)}, ${formatSeconds(d.t1[k]! - d.t0[k]!)} long: max ${formatValue(d.max[k]! * f, unit)}`,
-          // The bottom row also holds what lies below the axis (zeros, as jHiccup records).
-          `${row === 0 ? "up to " : `${formatValue(rowValue(row, d.lo, d.hi, d.rows) * f, unit)}–`}${formatValue(rowValue(row + 1, d.lo, d.hi, d.rows) * f, unit)}: ${formatCount(c)} values`,
+          `${formatMoment(o.t0[k]!, o.startTime)}, ${formatSeconds(o.t1[k]! - o.t0[k]!)} long: max ${formatValue(o.max[k]! * f, unit)}`,
+          v >= o.hi
+            ? `above ${formatValue(o.hi * f, unit)}: no values`
+            : // The bottom row also holds what lies below the axis (zeros, as jHiccup records).
+              `${row === 0 ? "up to " : `${formatValue(rowValue(row, o.lo, o.hi, o.rows) * f, unit)}–`}${formatValue(rowValue(row + 1, o.lo, o.hi, o.rows) * f, unit)}: ${formatCount(o.cells[k * o.rows + row]!)} values`,
         ];
       }
     }
@@ -209,6 +219,7 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
         data-domain-start={String(view[0])}
         data-domain-end={String(view[1])}
         data-lanes={lanes.length}
+        data-shared-axis={placed.axisNs ? "true" : "false"}
         data-colour-floor={floor}
         data-failing-windows={lanes.reduce((n, l) => n + (l.windows ? l.windows.pass.filter((x) => !x).length : 0), 0)}
         data-tail-marks={lanes.reduce((n, l) => n + (l.marks ? l.marks.start.length : 0), 0)}
@@ -222,7 +233,7 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
       >
         <SpanRect span={shade} top={HM_MARGIN.top} bottom={height - HM_MARGIN.bottom} className="window heatmap-window" />
         {lanes.map((l, i) => {
-          const d = l.data;
+          const d = drawn[i]!;
           const top = laneTop(i);
           const f = unitFactor(d.recordedUnit, unit);
           const ticks = logTicks(d.lo, d.hi, Math.max(2, Math.floor(laneHeight / 28)));

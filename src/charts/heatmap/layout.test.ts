@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { colourIndex, DARK_FLOOR, LUT, lutCss, paintColumns } from "./layout";
+import { colourIndex, DARK_FLOOR, heatmapAxisNs, lanesOnAxis, LUT, lutCss, paintColumns, valueRow } from "./layout";
+import { NANOS_PER_UNIT, type Unit } from "../../core/types";
+import type { HeatmapSeries } from "../../engine/query-types";
+import { deckModel } from "../../pptx/deck-model";
 
 /** WCAG relative luminance and contrast ratio, for "can one tell this cell from the page". */
 function luminance([r, g, b]: number[]): number {
@@ -46,5 +49,85 @@ describe("heatmap colours", () => {
     expect(own[1]).toBe(LUT[255]); // row 0 (10 values) is the bottom pixel row, the last word
     expect(shared[1]).toBe(LUT[colourIndex(10, 1000)]);
     expect(shared[1]).not.toBe(LUT[255]);
+  });
+});
+
+describe("the page's heatmap lanes and the deck's: one latency axis, the same for both", () => {
+  /** A lane of one column in `unit` on its own axis [lo, hi), `count` values of `v` in the row that holds it. */
+  const lane = (id: string, lo: number, hi: number, v: number, count: number, recordedUnit: Unit = "ns", rows = 110): HeatmapSeries => {
+    const cells = new Float64Array(rows);
+    cells[Math.min(rows - 1, Math.floor(valueRow(v, lo, hi, rows)))] = count;
+    return { id, recordedUnit, startTime: null, lo, hi, rows, t0: new Float64Array([0]), t1: new Float64Array([1]), max: new Float64Array([v]), cells, maxCell: count };
+  };
+  const deckLanes = (lanes: HeatmapSeries[]) => {
+    const model = deckModel({
+      headline: null,
+      pair: null,
+      rows: [],
+      requirement: null,
+      sentence: null,
+      sustainable: [],
+      unit: "ms",
+      yLog: false,
+      timeline: null,
+      heatmap: { lanes: lanes.map((d) => ({ name: d.id, data: d })), domain: [0, 1] },
+      compare: null,
+      notes: [],
+    });
+    const chart = model.charts.find((c) => c.kind === "heatmap");
+    if (chart?.kind !== "heatmap") throw new Error("no heatmap slide");
+    return chart;
+  };
+  const nsAxis = (d: HeatmapSeries) => [d.lo * NANOS_PER_UNIT[d.recordedUnit], d.hi * NANOS_PER_UNIT[d.recordedUnit]];
+
+  // A: 50 µs to 200 ms (a stall); B: 20 µs to 2 ms, recorded in µs. Together: 20 µs to 200 ms.
+  const a = lane("A", 5e4, 2e8, 1e6, 700);
+  const b = lane("B", 20, 2000, 1000, 7, "us", 60);
+
+  it("overlapping ranges: every lane on the page and on the slide spans the same axis, from the smallest to the largest value", () => {
+    const page = lanesOnAxis([a, b]);
+    expect(page.axisNs).toEqual([2e4, 2e8]);
+    for (const l of page.lanes) {
+      const [lo, hi] = nsAxis(l.data);
+      expect(lo).toBeCloseTo(2e4, 6);
+      expect(hi).toBeCloseTo(2e8, 0);
+    }
+    // The page's rows are all of one height: as many as make none wider than either lane's own.
+    expect(page.lanes[0]!.data.rows).toBe(page.lanes[1]!.data.rows);
+    const deck = deckLanes([a, b]);
+    expect(deck.subtitle).toContain("All lanes on one latency axis");
+    expect(deck.lanes.map((l) => l.axisNs)).toEqual([page.axisNs, page.axisNs]);
+    // The slide's latency labels are the same for both lanes.
+    expect(deck.lanes[1]!.ticks).toEqual(deck.lanes[0]!.ticks);
+  });
+
+  it("1 ms is at the same height in both lanes on the page: the row of its cells is the same", () => {
+    const page = lanesOnAxis([a, b]);
+    const rowOf = (d: HeatmapSeries) => [...d.cells.keys()].filter((j) => d.cells[j]! > 0);
+    const [ra, rb] = page.lanes.map((l) => rowOf(l.data));
+    expect(ra!.length).toBeGreaterThan(0);
+    // Each lane's own row of 1 ms, re-drawn, lies where 1 ms is on the shared axis (log(50)/log(10⁴)
+    // of the way up from 20 µs to 200 ms), within about one of its own rows.
+    const at = Math.log(1e6 / 2e4) / Math.log(2e8 / 2e4);
+    const n = page.lanes[0]!.data.rows;
+    for (const rows of [ra!, rb!]) for (const j of rows) expect(Math.abs((j + 0.5) / n - at)).toBeLessThan(1 / 60);
+    // Counts keep their size: the busiest cell of each lane is the engine's.
+    expect(page.lanes.map((l) => l.data.maxCell)).toEqual([700, 7]);
+  });
+
+  it("ranges apart: each lane keeps its own axis, on the page and on the slide alike", () => {
+    const far = lane("C", 1e9, 1e11, 5e9, 3);
+    const small = lane("D", 1e3, 1e5, 1e4, 3);
+    const page = lanesOnAxis([far, small]);
+    expect(page.axisNs).toBeNull();
+    expect(page.lanes.map((l) => l.data)).toEqual([far, small]);
+    const deck = deckLanes([far, small]);
+    expect(deck.lanes.map((l) => l.axisNs)).toEqual([nsAxis(far), nsAxis(small)]);
+    expect(heatmapAxisNs([far, small])).toBeNull();
+  });
+
+  it("one lane keeps its own axis", () => {
+    expect(lanesOnAxis([a]).axisNs).toBeNull();
+    expect(deckLanes([a]).lanes[0]!.axisNs).toEqual(nsAxis(a));
   });
 });

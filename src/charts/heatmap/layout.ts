@@ -1,6 +1,10 @@
 // Pure layout of the latency heatmap: the colour scale (count per cell on a log scale, through
 // cividis: perceptually uniform and readable with colour-vision deficiencies), the latency
-// rows on a log axis, and the pixels each engine column paints.
+// rows on a log axis, the one axis several lanes share (the page and the deck alike), and the
+// pixels each engine column paints.
+import type { HeatmapSeries } from "../../engine/query-types";
+import { NANOS_PER_UNIT } from "../../core/types";
+
 /**
  * Cividis (Nuñez, Anderton & Renslow, 2018) at t in [0, 1] as [r, g, b]: the polynomial fit
  * d3-scale-chromatic publishes for it, evaluated here so that the page does not carry that
@@ -109,4 +113,92 @@ export function paintColumns(c: HeatmapColumns, d0: number, d1: number, width: n
     }
   }
   return px;
+}
+
+/**
+ * The lanes' one latency axis in ns, [smallest lo, largest hi], when their ranges overlap (taken
+ * together they leave no gap), so that the same height means the same latency in every lane;
+ * null when they are apart (one lane in µs, another in seconds would each be squeezed thin).
+ */
+export function sharedAxisNs(lanes: readonly Pick<HeatmapSeries, "lo" | "hi" | "recordedUnit">[]): [number, number] | null {
+  if (lanes.length === 0) return null;
+  const ranges = lanes.map((l) => [l.lo * NANOS_PER_UNIT[l.recordedUnit], l.hi * NANOS_PER_UNIT[l.recordedUnit]] as const).sort((a, b) => a[0] - b[0]);
+  let hi = ranges[0]![1];
+  for (const [l, h] of ranges.slice(1)) {
+    if (l > hi) return null;
+    hi = Math.max(hi, h);
+  }
+  return [ranges[0]![0], hi];
+}
+
+/**
+ * A lane's cells on another log latency axis [lo, hi) (the lane's recorded unit) of `rows` rows,
+ * for lanes drawn on one shared axis: each row shows the largest count of the lane's own rows it
+ * overlaps (a lone value in a thin row is not lost), empty outside the lane's own range. The
+ * lane's bottom row keeps what lies below its axis, as on its own axis.
+ */
+export function onAxis(d: HeatmapSeries, lo: number, hi: number, rows: number): HeatmapColumns {
+  const n = d.t0.length;
+  const cells = new Float64Array(n * rows);
+  let maxCell = 0;
+  for (let j = 0; j < rows; j++) {
+    const below = rowValue(j, lo, hi, rows);
+    const above = rowValue(j + 1, lo, hi, rows);
+    if (above <= d.lo * (1 + 1e-12) || below >= d.hi * (1 - 1e-12)) continue;
+    const r0 = Math.max(0, Math.floor(valueRow(below, d.lo, d.hi, d.rows)));
+    const r1 = Math.max(r0, Math.min(d.rows - 1, Math.ceil(valueRow(above, d.lo, d.hi, d.rows)) - 1));
+    for (let c = 0; c < n; c++) {
+      let m = 0;
+      for (let r = r0; r <= r1; r++) m = Math.max(m, d.cells[c * d.rows + r]!);
+      cells[c * rows + j] = m;
+      if (m > maxCell) maxCell = m;
+    }
+  }
+  return { t0: d.t0, t1: d.t1, cells, rows, maxCell };
+}
+
+const hasAxis = (l: Pick<HeatmapSeries, "lo" | "hi" | "rows">) => l.hi > l.lo && l.lo > 0 && l.rows > 0;
+
+/** The axis the lanes share (ns), or null when each keeps its own: one lane, or ranges apart. */
+export function heatmapAxisNs(lanes: readonly Pick<HeatmapSeries, "lo" | "hi" | "rows" | "recordedUnit">[]): [number, number] | null {
+  const drawable = lanes.filter(hasAxis);
+  return drawable.length > 1 ? sharedAxisNs(drawable) : null;
+}
+
+/** Most rows of a shared axis on the page (a lane is at most a few hundred px high). */
+const MAX_SHARED_ROWS = 1024;
+
+/** Rows of the shared axis [loNs, hiNs] so that none is wider than a row of any lane's own axis. */
+function sharedRows(lanes: readonly HeatmapSeries[], [loNs, hiNs]: [number, number]): number {
+  let rows = 1;
+  for (const l of lanes) {
+    const own = Math.log(l.hi / l.lo);
+    if (own > 0 && l.rows > 0) rows = Math.max(rows, Math.ceil((l.rows * Math.log(hiNs / loNs)) / own - 1e-9));
+  }
+  return Math.min(MAX_SHARED_ROWS, rows);
+}
+
+/**
+ * The lanes as the page and the deck draw them: two or more whose ranges overlap are each drawn
+ * on their one shared axis (`axisNs`), so the same height is the same latency in every lane and
+ * a slide comparing A and B compares rows; apart, each keeps its own axis (axisNs null). A lane
+ * on the shared axis is its cells re-binned there (onAxis), `rows` rows (by default none wider
+ * than a row of the lanes' own), its lo and hi the axis' in its recorded unit; `original` is the
+ * lane as the engine gave it, whose cells a pointer reads.
+ */
+export function lanesOnAxis(lanes: readonly HeatmapSeries[], rows?: number): { axisNs: [number, number] | null; lanes: { data: HeatmapSeries; original: HeatmapSeries }[] } {
+  const drawable = lanes.filter(hasAxis);
+  const axisNs = heatmapAxisNs(lanes);
+  if (!axisNs) return { axisNs: null, lanes: lanes.map((l) => ({ data: l, original: l })) };
+  const n = rows ?? sharedRows(drawable, axisNs);
+  return {
+    axisNs,
+    lanes: lanes.map((l) => {
+      if (!drawable.includes(l)) return { data: l, original: l };
+      const perNs = NANOS_PER_UNIT[l.recordedUnit];
+      const [lo, hi] = [axisNs[0] / perNs, axisNs[1] / perNs];
+      const c = onAxis(l, lo, hi, n);
+      return { data: { ...l, lo, hi, rows: n, cells: c.cells as Float64Array, maxCell: c.maxCell }, original: l };
+    }),
+  };
 }

@@ -4,6 +4,7 @@
 // page shows (verdicts, Markdown, presentation, the timeline's bands) through onInfo.
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Heatmap, HM_MARGIN, type HeatmapLane } from "../../charts/heatmap/Heatmap";
+import { heatmapAxisNs } from "../../charts/heatmap/layout";
 import { formatCount } from "../../core/format";
 import { judgeWindows, parseWindowLength } from "../../core/windows";
 import { parseThreshold } from "../../core/tail";
@@ -260,7 +261,9 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
       {heat && lanes.length > 0 ? (
         <p className="heatmap-caption" data-testid="heatmap-caption">
           {lanes.length > 1
-            ? `One lane per series (${lanes.length}), each on its own latency axis.`
+            ? heatmapAxisNs(lanes.map((l) => l.data))
+              ? `One lane per series (${lanes.length}), all on one latency axis: the same height is the same latency in every lane, and a colour the same count.`
+              : `One lane per series (${lanes.length}), each on its own latency axis (their ranges do not overlap); a colour is the same count in every lane.`
             : `Heatmap of ${lanes[0]!.name}${chosen ? "" : ": the series with the highest max (choose another above)"}.`}
         </p>
       ) : null}
