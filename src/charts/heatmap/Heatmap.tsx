@@ -49,7 +49,14 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
   const floor = useDarkTheme() ? DARK_FLOOR : 0;
   // Lanes whose ranges overlap on one latency axis: the same height is the same latency in each.
   // `drawn` is each lane's cells as drawn, `original` the engine's, which the pointer reads.
-  const placed = useMemo(() => lanesOnAxis(lanes.map((l) => l.data)), [lanes]);
+  const placed = useMemo(
+    () =>
+      lanesOnAxis(
+        lanes.map((l) => l.data),
+        laneHeight,
+      ),
+    [lanes, laneHeight],
+  );
   const drawn = placed.lanes.map((p) => p.data);
   // One colour scale for every lane, the legend's: a colour means the same count in each lane.
   const maxCell = Math.max(1, ...drawn.map((d) => d.maxCell));

@@ -126,6 +126,15 @@ describe("the page's heatmap lanes and the deck's: one latency axis, the same fo
     expect(heatmapAxisNs([far, small])).toBeNull();
   });
 
+  it("at most one row per px of the lane, and a lone value in a row of its own is still drawn", () => {
+    // C: 1 to 1.2 ms in 110 rows, one value at 1.1 ms; beside A the shared axis spans 4 decades.
+    const c = lane("C", 1e6, 1.2e6, 1.1e6, 1);
+    const page = lanesOnAxis([a, c], 80);
+    expect(page.lanes.map((l) => l.data.rows)).toEqual([80, 80]);
+    expect(page.lanes[1]!.data.maxCell).toBe(1);
+    expect(page.lanes[1]!.data.cells.filter((x) => x > 0)).toHaveLength(1);
+  });
+
   it("one lane keeps its own axis", () => {
     expect(lanesOnAxis([a]).axisNs).toBeNull();
     expect(deckLanes([a]).lanes[0]!.axisNs).toEqual(nsAxis(a));

@@ -165,32 +165,34 @@ export function heatmapAxisNs(lanes: readonly Pick<HeatmapSeries, "lo" | "hi" | 
   return drawable.length > 1 ? sharedAxisNs(drawable) : null;
 }
 
-/** Most rows of a shared axis on the page (a lane is at most a few hundred px high). */
-const MAX_SHARED_ROWS = 1024;
-
-/** Rows of the shared axis [loNs, hiNs] so that none is wider than a row of any lane's own axis. */
-function sharedRows(lanes: readonly HeatmapSeries[], [loNs, hiNs]: [number, number]): number {
+/**
+ * Rows of the shared axis [loNs, hiNs] so that none is wider than a row of any lane's own axis,
+ * at most `maxRows` (a lane's height in px: a thinner row could be skipped when the bitmap is
+ * scaled down, a lone value with it; wider rows keep it, each the largest count it covers).
+ */
+function sharedRows(lanes: readonly HeatmapSeries[], [loNs, hiNs]: [number, number], maxRows: number): number {
   let rows = 1;
   for (const l of lanes) {
     const own = Math.log(l.hi / l.lo);
     if (own > 0 && l.rows > 0) rows = Math.max(rows, Math.ceil((l.rows * Math.log(hiNs / loNs)) / own - 1e-9));
   }
-  return Math.min(MAX_SHARED_ROWS, rows);
+  return Math.max(1, Math.min(Math.floor(maxRows), rows));
 }
 
 /**
  * The lanes as the page and the deck draw them: two or more whose ranges overlap are each drawn
  * on their one shared axis (`axisNs`), so the same height is the same latency in every lane and
  * a slide comparing A and B compares rows; apart, each keeps its own axis (axisNs null). A lane
- * on the shared axis is its cells re-binned there (onAxis), `rows` rows (by default none wider
- * than a row of the lanes' own), its lo and hi the axis' in its recorded unit; `original` is the
- * lane as the engine gave it, whose cells a pointer reads.
+ * on the shared axis is its cells re-binned there (onAxis) on as many rows as make none wider
+ * than a row of the lanes' own, at most `maxRows` (the lane's height in px), its lo and hi the
+ * axis' in its recorded unit; `original` is the lane as the engine gave it, whose cells a
+ * pointer reads.
  */
-export function lanesOnAxis(lanes: readonly HeatmapSeries[], rows?: number): { axisNs: [number, number] | null; lanes: { data: HeatmapSeries; original: HeatmapSeries }[] } {
+export function lanesOnAxis(lanes: readonly HeatmapSeries[], maxRows = 1024): { axisNs: [number, number] | null; lanes: { data: HeatmapSeries; original: HeatmapSeries }[] } {
   const drawable = lanes.filter(hasAxis);
   const axisNs = heatmapAxisNs(lanes);
   if (!axisNs) return { axisNs: null, lanes: lanes.map((l) => ({ data: l, original: l })) };
-  const n = rows ?? sharedRows(drawable, axisNs);
+  const n = sharedRows(drawable, axisNs, maxRows);
   return {
     axisNs,
     lanes: lanes.map((l) => {
