@@ -224,7 +224,9 @@ function heatmapChart(s: DeckSource): DeckChart | null {
   const lanes = shown.map((l) => heatmapImage(l.name, l.data, h.domain, s.unit, shown.length, axis, maxCell));
   const more = h.lanes.length > shown.length ? ` The first ${shown.length} of ${h.lanes.length} series.` : "";
   const scale =
-    shown.length < 2 ? "" : axis ? " All lanes on one latency axis: the same height means the same latency." : " Each lane has its own latency axis: their ranges do not overlap.";
+    shown.length < 2
+      ? ""
+      : `${axis ? " All lanes on one latency axis: the same height means the same latency." : " Each lane has its own latency axis: their ranges do not overlap."} A colour is the same count in every lane.`;
   return {
     kind: "heatmap",
     title: "Where the values lie over time",

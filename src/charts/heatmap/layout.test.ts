@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { colourIndex, DARK_FLOOR, heatmapAxisNs, lanesOnAxis, LUT, lutCss, paintColumns, valueRow } from "./layout";
 import { NANOS_PER_UNIT, type Unit } from "../../core/types";
@@ -96,9 +97,35 @@ describe("the page's heatmap lanes and the deck's: one latency axis, the same fo
     expect(page.lanes[0]!.data.rows).toBe(page.lanes[1]!.data.rows);
     const deck = deckLanes([a, b]);
     expect(deck.subtitle).toContain("All lanes on one latency axis");
+    expect(deck.subtitle).toContain("A colour is the same count in every lane.");
     expect(deck.lanes.map((l) => l.axisNs)).toEqual([page.axisNs, page.axisNs]);
     // The slide's latency labels are the same for both lanes.
     expect(deck.lanes[1]!.ticks).toEqual(deck.lanes[0]!.ticks);
+  });
+
+  it("one colour scale on the slide, as on the page: a lane of 7 values is not painted as brightly as one of 700", () => {
+    /** The distinct colours (RGBA words) of a PNG the deck holds (8-bit RGBA, filter 0 on each row). */
+    const colours = (png: Uint8Array, width: number) => {
+      const data: Uint8Array[] = [];
+      const v = new DataView(png.buffer, png.byteOffset, png.byteLength);
+      for (let at = 8; at < png.length;) {
+        const len = v.getUint32(at);
+        if (String.fromCharCode(...png.subarray(at + 4, at + 8)) === "IDAT") data.push(png.subarray(at + 8, at + 8 + len));
+        at += 12 + len;
+      }
+      const raw = inflateSync(Buffer.concat(data));
+      const out = new Set<number>();
+      for (let r = 0; r * (width * 4 + 1) < raw.length; r++)
+        for (let x = 0; x < width; x++) {
+          const o = r * (width * 4 + 1) + 1 + x * 4;
+          if (raw[o + 3]) out.add((raw.readUInt32LE(o) >>> 0) as number);
+        }
+      return out;
+    };
+    const [la, lb] = deckLanes([a, b]).lanes;
+    expect(colours(la!.png, la!.width)).toEqual(new Set([LUT[255]]));
+    // The page's legend: 7 of at most 700 is this entry, far from the brightest.
+    expect(colours(lb!.png, lb!.width)).toEqual(new Set([LUT[colourIndex(7, 700)]]));
   });
 
   it("1 ms is at the same height in both lanes on the page: the row of its cells is the same", () => {
