@@ -138,24 +138,33 @@ export class PrometheusResults {
   }
 
   add(r: unknown): void {
-    const i = this.index++;
-    if (!isObj(r)) return;
-    this.metrics.push(isObj(r.metric) ? r.metric : {});
-    if (!isObj(r.metric)) return;
-    const { options, problems, fractional } = this;
-    const name = typeof r.metric.__name__ === "string" ? r.metric.__name__ : "";
-    const hs = Array.isArray(r.histograms) ? r.histograms : Array.isArray(r.histogram) ? [r.histogram] : null;
-    if (hs) {
-      const points: Snapshot[] = [];
-      for (const pair of hs) {
-        const p = nativePoint(pair, fractional);
-        if (p === "fraction") this.fractions++;
-        else if (p === null) problems.once(`bad-${i}`, null, `result ${i + 1} (${clip(labelsText(r.metric, []), 80)}): a histogram point is not [time, {count, buckets}]: skipped`);
-        else points.push(p);
-      }
-      this.collected.push(collectedOf(r.metric, [], name, "native", points, options));
+    if (!isObj(r)) {
+      this.index++;
       return;
     }
+    const hs = Array.isArray(r.histograms) ? r.histograms : Array.isArray(r.histogram) ? [r.histogram] : null;
+    const points = hs ? new ResultPoints(this.fractional) : null;
+    if (points) for (const pair of hs!) points.add(pair);
+    this.end(r, points);
+  }
+
+  /**
+   * A result whose native histogram's points were read one at a time as they came (`points`,
+   * null when it had none): `r` holds the rest of it (metric, values or value).
+   */
+  end(r: Obj, points: ResultPoints | null): void {
+    const i = this.index++;
+    this.metrics.push(isObj(r.metric) ? r.metric : {});
+    if (!isObj(r.metric)) return;
+    const { options, problems } = this;
+    const name = typeof r.metric.__name__ === "string" ? r.metric.__name__ : "";
+    if (points) {
+      this.fractions += points.fractions;
+      if (points.bad) problems.once(`bad-${i}`, null, `result ${i + 1} (${clip(labelsText(r.metric, []), 80)}): a histogram point is not [time, {count, buckets}]: skipped`);
+      this.collected.push(collectedOf(r.metric, [], name, "native", points.points, options));
+      return;
+    }
+    const { fractional } = this;
     const le = r.metric.le;
     if (typeof le !== "string") {
       if (Array.isArray(r.values) || Array.isArray(r.value)) this.floats++;
@@ -254,6 +263,22 @@ export class PrometheusResults {
   }
 }
 
+/** A native histogram's points, each read as it comes (a fleet's answer is never held whole). */
+export class ResultPoints {
+  readonly points: Snapshot[] = [];
+  fractions = 0;
+  bad = false;
+
+  constructor(private readonly fractional: boolean) {}
+
+  add(pair: unknown): void {
+    const p = nativePoint(pair, this.fractional);
+    if (p === "fraction") this.fractions++;
+    else if (p === null) this.bad = true;
+    else this.points.push(p);
+  }
+}
+
 function collectedOf(metric: Obj, drop: readonly string[], name: string, kind: "native" | "classic", points: Snapshot[], options: PrometheusReadOptions): Collected {
   const named = name || nameInQuery(options.query);
   const notDuration = NOT_DURATION.test(named);
@@ -317,6 +342,12 @@ interface ReadSeries {
   detail: string;
   resolution: string;
   bounds: (unit: string) => string;
+}
+
+/** The first m counts, 32-bit when every one fits (what the load keeps: a fleet's are millions). */
+function narrowCounts(counts: Float64Array, m: number): Float64Array | Uint32Array {
+  for (let k = 0; k < m; k++) if (counts[k]! > 0xffffffff) return counts.slice(0, m);
+  return Uint32Array.from(counts.subarray(0, m));
 }
 
 /** Grows a typed array to hold `n`. */
@@ -424,7 +455,7 @@ function readSeries(points: Snapshot[], kind: "native" | "classic", perUnit: num
   for (const inc of incs) for (const b of inc.buckets) if (b.count > 0 && (top === null || b.upper > top.upper)) top = b;
   const last = points[points.length - 1]!;
   return {
-    sparse: { n, starts, lengths, rowStart, indices: indices.slice(0, m), counts: counts.slice(0, m), digits: 3, lowest: 1, highest },
+    sparse: { n, starts, lengths, rowStart, indices: indices.slice(0, m), counts: narrowCounts(counts, m), digits: 3, lowest: 1, highest },
     instant: points.length <= 1,
     total,
     perUnit,
@@ -520,8 +551,11 @@ function fileBase(source: string): string {
   return (i >= 0 ? source.slice(i + 1) : source).replace(/\.json$/i, "");
 }
 
-/** Longest result (one series' points) read: a string JavaScript holds, well below the largest answer read. */
+/** Longest part of a result read whole (a classic bucket's values; a native histogram's points come one at a time): a string JavaScript holds. */
 const MAX_RESULT_CHARS = 256 * 1024 * 1024;
+
+/** A result's parts other than its native histogram's points, as they are read. */
+const RESULT_PARTS = ["metric", "histogram", "values", "value"] as const;
 
 class PrometheusApiParser implements LineParser {
   private readonly problems: Problems;
@@ -530,6 +564,10 @@ class PrometheusApiParser implements LineParser {
   private error = "";
   private resultType = "";
   private readonly results: PrometheusResults;
+  /** The result being read: its parts so far, and its points (null until one comes). */
+  private rest: Obj = {};
+  private points: ResultPoints | null = null;
+  private readonly fractional: boolean;
 
   constructor(
     private readonly file: string,
@@ -537,12 +575,31 @@ class PrometheusApiParser implements LineParser {
   ) {
     this.problems = new Problems(file);
     this.results = new PrometheusResults(options, this.problems);
+    this.fractional = options.perStep === "rate" || options.perStep === "increase";
+    // Each point of a range is captured and read on its own, and a result is finished where it
+    // closes: a series of a long range at a fine step is megabytes of points, never held as text.
     this.stream = new JsonStream(
-      [["status"], ["error"], ["data", "resultType"], ["data", "result", "*"]],
+      [["status"], ["error"], ["data", "resultType"], ["data", "result", "*", "histograms", "*"], ...RESULT_PARTS.map((k) => ["data", "result", "*", k])],
       (path, text, lineNo) => this.value(path, text, lineNo),
-      // One series of a long range at a fine step is megabytes of points.
+      // A classic bucket's values over a long range at a fine step are megabytes.
       MAX_RESULT_CHARS,
     );
+    this.stream.closeDepth = 4;
+    this.stream.onClose = (array, depth) => {
+      const path = this.stream.pathAt();
+      // A result's "histograms" list, even an empty one, makes it a native histogram's.
+      if (depth === 4 && array && path === "data/result/*/histograms") this.points ??= new ResultPoints(this.fractional);
+      else if (depth === 3 && path === "data/result/*") {
+        if (array) this.results.add([]);
+        else {
+          // A vector's one point is its "histogram", read when the result has no "histograms" list.
+          if (this.points === null && Array.isArray(this.rest.histogram)) (this.points = new ResultPoints(this.fractional)).add(this.rest.histogram);
+          this.results.end(this.rest, this.points);
+        }
+        this.rest = {};
+        this.points = null;
+      }
+    };
   }
 
   piece(text: string, lineNo: number): void {
@@ -559,7 +616,8 @@ class PrometheusApiParser implements LineParser {
     if (path === "status") this.status = typeof v === "string" ? v : null;
     else if (path === "error") this.error = typeof v === "string" ? v : "";
     else if (path === "data/resultType") this.resultType = typeof v === "string" ? v : "";
-    else this.results.add(v);
+    else if (path === "data/result/*/histograms/*") (this.points ??= new ResultPoints(this.fractional)).add(v);
+    else this.rest[path.slice(path.lastIndexOf("/") + 1)] = v;
   }
 
   finish(): ParsedSource {

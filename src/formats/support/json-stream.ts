@@ -39,6 +39,13 @@ export class JsonStream {
   tooLong = 0;
   /** Brackets opened inside the captured value and not closed yet (captureInside). */
   private deep = 0;
+  /**
+   * Told when an object or array that is not captured closes with `closeDepth` or fewer
+   * brackets still open (`depth`; its path is then `pathAt()`): a reader that captures the parts
+   * of each element of a list learns where one element ends.
+   */
+  onClose: ((array: boolean, depth: number) => void) | null = null;
+  closeDepth = -1;
 
   constructor(
     paths: readonly (readonly string[])[],
@@ -56,6 +63,11 @@ export class JsonStream {
 
   get opened(): boolean {
     return this.started;
+  }
+
+  /** The path of the value being read (keys and "*"). */
+  pathAt(): string {
+    return this.path();
   }
 
   private path(): string {
@@ -185,7 +197,7 @@ export class JsonStream {
         if (this.capture && !this.capture.scalar && this.stack.length === this.capture.depth) {
           this.endCapture(text.slice(from, i));
           from = i;
-        }
+        } else if (this.stack.length <= this.closeDepth && this.onClose !== null && this.capture === null) this.onClose(c === 93, this.stack.length);
         if (this.stack.length === 0) this.ended = true;
         continue;
       }
