@@ -208,6 +208,8 @@ export async function pageRuns(fleet: Fleet, runs: number, shot: string | null, 
         const busy = tasks.reduce((a, t) => a + Math.min(t.start + t.duration, load.tPaint) - Math.max(t.start, lastByteAt), 0);
         const errors = (await page.locator("[data-testid=load-error]").allTextContents()).filter((t) => !/native histogram of schema/.test(t));
         const wall = performance.now() - t0;
+        sample();
+        const loadPeak = peak;
         const loaded = await collected(b, page);
         if (shot && run === 0) await page.screenshot({ path: shot });
 
@@ -239,7 +241,7 @@ export async function pageRuns(fleet: Fleet, runs: number, shot: string | null, 
             `page run ${run + 1}: answer ${mb(fleet.bytes())} asked and drawn (${load.series} series, plot ${load.plotDrawn ? "drawn" : "EMPTY"}) in ${s(wall)}${errors.length ? `; load errors: ${errors.join(" | ")}` : ""}`,
             `last byte to the spectra painted ${s(drawn)} (goal ≤ 3 s; the main thread's long tasks in it ${s(busy)}, longest ${s(Math.max(0, ...tasks.map((t) => t.duration)))}; data-busy false ${s(origin + load.tFalse - fleet.lastByteEpoch())} after the last byte)`,
             `merged (click to painted) ${s(r.merged)} (the engine's goal ≤ 0.5 s)`,
-            `renderers' own memory (RssAnon + RssShmem): ${mb(base.own)} before the query [${base.each}], peak ${mb(peak.own)} [${peak.each}] (goal ≤ 500 MB; VmRSS ${mb(peak.rss)})`,
+            `renderers' own memory (RssAnon + RssShmem): ${mb(base.own)} before the query [${base.each}], peak ${mb(peak.own)} [${peak.each}] (goal ≤ 500 MB; VmRSS ${mb(peak.rss)}; the load's peak ${mb(loadPeak.own)})`,
             `after a collection: loaded ${mb(loaded.rss.own)} [${loaded.rss.each}] (JS heaps ${mb(loaded.heap)} + array buffers ${mb(loaded.buffers)}, page and ${loaded.workers} workers); merged ${mb(merged.rss.own)} (heaps ${mb(merged.heap)} + buffers ${mb(merged.buffers)})`,
           ].join("\n  "),
         );

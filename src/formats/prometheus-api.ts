@@ -263,9 +263,19 @@ export class PrometheusResults {
   }
 }
 
-/** A native histogram's points, each read as it comes (a fleet's answer is never held whole). */
+/**
+ * A native histogram's points, each read as it comes (a fleet's answer is never held whole),
+ * kept as flat columns of numbers until the result ends: a day's points as objects would
+ * outlive many collections of the young generation and be promoted, a series after series of
+ * garbage for the old one.
+ */
 export class ResultPoints {
-  readonly points: Snapshot[] = [];
+  private readonly at: number[] = [];
+  /** Point i's buckets are [first[i], first[i + 1]) of lower, upper and count. */
+  private readonly first: number[] = [0];
+  private readonly lower: number[] = [];
+  private readonly upper: number[] = [];
+  private readonly count: number[] = [];
   fractions = 0;
   bad = false;
 
@@ -275,7 +285,24 @@ export class ResultPoints {
     const p = nativePoint(pair, this.fractional);
     if (p === "fraction") this.fractions++;
     else if (p === null) this.bad = true;
-    else this.points.push(p);
+    else {
+      this.at.push(p.at);
+      for (const b of p.buckets) {
+        this.lower.push(b.lower);
+        this.upper.push(b.upper);
+        this.count.push(b.count);
+      }
+      this.first.push(this.lower.length);
+    }
+  }
+
+  /** The points as snapshots (made once, when the result is read into its series). */
+  get points(): Snapshot[] {
+    return this.at.map((at, i) => {
+      const buckets: FloatBucket[] = [];
+      for (let k = this.first[i]!; k < this.first[i + 1]!; k++) buckets.push({ lower: this.lower[k]!, upper: this.upper[k]!, count: this.count[k]! });
+      return { at, from: null, buckets, min: null, max: null };
+    });
   }
 }
 

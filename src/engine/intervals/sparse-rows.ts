@@ -122,7 +122,8 @@ export class SparseIntervalTable extends IntervalTable {
         lengths[k] = l[i]!;
         maxes[k] = m[i]!;
         counts[k] = c[i]!;
-        maxColumn[k] = x[i]!;
+        // Sparse rows have no max column (it stays 0): pages of the new column left untouched stay unallocated.
+        if (x[i] !== 0) maxColumn[k] = x[i]!;
         p50[k] = h[i]!;
       }
     });
