@@ -377,13 +377,13 @@ function narrowCounts(counts: Float64Array, m: number): Float64Array | Uint32Arr
   return Uint32Array.from(counts.subarray(0, m));
 }
 
-/** Grows a typed array to hold `n`. */
-function room<T extends Float64Array | Int32Array>(a: T, n: number): T {
-  if (n <= a.length) return a;
-  const b = new (a.constructor as new (n: number) => T)(Math.max(n, a.length * 2));
-  b.set(a);
-  return b;
-}
+/**
+ * A series' indices and counts are gathered here, then copied out at their exact length: arrays
+ * grown by doubling, series after series, left as much garbage outside the heap as a fleet keeps,
+ * and the engine's memory went to twice what it holds before a collection came.
+ */
+let scratchIndices = new Int32Array(1024);
+let scratchCounts = new Float64Array(1024);
 
 function readSeries(points: Snapshot[], kind: "native" | "classic", perUnit: number, options: PrometheusReadOptions): ReadSeries | null {
   points.sort((a, b) => a.at - b.at);
@@ -437,8 +437,14 @@ function readSeries(points: Snapshot[], kind: "native" | "classic", perUnit: num
   const starts = new Float64Array(n);
   const lengths = new Float64Array(n);
   const rowStart = new Int32Array(n + 1);
-  let indices = new Int32Array(Math.max(16, n * 4));
-  let counts = new Float64Array(indices.length);
+  let room = 0;
+  for (const inc of incs) room += inc.buckets.length;
+  if (room > scratchIndices.length) {
+    scratchIndices = new Int32Array(room);
+    scratchCounts = new Float64Array(room);
+  }
+  const indices = scratchIndices;
+  const counts = scratchCounts;
   let m = 0;
   let unbounded = 0;
   // The whole: every value recorded at its bound, once per distinct bound (recording is additive).
@@ -463,10 +469,6 @@ function readSeries(points: Snapshot[], kind: "native" | "classic", perUnit: num
       if (idx === last) {
         counts[m - 1]! += count;
         continue;
-      }
-      if (m === indices.length) {
-        indices = room(indices, m + 1);
-        counts = room(counts, m + 1);
       }
       // Buckets come in ascending order, so indices do too (several may share one).
       indices[m] = idx;
