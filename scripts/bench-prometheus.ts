@@ -16,9 +16,9 @@
 // be read); --series 20 is the earlier, smaller figure. --page measures the same in the page
 // (scripts/bench/prometheus-page.ts: the production build in Chromium, through the real form);
 // --shot FILE also saves a screenshot of its first run, --profile prints where the CPU went
-// from the last byte to the paint.
+// from the last byte to the paint, --dist DIR serves another build than dist/.
 //
-//   npx tsx scripts/bench-prometheus.ts [--page [--shot FILE] [--profile]] [--runs 1] [--series 1000] [--buckets 8]
+//   npx tsx scripts/bench-prometheus.ts [--page [--shot FILE] [--profile] [--dist DIR]] [--runs 1] [--series 1000] [--buckets 8]
 import { fork } from "node:child_process";
 import { createServer } from "node:http";
 import { loadavg } from "node:os";

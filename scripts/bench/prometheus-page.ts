@@ -160,8 +160,8 @@ async function profileBetween(b: Browser, page: Page, from: () => Promise<void>,
 }
 
 /** RUNS loads of the fleet in the page, each in a fresh context; `shot`: a PNG of the first; `profile`: the tail's CPU profiles. */
-export async function pageRuns(fleet: Fleet, runs: number, shot: string | null, profile = false): Promise<PageRun[]> {
-  const dist = resolve(ROOT, "dist");
+export async function pageRuns(fleet: Fleet, runs: number, shot: string | null, profile = false, build: string | null = null): Promise<PageRun[]> {
+  const dist = build ?? resolve(ROOT, "dist");
   const { url: app } = await startPreview(Number(process.env.E2E_PORT) || (await freePort()), dist);
   const b = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
   setBrowser(b);
