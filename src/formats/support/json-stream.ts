@@ -17,6 +17,8 @@ export const MAX_VALUE_CHARS = 1024 * 1024;
 
 interface Frame {
   array: boolean;
+  /** The path of the value this frame is (its parent's path and key): the same while it is open. */
+  base: string;
   /** The key of the value being read (objects), "*" (arrays). */
   key: string;
   /** Objects: the next string is a key. */
@@ -71,9 +73,8 @@ export class JsonStream {
   }
 
   private path(): string {
-    let p = "";
-    for (let i = 0; i < this.stack.length; i++) p += (i > 0 ? "/" : "") + this.stack[i]!.key;
-    return p;
+    const top = this.stack[this.stack.length - 1];
+    return top === undefined ? "" : top.base === "" && this.stack.length === 1 ? top.key : `${top.base}/${top.key}`;
   }
 
   /** One line of the document (without its line end). */
@@ -182,7 +183,7 @@ export class JsonStream {
         // '{' or '['
         if (!this.started) this.started = true;
         else if (!this.capture) from = this.maybeCapture(i, lineNo, false, from);
-        this.stack.push({ array: c === 91, key: c === 91 ? "*" : "", expectKey: c === 123 });
+        this.stack.push({ array: c === 91, base: this.path(), key: c === 91 ? "*" : "", expectKey: c === 123 });
         i++;
         continue;
       }
