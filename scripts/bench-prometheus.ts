@@ -13,11 +13,15 @@
 // the fleet is loaded and merged (after a collection: what it keeps).
 //
 // By default the goal's fleet of 1,000 series (a 0.7 GB answer: about a minute to arrive and
-// be read); --series 20 is the earlier, smaller figure.
+// be read); --series 20 is the earlier, smaller figure. --page measures the same in the page
+// (scripts/bench/prometheus-page.ts: the production build in Chromium, through the real form);
+// --shot FILE also saves a screenshot of its first run, --profile prints where the CPU went
+// from the last byte to the paint, --dist DIR serves another build than dist/.
 //
-//   npx tsx scripts/bench-prometheus.ts [--runs 1] [--series 1000] [--buckets 8]
+//   npx tsx scripts/bench-prometheus.ts [--page [--shot FILE] [--profile] [--dist DIR]] [--runs 1] [--series 1000] [--buckets 8]
 import { fork } from "node:child_process";
 import { createServer } from "node:http";
+import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -56,8 +60,9 @@ function* seriesText(i: number): Generator<string> {
 /** The endpoint, in this process (run with --serve by main): says its address to the parent. */
 function serve(): void {
   let bytes = 0;
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "application/json" });
+  const server = createServer((req, res) => {
+    // As Prometheus with --web.cors.origin: the page may read the answer.
+    res.writeHead(200, { "content-type": "application/json", "access-control-allow-origin": req.headers.origin ?? "*" });
     bytes = 0;
     let i = 0;
     let gen: Generator<string> | null = null;
@@ -77,7 +82,8 @@ function serve(): void {
         }
         if (buffer.length === 0) {
           bytes += 3;
-          res.end("]}}", () => process.send?.({ bytes }));
+          // When the last byte was written, on the clock every process here shares (epoch ms).
+          res.end("]}}", () => process.send?.({ bytes, at: performance.timeOrigin + performance.now() }));
           return;
         }
         bytes += Buffer.byteLength(buffer);
@@ -92,16 +98,18 @@ function serve(): void {
 }
 
 /** The endpoint in a child process: its address, the bytes of its last answer, and a way to stop it. */
-function endpoint(): Promise<{ url: string; bytes: () => number; lastByte: () => number; close: () => void }> {
+function endpoint(): Promise<{ url: string; bytes: () => number; lastByte: () => number; lastByteEpoch: () => number; close: () => void }> {
   const child = fork(fileURLToPath(import.meta.url), ["--serve", "--series", String(SERIES), "--buckets", String(BUCKETS)], { execArgv: process.execArgv });
   let bytes = 0;
   let lastByte = 0;
+  let lastByteEpoch = 0;
   return new Promise((resolve) =>
-    child.on("message", (m: { url?: string; bytes?: number }) => {
-      if (m.url) resolve({ url: m.url, bytes: () => bytes, lastByte: () => lastByte, close: () => child.kill() });
+    child.on("message", (m: { url?: string; bytes?: number; at?: number }) => {
+      if (m.url) resolve({ url: m.url, bytes: () => bytes, lastByte: () => lastByte, lastByteEpoch: () => lastByteEpoch, close: () => child.kill() });
       if (m.bytes !== undefined) {
         bytes = m.bytes;
         lastByte = performance.now();
+        lastByteEpoch = m.at ?? 0;
       }
     }),
   );
@@ -118,8 +126,29 @@ const collect: () => void =
 const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`;
 
 async function main(): Promise<void> {
-  const { url, bytes, lastByte, close } = await endpoint();
-  console.log(`fleet: ${SERIES} series × ${POINTS} points (24 h at 1 min), ${BUCKETS} buckets each, from ${url}`);
+  const { url, bytes, lastByte, lastByteEpoch, close } = await endpoint();
+  console.log(
+    `fleet: ${SERIES} series × ${POINTS} points (24 h at 1 min), ${BUCKETS} buckets each, from ${url}; load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(", ")}`,
+  );
+  if (process.argv.includes("--page")) {
+    // In the page instead (the production build: run `npm run build` first).
+    const { pageRuns } = await import("./bench/prometheus-page");
+    const shot = process.argv.includes("--shot") ? arg("--shot", "/tmp/prometheus-fleet.png") : null;
+    await pageRuns(
+      { url, series: SERIES, start: START, end: START + (POINTS - 1) * STEP, step: STEP, bytes, lastByteEpoch },
+      RUNS,
+      shot,
+      process.argv.includes("--profile"),
+    ).finally(close);
+    console.log(
+      `load average after: ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(", ")}`,
+    );
+    return;
+  }
   for (let run = 0; run < RUNS; run++) {
     collect();
     const rss0 = process.memoryUsage().rss;

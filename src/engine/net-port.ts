@@ -1,13 +1,13 @@
 // The engine's fetch to another host, through the page (ui/state/net-frames.ts): the worker's
 // own policy admits the page's origin only, so a request elsewhere goes over a port the page gave
 // with the load, to a frame whose policy admits the agreed host alone. The answer comes back as
-// a Response whose body is pulled chunk by chunk (the bytes are transferred, not copied), so the
-// readers and their size caps see it as they would a direct fetch.
+// a Response whose body is pulled chunk by chunk, a few chunks ahead of its reader (the bytes are
+// transferred, not copied), so the readers and their size caps see it as they would a direct fetch.
 
 /** From the engine to the page (and on to the agreed host's frame): one request, answered on `reply`. */
 export type NetAsk = { type: "fetch"; url: string; headers: Record<string, string>; reply: MessagePort };
 
-/** On a request's `reply` port: its head, then its body a chunk per pull, or why not. */
+/** On a request's `reply` port: its head, then its body a chunk per pull (in order; several pulls may be waiting), or why not. */
 export type NetAnswer =
   | { type: "head"; status: number; statusText: string; headers: [string, string][]; body: boolean }
   | { type: "chunk"; bytes: ArrayBuffer }
@@ -26,6 +26,12 @@ function headersOf(h: HeadersInit | undefined): Record<string, string> {
   return out;
 }
 
+/**
+ * Chunks asked for ahead of the reader: the next ones cross the threads (the page, the frame)
+ * while the reader works on the last, rather than one round trip per chunk with the reader idle.
+ */
+const AHEAD = 4;
+
 /** A fetch that asks through `net` (GET only: what the engine asks). */
 export function portFetch(net: MessagePort): typeof fetch {
   return (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
@@ -35,21 +41,35 @@ export function portFetch(net: MessagePort): typeof fetch {
       if (signal?.aborted) return reject(new DOMException("aborted", "AbortError"));
       const channel = new MessageChannel();
       const port = channel.port1;
-      let pending: { resolve: (a: NetAnswer) => void } | null = null;
       let started = false;
       let aborted = false;
+      /** The body's stream, its pulls sent and not yet answered, whether it ended, the pulls waiting for a chunk. */
+      let body: ReadableStreamDefaultController<Uint8Array> | null = null;
+      let asked = 0;
+      let over = false;
+      const waiting: (() => void)[] = [];
+      const wake = () => {
+        for (const w of waiting.splice(0)) w();
+      };
+      const finish = () => {
+        signal?.removeEventListener("abort", onAbort);
+        port.close();
+      };
+      const stop = (e: Error) => {
+        if (over) return;
+        over = true;
+        finish();
+        body?.error(e);
+        wake();
+      };
       const onAbort = () => {
         aborted = true;
         port.postMessage({ type: "cancel" });
         const e = new DOMException("aborted", "AbortError");
         if (!started) reject(e);
-        else if (pending) pending.resolve({ type: "error", message: "aborted" });
+        else stop(e);
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      const finish = () => {
-        signal?.removeEventListener("abort", onAbort);
-        port.close();
-      };
       port.onmessage = (ev: MessageEvent<NetAnswer>) => {
         const a = ev.data;
         if (!started) {
@@ -62,39 +82,40 @@ export function portFetch(net: MessagePort): typeof fetch {
           // A 304 (or 204, 205) has no body by definition, though the frame's stream may say one.
           const nullBody = a.status === 204 || a.status === 205 || a.status === 304;
           if (nullBody && a.body) port.postMessage({ type: "cancel" });
-          const body =
+          const stream =
             a.body && !nullBody
               ? new ReadableStream<Uint8Array>({
-                  pull: async (c) => {
-                    if (aborted) {
-                      finish();
-                      return c.error(new DOMException("aborted", "AbortError"));
-                    }
-                    const next = await new Promise<NetAnswer>((res) => {
-                      pending = { resolve: res };
-                      port.postMessage({ type: "pull" });
-                    });
-                    pending = null;
-                    if (next.type === "chunk") c.enqueue(new Uint8Array(next.bytes));
-                    else if (next.type === "end") {
-                      finish();
-                      c.close();
-                    } else {
-                      finish();
-                      c.error(new TypeError(next.type === "error" ? next.message : "unexpected answer"));
-                    }
+                  start: (c) => {
+                    body = c;
+                  },
+                  pull: () => {
+                    if (aborted) return stop(new DOMException("aborted", "AbortError"));
+                    if (over) return;
+                    for (; asked < AHEAD; asked++) port.postMessage({ type: "pull" });
+                    // Called again once a chunk has come (the stream asks while its queue is short).
+                    return new Promise<void>((res) => waiting.push(res));
                   },
                   cancel: () => {
+                    over = true;
                     port.postMessage({ type: "cancel" });
                     finish();
+                    wake();
                   },
                 })
               : null;
-          if (!body) finish();
-          resolve(new Response(body, { status: a.status, statusText: a.statusText, headers: a.headers }));
+          if (!stream) finish();
+          resolve(new Response(stream, { status: a.status, statusText: a.statusText, headers: a.headers }));
           return;
         }
-        pending?.resolve(a);
+        if (over || !body) return;
+        asked--;
+        if (a.type === "chunk") body.enqueue(new Uint8Array(a.bytes));
+        else if (a.type === "end") {
+          over = true;
+          finish();
+          body.close();
+        } else return stop(new TypeError(a.type === "error" ? a.message : "unexpected answer"));
+        wake();
       };
       net.postMessage({ type: "fetch", url, headers: headersOf(init?.headers), reply: channel.port2 }, [channel.port2]);
     });

@@ -138,24 +138,33 @@ export class PrometheusResults {
   }
 
   add(r: unknown): void {
-    const i = this.index++;
-    if (!isObj(r)) return;
-    this.metrics.push(isObj(r.metric) ? r.metric : {});
-    if (!isObj(r.metric)) return;
-    const { options, problems, fractional } = this;
-    const name = typeof r.metric.__name__ === "string" ? r.metric.__name__ : "";
-    const hs = Array.isArray(r.histograms) ? r.histograms : Array.isArray(r.histogram) ? [r.histogram] : null;
-    if (hs) {
-      const points: Snapshot[] = [];
-      for (const pair of hs) {
-        const p = nativePoint(pair, fractional);
-        if (p === "fraction") this.fractions++;
-        else if (p === null) problems.once(`bad-${i}`, null, `result ${i + 1} (${clip(labelsText(r.metric, []), 80)}): a histogram point is not [time, {count, buckets}]: skipped`);
-        else points.push(p);
-      }
-      this.collected.push(collectedOf(r.metric, [], name, "native", points, options));
+    if (!isObj(r)) {
+      this.index++;
       return;
     }
+    const hs = Array.isArray(r.histograms) ? r.histograms : Array.isArray(r.histogram) ? [r.histogram] : null;
+    const points = hs ? new ResultPoints(this.fractional) : null;
+    if (points) for (const pair of hs!) points.add(pair);
+    this.end(r, points);
+  }
+
+  /**
+   * A result whose native histogram's points were read one at a time as they came (`points`,
+   * null when it had none): `r` holds the rest of it (metric, values or value).
+   */
+  end(r: Obj, points: ResultPoints | null): void {
+    const i = this.index++;
+    this.metrics.push(isObj(r.metric) ? r.metric : {});
+    if (!isObj(r.metric)) return;
+    const { options, problems } = this;
+    const name = typeof r.metric.__name__ === "string" ? r.metric.__name__ : "";
+    if (points) {
+      this.fractions += points.fractions;
+      if (points.bad) problems.once(`bad-${i}`, null, `result ${i + 1} (${clip(labelsText(r.metric, []), 80)}): a histogram point is not [time, {count, buckets}]: skipped`);
+      this.collected.push(collectedOf(r.metric, [], name, "native", points.points, options));
+      return;
+    }
+    const { fractional } = this;
     const le = r.metric.le;
     if (typeof le !== "string") {
       if (Array.isArray(r.values) || Array.isArray(r.value)) this.floats++;
@@ -254,6 +263,49 @@ export class PrometheusResults {
   }
 }
 
+/**
+ * A native histogram's points, each read as it comes (a fleet's answer is never held whole),
+ * kept as flat columns of numbers until the result ends: a day's points as objects would
+ * outlive many collections of the young generation and be promoted, a series after series of
+ * garbage for the old one.
+ */
+export class ResultPoints {
+  private readonly at: number[] = [];
+  /** Point i's buckets are [first[i], first[i + 1]) of lower, upper and count. */
+  private readonly first: number[] = [0];
+  private readonly lower: number[] = [];
+  private readonly upper: number[] = [];
+  private readonly count: number[] = [];
+  fractions = 0;
+  bad = false;
+
+  constructor(private readonly fractional: boolean) {}
+
+  add(pair: unknown): void {
+    const p = nativePoint(pair, this.fractional);
+    if (p === "fraction") this.fractions++;
+    else if (p === null) this.bad = true;
+    else {
+      this.at.push(p.at);
+      for (const b of p.buckets) {
+        this.lower.push(b.lower);
+        this.upper.push(b.upper);
+        this.count.push(b.count);
+      }
+      this.first.push(this.lower.length);
+    }
+  }
+
+  /** The points as snapshots (made once, when the result is read into its series). */
+  get points(): Snapshot[] {
+    return this.at.map((at, i) => {
+      const buckets: FloatBucket[] = [];
+      for (let k = this.first[i]!; k < this.first[i + 1]!; k++) buckets.push({ lower: this.lower[k]!, upper: this.upper[k]!, count: this.count[k]! });
+      return { at, from: null, buckets, min: null, max: null };
+    });
+  }
+}
+
 function collectedOf(metric: Obj, drop: readonly string[], name: string, kind: "native" | "classic", points: Snapshot[], options: PrometheusReadOptions): Collected {
   const named = name || nameInQuery(options.query);
   const notDuration = NOT_DURATION.test(named);
@@ -319,13 +371,19 @@ interface ReadSeries {
   bounds: (unit: string) => string;
 }
 
-/** Grows a typed array to hold `n`. */
-function room<T extends Float64Array | Int32Array>(a: T, n: number): T {
-  if (n <= a.length) return a;
-  const b = new (a.constructor as new (n: number) => T)(Math.max(n, a.length * 2));
-  b.set(a);
-  return b;
+/** The first m counts, 32-bit when every one fits (what the load keeps: a fleet's are millions). */
+function narrowCounts(counts: Float64Array, m: number): Float64Array | Uint32Array {
+  for (let k = 0; k < m; k++) if (counts[k]! > 0xffffffff) return counts.slice(0, m);
+  return Uint32Array.from(counts.subarray(0, m));
 }
+
+/**
+ * A series' indices and counts are gathered here, then copied out at their exact length: arrays
+ * grown by doubling, series after series, left as much garbage outside the heap as a fleet keeps,
+ * and the engine's memory went to twice what it holds before a collection came.
+ */
+let scratchIndices = new Int32Array(1024);
+let scratchCounts = new Float64Array(1024);
 
 function readSeries(points: Snapshot[], kind: "native" | "classic", perUnit: number, options: PrometheusReadOptions): ReadSeries | null {
   points.sort((a, b) => a.at - b.at);
@@ -379,8 +437,14 @@ function readSeries(points: Snapshot[], kind: "native" | "classic", perUnit: num
   const starts = new Float64Array(n);
   const lengths = new Float64Array(n);
   const rowStart = new Int32Array(n + 1);
-  let indices = new Int32Array(Math.max(16, n * 4));
-  let counts = new Float64Array(indices.length);
+  let room = 0;
+  for (const inc of incs) room += inc.buckets.length;
+  if (room > scratchIndices.length) {
+    scratchIndices = new Int32Array(room);
+    scratchCounts = new Float64Array(room);
+  }
+  const indices = scratchIndices;
+  const counts = scratchCounts;
   let m = 0;
   let unbounded = 0;
   // The whole: every value recorded at its bound, once per distinct bound (recording is additive).
@@ -406,10 +470,6 @@ function readSeries(points: Snapshot[], kind: "native" | "classic", perUnit: num
         counts[m - 1]! += count;
         continue;
       }
-      if (m === indices.length) {
-        indices = room(indices, m + 1);
-        counts = room(counts, m + 1);
-      }
       // Buckets come in ascending order, so indices do too (several may share one).
       indices[m] = idx;
       counts[m++] = count;
@@ -424,7 +484,7 @@ function readSeries(points: Snapshot[], kind: "native" | "classic", perUnit: num
   for (const inc of incs) for (const b of inc.buckets) if (b.count > 0 && (top === null || b.upper > top.upper)) top = b;
   const last = points[points.length - 1]!;
   return {
-    sparse: { n, starts, lengths, rowStart, indices: indices.slice(0, m), counts: counts.slice(0, m), digits: 3, lowest: 1, highest },
+    sparse: { n, starts, lengths, rowStart, indices: indices.slice(0, m), counts: narrowCounts(counts, m), digits: 3, lowest: 1, highest },
     instant: points.length <= 1,
     total,
     perUnit,
@@ -520,8 +580,11 @@ function fileBase(source: string): string {
   return (i >= 0 ? source.slice(i + 1) : source).replace(/\.json$/i, "");
 }
 
-/** Longest result (one series' points) read: a string JavaScript holds, well below the largest answer read. */
+/** Longest part of a result read whole (a classic bucket's values; a native histogram's points come one at a time): a string JavaScript holds. */
 const MAX_RESULT_CHARS = 256 * 1024 * 1024;
+
+/** A result's parts other than its native histogram's points, as they are read. */
+const RESULT_PARTS = ["metric", "histogram", "values", "value"] as const;
 
 class PrometheusApiParser implements LineParser {
   private readonly problems: Problems;
@@ -530,6 +593,10 @@ class PrometheusApiParser implements LineParser {
   private error = "";
   private resultType = "";
   private readonly results: PrometheusResults;
+  /** The result being read: its parts so far, and its points (null until one comes). */
+  private rest: Obj = {};
+  private points: ResultPoints | null = null;
+  private readonly fractional: boolean;
 
   constructor(
     private readonly file: string,
@@ -537,12 +604,31 @@ class PrometheusApiParser implements LineParser {
   ) {
     this.problems = new Problems(file);
     this.results = new PrometheusResults(options, this.problems);
+    this.fractional = options.perStep === "rate" || options.perStep === "increase";
+    // Each point of a range is captured and read on its own, and a result is finished where it
+    // closes: a series of a long range at a fine step is megabytes of points, never held as text.
     this.stream = new JsonStream(
-      [["status"], ["error"], ["data", "resultType"], ["data", "result", "*"]],
+      [["status"], ["error"], ["data", "resultType"], ["data", "result", "*", "histograms", "*"], ...RESULT_PARTS.map((k) => ["data", "result", "*", k])],
       (path, text, lineNo) => this.value(path, text, lineNo),
-      // One series of a long range at a fine step is megabytes of points.
+      // A classic bucket's values over a long range at a fine step are megabytes.
       MAX_RESULT_CHARS,
     );
+    this.stream.closeDepth = 4;
+    this.stream.onClose = (array, depth) => {
+      const path = this.stream.pathAt();
+      // A result's "histograms" list, even an empty one, makes it a native histogram's.
+      if (depth === 4 && array && path === "data/result/*/histograms") this.points ??= new ResultPoints(this.fractional);
+      else if (depth === 3 && path === "data/result/*") {
+        if (array) this.results.add([]);
+        else {
+          // A vector's one point is its "histogram", read when the result has no "histograms" list.
+          if (this.points === null && Array.isArray(this.rest.histogram)) (this.points = new ResultPoints(this.fractional)).add(this.rest.histogram);
+          this.results.end(this.rest, this.points);
+        }
+        this.rest = {};
+        this.points = null;
+      }
+    };
   }
 
   piece(text: string, lineNo: number): void {
@@ -559,7 +645,8 @@ class PrometheusApiParser implements LineParser {
     if (path === "status") this.status = typeof v === "string" ? v : null;
     else if (path === "error") this.error = typeof v === "string" ? v : "";
     else if (path === "data/resultType") this.resultType = typeof v === "string" ? v : "";
-    else this.results.add(v);
+    else if (path === "data/result/*/histograms/*") (this.points ??= new ResultPoints(this.fractional)).add(v);
+    else this.rest[path.slice(path.lastIndexOf("/") + 1)] = v;
   }
 
   finish(): ParsedSource {

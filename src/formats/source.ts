@@ -47,7 +47,8 @@ export interface SparseIntervals {
   lengths: Float64Array<ArrayBuffer>;
   rowStart: Int32Array;
   indices: Int32Array;
-  counts: Float64Array;
+  /** Whole counts: 32-bit when every count fits (a fleet's millions of them take half the room). */
+  counts: Float64Array | Uint32Array;
   digits: number;
   lowest: number;
   highest: number;

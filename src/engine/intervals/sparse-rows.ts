@@ -29,6 +29,13 @@ const ulp = (x: number) => Math.pow(2, Math.floor(Math.log2(x)) - 52);
 /** Output arrays of decodedRow, grown as rows need (a thread reads one row at a time). */
 let scratchCounts = new Float64Array(256);
 
+/** The counts as 32-bit when every one fits (kept as they are when they are already). */
+function narrowed(counts: Float64Array | Uint32Array): Uint32Array | Float64Array {
+  if (counts instanceof Uint32Array) return counts;
+  for (let k = 0; k < counts.length; k++) if (counts[k]! > 0xffffffff) return counts;
+  return Uint32Array.from(counts);
+}
+
 export class SparseIntervalTable extends IntervalTable {
   /**
    * `sources`: the rows' columns; a merge's table holds its parts' (row i is row rowOf[i] of
@@ -46,15 +53,13 @@ export class SparseIntervalTable extends IntervalTable {
   /** The table of a reader's sparse intervals: each row's count, max and median from its counts. */
   static of(sp: SparseIntervals): SparseIntervalTable {
     const n = sp.n;
-    let fits = true;
-    for (let k = 0; k < sp.counts.length && fits; k++) fits = sp.counts[k]! <= 0xffffffff;
     const rows: Rows = {
       digits: sp.digits,
       lowest: sp.lowest,
       highest: sp.highest,
       rowStart: sp.rowStart,
       indices: sp.indices,
-      counts: fits ? Uint32Array.from(sp.counts) : sp.counts,
+      counts: narrowed(sp.counts),
     };
     const t = new SparseIntervalTable([rows], null, null, n);
     t.n = n;
@@ -117,7 +122,8 @@ export class SparseIntervalTable extends IntervalTable {
         lengths[k] = l[i]!;
         maxes[k] = m[i]!;
         counts[k] = c[i]!;
-        maxColumn[k] = x[i]!;
+        // Sparse rows have no max column (it stays 0): pages of the new column left untouched stay unallocated.
+        if (x[i] !== 0) maxColumn[k] = x[i]!;
         p50[k] = h[i]!;
       }
     });

@@ -25,6 +25,8 @@ export interface TooLongValue {
 
 interface Frame {
   array: boolean;
+  /** The path of the value this frame is (its parent's path and key): the same while it is open. */
+  base: string;
   /** The key of the value being read (objects), "*" (arrays). */
   key: string;
   /** Objects: the next string is a key. */
@@ -49,6 +51,13 @@ export class JsonStream {
   tooLong = 0;
   /** Brackets opened inside the captured value and not closed yet (captureInside). */
   private deep = 0;
+  /**
+   * Told when an object or array that is not captured closes with `closeDepth` or fewer
+   * brackets still open (`depth`; its path is then `pathAt()`): a reader that captures the parts
+   * of each element of a list learns where one element ends.
+   */
+  onClose: ((array: boolean, depth: number) => void) | null = null;
+  closeDepth = -1;
 
   constructor(
     paths: readonly (readonly string[])[],
@@ -70,10 +79,14 @@ export class JsonStream {
     return this.started;
   }
 
+  /** The path of the value being read (keys and "*"). */
+  pathAt(): string {
+    return this.path();
+  }
+
   private path(): string {
-    let p = "";
-    for (let i = 0; i < this.stack.length; i++) p += (i > 0 ? "/" : "") + this.stack[i]!.key;
-    return p;
+    const top = this.stack[this.stack.length - 1];
+    return top === undefined ? "" : top.base === "" && this.stack.length === 1 ? top.key : `${top.base}/${top.key}`;
   }
 
   /** One line of the document (without its line end). */
@@ -182,7 +195,7 @@ export class JsonStream {
         // '{' or '['
         if (!this.started) this.started = true;
         else if (!this.capture) from = this.maybeCapture(i, lineNo, false, from);
-        this.stack.push({ array: c === 91, key: c === 91 ? "*" : "", expectKey: c === 123 });
+        this.stack.push({ array: c === 91, base: this.path(), key: c === 91 ? "*" : "", expectKey: c === 123 });
         i++;
         continue;
       }
@@ -197,7 +210,7 @@ export class JsonStream {
         if (this.capture && !this.capture.scalar && this.stack.length === this.capture.depth) {
           this.endCapture(text.slice(from, i));
           from = i;
-        }
+        } else if (this.stack.length <= this.closeDepth && this.onClose !== null && this.capture === null) this.onClose(c === 93, this.stack.length);
         if (this.stack.length === 0) this.ended = true;
         continue;
       }

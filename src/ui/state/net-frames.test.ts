@@ -66,4 +66,41 @@ describe("netPort", () => {
     net.done();
     net.port.close();
   });
+
+  it("asks for the next chunks while the reader works on one, and gives them in order, ended once", async () => {
+    // A frame that answers each pull a little later, out of step with the asker.
+    const channel = new MessageChannel();
+    let pulls = 0;
+    const chunks = Array.from({ length: 40 }, (_, i) => new TextEncoder().encode(`<${i}>`));
+    channel.port1.onmessage = (ev: MessageEvent<{ reply: MessagePort }>) => {
+      const reply = ev.data.reply;
+      let next = 0;
+      reply.onmessage = (e: MessageEvent<{ type: string }>) => {
+        if (e.data.type !== "pull") return;
+        pulls++;
+        const i = next++;
+        setTimeout(() => {
+          if (i >= chunks.length) return reply.postMessage({ type: "end" });
+          const b = chunks[i]!.slice().buffer;
+          reply.postMessage({ type: "chunk", bytes: b }, [b]);
+        }, 1);
+      };
+      reply.postMessage({ type: "head", status: 200, statusText: "OK", headers: [], body: true });
+    };
+    const res = await portFetch(channel.port2)("http://elsewhere.test/x");
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe("<0>");
+    // Before the reader asks again, the next chunks have been asked for.
+    await new Promise((r) => setTimeout(r, 30));
+    expect(pulls).toBeGreaterThan(2);
+    let text = "<0>";
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) break;
+      text += new TextDecoder().decode(r.value);
+    }
+    expect(text).toBe(chunks.map((c) => new TextDecoder().decode(c)).join(""));
+    channel.port1.close();
+  });
 });

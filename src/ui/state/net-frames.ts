@@ -103,12 +103,13 @@ export function netPort(opts: NetOptions = {}): { port: MessagePort; done: () =>
       return;
     }
     // Passed through here, not handed over, when the answer is to be kept: each chunk is copied
-    // on its way (up to MAX_KEPT_ANSWER).
+    // on its way (up to MAX_KEPT_ANSWER) into a Blob of its own at once, whose bytes the browser
+    // keeps, not this page's memory while the answer is read (most answers that big go past it).
     let reply = m.reply;
     if (opts.record) {
       const relay = new MessageChannel();
       const toWorker = m.reply;
-      const parts: Uint8Array[] = [];
+      const parts: Blob[] = [];
       let size = 0;
       let ok = false;
       toWorker.onmessage = (e: MessageEvent<NetPull>) => relay.port1.postMessage(e.data);
@@ -118,8 +119,8 @@ export function netPort(opts: NetOptions = {}): { port: MessagePort; done: () =>
         else if (a.type === "chunk" && ok) {
           size += a.bytes.byteLength;
           if (size > MAX_KEPT_ANSWER) ok = false;
-          else parts.push(new Uint8Array(a.bytes.slice(0)));
-        } else if (a.type === "end" && ok) kept = new Blob(parts as BlobPart[], { type: "application/json" });
+          else parts.push(new Blob([a.bytes]));
+        } else if (a.type === "end" && ok) kept = new Blob(parts, { type: "application/json" });
         if (a.type === "chunk") toWorker.postMessage(a, [a.bytes]);
         else toWorker.postMessage(a);
         if (!ok) parts.length = 0;
