@@ -291,7 +291,7 @@ async function tenSeries(): Promise<void> {
         await cdp.send("Profiler.enable");
         await cdp.send("Profiler.start");
       }
-      if (TRACE) await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "blink"] });
+      if (TRACE) await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] });
       const cpu0 = await task();
       const own0 = rendererMainCpu();
       const wall0 = Date.now();

@@ -17,6 +17,7 @@ import type { SeriesRow } from "./SeriesList";
 import { intervalLabel, tailStyle, tailText, timeInfoOfShare, type SharedTimeInfo, type TailRow, type TimeInfo, type TimeOptions } from "../state/time-state";
 import { AppliedInput } from "./AppliedInput";
 import { sameFields, sameItems, useSame } from "../hooks/use-same";
+import { useStableCallback } from "../hooks/use-stable-callback";
 import "./time-panel.css";
 
 interface Props {
@@ -205,6 +206,8 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
   const info: TimeInfo = useMemo(() => (heat && lanes.length > 0 ? { ...computed, heatmap: { lanes, domain: heat.domain } } : computed), [computed, heat, lanes]);
   useEffect(() => p.onInfo(info), [info]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  const brushed = useStableCallback((a: number, b: number) => p.onRange({ start: a, end: b }));
+
   if (fromLink) {
     return info.thresholdNs !== null && info.tail.length > 0 ? (
       <section className="time-panel" aria-label="Where the tail comes from" ref={section}>
@@ -240,7 +243,7 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
           range={p.range}
           width={p.width}
           laneHeight={laneHeight}
-          onBrush={(a, b) => p.onRange({ start: a, end: b })}
+          onBrush={brushed}
           onZoom={p.onZoom}
         />
       ) : null}
