@@ -107,6 +107,11 @@ test("appended intervals reach every view; a partial line waits; pause holds the
   appendFileSync(file, lines.slice(50, 60).join(""));
   await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(60 * PER + 1), { timeout: 15_000 });
   await idle(page);
+  // The heatmap, asked only while on screen, shows the run to its end once scrolled to.
+  const heatmap = page.getByTestId("heatmap");
+  await heatmap.scrollIntoViewIfNeeded();
+  await expect(heatmap).toHaveAttribute("data-domain-end", "60", { timeout: 5_000 });
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(500);
   await page.screenshot({ path: "/tmp/live-view.png", fullPage: true });
 });

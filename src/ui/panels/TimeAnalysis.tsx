@@ -93,7 +93,9 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
       setInView(true);
       return;
     }
-    const io = new IntersectionObserver((es) => setInView(es.some((e) => e.isIntersecting)));
+    // Entries come in order, several at once when the panel moved more than once before the
+    // callback ran (while a live page grows): the last one says where it is now.
+    const io = new IntersectionObserver((es) => setInView(es[es.length - 1]!.isIntersecting));
     io.observe(el);
     return () => io.disconnect();
   }, [onlyInView]);
