@@ -1,6 +1,6 @@
 // Runs followed live, beside a plain load of the same logs.
 //
-//   npx tsx scripts/bench-live.ts [--runs 1] [--seconds 60] [--only 1,2]
+//   npx tsx scripts/bench-live.ts [--runs 1] [--seconds 60] [--only 1,2] [--profile F] [--trace F]
 //
 // 1. The 24-hour log (86,400 one-second intervals, tests/support/day-log.ts) appended at speed
 //    through the engine's `append` request, a minute of lines a piece, beside a load of the
@@ -10,7 +10,10 @@
 // 2. The page served by `serve` (dist/, npm run build) with 10 logs each written one interval a
 //    second: from the write of a line to its row's count changing on the page, p50/p95/max
 //    (goal: p95 within 1 s), and the page's main-thread CPU while it follows (CDP TaskDuration;
-//    the engine worker's own CPU is not in it).
+//    the engine worker's own CPU is not in it), with, on Linux, the CPU time the renderer's main
+//    thread was given (TaskDuration counts the tasks' wall time: a busy machine inflates it).
+//    --profile writes the main thread's CPU profile and prints its heaviest functions; --trace
+//    writes a Chromium trace and prints the main thread's time by event (style, layout, paint).
 import { spawnSync } from "node:child_process";
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
