@@ -30,7 +30,7 @@ interface Followed {
   /** Another format without intervals: its whole text so far, read again at every piece. */
   whole: string | null;
   ids: string[];
-  /** What the series' reader named them (and their unit), by position: what the person changed since is told from it. */
+  /** What the series' reader made of them (name, unit…), in the order of `ids`: what the person changed since is told from it. */
   built: Identity[];
 }
 

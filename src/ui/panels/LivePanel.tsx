@@ -55,6 +55,9 @@ interface Plotted {
  */
 function plotOf(views: SeriesView[], rows: SeriesRow[], kept: Map<string, Plotted>): PlotSeries[] {
   const out: PlotSeries[] = [];
+  // Series gone (a sample file's series are made again under new ids) are forgotten.
+  const ids = new Set(views.map((v) => v.id));
+  for (const id of [...kept.keys()]) if (!ids.has(id)) kept.delete(id);
   for (const v of views) {
     const r = rows.find((x) => x.view.id === v.id);
     if (!r || v.spectrum.totalCount <= 0) continue;
