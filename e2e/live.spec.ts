@@ -107,6 +107,11 @@ test("appended intervals reach every view; a partial line waits; pause holds the
   appendFileSync(file, lines.slice(50, 60).join(""));
   await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(60 * PER + 1), { timeout: 15_000 });
   await idle(page);
+  // The heatmap, asked only while on screen, shows the run to its end once scrolled to.
+  const heatmap = page.getByTestId("heatmap");
+  await heatmap.scrollIntoViewIfNeeded();
+  await expect(heatmap).toHaveAttribute("data-domain-end", "60", { timeout: 5_000 });
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(500);
   await page.screenshot({ path: "/tmp/live-view.png", fullPage: true });
 });
@@ -170,6 +175,25 @@ test("a truncated file starts a new run: a new series, the earlier kept apart; a
   unlinkSync(samples);
   await expect(page.getByTestId("live-notes")).toContainText("lat.txt was deleted", { timeout: 15_000 });
   await expect(row(page, "lat.txt")).toHaveAttribute("data-count", "10000");
+});
+
+test("a followed JMeter CSV keeps the configuration set in the page as lines are appended", async ({ page }) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "live-e2e-"));
+  const file = path.join(dir, "results.jtl");
+  const line = (i: number) => `${1_700_000_000_000 + i * 100},${10 + (i % 50)},login,true\n`;
+  writeFileSync(file, "timeStamp,elapsed,label,success\n" + Array.from({ length: 30 }, (_, i) => line(i)).join(""));
+  const s = await serve([dir]);
+  await page.goto(s.url);
+  const r = row(page, "results.jtl");
+  await expect(r).toHaveAttribute("data-count", "30", { timeout: 15_000 });
+  await r.getByTestId("edit-identity").click();
+  await r.getByTestId("identity-config").fill("canary");
+  await r.getByTestId("identity-config").press("Enter");
+  await expect(r).toHaveAttribute("data-config", "canary");
+  // The reader's series are made again with every new line: what was set stays.
+  appendFileSync(file, Array.from({ length: 20 }, (_, i) => line(30 + i)).join(""));
+  await expect(r).toHaveAttribute("data-count", "50", { timeout: 15_000 });
+  await expect(r).toHaveAttribute("data-config", "canary");
 });
 
 test("Follow a file… (the page alone): appended lines drawn, a partial line waits, a truncated file a new run", async ({ page }) => {

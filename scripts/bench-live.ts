@@ -1,6 +1,6 @@
 // Runs followed live, beside a plain load of the same logs.
 //
-//   npx tsx scripts/bench-live.ts [--runs 1] [--seconds 60] [--only 1,2]
+//   npx tsx scripts/bench-live.ts [--runs 1] [--seconds 60] [--only 1,2] [--profile F] [--trace F]
 //
 // 1. The 24-hour log (86,400 one-second intervals, tests/support/day-log.ts) appended at speed
 //    through the engine's `append` request, a minute of lines a piece, beside a load of the
@@ -10,9 +10,12 @@
 // 2. The page served by `serve` (dist/, npm run build) with 10 logs each written one interval a
 //    second: from the write of a line to its row's count changing on the page, p50/p95/max
 //    (goal: p95 within 1 s), and the page's main-thread CPU while it follows (CDP TaskDuration;
-//    the engine worker's own CPU is not in it).
+//    the engine worker's own CPU is not in it), with, on Linux, the CPU time the renderer's main
+//    thread was given (TaskDuration counts the tasks' wall time: a busy machine inflates it).
+//    --profile writes the main thread's CPU profile and prints its heaviest functions; --trace
+//    writes a Chromium trace and prints the main thread's time by event (style, layout, paint).
 import { spawnSync } from "node:child_process";
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { build } from "hdr-histogram-js";
@@ -31,6 +34,8 @@ const SECONDS = Math.max(5, Number(arg("--seconds", "60")) || 60);
 const ONLY = new Set(arg("--only", "1,2").split(",").map(Number));
 /** Writes the page's main-thread CPU profile while it follows (a .cpuprofile for DevTools) and prints its heaviest functions. */
 const PROFILE = arg("--profile", "");
+/** Writes a Chromium trace of the page while it follows and prints where its main thread's time went (style, layout, paint, script). */
+const TRACE = arg("--trace", "");
 
 function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -38,6 +43,54 @@ function quantile(xs: number[], q: number): number {
 }
 
 const mb = (b: number) => (b / 2 ** 20).toFixed(1);
+
+/** A process' stat fields after its command name (field 3 on), or null when it is gone. */
+function statOf(path: string): string[] | null {
+  try {
+    const t = readFileSync(path, "utf8");
+    return t.slice(t.lastIndexOf(") ") + 2).split(" ");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU seconds used so far by the main threads of the renderers this script's browser started
+ * (Linux: /proc), or null elsewhere. Unlike TaskDuration (the wall time of the tasks), other
+ * processes on a busy machine do not inflate it.
+ */
+function rendererMainCpu(): number | null {
+  try {
+    let ticks = 0;
+    let found = false;
+    for (const pid of readdirSync("/proc")) {
+      if (!/^[0-9]+$/.test(pid)) continue;
+      let cmd = "";
+      try {
+        cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      } catch {
+        continue;
+      }
+      if (!cmd.includes("--type=renderer")) continue;
+      // Ours: this process among its ancestors (browser, zygote, renderer).
+      let up = pid;
+      let mine = false;
+      for (let i = 0; i < 6 && up !== "0" && up !== "1"; i++) {
+        up = statOf(`/proc/${up}/stat`)?.[1] ?? "0";
+        if (up === String(process.pid)) mine = true;
+      }
+      if (!mine) continue;
+      // The main thread is the process' first thread; fields 14 and 15 are utime and stime.
+      const f = statOf(`/proc/${pid}/task/${pid}/stat`);
+      if (!f) continue;
+      ticks += Number(f[11]) + Number(f[12]);
+      found = true;
+    }
+    return found ? ticks / 100 : null;
+  } catch {
+    return null;
+  }
+}
 
 // ---------------------------------------------------------------- 1: the day, appended vs loaded
 
@@ -114,19 +167,79 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-/** The functions the page spent most of its samples in (self time), and their callers' totals. */
+/** The functions the page spent most of its samples in: their own time, and the time under them (callees included). */
 function printHeaviest(p: CpuProfile): void {
   const self = new Map<number, number>();
   p.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (p.timeDeltas[i] ?? 0)));
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const keyOf = (n: CpuProfile["nodes"][number]) => `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.split("/").pop()}:${n.callFrame.lineNumber + 1}`;
   const byName = new Map<string, number>();
-  for (const n of p.nodes) {
-    const f = n.callFrame;
-    if (f.functionName === "(idle)" || f.functionName === "(program)") continue;
-    const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber}`;
-    byName.set(key, (byName.get(key) ?? 0) + (self.get(n.id) ?? 0));
+  const under = new Map<string, number>();
+  // A function's time under it, counted once per sample even when it recurses.
+  const walk = (id: number, onPath: Set<string>): number => {
+    const n = byId.get(id)!;
+    const key = keyOf(n);
+    const own = self.get(id) ?? 0;
+    byName.set(key, (byName.get(key) ?? 0) + own);
+    const fresh = !onPath.has(key);
+    if (fresh) onPath.add(key);
+    let total = own;
+    for (const c of n.children ?? []) total += walk(c, onPath);
+    if (fresh) {
+      onPath.delete(key);
+      under.set(key, (under.get(key) ?? 0) + total);
+    }
+    return total;
+  };
+  const all = walk(p.nodes[0]!.id, new Set());
+  const idle = [...byName].filter(([k]) => k.startsWith("(idle)")).reduce((a, [, v]) => a + v, 0);
+  console.log(`     sampled ${(all / 1000).toFixed(0)} ms, of which idle ${(idle / 1000).toFixed(0)} ms`);
+  const show = (m: Map<string, number>, title: string) => {
+    console.log(`     ${title}`);
+    const top = [...m]
+      .filter(([k]) => !/^\((idle|root)\)/.test(k))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 30);
+    for (const [k, us] of top) console.log(`     ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
+  };
+  show(byName, "own time:");
+  show(under, "time under (callees included):");
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string };
+}
+
+/** The renderer main thread's time by trace event, each event's own time (its nested events' taken out). */
+function printTrace(t: { traceEvents: TraceEvent[] }): void {
+  const ev = t.traceEvents;
+  const main = ev.find((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain");
+  if (!main) return;
+  const xs = ev.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === "X" && e.dur !== undefined).sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  const own = new Map<string, number>();
+  const stack: { e: TraceEvent; child: number }[] = [];
+  const close = (upTo: number) => {
+    while (stack.length && stack.at(-1)!.e.ts + stack.at(-1)!.e.dur! <= upTo) {
+      const s = stack.pop()!;
+      own.set(s.e.name, (own.get(s.e.name) ?? 0) + s.e.dur! - s.child);
+    }
+  };
+  let top = 0;
+  for (const e of xs) {
+    close(e.ts);
+    if (stack.length) stack.at(-1)!.child += e.dur!;
+    else top += e.dur!;
+    stack.push({ e, child: 0 });
   }
-  const top = [...byName].sort((a, b) => b[1] - a[1]).slice(0, 25);
-  for (const [k, us] of top) console.log(`     ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
+  close(Infinity);
+  console.log(`     main thread in trace events: ${(top / 1000).toFixed(0)} ms; own time by event:`);
+  for (const [k, us] of [...own].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`     ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
 }
 
 // ---------------------------------------------------------------- 2: ten series, one interval a second, in the page
@@ -181,7 +294,9 @@ async function tenSeries(): Promise<void> {
         await cdp.send("Profiler.enable");
         await cdp.send("Profiler.start");
       }
+      if (TRACE) await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] });
       const cpu0 = await task();
+      const own0 = rendererMainCpu();
       const wall0 = Date.now();
       const writes: { source: string; count: number; at: number }[] = [];
       const perInterval = 500;
@@ -198,10 +313,16 @@ async function tenSeries(): Promise<void> {
       }
       await new Promise((res) => setTimeout(res, 3000));
       const cpu1 = await task();
+      const own1 = rendererMainCpu();
       if (PROFILE) {
         const { profile } = await cdp.send("Profiler.stop");
         writeFileSync(PROFILE, JSON.stringify(profile));
         printHeaviest(profile as unknown as CpuProfile);
+      }
+      if (TRACE) {
+        const buf = await browser.stopTracing();
+        writeFileSync(TRACE, buf);
+        printTrace(JSON.parse(buf.toString("utf8")) as { traceEvents: TraceEvent[] });
       }
       const wall1 = Date.now();
       const seen = await page.evaluate(() => (window as unknown as { __seen: [string, string, number][] }).__seen);
@@ -214,7 +335,8 @@ async function tenSeries(): Promise<void> {
       }
       console.log(
         `   run ${r + 1}: write → row count on the page: p50 ${quantile(lat, 0.5)} ms, p95 ${quantile(lat, 0.95)} ms, max ${Math.max(...lat)} ms over ${lat.length} intervals` +
-          `${missed ? `, ${missed} never seen` : ""}; the page's main thread busy ${(((cpu1 - cpu0) / ((wall1 - wall0) / 1000)) * 100).toFixed(1)} % of one core`,
+          `${missed ? `, ${missed} never seen` : ""}; the page's main thread busy ${(((cpu1 - cpu0) / ((wall1 - wall0) / 1000)) * 100).toFixed(1)} % of one core` +
+          (own0 !== null && own1 !== null ? ` (its CPU time ${(((own1 - own0) / ((wall1 - wall0) / 1000)) * 100).toFixed(1)} %)` : ""),
       );
     } finally {
       await browser.close();

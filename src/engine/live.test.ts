@@ -81,6 +81,52 @@ describe("live runs (append)", () => {
     }
   });
 
+  it("the timeline asked after every append (its columns kept between answers) equals a whole load's, column by column", async () => {
+    // Two thirds of the run at 3 digits, the rest at 2: the series' layout turns coarser mid-run,
+    // and the columns kept from before must not be reused in the new layout.
+    const rnd = mulberry32(17);
+    const ivs = [];
+    for (let i = 0; i < 240; i++) {
+      const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: i < 160 ? 3 : 2 });
+      for (let k = 0; k < 150; k++) h.recordValue(Math.round((100 + rnd() * 900) * 1000));
+      if (i % 37 === 5) h.recordValue(80_000_000);
+      ivs.push({ start: i, length: 1, histogram: h });
+    }
+    const text = writeHlog(ivs);
+    const loaded = new Store();
+    await loaded.load("run.hlog", [text]);
+    // Wider and narrower than the run: one interval a column, then several (columns regrouped as the run grows).
+    const queries = [
+      { t0: null, t1: null, columns: 400, percentiles: [50, 99, 99.9] },
+      { t0: null, t1: null, columns: 70, percentiles: [50, 99, 99.9] },
+      { t0: 20, t1: 200, columns: 90, percentiles: [90, 100] },
+    ];
+    for (const q of queries) {
+      // The page asks the same timeline after every append: the columns kept from one answer serve the next.
+      const live = new Store();
+      let asked = 0;
+      for (const p of pieces(text, 3)) {
+        await handle(live, { kind: "append", pieces: [p] }, () => undefined);
+        if (live.series.length === 0) continue;
+        live.timeline(q);
+        asked++;
+      }
+      expect(asked).toBeGreaterThan(20);
+      expect(live.series[0]!.intervals!.n).toBe(240);
+      const a = live.timeline(q);
+      const b = loaded.timeline(q);
+      expect(a.extent).toEqual(b.extent);
+      expect(a.domain).toEqual(b.domain);
+      const x = a.series[0]!;
+      const y = b.series[0]!;
+      expect(x.t0.length).toBeGreaterThan(q.columns === 400 ? 200 : 40);
+      for (const k of ["t0", "t1", "max", "count"] as const) expect(Array.from(x[k])).toEqual(Array.from(y[k]));
+      for (const p of q.percentiles) expect(Array.from(x.percentiles[String(p)]!)).toEqual(Array.from(y.percentiles[String(p)]!));
+      // And against the intervals themselves: a column of one interval has that interval's max.
+      if (q.columns === 400) for (let k = 0; k < x.t0.length; k++) expect(x.max[k]).toBe(live.series[0]!.intervals!.maxes[k]);
+    }
+  });
+
   it("a real jHiccup log fed in pieces equals its load", async () => {
     const sample = path.resolve(import.meta.dirname, "../../../shared/samples/hdrhistogram/jHiccup-2.0.7S.logV2.hlog");
     if (!existsSync(sample)) return;
@@ -219,5 +265,37 @@ describe("live runs (append)", () => {
     expect(a.problems[0]!.file).toBe("run.hlog");
     expect(a.problems[0]!.line).toBe(text.split("\n").length);
     expect(await table(store)).toBe(before);
+  });
+
+  it("a followed sample file the person renamed keeps the new name, configuration and recorded unit as lines are appended", async () => {
+    const rows = ["timeStamp,elapsed,label,success"];
+    for (let i = 0; i < 40; i++) rows.push(`${1_700_000_000_000 + i * 100},${10 + i},${i % 2 ? "login" : "search"},true`);
+    const store = new Store();
+    const feed = async (text: string, start = false) =>
+      (await handle(store, { kind: "append", pieces: [{ file: "logs/r.jtl", run: 1, start, text }] }, () => undefined)) as { added: string[]; removed: string[] };
+    await feed(rows.join("\n") + "\n", true);
+    const names = store.series.map((s) => s.name).sort();
+    expect(names).toHaveLength(2);
+    const login = store.series.find((s) => s.name.includes("login"))!;
+    const search = store.series.find((s) => s.name.includes("search"))!;
+    const searchName = search.name;
+    // What the page's rename and unit choice ask of the engine.
+    await handle(store, { kind: "setIdentity", id: login.id, patch: { name: "sign-in", config: "v2" } }, () => undefined);
+    await handle(store, { kind: "setUnit", id: login.id, unit: "us" }, () => undefined);
+    for (let i = 40; i < 60; i++) {
+      const a = await feed(`${1_700_000_000_000 + i * 100},${10 + i},${i % 2 ? "login" : "search"},true\n`);
+      // The series are made again from the reader (new ids), yet keep what the person set.
+      expect(a.removed.length).toBeGreaterThan(0);
+    }
+    const renamed = store.series.find((s) => s.name === "sign-in");
+    expect(renamed).toBeDefined();
+    expect(renamed!.config).toBe("v2");
+    expect(renamed!.recordedUnit).toBe("us");
+    expect(renamed!.histogram.totalCount).toBe(30);
+    // The one left alone keeps the reader's name and unit, and follows the reader's lines.
+    const other = store.series.find((s) => s.id !== renamed!.id)!;
+    expect(other.name).toBe(searchName);
+    expect(other.recordedUnit).toBe(search.recordedUnit);
+    expect(other.histogram.totalCount).toBe(30);
   });
 });

@@ -9,6 +9,7 @@
 // A new run of a file (truncated or replaced) starts new series; the earlier run's are kept,
 // renamed, never mixed with the new.
 import type { LoadProblem } from "../core/types";
+import type { SeriesModel } from "../core/series";
 import type { AppendedRow } from "./intervals";
 import type { LiveAnswer, LivePiece } from "./protocol";
 import { GrowingSamples } from "./ingest";
@@ -29,6 +30,16 @@ interface Followed {
   /** Another format without intervals: its whole text so far, read again at every piece. */
   whole: string | null;
   ids: string[];
+  /** What the series' reader made of them (name, unit…), in the order of `ids`: what the person changed since is told from it. */
+  built: Identity[];
+}
+
+/** What a person can change of a series in the page (its name, configuration, throughput, kind, recorded unit). */
+type Identity = Pick<SeriesModel, "name" | "config" | "throughput" | "kind" | "recordedUnit">;
+const IDENTITY = ["name", "config", "throughput", "kind", "recordedUnit"] as const;
+
+function identityOf(s: SeriesModel): Identity {
+  return { name: s.name, config: s.config, throughput: s.throughput, kind: s.kind, recordedUnit: s.recordedUnit };
 }
 
 function lineCount(text: string): number {
@@ -93,7 +104,7 @@ export class LiveRuns {
       f = undefined;
     }
     if (!f) {
-      f = { run: p.run, name: nameOfLive(p.file), lines: 0, head: "", header: "", samples: null, whole: null, ids: [] };
+      f = { run: p.run, name: nameOfLive(p.file), lines: 0, head: "", header: "", samples: null, whole: null, ids: [], built: [] };
       this.files.set(p.file, f);
       // Lines of a run whose start this page never saw (it came in later) cannot be placed.
       if (!p.start) {
@@ -125,10 +136,7 @@ export class LiveRuns {
       f.samples.push(p.text);
       const r = f.samples.snapshot();
       out.problems.push(...r.problems.filter((x) => !x.note));
-      for (const id of f.ids) store.remove(id);
-      out.removed.push(...f.ids);
-      f.ids = store.add({ series: r.series, problems: [], lines: 0 }).added;
-      out.added.push(...f.ids);
+      this.rebuild(f, r.series, out);
       return;
     }
 
@@ -142,10 +150,7 @@ export class LiveRuns {
         again.clear();
         return;
       }
-      for (const id of f.ids) store.remove(id);
-      out.removed.push(...f.ids);
-      f.ids = store.add({ series: again.series, problems: [], lines: 0 }).added;
-      out.added.push(...f.ids);
+      this.rebuild(f, again.series, out);
       return;
     }
 
@@ -164,6 +169,7 @@ export class LiveRuns {
       f.ids = r.added;
       out.added.push(...r.added);
       const series = r.added.map((id) => store.get(id));
+      f.built = series.map(identityOf);
       if (series.some((s) => s.format !== "hlog" || !s.intervals)) {
         f.samples = GrowingSamples.open(f.name, f.head);
         if (f.samples) {
@@ -220,4 +226,37 @@ export class LiveRuns {
       piece.clear();
     }
   }
+
+  /**
+   * A file's series made again from what its reader holds: they replace the earlier ones, and
+   * what the person changed of those (a new name, a recorded unit) carries over, instead of the
+   * reader's defaults coming back with every new line.
+   */
+  private rebuild(f: Followed, series: SeriesModel[], out: LiveAnswer): void {
+    const store = this.store;
+    const before = f.ids.map((id) => store.get(id));
+    for (const id of f.ids) store.remove(id);
+    out.removed.push(...f.ids);
+    f.ids = store.add({ series, problems: [], lines: 0 }).added;
+    out.added.push(...f.ids);
+    const built = f.ids.map((id) => identityOf(store.get(id)));
+    // Told apart by the name their reader gives them (a label's series keeps it as labels come and go).
+    const earlier = new Map(f.built.map((made, k) => [made.name, { made, was: before[k] }]));
+    f.ids.forEach((id, k) => {
+      const { made, was } = earlier.get(built[k]!.name) ?? {};
+      if (!was || !made) return;
+      const patch: Partial<Pick<SeriesModel, "config" | "throughput" | "kind" | "name">> = {};
+      for (const key of IDENTITY) {
+        if (key === "recordedUnit" || sameValue(was[key], made[key])) continue;
+        Object.assign(patch, { [key]: was[key] });
+      }
+      if (Object.keys(patch).length > 0) store.setIdentity(id, patch);
+      if (was.recordedUnit !== made.recordedUnit) store.setRecordedUnit(id, was.recordedUnit);
+    });
+    f.built = built;
+  }
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
 }

@@ -121,6 +121,8 @@ function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number
   const layout = layoutOf(s.histogram);
   // percentileOfSparse reads 0 < p ≤ 100 (p0 is the bucket's low end, as the histogram reads it).
   const sparsePercentiles = q.percentiles.every((p) => p > 0);
+  const known = keptColumns(s, t, order, layout, q.percentiles);
+  const kept = new Map<string, number[]>();
   buckets.forEach((b, k) => {
     r.t0[k] = b.t0;
     r.t1[k] = b.t1;
@@ -129,6 +131,24 @@ function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number
     for (let j = b.first; j < b.first + b.count; j++) count += t.counts[order[j]!]!;
     r.count[k] = count;
     if (q.percentiles.length === 0) return;
+    const key = `${b.first}:${b.count}`;
+    const was = known?.get(key);
+    if (was) {
+      q.percentiles.forEach((p, i) => (r.percentiles[String(p)]![k] = was[i]!));
+      kept.set(key, was);
+      return;
+    }
+    column(b, k);
+    if (known)
+      kept.set(
+        key,
+        q.percentiles.map((p) => r.percentiles[String(p)]![k]!),
+      );
+  });
+  if (known) columnsKept.set(s, { table: t, n: t.n, layout: layoutKey(layout), percentiles: q.percentiles.join(","), columns: kept });
+  return r;
+
+  function column(b: (typeof buckets)[number], k: number): void {
     if (src.hasBlocks) {
       // Sorted table: order is the identity and a bucket is a contiguous index range.
       // Percentiles straight off the block sum, valuing only the bucket each one lands in
@@ -152,8 +172,34 @@ function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number
       if (d) addDecodedInto(h, d);
     }
     for (const p of q.percentiles) r.percentiles[String(p)]![k] = valueAtPercentile(h, p);
-  });
-  return r;
+  }
+}
+
+/**
+ * A series' column percentiles from its last timeline, by the intervals each column holds. A
+ * table only grows (a run followed live appends to it) and its intervals never change, so a
+ * column of the same intervals has the same percentiles: after an append only the columns
+ * whose intervals changed are computed again. Kept while the series has the same table, layout
+ * and percentiles asked, and only for a table in time order (a column is then an index range).
+ */
+interface KeptColumns {
+  table: IntervalTable;
+  n: number;
+  layout: string;
+  percentiles: string;
+  /** By "first:count": the percentiles, in the order asked. */
+  columns: Map<string, number[]>;
+}
+const columnsKept = new WeakMap<SeriesModel, KeptColumns>();
+
+const layoutKey = (l: Layout) => `${l.lowest}:${l.digits}`;
+
+/** The columns kept for this series' table as it is now, or null when nothing may be kept (out of time order). */
+function keptColumns(s: SeriesModel, t: IntervalTable, order: Int32Array, layout: Layout, percentiles: readonly number[]): Map<string, number[]> | null {
+  for (let i = 0; i < order.length; i++) if (order[i] !== i) return null;
+  const k = columnsKept.get(s);
+  if (!k || k.table !== t || t.n < k.n || k.layout !== layoutKey(layout) || k.percentiles !== percentiles.join(",")) return new Map();
+  return k.columns;
 }
 
 /** Dense counts of one column being added, and the indices touched (cleared after each column). */

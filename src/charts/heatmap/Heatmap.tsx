@@ -5,7 +5,7 @@
 // scaled onto a <canvas>; axes, window, brush and hover are a light SVG on top. A wheel step
 // redraws at once from the bitmap already here, scaled to the new span, while the engine
 // computes the new columns. Shares the time window and the zoom with the timeline.
-import { useEffect, useMemo, useRef } from "react";
+import { memo, useEffect, useMemo, useRef } from "react";
 import { formatCount, formatValue, middleEllipsis, shortNames, UNIT_LABEL } from "../../core/format";
 import { formatMoment, timeTicks, wallTickLabels } from "../../core/time-format";
 import { unitFactor, type Unit } from "../../core/types";
@@ -44,7 +44,9 @@ const LANE_GAP = 8;
 const MARK_STRIP = 5;
 const WINDOW_STRIP = 4;
 
-export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush, onZoom, wallClock = false }: Props) {
+// Memoised: its panel renders again with every new spectrum (a run followed live), the lanes
+// and window only with their own answers.
+export const Heatmap = memo(function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush, onZoom, wallClock = false }: Props) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const floor = useDarkTheme() ? DARK_FLOOR : 0;
   // Lanes whose ranges overlap on one latency axis: the same height is the same latency in each.
@@ -309,4 +311,4 @@ export function Heatmap({ lanes, unit, domain, range, width, laneHeight, onBrush
       </svg>
     </div>
   );
-}
+});

@@ -86,25 +86,30 @@ export function useHistory(holdBusy: (d: 1 | -1) => void): HistoryState {
   }, [grouped, holdBusy]);
 
   const filesOf = useCallback((id: string) => grouped.runs.find((r) => r.id === id)?.files ?? [], [grouped]);
-  return {
-    files,
-    key,
-    setKey,
-    add: (f) => setFiles((cur) => [...cur, ...f]),
-    clear: () => {
-      setFiles([]);
-      setRuns([]);
-      setProblems([]);
-    },
-    runs,
-    filesOf,
-    progress,
-    problems,
-    unmatched: grouped.unmatched,
-    error: grouped.error ?? linkError,
-    show: (r) => {
-      setFiles([]);
-      setRuns(orderRuns(r));
-    },
-  };
+  // One object while nothing in it changed: the history panel is memoised on it, and the page
+  // renders again for much else (a live run's redraws, the busy flag).
+  return useMemo(
+    () => ({
+      files,
+      key,
+      setKey,
+      add: (f) => setFiles((cur) => [...cur, ...f]),
+      clear: () => {
+        setFiles([]);
+        setRuns([]);
+        setProblems([]);
+      },
+      runs,
+      filesOf,
+      progress,
+      problems,
+      unmatched: grouped.unmatched,
+      error: grouped.error ?? linkError,
+      show: (r) => {
+        setFiles([]);
+        setRuns(orderRuns(r));
+      },
+    }),
+    [files, key, runs, filesOf, progress, problems, grouped, linkError],
+  );
 }

@@ -55,9 +55,15 @@ function readSlots(): [string, number][] {
   }
 }
 
-function saveSlots(entries: [string, number][]): void {
+/** The slots last written: a run followed live makes new views twice a second, with the same slots. */
+let savedSlots = "";
+
+function saveSlots(entries: Iterable<[string, number]>): void {
+  const text = JSON.stringify([...entries]);
+  if (text === savedSlots) return;
+  savedSlots = text;
   try {
-    globalThis.localStorage?.setItem(SLOTS_KEY, JSON.stringify(entries));
+    globalThis.localStorage?.setItem(SLOTS_KEY, text);
   } catch {
     // Storage refused (private mode, quota): colours then hold for this page's life only.
   }

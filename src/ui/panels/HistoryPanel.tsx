@@ -2,7 +2,7 @@
 // percentiles across them are drawn with each run's interval, and the changes found are named
 // and marked. A click on a run shows it against the stable stretch before it and can open the
 // two in the A vs B panel.
-import { useMemo, useState, type DragEvent } from "react";
+import { memo, useMemo, useState, type DragEvent } from "react";
 import "./history.css";
 import { HistoryChart } from "../../charts/history/HistoryChart";
 import { historyLayout, stretchBefore } from "../../charts/history/layout";
@@ -23,7 +23,8 @@ interface Props {
 
 const folderInput = { webkitdirectory: "", directory: "" } as object;
 
-export function HistoryPanel({ h, unit, width, onCompare }: Props) {
+// Memoised: the page renders again for much else (a live run's redraws, the busy flag).
+export const HistoryPanel = memo(function HistoryPanel({ h, unit, width, onCompare }: Props) {
   const [series, setSeries] = useState<string>("");
   const [selected, setSelected] = useState<number | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -200,4 +201,4 @@ export function HistoryPanel({ h, unit, width, onCompare }: Props) {
       ) : null}
     </section>
   );
-}
+});

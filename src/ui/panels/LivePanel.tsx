@@ -42,15 +42,34 @@ interface FirstFailure {
 /** The last window's length (s) when the axis shows the whole run. */
 const LAST_WINDOW_S = 60;
 
-function plotOf(views: SeriesView[], rows: SeriesRow[], suffix: string): PlotSeries[] {
+/** A plotted series and what it was made of: kept while its view and row are the same objects. */
+interface Plotted {
+  view: SeriesView;
+  row: SeriesRow;
+  plot: PlotSeries;
+}
+
+/**
+ * The plotted series of `views`; a view the engine answered unchanged (the same object, see
+ * views-reuse.ts) keeps its plotted series, so that its curve is not drawn again.
+ */
+function plotOf(views: SeriesView[], rows: SeriesRow[], kept: Map<string, Plotted>): PlotSeries[] {
   const out: PlotSeries[] = [];
+  // Series gone (a sample file's series are made again under new ids) are forgotten.
+  const ids = new Set(views.map((v) => v.id));
+  for (const id of [...kept.keys()]) if (!ids.has(id)) kept.delete(id);
   for (const v of views) {
     const r = rows.find((x) => x.view.id === v.id);
     if (!r || v.spectrum.totalCount <= 0) continue;
+    const k = kept.get(v.id);
+    if (k && k.view === v && k.row.color === r.color && k.row.dash === r.dash && k.row.view.name === r.view.name) {
+      out.push(k.plot);
+      continue;
+    }
     const sp = v.spectrum;
-    out.push({
+    const plot: PlotSeries = {
       id: v.id,
-      name: `${v.name}${suffix}`,
+      name: v.name,
       color: r.color,
       dash: r.dash,
       recordedUnit: v.recordedUnit,
@@ -59,7 +78,9 @@ function plotOf(views: SeriesView[], rows: SeriesRow[], suffix: string): PlotSer
       totalCount: sp.totalCount,
       max: sp.max,
       min: sp.min,
-    });
+    };
+    kept.set(v.id, { view: v, row: r, plot });
+    out.push(plot);
   }
   return out;
 }
@@ -139,6 +160,8 @@ export function LivePanel({ live, engine, rows, timeline, requirement, unit, yLo
   const timelineRef = useRef(timeline);
   timelineRef.current = timeline;
   const wholeShown = range.start === null && range.end === null;
+  const keptWhole = useRef(new Map<string, Plotted>());
+  const keptLast = useRef(new Map<string, Plotted>());
   useEffect(() => {
     const tl = timelineRef.current;
     if (!tl || live.updated === 0) return;
@@ -150,7 +173,7 @@ export function LivePanel({ live, engine, rows, timeline, requirement, unit, yLo
     void Promise.all([wholeShown ? null : engine.views({ start: null, end: null }), engine.views({ start, end: null })]).then(([whole, last]) => {
       if (stale) return;
       const w = whole ?? rowsRef.current.map((r) => r.view);
-      setSpectra({ whole: plotOf(mine(w), rowsRef.current, ""), last: plotOf(mine(last), rowsRef.current, ""), window: [start, end] });
+      setSpectra({ whole: plotOf(mine(w), rowsRef.current, keptWhole.current), last: plotOf(mine(last), rowsRef.current, keptLast.current), window: [start, end] });
     });
     return () => {
       stale = true;

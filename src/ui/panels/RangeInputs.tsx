@@ -1,6 +1,6 @@
 // Time window in seconds since each log's StartTime (HistogramLogProcessor's -start/-end).
 // Applies on Enter or blur; Escape or the clear button opens the window again.
-import { useEffect, useState } from "react";
+import { memo, useEffect, useState } from "react";
 import type { TimeRange } from "../../engine/store";
 
 function parse(s: string): number | null {
@@ -39,7 +39,8 @@ function WindowEdge(p: {
   );
 }
 
-export function RangeInputs({ range, shown = range, onChange }: { range: TimeRange; shown?: TimeRange; onChange: (r: TimeRange) => void }) {
+// Memoised: the toolbar renders again with the busy flag; the inputs only with their window.
+export const RangeInputs = memo(function RangeInputs({ range, shown = range, onChange }: { range: TimeRange; shown?: TimeRange; onChange: (r: TimeRange) => void }) {
   const [start, setStart] = useState(range.start === null ? "" : String(range.start));
   const [end, setEnd] = useState(range.end === null ? "" : String(range.end));
   useEffect(() => {
@@ -67,4 +68,4 @@ export function RangeInputs({ range, shown = range, onChange }: { range: TimeRan
       ) : null}
     </fieldset>
   );
-}
+});

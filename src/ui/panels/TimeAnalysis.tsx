@@ -18,6 +18,7 @@ import type { SeriesRow } from "./SeriesList";
 import { intervalLabel, tailStyle, tailText, timeInfoOfShare, type SharedTimeInfo, type TailRow, type TimeInfo, type TimeOptions } from "../state/time-state";
 import { AppliedInput } from "./AppliedInput";
 import { sameFields, sameItems, useSame } from "../hooks/use-same";
+import { useStableCallback } from "../hooks/use-stable-callback";
 import "./time-panel.css";
 
 interface Props {
@@ -93,7 +94,9 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
       setInView(true);
       return;
     }
-    const io = new IntersectionObserver((es) => setInView(es.some((e) => e.isIntersecting)));
+    // Entries come in order, several at once when the panel moved more than once before the
+    // callback ran (while a live page grows): the last one says where it is now.
+    const io = new IntersectionObserver((es) => setInView(es[es.length - 1]!.isIntersecting));
     io.observe(el);
     return () => io.disconnect();
   }, [onlyInView]);
@@ -138,6 +141,9 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [tailKey]);
 
+  const choicesKey = withIntervals.map((r) => `${r.view.id}:${r.view.name}`).join("\n");
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const choices = useMemo(() => withIntervals.map((r) => ({ id: r.view.id, name: r.view.name })), [choicesKey]);
   const shownIds = new Set(withIntervals.map((r) => r.view.id));
   const nameOf = (id: string) => withIntervals.find((r) => r.view.id === id)?.view.name ?? id;
   // A link's summaries, while no series here has intervals (the link carried none).
@@ -203,6 +209,8 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
   const info: TimeInfo = useMemo(() => (heat && lanes.length > 0 ? { ...computed, heatmap: { lanes, domain: heat.domain } } : computed), [computed, heat, lanes]);
   useEffect(() => p.onInfo(info), [info]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  const brushed = useStableCallback((a: number, b: number) => p.onRange({ start: a, end: b }));
+
   if (fromLink) {
     return info.thresholdNs !== null && info.tail.length > 0 ? (
       <section className="time-panel" aria-label="Where the tail comes from" ref={section}>
@@ -221,43 +229,7 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
 
   return (
     <section className="time-panel" aria-label="Where the tail comes from" ref={section}>
-      <div className="timeline-controls">
-        <strong>Heatmap</strong>
-        <label>
-          series{" "}
-          <select data-testid="heatmap-series" value={options.heatmap === "*" ? "*" : (heatIds[0] ?? "")} onChange={(e) => onOptions({ ...options, heatmap: e.target.value })}>
-            {withIntervals.map((r) => (
-              <option key={r.view.id} value={r.view.id}>
-                {r.view.name}
-              </option>
-            ))}
-            {withIntervals.length > 1 ? <option value="*">all, one lane each</option> : null}
-          </select>
-        </label>
-        <AppliedInput
-          testId="window-length"
-          label="requirement in every window of"
-          value={options.window}
-          placeholder="e.g. 10s, 5m"
-          check={(t) => (Number.isNaN(parseWindowLength(t) ?? 0) ? `"${t}" is not a length (10s, 5m, 1h)` : null)}
-          onApply={(t) => onOptions({ ...options, window: t })}
-        />
-        <label title="Windows start on whole multiples of their length in UTC instead of at each log's StartTime">
-          <input type="checkbox" data-testid="window-wallclock" checked={options.wallClock} onChange={(e) => onOptions({ ...options, wallClock: e.target.checked })} /> on the clock
-        </label>
-        <AppliedInput
-          testId="tail-threshold"
-          label="tail above"
-          value={options.tail}
-          placeholder="e.g. >10ms"
-          check={(t) => (Number.isNaN(parseThreshold(t) ?? 0) ? `"${t}" is not a latency (>10ms)` : null)}
-          onApply={(t) => onOptions({ ...options, tail: t })}
-        />
-        <span className="hint">
-          colour: values per cell (log scale; brighter, towards yellow, is more); white line: max per column; a value counts as above the tail threshold only when its whole
-          histogram bucket lies above it
-        </span>
-      </div>
+      <HeatmapControls options={options} onOptions={onOptions} shown={options.heatmap === "*" ? "*" : (heatIds[0] ?? "")} choices={choices} />
       {heat && lanes.length > 0 ? (
         <p className="heatmap-caption" data-testid="heatmap-caption">
           {lanes.length > 1
@@ -276,12 +248,68 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
           range={p.range}
           width={p.width}
           laneHeight={laneHeight}
-          onBrush={(a, b) => p.onRange({ start: a, end: b })}
+          onBrush={brushed}
           onZoom={p.onZoom}
         />
       ) : null}
       {thresholdNs !== null && info.tail.length > 0 ? <TailSummaries tail={info.tail} thresholdNs={thresholdNs} onSelect={selectInterval} /> : null}
     </section>
+  );
+});
+
+/**
+ * The heatmap's series, the window length and the tail threshold: memoised on their values, so
+ * that a live run's redraws (new spectra every half second) leave these inputs alone.
+ */
+const HeatmapControls = memo(function HeatmapControls({
+  options,
+  onOptions,
+  shown,
+  choices,
+}: {
+  options: TimeOptions;
+  onOptions: (o: TimeOptions) => void;
+  shown: string;
+  choices: readonly { id: string; name: string }[];
+}) {
+  return (
+    <div className="timeline-controls">
+      <strong>Heatmap</strong>
+      <label>
+        series{" "}
+        <select data-testid="heatmap-series" value={shown} onChange={(e) => onOptions({ ...options, heatmap: e.target.value })}>
+          {choices.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+          {choices.length > 1 ? <option value="*">all, one lane each</option> : null}
+        </select>
+      </label>
+      <AppliedInput
+        testId="window-length"
+        label="requirement in every window of"
+        value={options.window}
+        placeholder="e.g. 10s, 5m"
+        check={(t) => (Number.isNaN(parseWindowLength(t) ?? 0) ? `"${t}" is not a length (10s, 5m, 1h)` : null)}
+        onApply={(t) => onOptions({ ...options, window: t })}
+      />
+      <label title="Windows start on whole multiples of their length in UTC instead of at each log's StartTime">
+        <input type="checkbox" data-testid="window-wallclock" checked={options.wallClock} onChange={(e) => onOptions({ ...options, wallClock: e.target.checked })} /> on the clock
+      </label>
+      <AppliedInput
+        testId="tail-threshold"
+        label="tail above"
+        value={options.tail}
+        placeholder="e.g. >10ms"
+        check={(t) => (Number.isNaN(parseThreshold(t) ?? 0) ? `"${t}" is not a latency (>10ms)` : null)}
+        onApply={(t) => onOptions({ ...options, tail: t })}
+      />
+      <span className="hint">
+        colour: values per cell (log scale; brighter, towards yellow, is more); white line: max per column; a value counts as above the tail threshold only when its whole histogram
+        bucket lies above it
+      </span>
+    </div>
   );
 });
 

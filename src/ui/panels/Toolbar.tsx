@@ -1,6 +1,6 @@
 // The top bar: open files, display unit and axis, layout, time window, presentation, theme,
 // start over, clear, and the progress of a load (with Cancel).
-import { useEffect, useState } from "react";
+import { memo, useEffect, useState } from "react";
 import { formatBytes, formatCountOf } from "../../core/format";
 import type { Unit } from "../../core/types";
 import type { Progress } from "../../engine/protocol";
@@ -43,14 +43,15 @@ function useDelayed(on: boolean, ms: number): boolean {
   return on && shown;
 }
 
-export function Toolbar(p: Props) {
-  // "Working…" only for work that lasts: a new time window is answered within a frame or two, and the
-  // text flashing in and out cost a relayout and a frame of its own each time (and a status
-  // announcement). A load's progress bar shows at once. data-busy is set either way.
-  const slow = useDelayed(p.busy && !p.progress, 200);
+type ViewProps = Props["view"] & { onFiles: Props["onFiles"] };
+
+/**
+ * The file button and display options: memoised on their values, so that the busy flag and a
+ * live run's redraws (the bar renders again for each) leave these inputs alone.
+ */
+const ViewControls = memo(function ViewControls({ onFiles, unit, setUnit, yChoice, yLog, setYLog, sideBySide, setSideBySide }: Omit<ViewProps, "theme" | "setTheme">) {
   return (
-    <header className="toolbar">
-      <h1>HdrHistogram spectrum</h1>
+    <>
       <label className="file-button">
         Open files…
         <input
@@ -58,24 +59,55 @@ export function Toolbar(p: Props) {
           multiple
           data-testid="file-input"
           onChange={(e) => {
-            p.onFiles(Array.from(e.target.files ?? []));
+            onFiles(Array.from(e.target.files ?? []));
             e.target.value = "";
           }}
         />
       </label>
       <label>
         Unit{" "}
-        <select data-testid="unit-select" value={p.view.unit} onChange={(e) => p.view.setUnit(e.target.value as Unit)}>
+        <select data-testid="unit-select" value={unit} onChange={(e) => setUnit(e.target.value as Unit)}>
           <UnitOptions />
         </select>
       </label>
       <label>
-        <input type="checkbox" data-testid="y-log" checked={p.view.yLog} onChange={(e) => p.view.setYLog(e.target.checked)} /> log latency axis
-        {p.view.yChoice === null ? <span className="hint"> (auto)</span> : null}
+        <input type="checkbox" data-testid="y-log" checked={yLog} onChange={(e) => setYLog(e.target.checked)} /> log latency axis
+        {yChoice === null ? <span className="hint"> (auto)</span> : null}
       </label>
       <label>
-        <input type="checkbox" data-testid="side-by-side" checked={p.view.sideBySide} onChange={(e) => p.view.setSideBySide(e.target.checked)} /> side by side
+        <input type="checkbox" data-testid="side-by-side" checked={sideBySide} onChange={(e) => setSideBySide(e.target.checked)} /> side by side
       </label>
+    </>
+  );
+});
+
+const ThemeToggle = memo(function ThemeToggle({ theme, setTheme }: Pick<ViewProps, "theme" | "setTheme">) {
+  return (
+    <label>
+      <input type="checkbox" data-testid="theme" checked={theme === "dark"} onChange={(e) => setTheme(e.target.checked ? "dark" : "light")} /> dark
+    </label>
+  );
+});
+
+export function Toolbar(p: Props) {
+  // "Working…" only for work that lasts: a new time window is answered within a frame or two, and the
+  // text flashing in and out cost a relayout and a frame of its own each time (and a status
+  // announcement). A load's progress bar shows at once. data-busy is set either way.
+  const slow = useDelayed(p.busy && !p.progress, 200);
+  const v = p.view;
+  return (
+    <header className="toolbar">
+      <h1>HdrHistogram spectrum</h1>
+      <ViewControls
+        onFiles={p.onFiles}
+        unit={v.unit}
+        setUnit={v.setUnit}
+        yChoice={v.yChoice}
+        yLog={v.yLog}
+        setYLog={v.setYLog}
+        sideBySide={v.sideBySide}
+        setSideBySide={v.setSideBySide}
+      />
       {p.range ? <RangeInputs range={p.range} shown={p.shownRange} onChange={p.onRange} /> : null}
       <button type="button" data-testid="present" onClick={p.onPresent} disabled={!p.canPresent}>
         Present
@@ -83,9 +115,7 @@ export function Toolbar(p: Props) {
       <button type="button" data-testid="download-pptx" onClick={p.onPptx} disabled={!p.canPresent} title="Download the presentation as a PowerPoint file (.pptx)">
         Download PowerPoint
       </button>
-      <label>
-        <input type="checkbox" data-testid="theme" checked={p.view.theme === "dark"} onChange={(e) => p.view.setTheme(e.target.checked ? "dark" : "light")} /> dark
-      </label>
+      <ThemeToggle theme={v.theme} setTheme={v.setTheme} />
       <button type="button" data-testid="start-over" title="Forget the saved session (files and view) and start again with the demo" onClick={p.onStartOver}>
         Start over
       </button>
