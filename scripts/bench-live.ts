@@ -55,13 +55,15 @@ function statOf(path: string): string[] | null {
 }
 
 /**
- * CPU seconds used so far by the main threads of the renderers this script's browser started
- * (Linux: /proc), or null elsewhere. Unlike TaskDuration (the wall time of the tasks), other
+ * CPU seconds used so far by the renderers this script's browser started (Linux: /proc), or
+ * null elsewhere: their main threads, and all their threads (the engine worker, the compositor,
+ * V8's helpers: the page's whole CPU). Unlike TaskDuration (the wall time of the tasks), other
  * processes on a busy machine do not inflate it.
  */
-function rendererMainCpu(): number | null {
+function rendererCpu(): { main: number; all: number } | null {
   try {
     let ticks = 0;
+    let allTicks = 0;
     let found = false;
     for (const pid of readdirSync("/proc")) {
       if (!/^[0-9]+$/.test(pid)) continue;
@@ -84,9 +86,11 @@ function rendererMainCpu(): number | null {
       const f = statOf(`/proc/${pid}/task/${pid}/stat`);
       if (!f) continue;
       ticks += Number(f[11]) + Number(f[12]);
+      const all = statOf(`/proc/${pid}/stat`);
+      if (all) allTicks += Number(all[11]) + Number(all[12]);
       found = true;
     }
-    return found ? ticks / 100 : null;
+    return found ? { main: ticks / 100, all: allTicks / 100 } : null;
   } catch {
     return null;
   }
@@ -296,7 +300,7 @@ async function tenSeries(): Promise<void> {
       }
       if (TRACE) await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] });
       const cpu0 = await task();
-      const own0 = rendererMainCpu();
+      const own0 = rendererCpu();
       const wall0 = Date.now();
       const writes: { source: string; count: number; at: number }[] = [];
       const perInterval = 500;
@@ -313,7 +317,7 @@ async function tenSeries(): Promise<void> {
       }
       await new Promise((res) => setTimeout(res, 3000));
       const cpu1 = await task();
-      const own1 = rendererMainCpu();
+      const own1 = rendererCpu();
       if (PROFILE) {
         const { profile } = await cdp.send("Profiler.stop");
         writeFileSync(PROFILE, JSON.stringify(profile));
@@ -336,7 +340,9 @@ async function tenSeries(): Promise<void> {
       console.log(
         `   run ${r + 1}: write → row count on the page: p50 ${quantile(lat, 0.5)} ms, p95 ${quantile(lat, 0.95)} ms, max ${Math.max(...lat)} ms over ${lat.length} intervals` +
           `${missed ? `, ${missed} never seen` : ""}; the page's main thread busy ${(((cpu1 - cpu0) / ((wall1 - wall0) / 1000)) * 100).toFixed(1)} % of one core` +
-          (own0 !== null && own1 !== null ? ` (its CPU time ${(((own1 - own0) / ((wall1 - wall0) / 1000)) * 100).toFixed(1)} %)` : ""),
+          (own0 !== null && own1 !== null
+            ? ` (its CPU time ${(((own1.main - own0.main) / ((wall1 - wall0) / 1000)) * 100).toFixed(1)} %; the page's every thread, workers included, ${(((own1.all - own0.all) / ((wall1 - wall0) / 1000)) * 100).toFixed(1)} %)`
+            : ""),
       );
     } finally {
       await browser.close();
