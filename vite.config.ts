@@ -69,16 +69,26 @@ function sharedWorkerChunks(workerChunks: Set<string>): Plugin {
       });
       return out === code ? null : { code: out, map: null };
     },
-    // The chunks a worker loads: their dynamic imports must not preload through the document.
     generateBundle(_, bundle) {
+      // The chunks a worker loads: their dynamic imports must not preload through the document.
       workerChunks.clear();
-      const visit = (name: string) => {
+      const below = (name: string, seen: Set<string>) => {
         const c = bundle[name];
-        if (workerChunks.has(name) || c?.type !== "chunk") return;
-        workerChunks.add(name);
-        c.imports.forEach(visit);
+        if (seen.has(name) || c?.type !== "chunk") return seen;
+        seen.add(name);
+        for (const i of c.imports) below(i, seen);
+        return seen;
       };
-      for (const c of Object.values(bundle)) if (c.type === "chunk" && c.isEntry && c.facadeModuleId && workers.has(c.facadeModuleId)) visit(c.fileName);
+      for (const c of Object.values(bundle)) {
+        if (c.type !== "chunk" || !c.isEntry || !c.facadeModuleId || !workers.has(c.facadeModuleId)) continue;
+        const all = below(c.fileName, new Set());
+        all.forEach((n) => workerChunks.add(n));
+        // Every chunk it needs named in the worker's own: fetched at once, not a level of imports
+        // at a time (as the page's modulepreload links do). Added after its imports, so the
+        // modules still run in the same order.
+        const more = [...all].filter((n) => n !== c.fileName && !c.imports.includes(n));
+        c.code += more.map((n) => `\nimport "./${n.replace(/^.*\//, "")}";`).join("");
+      }
     },
   };
 }
