@@ -62,6 +62,9 @@ function sharedWorkerChunks(workerChunks: Set<string>): Plugin {
       return `export default import.meta.ROLLUP_FILE_URL_${emit(this, file)};`;
     },
     transform(code, id) {
+      // The helper that wraps dynamic imports tells the page's window when one fails; a worker
+      // has none, and its own error is what goes on.
+      if (id === "\0vite/preload-helper.js") return code.replace("window.dispatchEvent(e);", 'if (typeof window !== "undefined") window.dispatchEvent(e);');
       if (!id.includes("/src/") || !code.includes("new Worker(new URL(")) return null;
       const out = code.replace(WORKER_START, (_, _q, rel: string) => {
         const file = resolve(dirname(id), rel);
