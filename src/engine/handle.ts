@@ -3,7 +3,6 @@ import type { FileOutcome, Progress, Request, ResultOf } from "./protocol";
 import type { Store } from "./store";
 import { fetchChunks, nameOfUrl, refuseUrl, RemoteError } from "./remote";
 import { loadFiles, type HelperWorkers } from "./load-files";
-import { queryPrometheus, sourceOfQuery } from "./prometheus-query";
 import { portFetch } from "./net-port";
 import { heatmapQuery, tailQuery, windowQuery } from "./time-queries";
 
@@ -63,6 +62,8 @@ export async function handle(
       return out;
     }
     case "loadPrometheus": {
+      // The query and its reader are a chunk of their own, fetched when first asked.
+      const { queryPrometheus, sourceOfQuery } = await import("./prometheus-query");
       // Through the page's port whenever it gives one: it may answer from a saved copy.
       const r = await queryPrometheus(req.request, { auth: req.auth, signal, fetch: req.net ? portFetch(req.net) : fetchOf(req.request.url, undefined) });
       return [{ file: sourceOfQuery(req.request.query), ...store.add(r) }];

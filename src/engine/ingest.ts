@@ -1,18 +1,18 @@
 // Turns one input (a name and its text, streamed in chunks) into series. Pure: no DOM, no
 // worker API, so the whole path from bytes to series is testable in Node.
 import { encodeIntoCompressedBase64 } from "hdr-histogram-js";
-import { maxOf, mergeAll, valueAtPercentile } from "../core/histogram";
+import { maxOf, valueAtPercentile } from "../core/histogram";
 import { LineSplitter, MAX_LINE_CHARS } from "../core/lines";
 import { IntervalTable } from "../core/series";
 import { fileBaseName } from "../core/naming";
 import type { SeriesModel } from "../core/series";
 import type { LoadProblem } from "../core/types";
 import { parsePercentileFile } from "../formats/hgrm";
-import { looksLikeUtf16, pickFormat, unreadableReason } from "../formats/detect";
+import { detectionHead, isHdrHistogramText, looksLikeUtf16, pickHdrFormat, unreadableReason, HEAD_CHARS } from "../formats/sniff";
 import { HlogIngest, type ReadOptions } from "./hlog-ingest";
 import { SparseIntervalTable } from "./intervals/sparse-rows";
 import { makeSeries, type IngestProgress, type IngestResult, type Sink } from "./series-make";
-import type { FormatBytesReader, FormatReader, LineParser, ParsedSource, SampleOptions } from "../formats/source";
+import type { Format, FormatBytesReader, FormatReader, LineParser, ParsedSource, SampleOptions } from "../formats/source";
 
 const MAX_PERCENTILE_FILE_CHARS = 32 * 1024 * 1024;
 
@@ -38,7 +38,7 @@ export async function ingest(
       // exactly as it is when the whole file arrives in one chunk (found by fuzzing: a head of
       // exactly 4096 characters was left uncut).
       if (head.length <= HEAD_CHARS) continue;
-      sink = pickSink(name, head, options, read);
+      sink = await pickSink(name, head, options, read);
       if (!sink) return unknownFormat(name, head);
       sink.push(head);
       head = "";
@@ -48,7 +48,7 @@ export async function ingest(
     onProgress?.({ bytes, intervals: sink.intervalCount });
   }
   if (!sink) {
-    sink = pickSink(name, head, options, read);
+    sink = await pickSink(name, head, options, read);
     if (!sink) return unknownFormat(name, head);
     sink.push(head);
   }
@@ -65,28 +65,6 @@ export async function ingestWith(name: string, reader: FormatReader, chunks: Asy
   return sink.finish();
 }
 
-/**
- * Detection sees the same head whatever the chunking: the first 4096 characters, cut after the
- * last line end (\n or a lone \r: old Mac files) in them when more text follows.
- */
-const HEAD_CHARS = 4096;
-function detectionHead(head: string): string {
-  if (head.length <= HEAD_CHARS) return head;
-  const nl = Math.max(head.lastIndexOf("\n", HEAD_CHARS - 1), head.lastIndexOf("\r", HEAD_CHARS - 1));
-  return head.slice(0, nl > 0 ? nl + 1 : HEAD_CHARS);
-}
-
-/**
- * The format ingest() picks for an input whose first chunks joined make `fullHead` (all of it,
- * or the first chunks until more than HEAD_CHARS): "hlog", "percentiles", a reader's id, or
- * "unknown". For diagnostics (the fuzz harness): the same decisions as pickSink below.
- */
-export function detectedFormat(name: string, fullHead: string): string {
-  if (looksLikeUtf16(fullHead)) return "unknown";
-  const head = detectionHead(fullHead);
-  return pickFormat(name, head)?.id ?? "unknown";
-}
-
 /** The head ingest() decides on when the input comes in these chunks. */
 export function headOfChunks(chunks: readonly string[]): string {
   let head = "";
@@ -97,16 +75,30 @@ export function headOfChunks(chunks: readonly string[]): string {
   return head;
 }
 
-/** Whether ingest() would read this input as an interval log (so it can be read in parts). */
+/**
+ * Whether ingest() would read this input as an interval log (so it can be read in parts): only
+ * HdrHistogram text is one, so the load-generator readers are not needed to say.
+ */
 export function isIntervalLog(name: string, head: string): boolean {
-  return !looksLikeUtf16(head) && pickFormat(name, detectionHead(head))?.id === "hlog";
+  if (looksLikeUtf16(head)) return false;
+  const h = detectionHead(head);
+  return isHdrHistogramText(name, h) && pickHdrFormat(name, h)?.id === "hlog";
 }
 
-function pickSink(name: string, fullHead: string, options: SampleOptions | undefined, read: ReadOptions): Sink | null {
+/**
+ * The format that reads an input with this detection head: HdrHistogram's own told without the
+ * registry of readers, which is loaded (a chunk of its own in the page's engine worker) only for
+ * other text.
+ */
+async function formatOf(name: string, head: string): Promise<Format | null> {
+  return isHdrHistogramText(name, head) ? pickHdrFormat(name, head) : (await import("../formats/detect")).pickFormat(name, head);
+}
+
+async function pickSink(name: string, fullHead: string, options: SampleOptions | undefined, read: ReadOptions): Promise<Sink | null> {
   // UTF-16 reads as garbage under every name: refused before any reader (unknownFormat says why).
   if (looksLikeUtf16(fullHead)) return null;
   const head = detectionHead(fullHead);
-  const format = pickFormat(name, head);
+  const format = await formatOf(name, head);
   if (!format) return null;
   if (format.create) return new ReaderIngest(name, format, options);
   return format.id === "hlog" ? new HlogIngest(name, true, null, read.keepBlocks, undefined, read.context) : new PercentileIngest(name);
@@ -155,7 +147,7 @@ class PercentileIngest implements Sink {
  * goes; interval histograms are then kept like a log's (as compressed payloads), so the
  * timeline and time windows work the same way.
  */
-class ReaderIngest implements Sink {
+export class ReaderIngest implements Sink {
   private readonly parser: LineParser;
   private readonly splitter: LineSplitter;
   private overlong: LoadProblem[] = [];
@@ -200,7 +192,13 @@ class ReaderIngest implements Sink {
 }
 
 /** A reader's series as the store keeps it, with its interval table and the histogram given. */
-function seriesOfParsed(p: ParsedSource["series"][number], file: string, format: string, histogram: ParsedSource["series"][number]["histogram"], table: IntervalTable | null) {
+export function seriesOfParsed(
+  p: ParsedSource["series"][number],
+  file: string,
+  format: string,
+  histogram: ParsedSource["series"][number]["histogram"],
+  table: IntervalTable | null,
+) {
   const m = makeSeries({
     name: p.name,
     source: file,
@@ -263,72 +261,4 @@ export async function ingestBytes(
 
 function unknownFormat(name: string, head: string): IngestResult {
   return { series: [], problems: [{ file: name, line: null, reason: unreadableReason(head) }], lines: 0 };
-}
-
-/**
- * A sample format read as it grows (a run followed live): its lines go through one reader kept
- * between pieces, so the header and columns are remembered from the first read and each piece
- * is read once. After each piece the series so far are made from what the reader collected:
- * the histograms are copied (the reader goes on recording into its own), and the payload of an
- * interval that did not change since the last piece is kept rather than encoded again.
- */
-export class GrowingSamples {
-  private readonly sink: ReaderIngest;
-  /** Payloads by series label and interval start: the interval's count and length when encoded. */
-  private readonly encoded = new Map<string, Map<number, { count: number; length: number; max: number; p50: number; payload: string }>>();
-  /** Problems already said (the reader lists them all again each time). */
-  private readonly said = new Set<string>();
-
-  private constructor(
-    private readonly file: string,
-    reader: FormatReader,
-    options?: SampleOptions,
-  ) {
-    this.sink = new ReaderIngest(file, reader, options);
-  }
-
-  /** A reader for a file whose first text is `head`, or null when its format is not read line by line into samples. */
-  static open(name: string, head: string, options?: SampleOptions): GrowingSamples | null {
-    if (looksLikeUtf16(head)) return null;
-    const format = pickFormat(name, detectionHead(head));
-    return format?.create ? new GrowingSamples(name, format, options) : null;
-  }
-
-  /** Complete lines that follow those read. */
-  push(text: string): void {
-    this.sink.push(text);
-  }
-
-  /** The series of everything read so far, and the problems found since the last call. */
-  snapshot(): IngestResult {
-    const parsed = this.sink.parsed();
-    const series = parsed.series
-      .filter((p) => p.histogram.totalCount > 0 || (p.failures ?? 0) > 0)
-      .map((p) => {
-        let table: IntervalTable | null = null;
-        if (p.intervals && p.intervals.length > 0) {
-          let kept = this.encoded.get(p.tag);
-          if (!kept) this.encoded.set(p.tag, (kept = new Map()));
-          const next = new Map<number, { count: number; length: number; max: number; p50: number; payload: string }>();
-          table = new IntervalTable();
-          for (const iv of p.intervals) {
-            const h = iv.histogram;
-            let e = kept.get(iv.start);
-            if (!e || e.count !== h.totalCount || e.length !== iv.length)
-              e = { count: h.totalCount, length: iv.length, max: maxOf(h), p50: valueAtPercentile(h, 50), payload: encodeIntoCompressedBase64(h) };
-            next.set(iv.start, e);
-            table.push(iv.start, iv.length, e.max, e.count, 0, e.payload, e.p50);
-          }
-          this.encoded.set(p.tag, next);
-        }
-        return seriesOfParsed(p, this.file, parsed.format, mergeAll([p.histogram]), table);
-      });
-    const problems = parsed.problems.filter((x) => {
-      const key = `${x.line}\u0000${x.reason}`;
-      if (this.said.has(key)) return false;
-      this.said.add(key);
-      return true;
-    });
-    return { series, problems, lines: 0 };
-  }
 }

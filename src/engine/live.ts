@@ -12,7 +12,7 @@ import type { LoadProblem } from "../core/types";
 import type { SeriesModel } from "../core/series";
 import type { AppendedRow } from "./intervals";
 import type { LiveAnswer, LivePiece } from "./protocol";
-import { GrowingSamples } from "./ingest";
+import { GrowingSamples } from "./growing-samples";
 import { nameOfUrl } from "./remote";
 import { Store } from "./store";
 

@@ -3,7 +3,7 @@
 // read them; the thread files of one pgbench run are then merged into one series (join-runs.ts).
 import type { PayloadBytes } from "../core/series";
 import type { SampleOptions } from "../formats/source";
-import { BYTES_SNIFF_LENGTH, pickBytesReader } from "../formats/detect";
+import { BYTES_SNIFF_LENGTH, mayBeBinary } from "../formats/sniff";
 import { fileBytes, fileChunks } from "./file-chunks";
 import { joinThreadFiles } from "./join-runs";
 import { ingest, ingestBytes, ingestHlogInParts, type HlogPart, type IngestResult, type ReadOptions } from "./ingest";
@@ -165,8 +165,10 @@ class LoadRun {
     const file = this.files[i]!;
     let bytes = 0;
     try {
-      // A binary format (Gatling 3.13's simulation.log) is read from its bytes, not as text.
-      const binary = pickBytesReader(file.name, new Uint8Array(await file.slice(0, BYTES_SNIFF_LENGTH).arrayBuffer()));
+      // A binary format (Gatling 3.13's simulation.log) is read from its bytes, not as text. The
+      // registry of readers is loaded for a file whose first bytes may be one only.
+      const head = new Uint8Array(await file.slice(0, BYTES_SNIFF_LENGTH).arrayBuffer());
+      const binary = mayBeBinary(head) ? (await import("../formats/detect")).pickBytesReader(file.name, head) : null;
       if (binary)
         this.results[i] = await ingestBytes(
           file.name,

@@ -10,7 +10,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ingest, detectedFormat, headOfChunks } from "../engine/ingest";
+import { ingest, headOfChunks } from "../engine/ingest";
+import { detectedFormat } from "./detect";
 import { maxOf, valueAtPercentile } from "../core/histogram";
 import { GENERATED_KINDS, generatedFixture, realSamples, slaDat, type Fixture } from "../../tests/fuzz/generators";
 import { abGnuplot, generateSamples, jmeterAggregate, locustStats } from "../../tests/support/loadgen-fixtures";

@@ -1,7 +1,8 @@
 // Fuzzing harness: feeding inputs to the parsers, the oracle every outcome must satisfy, and
 // the bookkeeping of known (reported, not yet fixed) bugs. Pure Node: no Vitest import, so the
 // long runner (tests/fuzz/run.ts) and the Vitest suite share it.
-import { detectedFormat, headOfChunks, ingest, type IngestResult } from "../../src/engine/ingest";
+import { headOfChunks, ingest, type IngestResult } from "../../src/engine/ingest";
+import { detectedFormat } from "../../src/formats/detect";
 import { Store } from "../../src/engine/store";
 import { bucketsOf, maxOf, type Histogram } from "../../src/core/histogram";
 import type { SampleOptions } from "../../src/formats/source";

@@ -55,8 +55,8 @@ import {
   storeLoadChecked,
 } from "./harness";
 import { openShareIn, shareOf } from "../../src/engine/share-query";
-import { detectedFormat, headOfChunks, ingestBytes, type IngestResult } from "../../src/engine/ingest";
-import { BYTES_SNIFF_LENGTH, pickBytesReader } from "../../src/formats/detect";
+import { headOfChunks, ingestBytes, type IngestResult } from "../../src/engine/ingest";
+import { BYTES_SNIFF_LENGTH, detectedFormat, pickBytesReader } from "../../src/formats/detect";
 import { gatlingBinaryOfSamples } from "../support/gatling-binary-writer";
 import { generateSamples } from "../support/loadgen-fixtures";
 import { TOOL_KINDS, toolFixture } from "./tool-generators";
