@@ -56,48 +56,56 @@ function fieldsOf(h: Histogram): Fields {
   return out;
 }
 
-function made(k: Kept): Histogram {
+/** The layout fields a histogram made from the counts must share with the original for its counts to sit at the same indices. */
+const LAYOUT = ["countsArrayLength", "unitMagnitude", "subBucketHalfCountMagnitude", "subBucketCount", "bucketCount"] as const;
+
+/** A histogram made from the kept counts with every field of the original, or null when its layout differs. */
+function made(k: Kept): Histogram | null {
   const h = newHistogram(k.sparse.numberOfSignificantValueDigits, k.sparse.lowestDiscernibleValue, k.sparse.highestTrackableValue);
+  const js = h as unknown as Record<string, unknown>;
+  if (LAYOUT.some((f) => js[f] !== k.fields[f])) return null;
   addDecodedInto(h, { version: 2, ...k.sparse });
   Object.assign(h, k.fields);
   return h;
 }
 
-/** Counts and fields equal: the one made is the original, as far as anything can read. */
-function same(a: Histogram, b: Histogram): boolean {
-  const ca = (a as unknown as { _counts?: unknown })._counts;
-  const cb = (b as unknown as { _counts?: unknown })._counts;
-  if (!(ca instanceof Float64Array) || !(cb instanceof Float64Array) || ca.length !== cb.length) return false;
-  for (let i = 0; i < ca.length; i++) if (ca[i] !== cb[i]) return false;
-  const fa = fieldsOf(a);
-  const fb = fieldsOf(b);
-  const keys = Object.keys(fa);
-  return keys.length === Object.keys(fb).length && keys.every((key) => Object.is(fa[key], fb[key]));
+/** Whether a histogram made from these counts has the original's layout, by the parameters it is made with (a fleet's series share a few). */
+const layoutOk = new Map<string, boolean>();
+function layoutKept(k: Kept): boolean {
+  const key = [k.sparse.numberOfSignificantValueDigits, k.sparse.lowestDiscernibleValue, k.sparse.highestTrackableValue, ...LAYOUT.map((f) => k.fields[f])].join("/");
+  let ok = layoutOk.get(key);
+  if (ok === undefined) {
+    ok = made(k) !== null;
+    if (layoutOk.size >= 1000) layoutOk.clear();
+    layoutOk.set(key, ok);
+  }
+  return ok;
 }
 
 const solidOf = new WeakMap<object, () => Histogram>();
+const boundOf = new WeakMap<Histogram, Map<PropertyKey, unknown>>();
 
 /**
  * `h` kept as its non-zero counts, or `h` itself when one made from them would differ in
  * anything (a layout the counts cannot say, a count array of another length) or when it has
  * more non-zero counts than `maxCounts` (then the counts array is not mostly zeros).
+ * `startFrom` "made": reads never see the original, as once it is collected (tests).
  */
-export function compactHistogram(h: Histogram, maxCounts = 4096): Histogram {
+export function compactHistogram(h: Histogram, maxCounts = 4096, startFrom: "original" | "made" = "original"): Histogram {
   if (solidOf.has(h)) return h;
   const sparse = sparseOf(h);
   if (sparse.indices.length > maxCounts || sparse.lowestDiscernibleValue !== lowestDiscernibleValueOf(h)) return h;
   const kept: Kept = { sparse, fields: fieldsOf(h) };
-  if (!same(made(kept), h)) return h;
+  if (!layoutKept(kept)) return h;
   let pinned: Histogram | null = null;
-  let weak: WeakRef<Histogram> | null = null;
-  let bound = new Map<PropertyKey, unknown>();
+  // The original is the first one read (until it is collected); then one made again.
+  let weak: WeakRef<Histogram> | null = startFrom === "original" ? new WeakRef(h) : null;
   const get = (): Histogram => {
     if (pinned) return pinned;
     let r = weak?.deref();
     if (!r) {
-      r = made(kept);
+      r = made(kept)!;
       weak = new WeakRef(r);
-      bound = new Map();
     }
     return r;
   };
@@ -109,8 +117,11 @@ export function compactHistogram(h: Histogram, maxCounts = 4096): Histogram {
       const v = Reflect.get(r, key, r) as unknown;
       if (typeof v !== "function") return v;
       if (!READS.has(key)) pin();
-      let b = bound.get(key);
-      if (b === undefined) bound.set(key, (b = (v as (...a: unknown[]) => unknown).bind(r)));
+      // Bound to the histogram read, and kept only as long as it is (its methods hold it).
+      let methods = boundOf.get(r);
+      if (!methods) boundOf.set(r, (methods = new Map()));
+      let b = methods.get(key);
+      if (b === undefined) methods.set(key, (b = (v as (...a: unknown[]) => unknown).bind(r)));
       return b;
     },
     set(_t, key, value) {
