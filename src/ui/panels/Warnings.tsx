@@ -11,7 +11,7 @@ import type { SeriesRow } from "./SeriesList";
  * many and which, each series' own words one click away: a fleet of a thousand series gave a
  * thousand near-identical boxes above the chart, pushing it out of sight.
  */
-export const GROUP_AT = 5;
+export const GROUP_AT = 10;
 
 /** Series named in a collapsed notice's own sentence; the rest are counted. */
 const NAMED = 3;
