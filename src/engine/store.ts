@@ -5,6 +5,8 @@
 // modules, and the types a query answers with are in protocol.ts.
 import { bucketsOf, type Buckets, type Histogram } from "../core/histogram";
 import { IntervalTable, type SeriesModel } from "../core/series";
+import { compactHistogram, solidHistogram } from "../core/lazy-histogram";
+import { SparseIntervalTable } from "./intervals/sparse-rows";
 import { coNotJudged } from "../core/co-applies";
 import { detectCoordinatedOmission } from "../core/co-detect";
 import { formatNs } from "../core/warnings";
@@ -79,6 +81,9 @@ export class Store {
         s.name = name;
       }
       taken.add(s.name);
+      // Steps kept as sparse counts (Prometheus): the whole is kept as its few counts too, and
+      // made again when read (core/lazy-histogram.ts), not a counts array of zeros per series.
+      if (s.intervals instanceof SparseIntervalTable) s.histogram = compactHistogram(s.histogram);
     }
     this.series.push(...r.series);
     return { added: r.series.map((s) => s.id), problems: r.problems };
@@ -141,7 +146,7 @@ export class Store {
     // The engine's one merge (merge.ts): into the coarsest layout among the parts. Time windows
     // and timeline columns of the merge add its intervals into this layout too (sameShape of
     // this histogram).
-    const histogram = mergeHistograms(parts.map((p) => p.histogram));
+    const histogram = mergeHistograms(parts.map((p) => solidHistogram(p.histogram)));
     let intervals: IntervalTable | null = null;
     let startTime: number | null = null;
     if (parts.every((p) => p.intervals && p.intervals.n > 0)) {

@@ -7,13 +7,16 @@ import { noValuesText } from "../../core/judge";
 import { TABLE_PERCENTILES, unitFactor, type Unit } from "../../core/types";
 import type { SeriesView } from "../../engine/store";
 import type { SeriesRow } from "./SeriesList";
-import { useInSlices } from "../hooks/use-in-slices";
+import { useInSlices, useRowsShown } from "../hooks/use-in-slices";
+import { MoreRows } from "./MoreRows";
 
 /** Rows added per frame when many series arrive at once (see use-in-slices.ts). */
 const ROWS_PER_SLICE = 25;
 
 export const PercentileTable = memo(function PercentileTable({ rows: all, unit, onBusy }: { rows: SeriesRow[]; unit: Unit; onBusy?: (d: 1 | -1) => void }) {
-  const count = useInSlices(all.length, ROWS_PER_SLICE, onBusy);
+  // A long table shows its first rows, the rest as it is scrolled (MoreRows).
+  const { shown, more, all: showAll } = useRowsShown(all.length);
+  const count = useInSlices(shown, ROWS_PER_SLICE, onBusy);
   const rows = count < all.length ? all.slice(0, count) : all;
   // The details' rows exist only while it is open: closed, they are not shown, and with 50
   // series their 150 cells were a fifth of the DOM updates of a unit change.
@@ -40,6 +43,7 @@ export const PercentileTable = memo(function PercentileTable({ rows: all, unit, 
           ))}
         </tbody>
       </table>
+      {count >= shown ? <MoreRows shown={shown} total={all.length} moreHook="table-more" onMore={more} onAll={showAll} /> : null}
       <details className="details" onToggle={(e) => setDetailsOpen(e.currentTarget.open)}>
         <summary>Details (mean and standard deviation: not for judging latency)</summary>
         <p>

@@ -10,7 +10,8 @@ import { withoutValues } from "../../core/judge";
 import { UNITS, type Unit } from "../../core/types";
 import type { IdentityPatch } from "../../engine/protocol";
 import type { SeriesView } from "../../engine/store";
-import { useInSlices } from "../hooks/use-in-slices";
+import { useInSlices, useRowsShown } from "../hooks/use-in-slices";
+import { MoreRows } from "./MoreRows";
 
 export interface SeriesRow {
   view: SeriesView;
@@ -70,7 +71,9 @@ function labelFirst(v: SeriesView): React.ReactNode {
 
 export const SeriesList = memo(function SeriesList(props: Props) {
   const { rows: all, selected, onBusy, ...handlers } = props;
-  const count = useInSlices(all.length, ROWS_PER_SLICE, onBusy);
+  // A long list shows its first rows, the rest as it is scrolled (MoreRows).
+  const { shown, more, all: showAll } = useRowsShown(all.length);
+  const count = useInSlices(shown, ROWS_PER_SLICE, onBusy);
   const rows = count < all.length ? all.slice(0, count) : all;
   if (rows.length === 0) return <p className="empty">No series loaded. Drop .hlog, .hgrm, wrk2 or load-generator output anywhere on the page.</p>;
   const configs = [...new Set(rows.map((r) => r.view.config))];
@@ -88,6 +91,7 @@ export const SeriesList = memo(function SeriesList(props: Props) {
           </ul>
         </section>
       ))}
+      {count >= shown ? <MoreRows shown={shown} total={all.length} moreHook="series-more" onMore={more} onAll={showAll} /> : null}
     </div>
   );
 });

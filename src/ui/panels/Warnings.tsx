@@ -1,21 +1,118 @@
 // Warnings the data itself gives: saturation, coordinated omission and a histogram of buckets
 // that keeps no max, in the words of
 // core/warnings.ts (what it means, what to do).
-import { memo } from "react";
-import { warningText } from "../../core/warnings";
+import { memo, useState } from "react";
+import { formatCount } from "../../core/format";
+import { formatNs, warningText, type SeriesWarning } from "../../core/warnings";
 import type { SeriesRow } from "./SeriesList";
+
+/**
+ * From this many series with one kind of warning, they are said in one notice that names how
+ * many and which, each series' own words one click away: a fleet of a thousand series gave a
+ * thousand near-identical boxes above the chart, pushing it out of sight.
+ */
+export const GROUP_AT = 10;
+
+/** Series named in a collapsed notice's own sentence; the rest are counted. */
+const NAMED = 3;
+
+const TITLE: Record<SeriesWarning["kind"], string> = {
+  saturation: "Past capacity",
+  bucketed: "No max kept",
+  "coordinated-omission": "Coordinated omission?",
+};
+
+interface Item {
+  w: SeriesWarning;
+  name: string;
+}
+
+export interface WarningGroup {
+  kind: SeriesWarning["kind"];
+  items: Item[];
+}
+
+/** The warnings by kind, in the order of their first series; a kind of fewer than GROUP_AT series stays one box each. */
+export function groupWarnings(rows: readonly SeriesRow[]): (Item | WarningGroup)[] {
+  const items = rows.flatMap((r) => r.view.warnings.map((w) => ({ w, name: r.view.name })));
+  const byKind = new Map<SeriesWarning["kind"], Item[]>();
+  for (const it of items) {
+    const list = byKind.get(it.w.kind);
+    if (list) list.push(it);
+    else byKind.set(it.w.kind, [it]);
+  }
+  const out: (Item | WarningGroup)[] = [];
+  for (const [kind, list] of byKind) {
+    if (list.length >= GROUP_AT) out.push({ kind, items: list });
+    else out.push(...list);
+  }
+  return out;
+}
+
+/** What every series of a collapsed notice has in common, in plain words. */
+export function groupText(g: WarningGroup): string {
+  const names = g.items.slice(0, NAMED).map((x) => x.name);
+  const rest = g.items.length - names.length;
+  const which = `${names.join(", ")}${rest > 0 ? ` and ${formatCount(rest)} more` : ""}`;
+  const head = `${formatCount(g.items.length)} series (${which})`;
+  if (g.kind === "bucketed") {
+    // The fleet's top lies in the highest of their top buckets: named with its series.
+    let top = g.items[0]!;
+    for (const it of g.items) if (it.w.kind === "bucketed" && top.w.kind === "bucketed" && it.w.highNs > top.w.highNs) top = it;
+    const t = top.w.kind === "bucketed" ? top.w : null;
+    const highest = t
+      ? Number.isFinite(t.highNs)
+        ? `max within [${formatNs(t.lowNs)}, ${formatNs(t.highNs)}]`
+        : `max above ${formatNs(t.lowNs)} (its top bucket has no upper bound)`
+      : "";
+    return `${head} keep no max: each spectrum ends in "max within [a, b]", its top bucket holding a value; the highest is ${highest} (${top.name}). Every value is shown at its bucket's upper bound, never below what was observed. Open for each series' range.`;
+  }
+  if (g.kind === "saturation") {
+    return `${head}: the median latency climbs steadily through each run: the system was past its capacity, requests queued, and these percentiles describe the queue, not the service. Judge a lower throughput. Open for each series.`;
+  }
+  return `${head}: each spectrum ends in a cliff that a stalled load generator leaves (coordinated omission). Open for each series.`;
+}
+
+function One({ w, name }: Item) {
+  return (
+    <p data-testid="warning" data-kind={w.kind} data-series={name} className={`warning ${w.kind}`}>
+      <strong>{TITLE[w.kind]}</strong> {warningText(w)}
+    </p>
+  );
+}
+
+/** Many series' warnings of one kind: one notice; each series' own box only while it is open. */
+function Group({ g }: { g: WarningGroup }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details
+      data-testid="warning-group"
+      data-kind={g.kind}
+      data-count={String(g.items.length)}
+      className={`warning warning-group ${g.kind}`}
+      onToggle={(e) => setOpen(e.currentTarget.open)}
+    >
+      <summary>
+        <strong>{TITLE[g.kind]}</strong> {groupText(g)}
+      </summary>
+      {open ? (
+        <div className="warning-group-items">
+          {g.items.map((it, i) => (
+            <One key={i} {...it} />
+          ))}
+        </div>
+      ) : null}
+    </details>
+  );
+}
 
 // Memoised: the rows it reads keep their identity across display-unit changes.
 export const Warnings = memo(function Warnings({ rows }: { rows: SeriesRow[] }) {
-  const items = rows.flatMap((r) => r.view.warnings.map((w) => ({ w, name: r.view.name })));
-  if (items.length === 0) return null;
+  const parts = groupWarnings(rows);
+  if (parts.length === 0) return null;
   return (
     <section className="warnings" aria-label="Warnings about the data">
-      {items.map(({ w, name }, i) => (
-        <p key={i} data-testid="warning" data-kind={w.kind} data-series={name} className={`warning ${w.kind}`}>
-          <strong>{w.kind === "saturation" ? "Past capacity" : w.kind === "bucketed" ? "No max kept" : "Coordinated omission?"}</strong> {warningText(w)}
-        </p>
-      ))}
+      {parts.map((p, i) => ("items" in p ? <Group key={`g-${p.kind}`} g={p} /> : <One key={i} {...p} />))}
     </section>
   );
 });

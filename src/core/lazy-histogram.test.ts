@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { encodeIntoCompressedBase64 } from "hdr-histogram-js";
+import { bucketsOf, maxOf, newHistogram, sparseOf, valueAtPercentile, type Histogram } from "./histogram";
+import { spectrumOf } from "./spectrum";
+import { formatPercentileDistribution } from "./hgrm-export";
+import { compactHistogram, isCompact, solidHistogram } from "./lazy-histogram";
+import { prometheusAnswerReader } from "../formats/prometheus-api";
+import { ingestWith } from "../engine/ingest";
+import { OPEN_RANGE, Store } from "../engine/store";
+
+/** A whole of a few buckets as the Prometheus reader records it: each count at its bucket's upper bound, in ns. */
+function fewBuckets(): Histogram {
+  const h = newHistogram();
+  [
+    [7_812_500, 40],
+    [8_519_671, 1200],
+    [9_290_819, 51_000],
+    [13_139_968, 7],
+    [14_328_788, 1],
+  ].forEach(([v, c]) => h.recordValueWithCount(v!, c!));
+  return h;
+}
+
+const PERCENTILES = [0, 1, 50, 90, 99, 99.9, 99.99, 99.999, 100];
+
+describe("a histogram kept as its non-zero counts", () => {
+  it("answers every read as the histogram it was made from: percentiles, max, buckets, spectrum, payload, .hgrm", () => {
+    const h = fewBuckets();
+    // Read from one made from the counts, as after the original is collected.
+    const c = compactHistogram(h, 4096, "made");
+    expect(isCompact(c)).toBe(true);
+    expect(solidHistogram(c)).not.toBe(h);
+    expect(c).not.toBe(h);
+    for (const p of PERCENTILES) expect(valueAtPercentile(c, p), `p${p}`).toBe(valueAtPercentile(h, p));
+    expect(maxOf(c)).toBe(14_335_999);
+    expect(maxOf(c)).toBe(maxOf(h));
+    expect(c.totalCount).toBe(52_248);
+    expect(c.minNonZeroValue).toBe(h.minNonZeroValue);
+    expect(c.maxValue).toBe(h.maxValue);
+    expect(bucketsOf(c)).toEqual(bucketsOf(h));
+    expect(spectrumOf(c)).toEqual(spectrumOf(h));
+    expect(encodeIntoCompressedBase64(c)).toBe(encodeIntoCompressedBase64(h));
+    expect(formatPercentileDistribution(c, 1e6)).toBe(formatPercentileDistribution(h, 1e6));
+    expect(sparseOf(c)).toEqual(sparseOf(h));
+    expect(c.mean).toBe(h.mean);
+    expect(c.stdDeviation).toBe(h.stdDeviation);
+    const cc = (x: Histogram) => (x as unknown as { copyCorrectedForCoordinatedOmission(i: number): Histogram }).copyCorrectedForCoordinatedOmission(2_000_000);
+    expect(spectrumOf(cc(c))).toEqual(spectrumOf(cc(h)));
+  });
+
+  it("keeps a change: a value recorded into it stays, read after read", () => {
+    const h = fewBuckets();
+    const c = compactHistogram(fewBuckets(), 4096, "made");
+    h.recordValue(50_000_000);
+    c.recordValue(50_000_000);
+    expect(maxOf(c)).toBe(maxOf(h));
+    expect(c.totalCount).toBe(h.totalCount);
+    expect(valueAtPercentile(c, 100)).toBeGreaterThanOrEqual(50_000_000);
+  });
+
+  it("stays the histogram itself when its counts are not few", () => {
+    const h = newHistogram();
+    for (let v = 1; v <= 10_000; v++) h.recordValue(v);
+    expect(compactHistogram(h, 4096)).toBe(h);
+    expect(solidHistogram(h)).toBe(h);
+  });
+
+  it("is what a store keeps for a Prometheus series, and the series' views, export and merge are unchanged", async () => {
+    const T0 = 1_767_225_600;
+    const result = [0, 1, 2].map((s) => ({
+      metric: { __name__: "api_seconds", instance: `host-${s}` },
+      histograms: [0, 1, 2, 3].map((p) => [
+        T0 + 60 * p,
+        {
+          count: String(30 * p + s),
+          sum: "1",
+          buckets: [
+            [0, String(2 ** (-57 / 8)), String(2 ** (-56 / 8)), String(20 * p)],
+            [0, String(2 ** ((-50 + s) / 8)), String(2 ** ((-49 + s) / 8)), String(10 * p + s)],
+          ],
+        },
+      ]),
+    }));
+    const text = JSON.stringify({ status: "success", data: { resultType: "matrix", result } });
+    const load = async () => {
+      const r = await ingestWith("api.json", prometheusAnswerReader({ source: "api.json", firstPoint: "whole", step: 60 }), [text]);
+      const store = new Store();
+      // The reader's own wholes, before the store keeps them compact: the reference.
+      const wholes = r.series.map((s) => s.histogram);
+      store.add(r);
+      return { store, wholes };
+    };
+    const { store, wholes } = await load();
+    expect(store.series.map((s) => isCompact(s.histogram))).toEqual([true, true, true]);
+    store.series.forEach((s, i) => {
+      expect(spectrumOf(s.histogram)).toEqual(spectrumOf(wholes[i]!));
+      expect(store.exportHgrm(s.id, OPEN_RANGE, "ms")).toBe(formatPercentileDistribution(wholes[i]!, 1e6));
+      expect(encodeIntoCompressedBase64(s.histogram)).toBe(encodeIntoCompressedBase64(wholes[i]!));
+    });
+    // The max range each says (no max kept) and the percentiles of the merge: as from the reader's own.
+    const views = store.views();
+    expect(views.map((v) => v.warnings.find((w) => w.kind === "bucketed"))).toEqual(store.series.map((s) => ({ kind: "bucketed", series: s.name, ...s.bucketed })));
+    const m = store.merge(store.series.map((s) => s.id));
+    const ref = newHistogram();
+    for (const w of wholes) ref.add(w);
+    for (const p of PERCENTILES) expect(valueAtPercentile(store.get(m).histogram, p), `p${p}`).toBe(valueAtPercentile(ref, p));
+  });
+});
