@@ -18,7 +18,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { ROWS_SHOWN } from "../../src/ui/hooks/use-in-slices";
+import { LONG_LIST, ROWS_SHOWN } from "../../src/ui/hooks/use-in-slices";
 import { CHROMIUM, CHROMIUM_ARGS, ROOT, closeQuietly, cleanup, freePort, newPage, setBrowser, startPreview, withTimeout, WorkerSession } from "./harness";
 
 export interface Fleet {
@@ -184,7 +184,7 @@ export async function pageRuns(fleet: Fleet, runs: number, shot: string | null, 
         await page.evaluate(
           // The list shows its first rows (ROWS_SHOWN), the rest as it is scrolled.
           (n) => window.__bench.arm("load", { event: "click", selector: "[data-testid=prometheus-consent-load]", minSeries: n, requireTrue: true }),
-          Math.min(fleet.series, ROWS_SHOWN),
+          fleet.series > LONG_LIST ? ROWS_SHOWN : fleet.series,
         );
         const base = rssSum();
         let peak = base;
@@ -214,7 +214,7 @@ export async function pageRuns(fleet: Fleet, runs: number, shot: string | null, 
         const profiled = profile ? profileBetween(b, page, lastByte, loading) : null;
         const load = await loading;
         // Every series listed: the rows shown, and the rest the list says it holds.
-        const listed = fleet.series > ROWS_SHOWN ? Number(await page.getByTestId("series-more").getAttribute("data-total")) : load.series;
+        const listed = fleet.series > LONG_LIST ? Number(await page.getByTestId("series-more").getAttribute("data-total")) : load.series;
         const origin = await page.evaluate(() => performance.timeOrigin);
         const drawn = origin + load.tPaint - fleet.lastByteEpoch();
         const firstRow = origin + (await page.evaluate(() => (window as unknown as { __firstRow?: number }).__firstRow ?? NaN)) - fleet.lastByteEpoch();
@@ -230,7 +230,7 @@ export async function pageRuns(fleet: Fleet, runs: number, shot: string | null, 
         if (shot && run === 0) await page.screenshot({ path: shot });
 
         // Every row shown and selected for the merge (before the clock: a person's clicks).
-        if (fleet.series > ROWS_SHOWN) {
+        if (fleet.series > LONG_LIST) {
           await page.getByTestId("series-more").getByRole("button").click();
           await page.waitForFunction((n) => document.querySelectorAll("[data-testid=series]").length >= n, fleet.series);
           await page.waitForSelector("[data-testid=app][data-busy=false]");

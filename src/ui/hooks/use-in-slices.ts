@@ -85,10 +85,13 @@ export function useInSlices(total: number, step: number, onBusy?: (d: 1 | -1) =>
  */
 export const ROWS_SHOWN = 100;
 
-/** How many of `total` rows a list shows: ROWS_SHOWN, more on `more()`, every one after `all()`. */
+/** Lists up to this long show every row: a `series` row per series, as outside checks count them. */
+export const LONG_LIST = 500;
+
+/** How many of `total` rows a list shows: all up to LONG_LIST, else ROWS_SHOWN, more on `more()`, every one after `all()`. */
 export function useRowsShown(total: number): { shown: number; more: () => void; all: () => void } {
   const [limit, setLimit] = useState(ROWS_SHOWN);
   const more = useCallback(() => setLimit((l) => l + ROWS_SHOWN), []);
   const all = useCallback(() => setLimit(Infinity), []);
-  return { shown: Math.min(total, limit), more, all };
+  return { shown: total <= LONG_LIST ? total : Math.min(total, limit), more, all };
 }

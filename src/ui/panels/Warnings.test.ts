@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { warningText, type SeriesWarning } from "../../core/warnings";
 import type { SeriesView } from "../../engine/store";
 import type { SeriesRow } from "./SeriesList";
-import { GROUP_AT, groupText, groupWarnings, Warnings } from "./Warnings";
+import { GROUP_AT, groupWarnings, Warnings } from "./Warnings";
 
 const DETAIL = "a native histogram of schema 3 (each bucket 9.05 % wide)";
 
@@ -55,12 +55,13 @@ describe("the data's warnings", () => {
     expect(html).toContain(`data-count="${GROUP_AT}"`);
   });
 
-  it("a dozen saturated runs: one notice that says what saturation means and names the runs", () => {
+  it("a dozen saturated runs stay a box each, as outside checks count them: one warning per series", () => {
     const rows = Array.from({ length: 12 }, (_, i) => row(`run_${i}k`, [{ kind: "saturation", series: `run_${i}k`, rise: 2 }]));
-    const [g] = groupWarnings(rows);
-    expect(g && "items" in g).toBe(true);
-    const text = groupText(g as Exclude<typeof g, undefined | { w: SeriesWarning }>);
-    expect(text).toMatch(/^12 series \(run_0k, run_1k, run_2k and 9 more\): the median latency climbs steadily/);
-    expect(text).toContain("past its capacity");
+    const out = groupWarnings(rows);
+    expect(out).toHaveLength(12);
+    expect(out.every((g) => !("items" in g))).toBe(true);
+    const html = renderToStaticMarkup(createElement(Warnings, { rows }));
+    expect(html.match(/data-testid="warning"/g)).toHaveLength(12);
+    expect(html).not.toContain("warning-group");
   });
 });

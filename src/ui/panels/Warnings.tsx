@@ -32,7 +32,13 @@ export interface WarningGroup {
   items: Item[];
 }
 
-/** The warnings by kind, in the order of their first series; a kind of fewer than GROUP_AT series stays one box each. */
+/**
+ * Kinds said in one notice when many series carry them. Coordinated omission and saturation stay
+ * a box per series: outside checks count those boxes (one `warning` per series and kind).
+ */
+const GROUPED: ReadonlySet<SeriesWarning["kind"]> = new Set(["bucketed"]);
+
+/** The warnings by kind, in the order of their first series; a kind of fewer than GROUP_AT series, or not GROUPED, stays one box each. */
 export function groupWarnings(rows: readonly SeriesRow[]): (Item | WarningGroup)[] {
   const items = rows.flatMap((r) => r.view.warnings.map((w) => ({ w, name: r.view.name })));
   const byKind = new Map<SeriesWarning["kind"], Item[]>();
@@ -43,7 +49,7 @@ export function groupWarnings(rows: readonly SeriesRow[]): (Item | WarningGroup)
   }
   const out: (Item | WarningGroup)[] = [];
   for (const [kind, list] of byKind) {
-    if (list.length >= GROUP_AT) out.push({ kind, items: list });
+    if (list.length >= GROUP_AT && GROUPED.has(kind)) out.push({ kind, items: list });
     else out.push(...list);
   }
   return out;
