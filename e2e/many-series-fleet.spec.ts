@@ -4,7 +4,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { idle, loadFiles, openEmpty } from "./helpers";
 
 const SERIES = 520;
@@ -22,6 +22,17 @@ function fleetAnswer(): string {
     };
   });
   return JSON.stringify({ status: "success", data: { resultType: "matrix", result } });
+}
+
+/** Its "Show all" asked (a click event, without scrolling): every row drawn, and the notice gone. */
+async function showAll(page: Page, hook: string, rows: Locator): Promise<void> {
+  await page
+    .getByTestId(hook)
+    .getByRole("button", { name: `Show all ${SERIES}` })
+    .dispatchEvent("click");
+  await idle(page);
+  await expect(rows).toHaveCount(SERIES);
+  await expect(page.getByTestId(hook)).toHaveCount(0);
 }
 
 test("520 series at once: the first 100 rows, more as the list is scrolled, all on asking; one notice for the warnings", async ({ page }) => {
@@ -66,23 +77,11 @@ test("520 series at once: the first 100 rows, more as the list is scrolled, all 
   await page.getByTestId("series-more").scrollIntoViewIfNeeded();
   await expect.poll(() => page.getByTestId("series").count()).toBeGreaterThan(SHOWN);
   await idle(page);
-  await page
-    .getByTestId("series-more")
-    .getByRole("button", { name: `Show all ${SERIES}` })
-    .dispatchEvent("click");
-  await idle(page);
-  await expect(page.getByTestId("series")).toHaveCount(SERIES);
-  await expect(page.getByTestId("series-more")).toHaveCount(0);
+  await showAll(page, "series-more", page.getByTestId("series"));
   await page.screenshot({ path: "/tmp/fleet-520-scrolled.png", fullPage: true });
 
   // The table's rows on asking, every one with its cells.
   // (A click event without scrolling: scrolled into view, the table's end would bring them anyway.)
-  await page
-    .getByTestId("table-more")
-    .getByRole("button", { name: `Show all ${SERIES}` })
-    .dispatchEvent("click");
-  await idle(page);
-  await expect(page.locator("[data-testid=percentile-table] tbody tr")).toHaveCount(SERIES);
-  await expect(page.getByTestId("table-more")).toHaveCount(0);
+  await showAll(page, "table-more", page.locator("[data-testid=percentile-table] tbody tr"));
   await expect(page.locator("[data-testid=percentile-table] td[data-percentile='100'][data-series='fleet [fleet_seconds{instance=\"host-519\"}]']")).toHaveCount(1);
 });
