@@ -211,7 +211,7 @@ function analyse(events: TraceEvent[], t0: number, t1: number, pid: number, modO
     if (total < 1 && fns.size === 0) continue;
     const top = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? "";
     let label = /CrRendererMain/.test(name) ? "main" : "worker";
-    // Which worker: the bundle most of its named frames come from.
+    // Which worker: the bundles its named frames come from.
     const bundles = new Map<string, number>();
     for (const p of profiles.values()) {
       if (p.key !== key) continue;
@@ -222,7 +222,8 @@ function analyse(events: TraceEvent[], t0: number, t1: number, pid: number, modO
         bundles.set(b, (bundles.get(b) ?? 0) + 1);
       }
     }
-    if (label === "worker") label = top(bundles) === "part-worker" ? "helper" : top(bundles) === "worker" ? "engine" : `worker(${top(bundles) || urls})`;
+    // The workers share chunks: a thread is told by its entry's own frames (its message handler).
+    if (label === "worker") label = bundles.has("part-worker") ? "helper" : bundles.has("worker") ? "engine" : `worker(${top(bundles) || urls})`;
     const readEnd = Number.isFinite(joinAt) ? joinAt : Number.isFinite(lastRead) ? lastRead : t0;
     let cpuReading = 0;
     let outer = -Infinity;
