@@ -94,7 +94,7 @@ interface RunContext {
 
 /** Reads `files` as `plan` says: each file's result, in file order. */
 export async function runLoad(files: readonly File[], plan: LoadPlan, ctx: RunContext): Promise<IngestResult[]> {
-  return new LoadRun(files, ctx).run(plan.steps);
+  return new LoadRun(files, ctx, plan.logs).run(plan.steps);
 }
 
 /** One load's reading: every file's result and progress. */
@@ -108,6 +108,8 @@ class LoadRun {
   constructor(
     private readonly files: readonly File[],
     private readonly ctx: RunContext,
+    /** Whether each file is an interval log (load-plan.ts). */
+    private readonly logs: readonly boolean[],
   ) {
     this.results = new Array<IngestResult>(files.length);
     this.states = files.map((f) => ({ file: f.name, bytes: 0, totalBytes: f.size, intervals: 0, done: false }));
@@ -121,7 +123,7 @@ class LoadRun {
           this.refuse(step.file, step.size, step.cap);
           break;
         case "here":
-          await this.readHere(step.file);
+          await (this.logs[step.file] ? this.readLogHere(step.file) : this.readHere(step.file));
           break;
         case "pieces":
           await this.readInParts(step.file, step.cuts, this.ctx.helpers);
@@ -190,6 +192,15 @@ class LoadRun {
     this.update(i, file.size, 0, true);
   }
 
+  /**
+   * Reads one interval log here from its bytes, kept whole (load-pieces.ts, one piece): lines of
+   * the usual shape are read without being decoded to text (hlog/bytes.ts); on any failure, the
+   * text way (readHere).
+   */
+  private readLogHere(i: number): Promise<void> {
+    return this.readInParts(i, [], NO_HELPERS);
+  }
+
   /** Reads one interval log on a helper; joined here (an empty first part). */
   private async readOnHelper(i: number, helper: number): Promise<void> {
     const file = this.files[i]!;
@@ -224,7 +235,7 @@ class LoadRun {
       for (;;) {
         const k = helper === null ? (hereOnly.shift() ?? shared.shift()) : shared.shift();
         if (k === undefined) return;
-        if (helper === null) await this.readHere(k);
+        if (helper === null) await (this.logs[k] ? this.readLogHere(k) : this.readHere(k));
         else await this.readOnHelper(k, helper);
       }
     };
