@@ -3,7 +3,9 @@
 // thread's busy time and its heaviest functions between the file being chosen and data-busy
 // turning false, and a strip of each thread's activity over that span.
 //
-//   npx tsx scripts/trace-load.ts [--dist DIR]… [--runs N] [--port P] [--query Q] [--settle MS] [--out DIR]
+//   npx tsx scripts/trace-load.ts [--dist DIR]… [--runs N] [--port P] [--query Q] [--settle MS] [--out DIR] [--log FILE]
+//
+// --log: another log than the 24-hour one (say the 500 MB log `npm run bench` writes in .bench/).
 //
 // Several --dist directories (builds made with `npx vite build --minify false --outDir DIR`, so
 // functions and modules have names) are run in turn, A B A B …, in the same minutes; the
@@ -26,10 +28,11 @@ interface Args {
   settle: number;
   out: string | null;
   top: number;
+  log: string | null;
 }
 
 function parse(argv: string[]): Args {
-  const a: Args = { dists: [], runs: 1, port: 5295, query: "demo=0", settle: 0, out: null, top: 14 };
+  const a: Args = { dists: [], runs: 1, port: 5295, query: "demo=0", settle: 0, out: null, top: 14, log: null };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i]!;
     const v = () => argv[++i] ?? "";
@@ -40,6 +43,7 @@ function parse(argv: string[]): Args {
     else if (k === "--settle") a.settle = Number(v());
     else if (k === "--out") a.out = resolve(v());
     else if (k === "--top") a.top = Number(v());
+    else if (k === "--log") a.log = resolve(v());
     else throw new Error(`unknown argument ${k}`);
   }
   if (a.dists.length === 0) a.dists.push(resolve(ROOT, "dist"));
@@ -290,7 +294,7 @@ async function main(): Promise<void> {
   const a = parse(process.argv.slice(2));
   mkdirSync(BENCH_DIR, { recursive: true });
   const dayOpts = { intervals: 86_400, seed: 1 };
-  const day = writeDayLog(join(BENCH_DIR, dayLogName(dayOpts)), dayOpts).path;
+  const day = a.log ?? writeDayLog(join(BENCH_DIR, dayLogName(dayOpts)), dayOpts).path;
   const servers = [];
   for (let i = 0; i < a.dists.length; i++) servers.push(await startPreview(a.port + i, a.dists[i]));
   const b = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
