@@ -5,7 +5,7 @@
 import { valueAtFromBuckets, type BucketView } from "../core/bucket-lookup";
 import { headlineLine, type Headline } from "../core/compare/headline";
 import { formatCount, formatValue } from "../core/format";
-import { noValuesText } from "../core/judge";
+import { noLineLegend, noValuesText } from "../core/judge";
 import { formatThroughput } from "../core/naming";
 import { percentileLabel, requirementPhrase, type Requirement, type Sustainable, type Verdict } from "../core/requirements";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../core/types";
@@ -137,7 +137,7 @@ function spectraChart(s: DeckSource): DeckChart {
     // A series without values draws no line: its legend entry says why.
     const empty = noValuesText(r.view);
     return {
-      name: empty ? `${r.view.name}: ${empty}` : r.view.name,
+      name: empty ? noLineLegend(r.view.name, empty) : r.view.name,
       color: r.color,
       values: grid.map((p, k) => (sp.totalCount > 0 ? positive(valueAtFromBuckets(sp, k === 0 ? 1e-9 : k === grid.length - 1 ? 100 : p) * f) : null)),
     };
