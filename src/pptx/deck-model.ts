@@ -9,6 +9,7 @@ import { noLineLegend, noValuesText } from "../core/judge";
 import { formatThroughput } from "../core/naming";
 import { percentileLabel, requirementPhrase, type Requirement, type Sustainable, type Verdict } from "../core/requirements";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../core/types";
+import { heatmapLanes } from "../core/worst-of";
 import type { HeatmapSeries } from "../engine/query-types";
 import type { TimelineResult } from "../engine/protocol";
 import { heatmapImage, type DeckImage } from "./heatmap-png";
@@ -72,6 +73,8 @@ const STEPS_PER_NINE = 20;
 const TIME_COLUMNS = 240;
 /** Series in one chart; past that, the first ones and "and K more". */
 const MAX_LINES = 12;
+/** Lanes of the heatmap slide (each an image that needs its height to be read). */
+const HEATMAP_LANES = 4;
 
 /** "60 s", "15 min", "2.5 h". */
 export function durationText(s: number): string {
@@ -216,13 +219,17 @@ export { sharedAxisNs };
 function heatmapChart(s: DeckSource): DeckChart | null {
   const h = s.heatmap;
   if (!h || h.lanes.length === 0) return null;
-  const shown = h.lanes.slice(0, 4);
+  // The page's presentation's rule: worst max first, the compared pair always among them.
+  const { shown } = heatmapLanes(h.lanes, s.rows, HEATMAP_LANES, s.pair);
   // The page's axis and colour scale (charts/heatmap/layout.ts): one axis when the ranges
   // overlap, one colour scale always, so the slide shows what the page showed.
   const axis = heatmapAxisNs(shown.map((l) => l.data));
   const maxCell = Math.max(1, ...shown.map((l) => l.data.maxCell));
   const lanes = shown.map((l) => heatmapImage(l.name, l.data, h.domain, s.unit, shown.length, axis, maxCell));
-  const more = h.lanes.length > shown.length ? ` The first ${shown.length} of ${h.lanes.length} series.` : "";
+  const more =
+    h.lanes.length > shown.length
+      ? ` Lanes: ${shown.length} of ${h.lanes.length}, by worst max${s.pair ? ", the compared pair among them" : ""} (${shown.map((l) => l.name).join(", ")}).`
+      : "";
   const scale =
     shown.length < 2
       ? ""
