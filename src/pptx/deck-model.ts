@@ -53,7 +53,16 @@ export interface DeckLine {
 export type DeckChart =
   | { kind: "line"; title: string; subtitle: string; categories: string[]; labelEvery: number; lines: DeckLine[]; yLog: boolean; yTitle: string; xTitle: string; notes: string }
   | { kind: "bar"; title: string; subtitle: string; categories: string[]; values: number[]; yTitle: string; notes: string }
-  | { kind: "heatmap"; title: string; subtitle: string; lanes: DeckImage[]; yTitle: string; notes: string };
+  | {
+      kind: "heatmap";
+      title: string;
+      subtitle: string;
+      lanes: DeckImage[];
+      /** Under the lanes when some series are left out: how many are shown, by which rule, and which are not; "" when all are. */
+      more: string;
+      yTitle: string;
+      notes: string;
+    };
 
 export interface DeckModel {
   /** Slide 1's headline, one line of plain text. */
@@ -220,16 +229,13 @@ function heatmapChart(s: DeckSource): DeckChart | null {
   const h = s.heatmap;
   if (!h || h.lanes.length === 0) return null;
   // The page's presentation's rule: worst max first, the compared pair always among them.
-  const { shown } = heatmapLanes(h.lanes, s.rows, HEATMAP_LANES, s.pair);
+  const { shown, more: left } = heatmapLanes(h.lanes, s.rows, HEATMAP_LANES, s.pair);
   // The page's axis and colour scale (charts/heatmap/layout.ts): one axis when the ranges
   // overlap, one colour scale always, so the slide shows what the page showed.
   const axis = heatmapAxisNs(shown.map((l) => l.data));
   const maxCell = Math.max(1, ...shown.map((l) => l.data.maxCell));
   const lanes = shown.map((l) => heatmapImage(l.name, l.data, h.domain, s.unit, shown.length, axis, maxCell));
-  const more =
-    h.lanes.length > shown.length
-      ? ` Lanes: ${shown.length} of ${h.lanes.length}, by worst max${s.pair ? ", the compared pair among them" : ""} (${shown.map((l) => l.name).join(", ")}).`
-      : "";
+  const more = left.length ? `${shown.length} of ${h.lanes.length} series, by worst max${s.pair ? ", the compared pair among them" : ""}; not shown: ${left.join(", ")}.` : "";
   const scale =
     shown.length < 2
       ? ""
@@ -237,8 +243,9 @@ function heatmapChart(s: DeckSource): DeckChart | null {
   return {
     kind: "heatmap",
     title: "Where the values lie over time",
-    subtitle: `Each cell counts the values in one latency band over one stretch of time: dark blue few, yellow many; empty, none.${scale}${more}`,
+    subtitle: `Each cell counts the values in one latency band over one stretch of time: dark blue few, yellow many; empty, none.${scale}`,
     lanes,
+    more,
     yTitle: `latency (${s.unit === "us" ? "µs" : s.unit}), log scale`,
     notes: axis
       ? "Latency bands on a log scale shared by the lanes, from the smallest to the largest value of the series shown; time runs left to right over the whole run."

@@ -58,10 +58,10 @@ function source(pair: [string, string] | null): DeckSource {
   };
 }
 
-function deckLanes(pair: [string, string] | null): { names: string[]; subtitle: string } {
+function deckLanes(pair: [string, string] | null): { names: string[]; more: string } {
   const chart = deckModel(source(pair)).charts.find((c) => c.kind === "heatmap");
   if (chart?.kind !== "heatmap") throw new Error("no heatmap slide");
-  return { names: chart.lanes.map((l) => l.name), subtitle: chart.subtitle };
+  return { names: chart.lanes.map((l) => l.name), more: chart.more };
 }
 
 /** A presentation slide whose heatmap has room for exactly four lanes (74 px each, 42 for its words, 30 for the line under it). */
@@ -72,7 +72,7 @@ describe("the heatmap slide's lanes", () => {
     const deck = deckLanes(null);
     // 40, 40, 25 and 12 ms: b, d, f and c; a (5 ms) and e (3 ms) are left out.
     expect(deck.names).toEqual(["b", "c", "d", "f"]);
-    expect(deck.subtitle).toContain("Lanes: 4 of 6, by worst max (b, c, d, f).");
+    expect(deck.more).toBe("4 of 6 series, by worst max; not shown: a, e.");
   });
 
   it("the presentation, with room for 4, shows the same series as the deck", () => {
@@ -85,7 +85,7 @@ describe("the heatmap slide's lanes", () => {
     const pair: [string, string] = ["e", "a"];
     const deck = deckLanes(pair);
     expect(deck.names).toEqual(["a", "b", "d", "e"]);
-    expect(deck.subtitle).toContain("Lanes: 4 of 6, by worst max, the compared pair among them (a, b, d, e).");
+    expect(deck.more).toBe("4 of 6 series, by worst max, the compared pair among them; not shown: f, c.");
     expect(presentedHeatmapLanes(lanes, rows, pair, FOUR_LANES).shown.map((l) => l.name)).toEqual(deck.names);
   });
 
@@ -94,6 +94,6 @@ describe("the heatmap slide's lanes", () => {
     expect(presentedHeatmapLanes(few, rows, null, FOUR_LANES).shown.map((l) => l.name)).toEqual(["a", "b", "c"]);
     const chart = deckModel({ ...source(null), heatmap: { lanes: few, domain: [0, 1] } }).charts.find((c) => c.kind === "heatmap");
     expect(chart?.kind === "heatmap" && chart.lanes.map((l) => l.name)).toEqual(["a", "b", "c"]);
-    expect(chart?.subtitle).not.toContain("by worst max");
+    expect(chart?.kind === "heatmap" && chart.more).toBe("");
   });
 });
