@@ -1,7 +1,8 @@
 // A request whose every call failed (Gatling's `checkout / pay` in the fixture's real run, 6 KO:
 // its own report, stats.js.txt, says so) reads the same on the page as in `report --json`: no
 // number where a latency would be (data-raw empty, JSON null, never 0), the same words for why,
-// and the same failing verdict against a requirement.
+// and the same failing verdict against a requirement; the spectrum's legend names it with those
+// words too, as it draws no line.
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { expect, test } from "@playwright/test";
@@ -50,5 +51,15 @@ test("a failed-only request: the table's data-raw and data-novalues say what rep
   await expect(page.locator(`[data-testid=table-no-values][data-series="${pay.name}"]`)).toHaveText(pay.noValues!);
   await expect(page.locator(`[data-testid=series][data-name="${pay.name}"] [data-testid=series-verdict]`)).toHaveText("✗ fails: no successful requests");
   await expect(page.getByTestId("verdict-sentence")).toHaveText(json.sentence!);
+  // The spectrum's legend keeps the request with no line and says why, in the same words.
+  const legend = page.locator(`[data-testid=plot-legend] [data-testid=legend-item][data-series="${pay.name}"]`);
+  await expect(legend).toHaveAttribute("data-novalues", pay.noValues!);
+  await expect(legend.locator("text")).toHaveText(/: no successful requests: 6 failed, nothing to draw$/);
+  await expect(legend.locator("title")).toHaveText(`${pay.name}: no successful requests: 6 failed, nothing to draw`);
+  for (const s of json.series.filter((x) => x.noValues === null)) {
+    const item = page.locator(`[data-testid=plot-legend] [data-testid=legend-item][data-series="${s.name}"]`);
+    await expect(item, s.name).not.toHaveAttribute("data-novalues");
+    await expect(item.locator("text"), s.name).not.toContainText("nothing to draw");
+  }
   await page.screenshot({ path: "/tmp/no-values.png", fullPage: true });
 });

@@ -120,6 +120,14 @@ export function noValuesText(view: Pick<JudgedView, "spectrum" | "wholeCount" | 
   return "no values";
 }
 
+/**
+ * A legend entry of a series that draws no line, saying why, the same words on the page's
+ * chart and the slides': "pay: no successful requests: 6 failed, nothing to draw".
+ */
+export function noLineLegend(name: string, noValues: string): string {
+  return `${name}: ${noValues}, nothing to draw`;
+}
+
 /** The table rows of the Markdown summary, values in the display unit. */
 export function markdownRows(rows: readonly JudgedRow[], unit: Unit): MarkdownRow[] {
   return rows.map((r) => {

@@ -117,11 +117,51 @@ const TABLE: Row[] = [
   ["sysA.hlog", "40k/s", id("sysA", 40000)],
   ["sysA.hlog", "WRITE 40k/s rt", id("sysA/WRITE", 40000, "response")],
   ["sysA_20k.hlog", "40k", id("sysA/40k", 20000)],
+  // A number after a word naming a machine, a process or a count of clients numbers that thing.
+  ["host-100.hlog", "", id("host-100", null)],
+  ["node_200.hlog", "", id("node_200", null)],
+  ["pod-300_40k.hlog", "", id("pod-300", 40000)],
+  ["sysA_threads-400.hlog", "", id("sysA_threads-400", null)],
+  ["sysA_users_10k.hlog", "", id("sysA_users_10k", null)],
+  ["host-100_5000rps.hlog", "", id("host-100", 5000)],
+  ["host-100_rate-800.hlog", "", id("host-100", 800)],
+  ["host-100_R800.hlog", "", id("host-100", 800)],
+  ["sysA.hlog", "host-100", id("sysA/host-100", null)],
+  ["sysA.hlog", "worker 300", id("sysA/worker 300", null)],
+];
+
+/** A request label or a metric's labels: a throughput only where a rate word says so. */
+const LABELS: Row[] = [
+  ["fleet.json", 'instance="host-100"', id("fleet", null)],
+  ["fleet.json", 'instance="web-300"', id("fleet", null)],
+  ["simulation.log", "GET /page 200", id("simulation", null)],
+  ["results.csv", "Request 500", id("results", null)],
+  ["results.csv", "Checkout 40k", id("results", null)],
+  ["results.csv", "Checkout 800rps", id("results", 800)],
+  ["results.csv", "Checkout 100 req/s", id("results", 100)],
+  ["results.csv", "Checkout rate=100", id("results", 100)],
+  ["results.csv", "Checkout 100/s", id("results", 100)],
+  ["results.csv", "Checkout 100ops", id("results", 100)],
+  ["results.csv", "wrk2 -R100", id("results", 100)],
+  ["sysA_40k.csv", "Request 500", id("sysA", 40000)],
 ];
 
 describe("identityFromName", () => {
   it.each(TABLE)("%s [%s]", (fileName, tag, expected) => {
     expect(identityFromName(fileName, tag)).toEqual(expected);
+  });
+
+  it.each(LABELS)("%s, label %s", (fileName, tag, expected) => {
+    expect(identityFromName(fileName, tag, true)).toEqual(expected);
+  });
+
+  it("a fleet of hosts keeps the order of its names: no host's number read as its throughput", () => {
+    const keys = ["host-99", "host-100", "host-7", "host-250"].map((h): SeriesOrderKey => {
+      const { config, throughput } = identityFromName("fleet.json", `instance="${h}"`, true);
+      return { config, throughput, name: `fleet [${h}]` };
+    });
+    expect(keys.every((k) => k.throughput === null)).toBe(true);
+    expect([...keys].sort(compareSeries).map((k) => k.name)).toEqual(["fleet [host-7]", "fleet [host-99]", "fleet [host-100]", "fleet [host-250]"]);
   });
 
   it("groups the runs of one configuration across throughputs", () => {

@@ -25,7 +25,12 @@
 //      d. last resort: such a bare integer that looks like a year (1900..2099, e.g. "2000").
 //    Of the most explicit class present, the first occurrence wins. Tokens that only look
 //    numeric ("c100", "t4", "d60s", "5ms", "64kb", "v2", "p99") are never candidates.
-//    The throughput is taken from the base name, else from the tag.
+//    A number of class b, c or d right after a word that names a machine, a process or a count
+//    of clients ("host-100", "node_200", "pod-300", "threads-400", "users-10k") numbers that
+//    thing: it is not a throughput.
+//    The throughput is taken from the base name, else from the tag. A tag that is a request
+//    label or a metric's labels (tagIsLabel) gives a throughput of class a only: its numbers
+//    are names ("GET /page 200", instance="host-100"), a rate only where a rate word says so.
 // 4. Kind words are whole tokens only: response, resp, rt, latency, responsetime → response;
 //    service, svc, st, servicetime → service ("time"/"times" right after one belongs to it:
 //    "response_time"). The tag's kind wins over the file name's (cassandra-stress logs one
@@ -76,6 +81,9 @@ const RATE_UNIT = "(?:ops/s|op/s|reqs/s|req/s|/sec|/s|ops|op|rps|qps|tps|iops|re
 /** A whole token that is (or carries) a number: [prefix]NUMBER[multiplier][unit]. */
 const NUMBER_TOKEN = new RegExp(`^(rate|throttle|fixed|tput|throughput|target|r)?(\\d+(?:\\.\\d+)?)([km]??)(${RATE_UNIT})?$`, "i");
 const RATE_KEYWORD = /^(?:rate|throttle|fixed|tput|throughput|target)$/i;
+/** Words whose number names a machine, a process or counts clients ("host-100", "threads-400"), never a rate. */
+const NAMES_A_THING =
+  /^(?:host|hostname|node|server|srv|instance|inst|pod|container|replica|shard|partition|worker|vm|machine|box|broker|rack|zone|region|dc|core|cpu|id|pid|port|proc|process|threads?|conns?|connections?|clients?|users?|vus?|sessions?)$/i;
 const UNIT_TOKEN = new RegExp(`^([kKmM]??)(${RATE_UNIT})$`, "i");
 
 /** "run2", "rep3", "trial1", "iter4", "attempt2", "try1"; with a separator: "run_2". */
@@ -146,7 +154,8 @@ interface Candidate {
   tokens: number[];
 }
 
-function candidates(s: string, tokens: Token[]): Candidate[] {
+/** `explicitOnly`: only numbers a rate word or keyword marks (class a) are candidates. */
+function candidates(s: string, tokens: Token[], explicitOnly: boolean): Candidate[] {
   const out: Candidate[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
@@ -189,12 +198,17 @@ function candidates(s: string, tokens: Token[]): Candidate[] {
     if (!(value > 0) || !Number.isFinite(value)) continue;
     let rank: number;
     if (unit || keyword) rank = 4;
+    else if (explicitOnly) continue;
     else if (mult) rank = 3;
     else {
       if (digits.includes(".")) continue;
       if (!looksChosen(digits) || value < 100 || value >= 1e9) continue;
       if (t.start > 0 && s[t.start - 1] === ":") continue; // host:8080
       rank = value >= 1900 && value <= 2099 ? 1 : 2;
+    }
+    if (rank < 4) {
+      const prev = tokens[i - 1];
+      if (prev && !prev.protectedToken && NAMES_A_THING.test(prev.text)) continue; // "host-100" is a host
     }
     out.push({ value, rank, tokens: used });
   }
@@ -256,12 +270,13 @@ interface Parsed {
   rest: string;
 }
 
-function parsePart(s: string, takeThroughput: boolean): Parsed {
+/** `takeThroughput`: "any" of classes a–d, "explicit" of class a only, "none". */
+function parsePart(s: string, takeThroughput: "any" | "explicit" | "none"): Parsed {
   const tokens = tokenize(s);
   const removed = new Set<number>();
   let throughput: number | null = null;
-  if (takeThroughput) {
-    const c = best(candidates(s, tokens));
+  if (takeThroughput !== "none") {
+    const c = best(candidates(s, tokens, takeThroughput === "explicit"));
     if (c) {
       throughput = c.value;
       for (const i of c.tokens) removed.add(i);
@@ -304,14 +319,14 @@ export function identityFromName(fileName: string, tag: string, tagIsLabel = fal
   const base = stripExtensions(parts[parts.length - 1] ?? "");
   const dir = parts.length > 1 ? parts[parts.length - 2]! : "";
 
-  const file = parsePart(base, true);
-  const tagged = parsePart(tag.trim(), file.throughput === null);
+  const file = parsePart(base, "any");
+  const tagged = parsePart(tag.trim(), file.throughput !== null ? "none" : tagIsLabel ? "explicit" : "any");
   const throughput = file.throughput ?? tagged.throughput;
   const kind = tagged.kind || file.kind;
 
   let fileRest = file.rest;
   if (!fileRest) {
-    if (throughput !== null) fileRest = dir ? parsePart(dir, true).rest : "";
+    if (throughput !== null) fileRest = dir ? parsePart(dir, "any").rest : "";
     else fileRest = base;
   }
   const config = [fileRest, tagIsLabel ? "" : tagged.rest].filter((p) => p !== "").join("/") || DEFAULT_CONFIG;

@@ -22,6 +22,11 @@ export class GrowingSamples {
   private readonly encoded = new Map<string, Map<number, { count: number; length: number; max: number; p50: number; payload: string }>>();
   /** Problems already said (the reader lists them all again each time). */
   private readonly said = new Set<string>();
+  /**
+   * Each series' id by its reader's label: a series made again keeps the id it was first given,
+   * so what the page keeps by id (hidden, selected) follows it as lines arrive.
+   */
+  private readonly ids = new Map<string, string>();
 
   private constructor(
     private readonly file: string,
@@ -36,6 +41,11 @@ export class GrowingSamples {
     if (looksLikeUtf16(head)) return null;
     const format = pickFormat(name, detectionHead(head));
     return format?.create ? new GrowingSamples(name, format, options) : null;
+  }
+
+  /** The series a load of the first lines made: those made again from the reader keep their ids. */
+  keepIds(series: readonly { id: string; tag: string }[]): void {
+    for (const s of series) this.ids.set(s.tag, s.id);
   }
 
   /** Complete lines that follow those read. */
@@ -65,7 +75,10 @@ export class GrowingSamples {
           }
           this.encoded.set(p.tag, next);
         }
-        return seriesOfParsed(p, this.file, parsed.format, mergeAll([p.histogram]), table);
+        const made = seriesOfParsed(p, this.file, parsed.format, mergeAll([p.histogram]), table);
+        const id = this.ids.get(p.tag);
+        if (id === undefined) this.ids.set(p.tag, made.id);
+        return id === undefined ? made : { ...made, id };
       });
     const problems = parsed.problems.filter((x) => {
       const key = `${x.line}\u0000${x.reason}`;

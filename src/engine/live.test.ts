@@ -284,7 +284,7 @@ describe("live runs (append)", () => {
     await handle(store, { kind: "setUnit", id: login.id, unit: "us" }, () => undefined);
     for (let i = 40; i < 60; i++) {
       const a = await feed(`${1_700_000_000_000 + i * 100},${10 + i},${i % 2 ? "login" : "search"},true\n`);
-      // The series are made again from the reader (new ids), yet keep what the person set.
+      // The series are made again from the reader (under the same ids), and keep what the person set.
       expect(a.removed.length).toBeGreaterThan(0);
     }
     const renamed = store.series.find((s) => s.name === "sign-in");

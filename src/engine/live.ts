@@ -172,6 +172,7 @@ export class LiveRuns {
       f.built = series.map(identityOf);
       if (series.some((s) => s.format !== "hlog" || !s.intervals)) {
         f.samples = GrowingSamples.open(f.name, f.head);
+        f.samples?.keepIds(series);
         if (f.samples) {
           f.samples.push(f.head);
           f.samples.snapshot(); // what it says about these lines was said by the load above

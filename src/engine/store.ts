@@ -103,6 +103,8 @@ export class Store {
     if (i >= 0) {
       disposeIntervals(this.series.splice(i, 1)[0]!.intervals);
     }
+    // A followed sample file's series made again comes back under the same id.
+    this.forgetWarnings(id);
     this.shown.delete(id);
     this.shown.delete(id + CO_SUFFIX);
   }

@@ -108,7 +108,10 @@ function chartSlide(pptx: PptxGenJS, c: DeckChart): void {
       color: MUTED,
       margin: 0,
     });
-    const laneH = (area.h - gap * (c.lanes.length - 1)) / c.lanes.length;
+    // The series left out, named on a line under the lanes (the subtitle has no room for them).
+    const moreH = c.more ? 0.35 : 0;
+    if (c.more) slide.addText(c.more, { x: area.x + labelW, y: area.y + area.h - 0.3, w: area.w - labelW, h: 0.3, fontFace: FONT, fontSize: 12, color: MUTED, margin: 0 });
+    const laneH = (area.h - moreH - gap * (c.lanes.length - 1)) / c.lanes.length;
     c.lanes.forEach((lane, i) => {
       const y = area.y + i * (laneH + gap);
       const nameH = 0.3;

@@ -5,10 +5,11 @@
 import { valueAtFromBuckets, type BucketView } from "../core/bucket-lookup";
 import { headlineLine, type Headline } from "../core/compare/headline";
 import { formatCount, formatValue } from "../core/format";
-import { noValuesText } from "../core/judge";
+import { noLineLegend, noValuesText } from "../core/judge";
 import { formatThroughput } from "../core/naming";
 import { percentileLabel, requirementPhrase, type Requirement, type Sustainable, type Verdict } from "../core/requirements";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../core/types";
+import { heatmapLanes } from "../core/worst-of";
 import type { HeatmapSeries } from "../engine/query-types";
 import type { TimelineResult } from "../engine/protocol";
 import { heatmapImage, type DeckImage } from "./heatmap-png";
@@ -52,7 +53,16 @@ export interface DeckLine {
 export type DeckChart =
   | { kind: "line"; title: string; subtitle: string; categories: string[]; labelEvery: number; lines: DeckLine[]; yLog: boolean; yTitle: string; xTitle: string; notes: string }
   | { kind: "bar"; title: string; subtitle: string; categories: string[]; values: number[]; yTitle: string; notes: string }
-  | { kind: "heatmap"; title: string; subtitle: string; lanes: DeckImage[]; yTitle: string; notes: string };
+  | {
+      kind: "heatmap";
+      title: string;
+      subtitle: string;
+      lanes: DeckImage[];
+      /** Under the lanes when some series are left out: how many are shown, by which rule, and which are not; "" when all are. */
+      more: string;
+      yTitle: string;
+      notes: string;
+    };
 
 export interface DeckModel {
   /** Slide 1's headline, one line of plain text. */
@@ -72,6 +82,8 @@ const STEPS_PER_NINE = 20;
 const TIME_COLUMNS = 240;
 /** Series in one chart; past that, the first ones and "and K more". */
 const MAX_LINES = 12;
+/** Lanes of the heatmap slide (each an image that needs its height to be read). */
+const HEATMAP_LANES = 4;
 
 /** "60 s", "15 min", "2.5 h". */
 export function durationText(s: number): string {
@@ -137,7 +149,7 @@ function spectraChart(s: DeckSource): DeckChart {
     // A series without values draws no line: its legend entry says why.
     const empty = noValuesText(r.view);
     return {
-      name: empty ? `${r.view.name}: ${empty}` : r.view.name,
+      name: empty ? noLineLegend(r.view.name, empty) : r.view.name,
       color: r.color,
       values: grid.map((p, k) => (sp.totalCount > 0 ? positive(valueAtFromBuckets(sp, k === 0 ? 1e-9 : k === grid.length - 1 ? 100 : p) * f) : null)),
     };
@@ -216,13 +228,14 @@ export { sharedAxisNs };
 function heatmapChart(s: DeckSource): DeckChart | null {
   const h = s.heatmap;
   if (!h || h.lanes.length === 0) return null;
-  const shown = h.lanes.slice(0, 4);
+  // The page's presentation's rule: worst max first, the compared pair always among them.
+  const { shown, more: left } = heatmapLanes(h.lanes, s.rows, HEATMAP_LANES, s.pair);
   // The page's axis and colour scale (charts/heatmap/layout.ts): one axis when the ranges
   // overlap, one colour scale always, so the slide shows what the page showed.
   const axis = heatmapAxisNs(shown.map((l) => l.data));
   const maxCell = Math.max(1, ...shown.map((l) => l.data.maxCell));
   const lanes = shown.map((l) => heatmapImage(l.name, l.data, h.domain, s.unit, shown.length, axis, maxCell));
-  const more = h.lanes.length > shown.length ? ` The first ${shown.length} of ${h.lanes.length} series.` : "";
+  const more = left.length ? `${shown.length} of ${h.lanes.length} series, by worst max${s.pair ? ", the compared pair among them" : ""}; not shown: ${left.join(", ")}.` : "";
   const scale =
     shown.length < 2
       ? ""
@@ -230,8 +243,9 @@ function heatmapChart(s: DeckSource): DeckChart | null {
   return {
     kind: "heatmap",
     title: "Where the values lie over time",
-    subtitle: `Each cell counts the values in one latency band over one stretch of time: dark blue few, yellow many; empty, none.${scale}${more}`,
+    subtitle: `Each cell counts the values in one latency band over one stretch of time: dark blue few, yellow many; empty, none.${scale}`,
     lanes,
+    more,
     yTitle: `latency (${s.unit === "us" ? "µs" : s.unit}), log scale`,
     notes: axis
       ? "Latency bands on a log scale shared by the lanes, from the smallest to the largest value of the series shown; time runs left to right over the whole run."

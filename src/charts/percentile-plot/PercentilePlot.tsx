@@ -8,6 +8,7 @@
 import { memo, useMemo, useRef, useState } from "react";
 import { line, type ScaleContinuousNumeric, type ScaleLogarithmic } from "d3";
 import { formatCount, formatNumber, formatValue, middleEllipsis, shortNames, UNIT_LABEL } from "../../core/format";
+import { noLineLegend } from "../../core/judge";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
 import {
   bucketAt,
@@ -42,6 +43,11 @@ export interface PlotSeries extends CurveInput {
    * high Infinity when open). The label then says "max within [low, high]", not one value.
    */
   maxWithin?: { lowNs: number; highNs: number };
+  /**
+   * Why the series has no values and so no line (core/judge's noValuesText: "no successful
+   * requests: 6 failed"): its legend entry says so beside a muted swatch.
+   */
+  noValues?: string | null;
 }
 
 /** A requirement step: limit (in ns) over percentiles (from, to]; the label is in the display unit. */
@@ -120,10 +126,13 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
   // The legend goes under the chart (never over the curves), with names told apart by what
   // differs between them; the svg grows by its rows (or, fixedHeight, the plot shrinks).
   const namesKey = series.map((s) => s.name).join("\u0000");
-  const labels = useMemo(
-    () => shortNames(namesKey === "" ? [] : namesKey.split("\u0000"), Math.min(48, Math.max(16, Math.floor((width - MARGIN.left) / 6.6) - 8))),
-    [namesKey, width],
-  );
+  const noValuesKey = series.map((s) => s.noValues ?? "").join("\u0000");
+  const labels = useMemo(() => {
+    const short = shortNames(namesKey === "" ? [] : namesKey.split("\u0000"), Math.min(48, Math.max(16, Math.floor((width - MARGIN.left) / 6.6) - 8)));
+    // A series without a line says why in its entry, in full: a swatch alone would promise one.
+    const why = noValuesKey.split("\u0000");
+    return short.map((l, i) => (why[i] ? noLineLegend(l, why[i]) : l));
+  }, [namesKey, noValuesKey, width]);
   const legendRows = legendLayout(labels, width, 0).height;
   const height = fixedHeight ? Math.max(160, outer - legendRows - (yLog ? 18 : 0)) : outer;
   const [hoverX, setHoverX] = useState<number | null>(null);
@@ -397,9 +406,16 @@ const Legend = memo(function Legend({ series, labels, items }: { series: PlotSer
         const it = items[i];
         if (!it) return null;
         return (
-          <g key={s.id} transform={`translate(${it.x} ${it.y})`} data-testid="legend-item" data-series={s.name}>
-            <title>{s.name}</title>
-            <line x1={0} x2={22} y1={0} y2={0} stroke={s.color} strokeWidth={2.5} strokeDasharray={s.dash || undefined} />
+          <g
+            key={s.id}
+            transform={`translate(${it.x} ${it.y})`}
+            data-testid="legend-item"
+            data-series={s.name}
+            data-novalues={s.noValues || undefined}
+            className={s.noValues ? "no-line" : undefined}
+          >
+            <title>{s.noValues ? noLineLegend(s.name, s.noValues) : s.name}</title>
+            <line x1={0} x2={22} y1={0} y2={0} stroke={s.color} strokeWidth={2.5} strokeDasharray={s.dash || undefined} opacity={s.noValues ? 0.3 : undefined} />
             <text x={28} y={0} dy="0.32em">
               {labels[i]}
             </text>

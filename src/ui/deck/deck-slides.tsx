@@ -14,6 +14,7 @@ import { formatCount } from "../../core/format";
 import { noValuesText } from "../../core/judge";
 import { formatThroughput } from "../../core/naming";
 import { requirementPhrase, type Requirement, type Verdict } from "../../core/requirements";
+import { heatmapLanes, worstOf, type MaxRow } from "../../core/worst-of";
 import { NANOS_PER_UNIT, type Unit } from "../../core/types";
 import type { TimelineResult } from "../../engine/store";
 import { HeadlineView } from "../panels/Headline";
@@ -201,16 +202,15 @@ export function readableLanes(height: number, pitch: number, most = 10): number 
   return Math.max(1, Math.min(most, Math.floor(height / pitch)));
 }
 
-/**
- * Past `n`, the n with the highest max (the series a slide is shown for), `keep` always among
- * them, in their own order; the rest are named in a line under the chart.
- */
-export function worstOf<T>(items: readonly T[], maxOf: (t: T) => number, nameOf: (t: T) => string, n: number, keep: readonly string[] = []): { shown: T[]; more: string[] } {
-  if (items.length <= n) return { shown: [...items], more: [] };
-  const rank = items.map((t, i) => ({ t, i, kept: keep.includes(nameOf(t)), max: maxOf(t) }));
-  rank.sort((a, b) => Number(b.kept) - Number(a.kept) || b.max - a.max || a.i - b.i);
-  const chosen = new Set(rank.slice(0, n).map((r) => r.i));
-  return { shown: items.filter((_, i) => chosen.has(i)), more: rank.slice(n).map((r) => nameOf(r.t)) };
+/** Heatmap lanes that fit a slide `height` px tall, by the deck's rule (core/worst-of.ts), and those left out. */
+export function presentedHeatmapLanes<L extends { name: string }>(
+  lanes: readonly L[],
+  rows: readonly MaxRow[],
+  pair: readonly string[] | null,
+  height: number,
+): { shown: L[]; more: string[] } {
+  const fits = readableLanes(height - 42, HEATMAP_LANE, 8);
+  return heatmapLanes(lanes, rows, lanes.length > fits ? readableLanes(height - 42 - 30, HEATMAP_LANE, 8) : fits, pair);
 }
 
 function More({ names, what }: { names: string[]; what: string }) {
@@ -300,7 +300,6 @@ const HEATMAP_LANE = 18 + 48 + 8;
 export function HeatmapSlide({ d }: { d: DeckData }) {
   if (!d.heatmap) return null;
   const hm = d.heatmap;
-  const rowMax = new Map(d.rows.map((r) => [r.view.name, r.view.spectrum.max * NANOS_PER_UNIT[r.view.recordedUnit]]));
   return (
     <div data-testid="present-heatmap" className="deck-column">
       {title(
@@ -309,14 +308,7 @@ export function HeatmapSlide({ d }: { d: DeckData }) {
       )}
       <Fill min={160}>
         {(s) => {
-          const fits = readableLanes(s.h - 42, HEATMAP_LANE, 8);
-          const { shown, more } = worstOf(
-            hm.lanes,
-            (l) => rowMax.get(l.name) ?? 0,
-            (l) => l.name,
-            hm.lanes.length > fits ? readableLanes(s.h - 42 - 30, HEATMAP_LANE, 8) : fits,
-            d.pair ?? [],
-          );
+          const { shown, more } = presentedHeatmapLanes(hm.lanes, d.rows, d.pair, s.h);
           const room = s.h - (more.length ? 30 : 0) - 42 - 2;
           const header = shown.length > 1 ? 18 : 0;
           const laneHeight = Math.max(30, Math.floor((room + 8) / shown.length) - header - 8);

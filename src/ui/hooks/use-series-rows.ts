@@ -4,7 +4,7 @@
 // one series of fifty is hidden or shown, or when only the display unit changes.
 import { useMemo, useRef } from "react";
 import type { PlotSeries } from "../../charts/percentile-plot/PercentilePlot";
-import { verdictFor } from "../../core/judge";
+import { noValuesText, verdictFor } from "../../core/judge";
 import type { Requirement, Verdict } from "../../core/requirements";
 import type { SeriesView, TimelineResult } from "../../engine/store";
 import type { TimelineLine } from "../../charts/timeline/Timeline";
@@ -95,6 +95,8 @@ export function usePlotSeries(visibleRows: SeriesRow[]): PlotSeries[] {
         };
         const bucketed = r.view.warnings.find((w) => w.kind === "bucketed");
         if (bucketed) p.maxWithin = { lowNs: bucketed.lowNs, highNs: bucketed.highNs };
+        const empty = noValuesText(r.view);
+        if (empty) p.noValues = empty;
         plotCache.current.set(r, p);
         return p;
       }),

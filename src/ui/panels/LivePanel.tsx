@@ -55,7 +55,7 @@ interface Plotted {
  */
 function plotOf(views: SeriesView[], rows: SeriesRow[], kept: Map<string, Plotted>): PlotSeries[] {
   const out: PlotSeries[] = [];
-  // Series gone (a sample file's series are made again under new ids) are forgotten.
+  // Series gone (removed, or an ended run's) are forgotten.
   const ids = new Set(views.map((v) => v.id));
   for (const id of [...kept.keys()]) if (!ids.has(id)) kept.delete(id);
   for (const v of views) {

@@ -64,4 +64,21 @@ describe("the data's warnings", () => {
     expect(html.match(/data-testid="warning"/g)).toHaveLength(12);
     expect(html).not.toContain("warning-group");
   });
+  it("a dozen coordinated-omission warnings stay a box each too: only `bucketed` warnings are ever one notice", () => {
+    const cliff = { suspicious: true, from: { percentile: 99, value: 3 }, to: { percentile: 99.9, value: 40 }, jump: 13 };
+    const rows = Array.from({ length: 12 }, (_, i) => row(`co_${i}`, [{ kind: "coordinated-omission", series: `co_${i}`, unit: "ms", cliff }]));
+    const out = groupWarnings(rows);
+    expect(out).toHaveLength(12);
+    expect(out.every((g) => !("items" in g))).toBe(true);
+  });
+
+  it("a fleet whose highest top bucket has no upper bound says the max is above its lower edge", () => {
+    const rows = fleet(GROUP_AT);
+    const last = rows.at(-1)!.view.name;
+    rows.push(row("open top", [bucketed("open top", 2.5e9, Infinity)]));
+    const html = renderToStaticMarkup(createElement(Warnings, { rows }));
+    expect(html).toContain("11 series (fleet [host-0], fleet [host-1], fleet [host-2] and 8 more) keep no max");
+    expect(html).toContain("the highest is max above 2.5 s (its top bucket has no upper bound) (open top)");
+    expect(html).not.toContain(`(${last})`);
+  });
 });

@@ -7,7 +7,7 @@ import { formatNs, warningText, type SeriesWarning } from "../../core/warnings";
 import type { SeriesRow } from "./SeriesList";
 
 /**
- * From this many series with one kind of warning, they are said in one notice that names how
+ * From this many series with a `bucketed` warning, they are said in one notice that names how
  * many and which, each series' own words one click away: a fleet of a thousand series gave a
  * thousand near-identical boxes above the chart, pushing it out of sight.
  */
@@ -27,18 +27,21 @@ interface Item {
   name: string;
 }
 
-export interface WarningGroup {
-  kind: SeriesWarning["kind"];
-  items: Item[];
-}
+type Bucketed = Extract<SeriesWarning, { kind: "bucketed" }>;
 
 /**
- * Kinds said in one notice when many series carry them. Coordinated omission and saturation stay
- * a box per series: outside checks count those boxes (one `warning` per series and kind).
+ * Many series' `bucketed` warnings said in one notice. Only that kind is grouped: coordinated
+ * omission and saturation stay a box per series, as outside checks count those boxes (one
+ * `warning` per series and kind).
  */
-const GROUPED: ReadonlySet<SeriesWarning["kind"]> = new Set(["bucketed"]);
+export interface WarningGroup {
+  kind: "bucketed";
+  items: { w: Bucketed; name: string }[];
+}
 
-/** The warnings by kind, in the order of their first series; a kind of fewer than GROUP_AT series, or not GROUPED, stays one box each. */
+const isBucketed = (it: Item): it is WarningGroup["items"][number] => it.w.kind === "bucketed";
+
+/** The warnings by kind, in the order of their first series; GROUP_AT or more `bucketed` ones become one notice, every other warning stays one box. */
 export function groupWarnings(rows: readonly SeriesRow[]): (Item | WarningGroup)[] {
   const items = rows.flatMap((r) => r.view.warnings.map((w) => ({ w, name: r.view.name })));
   const byKind = new Map<SeriesWarning["kind"], Item[]>();
@@ -49,7 +52,7 @@ export function groupWarnings(rows: readonly SeriesRow[]): (Item | WarningGroup)
   }
   const out: (Item | WarningGroup)[] = [];
   for (const [kind, list] of byKind) {
-    if (list.length >= GROUP_AT && GROUPED.has(kind)) out.push({ kind, items: list });
+    if (kind === "bucketed" && list.length >= GROUP_AT) out.push({ kind, items: list.filter(isBucketed) });
     else out.push(...list);
   }
   return out;
@@ -60,23 +63,13 @@ export function groupText(g: WarningGroup): string {
   const names = g.items.slice(0, NAMED).map((x) => x.name);
   const rest = g.items.length - names.length;
   const which = `${names.join(", ")}${rest > 0 ? ` and ${formatCount(rest)} more` : ""}`;
-  const head = `${formatCount(g.items.length)} series (${which})`;
-  if (g.kind === "bucketed") {
-    // The fleet's top lies in the highest of their top buckets: named with its series.
-    let top = g.items[0]!;
-    for (const it of g.items) if (it.w.kind === "bucketed" && top.w.kind === "bucketed" && it.w.highNs > top.w.highNs) top = it;
-    const t = top.w.kind === "bucketed" ? top.w : null;
-    const highest = t
-      ? Number.isFinite(t.highNs)
-        ? `max within [${formatNs(t.lowNs)}, ${formatNs(t.highNs)}]`
-        : `max above ${formatNs(t.lowNs)} (its top bucket has no upper bound)`
-      : "";
-    return `${head} keep no max: each spectrum ends in "max within [a, b]", its top bucket holding a value; the highest is ${highest} (${top.name}). Every value is shown at its bucket's upper bound, never below what was observed. Open for each series' range.`;
-  }
-  if (g.kind === "saturation") {
-    return `${head}: the median latency climbs steadily through each run: the system was past its capacity, requests queued, and these percentiles describe the queue, not the service. Judge a lower throughput. Open for each series.`;
-  }
-  return `${head}: each spectrum ends in a cliff that a stalled load generator leaves (coordinated omission). Open for each series.`;
+  // The fleet's top lies in the highest of their top buckets: named with its series.
+  let top = g.items[0]!;
+  for (const it of g.items) if (it.w.highNs > top.w.highNs) top = it;
+  const highest = Number.isFinite(top.w.highNs)
+    ? `max within [${formatNs(top.w.lowNs)}, ${formatNs(top.w.highNs)}]`
+    : `max above ${formatNs(top.w.lowNs)} (its top bucket has no upper bound)`;
+  return `${formatCount(g.items.length)} series (${which}) keep no max: each spectrum ends in "max within [a, b]", its top bucket holding a value; the highest is ${highest} (${top.name}). Every value is shown at its bucket's upper bound, never below what was observed. Open for each series' range.`;
 }
 
 function One({ w, name }: Item) {
