@@ -9,7 +9,7 @@ import { noLineLegend, noValuesText } from "../core/judge";
 import { formatThroughput } from "../core/naming";
 import { percentileLabel, requirementPhrase, type Requirement, type Sustainable, type Verdict } from "../core/requirements";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../core/types";
-import { heatmapLanes } from "../core/worst-of";
+import { heatmapLanes, worstOf } from "../core/worst-of";
 import type { HeatmapSeries } from "../engine/query-types";
 import type { TimelineResult } from "../engine/protocol";
 import { heatmapImage, type DeckImage } from "./heatmap-png";
@@ -129,13 +129,22 @@ function contextLine(rows: DeckRow[], timeline: TimelineResult | null): string {
   return parts.join(" · ");
 }
 
-/** "and 3 more" for the series left out of a chart. */
-function moreText(n: number): string {
-  return n > MAX_LINES ? ` (the first ${MAX_LINES}; ${n - MAX_LINES} more on the page)` : "";
+/** What a chart says of the series it leaves out (worstOf's `more`, worst first), as the page's presentation says it. */
+function moreText(more: readonly string[]): string {
+  if (more.length === 0) return "";
+  const listed = more.slice(0, 6).join(", ") + (more.length > 6 ? ", …" : "");
+  return ` (the ${MAX_LINES} with the worst max; ${more.length} more with a lower max: ${listed})`;
 }
 
 function spectraChart(s: DeckSource): DeckChart {
-  const rows = s.rows.slice(0, MAX_LINES);
+  // The page's presentation's rule (core/worst-of.ts): worst max first, the compared pair among them.
+  const { shown: rows, more } = worstOf(
+    s.rows,
+    (r) => r.view.spectrum.max * NANOS_PER_UNIT[r.view.recordedUnit],
+    (r) => r.view.name,
+    MAX_LINES,
+    s.pair ?? [],
+  );
   const most = Math.max(1, ...rows.map((r) => r.view.spectrum.totalCount));
   // Far enough right to reach each series' max (a series of N values has no percentile above 1 − 1/N).
   const nines = Math.min(6, Math.max(2, Math.ceil(Math.log10(most))));
@@ -170,7 +179,7 @@ function spectraChart(s: DeckSource): DeckChart {
   return {
     kind: "line",
     title: `Latency at every percentile${s.requirement ? ", against the requirement" : ""}`,
-    subtitle: `Lower is better. Right is rarer: 90 %, 99 %, 99.9 % of requests … up to the slowest one.${moreText(s.rows.length)}`,
+    subtitle: `Lower is better. Right is rarer: 90 %, 99 %, 99.9 % of requests … up to the slowest one.${moreText(more)}`,
     categories,
     labelEvery: STEPS_PER_NINE,
     lines,
@@ -188,7 +197,18 @@ function timelineChart(s: DeckSource, tl: TimelineResult): DeckChart | null {
   const byId = new Map(tl.series.map((x) => [x.id, x]));
   const rows = s.rows.filter((r) => byId.get(r.view.id)?.t0.length);
   if (rows.length === 0) return null;
-  const shown = rows.slice(0, MAX_LINES);
+  const { shown, more } = worstOf(
+    rows,
+    (r) => {
+      const d = byId.get(r.view.id)!;
+      let m = 0;
+      for (let i = 0; i < d.max.length; i++) if (d.max[i]! > m) m = d.max[i]!;
+      return m * NANOS_PER_UNIT[d.recordedUnit];
+    },
+    (r) => r.view.name,
+    MAX_LINES,
+    s.pair ?? [],
+  );
   // No more columns than intervals: each column then holds at least one interval's max.
   const columns = Math.max(2, Math.min(TIME_COLUMNS, Math.max(...rows.map((r) => byId.get(r.view.id)!.t0.length))));
   const lines: DeckLine[] = shown.map((r) => {
@@ -211,7 +231,7 @@ function timelineChart(s: DeckSource, tl: TimelineResult): DeckChart | null {
   return {
     kind: "line",
     title: "The slowest request over time",
-    subtitle: `All series on one scale: the same height means the same latency.${moreText(rows.length)}`,
+    subtitle: `All series on one scale: the same height means the same latency.${moreText(more)}`,
     categories,
     labelEvery: every,
     lines,
