@@ -144,6 +144,11 @@ const LABELS: Row[] = [
   ["results.csv", "Checkout 100ops", id("results", 100)],
   ["results.csv", "wrk2 -R100", id("results", 100)],
   ["sysA_40k.csv", "Request 500", id("sysA", 40000)],
+  // JMeter's results and k6's line-per-point JSON by the extensions their users give them.
+  ["results.jtl", "Checkout 800rps", id("results", 800)],
+  ["run_40k.jtl", "Checkout", id("run", 40000)],
+  ["k6/out.ndjson", "http_req_duration", id("out", null)],
+  ["k6/out.jsonl", "http_req_duration", id("out", null)],
 ];
 
 describe("identityFromName", () => {

@@ -68,7 +68,7 @@ export interface SeriesIdentity {
 /** The configuration of throughput runs whose name says nothing else. */
 export const DEFAULT_CONFIG = "run";
 
-const EXTENSION = /\.(?:hlog|hgrm|hdr|histogram|hist|log(?:v\d+)?|txt|out|dat|csv|tsv|json|gz|gzip|zip|bz2|xz|zst)$/i;
+const EXTENSION = /\.(?:hlog|hgrm|hdr|histogram|hist|log(?:v\d+)?|txt|out|dat|csv|tsv|jtl|json|jsonl|ndjson|gz|gzip|zip|bz2|xz|zst)$/i;
 
 /** Separators between tokens. "." is one too, except between two digits. */
 const SEPARATOR = /[\s_\-.,;:+=@#~()[\]{}'"!&|<>*?\\/]/;
