@@ -45,6 +45,8 @@ const TRACE = arg("--trace", "");
 const PROFILE_WORKER = arg("--profile-worker", "");
 /** Samples the allocations of the main thread and the workers while the page follows, and prints the bytes a second by function. */
 const ALLOC = arg("--alloc", "");
+/** More arguments for the browser, space-separated (e.g. --js-flags=--trace-deopt, its output seen with DEBUG=pw:browser). */
+const BROWSER_ARGS = arg("--browser-args", "").split(" ").filter(Boolean);
 /** Writes a screenshot of the page (PNG) once the writers have stopped. */
 const SHOT = arg("--shot", "");
 
@@ -408,7 +410,7 @@ async function tenSeries(): Promise<void> {
     const logs = Array.from({ length: 10 }, (_, k) => ({ file: path.join(dir, `s${k}.hlog`), ...seriesLines(k + 1, SECONDS + 5) }));
     for (const l of logs) writeFileSync(l.file, l.header + l.lines.slice(0, 5).join(""));
     const server = await startServer({ paths: [dir], host: "127.0.0.1", port: 0, pageDir: path.join(root, "dist") });
-    const browser = await chromium.launch({ executablePath: findBrowser() ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+    const browser = await chromium.launch({ executablePath: findBrowser() ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", ...BROWSER_ARGS] });
     try {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
       await page.goto(server.url);
