@@ -184,6 +184,23 @@ test("a truncated file starts a new run: a new series, the earlier kept apart; a
   await expect(row(page, "lat.txt")).toHaveAttribute("data-count", "10000");
 });
 
+test("plain samples alone (no times): the live panel's run so far and last window follow them too", async ({ page }) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "live-e2e-"));
+  const samples = path.join(dir, "lat.txt");
+  writeFileSync(samples, Array.from({ length: 100 }, (_, i) => `${1 + (i % 10) / 10}\n`).join(""));
+  const s = await serve([dir]);
+  await page.goto(s.url);
+  await expect(row(page, "lat.txt")).toHaveAttribute("data-count", "100", { timeout: 15_000 });
+  appendFileSync(samples, Array.from({ length: 50 }, () => "7.5\n").join(""));
+  await expect(row(page, "lat.txt")).toHaveAttribute("data-count", "150", { timeout: 15_000 });
+  // Both live spectra draw the series, and its max is the one appended.
+  const spectra = page.getByTestId("live-spectra").locator("figure");
+  for (const k of [0, 1]) {
+    await expect(spectra.nth(k).locator("path[data-series]")).toHaveCount(1);
+    await expect(spectra.nth(k)).toContainText(/max 7\.5/);
+  }
+});
+
 test("a followed JMeter CSV keeps the configuration set in the page as lines are appended", async ({ page }) => {
   const dir = mkdtempSync(path.join(tmpdir(), "live-e2e-"));
   const file = path.join(dir, "results.jtl");

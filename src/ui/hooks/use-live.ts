@@ -121,7 +121,8 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
     try {
       let changed = false;
       let extent: [number, number] | null = null;
-      const more = async () => (changed && extent && lastWindow.current ? lastWindow.current(extent) : null);
+      // Without intervals in any series (samples without times) the timeline's extent is [0, 1], and so is this.
+      const more = async () => (changed && lastWindow.current ? lastWindow.current(extent ?? [0, 1]) : null);
       await runRef.current(
         async () => {
           const a = await engine.append(pieces);
