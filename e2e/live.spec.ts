@@ -74,6 +74,12 @@ test("appended intervals reach every view; a partial line waits; pause holds the
   appendFileSync(file, lines[20]!.slice(30) + lines.slice(21, 40).join(""));
   await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(40 * PER + 1), { timeout: 15_000 });
   await expect.poll(async () => Number(await badge.getAttribute("data-updated")), { timeout: 15_000 }).toBeGreaterThan(u1);
+  // The run so far and its last window (the whole run's last 60 s) follow, drawn with the rows:
+  // both hold the 50 ms value of interval 31.
+  const spectra = page.getByTestId("live-spectra").locator("figure");
+  await expect(spectra.nth(1).locator("figcaption")).toHaveText("The last window (0–40 s)");
+  await expect(spectra.nth(0)).toContainText(/max 50(\.[0-9]+)? ms/);
+  await expect(spectra.nth(1)).toContainText(/max 50(\.[0-9]+)? ms/);
 
   // The requirement fails from interval 31 on, and the moment is marked.
   await page.getByTestId("requirement-input").fill("max<=10ms");
@@ -107,6 +113,7 @@ test("appended intervals reach every view; a partial line waits; pause holds the
   appendFileSync(file, lines.slice(50, 60).join(""));
   await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(60 * PER + 1), { timeout: 15_000 });
   await idle(page);
+  await expect(spectra.nth(1).locator("figcaption")).toHaveText("The last window (0–60 s)");
   // The heatmap, asked only while on screen, shows the run to its end once scrolled to.
   const heatmap = page.getByTestId("heatmap");
   await heatmap.scrollIntoViewIfNeeded();
@@ -175,6 +182,23 @@ test("a truncated file starts a new run: a new series, the earlier kept apart; a
   unlinkSync(samples);
   await expect(page.getByTestId("live-notes")).toContainText("lat.txt was deleted", { timeout: 15_000 });
   await expect(row(page, "lat.txt")).toHaveAttribute("data-count", "10000");
+});
+
+test("plain samples alone (no times): the live panel's run so far and last window follow them too", async ({ page }) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "live-e2e-"));
+  const samples = path.join(dir, "lat.txt");
+  writeFileSync(samples, Array.from({ length: 100 }, (_, i) => `${1 + (i % 10) / 10}\n`).join(""));
+  const s = await serve([dir]);
+  await page.goto(s.url);
+  await expect(row(page, "lat.txt")).toHaveAttribute("data-count", "100", { timeout: 15_000 });
+  appendFileSync(samples, Array.from({ length: 50 }, () => "7.5\n").join(""));
+  await expect(row(page, "lat.txt")).toHaveAttribute("data-count", "150", { timeout: 15_000 });
+  // Both live spectra draw the series, and its max is the one appended.
+  const spectra = page.getByTestId("live-spectra").locator("figure");
+  for (const k of [0, 1]) {
+    await expect(spectra.nth(k).locator("path[data-series]")).toHaveCount(1);
+    await expect(spectra.nth(k)).toContainText(/max 7\.5/);
+  }
 });
 
 test("a followed JMeter CSV keeps the configuration set in the page as lines are appended", async ({ page }) => {

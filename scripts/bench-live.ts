@@ -14,6 +14,11 @@
 //    thread was given (TaskDuration counts the tasks' wall time: a busy machine inflates it).
 //    --profile writes the main thread's CPU profile and prints its heaviest functions; --trace
 //    writes a Chromium trace and prints the main thread's time by event (style, layout, paint).
+//    On Linux the page's CPU is also printed thread by thread (the engine worker, V8's helper
+//    threads, the compositor). --profile-worker F writes the engine worker's CPU profile (F.<n>
+//    per worker) and prints its heaviest functions; --alloc F samples what the main thread and
+//    the workers allocate (collected objects included) and prints the bytes a second by function:
+//    V8's helper threads mostly collect that garbage.
 import { spawnSync } from "node:child_process";
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,6 +41,14 @@ const ONLY = new Set(arg("--only", "1,2").split(",").map(Number));
 const PROFILE = arg("--profile", "");
 /** Writes a Chromium trace of the page while it follows and prints where its main thread's time went (style, layout, paint, script). */
 const TRACE = arg("--trace", "");
+/** Writes the workers' CPU profiles (the engine's and its helpers') and prints their heaviest functions. */
+const PROFILE_WORKER = arg("--profile-worker", "");
+/** Samples the allocations of the main thread and the workers while the page follows, and prints the bytes a second by function. */
+const ALLOC = arg("--alloc", "");
+/** More arguments for the browser, space-separated (e.g. --js-flags=--trace-deopt, its output seen with DEBUG=pw:browser). */
+const BROWSER_ARGS = arg("--browser-args", "").split(" ").filter(Boolean);
+/** Writes a screenshot of the page (PNG) once the writers have stopped. */
+const SHOT = arg("--shot", "");
 
 function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -93,6 +106,117 @@ function rendererCpu(): { main: number; all: number } | null {
     return found ? { main: ticks / 100, all: allTicks / 100 } : null;
   } catch {
     return null;
+  }
+}
+
+/** CPU seconds so far of each thread of this script's renderers, by thread name (Linux), or null. */
+function rendererThreads(): Map<string, number> | null {
+  const out = new Map<string, number>();
+  try {
+    for (const pid of readdirSync("/proc")) {
+      if (!/^[0-9]+$/.test(pid)) continue;
+      let cmd = "";
+      try {
+        cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      } catch {
+        continue;
+      }
+      if (!cmd.includes("--type=renderer")) continue;
+      let up = pid;
+      let mine = false;
+      for (let i = 0; i < 6 && up !== "0" && up !== "1"; i++) {
+        up = statOf(`/proc/${up}/stat`)?.[1] ?? "0";
+        if (up === String(process.pid)) mine = true;
+      }
+      if (!mine) continue;
+      let tids: string[] = [];
+      try {
+        tids = readdirSync(`/proc/${pid}/task`);
+      } catch {
+        continue;
+      }
+      for (const tid of tids) {
+        const f = statOf(`/proc/${pid}/task/${tid}/stat`);
+        if (!f) continue;
+        let name = "?";
+        try {
+          name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
+        } catch {
+          /* gone */
+        }
+        if (tid === pid) name = "(main) " + name;
+        out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
+      }
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+/** The threads' share of one core between two readings, busiest first. */
+function printThreads(a: Map<string, number>, b: Map<string, number>, seconds: number): void {
+  const rows = [...b].map(([k, v]) => [k, v - (a.get(k) ?? 0)] as const).filter(([, v]) => v > 0);
+  rows.sort((x, y) => y[1] - x[1]);
+  console.log(`     the page's threads, % of one core: ${rows.map(([k, v]) => `${k} ${((v / seconds) * 100).toFixed(1)}`).join("; ")}`);
+}
+
+interface SamplingNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: SamplingNode[];
+}
+
+/** Bytes allocated a second by function (own allocations), and the total. */
+function printAlloc(title: string, head: SamplingNode, seconds: number): void {
+  const by = new Map<string, number>();
+  let total = 0;
+  const walk = (n: SamplingNode) => {
+    const key = `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.split("/").pop()}:${n.callFrame.lineNumber + 1}`;
+    by.set(key, (by.get(key) ?? 0) + n.selfSize);
+    total += n.selfSize;
+    for (const c of n.children) walk(c);
+  };
+  walk(head);
+  const kb = (x: number) => (x / seconds / 1024).toFixed(0);
+  console.log(`     ${title}: allocated ${kb(total)} KB/s; by function (own, KB/s):`);
+  for (const [k, v] of [...by].sort((x, y) => y[1] - x[1]).slice(0, 20)) console.log(`     ${kb(v).padStart(7)}  ${k}`);
+}
+
+/**
+ * The page's dedicated workers, reached through the page's session (auto-attach without
+ * flattening: their messages travel inside Target.sendMessageToTarget, which Playwright's
+ * session can send).
+ */
+class Workers {
+  readonly ids: { sessionId: string; url: string }[] = [];
+  private next = 1;
+  private readonly waiting = new Map<number, { res: (v: unknown) => void; rej: (e: Error) => void }>();
+
+  constructor(private readonly cdp: import("playwright-core").CDPSession) {
+    cdp.on("Target.attachedToTarget", (e: { sessionId: string; targetInfo: { type: string; url: string } }) => {
+      if (e.targetInfo.type === "worker") this.ids.push({ sessionId: e.sessionId, url: e.targetInfo.url });
+    });
+    cdp.on("Target.receivedMessageFromTarget", (e: { message: string }) => {
+      const m = JSON.parse(e.message) as { id?: number; result?: unknown; error?: { message: string } };
+      const w = m.id === undefined ? undefined : this.waiting.get(m.id);
+      if (!w) return;
+      this.waiting.delete(m.id!);
+      if (m.error) w.rej(new Error(m.error.message));
+      else w.res(m.result);
+    });
+  }
+
+  async attach(): Promise<void> {
+    await this.cdp.send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+    await new Promise((r) => setTimeout(r, 500));
+  }
+
+  send<T>(sessionId: string, method: string, params: object = {}): Promise<T> {
+    const id = this.next++;
+    const p = new Promise<T>((res, rej) => this.waiting.set(id, { res: res as (v: unknown) => void, rej }));
+    void this.cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method, params }) });
+    return p;
   }
 }
 
@@ -225,25 +349,43 @@ function printTrace(t: { traceEvents: TraceEvent[] }): void {
   const ev = t.traceEvents;
   const main = ev.find((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain");
   if (!main) return;
-  const xs = ev.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === "X" && e.dur !== undefined).sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
-  const own = new Map<string, number>();
-  const stack: { e: TraceEvent; child: number }[] = [];
-  const close = (upTo: number) => {
-    while (stack.length && stack.at(-1)!.e.ts + stack.at(-1)!.e.dur! <= upTo) {
-      const s = stack.pop()!;
-      own.set(s.e.name, (own.get(s.e.name) ?? 0) + s.e.dur! - s.child);
-    }
-  };
-  let top = 0;
-  for (const e of xs) {
-    close(e.ts);
-    if (stack.length) stack.at(-1)!.child += e.dur!;
-    else top += e.dur!;
-    stack.push({ e, child: 0 });
+  // The renderer's threads by name (the main thread, the workers, V8's helpers in the thread pool).
+  const names = new Map<number, string>();
+  for (const e of ev) if (e.pid === main.pid && e.ph === "M" && e.name === "thread_name") names.set(e.tid, e.args?.name ?? "?");
+  const byThread = new Map<string, TraceEvent[]>();
+  for (const e of ev) {
+    if (e.pid !== main.pid || e.ph !== "X" || e.dur === undefined) continue;
+    const name = (names.get(e.tid) ?? "?").replace(/[0-9/]+$/, "");
+    const xs = byThread.get(name) ?? [];
+    xs.push(e);
+    byThread.set(name, xs);
   }
-  close(Infinity);
-  console.log(`     main thread in trace events: ${(top / 1000).toFixed(0)} ms; own time by event:`);
-  for (const [k, us] of [...own].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`     ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
+  for (const [thread, all] of byThread) {
+    // Per thread id, nested events' time taken out of their parents'.
+    const own = new Map<string, number>();
+    let top = 0;
+    const tids = new Set(all.map((e) => e.tid));
+    for (const tid of tids) {
+      const xs = all.filter((e) => e.tid === tid).sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+      const stack: { e: TraceEvent; child: number }[] = [];
+      const close = (upTo: number) => {
+        while (stack.length && stack.at(-1)!.e.ts + stack.at(-1)!.e.dur! <= upTo) {
+          const s = stack.pop()!;
+          own.set(s.e.name, (own.get(s.e.name) ?? 0) + s.e.dur! - s.child);
+        }
+      };
+      for (const e of xs) {
+        close(e.ts);
+        if (stack.length) stack.at(-1)!.child += e.dur!;
+        else top += e.dur!;
+        stack.push({ e, child: 0 });
+      }
+      close(Infinity);
+    }
+    if (top < 20_000) continue;
+    console.log(`     ${thread} (${tids.size} threads) in trace events: ${(top / 1000).toFixed(0)} ms; own time by event:`);
+    for (const [k, us] of [...own].sort((a, b) => b[1] - a[1]).slice(0, thread === "CrRendererMain" ? 25 : 10)) console.log(`     ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
+  }
 }
 
 // ---------------------------------------------------------------- 2: ten series, one interval a second, in the page
@@ -268,7 +410,7 @@ async function tenSeries(): Promise<void> {
     const logs = Array.from({ length: 10 }, (_, k) => ({ file: path.join(dir, `s${k}.hlog`), ...seriesLines(k + 1, SECONDS + 5) }));
     for (const l of logs) writeFileSync(l.file, l.header + l.lines.slice(0, 5).join(""));
     const server = await startServer({ paths: [dir], host: "127.0.0.1", port: 0, pageDir: path.join(root, "dist") });
-    const browser = await chromium.launch({ executablePath: findBrowser() ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+    const browser = await chromium.launch({ executablePath: findBrowser() ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", ...BROWSER_ARGS] });
     try {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
       await page.goto(server.url);
@@ -279,6 +421,15 @@ async function tenSeries(): Promise<void> {
           timeout: 60_000,
         },
       );
+      // The workers' idle warm-up (warm-up.ts) reads a synthetic log once after any page opens:
+      // a cost of opening the page, not of following, so the measure starts once it is over.
+      const warm0 = Date.now();
+      for (;;) {
+        const states = await Promise.all(page.workers().map((w) => w.evaluate(() => (self as unknown as { hdrWarmUp?: string }).hdrWarmUp ?? "not started").catch(() => "gone")));
+        if (states.every((x) => x === "over" || x === "gone") || Date.now() - warm0 > 60_000) break;
+        await new Promise((res) => setTimeout(res, 250));
+      }
+      console.log(`     the workers' warm-up over ${((Date.now() - warm0) / 1000).toFixed(1)} s after the page was ready`);
       // Each row's count changes, with the wall-clock time they were seen in the DOM.
       await page.evaluate(() => {
         const seen: [string, string, number][] = [];
@@ -298,9 +449,33 @@ async function tenSeries(): Promise<void> {
         await cdp.send("Profiler.enable");
         await cdp.send("Profiler.start");
       }
-      if (TRACE) await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] });
+      const workers = new Workers(cdp);
+      if (PROFILE_WORKER || ALLOC) await workers.attach();
+      for (const w of workers.ids) {
+        if (PROFILE_WORKER) {
+          await workers.send(w.sessionId, "Profiler.enable");
+          await workers.send(w.sessionId, "Profiler.start");
+        }
+        if (ALLOC) {
+          await workers.send(w.sessionId, "HeapProfiler.enable");
+          await workers.send(w.sessionId, "HeapProfiler.startSampling", {
+            samplingInterval: 16384,
+            includeObjectsCollectedByMajorGC: true,
+            includeObjectsCollectedByMinorGC: true,
+          });
+        }
+      }
+      if (ALLOC) {
+        await cdp.send("HeapProfiler.enable");
+        await cdp.send("HeapProfiler.startSampling", { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as never);
+      }
+      if (TRACE)
+        await browser.startTracing(page, {
+          categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "disabled-by-default-v8.gc", "disabled-by-default-v8.compile"],
+        });
       const cpu0 = await task();
       const own0 = rendererCpu();
+      const threads0 = rendererThreads();
       const wall0 = Date.now();
       const writes: { source: string; count: number; at: number }[] = [];
       const perInterval = 500;
@@ -318,6 +493,28 @@ async function tenSeries(): Promise<void> {
       await new Promise((res) => setTimeout(res, 3000));
       const cpu1 = await task();
       const own1 = rendererCpu();
+      const threads1 = rendererThreads();
+      const wall1 = Date.now();
+      const secs = (wall1 - wall0) / 1000;
+      if (threads0 && threads1) printThreads(threads0, threads1, secs);
+      if (ALLOC) {
+        const { profile } = (await cdp.send("HeapProfiler.stopSampling")) as unknown as { profile: { head: SamplingNode } };
+        writeFileSync(`${ALLOC}.main.heapprofile`, JSON.stringify(profile));
+        printAlloc("main thread", profile.head, secs);
+      }
+      for (const [n, w] of workers.ids.entries()) {
+        if (ALLOC) {
+          const { profile } = await workers.send<{ profile: { head: SamplingNode } }>(w.sessionId, "HeapProfiler.stopSampling");
+          writeFileSync(`${ALLOC}.${n}.heapprofile`, JSON.stringify(profile));
+          printAlloc(`worker ${n} (${w.url.split("/").pop()})`, profile.head, secs);
+        }
+        if (PROFILE_WORKER) {
+          const { profile } = await workers.send<{ profile: CpuProfile }>(w.sessionId, "Profiler.stop");
+          writeFileSync(`${PROFILE_WORKER}.${n}.cpuprofile`, JSON.stringify(profile));
+          console.log(`     worker ${n} (${w.url.split("/").pop()}):`);
+          printHeaviest(profile);
+        }
+      }
       if (PROFILE) {
         const { profile } = await cdp.send("Profiler.stop");
         writeFileSync(PROFILE, JSON.stringify(profile));
@@ -328,7 +525,30 @@ async function tenSeries(): Promise<void> {
         writeFileSync(TRACE, buf);
         printTrace(JSON.parse(buf.toString("utf8")) as { traceEvents: TraceEvent[] });
       }
-      const wall1 = Date.now();
+      if (SHOT) {
+        await page.screenshot({ path: SHOT, fullPage: true });
+        const paths = await page.evaluate(() =>
+          [...document.querySelectorAll("svg")].map((s) => [
+            s.getAttribute("width"),
+            s.getAttribute("height"),
+            [...s.querySelectorAll("path")].map((p) => (p.getAttribute("d") ?? "").split(/[ML]/).length).join(","),
+          ]),
+        );
+        console.log(`     the page's charts (width, height, points per path): ${JSON.stringify(paths)}`);
+        const layers = new Promise<{ layerId: string; width: number; height: number; paintCount: number; backendNodeId?: number; drawsContent: boolean }[]>((res) =>
+          cdp.once("LayerTree.layerTreeDidChange", (e) => res((e.layers ?? []) as never)),
+        );
+        await cdp.send("DOM.enable");
+        await cdp.send("LayerTree.enable");
+        for (const l of (await layers).filter((x) => x.drawsContent)) {
+          let what = "";
+          if (l.backendNodeId) {
+            const d = await cdp.send("DOM.describeNode", { backendNodeId: l.backendNodeId }).catch(() => null);
+            what = d ? `${d.node.nodeName} ${(d.node.attributes ?? []).join(" ").slice(0, 60)}` : "";
+          }
+          console.log(`     layer ${l.layerId} ${l.width}x${l.height} painted ${l.paintCount} ${what}`);
+        }
+      }
       const seen = await page.evaluate(() => (window as unknown as { __seen: [string, string, number][] }).__seen);
       const lat: number[] = [];
       let missed = 0;

@@ -117,50 +117,65 @@ export function bucketsOf(h: Histogram): Buckets {
   const mean = sum / total;
   let sq = 0;
   for (let k = 0; k < medians.length; k++) sq += (medians[k]! - mean) ** 2 * (cumulative[k]! - (k > 0 ? cumulative[k - 1]! : 0));
-  return { values: Float64Array.from(values), cumulative: Float64Array.from(cumulative), totalCount: total, mean, stdDeviation: Math.sqrt(sq / total) };
+  return { values, cumulative, totalCount: total, mean, stdDeviation: Math.sqrt(sq / total) };
 }
 
 interface BucketWalk {
-  values: number[];
-  cumulative: number[];
-  medians: number[];
-  running: number;
+  values: Float64Array;
+  cumulative: Float64Array;
+  medians: Float64Array;
   sum: number;
 }
 
 // bucketsOf's pass over every index, the fast way and the library's way, each a function of its
 // own: one loop holding both made V8's optimising compiler take the library's calls too, during
-// the load, to run the fast way.
+// the load, to run the fast way. The fast way counts the buckets first and writes them into
+// arrays of that size: a run followed live asks for spectra a few times a second, and growing
+// arrays to copy them made most of the engine's garbage.
 
 function bucketWalkFast(counts: Float64Array, last: number, unit: number, subHalf: number): BucketWalk {
-  const w: BucketWalk = { values: [], cumulative: [], medians: [], running: 0, sum: 0 };
+  let m = 0;
+  for (let i = 0; i <= last; i++) if (counts[i]! > 0) m++;
+  const w: BucketWalk = { values: new Float64Array(m), cumulative: new Float64Array(m), medians: new Float64Array(m), sum: 0 };
+  let k = 0;
+  let running = 0;
   for (let i = 0; i <= last; i++) {
     const c = counts[i]!;
-    if (c > 0) addBucket(w, c, valueAtIndex(i, unit, subHalf), valueAtIndex(i + 1, unit, subHalf) - 1);
-  }
-  return w;
-}
-
-function bucketWalk(js: JsInternals, last: number): BucketWalk {
-  const w: BucketWalk = { values: [], cumulative: [], medians: [], running: 0, sum: 0 };
-  for (let i = 0; i <= last; i++) {
-    const c = js.getCountAtIndex(i);
     if (c > 0) {
-      const low = js.valueFromIndex(i);
-      addBucket(w, c, low, js.highestEquivalentValue(low));
+      const low = valueAtIndex(i, unit, subHalf);
+      const high = valueAtIndex(i + 1, unit, subHalf) - 1;
+      running += c;
+      const median = low + Math.floor((high - low + 1) / 2);
+      w.values[k] = high;
+      w.cumulative[k] = running;
+      w.medians[k] = median;
+      w.sum += median * c;
+      k++;
     }
   }
   return w;
 }
 
-/** A bucket of `c` values from `low` to `high`: its highest value, the running count, its median equivalent. */
-function addBucket(w: BucketWalk, c: number, low: number, high: number): void {
-  w.running += c;
-  const median = low + Math.floor((high - low + 1) / 2);
-  w.values.push(high);
-  w.cumulative.push(w.running);
-  w.medians.push(median);
-  w.sum += median * c;
+function bucketWalk(js: JsInternals, last: number): BucketWalk {
+  const values: number[] = [];
+  const cumulative: number[] = [];
+  const medians: number[] = [];
+  let running = 0;
+  let sum = 0;
+  for (let i = 0; i <= last; i++) {
+    const c = js.getCountAtIndex(i);
+    if (c > 0) {
+      const low = js.valueFromIndex(i);
+      const high = js.highestEquivalentValue(low);
+      running += c;
+      const median = low + Math.floor((high - low + 1) / 2);
+      values.push(high);
+      cumulative.push(running);
+      medians.push(median);
+      sum += median * c;
+    }
+  }
+  return { values: Float64Array.from(values), cumulative: Float64Array.from(cumulative), medians: Float64Array.from(medians), sum };
 }
 
 /**

@@ -15,6 +15,7 @@ import type { LiveAnswer, LivePiece } from "./protocol";
 import { GrowingSamples } from "./growing-samples";
 import { nameOfUrl } from "./remote";
 import { Store } from "./store";
+import { extentOf } from "./timeline-query";
 
 interface Followed {
   run: number;
@@ -86,8 +87,9 @@ export class LiveRuns {
   }
 
   async feed(pieces: readonly LivePiece[]): Promise<LiveAnswer> {
-    const out: LiveAnswer = { added: [], removed: [], appended: 0, ended: [], problems: [] };
+    const out: LiveAnswer = { added: [], removed: [], appended: 0, ended: [], problems: [], extent: null };
     for (const p of pieces) await this.one(p, out);
+    out.extent = extentOf(this.store.series);
     return out;
   }
 

@@ -59,6 +59,8 @@ export interface LiveAnswer {
   /** Earlier runs' series, renamed to say so. */
   ended: string[];
   problems: LoadProblem[];
+  /** The timeline's extent after these lines (null: no series has intervals), so the page asks for the last window with the spectra, not after the timeline. */
+  extent: [number, number] | null;
 }
 
 export type Request =

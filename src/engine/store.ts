@@ -24,6 +24,7 @@ import { OPEN_RANGE, type LoadOutcome, type SeriesView, type SeriesWarning, type
 import { disposeIntervals, intervalsOf, mergedSparse, type AppendedRow } from "./intervals";
 import { beforeStartOf, saturationOf } from "./table-facts";
 import { windowHistogram } from "./window-query";
+import { SpectraKept } from "./view-cache";
 import { timelineQuery } from "./timeline-query";
 import { sharedContext, type EngineContext } from "./context";
 import { mergeHistograms } from "./merge";
@@ -290,12 +291,19 @@ export class Store {
    * buckets the spectrum was made of, not walking the counts again.
    */
   private spectrumAndWarnings(s: SeriesModel, range: TimeRange): { spectrum: Spectrum; warnings: SeriesWarning[] } {
-    const h = this.histogramFor(s.id, range);
-    const b = bucketsOf(h);
-    const sp = spectrumOf(h, b);
+    // A spectrum already made of the same data is answered again (view-cache.ts).
+    let b: Buckets | undefined;
+    const sp = this.spectra.spectrum(s, range, () => {
+      const h = this.histogramFor(s.id, range);
+      const buckets = bucketsOf(h);
+      if (h === s.histogram) b = buckets;
+      return spectrumOf(h, buckets);
+    });
     const shown = this.shown.get(s.id);
-    return { spectrum: shown ? pinSpectrum(sp, shown) : sp, warnings: this.warningsOf(s.id, h === s.histogram ? b : undefined) };
+    return { spectrum: shown ? pinSpectrum(sp, shown) : sp, warnings: this.warningsOf(s.id, b) };
   }
+
+  private readonly spectra = new SpectraKept();
 
   /** The spectrum a view shows: an opened link's series shows what its author's page showed (share-query.ts). */
   spectrumFor(id: string, range: TimeRange): Spectrum {

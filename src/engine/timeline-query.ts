@@ -59,11 +59,10 @@ function maxLength(t: IntervalTable): number {
 }
 
 /**
- * The timeline of every series with intervals over [t0, t1], at most `columns` buckets each.
- * A bucket of one interval reports that interval; a bucket of several reports the max of
- * their maxes and the percentiles of their merged histogram.
+ * From the first interval's start to the last one's end over every series with intervals
+ * (seconds since StartTime), or null when none has any: the timeline's extent.
  */
-export function timelineQuery(series: readonly SeriesModel[], q: TimelineQuery): TimelineResult {
+export function extentOf(series: readonly SeriesModel[]): [number, number] | null {
   let first = Infinity;
   let last = -Infinity;
   for (const s of series) {
@@ -78,7 +77,18 @@ export function timelineQuery(series: readonly SeriesModel[], q: TimelineQuery):
       last = Math.max(last, t.offsets[i]! + t.lengths[i]!);
     }
   }
-  if (!Number.isFinite(first)) return { extent: [0, 1], domain: [0, 1], series: [] };
+  return Number.isFinite(first) ? [first, last] : null;
+}
+
+/**
+ * The timeline of every series with intervals over [t0, t1], at most `columns` buckets each.
+ * A bucket of one interval reports that interval; a bucket of several reports the max of
+ * their maxes and the percentiles of their merged histogram.
+ */
+export function timelineQuery(series: readonly SeriesModel[], q: TimelineQuery): TimelineResult {
+  const extent = extentOf(series);
+  if (!extent) return { extent: [0, 1], domain: [0, 1], series: [] };
+  const [first, last] = extent;
   const t0 = q.t0 ?? first;
   const t1 = Math.max(q.t1 ?? last, t0 + 1e-3);
   const out: TimelineSeries[] = [];

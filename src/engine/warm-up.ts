@@ -247,8 +247,11 @@ export function warmWindow(store: WarmableStore): boolean {
 /** The quick warm-up at start: intervals, and rounds of the page's after-load queries. */
 const QUICK_WARM_LINES = 400;
 const QUICK_WARM_QUERIES = 12;
-/** Requests that read the person's logs (or their series from a server). */
-const READS_LOGS = new Set<string>(["load", "loadUrls", "loadText", "loadPrometheus"]);
+/**
+ * Requests that read the person's logs (or their series from a server); a run followed live
+ * (`append`) reads its lines through the same reader, a few times a second.
+ */
+const READS_LOGS = new Set<string>(["load", "loadUrls", "loadText", "loadPrometheus", "append"]);
 /** Requests after which the engine warms the time-window path once it is idle. */
 const LOADS = new Set<string>(["load", "loadUrls", "loadText", "openShare"]);
 const WARM_AFTER_MS = 100;

@@ -84,6 +84,18 @@ describe("stepPath", () => {
       }
     }
   });
+
+  it("prints negative, tiny, whole and huge coordinates as d3's line() does", () => {
+    const n = 400;
+    const values = Array.from({ length: n }, (_, i) => i * 0.0137 - 2.5);
+    const cumulative = values.map((_, i) => i + 1);
+    const cv = { values, cumulative, totalCount: n };
+    // x: from about -700 to far right, through whole numbers; y: around zero (a -0 among them), then huge.
+    const xf = (v: number) => (Math.log(v) - 3) * 250.0005;
+    for (const yf of [(v: number) => -v / 7 + 0.0004, (v: number) => Math.round(v * 100) / 4, (v: number) => v * 1e14, (v: number) => (v > 2 ? Infinity : v)]) {
+      expect(stepPath(cv, xf, yf, 1e4)).toBe(line()(stepPoints(cv, xf, yf, 1e4)) ?? "");
+    }
+  });
 });
 
 describe("fastScale", () => {

@@ -104,9 +104,64 @@ export function stepPoints(c: CurveInput, x: (v: number) => number, y: (v: numbe
  */
 export function stepPath(c: CurveInput, x: (v: number) => number, y: (v: number) => number, xEnd: number): string {
   const n = stepPointsFlat(c, x, y, xEnd);
-  let d = "";
-  for (let k = 0; k < n; k++) d += `${k === 0 ? "M" : "L"}${Math.round(flat[2 * k]! * 1000) / 1000},${Math.round(flat[2 * k + 1]! * 1000) / 1000}`;
-  return d;
+  // Written as characters into a buffer kept between calls and read as one string: a run
+  // followed live draws its changed curves twice a second, and a string per coordinate joined
+  // into the path was most of the page's garbage.
+  if (chars.length < n * MAX_POINT_CHARS) chars = new Uint8Array(Math.max(n * MAX_POINT_CHARS, 2 * chars.length));
+  let at = 0;
+  for (let k = 0; k < n; k++) {
+    chars[at++] = k === 0 ? 77 : 76; // M, L
+    at = putRounded(at, flat[2 * k]!);
+    chars[at++] = 44; // ,
+    at = putRounded(at, flat[2 * k + 1]!);
+  }
+  return ascii.decode(chars.subarray(0, at));
+}
+
+/** A point's characters at most: a letter, a comma and two numbers, each as long as String writes one at most. */
+const MAX_POINT_CHARS = 56;
+let chars = new Uint8Array(1 << 15);
+const ascii = new TextDecoder();
+
+/**
+ * Writes v rounded to 3 decimals as `String(Math.round(v * 1000) / 1000)` prints it (what
+ * d3-path writes): the integer part, then the decimals without trailing zeros. A number of up to
+ * 15 digits prints as that decimal exactly; anything else (not finite, huge) as String does.
+ */
+function putRounded(at: number, v: number): number {
+  const r = Math.round(v * 1000);
+  if (!(Math.abs(r) < 1e15)) {
+    const s = String(r / 1000);
+    for (let i = 0; i < s.length; i++) chars[at++] = s.charCodeAt(i);
+    return at;
+  }
+  let a = r;
+  if (a < 0) {
+    chars[at++] = 45; // -
+    a = -a;
+  }
+  const whole = Math.floor(a / 1000);
+  const frac = a - whole * 1000;
+  const first = at;
+  let w = whole;
+  do {
+    chars[at++] = 48 + (w % 10);
+    w = Math.floor(w / 10);
+  } while (w > 0);
+  for (let i = first, j = at - 1; i < j; i++, j--) {
+    const t = chars[i]!;
+    chars[i] = chars[j]!;
+    chars[j] = t;
+  }
+  if (frac > 0) {
+    const d2 = Math.floor(frac / 10) % 10;
+    const d3 = frac % 10;
+    chars[at++] = 46; // .
+    chars[at++] = 48 + Math.floor(frac / 100);
+    if (d2 > 0 || d3 > 0) chars[at++] = 48 + d2;
+    if (d3 > 0) chars[at++] = 48 + d3;
+  }
+  return at;
 }
 
 /** Scratch for stepPointsFlat: x, y of each point in turn (grown as needed, never shrunk). */

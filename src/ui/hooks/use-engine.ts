@@ -20,6 +20,18 @@ export interface TimelineQuery {
 
 export type EngineTask = (() => Promise<FileOutcome[] | null | void>) | null;
 
+/**
+ * What `run` asks again after its task: the spectra, the timeline, or neither. `together`
+ * renders both in one go, with what `more` answered (asked after the task, beside them): a run
+ * followed live redraws a few times a second, and each render of a part repainted the page.
+ */
+export interface Refresh {
+  views?: boolean;
+  timeline?: boolean;
+  together?: boolean;
+  more?: () => Promise<(() => void) | null>;
+}
+
 export function useEngine(engine: EngineClient, tlQuery: TimelineQuery) {
   const [views, setViews] = useState<SeriesView[]>([]);
   const [timeline, setTimeline] = useState<TimelineResult | null>(null);
@@ -44,7 +56,7 @@ export function useEngine(engine: EngineClient, tlQuery: TimelineQuery) {
    * timeline), and only then clears the busy flag, in the same render as the new data.
    */
   const run = useCallback(
-    async (task: EngineTask, refresh: { views?: boolean; timeline?: boolean } = {}) => {
+    async (task: EngineTask, refresh: Refresh = {}) => {
       setPending((n) => n + 1);
       // Many series are rendered as a transition: React renders them in slices and the page
       // stays responsive (100 logs dropped at once made one 100+ ms task of it). Few are
@@ -63,6 +75,7 @@ export function useEngine(engine: EngineClient, tlQuery: TimelineQuery) {
           refresh.timeline === false
             ? null
             : engine.timeline({ t0: q.domain?.[0] ?? null, t1: q.domain?.[1] ?? null, columns: Math.max(100, q.width - 92), percentiles: q.percentiles });
+        const moreP = refresh.more ? refresh.more() : null;
         // The spectra are rendered as soon as they arrive, while the engine computes the
         // timeline (answered after them): after a 24-hour load that overlaps much of each.
         // Busy stays true until both are shown.
@@ -70,15 +83,20 @@ export function useEngine(engine: EngineClient, tlQuery: TimelineQuery) {
         many = next !== null && next.length > MANY_SERIES;
         // Many: one transition for spectra and timeline together (a second one arriving while
         // React renders the first would restart that render, which grows with the series count).
-        const tl = many ? await tlP : null;
-        if (next) {
+        const together = many || refresh.together === true;
+        const tl = together ? await tlP : null;
+        const more = moreP ? await moreP : null;
+        if (next || tl || more) {
           apply(() => {
-            setViews(next);
-            setShownRange(asked);
+            if (next) {
+              setViews(next);
+              setShownRange(asked);
+            }
             if (tl) setTimeline(tl);
+            more?.();
           });
         }
-        if (!many) {
+        if (!together) {
           const later = await tlP;
           if (later) setTimeline(later);
         }
@@ -100,7 +118,7 @@ export function useEngine(engine: EngineClient, tlQuery: TimelineQuery) {
 
   /** Runs an engine call that changes series, then refreshes as `run` does. */
   const change = useCallback(
-    (f: () => Promise<unknown>, refresh?: { views?: boolean; timeline?: boolean }) =>
+    (f: () => Promise<unknown>, refresh?: Refresh) =>
       void run(async () => {
         await f();
         return null;

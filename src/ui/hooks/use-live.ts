@@ -65,6 +65,12 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
   pausedRef.current = paused;
   const runRef = useRef(eng.run);
   runRef.current = eng.run;
+  /**
+   * What the live panel asks at each redraw (the run so far and its last window, given the
+   * timeline's extent after the append): asked beside the spectra and the timeline, and drawn
+   * with them in one render.
+   */
+  const lastWindow = useRef<((extent: [number, number]) => Promise<(() => void) | null>) | null>(null);
 
   const note = useCallback((text: string) => setNotes((n) => [...n.slice(-(MAX_NOTES - 1)), { at: Date.now(), text }]), []);
 
@@ -114,18 +120,25 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
     buffer.current = [];
     try {
       let changed = false;
-      await runRef.current(async () => {
-        const a = await engine.append(pieces);
-        changed = a.added.length > 0 || a.appended > 0 || a.removed.length > 0;
-        if (a.added.length || a.removed.length)
-          setIds((s) => {
-            const n = new Set(s);
-            for (const id of a.removed) n.delete(id);
-            for (const id of a.added) n.add(id);
-            return n;
-          });
-        return [{ file: "(live)", added: a.added, problems: a.problems }];
-      });
+      let extent: [number, number] | null = null;
+      // Without intervals in any series (samples without times) the timeline's extent is [0, 1], and so is this.
+      const more = async () => (changed && lastWindow.current ? lastWindow.current(extent ?? [0, 1]) : null);
+      await runRef.current(
+        async () => {
+          const a = await engine.append(pieces);
+          changed = a.added.length > 0 || a.appended > 0 || a.removed.length > 0;
+          extent = a.extent;
+          if (a.added.length || a.removed.length)
+            setIds((s) => {
+              const n = new Set(s);
+              for (const id of a.removed) n.delete(id);
+              for (const id of a.added) n.add(id);
+              return n;
+            });
+          return [{ file: "(live)", added: a.added, problems: a.problems }];
+        },
+        { together: true, more },
+      );
       // Set at once, so that React renders it with the data (one render, not one more after
       // the next frame); the page is painted with both in the next frame.
       if (changed) setUpdated(Date.now());
@@ -249,6 +262,7 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
     updated,
     notes,
     ids,
+    lastWindow,
   };
 }
 

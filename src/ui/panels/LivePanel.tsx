@@ -2,7 +2,7 @@
 // drawn), pause and resume, how the time axis follows the run, what happened to the files
 // (a new run, a deleted file, a file that stopped growing), the moment each series' run so far
 // first failed the requirement, and the spectrum of the run so far beside that of the last window.
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { PercentilePlot, type PlotSeries, type PlotStep } from "../../charts/percentile-plot/PercentilePlot";
 import { formatNumber } from "../../core/format";
 import { percentileLabel, type Requirement } from "../../core/requirements";
@@ -87,7 +87,8 @@ function plotOf(views: SeriesView[], rows: SeriesRow[], kept: Map<string, Plotte
 
 export function LivePanel({ live, engine, rows, timeline, requirement, unit, yLog, steps, width, follow, range, onFollow }: Props) {
   const [failures, setFailures] = useState<FirstFailure[]>([]);
-  const [spectra, setSpectra] = useState<{ whole: PlotSeries[]; last: PlotSeries[]; window: [number, number] } | null>(null);
+  /** The views of the run so far (null: those on screen, the whole run) and of its last window. */
+  const [spectra, setSpectra] = useState<{ whole: SeriesView[] | null; last: SeriesView[]; window: [number, number] } | null>(null);
   const rowsRef = useRef(rows);
   rowsRef.current = rows;
 
@@ -154,31 +155,53 @@ export function LivePanel({ live, engine, rows, timeline, requirement, unit, yLo
     });
   }, [timeline, requirement, live.ids, engine, failures, again]);
 
-  // The run so far and its last window, asked again once per drawn append (not when the
-  // timeline of the same append lands as well). The run so far is the views on screen when
+  // The run so far and its last window, asked at each redraw of appended lines beside the
+  // spectra and the timeline, and drawn in the same render (use-live.ts); asked here when the
+  // panel shows or the time axis' choice changes. The run so far is the views on screen when
   // the page shows the whole run: only the last window is asked then.
+  const wholeShown = range.start === null && range.end === null;
+  const ask = useCallback(
+    async (extent: [number, number]) => {
+      const end = extent[1];
+      const span = follow === "whole" ? LAST_WINDOW_S : follow * 60;
+      const start = Math.max(extent[0], end - span);
+      const [whole, last] = await Promise.all([wholeShown ? null : engine.views({ start: null, end: null }), engine.views({ start, end: null })]);
+      return () => setSpectra({ whole, last, window: [start, end] });
+    },
+    [engine, follow, wholeShown],
+  );
+  useEffect(() => {
+    live.lastWindow.current = ask;
+    return () => {
+      if (live.lastWindow.current === ask) live.lastWindow.current = null;
+    };
+  }, [ask, live.lastWindow]);
   const timelineRef = useRef(timeline);
   timelineRef.current = timeline;
-  const wholeShown = range.start === null && range.end === null;
-  const keptWhole = useRef(new Map<string, Plotted>());
-  const keptLast = useRef(new Map<string, Plotted>());
+  const updatedRef = useRef(live.updated);
+  updatedRef.current = live.updated;
   useEffect(() => {
     const tl = timelineRef.current;
-    if (!tl || live.updated === 0) return;
-    const end = tl.extent[1];
-    const span = follow === "whole" ? LAST_WINDOW_S : follow * 60;
-    const start = Math.max(tl.extent[0], end - span);
+    if (!tl || updatedRef.current === 0) return;
     let stale = false;
-    const mine = (vs: SeriesView[]) => vs.filter((v) => live.ids.has(v.id));
-    void Promise.all([wholeShown ? null : engine.views({ start: null, end: null }), engine.views({ start, end: null })]).then(([whole, last]) => {
-      if (stale) return;
-      const w = whole ?? rowsRef.current.map((r) => r.view);
-      setSpectra({ whole: plotOf(mine(w), rowsRef.current, keptWhole.current), last: plotOf(mine(last), rowsRef.current, keptLast.current), window: [start, end] });
+    void ask(tl.extent).then((apply) => {
+      if (!stale) apply();
     });
     return () => {
       stale = true;
     };
-  }, [live.updated, live.ids, engine, follow, wholeShown]);
+  }, [ask]);
+  const keptWhole = useRef(new Map<string, Plotted>());
+  const keptLast = useRef(new Map<string, Plotted>());
+  const plotted = useMemo(() => {
+    if (!spectra) return null;
+    const mine = (vs: SeriesView[]) => vs.filter((v) => live.ids.has(v.id));
+    return {
+      whole: plotOf(mine(spectra.whole ?? rows.map((r) => r.view)), rows, keptWhole.current),
+      last: plotOf(mine(spectra.last), rows, keptLast.current),
+      window: spectra.window,
+    };
+  }, [spectra, rows, live.ids]);
 
   const half = Math.max(260, Math.floor((width - 24) / 2));
   return (
@@ -238,18 +261,18 @@ export function LivePanel({ live, engine, rows, timeline, requirement, unit, yLo
           ))}
         </ul>
       ) : null}
-      {spectra && spectra.whole.length > 0 ? (
+      {plotted && plotted.whole.length > 0 ? (
         <div className="live-spectra" data-testid="live-spectra">
           {/* Titles above the charts, not inside them: inside, they sat on the y axis' top label. */}
           <figure>
             <figcaption className="live-spectrum-title">The run so far</figcaption>
-            <PercentilePlot series={spectra.whole} requirement={steps} unit={unit} yLog={yLog} width={half} height={220} />
+            <PercentilePlot series={plotted.whole} requirement={steps} unit={unit} yLog={yLog} width={half} height={220} />
           </figure>
           <figure>
             <figcaption className="live-spectrum-title">
-              The last window ({formatNumber(spectra.window[0])}–{formatNumber(spectra.window[1])} s)
+              The last window ({formatNumber(plotted.window[0])}–{formatNumber(plotted.window[1])} s)
             </figcaption>
-            <PercentilePlot series={spectra.last} requirement={steps} unit={unit} yLog={yLog} width={half} height={220} />
+            <PercentilePlot series={plotted.last} requirement={steps} unit={unit} yLog={yLog} width={half} height={220} />
           </figure>
         </div>
       ) : null}
