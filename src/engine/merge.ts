@@ -4,6 +4,7 @@
 import type { LoadProblem, Unit } from "../core/types";
 import { addInto, coarsestLayout, lowestDiscernibleValueOf, newHistogram, type Histogram, type SparseHistogram } from "../core/histogram";
 import type { TimeRange } from "./protocol";
+import { forEachRead } from "../core/lazy-histogram";
 
 /**
  * Adds `parts` into `into` (null: into a new histogram) and returns the histogram that holds the
@@ -21,11 +22,13 @@ export function mergeHistograms(parts: readonly Histogram[], into: Histogram | n
     target = newHistogram(digits, lowest, Math.max(...all.map((h) => h.highestTrackableValue)));
     if (into) addInto(target, into);
   }
-  for (const h of parts) {
+  const sum = target;
+  // A part kept as its counts is read through one scratch histogram per layout (lazy-histogram.ts).
+  forEachRead(parts, (h) => {
     // One layout: counts add by index (fast, and what the library's add gives); else each at its value.
-    if (inLayout(h, target.numberOfSignificantValueDigits, lowestDiscernibleValueOf(target))) addHistogram(target, h);
-    else addInto(target, h);
-  }
+    if (inLayout(h, sum.numberOfSignificantValueDigits, lowestDiscernibleValueOf(sum))) addHistogram(sum, h);
+    else addInto(sum, h);
+  });
   return target;
 }
 

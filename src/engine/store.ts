@@ -5,7 +5,7 @@
 // modules, and the types a query answers with are in protocol.ts.
 import { bucketsOf, type Buckets, type Histogram } from "../core/histogram";
 import { IntervalTable, type SeriesModel } from "../core/series";
-import { compactHistogram, solidHistogram } from "../core/lazy-histogram";
+import { compactHistogram, compactSpectrum } from "../core/lazy-histogram";
 import { SparseIntervalTable } from "./intervals/sparse-rows";
 import { coNotJudged } from "../core/co-applies";
 import { detectCoordinatedOmission } from "../core/co-detect";
@@ -46,6 +46,8 @@ function warningsOf(s: SeriesModel): SeriesWarning[] {
   }
   return out;
 }
+
+const isOpen = (r: TimeRange) => r.start === null && r.end === null;
 
 /** Id suffix of a series' coordinated-omission-corrected view. */
 export const CO_SUFFIX = "~co";
@@ -135,7 +137,8 @@ export class Store {
   /**
    * Combines series into a new one whose histogram is the sum of theirs (never an average of
    * anything). Intervals keep their own histograms, placed by absolute time so that the
-   * timeline and time windows line up: a bucket spanning several sources merges them.
+   * timeline and time windows line up: a bucket spanning several sources merges them. Sparse
+   * steps at the same times (a Prometheus fleet) are summed step by step (intervals/sparse-rows.ts).
    */
   merge(ids: string[], name?: string): string {
     const parts = ids.map((id) => this.get(id));
@@ -146,7 +149,7 @@ export class Store {
     // The engine's one merge (merge.ts): into the coarsest layout among the parts. Time windows
     // and timeline columns of the merge add its intervals into this layout too (sameShape of
     // this histogram).
-    const histogram = mergeHistograms(parts.map((p) => solidHistogram(p.histogram)));
+    let histogram = mergeHistograms(parts.map((p) => p.histogram));
     let intervals: IntervalTable | null = null;
     let startTime: number | null = null;
     if (parts.every((p) => p.intervals && p.intervals.n > 0)) {
@@ -169,6 +172,8 @@ export class Store {
         }
       }
     }
+    // A merge of sparse steps is kept as its counts too, as each part is (add()).
+    if (intervals instanceof SparseIntervalTable) histogram = compactHistogram(histogram);
     const first = parts[0]!;
     const merged: SeriesModel = {
       id: this.context.nextMergedId(),
@@ -288,6 +293,13 @@ export class Store {
    * buckets the spectrum was made of, not walking the counts again.
    */
   private spectrumAndWarnings(s: SeriesModel, range: TimeRange): { spectrum: Spectrum; warnings: SeriesWarning[] } {
+    // A whole series kept as its counts (Prometheus): its spectrum made from them once, kept until it changes.
+    const kept = isOpen(range) ? compactSpectrum(s.histogram) : null;
+    if (kept !== null) {
+      const shown = this.shown.get(s.id);
+      const b: Buckets = { values: kept.values, cumulative: kept.cumulative, totalCount: kept.totalCount, mean: kept.mean, stdDeviation: kept.stdDeviation };
+      return { spectrum: shown ? pinSpectrum(kept, shown) : kept, warnings: this.warningsOf(s.id, b) };
+    }
     const h = this.histogramFor(s.id, range);
     const b = bucketsOf(h);
     const sp = spectrumOf(h, b);
@@ -297,7 +309,8 @@ export class Store {
 
   /** The spectrum a view shows: an opened link's series shows what its author's page showed (share-query.ts). */
   spectrumFor(id: string, range: TimeRange): Spectrum {
-    const sp = spectrumOf(this.histogramFor(id, range));
+    const kept = isOpen(range) && !id.endsWith(CO_SUFFIX) ? compactSpectrum(this.get(id).histogram) : null;
+    const sp = kept ?? spectrumOf(this.histogramFor(id, range));
     const shown = this.shown.get(id);
     return shown ? pinSpectrum(sp, shown) : sp;
   }

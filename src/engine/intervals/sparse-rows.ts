@@ -24,6 +24,36 @@ interface Rows {
   counts: Uint32Array | Float64Array;
 }
 
+function lowestOf(rowStart: Int32Array, indices: Int32Array): number {
+  let x = Infinity;
+  for (let i = 0; i + 1 < rowStart.length; i++) if (rowStart[i + 1]! > rowStart[i]! && indices[rowStart[i]!]! < x) x = indices[rowStart[i]!]!;
+  return x;
+}
+
+function highestOf(rowStart: Int32Array, indices: Int32Array): number {
+  let x = -1;
+  for (let i = 0; i + 1 < rowStart.length; i++) if (rowStart[i + 1]! > rowStart[i]! && indices[rowStart[i + 1]! - 1]! > x) x = indices[rowStart[i + 1]! - 1]!;
+  return x;
+}
+
+/** Adds indices/counts [a, b) into acc at base + index, noting in touched each cell it makes non-zero; returns touched's new length. */
+function addRow(acc: Float64Array, touched: Int32Array, m: number, indices: Int32Array, counts: Uint32Array | Float64Array, a: number, b: number, base: number): number {
+  for (let k = a; k < b; k++) {
+    const c = counts[k]!;
+    if (c === 0) continue;
+    const at = base + indices[k]!;
+    if (acc[at] === 0) touched[m++] = at;
+    acc[at]! += c;
+  }
+  return m;
+}
+
+function grow<T extends Int32Array | Float64Array>(a: T, size: number): T {
+  const b = new (a.constructor as new (n: number) => T)(size);
+  b.set(a.subarray(0, Math.min(a.length, size)));
+  return b;
+}
+
 const ulp = (x: number) => Math.pow(2, Math.floor(Math.log2(x)) - 52);
 
 /** Output arrays of decodedRow, grown as rows need (a thread reads one row at a time). */
@@ -130,6 +160,84 @@ export class SparseIntervalTable extends IntervalTable {
     return t;
   }
 
+  /**
+   * The rows of tables that share every row's time and length (a fleet asked over one range at
+   * one step), summed step by step into one sparse row each: a merge's step holds what every
+   * part observed in it, as the parts' rows at one time always fall in one timeline column,
+   * heatmap column and window together. Null when the tables are not all sparse in one layout.
+   */
+  static summed(tables: readonly IntervalTable[], offsets: Float64Array<ArrayBuffer>, lengths: Float64Array<ArrayBuffer>): SparseIntervalTable | null {
+    if (!tables.every((p) => p instanceof SparseIntervalTable && p.sparseN === p.n && p.n === offsets.length)) return null;
+    const parts = tables as readonly SparseIntervalTable[];
+    const first = parts[0]!.sources[0]!;
+    let highest = 0;
+    let low = Infinity;
+    let top = -1;
+    for (const p of parts)
+      for (const r of p.sources) {
+        if (r.digits !== first.digits || r.lowest !== first.lowest) return null;
+        highest = Math.max(highest, r.highest);
+        // Each row's indices ascend: its first and last are its extent.
+        low = Math.min(low, lowestOf(r.rowStart, r.indices));
+        top = Math.max(top, highestOf(r.rowStart, r.indices));
+      }
+    const n = offsets.length;
+    if (top < 0) low = 0;
+    const range = Math.max(1, top - low + 1);
+    // A chunk of steps at a time, each part's rows of the chunk read in order (its arrays front
+    // to back, not a thousand parts' few counts per step): the chunk's sums by step and index.
+    const chunk = Math.max(1, Math.min(n, Math.floor((1 << 21) / range)));
+    const acc = new Float64Array(chunk * range);
+    let touched = new Int32Array(1024);
+    const rowStart = new Int32Array(n + 1);
+    let indices = new Int32Array(Math.max(16, n * 8));
+    let counts = new Float64Array(indices.length);
+    let len = 0;
+    for (let i0 = 0; i0 < n; i0 += chunk) {
+      const i1 = Math.min(n, i0 + chunk);
+      let m = 0;
+      for (const p of parts) {
+        for (let i = i0; i < i1; i++) {
+          const r = p.rowsAt(i);
+          const j = p.rowOf === null ? i : p.rowOf[i]!;
+          const a = r.rowStart[j]!;
+          const b = r.rowStart[j + 1]!;
+          if (m + b - a > touched.length) touched = grow(touched, Math.max(m + b - a, touched.length * 2));
+          m = addRow(acc, touched, m, r.indices, r.counts, a, b, (i - i0) * range - low);
+        }
+      }
+      // In order of step, then index.
+      const cells = touched.subarray(0, m).sort();
+      if (len + m > indices.length) {
+        const size = Math.max(len + m, indices.length * 2);
+        indices = grow(indices, size);
+        counts = grow(counts, size);
+      }
+      let k = 0;
+      for (let i = i0; i < i1; i++) {
+        const end = (i - i0 + 1) * range;
+        for (; k < m && cells[k]! < end; k++) {
+          const at = cells[k]!;
+          indices[len] = at - (i - i0) * range + low;
+          counts[len++] = acc[at]!;
+          acc[at] = 0;
+        }
+        rowStart[i + 1] = len;
+      }
+    }
+    return SparseIntervalTable.of({
+      n,
+      starts: offsets,
+      lengths,
+      rowStart,
+      indices: indices.slice(0, len),
+      counts: counts.slice(0, len),
+      digits: first.digits,
+      lowest: first.lowest,
+      highest,
+    });
+  }
+
   /** Rows held as sparse counts (rows appended later, if any, have payloads). */
   get sparseN(): number {
     return this.rowsN;
@@ -231,6 +339,13 @@ export function mergedSparse(parts: readonly SeriesModel[], startTime: number | 
   const at = tables.map((t) => new Int32Array(t.n));
   const offsets = new Float64Array(n);
   if (sorted && aligned(tables, shifts)) {
+    // Every part's steps at the same times and of the same lengths: one row per step, the parts' counts summed.
+    const first = tables[0]!;
+    if (tables.every((t) => t.lengths.subarray(0, t.n).every((l, i) => l === first.lengths[i]))) {
+      const starts = Float64Array.from(first.offsets.subarray(0, first.n), (o) => o + shifts[0]!);
+      const summed = SparseIntervalTable.summed(tables, starts, Float64Array.from(first.lengths.subarray(0, first.n)));
+      if (summed !== null) return summed;
+    }
     // A fleet asked over one range at one step: every part has a row at each time, so the
     // order is row by row, part by part.
     const parts = tables.length;
