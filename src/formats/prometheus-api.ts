@@ -25,7 +25,7 @@ import { indexAtValue, subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } 
 import type { FormatReader, LineParser, ParsedInterval, ParsedSeries, ParsedSource, SampleOptions, SparseIntervals } from "./source";
 import { MAX_BUCKET_COUNT } from "./support/buckets";
 import { clip, MAX_LATENCY_NS } from "./support/decimals";
-import { feedLine, feedPiece, JsonStream, parseJsonLine } from "./support/json-stream";
+import { feedLine, feedPiece, JsonStream, parseJsonLine, type TooLongValue } from "./support/json-stream";
 import { Problems } from "./support/problems";
 import { ceilTo, increases, type FloatBucket, type Increase, type Snapshot } from "./support/snapshots";
 
@@ -57,6 +57,8 @@ export interface PrometheusReadOptions {
   query?: string;
   /** The series' name from its labels' text (default: the source's base name and the tag). */
   name?: (tag: string) => string;
+  /** Longest part of one result read whole (default MAX_RESULT_CHARS; tests ask less). */
+  maxResultChars?: number;
 }
 
 /** ns per unit, from the unit word at the end of a metric's name. */
@@ -583,6 +585,8 @@ function fileBase(source: string): string {
 /** Longest part of a result read whole (a classic bucket's values; a native histogram's points come one at a time): a string JavaScript holds. */
 const MAX_RESULT_CHARS = 256 * 1024 * 1024;
 
+const mib = (chars: number) => (chars >= 1024 * 1024 ? `${Number((chars / (1024 * 1024)).toPrecision(3))} MB` : `${chars.toLocaleString("en-US")} characters`);
+
 /** A result's parts other than its native histogram's points, as they are read. */
 const RESULT_PARTS = ["metric", "histogram", "values", "value"] as const;
 
@@ -597,6 +601,8 @@ class PrometheusApiParser implements LineParser {
   private rest: Obj = {};
   private points: ResultPoints | null = null;
   private readonly fractional: boolean;
+  /** The first result part too long to read, where it starts. */
+  private firstTooLong: TooLongValue | null = null;
 
   constructor(
     private readonly file: string,
@@ -611,7 +617,8 @@ class PrometheusApiParser implements LineParser {
       [["status"], ["error"], ["data", "resultType"], ["data", "result", "*", "histograms", "*"], ...RESULT_PARTS.map((k) => ["data", "result", "*", k])],
       (path, text, lineNo) => this.value(path, text, lineNo),
       // A classic bucket's values over a long range at a fine step are megabytes.
-      MAX_RESULT_CHARS,
+      options.maxResultChars ?? MAX_RESULT_CHARS,
+      (v) => (this.firstTooLong ??= v),
     );
     this.stream.closeDepth = 4;
     this.stream.onClose = (array, depth) => {
@@ -653,12 +660,17 @@ class PrometheusApiParser implements LineParser {
     let series: ParsedSeries[] = [];
     let notes: string[] = [];
     try {
-      if (this.stream.tooLong > 0)
+      const long = this.firstTooLong;
+      if (this.stream.tooLong > 0 && long !== null) {
+        // Where the first one starts (the problem's line is its line): a saved file can be looked at there.
+        const key = long.path.slice(long.path.lastIndexOf("/") + 1);
+        const many = this.stream.tooLong === 1 ? "1 series holds" : `${this.stream.tooLong} series hold`;
         this.problems.once(
           "too-long",
-          null,
-          `${this.stream.tooLong} series hold more than ${MAX_RESULT_CHARS / (1024 * 1024)} MB of points each: left out (ask for a longer step or a shorter range)`,
+          long.line,
+          `${many} more than ${mib(long.limit)} of points each: left out (the first one's "${key}" starts at character ${long.column.toLocaleString("en-US")}; ask for a longer step or a shorter range)`,
         );
+      }
       if (this.stream.unfinished) this.problems.once("unfinished", null, "the Prometheus answer ends before its closing brace: the file may be truncated");
       if (this.status === "error") this.problems.once("error", null, `the answer is an error: ${clip(this.error, 200)}`);
       else if (this.resultType === "scalar" || this.resultType === "string") this.problems.once("type", null, `a ${this.resultType} result holds no histogram`);
