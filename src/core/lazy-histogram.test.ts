@@ -85,12 +85,13 @@ describe("a histogram kept as its non-zero counts", () => {
     const load = async () => {
       const r = await ingestWith("api.json", prometheusAnswerReader({ source: "api.json", firstPoint: "whole", step: 60 }), [text]);
       const store = new Store();
-      // The reader's own wholes, before the store keeps them compact: the reference.
-      const wholes = r.series.map((s) => s.histogram);
+      // The reader's own wholes (the histograms it recorded, still held: no collection came since), the reference.
+      const wholes = r.series.map((s) => solidHistogram(s.histogram));
       store.add(r);
       return { store, wholes };
     };
     const { store, wholes } = await load();
+    expect(wholes.map(isCompact)).toEqual([false, false, false]);
     expect(store.series.map((s) => isCompact(s.histogram))).toEqual([true, true, true]);
     store.series.forEach((s, i) => {
       expect(spectrumOf(s.histogram)).toEqual(spectrumOf(wholes[i]!));

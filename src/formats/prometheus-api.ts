@@ -24,6 +24,7 @@ import { newHistogram } from "../core/histogram";
 import { indexAtValue, subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "../core/counts-layout";
 import type { FormatReader, LineParser, ParsedInterval, ParsedSeries, ParsedSource, SampleOptions, SparseIntervals } from "./source";
 import { MAX_BUCKET_COUNT } from "./support/buckets";
+import { compactHistogram } from "../core/lazy-histogram";
 import { clip, MAX_LATENCY_NS } from "./support/decimals";
 import { feedLine, feedPiece, JsonStream, parseJsonLine, type TooLongValue } from "./support/json-stream";
 import { Problems } from "./support/problems";
@@ -59,6 +60,8 @@ export interface PrometheusReadOptions {
   name?: (tag: string) => string;
   /** Longest part of one result read whole (default MAX_RESULT_CHARS; tests ask less). */
   maxResultChars?: number;
+  /** Told as each result has been read (a live answer's progress). */
+  onResult?: () => void;
 }
 
 /** ns per unit, from the unit word at the end of a metric's name. */
@@ -488,7 +491,9 @@ function readSeries(points: Snapshot[], kind: "native" | "classic", perUnit: num
   return {
     sparse: { n, starts, lengths, rowStart, indices: indices.slice(0, m), counts: narrowCounts(counts, m), digits: 3, lowest: 1, highest },
     instant: points.length <= 1,
-    total,
+    // A range's whole is kept as its few counts from here (as the store keeps it): a fleet's
+    // thousand wholes were each a counts array until the whole answer was read.
+    total: points.length <= 1 ? total : compactHistogram(total),
     perUnit,
     t0,
     negatives,
@@ -603,6 +608,7 @@ class PrometheusApiParser implements LineParser {
   private readonly fractional: boolean;
   /** The first result part too long to read, where it starts. */
   private firstTooLong: TooLongValue | null = null;
+  private readonly onResult: (() => void) | undefined;
 
   constructor(
     private readonly file: string,
@@ -611,6 +617,7 @@ class PrometheusApiParser implements LineParser {
     this.problems = new Problems(file);
     this.results = new PrometheusResults(options, this.problems);
     this.fractional = options.perStep === "rate" || options.perStep === "increase";
+    this.onResult = options.onResult;
     // Each point of a range is captured and read on its own, and a result is finished where it
     // closes: a series of a long range at a fine step is megabytes of points, never held as text.
     this.stream = new JsonStream(
@@ -632,6 +639,7 @@ class PrometheusApiParser implements LineParser {
           if (this.points === null && Array.isArray(this.rest.histogram)) (this.points = new ResultPoints(this.fractional)).add(this.rest.histogram);
           this.results.end(this.rest, this.points);
         }
+        this.onResult?.();
         this.rest = {};
         this.points = null;
       }

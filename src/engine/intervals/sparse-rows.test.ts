@@ -152,6 +152,41 @@ function copyInto(h: Histogram, payload: string): Histogram {
 }
 
 describe("a Prometheus range kept as sparse counts", () => {
+  it.each([
+    ["small counts, near indices", [3, 200, 255], [20_000, 20_400, 21_000]],
+    ["counts past 8 bits", [1, 300, 65_535], [20_000, 20_001, 20_002]],
+    ["counts past 16 bits", [70_000, 1, 2], [5, 6, 7]],
+    ["counts past 32 bits", [5e9, 7, 1], [100, 200, 300]],
+    ["indices spanning more than 16 bits", [1, 2, 3], [5, 40_000, 90_000]],
+  ])("keeps %s exactly, each row as given", (_, counts, indices) => {
+    // Row 0: the first two; row 1: none; row 2: the last.
+    const t = SparseIntervalTable.of({
+      n: 3,
+      starts: Float64Array.from([0, 10, 20]),
+      lengths: Float64Array.from([10, 10, 10]),
+      rowStart: Int32Array.from([0, 2, 2, 3]),
+      indices: Int32Array.from(indices),
+      counts: Float64Array.from(counts),
+      digits: 3,
+      lowest: 1,
+      highest: 1e15,
+    });
+    const rows = [0, 1, 2].map((i) => {
+      const d = t.decodedRow(i)!;
+      return { indices: Array.from(d.indices), counts: Array.from(d.counts), total: d.totalCount };
+    });
+    expect(rows).toEqual([
+      { indices: indices.slice(0, 2), counts: counts.slice(0, 2), total: counts[0]! + counts[1]! },
+      { indices: [], counts: [], total: 0 },
+      { indices: indices.slice(2), counts: counts.slice(2), total: counts[2]! },
+    ]);
+    expect(Array.from(t.counts)).toEqual([counts[0]! + counts[1]!, 0, counts[2]!]);
+    // Its max: the highest value of its top index's bucket.
+    const h = newHistogram(3, 1, 1e15) as unknown as { valueFromIndex(i: number): number; highestEquivalentValue(v: number): number };
+    expect(t.maxes[0]).toBe(h.highestEquivalentValue(h.valueFromIndex(indices[1]!)));
+    expect(t.maxes[2]).toBe(h.highestEquivalentValue(h.valueFromIndex(indices[2]!)));
+  });
+
   it("is kept without a payload per step, and every query answers as the steps kept as payloads do", async () => {
     const { sparse, ref } = await stores(3);
     for (const s of sparse.series) expect(s.intervals).toBeInstanceOf(SparseIntervalTable);

@@ -150,7 +150,7 @@ function LoadProgress({ progress }: { progress: Progress }) {
     return (
       <>
         <progress data-testid="progress-bar" max={progress.totalBytes || 1} value={Math.min(progress.bytes, progress.totalBytes || 1)} aria-label={`Reading ${progress.file}`} />{" "}
-        {`${progress.file}: ${formatBytes(progress.bytes)}${progress.totalBytes ? ` of ${formatBytes(progress.totalBytes)}` : ""}, ${formatCountOf(progress.intervals, "interval")}`}
+        {`${progress.file}: ${formatBytes(progress.bytes)}${progress.totalBytes ? ` of ${formatBytes(progress.totalBytes)}` : ""}, ${progress.series !== undefined ? formatCountOf(progress.series, "series", "series") : formatCountOf(progress.intervals, "interval")}`}
       </>
     );
   }
