@@ -160,14 +160,15 @@ export function compactHistogram(h: Histogram, maxCounts = 4096, startFrom: "ori
 /**
  * Calls `read` with each of `hs` in turn; a compact one as a histogram made from its counts in
  * a scratch histogram reused for the next one of its layout (a fleet's thousand merged without
- * a thousand counts arrays made): `read` reads it and keeps nothing of it.
+ * a thousand counts arrays made), given with its non-zero counts: `read` reads it and keeps
+ * nothing of it.
  */
-export function forEachRead(hs: readonly Histogram[], read: (h: Histogram) => void): void {
+export function forEachRead(hs: readonly Histogram[], read: (h: Histogram, counts: SparseHistogram | null) => void): void {
   const scratch = new Map<string, Histogram>();
   for (const h of hs) {
     const kept = keptOf.get(h)?.() ?? null;
     if (kept === null) {
-      read(solidHistogram(h));
+      read(solidHistogram(h), null);
       continue;
     }
     const { sparse, fields } = kept;
@@ -180,12 +181,12 @@ export function forEachRead(hs: readonly Histogram[], read: (h: Histogram) => vo
     const js = s as unknown as Record<string, unknown>;
     const counts = js._counts;
     if (!(counts instanceof Float64Array) || LAYOUT.some((f) => js[f] !== fields[f])) {
-      read(solidHistogram(h));
+      read(solidHistogram(h), null);
       continue;
     }
     for (let k = 0; k < sparse.indices.length; k++) counts[sparse.indices[k]!] = sparse.counts[k]!;
     Object.assign(s, fields);
-    read(s);
+    read(s, sparse);
     for (let k = 0; k < sparse.indices.length; k++) counts[sparse.indices[k]!] = 0;
   }
 }
