@@ -15,7 +15,8 @@
 // By default the goal's fleet of 1,000 series (a 0.7 GB answer: about a minute to arrive and
 // be read); --series 20 is the earlier, smaller figure. --page measures the same in the page
 // (scripts/bench/prometheus-page.ts: the production build in Chromium, through the real form);
-// --shot FILE also saves a screenshot of its first run, --profile prints where the CPU went
+// --shot FILE also saves screenshots of its first run (FILE, and -loading and -merged beside it:
+// its first run's times then include taking them), --profile prints where the CPU went
 // from the last byte to the paint, --dist DIR serves another build than dist/.
 //
 //   npx tsx scripts/bench-prometheus.ts [--page [--shot FILE] [--profile] [--dist DIR]] [--runs 1] [--series 1000] [--buckets 8]
