@@ -23,6 +23,7 @@
 import { fork } from "node:child_process";
 import { createServer } from "node:http";
 import { loadavg } from "node:os";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -142,6 +143,7 @@ async function main(): Promise<void> {
       RUNS,
       shot,
       process.argv.includes("--profile"),
+      process.argv.includes("--dist") ? resolve(arg("--dist", "dist")) : null,
     ).finally(close);
     console.log(
       `load average after: ${loadavg()
