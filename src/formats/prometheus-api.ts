@@ -376,10 +376,30 @@ interface ReadSeries {
   bounds: (unit: string) => string;
 }
 
-/** The first m counts, 32-bit when every one fits (what the load keeps: a fleet's are millions). */
-function narrowCounts(counts: Float64Array, m: number): Float64Array | Uint32Array {
-  for (let k = 0; k < m; k++) if (counts[k]! > 0xffffffff) return counts.slice(0, m);
-  return Uint32Array.from(counts.subarray(0, m));
+/** The first m counts in the narrowest whole type every one fits (what the load keeps: a fleet's are millions). */
+function narrowCounts(counts: Float64Array, m: number): SparseIntervals["counts"] {
+  let top = 0;
+  for (let k = 0; k < m; k++) if (counts[k]! > top) top = counts[k]!;
+  const c = counts.subarray(0, m);
+  if (top <= 0xff) return Uint8Array.from(c);
+  if (top <= 0xffff) return Uint16Array.from(c);
+  if (top <= 0xffffffff) return Uint32Array.from(c);
+  return c.slice();
+}
+
+/** The first m indices, as 16-bit offsets from their lowest when they span fewer than 2^16 (three digits always do). */
+function narrowIndices(indices: Int32Array, m: number): { indices: Int32Array | Uint16Array; base: number } {
+  let low = Infinity;
+  let top = -1;
+  for (let k = 0; k < m; k++) {
+    const x = indices[k]!;
+    if (x < low) low = x;
+    if (x > top) top = x;
+  }
+  if (m === 0 || top - low > 0xffff) return { indices: indices.slice(0, m), base: 0 };
+  const out = new Uint16Array(m);
+  for (let k = 0; k < m; k++) out[k] = indices[k]! - low;
+  return { indices: out, base: low };
 }
 
 /**
@@ -489,7 +509,7 @@ function readSeries(points: Snapshot[], kind: "native" | "classic", perUnit: num
   for (const inc of incs) for (const b of inc.buckets) if (b.count > 0 && (top === null || b.upper > top.upper)) top = b;
   const last = points[points.length - 1]!;
   return {
-    sparse: { n, starts, lengths, rowStart, indices: indices.slice(0, m), counts: narrowCounts(counts, m), digits: 3, lowest: 1, highest },
+    sparse: { n, starts, lengths, rowStart, ...narrowIndices(indices, m), counts: narrowCounts(counts, m), digits: 3, lowest: 1, highest },
     instant: points.length <= 1,
     // A range's whole is kept as its few counts from here (as the store keeps it): a fleet's
     // thousand wholes were each a counts array until the whole answer was read.
@@ -511,7 +531,8 @@ export function sparseRowHistogram(sp: SparseIntervals, r: number): Histogram {
   const h = newHistogram(sp.digits, sp.lowest, sp.highest);
   const unit = unitMagnitudeOf(sp.lowest);
   const half = subBucketCountMagnitude(sp.digits) - 1;
-  for (let k = sp.rowStart[r]!; k < sp.rowStart[r + 1]!; k++) h.recordValueWithCount(valueAtIndex(sp.indices[k]!, unit, half), sp.counts[k]!);
+  const base = sp.base ?? 0;
+  for (let k = sp.rowStart[r]!; k < sp.rowStart[r + 1]!; k++) h.recordValueWithCount(valueAtIndex(base + sp.indices[k]!, unit, half), sp.counts[k]!);
   return h;
 }
 

@@ -152,6 +152,19 @@ function copyInto(h: Histogram, payload: string): Histogram {
 }
 
 describe("a Prometheus range kept as sparse counts", () => {
+  it("reads a reader's rows kept narrow already (16-bit indices from a base, 8-bit counts) as the same rows kept wide", () => {
+    const rows = { n: 2, starts: Float64Array.from([0, 10]), lengths: Float64Array.from([10, 10]), rowStart: Int32Array.from([0, 2, 3]), digits: 3, lowest: 1, highest: 1e9 };
+    const wide = SparseIntervalTable.of({ ...rows, indices: Int32Array.from([20_000, 20_017, 21_500]), counts: Float64Array.from([3, 250, 7]) });
+    const narrow = SparseIntervalTable.of({ ...rows, indices: Uint16Array.from([0, 17, 1500]), base: 20_000, counts: Uint8Array.from([3, 250, 7]) });
+    for (const i of [0, 1]) {
+      const [a, b] = [wide.decodedRow(i)!, narrow.decodedRow(i)!];
+      expect([Array.from(b.indices), Array.from(b.counts), b.totalCount]).toEqual([Array.from(a.indices), Array.from(a.counts), a.totalCount]);
+      expect(narrow.payload(i)).toBe(wide.payload(i));
+    }
+    expect(Array.from(narrow.maxes)).toEqual(Array.from(wide.maxes));
+    expect(Array.from(narrow.p50)).toEqual(Array.from(wide.p50));
+  });
+
   it.each([
     ["small counts, near indices", [3, 200, 255], [20_000, 20_400, 21_000]],
     ["counts past 8 bits", [1, 300, 65_535], [20_000, 20_001, 20_002]],

@@ -64,18 +64,19 @@ const ulp = (x: number) => Math.pow(2, Math.floor(Math.log2(x)) - 52);
 let scratchCounts = new Float64Array(256);
 
 /** The counts in the narrowest whole type every one fits (a fleet's steps hold millions of small counts). */
-function narrowed(counts: Float64Array | Uint32Array): Counts {
+function narrowed(counts: Counts): Counts {
   let top = 0;
   for (let k = 0; k < counts.length; k++) if (counts[k]! > top) top = counts[k]!;
-  if (top <= 0xff) return Uint8Array.from(counts);
-  if (top <= 0xffff) return Uint16Array.from(counts);
+  if (top <= 0xff) return counts instanceof Uint8Array ? counts : Uint8Array.from(counts);
+  if (top <= 0xffff) return counts instanceof Uint16Array ? counts : Uint16Array.from(counts);
   if (top <= 0xffffffff) return counts instanceof Uint32Array ? counts : Uint32Array.from(counts);
   return counts;
 }
 
 /** The indices less their lowest, 16-bit when they span fewer than 2^16 (a series' buckets lie within a few powers of two). */
-function narrowedIndices(indices: Int32Array): { indices: Int32Array | Uint16Array; base: number } {
-  if (indices.length === 0) return { indices, base: 0 };
+function narrowedIndices(indices: Int32Array | Uint16Array, base = 0): { indices: Int32Array | Uint16Array; base: number } {
+  // A reader's may be narrowed already (formats/prometheus-api.ts).
+  if (indices instanceof Uint16Array || indices.length === 0) return { indices, base };
   let low = indices[0]!;
   let top = low;
   for (let k = 1; k < indices.length; k++) {
@@ -83,10 +84,10 @@ function narrowedIndices(indices: Int32Array): { indices: Int32Array | Uint16Arr
     if (x < low) low = x;
     if (x > top) top = x;
   }
-  if (top - low > 0xffff) return { indices, base: 0 };
+  if (top - low > 0xffff) return { indices, base };
   const out = new Uint16Array(indices.length);
   for (let k = 0; k < indices.length; k++) out[k] = indices[k]! - low;
-  return { indices: out, base: low };
+  return { indices: out, base: base + low };
 }
 
 /** Index scratch of decodedRow (rows of 16-bit indices are widened into it). */
@@ -114,7 +115,7 @@ export class SparseIntervalTable extends IntervalTable {
       lowest: sp.lowest,
       highest: sp.highest,
       rowStart: sp.rowStart,
-      ...narrowedIndices(sp.indices),
+      ...narrowedIndices(sp.indices, sp.base),
       counts: narrowed(sp.counts),
     };
     const t = new SparseIntervalTable([rows], null, null, n);
