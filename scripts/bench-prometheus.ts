@@ -15,13 +15,15 @@
 // By default the goal's fleet of 1,000 series (a 0.7 GB answer: about a minute to arrive and
 // be read); --series 20 is the earlier, smaller figure. --page measures the same in the page
 // (scripts/bench/prometheus-page.ts: the production build in Chromium, through the real form);
-// --shot FILE also saves a screenshot of its first run, --profile prints where the CPU went
+// --shot FILE also saves screenshots of its first run (FILE, and -loading and -merged beside it:
+// its first run's times then include taking them), --profile prints where the CPU went
 // from the last byte to the paint, --dist DIR serves another build than dist/.
 //
 //   npx tsx scripts/bench-prometheus.ts [--page [--shot FILE] [--profile] [--dist DIR]] [--runs 1] [--series 1000] [--buckets 8]
 import { fork } from "node:child_process";
 import { createServer } from "node:http";
 import { loadavg } from "node:os";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -141,6 +143,7 @@ async function main(): Promise<void> {
       RUNS,
       shot,
       process.argv.includes("--profile"),
+      process.argv.includes("--dist") ? resolve(arg("--dist", "dist")) : null,
     ).finally(close);
     console.log(
       `load average after: ${loadavg()

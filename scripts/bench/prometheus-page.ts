@@ -212,6 +212,11 @@ export async function pageRuns(fleet: Fleet, runs: number, shot: string | null, 
           while (fleet.lastByteEpoch() === before) await new Promise((r) => setTimeout(r, 20));
         };
         const profiled = profile ? profileBetween(b, page, lastByte, loading) : null;
+        // The load line while the answer arrives (its bytes and the series read so far).
+        if (shot && run === 0) {
+          await new Promise((r) => setTimeout(r, 4000));
+          await page.screenshot({ path: shot.replace(/\.png$/, "-loading.png"), clip: { x: 0, y: 0, width: 1400, height: 160 } }).catch(() => undefined);
+        }
         const load = await loading;
         // Every series listed: the rows shown, and the rest the list says it holds.
         const listed = fleet.series > LONG_LIST ? Number(await page.getByTestId("series-more").getAttribute("data-total")) : load.series;

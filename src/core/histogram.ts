@@ -1,7 +1,7 @@
 // A narrow, typed view of hdr-histogram-js: the library is the reference for histogram math
 // (percentiles, equivalent-value ranges, merging). Everything that reads a histogram goes
 // through here, so the places where we depend on library internals are in one file.
-import { valueAtIndex } from "./counts-layout";
+import { subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "./counts-layout";
 import { addDecodedInto } from "./counts-add";
 // The package's index, not a deep import of its builder: in the page the index resolves to the
 // library's ES bundle, and a histogram built by the CommonJS builder module is not an instance
@@ -113,6 +113,40 @@ export function bucketsOf(h: Histogram): Buckets {
   // one), instead of four library calls per index (which made views of 100 series slow).
   const fast = js._counts instanceof Float64Array && Number.isInteger(js.unitMagnitude) && Number.isInteger(js.subBucketHalfCountMagnitude);
   const b = fast ? bucketWalkFast(js._counts as Float64Array, last, js.unitMagnitude, js.subBucketHalfCountMagnitude) : bucketWalk(js, last);
+  return bucketsFromWalk(b, total);
+}
+
+/**
+ * bucketsOf a histogram of this layout holding only these counts (indices ascending, each
+ * count above 0): what a histogram kept as its non-zero counts reads without making one.
+ */
+export function bucketsOfCounts(indices: ArrayLike<number>, counts: ArrayLike<number>, lowest: number, digits: number): Buckets {
+  const unit = unitMagnitudeOf(lowest);
+  const half = subBucketCountMagnitude(digits) - 1;
+  let m = 0;
+  for (let k = 0; k < counts.length; k++) if (counts[k]! > 0) m++;
+  if (m === 0) return { values: new Float64Array(0), cumulative: new Float64Array(0), totalCount: 0, mean: 0, stdDeviation: 0 };
+  const w: BucketWalk = { values: new Float64Array(m), cumulative: new Float64Array(m), medians: new Float64Array(m), sum: 0 };
+  let j = 0;
+  let running = 0;
+  for (let k = 0; k < indices.length; k++) {
+    const c = counts[k]!;
+    if (!(c > 0)) continue;
+    const i = indices[k]!;
+    const low = valueAtIndex(i, unit, half);
+    const high = valueAtIndex(i + 1, unit, half) - 1;
+    const median = low + Math.floor((high - low + 1) / 2);
+    running += c;
+    w.values[j] = high;
+    w.cumulative[j] = running;
+    w.medians[j] = median;
+    w.sum += median * c;
+    j++;
+  }
+  return bucketsFromWalk(w, running);
+}
+
+function bucketsFromWalk(b: BucketWalk, total: number): Buckets {
   const { values, cumulative, medians, sum } = b;
   const mean = sum / total;
   let sq = 0;

@@ -3,7 +3,7 @@ import { encodeIntoCompressedBase64 } from "hdr-histogram-js";
 import { bucketsOf, maxOf, newHistogram, sparseOf, valueAtPercentile, type Histogram } from "./histogram";
 import { spectrumOf } from "./spectrum";
 import { formatPercentileDistribution } from "./hgrm-export";
-import { compactHistogram, isCompact, solidHistogram } from "./lazy-histogram";
+import { compactCounts, compactHistogram, compactSpectrum, forEachRead, isCompact, solidHistogram } from "./lazy-histogram";
 import { prometheusAnswerReader } from "../formats/prometheus-api";
 import { ingestWith } from "../engine/ingest";
 import { OPEN_RANGE, Store } from "../engine/store";
@@ -85,12 +85,13 @@ describe("a histogram kept as its non-zero counts", () => {
     const load = async () => {
       const r = await ingestWith("api.json", prometheusAnswerReader({ source: "api.json", firstPoint: "whole", step: 60 }), [text]);
       const store = new Store();
-      // The reader's own wholes, before the store keeps them compact: the reference.
-      const wholes = r.series.map((s) => s.histogram);
+      // The reader's own wholes (the histograms it recorded, still held: no collection came since), the reference.
+      const wholes = r.series.map((s) => solidHistogram(s.histogram));
       store.add(r);
       return { store, wholes };
     };
     const { store, wholes } = await load();
+    expect(wholes.map(isCompact)).toEqual([false, false, false]);
     expect(store.series.map((s) => isCompact(s.histogram))).toEqual([true, true, true]);
     store.series.forEach((s, i) => {
       expect(spectrumOf(s.histogram)).toEqual(spectrumOf(wholes[i]!));
@@ -104,5 +105,60 @@ describe("a histogram kept as its non-zero counts", () => {
     const ref = newHistogram();
     for (const w of wholes) ref.add(w);
     for (const p of PERCENTILES) expect(valueAtPercentile(store.get(m).histogram, p), `p${p}`).toBe(valueAtPercentile(ref, p));
+  });
+
+  it("gives its spectrum from its counts, as spectrumOf the histogram, in every layout, until it changes", () => {
+    for (const [digits, lowest, scale] of [
+      [3, 1, 1],
+      [2, 1, 1],
+      [3, 1000, 1000],
+      [1, 7, 3],
+    ] as const) {
+      const h = newHistogram(digits, lowest, 1e12);
+      [
+        [9, 1],
+        [1234, 40],
+        [99_999, 3],
+        [5_000_000, 2],
+        [7_777_777_777, 1],
+      ].forEach(([v, c]) => h.recordValueWithCount(v! * scale, c!));
+      const c = compactHistogram(h, 4096, "made");
+      expect(isCompact(c)).toBe(true);
+      const sp = compactSpectrum(c)!;
+      expect(sp, `${digits} digits from ${lowest}`).toEqual(spectrumOf(h));
+      expect(sp.max).toBe(maxOf(h));
+      // Kept: the same answer, not made again.
+      expect(compactSpectrum(c)).toBe(sp);
+      expect(c.totalCount).toBe(h.totalCount);
+      c.recordValue(9e11);
+      h.recordValue(9e11);
+      expect(compactSpectrum(c)).toBeNull();
+      expect(compactCounts(c)).toBeNull();
+      expect(spectrumOf(c)).toEqual(spectrumOf(h));
+    }
+    expect(compactSpectrum(newHistogram())).toBeNull();
+  });
+
+  it("reads many through one scratch histogram each as itself, counts and fields", () => {
+    const hs = [0, 1, 2, 3].map((k) => {
+      const h = newHistogram(3, 1, k === 3 ? 1e12 : 1e9);
+      h.recordValueWithCount(1000 + 7 * k, 5 + k);
+      h.recordValueWithCount(2_000_000 * (k + 1), 1);
+      h.startTimeStampMsec = 1000 * k;
+      h.endTimeStampMsec = 1000 * k + 500;
+      return h;
+    });
+    const parts = hs.map((h, k) => (k === 2 ? h : compactHistogram(h, 4096, "made")));
+    const seen: { sparse: unknown; payload: string; fields: unknown[] }[] = [];
+    forEachRead(parts, (h) =>
+      seen.push({ sparse: sparseOf(h), payload: encodeIntoCompressedBase64(h), fields: [h.totalCount, h.maxValue, h.minNonZeroValue, h.startTimeStampMsec, h.endTimeStampMsec] }),
+    );
+    expect(seen).toEqual(
+      hs.map((h) => ({
+        sparse: sparseOf(h),
+        payload: encodeIntoCompressedBase64(h),
+        fields: [h.totalCount, h.maxValue, h.minNonZeroValue, h.startTimeStampMsec, h.endTimeStampMsec],
+      })),
+    );
   });
 });

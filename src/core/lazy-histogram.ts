@@ -7,8 +7,14 @@
 // histogram made from the counts (kept while something holds it, collected after), with every
 // field the original had. Anything that may change it (a method not known to only read, a
 // property written) keeps the histogram made from then on, so a change is never lost.
+//
+// What views read of a whole series (its spectrum, count, max) is answered from the kept counts
+// and fields without making the histogram: a fleet's every view answer would otherwise make a
+// thousand counts arrays again, each collected after.
 import { addDecodedInto } from "./counts-add";
-import { lowestDiscernibleValueOf, newHistogram, sparseOf, type Histogram, type SparseHistogram } from "./histogram";
+import { valueAtIndex, subBucketCountMagnitude, unitMagnitudeOf } from "./counts-layout";
+import { bucketsOfCounts, lowestDiscernibleValueOf, newHistogram, sparseOf, type Histogram, type SparseHistogram } from "./histogram";
+import { spectrumOf, type Spectrum } from "./spectrum";
 
 /** Methods of hdr-histogram-js's JsHistogram that only read it (the rest keep the histogram made). */
 const READS = new Set<PropertyKey>([
@@ -83,6 +89,10 @@ function layoutKept(k: Kept): boolean {
 }
 
 const solidOf = new WeakMap<object, () => Histogram>();
+/** A compact histogram's kept counts and fields, while nothing has changed it (null once pinned). */
+const keptOf = new WeakMap<object, () => Kept | null>();
+/** A compact histogram's spectrum, made from its counts once (it holds while keptOf does). */
+const spectrumKept = new WeakMap<object, Spectrum>();
 const boundOf = new WeakMap<Histogram, Map<PropertyKey, unknown>>();
 
 /**
@@ -113,6 +123,11 @@ export function compactHistogram(h: Histogram, maxCounts = 4096, startFrom: "ori
   const proto = Object.getPrototypeOf(h) as object;
   const stand = new Proxy(Object.create(proto) as Histogram, {
     get(_t, key) {
+      // Plain fields as kept (what the histogram made would hold), until something changes it.
+      if (pinned === null && typeof key === "string") {
+        if (Object.hasOwn(kept.fields, key)) return kept.fields[key];
+        if (key === "totalCount" && typeof kept.fields._totalCount === "number") return kept.fields._totalCount;
+      }
       const r = get();
       const v = Reflect.get(r, key, r) as unknown;
       if (typeof v !== "function") return v;
@@ -138,7 +153,66 @@ export function compactHistogram(h: Histogram, maxCounts = 4096, startFrom: "ori
     deleteProperty: (_t, key) => Reflect.deleteProperty(pin(), key),
   });
   solidOf.set(stand, get);
+  keptOf.set(stand, () => (pinned === null ? kept : null));
   return stand;
+}
+
+/**
+ * Calls `read` with each of `hs` in turn; a compact one as a histogram made from its counts in
+ * a scratch histogram reused for the next one of its layout (a fleet's thousand merged without
+ * a thousand counts arrays made), given with its non-zero counts: `read` reads it and keeps
+ * nothing of it.
+ */
+export function forEachRead(hs: readonly Histogram[], read: (h: Histogram, counts: SparseHistogram | null) => void): void {
+  const scratch = new Map<string, Histogram>();
+  for (const h of hs) {
+    const kept = keptOf.get(h)?.() ?? null;
+    if (kept === null) {
+      read(solidHistogram(h), null);
+      continue;
+    }
+    const { sparse, fields } = kept;
+    const key = [sparse.numberOfSignificantValueDigits, sparse.lowestDiscernibleValue, sparse.highestTrackableValue, ...LAYOUT.map((f) => fields[f])].join("/");
+    let s = scratch.get(key);
+    if (s === undefined) {
+      s = newHistogram(sparse.numberOfSignificantValueDigits, sparse.lowestDiscernibleValue, sparse.highestTrackableValue);
+      scratch.set(key, s);
+    }
+    const js = s as unknown as Record<string, unknown>;
+    const counts = js._counts;
+    if (!(counts instanceof Float64Array) || LAYOUT.some((f) => js[f] !== fields[f])) {
+      read(solidHistogram(h), null);
+      continue;
+    }
+    for (let k = 0; k < sparse.indices.length; k++) counts[sparse.indices[k]!] = sparse.counts[k]!;
+    Object.assign(s, fields);
+    read(s, sparse);
+    for (let k = 0; k < sparse.indices.length; k++) counts[sparse.indices[k]!] = 0;
+  }
+}
+
+/** The non-zero counts of a compact histogram nothing has changed since it was kept, else null (read them, never change them). */
+export function compactCounts(h: Histogram): SparseHistogram | null {
+  return keptOf.get(h)?.()?.sparse ?? null;
+}
+
+/**
+ * spectrumOf a compact histogram, made from its kept counts without the histogram and kept
+ * with it; null when `h` is not compact or has changed since (then read it as any histogram).
+ */
+export function compactSpectrum(h: Histogram): Spectrum | null {
+  const sparse = compactCounts(h);
+  if (sparse === null) return null;
+  let sp = spectrumKept.get(h);
+  if (sp === undefined) {
+    const { indices, counts, lowestDiscernibleValue: lowest, numberOfSignificantValueDigits: digits } = sparse;
+    const n = indices.length;
+    // maxOf: the highest value equivalent to the top count's index.
+    const max = n === 0 ? 0 : valueAtIndex(indices[n - 1]! + 1, unitMagnitudeOf(lowest), subBucketCountMagnitude(digits) - 1) - 1;
+    sp = spectrumOf(h, bucketsOfCounts(indices, counts, lowest, digits), max);
+    spectrumKept.set(h, sp);
+  }
+  return sp;
 }
 
 /** The histogram itself behind a compact one (made now, for a pass over many indices), or `h`. */

@@ -23,11 +23,10 @@ export interface Spectrum {
   exact?: Readonly<Record<string, number>>;
 }
 
-/** `buckets`: bucketsOf(h), when the caller has them already. */
-export function spectrumOf(h: Histogram, buckets: Buckets = bucketsOf(h)): Spectrum {
+/** `buckets`: bucketsOf(h), and `max`: maxOf(h), when the caller has them already. */
+export function spectrumOf(h: Histogram, buckets: Buckets = bucketsOf(h), max = maxOf(h)): Spectrum {
   const b = buckets;
   const percentiles: Record<string, number> = {};
-  const max = maxOf(h);
   // From the buckets: the same rule as the library's getValueAtPercentile (property-tested in
   // bucket-lookup's tests) without a scan of the whole counts array per percentile.
   for (const p of TABLE_PERCENTILES) percentiles[String(p)] = valueAtFromBuckets({ values: b.values, cumulative: b.cumulative, totalCount: b.totalCount, max }, p);

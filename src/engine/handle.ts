@@ -65,7 +65,13 @@ export async function handle(
       // The query and its reader are a chunk of their own, fetched when first asked.
       const { queryPrometheus, sourceOfQuery } = await import("./prometheus-query");
       // Through the page's port whenever it gives one: it may answer from a saved copy.
-      const r = await queryPrometheus(req.request, { auth: req.auth, signal, fetch: req.net ? portFetch(req.net) : fetchOf(req.request.url, undefined) });
+      const file = sourceOfQuery(req.request.query);
+      const r = await queryPrometheus(req.request, {
+        auth: req.auth,
+        signal,
+        fetch: req.net ? portFetch(req.net) : fetchOf(req.request.url, undefined),
+        onProgress: (p) => progress({ file, bytes: p.bytes, totalBytes: p.totalBytes, intervals: 0, series: p.series }),
+      });
       return [{ file: sourceOfQuery(req.request.query), ...store.add(r) }];
     }
     case "loadText": {

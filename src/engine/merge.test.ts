@@ -4,10 +4,11 @@
 // lengths and layouts).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { build } from "hdr-histogram-js";
+import { build, encodeIntoCompressedBase64 } from "hdr-histogram-js";
 import { maxOf, newHistogram, sparseOf, valueAtPercentile, type Histogram } from "../core/histogram";
 import { mulberry32 } from "../../tests/support/queue-sim";
 import { addHistogram, mergeHistograms } from "./merge";
+import { compactHistogram } from "../core/lazy-histogram";
 
 /** Log-normal-ish values (ns), the same for a seed. */
 function valuesOf(seed: number, n: number): number[] {
@@ -103,5 +104,68 @@ describe("addHistogram", () => {
     );
     // The path by index was taken, not only the library's.
     expect(indexPath).toBeGreaterThan(50);
+  });
+});
+
+describe("mergeHistograms of histograms kept as their counts", () => {
+  const made = (digits: number, highest: number, values: [number, number][], t: number): Histogram => {
+    const h = newHistogram(digits, 1, highest);
+    for (const [v, c] of values) h.recordValueWithCount(v, c);
+    h.startTimeStampMsec = t;
+    h.endTimeStampMsec = t + 1000;
+    return h;
+  };
+  const fields = (h: Histogram) => [
+    h.totalCount,
+    h.maxValue,
+    h.minNonZeroValue,
+    h.startTimeStampMsec,
+    h.endTimeStampMsec,
+    h.highestTrackableValue,
+    h.numberOfSignificantValueDigits,
+  ];
+  const parts = () => [
+    made(
+      3,
+      1e9,
+      [
+        [1_234, 5],
+        [9_999_999, 2],
+      ],
+      5000,
+    ),
+    made(
+      3,
+      1e9,
+      [
+        [1_001, 1],
+        [77_777, 40],
+      ],
+      3000,
+    ),
+    // More buckets than the others (another path of the library's add), and values past them.
+    made(
+      3,
+      1e12,
+      [
+        [3, 2],
+        [500_000_000_000, 1],
+      ],
+      9000,
+    ),
+    made(3, 1e9, [[123_456, 9]], 1000),
+  ];
+
+  it.each([
+    ["one layout, counts arrays of two lengths", [0, 1, 2, 3]],
+    ["one layout, one length", [0, 1, 3]],
+    ["a coarser one among them", [0, 4]],
+  ])("gives what merging the histograms themselves gives, counts and fields (%s)", (_, pick) => {
+    const all = [...parts(), made(2, 1e9, [[5_555, 3]], 200)];
+    const ref = mergeHistograms(pick.map((k) => all[k]!));
+    const kept = mergeHistograms(pick.map((k) => compactHistogram([...parts(), made(2, 1e9, [[5_555, 3]], 200)][k]!, 4096, "made")));
+    expect(sparseOf(kept)).toEqual(sparseOf(ref));
+    expect(fields(kept)).toEqual(fields(ref));
+    expect(encodeIntoCompressedBase64(kept)).toBe(encodeIntoCompressedBase64(ref));
   });
 });

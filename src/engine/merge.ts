@@ -4,6 +4,7 @@
 import type { LoadProblem, Unit } from "../core/types";
 import { addInto, coarsestLayout, lowestDiscernibleValueOf, newHistogram, type Histogram, type SparseHistogram } from "../core/histogram";
 import type { TimeRange } from "./protocol";
+import { forEachRead } from "../core/lazy-histogram";
 
 /**
  * Adds `parts` into `into` (null: into a new histogram) and returns the histogram that holds the
@@ -21,11 +22,14 @@ export function mergeHistograms(parts: readonly Histogram[], into: Histogram | n
     target = newHistogram(digits, lowest, Math.max(...all.map((h) => h.highestTrackableValue)));
     if (into) addInto(target, into);
   }
-  for (const h of parts) {
+  const sum = target;
+  // A part kept as its counts is read through one scratch histogram per layout (lazy-histogram.ts).
+  forEachRead(parts, (h, counts) => {
     // One layout: counts add by index (fast, and what the library's add gives); else each at its value.
-    if (inLayout(h, target.numberOfSignificantValueDigits, lowestDiscernibleValueOf(target))) addHistogram(target, h);
-    else addInto(target, h);
-  }
+    if (inLayout(h, sum.numberOfSignificantValueDigits, lowestDiscernibleValueOf(sum))) {
+      if (counts === null || !addCountsAsLibrary(sum, h, counts)) addHistogram(sum, h);
+    } else addInto(sum, h);
+  });
   return target;
 }
 
@@ -102,8 +106,42 @@ interface JsInternals {
   handleRecordException(c: number, v: number): void;
   updateMinAndMax(v: number): void;
   addToTotalCount(c: number): void;
+  setTotalCount(c: number): void;
+  updatedMaxValue(v: number): void;
+  updateMinNonZeroValue(v: number): void;
   resize(v: number): void;
   add(other: unknown): void;
+}
+
+/**
+ * target.add(source) where the library adds index by index (one layout, counts arrays of one
+ * length), from `counts`, the source's non-zero counts: what the library does, step for step,
+ * without its walk over every index of the source. False (nothing added) on any other path.
+ */
+function addCountsAsLibrary(target: Histogram, source: Histogram, counts: SparseHistogram): boolean {
+  const t = target as unknown as JsInternals;
+  const o = source as unknown as JsInternals;
+  if (!(t._counts instanceof Float64Array) || !(o._counts instanceof Float64Array)) return false;
+  const highestRecordableValue = t.highestEquivalentValue(t.valueFromIndex(t.countsArrayLength - 1));
+  if (highestRecordableValue < o.maxValue) {
+    if (!t.autoResize) return false;
+    t.resize(o.maxValue);
+  }
+  if (t.bucketCount !== o.bucketCount || t.subBucketCount !== o.subBucketCount || t.unitMagnitude !== o.unitMagnitude) return false;
+  let observed = 0;
+  for (let k = 0; k < counts.indices.length; k++) {
+    const c = counts.counts[k]!;
+    if (c > 0) {
+      t.addToCountAtIndex(counts.indices[k]!, c);
+      observed += c;
+    }
+  }
+  t.setTotalCount(target.totalCount + observed);
+  t.updatedMaxValue(Math.max(t.maxValue, o.maxValue));
+  t.updateMinNonZeroValue(Math.min(target.minNonZeroValue, source.minNonZeroValue));
+  t.startTimeStampMsec = Math.min(t.startTimeStampMsec, o.startTimeStampMsec);
+  t.endTimeStampMsec = Math.max(t.endTimeStampMsec, o.endTimeStampMsec);
+  return true;
 }
 
 /**

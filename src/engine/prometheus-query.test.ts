@@ -212,6 +212,38 @@ describe("series from a Prometheus-compatible API", () => {
     expect(reasons(stated)[0]).toMatch(/the answer is over/);
   });
 
+  it("says how far it has read as the answer arrives: its bytes, of the length the server said, and the series read", async () => {
+    const results = Array.from({ length: 5 }, (_, i) => JSON.stringify({ metric: { __name__: "x_seconds", i: String(i) }, histograms: [point(1000, [1]), point(1010, [2 + i])] }));
+    const chunks = [`{"status":"success","data":{"resultType":"matrix","result":[`, ...results.map((r, i) => (i > 0 ? "," : "") + r), "]}}"].map((t) =>
+      new TextEncoder().encode(t),
+    );
+    const length = chunks.reduce((a, c) => a + c.byteLength, 0);
+    let pulled = 0;
+    const body = () =>
+      new ReadableStream<Uint8Array>({
+        // A chunk at a time, each arriving later than the last (past the interval between reports).
+        async pull(c) {
+          if (pulled > 0) await new Promise((r) => setTimeout(r, 120));
+          if (pulled < chunks.length) c.enqueue(chunks[pulled++]!);
+          else c.close();
+        },
+      });
+    const seen: { bytes: number; totalBytes: number; series: number }[] = [];
+    const r = await queryPrometheus(REQ, {
+      fetch: fakeFetch(() => new Response(body(), { headers: { "content-length": String(length) } })).fetch,
+      onProgress: (p) => seen.push(p),
+    });
+    expect(r.series).toHaveLength(5);
+    expect(seen.length).toBeGreaterThanOrEqual(4);
+    // Never back, and at the end the whole answer and every series.
+    for (let k = 1; k < seen.length; k++) {
+      expect(seen[k]!.bytes).toBeGreaterThanOrEqual(seen[k - 1]!.bytes);
+      expect(seen[k]!.series).toBeGreaterThanOrEqual(seen[k - 1]!.series);
+    }
+    expect(seen.at(-1)).toEqual({ bytes: length, totalBytes: length, series: 5 });
+    expect(seen.some((p) => p.series > 0 && p.series < 5)).toBe(true);
+  });
+
   it("sends credentials in the headers only: never in the address asked, a message or a series", async () => {
     const { fetch, calls } = fakeFetch(() => new Response("no", { status: 500 }));
     const r = await queryPrometheus({ ...REQ, url: "https://ann:s3cret@prom.example:9090/" }, { fetch });

@@ -25,7 +25,11 @@ export interface PrometheusFetchOptions {
   /** The largest answer read (bytes, default 1 GB): past it the read stops and nothing is loaded. */
   maxBytes?: number;
   signal?: AbortSignal;
+  /** Told as the answer is read (at most every PROGRESS_MS): its bytes so far, the whole answer's when the server said, and the results read. */
+  onProgress?: (p: { bytes: number; totalBytes: number; series: number }) => void;
 }
+
+const PROGRESS_MS = 100;
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 // The answer is read as it arrives and never held whole, so this bounds the wait, not memory: a
@@ -82,8 +86,8 @@ function headersOf(auth: PrometheusAuth | undefined, basic: { username: string; 
 
 class AnswerTooBig extends Error {}
 
-/** The body as text chunks, refused past `maxBytes`. */
-async function* bodyText(res: Response, maxBytes: number): AsyncGenerator<string> {
+/** The body as text chunks, refused past `maxBytes`; `read` told the bytes so far after each. */
+async function* bodyText(res: Response, maxBytes: number, read: (bytes: number) => void = () => undefined): AsyncGenerator<string> {
   const decoder = new TextDecoder("utf-8");
   if (!res.body) {
     const text = await res.text();
@@ -99,6 +103,7 @@ async function* bodyText(res: Response, maxBytes: number): AsyncGenerator<string
       if (done) break;
       bytes += value.byteLength;
       if (bytes > maxBytes) throw new AnswerTooBig();
+      read(bytes);
       const text = decoder.decode(value, { stream: true });
       if (text) yield text;
     }
@@ -182,6 +187,16 @@ export async function queryPrometheus(req: PrometheusRequest, opts: PrometheusFe
       res.body?.cancel().catch(() => undefined);
       return fail(tooBig(maxBytes));
     }
+    const totalBytes = Number.isFinite(length) && length > 0 ? length : 0;
+    let series = 0;
+    let said = 0;
+    const say = (bytes: number, now = false) => {
+      const t = Date.now();
+      if (!opts.onProgress || (!now && t - said < PROGRESS_MS)) return;
+      said = t;
+      opts.onProgress({ bytes, totalBytes, series });
+    };
+    let bytesRead = 0;
     const reader = prometheusAnswerReader({
       source,
       firstPoint: req.start === req.end ? "whole" : "baseline",
@@ -190,8 +205,17 @@ export async function queryPrometheus(req: PrometheusRequest, opts: PrometheusFe
       perStep: perStepOf(req.query),
       query: req.query,
       name: (tag) => (tag === "" || tag === req.query ? tag || req.query : `${req.query} [${tag}]`),
+      onResult: () => {
+        series++;
+        say(bytesRead);
+      },
     });
-    const result = await ingestWith(source, reader, bodyText(res, maxBytes));
+    const result = await ingestWith(
+      source,
+      reader,
+      bodyText(res, maxBytes, (b) => say((bytesRead = b))),
+    );
+    say(bytesRead, true);
     // The query names the series' configuration (not parsed from it as a file name would be).
     const origin = originOf(where, req, api.step);
     for (const s of result.series) {

@@ -135,6 +135,8 @@ export interface Progress {
   bytes: number;
   totalBytes: number;
   intervals: number;
+  /** Results read so far of a query's answer (it has no intervals counted as it arrives). */
+  series?: number;
   /** When several files load at once: each one's own progress, in file order. */
   files?: FileProgress[];
 }

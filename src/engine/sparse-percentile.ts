@@ -2,18 +2,31 @@
 // histogram: the timeline's columns, the heatmap's and the windows' use it.
 import { countAtPercentile } from "../core/bucket-lookup";
 import type { Sparse } from "../core/blocks";
-import { highestEquivalent, lowestDiscernibleValueOf, type Histogram } from "../core/histogram";
-import { valueFromIndex } from "../formats/hlog-encoding";
+import { lowestDiscernibleValueOf, type Histogram } from "../core/histogram";
+import { subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "../core/counts-layout";
 
 /** A series' layout: what turns a counts-array index into a value. */
 export interface Layout {
   lowest: number;
   digits: number;
   histogram: Histogram;
+  unit: number;
+  half: number;
 }
 
 export function layoutOf(h: Histogram): Layout {
-  return { lowest: lowestDiscernibleValueOf(h), digits: h.numberOfSignificantValueDigits, histogram: h };
+  const lowest = lowestDiscernibleValueOf(h);
+  const digits = h.numberOfSignificantValueDigits;
+  return { lowest, digits, histogram: h, unit: unitMagnitudeOf(lowest), half: subBucketCountMagnitude(digits) - 1 };
+}
+
+/**
+ * The highest value equivalent to index i's bucket (highestEquivalent of its value), from the
+ * layout's arithmetic: the next index's value less one. Read without the histogram, which a
+ * series kept as its counts would make again (core/lazy-histogram.ts).
+ */
+export function highestAtIndex(layout: Layout, i: number): number {
+  return valueAtIndex(i + 1, layout.unit, layout.half) - 1;
 }
 
 export function totalOf(sum: Sparse): number {
@@ -40,5 +53,5 @@ export function percentileOfSparse(sum: Sparse, p: number, layout: Layout, total
       if (run >= target) break;
     }
   }
-  return highestEquivalent(layout.histogram, valueFromIndex(sum.indices[k]!, layout.lowest, layout.digits));
+  return highestAtIndex(layout, sum.indices[k]!);
 }

@@ -5,7 +5,7 @@
 // modules, and the types a query answers with are in protocol.ts.
 import { bucketsOf, type Buckets, type Histogram } from "../core/histogram";
 import { IntervalTable, type SeriesModel } from "../core/series";
-import { compactHistogram, solidHistogram } from "../core/lazy-histogram";
+import { compactHistogram, compactSpectrum } from "../core/lazy-histogram";
 import { SparseIntervalTable } from "./intervals/sparse-rows";
 import { coNotJudged } from "../core/co-applies";
 import { detectCoordinatedOmission } from "../core/co-detect";
@@ -47,6 +47,8 @@ function warningsOf(s: SeriesModel): SeriesWarning[] {
   }
   return out;
 }
+
+const isOpen = (r: TimeRange) => r.start === null && r.end === null;
 
 /** Id suffix of a series' coordinated-omission-corrected view. */
 export const CO_SUFFIX = "~co";
@@ -138,7 +140,8 @@ export class Store {
   /**
    * Combines series into a new one whose histogram is the sum of theirs (never an average of
    * anything). Intervals keep their own histograms, placed by absolute time so that the
-   * timeline and time windows line up: a bucket spanning several sources merges them.
+   * timeline and time windows line up: a bucket spanning several sources merges them. Sparse
+   * steps at the same times (a Prometheus fleet) are summed step by step (intervals/sparse-rows.ts).
    */
   merge(ids: string[], name?: string): string {
     const parts = ids.map((id) => this.get(id));
@@ -149,7 +152,7 @@ export class Store {
     // The engine's one merge (merge.ts): into the coarsest layout among the parts. Time windows
     // and timeline columns of the merge add its intervals into this layout too (sameShape of
     // this histogram).
-    const histogram = mergeHistograms(parts.map((p) => solidHistogram(p.histogram)));
+    let histogram = mergeHistograms(parts.map((p) => p.histogram));
     let intervals: IntervalTable | null = null;
     let startTime: number | null = null;
     if (parts.every((p) => p.intervals && p.intervals.n > 0)) {
@@ -172,6 +175,8 @@ export class Store {
         }
       }
     }
+    // A merge of sparse steps is kept as its counts too, as each part is (add()).
+    if (intervals instanceof SparseIntervalTable) histogram = compactHistogram(histogram);
     const first = parts[0]!;
     const merged: SeriesModel = {
       id: this.context.nextMergedId(),
@@ -291,14 +296,18 @@ export class Store {
    * buckets the spectrum was made of, not walking the counts again.
    */
   private spectrumAndWarnings(s: SeriesModel, range: TimeRange): { spectrum: Spectrum; warnings: SeriesWarning[] } {
-    // A spectrum already made of the same data is answered again (view-cache.ts).
-    let b: Buckets | undefined;
-    const sp = this.spectra.spectrum(s, range, () => {
-      const h = this.histogramFor(s.id, range);
-      const buckets = bucketsOf(h);
-      if (h === s.histogram) b = buckets;
-      return spectrumOf(h, buckets);
-    });
+    // A whole series kept as its counts (Prometheus): its spectrum made from them once, kept until it changes.
+    // Otherwise a spectrum already made of the same data is answered again (view-cache.ts).
+    const kept = isOpen(range) ? compactSpectrum(s.histogram) : null;
+    let b: Buckets | undefined = kept ?? undefined;
+    const sp =
+      kept ??
+      this.spectra.spectrum(s, range, () => {
+        const h = this.histogramFor(s.id, range);
+        const buckets = bucketsOf(h);
+        if (h === s.histogram) b = buckets;
+        return spectrumOf(h, buckets);
+      });
     const shown = this.shown.get(s.id);
     return { spectrum: shown ? pinSpectrum(sp, shown) : sp, warnings: this.warningsOf(s.id, b) };
   }
@@ -307,7 +316,8 @@ export class Store {
 
   /** The spectrum a view shows: an opened link's series shows what its author's page showed (share-query.ts). */
   spectrumFor(id: string, range: TimeRange): Spectrum {
-    const sp = spectrumOf(this.histogramFor(id, range));
+    const kept = isOpen(range) && !id.endsWith(CO_SUFFIX) ? compactSpectrum(this.get(id).histogram) : null;
+    const sp = kept ?? spectrumOf(this.histogramFor(id, range));
     const shown = this.shown.get(id);
     return shown ? pinSpectrum(sp, shown) : sp;
   }

@@ -2,13 +2,13 @@
 // values at the asked percentiles, read off the merged counts of the intervals that start in
 // it (never averaged). Percentiles are read at each log's own precision, as
 // HistogramLogProcessor reads them.
-import { highestEquivalent, lowestDiscernibleValueOf, newHistogram, sparseOf } from "../core/histogram";
+import { lowestDiscernibleValueOf, newHistogram, sparseOf } from "../core/histogram";
 import { countAtPercentile } from "../core/bucket-lookup";
 import { BLOCK_SIZES, grownDense, type Sparse } from "../core/blocks";
-import { layoutOf, percentileOfSparse, totalOf, type Layout } from "./sparse-percentile";
+import { highestAtIndex, layoutOf, percentileOfSparse, totalOf, type Layout } from "./sparse-percentile";
 import type { IntervalTable, SeriesModel } from "../core/series";
 import { cutWindows, windowOrigin } from "../core/windows";
-import { addDecodedInto, valueFromIndex } from "../formats/hlog-encoding";
+import { addDecodedInto } from "../formats/hlog-encoding";
 import { intervalsOf, type IntervalSource } from "./intervals";
 import { CHUNK_BITS, OFFSET_MASK, readVarint, type KeptCounts } from "./intervals/kept";
 import type { WindowQuery, WindowSeries } from "./query-types";
@@ -214,7 +214,7 @@ class WindowAccumulator {
     for (let q = 0; q < ps.length; q++) {
       // Every rank is reached by the bottom (countAtPercentile is at least 1); -1 only without values.
       const i = idx[q]! >= 0 ? idx[q]! : lowestSeen;
-      out[q]![k] = total > 0 && i >= 0 ? highestEquivalent(layout.histogram, valueFromIndex(i, layout.lowest, layout.digits)) : 0;
+      out[q]![k] = total > 0 && i >= 0 ? highestAtIndex(layout, i) : 0;
     }
   }
 }

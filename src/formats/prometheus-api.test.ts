@@ -6,7 +6,7 @@ import { producerFixture } from "../../tests/support/producer-outputs";
 import { parseByLines } from "../../tests/support/loadgen-fixtures";
 import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { pickFormat } from "./detect";
-import { prometheusApiReader, readPrometheusData } from "./prometheus-api";
+import { prometheusAnswerReader, prometheusApiReader, readPrometheusData } from "./prometheus-api";
 import { Problems } from "./support/problems";
 
 // Prometheus 2.42 scraped an exporter (client_golang) that observed three phases of 300 known
@@ -185,6 +185,33 @@ describe("Prometheus answers built by hand: resets, rates, the live form", () =>
     // The first point holds nothing; each later one 30 values more.
     expect(p.series[0]!.histogram.totalCount).toBe(30 * steps);
     expect(p.series[0]!.intervals).toHaveLength(steps + 1);
+  });
+
+  it("leaves out a result too long to read, naming the answer, its line and where it starts", () => {
+    const values = (n: number) => Array.from({ length: n }, (_, p) => [1000 + 60 * p, String(p)]);
+    const result = [
+      { metric: { __name__: "x_seconds_bucket", le: "0.1" }, values: values(3) },
+      { metric: { __name__: "x_seconds_bucket", le: "+Inf" }, values: values(3) },
+      { metric: { __name__: "y_seconds_bucket", le: "0.1" }, values: values(400) },
+      { metric: { __name__: "y_seconds_bucket", le: "+Inf" }, values: values(500) },
+    ];
+    const text = ['{"status":"success","data":{"resultType":"matrix","result":[', ...result.map((r, i) => (i > 0 ? "," : "") + JSON.stringify(r)), "]}}"].join("\n");
+    const reader = prometheusAnswerReader({ source: "prometheus:x_seconds_bucket", firstPoint: "whole", maxResultChars: 4000 });
+    const parser = reader.create("prometheus:x_seconds_bucket");
+    text.split("\n").forEach((line, k) => parser.line(line, k + 1));
+    const p = parser.finish();
+    const long = p.problems.filter((x) => !x.note);
+    // Results 3 and 4 (lines 4 and 5) are over 4,000 characters of values; the first of them starts on line 4.
+    expect(long).toEqual([
+      {
+        file: "prometheus:x_seconds_bucket",
+        line: 4,
+        reason: expect.stringMatching(/^2 series hold more than 4,000 characters of points each: left out \(the first one's "values" starts at character \d+; ask for/),
+      },
+    ]);
+    const at = Number(/character (\d+)/.exec(long[0]!.reason)![1]);
+    expect(text.split("\n")[3]!.slice(at - 1, at + 1)).toBe("[[");
+    expect(p.series.map((s) => s.tag)).toEqual(["x_seconds"]);
   });
 
   itReadsTheSameInChunks(prometheusApiReader, "prom-classic-range.json", CLASSIC, 1500, 20);

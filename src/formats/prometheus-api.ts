@@ -24,8 +24,9 @@ import { newHistogram } from "../core/histogram";
 import { indexAtValue, subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "../core/counts-layout";
 import type { FormatReader, LineParser, ParsedInterval, ParsedSeries, ParsedSource, SampleOptions, SparseIntervals } from "./source";
 import { MAX_BUCKET_COUNT } from "./support/buckets";
+import { compactHistogram } from "../core/lazy-histogram";
 import { clip, MAX_LATENCY_NS } from "./support/decimals";
-import { feedLine, feedPiece, JsonStream, parseJsonLine } from "./support/json-stream";
+import { feedLine, feedPiece, JsonStream, parseJsonLine, type TooLongValue } from "./support/json-stream";
 import { Problems } from "./support/problems";
 import { ceilTo, increases, type FloatBucket, type Increase, type Snapshot } from "./support/snapshots";
 
@@ -57,6 +58,10 @@ export interface PrometheusReadOptions {
   query?: string;
   /** The series' name from its labels' text (default: the source's base name and the tag). */
   name?: (tag: string) => string;
+  /** Longest part of one result read whole (default MAX_RESULT_CHARS; tests ask less). */
+  maxResultChars?: number;
+  /** Told as each result has been read (a live answer's progress). */
+  onResult?: () => void;
 }
 
 /** ns per unit, from the unit word at the end of a metric's name. */
@@ -371,10 +376,30 @@ interface ReadSeries {
   bounds: (unit: string) => string;
 }
 
-/** The first m counts, 32-bit when every one fits (what the load keeps: a fleet's are millions). */
-function narrowCounts(counts: Float64Array, m: number): Float64Array | Uint32Array {
-  for (let k = 0; k < m; k++) if (counts[k]! > 0xffffffff) return counts.slice(0, m);
-  return Uint32Array.from(counts.subarray(0, m));
+/** The first m counts in the narrowest whole type every one fits (what the load keeps: a fleet's are millions). */
+function narrowCounts(counts: Float64Array, m: number): SparseIntervals["counts"] {
+  let top = 0;
+  for (let k = 0; k < m; k++) if (counts[k]! > top) top = counts[k]!;
+  const c = counts.subarray(0, m);
+  if (top <= 0xff) return Uint8Array.from(c);
+  if (top <= 0xffff) return Uint16Array.from(c);
+  if (top <= 0xffffffff) return Uint32Array.from(c);
+  return c.slice();
+}
+
+/** The first m indices, as 16-bit offsets from their lowest when they span fewer than 2^16 (three digits always do). */
+function narrowIndices(indices: Int32Array, m: number): { indices: Int32Array | Uint16Array; base: number } {
+  let low = Infinity;
+  let top = -1;
+  for (let k = 0; k < m; k++) {
+    const x = indices[k]!;
+    if (x < low) low = x;
+    if (x > top) top = x;
+  }
+  if (m === 0 || top - low > 0xffff) return { indices: indices.slice(0, m), base: 0 };
+  const out = new Uint16Array(m);
+  for (let k = 0; k < m; k++) out[k] = indices[k]! - low;
+  return { indices: out, base: low };
 }
 
 /**
@@ -484,9 +509,11 @@ function readSeries(points: Snapshot[], kind: "native" | "classic", perUnit: num
   for (const inc of incs) for (const b of inc.buckets) if (b.count > 0 && (top === null || b.upper > top.upper)) top = b;
   const last = points[points.length - 1]!;
   return {
-    sparse: { n, starts, lengths, rowStart, indices: indices.slice(0, m), counts: narrowCounts(counts, m), digits: 3, lowest: 1, highest },
+    sparse: { n, starts, lengths, rowStart, ...narrowIndices(indices, m), counts: narrowCounts(counts, m), digits: 3, lowest: 1, highest },
     instant: points.length <= 1,
-    total,
+    // A range's whole is kept as its few counts from here (as the store keeps it): a fleet's
+    // thousand wholes were each a counts array until the whole answer was read.
+    total: points.length <= 1 ? total : compactHistogram(total),
     perUnit,
     t0,
     negatives,
@@ -504,7 +531,8 @@ export function sparseRowHistogram(sp: SparseIntervals, r: number): Histogram {
   const h = newHistogram(sp.digits, sp.lowest, sp.highest);
   const unit = unitMagnitudeOf(sp.lowest);
   const half = subBucketCountMagnitude(sp.digits) - 1;
-  for (let k = sp.rowStart[r]!; k < sp.rowStart[r + 1]!; k++) h.recordValueWithCount(valueAtIndex(sp.indices[k]!, unit, half), sp.counts[k]!);
+  const base = sp.base ?? 0;
+  for (let k = sp.rowStart[r]!; k < sp.rowStart[r + 1]!; k++) h.recordValueWithCount(valueAtIndex(base + sp.indices[k]!, unit, half), sp.counts[k]!);
   return h;
 }
 
@@ -583,6 +611,8 @@ function fileBase(source: string): string {
 /** Longest part of a result read whole (a classic bucket's values; a native histogram's points come one at a time): a string JavaScript holds. */
 const MAX_RESULT_CHARS = 256 * 1024 * 1024;
 
+const mib = (chars: number) => (chars >= 1024 * 1024 ? `${Number((chars / (1024 * 1024)).toPrecision(3))} MB` : `${chars.toLocaleString("en-US")} characters`);
+
 /** A result's parts other than its native histogram's points, as they are read. */
 const RESULT_PARTS = ["metric", "histogram", "values", "value"] as const;
 
@@ -597,6 +627,9 @@ class PrometheusApiParser implements LineParser {
   private rest: Obj = {};
   private points: ResultPoints | null = null;
   private readonly fractional: boolean;
+  /** The first result part too long to read, where it starts. */
+  private firstTooLong: TooLongValue | null = null;
+  private readonly onResult: (() => void) | undefined;
 
   constructor(
     private readonly file: string,
@@ -605,13 +638,15 @@ class PrometheusApiParser implements LineParser {
     this.problems = new Problems(file);
     this.results = new PrometheusResults(options, this.problems);
     this.fractional = options.perStep === "rate" || options.perStep === "increase";
+    this.onResult = options.onResult;
     // Each point of a range is captured and read on its own, and a result is finished where it
     // closes: a series of a long range at a fine step is megabytes of points, never held as text.
     this.stream = new JsonStream(
       [["status"], ["error"], ["data", "resultType"], ["data", "result", "*", "histograms", "*"], ...RESULT_PARTS.map((k) => ["data", "result", "*", k])],
       (path, text, lineNo) => this.value(path, text, lineNo),
       // A classic bucket's values over a long range at a fine step are megabytes.
-      MAX_RESULT_CHARS,
+      options.maxResultChars ?? MAX_RESULT_CHARS,
+      (v) => (this.firstTooLong ??= v),
     );
     this.stream.closeDepth = 4;
     this.stream.onClose = (array, depth) => {
@@ -625,6 +660,7 @@ class PrometheusApiParser implements LineParser {
           if (this.points === null && Array.isArray(this.rest.histogram)) (this.points = new ResultPoints(this.fractional)).add(this.rest.histogram);
           this.results.end(this.rest, this.points);
         }
+        this.onResult?.();
         this.rest = {};
         this.points = null;
       }
@@ -653,12 +689,17 @@ class PrometheusApiParser implements LineParser {
     let series: ParsedSeries[] = [];
     let notes: string[] = [];
     try {
-      if (this.stream.tooLong > 0)
+      const long = this.firstTooLong;
+      if (this.stream.tooLong > 0 && long !== null) {
+        // Where the first one starts (the problem's line is its line): a saved file can be looked at there.
+        const key = long.path.slice(long.path.lastIndexOf("/") + 1);
+        const many = this.stream.tooLong === 1 ? "1 series holds" : `${this.stream.tooLong} series hold`;
         this.problems.once(
           "too-long",
-          null,
-          `${this.stream.tooLong} series hold more than ${MAX_RESULT_CHARS / (1024 * 1024)} MB of points each: left out (ask for a longer step or a shorter range)`,
+          long.line,
+          `${many} more than ${mib(long.limit)} of points each: left out (the first one's "${key}" starts at character ${long.column.toLocaleString("en-US")}; ask for a longer step or a shorter range)`,
         );
+      }
       if (this.stream.unfinished) this.problems.once("unfinished", null, "the Prometheus answer ends before its closing brace: the file may be truncated");
       if (this.status === "error") this.problems.once("error", null, `the answer is an error: ${clip(this.error, 200)}`);
       else if (this.resultType === "scalar" || this.resultType === "string") this.problems.once("type", null, `a ${this.resultType} result holds no histogram`);

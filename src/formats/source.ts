@@ -46,9 +46,11 @@ export interface SparseIntervals {
   starts: Float64Array<ArrayBuffer>;
   lengths: Float64Array<ArrayBuffer>;
   rowStart: Int32Array;
-  indices: Int32Array;
-  /** Whole counts: 32-bit when every count fits (a fleet's millions of them take half the room). */
-  counts: Float64Array | Uint32Array;
+  /** Counts-array indices, less `base` when 16-bit (a series' buckets span few powers of two). */
+  indices: Int32Array | Uint16Array;
+  base?: number;
+  /** Whole counts in the narrowest type every one fits (a fleet's millions of them). */
+  counts: Float64Array | Uint32Array | Uint16Array | Uint8Array;
   digits: number;
   lowest: number;
   highest: number;

@@ -3,7 +3,7 @@
 // increases with the old recording rule (each bucket's count at its upper bound).
 import { describe, expect, it } from "vitest";
 import { encodeIntoCompressedBase64 } from "hdr-histogram-js";
-import { maxOf, newHistogram, valueAtPercentile, type Histogram } from "../../core/histogram";
+import { maxOf, newHistogram, sparseOf, valueAtPercentile, type Histogram } from "../../core/histogram";
 import { indexAtValue } from "../../core/counts-layout";
 import { IntervalTable, type SeriesModel } from "../../core/series";
 import { MAX_LATENCY_NS } from "../../formats/support/decimals";
@@ -11,7 +11,7 @@ import { recordIncrease, type FloatBucket } from "../../formats/support/snapshot
 import { prometheusAnswerReader } from "../../formats/prometheus-api";
 import { ingestWith } from "../ingest";
 import { makeSeries } from "../series-make";
-import { Store, OPEN_RANGE } from "../store";
+import { Store, OPEN_RANGE, type TimeRange } from "../store";
 import { heatmapQuery } from "../heatmap-query";
 import { windowQuery } from "../window-values";
 import { tailQuery } from "../time-queries";
@@ -96,16 +96,22 @@ async function stores(n: number): Promise<{ sparse: Store; ref: Store; f: Fleet 
 
 const noIds = <T>(x: T): T => JSON.parse(JSON.stringify(x, (k, v: unknown) => (k === "id" || k === "baseIds" || k === "candIds" || k === "elapsedMs" ? undefined : v))) as T;
 
-function expectSameQueries(a: Store, b: Store, ids: (s: Store) => string[]): void {
+/**
+ * `summed`: `a`'s series hold one row per step where `b`'s hold one per part and step (a fleet
+ * merged at the same times): every answer over time is the same, but its intervals are the
+ * steps (their count, the tail's intervals, the table's rows are compared apart).
+ */
+function expectSameQueries(a: Store, b: Store, ids: (s: Store) => string[], summed = false): void {
   const ia = ids(a);
   const ib = ids(b);
-  expect(noIds(a.views().filter((v) => ia.includes(v.id)))).toEqual(noIds(b.views().filter((v) => ib.includes(v.id))));
+  const views = (s: Store, range: TimeRange, i: string[]) => noIds(s.views(range).filter((v) => i.includes(v.id))).map((v) => (summed ? { ...v, intervalCount: 0 } : v));
+  expect(views(a, OPEN_RANGE, ia)).toEqual(views(b, OPEN_RANGE, ib));
   for (const range of [OPEN_RANGE, { start: 95, end: 1234 }, { start: 600, end: 600 }, { start: 1900, end: null }]) {
     ia.forEach((id, k) => {
       expect(a.exportHgrm(id, range, "ms")).toBe(b.exportHgrm(ib[k]!, range, "ms"));
       expect(a.histogramFor(id, range).totalCount).toBe(b.histogramFor(ib[k]!, range).totalCount);
     });
-    expect(noIds(a.views(range).filter((v) => ia.includes(v.id)))).toEqual(noIds(b.views(range).filter((v) => ib.includes(v.id))));
+    expect(views(a, range, ia)).toEqual(views(b, range, ib));
   }
   for (const q of [
     { t0: null, t1: null, columns: 37, percentiles: [50, 99, 99.9, 100] },
@@ -123,6 +129,7 @@ function expectSameQueries(a: Store, b: Store, ids: (s: Store) => string[]): voi
     { ids: ia, t0: 100, t1: 700, columns: 400, rows: 64 },
   ])
     expect(noIds(heatmapQuery(a.series, q))).toEqual(noIds(heatmapQuery(b.series, { ...q, ids: ib })));
+  if (summed) return;
   expect(noIds(tailQuery(pick(a, ia), { thresholdNs: 2e5, keep: 5, maxMarks: 20 }))).toEqual(noIds(tailQuery(pick(b, ib), { thresholdNs: 2e5, keep: 5, maxMarks: 20 })));
   ia.forEach((id, k) => {
     const ta = a.get(id).intervals!;
@@ -135,7 +142,64 @@ function expectSameQueries(a: Store, b: Store, ids: (s: Store) => string[]): voi
   });
 }
 
+/** `h`'s counts in a histogram of the layout a payload declares (what the payload of a row of that layout encodes). */
+function copyInto(h: Histogram, payload: string): Histogram {
+  const d = decodePayload(payload);
+  if (!d.ok) throw new Error(d.reason);
+  const out = newHistogram(d.value.numberOfSignificantValueDigits, d.value.lowestDiscernibleValue, d.value.highestTrackableValue);
+  addDecodedInto(out, { version: 2, ...sparseOf(h) });
+  return out;
+}
+
 describe("a Prometheus range kept as sparse counts", () => {
+  it("reads a reader's rows kept narrow already (16-bit indices from a base, 8-bit counts) as the same rows kept wide", () => {
+    const rows = { n: 2, starts: Float64Array.from([0, 10]), lengths: Float64Array.from([10, 10]), rowStart: Int32Array.from([0, 2, 3]), digits: 3, lowest: 1, highest: 1e9 };
+    const wide = SparseIntervalTable.of({ ...rows, indices: Int32Array.from([20_000, 20_017, 21_500]), counts: Float64Array.from([3, 250, 7]) });
+    const narrow = SparseIntervalTable.of({ ...rows, indices: Uint16Array.from([0, 17, 1500]), base: 20_000, counts: Uint8Array.from([3, 250, 7]) });
+    for (const i of [0, 1]) {
+      const [a, b] = [wide.decodedRow(i)!, narrow.decodedRow(i)!];
+      expect([Array.from(b.indices), Array.from(b.counts), b.totalCount]).toEqual([Array.from(a.indices), Array.from(a.counts), a.totalCount]);
+      expect(narrow.payload(i)).toBe(wide.payload(i));
+    }
+    expect(Array.from(narrow.maxes)).toEqual(Array.from(wide.maxes));
+    expect(Array.from(narrow.p50)).toEqual(Array.from(wide.p50));
+  });
+
+  it.each([
+    ["small counts, near indices", [3, 200, 255], [20_000, 20_400, 21_000]],
+    ["counts past 8 bits", [1, 300, 65_535], [20_000, 20_001, 20_002]],
+    ["counts past 16 bits", [70_000, 1, 2], [5, 6, 7]],
+    ["counts past 32 bits", [5e9, 7, 1], [100, 200, 300]],
+    ["indices spanning more than 16 bits", [1, 2, 3], [5, 40_000, 90_000]],
+  ])("keeps %s exactly, each row as given", (_, counts, indices) => {
+    // Row 0: the first two; row 1: none; row 2: the last.
+    const t = SparseIntervalTable.of({
+      n: 3,
+      starts: Float64Array.from([0, 10, 20]),
+      lengths: Float64Array.from([10, 10, 10]),
+      rowStart: Int32Array.from([0, 2, 2, 3]),
+      indices: Int32Array.from(indices),
+      counts: Float64Array.from(counts),
+      digits: 3,
+      lowest: 1,
+      highest: 1e15,
+    });
+    const rows = [0, 1, 2].map((i) => {
+      const d = t.decodedRow(i)!;
+      return { indices: Array.from(d.indices), counts: Array.from(d.counts), total: d.totalCount };
+    });
+    expect(rows).toEqual([
+      { indices: indices.slice(0, 2), counts: counts.slice(0, 2), total: counts[0]! + counts[1]! },
+      { indices: [], counts: [], total: 0 },
+      { indices: indices.slice(2), counts: counts.slice(2), total: counts[2]! },
+    ]);
+    expect(Array.from(t.counts)).toEqual([counts[0]! + counts[1]!, 0, counts[2]!]);
+    // Its max: the highest value of its top index's bucket.
+    const h = newHistogram(3, 1, 1e15) as unknown as { valueFromIndex(i: number): number; highestEquivalentValue(v: number): number };
+    expect(t.maxes[0]).toBe(h.highestEquivalentValue(h.valueFromIndex(indices[1]!)));
+    expect(t.maxes[2]).toBe(h.highestEquivalentValue(h.valueFromIndex(indices[2]!)));
+  });
+
   it("is kept without a payload per step, and every query answers as the steps kept as payloads do", async () => {
     const { sparse, ref } = await stores(3);
     for (const s of sparse.series) expect(s.intervals).toBeInstanceOf(SparseIntervalTable);
@@ -147,10 +211,8 @@ describe("a Prometheus range kept as sparse counts", () => {
     expect(noIds(await compareQuery(sparse, { baseline: a, candidate: b, ...q }))).toEqual(noIds(await compareQuery(ref, { baseline: ra, candidate: rb, ...q })));
   });
 
-  it.each([
-    ["at the same times", [0, 0, 0, 0]],
-    ["at other times, some the same", [0, 5, -30, 1234.5]],
-  ])("merges a fleet whose steps are %s by joining its rows, answering as the merge of the payloads does", async (_, shifts) => {
+  it("merges a fleet whose steps are at other times, some the same, by joining its rows, answering as the merge of the payloads does", async () => {
+    const shifts = [0, 5, -30, 1234.5];
     const { sparse, ref } = await stores(4);
     for (const st of [sparse, ref]) st.series.forEach((s, k) => (s.startTime! += shifts[k]!));
     const m = sparse.merge(
@@ -170,6 +232,51 @@ describe("a Prometheus range kept as sparse counts", () => {
     ref.merge([rm, ref.series[0]!.id], "again");
     expect(sparse.get(again).intervals).toBeInstanceOf(SparseIntervalTable);
     expectSameQueries(sparse, ref, (s) => [s.series[s.series.length - 1]!.id]);
+  });
+
+  it("merges a fleet whose steps are at the same times into one row per step, the parts' counts summed: every answer as the merge of the payloads", async () => {
+    const { sparse, ref } = await stores(4);
+    const m = sparse.merge(
+      sparse.series.map((s) => s.id),
+      "fleet",
+    );
+    const rm = ref.merge(
+      ref.series.map((s) => s.id),
+      "fleet",
+    );
+    const t = sparse.get(m).intervals!;
+    expect(t).toBeInstanceOf(SparseIntervalTable);
+    expect(ref.get(rm).intervals!.n).toBe(4 * (STEPS + 1));
+    expect(t.n).toBe(STEPS + 1);
+    // Percentiles, the max range, .hgrm exports, the timeline, windows and the heatmap: as the merge of the payloads.
+    expectSameQueries(sparse, ref, (s) => [s.series[s.series.length - 1]!.id], true);
+    // Each step's row: the four parts' known increases at that step, added (the reference's payloads of that time).
+    const rt = ref.get(rm).intervals!;
+    for (let i = 0; i < t.n; i++) {
+      const h = newHistogram();
+      let max = 0;
+      for (let k = 0; k < rt.n; k++) {
+        if (rt.offsets[k] !== t.offsets[i]) continue;
+        expect(rt.lengths[k]).toBe(t.lengths[i]);
+        max = Math.max(max, rt.maxes[k]!);
+        const d = decodePayload(rt.payload(k));
+        if (d.ok) addDecodedInto(h, d.value);
+      }
+      expect(t.counts[i], `step ${i}`).toBe(h.totalCount);
+      expect(t.maxes[i], `step ${i}`).toBe(max);
+      expect(t.p50[i], `step ${i}`).toBe(h.totalCount > 0 ? valueAtPercentile(h, 50) : 0);
+      expect(t.payload(i), `step ${i}`).toBe(encodeIntoCompressedBase64(copyInto(h, t.payload(i))));
+    }
+    // The merged whole: what the steps hold, and what the reference's merge holds, field for field.
+    const whole = sparse.get(m).histogram;
+    expect(whole.totalCount).toBe(Array.from(t.counts.subarray(0, t.n)).reduce((x, y) => x + y, 0));
+    const rw = ref.get(rm).histogram;
+    for (const f of ["totalCount", "maxValue", "minNonZeroValue", "startTimeStampMsec", "endTimeStampMsec", "highestTrackableValue"] as const) expect(whole[f], f).toBe(rw[f]);
+    // A merge of that merge with a part: at the same times again, summed again.
+    const again = sparse.merge([m, sparse.series[0]!.id], "again");
+    ref.merge([rm, ref.series[0]!.id], "again");
+    expect(sparse.get(again).intervals!.n).toBe(STEPS + 1);
+    expectSameQueries(sparse, ref, (s) => [s.series[s.series.length - 1]!.id], true);
   });
 
   it("draws each timeline column's percentiles as the histogram of its intervals reads them", async () => {

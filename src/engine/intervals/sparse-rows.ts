@@ -19,9 +19,43 @@ interface Rows {
   highest: number;
   /** Row i's counts are at [rowStart[i], rowStart[i + 1]) of indices and counts. */
   rowStart: Int32Array;
-  indices: Int32Array;
-  /** Whole counts: 32-bit when every count fits, else float64 (up to 2^53). */
-  counts: Uint32Array | Float64Array;
+  /** Each index less `base`: 16-bit when a table's indices span fewer than 2^16. */
+  indices: Int32Array | Uint16Array;
+  base: number;
+  /** Whole counts: 8, 16 or 32-bit when every count fits, else float64 (up to 2^53). */
+  counts: Counts;
+}
+
+type Counts = Uint8Array | Uint16Array | Uint32Array | Float64Array;
+
+function lowestOf(rowStart: Int32Array, indices: Int32Array | Uint16Array): number {
+  let x = Infinity;
+  for (let i = 0; i + 1 < rowStart.length; i++) if (rowStart[i + 1]! > rowStart[i]! && indices[rowStart[i]!]! < x) x = indices[rowStart[i]!]!;
+  return x;
+}
+
+function highestOf(rowStart: Int32Array, indices: Int32Array | Uint16Array): number {
+  let x = -1;
+  for (let i = 0; i + 1 < rowStart.length; i++) if (rowStart[i + 1]! > rowStart[i]! && indices[rowStart[i + 1]! - 1]! > x) x = indices[rowStart[i + 1]! - 1]!;
+  return x;
+}
+
+/** Adds indices/counts [a, b) into acc at base + index, noting in touched each cell it makes non-zero; returns touched's new length. */
+function addRow(acc: Float64Array, touched: Int32Array, m: number, indices: Int32Array | Uint16Array, counts: Counts, a: number, b: number, base: number): number {
+  for (let k = a; k < b; k++) {
+    const c = counts[k]!;
+    if (c === 0) continue;
+    const at = base + indices[k]!;
+    if (acc[at] === 0) touched[m++] = at;
+    acc[at]! += c;
+  }
+  return m;
+}
+
+function grow<T extends Int32Array | Float64Array>(a: T, size: number): T {
+  const b = new (a.constructor as new (n: number) => T)(size);
+  b.set(a.subarray(0, Math.min(a.length, size)));
+  return b;
 }
 
 const ulp = (x: number) => Math.pow(2, Math.floor(Math.log2(x)) - 52);
@@ -29,12 +63,35 @@ const ulp = (x: number) => Math.pow(2, Math.floor(Math.log2(x)) - 52);
 /** Output arrays of decodedRow, grown as rows need (a thread reads one row at a time). */
 let scratchCounts = new Float64Array(256);
 
-/** The counts as 32-bit when every one fits (kept as they are when they are already). */
-function narrowed(counts: Float64Array | Uint32Array): Uint32Array | Float64Array {
-  if (counts instanceof Uint32Array) return counts;
-  for (let k = 0; k < counts.length; k++) if (counts[k]! > 0xffffffff) return counts;
-  return Uint32Array.from(counts);
+/** The counts in the narrowest whole type every one fits (a fleet's steps hold millions of small counts). */
+function narrowed(counts: Counts): Counts {
+  let top = 0;
+  for (let k = 0; k < counts.length; k++) if (counts[k]! > top) top = counts[k]!;
+  if (top <= 0xff) return counts instanceof Uint8Array ? counts : Uint8Array.from(counts);
+  if (top <= 0xffff) return counts instanceof Uint16Array ? counts : Uint16Array.from(counts);
+  if (top <= 0xffffffff) return counts instanceof Uint32Array ? counts : Uint32Array.from(counts);
+  return counts;
 }
+
+/** The indices less their lowest, 16-bit when they span fewer than 2^16 (a series' buckets lie within a few powers of two). */
+function narrowedIndices(indices: Int32Array | Uint16Array, base = 0): { indices: Int32Array | Uint16Array; base: number } {
+  // A reader's may be narrowed already (formats/prometheus-api.ts).
+  if (indices instanceof Uint16Array || indices.length === 0) return { indices, base };
+  let low = indices[0]!;
+  let top = low;
+  for (let k = 1; k < indices.length; k++) {
+    const x = indices[k]!;
+    if (x < low) low = x;
+    if (x > top) top = x;
+  }
+  if (top - low > 0xffff) return { indices, base };
+  const out = new Uint16Array(indices.length);
+  for (let k = 0; k < indices.length; k++) out[k] = indices[k]! - low;
+  return { indices: out, base: base + low };
+}
+
+/** Index scratch of decodedRow (rows of 16-bit indices are widened into it). */
+let scratchIndices = new Int32Array(256);
 
 export class SparseIntervalTable extends IntervalTable {
   /**
@@ -58,7 +115,7 @@ export class SparseIntervalTable extends IntervalTable {
       lowest: sp.lowest,
       highest: sp.highest,
       rowStart: sp.rowStart,
-      indices: sp.indices,
+      ...narrowedIndices(sp.indices, sp.base),
       counts: narrowed(sp.counts),
     };
     const t = new SparseIntervalTable([rows], null, null, n);
@@ -130,6 +187,84 @@ export class SparseIntervalTable extends IntervalTable {
     return t;
   }
 
+  /**
+   * The rows of tables that share every row's time and length (a fleet asked over one range at
+   * one step), summed step by step into one sparse row each: a merge's step holds what every
+   * part observed in it, as the parts' rows at one time always fall in one timeline column,
+   * heatmap column and window together. Null when the tables are not all sparse in one layout.
+   */
+  static summed(tables: readonly IntervalTable[], offsets: Float64Array<ArrayBuffer>, lengths: Float64Array<ArrayBuffer>): SparseIntervalTable | null {
+    if (!tables.every((p) => p instanceof SparseIntervalTable && p.sparseN === p.n && p.n === offsets.length)) return null;
+    const parts = tables as readonly SparseIntervalTable[];
+    const first = parts[0]!.sources[0]!;
+    let highest = 0;
+    let low = Infinity;
+    let top = -1;
+    for (const p of parts)
+      for (const r of p.sources) {
+        if (r.digits !== first.digits || r.lowest !== first.lowest) return null;
+        highest = Math.max(highest, r.highest);
+        // Each row's indices ascend: its first and last are its extent.
+        low = Math.min(low, r.base + lowestOf(r.rowStart, r.indices));
+        top = Math.max(top, r.base + highestOf(r.rowStart, r.indices));
+      }
+    const n = offsets.length;
+    if (top < 0) low = 0;
+    const range = Math.max(1, top - low + 1);
+    // A chunk of steps at a time, each part's rows of the chunk read in order (its arrays front
+    // to back, not a thousand parts' few counts per step): the chunk's sums by step and index.
+    const chunk = Math.max(1, Math.min(n, Math.floor((1 << 21) / range)));
+    const acc = new Float64Array(chunk * range);
+    let touched = new Int32Array(1024);
+    const rowStart = new Int32Array(n + 1);
+    let indices = new Int32Array(Math.max(16, n * 8));
+    let counts = new Float64Array(indices.length);
+    let len = 0;
+    for (let i0 = 0; i0 < n; i0 += chunk) {
+      const i1 = Math.min(n, i0 + chunk);
+      let m = 0;
+      for (const p of parts) {
+        for (let i = i0; i < i1; i++) {
+          const r = p.rowsAt(i);
+          const j = p.rowOf === null ? i : p.rowOf[i]!;
+          const a = r.rowStart[j]!;
+          const b = r.rowStart[j + 1]!;
+          if (m + b - a > touched.length) touched = grow(touched, Math.max(m + b - a, touched.length * 2));
+          m = addRow(acc, touched, m, r.indices, r.counts, a, b, (i - i0) * range - low + r.base);
+        }
+      }
+      // In order of step, then index.
+      const cells = touched.subarray(0, m).sort();
+      if (len + m > indices.length) {
+        const size = Math.max(len + m, indices.length * 2);
+        indices = grow(indices, size);
+        counts = grow(counts, size);
+      }
+      let k = 0;
+      for (let i = i0; i < i1; i++) {
+        const end = (i - i0 + 1) * range;
+        for (; k < m && cells[k]! < end; k++) {
+          const at = cells[k]!;
+          indices[len] = at - (i - i0) * range + low;
+          counts[len++] = acc[at]!;
+          acc[at] = 0;
+        }
+        rowStart[i + 1] = len;
+      }
+    }
+    return SparseIntervalTable.of({
+      n,
+      starts: offsets,
+      lengths,
+      rowStart,
+      indices: indices.slice(0, len),
+      counts: counts.slice(0, len),
+      digits: first.digits,
+      lowest: first.lowest,
+      highest,
+    });
+  }
+
   /** Rows held as sparse counts (rows appended later, if any, have payloads). */
   get sparseN(): number {
     return this.rowsN;
@@ -151,7 +286,7 @@ export class SparseIntervalTable extends IntervalTable {
    * (as valueAtPercentile(h, 50): the library's rank rule), from its counts.
    */
   private summarise(rows: Rows): void {
-    const { rowStart, indices, counts, digits, lowest } = rows;
+    const { rowStart, indices, counts, digits, lowest, base } = rows;
     const unit = unitMagnitudeOf(lowest);
     const half = subBucketCountMagnitude(digits) - 1;
     for (let i = 0; i < this.n; i++) {
@@ -161,14 +296,14 @@ export class SparseIntervalTable extends IntervalTable {
       for (let k = a; k < b; k++) total += counts[k]!;
       this.counts[i] = total;
       if (total === 0) continue;
-      this.maxes[i] = valueAtIndex(indices[b - 1]! + 1, unit, half) - 1;
+      this.maxes[i] = valueAtIndex(base + indices[b - 1]! + 1, unit, half) - 1;
       const fp = 0.5 * total;
       const rank = Math.max(Math.ceil(fp - ulp(fp)), 1);
       let run = 0;
       for (let k = a; k < b; k++) {
         run += counts[k]!;
         if (run >= rank) {
-          this.p50[i] = valueAtIndex(indices[k]! + 1, unit, half) - 1;
+          this.p50[i] = valueAtIndex(base + indices[k]! + 1, unit, half) - 1;
           break;
         }
       }
@@ -176,7 +311,7 @@ export class SparseIntervalTable extends IntervalTable {
   }
 
   /**
-   * Row i's counts as a decoded payload would give them (indices a view, counts a scratch copy:
+   * Row i's counts as a decoded payload would give them (indices a view or a scratch copy, counts a scratch copy:
    * valid until the next call), or null when row i has a payload instead.
    */
   decodedRow(i: number): DecodedHistogram | null {
@@ -187,12 +322,19 @@ export class SparseIntervalTable extends IntervalTable {
     const b = r.rowStart[j + 1]!;
     if (b - a > scratchCounts.length) scratchCounts = new Float64Array(Math.max(b - a, scratchCounts.length * 2));
     for (let k = a; k < b; k++) scratchCounts[k - a] = r.counts[k]!;
+    let indices: Int32Array;
+    if (r.indices instanceof Int32Array && r.base === 0) indices = r.indices.subarray(a, b);
+    else {
+      if (b - a > scratchIndices.length) scratchIndices = new Int32Array(Math.max(b - a, scratchIndices.length * 2));
+      for (let k = a; k < b; k++) scratchIndices[k - a] = r.base + r.indices[k]!;
+      indices = scratchIndices.subarray(0, b - a);
+    }
     return {
       version: 2,
       numberOfSignificantValueDigits: r.digits,
       lowestDiscernibleValue: r.lowest,
       highestTrackableValue: r.highest,
-      indices: r.indices.subarray(a, b),
+      indices,
       counts: scratchCounts.subarray(0, b - a),
       totalCount: this.counts[i]!,
     };
@@ -206,7 +348,7 @@ export class SparseIntervalTable extends IntervalTable {
     const h = newHistogram(r.digits, r.lowest, r.highest);
     const unit = unitMagnitudeOf(r.lowest);
     const half = subBucketCountMagnitude(r.digits) - 1;
-    for (let k = r.rowStart[j]!; k < r.rowStart[j + 1]!; k++) h.recordValueWithCount(valueAtIndex(r.indices[k]!, unit, half), r.counts[k]!);
+    for (let k = r.rowStart[j]!; k < r.rowStart[j + 1]!; k++) h.recordValueWithCount(valueAtIndex(r.base + r.indices[k]!, unit, half), r.counts[k]!);
     return encodeIntoCompressedBase64(h);
   }
 }
@@ -231,6 +373,13 @@ export function mergedSparse(parts: readonly SeriesModel[], startTime: number | 
   const at = tables.map((t) => new Int32Array(t.n));
   const offsets = new Float64Array(n);
   if (sorted && aligned(tables, shifts)) {
+    // Every part's steps at the same times and of the same lengths: one row per step, the parts' counts summed.
+    const first = tables[0]!;
+    if (tables.every((t) => t.lengths.subarray(0, t.n).every((l, i) => l === first.lengths[i]))) {
+      const starts = Float64Array.from(first.offsets.subarray(0, first.n), (o) => o + shifts[0]!);
+      const summed = SparseIntervalTable.summed(tables, starts, Float64Array.from(first.lengths.subarray(0, first.n)));
+      if (summed !== null) return summed;
+    }
     // A fleet asked over one range at one step: every part has a row at each time, so the
     // order is row by row, part by part.
     const parts = tables.length;

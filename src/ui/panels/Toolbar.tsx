@@ -149,8 +149,14 @@ function LoadProgress({ progress }: { progress: Progress }) {
   if (!files || files.length < 2) {
     return (
       <>
-        <progress data-testid="progress-bar" max={progress.totalBytes || 1} value={Math.min(progress.bytes, progress.totalBytes || 1)} aria-label={`Reading ${progress.file}`} />{" "}
-        {`${progress.file}: ${formatBytes(progress.bytes)}${progress.totalBytes ? ` of ${formatBytes(progress.totalBytes)}` : ""}, ${formatCountOf(progress.intervals, "interval")}`}
+        {/* Without a length (a server's answer that did not say it) the bar shows activity, not a full bar. */}
+        <progress
+          data-testid="progress-bar"
+          max={progress.totalBytes || 1}
+          value={progress.totalBytes ? Math.min(progress.bytes, progress.totalBytes) : undefined}
+          aria-label={`Reading ${progress.file}`}
+        />{" "}
+        {`${progress.file}: ${formatBytes(progress.bytes)}${progress.totalBytes ? ` of ${formatBytes(progress.totalBytes)}` : ""}, ${progress.series !== undefined ? formatCountOf(progress.series, "series", "series") : formatCountOf(progress.intervals, "interval")}`}
       </>
     );
   }
