@@ -160,34 +160,6 @@ describe("reading a big log in pieces", () => {
     }
   });
 
-  it("awaits a helper's part rather than count more than a piece's size of the bytes ahead of its own piece", async () => {
-    const clean = hlogFixture(33, { tags: ["", "b"], seconds: 900, rate: 20 }).text;
-    const slices: [number, number][] = [];
-    // The log's slices as the reader asks for them: pieces, the helpers' bytes before (from 0), counts.
-    class Watched extends Blob {
-      override slice(start?: number, end?: number, type?: string): Blob {
-        slices.push([start ?? 0, end ?? this.size]);
-        return super.slice(start, end, type);
-      }
-    }
-    const log = new Watched([clean]);
-    const cuts = await cutsAt(new Blob([clean]), pieceTargets(log.size, 2, 8 * 1024));
-    expect(cuts.length).toBe(3);
-    const bounds = [0, ...cuts, log.size];
-    // The helper starts late: the engine ends its first piece first and takes the last one.
-    const helpers = new Helpers(1, () => 40);
-    const whole = await ingest(
-      "p.hlog",
-      fileChunks(new Blob([clean]), () => undefined),
-    );
-    expectSame(whole, await readInPieces(log, "p.hlog", cuts, helpers, () => undefined));
-    expect(helpers.pieces[0]!.length).toBe(2);
-    for (const [a, b] of slices.filter(([a]) => a > 0)) {
-      const inside = bounds.filter((x) => x > a && x < b);
-      expect(inside, `the bytes ${a}–${b} were read again to count them`).toEqual([]);
-    }
-  });
-
   it("a piece that fails makes the read fail", async () => {
     const cuts = await cutsAt(file, pieceTargets(file.size, 2, 8 * 1024, MANY));
     await expect(readInPieces(file, "p.hlog", cuts, new Helpers(1, () => 0, 0), () => undefined)).rejects.toThrow(/helper crashed/);

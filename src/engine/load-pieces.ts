@@ -195,27 +195,12 @@ export async function readInPieces(
       if (!ledger.has(bounds[k + 1]!) && done) ledger.record(bounds[k + 1]!, addCounts(ledger.get(bounds[k]!)!, partCounts(done)));
     }
   };
-  // Counting the bytes ahead of a piece costs a good share of reading them (the log's bytes
-  // come through the browser again): when more than the piece's own size lies between it and
-  // the nearest known origin, the part being read there is awaited instead (the workers' first
-  // pieces end at about the same time), and only what is left is counted.
-  const awaitNearOrigin = async (piece: number) => {
-    for (;;) {
-      learn();
-      const from = ledger.nearest(bounds[piece]!);
-      if (bounds[piece]! - from <= bounds[piece + 1]! - bounds[piece]!) return;
-      const at = bounds.indexOf(from);
-      const reading = at >= 1 && at < piece ? parts[at - 1] : undefined;
-      if (reading === undefined || reading.done !== null || failed) return;
-      await reading.promise.catch(() => undefined);
-    }
-  };
   for (let k = take(); k !== null; k = take()) {
     joinReady();
     const piece = k;
     await settle(piece, async () => {
       const source = new Uint8Array(bounds[piece + 1]! - bounds[piece]!);
-      await awaitNearOrigin(piece);
+      learn();
       const origins = await ledger.before(bounds[piece]!, (a, b) => file.slice(a, b), signal);
       return ingestHlogPart(
         name,

@@ -123,16 +123,10 @@ export class OriginLedger {
     return this.known.get(at);
   }
 
-  /** The nearest offset at or before `at` whose intervals before are known (0 at least). */
-  nearest(at: number): number {
-    let from = 0;
-    for (const k of this.known.keys()) if (k <= at && k > from) from = k;
-    return from;
-  }
-
   /** Per tag, the intervals before byte `at`; `bytes(from, to)` gives the log's bytes between two offsets. */
   async before(at: number, bytes: (from: number, to: number) => Blob, signal?: AbortSignal): Promise<Map<string, number>> {
-    const from = this.nearest(at);
+    let from = 0;
+    for (const k of this.known.keys()) if (k <= at && k > from) from = k;
     const base = this.known.get(from)!;
     const counts = from === at ? new Map(base) : addCounts(base, await intervalsBefore(bytes(from, at), signal));
     this.known.set(at, counts);
