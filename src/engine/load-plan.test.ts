@@ -26,9 +26,7 @@ describe("planLoad", () => {
     expect(fs.filter((_, i) => i !== 2).every((f) => f.size < SPLIT)).toBe(true);
     const plan = await planLoad(fs, caps({}));
     expect(plan.logs).toEqual([true, false, true, true, false, true]);
-    expect(plan.steps.map((s) => s.read)).toEqual(["here", "here", "pieces", "here", "here", "here"]);
-    // The big log in one piece, read from its bytes as a piece is.
-    expect(plan.steps[2]).toEqual({ read: "pieces", file: 2, cuts: [] });
+    expect(plan.steps.map((s) => s.read)).toEqual(["here", "here", "here", "here", "here", "here"]);
   });
 
   it("cuts a big log for the workers there are, just after line ends", async () => {

@@ -41,7 +41,7 @@ export type LoadStep =
   | { read: "refused"; file: number; size: number; cap: number }
   /** Read whole on this thread, whatever its format. */
   | { read: "here"; file: number }
-  /** An interval log cut at `cuts` (byte offsets just after line ends; none: one piece), its pieces read here and on every helper at once. */
+  /** An interval log cut at `cuts` (byte offsets just after line ends), its pieces read here and on every helper at once. */
   | { read: "pieces"; file: number; cuts: number[] }
   /** Small files shared out: `logs` to whichever helper (or this thread) is free, `here` on this thread only. */
   | { read: "shared"; here: number[]; logs: number[] }
@@ -83,12 +83,11 @@ export async function planLoad(files: readonly File[], caps: LoadCapabilities): 
   const isBigLog = (i: number) => logs[i]! && files[i]!.size >= splitBytes;
   const onDemand = (i: number) => logs[i]! && caps.payloadsOnDemand;
   const cutsOf = (i: number): Promise<number[]> => (logs[i] ? cutsOfLog(files[i]!, 1 + caps.helpers, splitBytes, onDemand(i)) : Promise.resolve([]));
-  /**
-   * A big log in its pieces; in one (no cuts) for one worker or when no line end was found. It is
-   * still read as pieces are, from its bytes kept whole, not decoded to text first (the text path
-   * made a load without helpers slower than one cut for two workers and read by one).
-   */
-  const inPieces = async (i: number): Promise<LoadStep> => ({ read: "pieces", file: i, cuts: await cutsOf(i) });
+  /** A big log in its pieces; one whose cuts found no line ends, whole. */
+  const inPieces = async (i: number): Promise<LoadStep> => {
+    const cuts = await cutsOf(i);
+    return cuts.length === 0 ? { read: "here", file: i } : { read: "pieces", file: i, cuts };
+  };
 
   const steps: LoadStep[] = [];
   for (let i = 0; i < n; i++) if (tooBig(i)) steps.push({ read: "refused", file: i, size: files[i]!.size, cap: maxLogBytes });
