@@ -2,8 +2,7 @@
 // worst max (the compared pair always among them), as the page's presentation does, and name
 // the series they leave out; never simply the first 12 of the list.
 import { describe, expect, it } from "vitest";
-import { newHistogram } from "../core/histogram";
-import { spectrumOf } from "../core/spectrum";
+import { deckSource, spectrumUpTo } from "../../tests/support/deck-source";
 import type { Unit } from "../core/types";
 import type { TimelineResult } from "../engine/protocol";
 import { deckModel, type DeckRow, type DeckSource } from "./deck-model";
@@ -14,14 +13,8 @@ const maxMs = (i: number) => 10 * (i + 1);
 const unitOf = (i: number): Unit => (i % 5 === 2 ? "us" : "ms");
 const inUnit = (i: number) => (unitOf(i) === "us" ? maxMs(i) * 1000 : maxMs(i));
 
-function spectrum(max: number): DeckRow["view"]["spectrum"] {
-  const h = newHistogram();
-  for (let k = 1; k <= 100; k++) h.recordValue(Math.max(1, Math.round((max * k) / 100)));
-  return { ...spectrumOf(h), max };
-}
-
 const rows: DeckRow[] = Array.from({ length: N }, (_, i) => ({
-  view: { id: `s${i}`, name: `s${i}`, throughput: null, recordedUnit: unitOf(i), spectrum: spectrum(inUnit(i)) },
+  view: { id: `s${i}`, name: `s${i}`, throughput: null, recordedUnit: unitOf(i), spectrum: spectrumUpTo(inUnit(i)) },
   verdict: null,
   color: "#1f77b4",
 }));
@@ -42,7 +35,7 @@ const timeline: TimelineResult = {
 };
 
 function source(pair: [string, string] | null): DeckSource {
-  return { headline: null, pair, rows, requirement: null, sentence: null, sustainable: [], unit: "ms", yLog: true, timeline, heatmap: null, compare: null, notes: [] };
+  return deckSource({ pair, rows, timeline });
 }
 
 function lineChart(pair: [string, string] | null, title: RegExp) {

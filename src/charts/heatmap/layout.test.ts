@@ -6,6 +6,7 @@ import { colourIndex, DARK_FLOOR, heatmapAxisNs, lanesOnAxis, LUT, lutCss, paint
 import { NANOS_PER_UNIT, type Unit } from "../../core/types";
 import type { HeatmapSeries } from "../../engine/query-types";
 import { deckModel } from "../../pptx/deck-model";
+import { deckSource } from "../../../tests/support/deck-source";
 
 /** WCAG relative luminance and contrast ratio, for "can one tell this cell from the page". */
 function luminance([r, g, b]: number[]): number {
@@ -61,20 +62,7 @@ describe("the page's heatmap lanes and the deck's: one latency axis, the same fo
     return { id, recordedUnit, startTime: null, lo, hi, rows, t0: new Float64Array([0]), t1: new Float64Array([1]), max: new Float64Array([v]), cells, maxCell: count };
   };
   const deckLanes = (lanes: HeatmapSeries[]) => {
-    const model = deckModel({
-      headline: null,
-      pair: null,
-      rows: [],
-      requirement: null,
-      sentence: null,
-      sustainable: [],
-      unit: "ms",
-      yLog: false,
-      timeline: null,
-      heatmap: { lanes: lanes.map((d) => ({ name: d.id, data: d })), domain: [0, 1] },
-      compare: null,
-      notes: [],
-    });
+    const model = deckModel(deckSource({ yLog: false, heatmap: { lanes: lanes.map((d) => ({ name: d.id, data: d })), domain: [0, 1] } }));
     const chart = model.charts.find((c) => c.kind === "heatmap");
     if (chart?.kind !== "heatmap") throw new Error("no heatmap slide");
     return chart;

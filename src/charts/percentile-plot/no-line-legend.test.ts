@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { newHistogram } from "../../core/histogram";
 import { noValuesText } from "../../core/judge";
 import { spectrumOf } from "../../core/spectrum";
-import { deckModel, type DeckSource } from "../../pptx/deck-model";
+import { deckModel } from "../../pptx/deck-model";
+import { deckSource } from "../../../tests/support/deck-source";
 import { PercentilePlot, type PlotSeries } from "./PercentilePlot";
 
 function spectrum(values: number[]) {
@@ -53,9 +54,7 @@ describe("a legend entry without a line", () => {
   });
 
   it("the slides' spectrum names it in the same words", () => {
-    const source: DeckSource = {
-      headline: null,
-      pair: null,
+    const source = deckSource({
       rows: [
         {
           view: { id: "s1", name: "checkout / cart", throughput: null, recordedUnit: "ms", spectrum: ok, wholeCount: ok.totalCount, failures: 0 },
@@ -64,16 +63,7 @@ describe("a legend entry without a line", () => {
         },
         { view: payView, verdict: null, color: "#d62728" },
       ],
-      requirement: null,
-      sentence: null,
-      sustainable: [],
-      unit: "ms",
-      yLog: true,
-      timeline: null,
-      heatmap: null,
-      compare: null,
-      notes: [],
-    };
+    });
     const chart = deckModel(source).charts[0]!;
     expect(chart.kind).toBe("line");
     const lines = chart.kind === "line" ? chart.lines : [];

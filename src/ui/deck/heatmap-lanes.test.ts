@@ -2,8 +2,7 @@
 // the series with the worst max (the compared pair always among them), in the list's order.
 import { describe, expect, it } from "vitest";
 import { valueRow } from "../../charts/heatmap/layout";
-import { newHistogram } from "../../core/histogram";
-import { spectrumOf } from "../../core/spectrum";
+import { deckSource, spectrumUpTo } from "../../../tests/support/deck-source";
 import type { Unit } from "../../core/types";
 import type { HeatmapSeries } from "../../engine/query-types";
 import { deckModel, type DeckRow, type DeckSource } from "../../pptx/deck-model";
@@ -27,35 +26,15 @@ const SIX: [name: string, max: number, unit: Unit][] = [
   ["f", 25, "ms"], // 25 ms
 ];
 
-/** A spectrum of 100 values up to `max`, its max exactly `max` (the lane choice reads only that). */
-function spectrum(max: number): DeckRow["view"]["spectrum"] {
-  const h = newHistogram();
-  for (let i = 1; i <= 100; i++) h.recordValue(Math.max(1, Math.round((max * i) / 100)));
-  return { ...spectrumOf(h), max };
-}
-
 const rows: DeckRow[] = SIX.map(([name, max, recordedUnit], i) => ({
-  view: { id: `s${i}`, name, throughput: null, recordedUnit, spectrum: spectrum(max) },
+  view: { id: `s${i}`, name, throughput: null, recordedUnit, spectrum: spectrumUpTo(max) },
   verdict: null,
   color: "#1f77b4",
 }));
 const lanes = SIX.map(([name, max, unit], i) => ({ name, data: lane(`s${i}`, max, unit) }));
 
 function source(pair: [string, string] | null): DeckSource {
-  return {
-    headline: null,
-    pair,
-    rows,
-    requirement: null,
-    sentence: null,
-    sustainable: [],
-    unit: "ms",
-    yLog: true,
-    timeline: null,
-    heatmap: { lanes, domain: [0, 1] },
-    compare: null,
-    notes: [],
-  };
+  return deckSource({ pair, rows, heatmap: { lanes, domain: [0, 1] } });
 }
 
 function deckLanes(pair: [string, string] | null): { names: string[]; more: string } {
