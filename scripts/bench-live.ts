@@ -67,6 +67,31 @@ function statOf(path: string): string[] | null {
   }
 }
 
+/** The pids of the renderer processes this script's browser started (Linux: /proc; throws elsewhere). */
+function ourRenderers(): string[] {
+  const out: string[] = [];
+  for (const pid of readdirSync("/proc")) {
+    if (!/^[0-9]+$/.test(pid)) continue;
+    let cmd: string;
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    } catch {
+      continue;
+    }
+    if (!cmd.includes("--type=renderer")) continue;
+    // Ours: this process among its ancestors (browser, zygote, renderer).
+    let up = pid;
+    for (let i = 0; i < 6 && up !== "0" && up !== "1"; i++) {
+      up = statOf(`/proc/${up}/stat`)?.[1] ?? "0";
+      if (up === String(process.pid)) {
+        out.push(pid);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * CPU seconds used so far by the renderers this script's browser started (Linux: /proc), or
  * null elsewhere: their main threads, and all their threads (the engine worker, the compositor,
@@ -78,23 +103,7 @@ function rendererCpu(): { main: number; all: number } | null {
     let ticks = 0;
     let allTicks = 0;
     let found = false;
-    for (const pid of readdirSync("/proc")) {
-      if (!/^[0-9]+$/.test(pid)) continue;
-      let cmd = "";
-      try {
-        cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      } catch {
-        continue;
-      }
-      if (!cmd.includes("--type=renderer")) continue;
-      // Ours: this process among its ancestors (browser, zygote, renderer).
-      let up = pid;
-      let mine = false;
-      for (let i = 0; i < 6 && up !== "0" && up !== "1"; i++) {
-        up = statOf(`/proc/${up}/stat`)?.[1] ?? "0";
-        if (up === String(process.pid)) mine = true;
-      }
-      if (!mine) continue;
+    for (const pid of ourRenderers()) {
       // The main thread is the process' first thread; fields 14 and 15 are utime and stime.
       const f = statOf(`/proc/${pid}/task/${pid}/stat`);
       if (!f) continue;
@@ -113,22 +122,7 @@ function rendererCpu(): { main: number; all: number } | null {
 function rendererThreads(): Map<string, number> | null {
   const out = new Map<string, number>();
   try {
-    for (const pid of readdirSync("/proc")) {
-      if (!/^[0-9]+$/.test(pid)) continue;
-      let cmd = "";
-      try {
-        cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      } catch {
-        continue;
-      }
-      if (!cmd.includes("--type=renderer")) continue;
-      let up = pid;
-      let mine = false;
-      for (let i = 0; i < 6 && up !== "0" && up !== "1"; i++) {
-        up = statOf(`/proc/${up}/stat`)?.[1] ?? "0";
-        if (up === String(process.pid)) mine = true;
-      }
-      if (!mine) continue;
+    for (const pid of ourRenderers()) {
       let tids: string[] = [];
       try {
         tids = readdirSync(`/proc/${pid}/task`);
