@@ -10,7 +10,7 @@ import { ingest, ingestBytes, ingestHlogInParts, type HlogPart, type IngestResul
 import type { EngineContext } from "./context";
 import { readLogsOnDemand } from "./load-on-demand";
 import { planLoad, type LoadPlan, type LoadStep } from "./load-plan";
-import { readInPieces } from "./load-pieces";
+import { readInPieces, type Pieces } from "./load-pieces";
 import type { FileOutcome, FileProgress, Progress } from "./protocol";
 import type { Store } from "./store";
 
@@ -126,7 +126,7 @@ class LoadRun {
           await (this.logs[step.file] ? this.readLogHere(step.file) : this.readHere(step.file));
           break;
         case "pieces":
-          await this.readInParts(step.file, step.cuts, this.ctx.helpers);
+          await this.readInParts(step.file, { cuts: step.cuts, owners: step.owners }, this.ctx.helpers);
           break;
         case "shared":
           await this.share(step.here, step.logs);
@@ -198,7 +198,7 @@ class LoadRun {
    * text way (readHere).
    */
   private readLogHere(i: number): Promise<void> {
-    return this.readInParts(i, [], NO_HELPERS);
+    return this.readInParts(i, { cuts: [], owners: [0] }, NO_HELPERS);
   }
 
   /** Reads one interval log on a helper; joined here (an empty first part). */
@@ -215,10 +215,10 @@ class LoadRun {
   }
 
   /** Reads one big interval log in pieces, here and on every helper at once (load-pieces.ts). */
-  private async readInParts(i: number, cuts: readonly number[], by: HelperWorkers): Promise<void> {
+  private async readInParts(i: number, pieces: Pieces, by: HelperWorkers): Promise<void> {
     const file = this.files[i]!;
     try {
-      this.results[i] = await readInPieces(file, file.name, cuts, by, (bytes, intervals) => this.update(i, bytes, intervals), this.ctx.signal, this.read);
+      this.results[i] = await readInPieces(file, file.name, pieces, by, (bytes, intervals) => this.update(i, bytes, intervals), this.ctx.signal, this.read);
     } catch {
       // Cancelling is the only failure not worth a second try; otherwise the log in one piece.
       if (this.ctx.signal?.aborted) this.results[i] = failed(file.name, new Error(CANCELLED));

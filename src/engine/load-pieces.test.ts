@@ -1,6 +1,6 @@
-// A big log read in pieces by every worker, handed out as they free up, must give what reading
-// it in one piece gives, whichever worker reads which piece; a failed piece makes the whole read
-// fail (the caller then reads the log in one piece).
+// A big log read in pieces by every worker must give what reading it in one piece gives,
+// whichever worker reads which piece; a failed piece makes the whole read fail (the caller then
+// reads the log in one piece).
 import { describe, expect, it } from "vitest";
 import { bucketsOf } from "../core/histogram";
 import type { Sparse } from "../core/blocks";
@@ -8,11 +8,11 @@ import { decodeHistogramPayload } from "../formats/hlog-encoding";
 import { hlogFixture } from "../../tests/fuzz/generators";
 import { fileChunks } from "./file-chunks";
 import { ingest, ingestHlogPart, type HlogPart, type IngestResult } from "./ingest";
-import { cutsAt, logPieceTargets, pieceTargets, readInPieces } from "./load-pieces";
+import { cutsAt, equalPieceTargets, logPiecePlan, piecesAt, readInPieces, stretchStarts, type Pieces } from "./load-pieces";
 import type { HelperWorkers } from "./load-files";
 import { intervalsBefore } from "./piece-origins";
 
-/** Helpers in this thread; `delay(k)` ms before each of helper k's reads, so the engine takes some pieces itself. */
+/** Helpers in this thread; `delay(k)` ms before each of helper k's reads. */
 class Helpers implements HelperWorkers {
   readonly pieces: number[][];
   constructor(
@@ -72,35 +72,49 @@ function expectSame(a: IngestResult, b: IngestResult): void {
 }
 
 describe("cutting a big log into pieces", () => {
-  it("large pieces first, one per worker, then smaller ones; none below the minimum; cuts ascend inside the file", () => {
-    for (const [size, workers, min] of [
-      [42_600_000, 2, 256 * 1024],
-      [42_600_000, 4, 256 * 1024],
-      [3_000_000, 2, 256 * 1024],
-      [600_000, 2, 256 * 1024],
-      [100, 2, 256 * 1024],
+  it("one stretch per worker, a helper's shorter by what counting its start costs, in two pieces", () => {
+    for (const [size, workers] of [
+      [42_600_000, 2],
+      [42_600_000, 3],
+      [502_000_000, 2],
+      [502_000_000, 5],
     ] as const) {
-      const t = pieceTargets(size, workers, min);
-      const bounds = [0, ...t, size];
-      const pieces = bounds.slice(1).map((b, k) => b - bounds[k]!);
-      for (const p of pieces) expect(p).toBeGreaterThanOrEqual(Math.min(size, min / 2));
-      for (let k = 1; k < t.length; k++) expect(t[k]!).toBeGreaterThan(t[k - 1]!);
-      // Never a piece larger than the first one.
-      for (const p of pieces) expect(p).toBeLessThanOrEqual(pieces[0]! * 1.5);
+      const cost = 0.15;
+      const starts = stretchStarts(size, workers, 256 * 1024, cost)!;
+      expect(starts[0]).toBe(0);
+      const bounds = [...starts, size];
+      // Every worker reads for as long: its stretch plus what counting the bytes before it costs.
+      const times = starts.map((s, w) => bounds[w + 1]! - s + cost * s);
+      for (const t of times) expect(Math.abs(t - times[0]!) / times[0]!).toBeLessThan(1e-6);
+      for (let w = 1; w < workers; w++) expect(bounds[w + 1]! - starts[w]!).toBeLessThan(starts[1]!);
+      const plan = logPiecePlan(size, 256 * 1024, workers, cost);
+      // Piece 0 here; then each helper's two pieces, in file order, the first 80 % of its stretch.
+      expect(plan.owners).toEqual([0, ...Array.from({ length: workers - 1 }, (_, h) => [h + 1, h + 1]).flat()]);
+      expect(plan.targets.filter((_, k) => k % 2 === 0)).toEqual(starts.slice(1));
+      for (let h = 1; h < workers; h++) {
+        const second = plan.targets[2 * h - 1]!;
+        expect((second - starts[h]!) / (bounds[h + 1]! - starts[h]!)).toBeCloseTo(0.8, 3);
+      }
     }
-    // The 24-hour log on two workers: 2 pieces of 40 %, then 2 of 10 %.
-    const day = pieceTargets(42_600_000, 2, 256 * 1024);
-    expect(day).toHaveLength(3);
-    expect(day[0]! / 42_600_000).toBeCloseTo(0.4, 2);
-    expect((42_600_000 - day[2]!) / 42_600_000).toBeCloseTo(0.1, 2);
-    expect(pieceTargets(100, 2, 256 * 1024)).toEqual([]);
-    // One round of the whole file: one equal part per worker (the command line's way).
-    expect(pieceTargets(1000, 2, 10, [1])).toEqual([500]);
-    expect(pieceTargets(1000, 3, 10, [1])).toEqual([333, 666]);
-    // Cut for the workers there are; one worker reads a log in one piece.
-    expect(logPieceTargets(42_600_000, 256 * 1024, 2)).toEqual(day);
-    expect(logPieceTargets(42_600_000, 256 * 1024, 5)).toEqual(pieceTargets(42_600_000, 5, 256 * 1024));
-    expect(logPieceTargets(42_600_000, 256 * 1024, 1)).toEqual([]);
+    // The 24-hour log on two workers: this one reads a little more than half, the helper the rest.
+    const day = stretchStarts(42_600_000, 2, 256 * 1024, 0.15)!;
+    expect(day[1]! / 42_600_000).toBeCloseTo(1 / 1.85, 3);
+    // None for one worker, or when a stretch would be below the minimum piece.
+    expect(logPiecePlan(42_600_000, 256 * 1024, 1)).toEqual({ targets: [], owners: [0] });
+    expect(logPiecePlan(500_000, 256 * 1024, 2)).toEqual({ targets: [], owners: [0] });
+    // A stretch too short to halve is one piece.
+    expect(logPiecePlan(1_200_000, 256 * 1024, 2, 0).owners).toEqual([0, 1]);
+    // One equal piece per worker (the command line's logs read on demand).
+    expect(equalPieceTargets(1000, 2, 10)).toEqual([500]);
+    expect(equalPieceTargets(1000, 3, 10)).toEqual([333, 666]);
+    expect(equalPieceTargets(1000, 1, 10)).toEqual([]);
+    expect(equalPieceTargets(100, 2, 256 * 1024)).toEqual([]);
+  });
+
+  it("a cut with no line break within reach joins its piece to the one before, read by that one's reader", async () => {
+    const text = "ab\ncdef\n\ngh\n";
+    const file = new Blob([text]);
+    expect(await piecesAt(file, { targets: [1, 3, 4, 11, 12], owners: [0, 1, 1, 2, 2, 3] })).toEqual({ cuts: [3, 8], owners: [0, 1, 1] });
   });
 
   it("cuts just after a line break at or past each target", async () => {
@@ -110,39 +124,68 @@ describe("cutting a big log into pieces", () => {
   });
 });
 
+/** `cuts` with owners going round the workers (0 here, h + 1 helper h), the first piece here. */
+function roundRobin(cuts: number[], workers: number): Pieces {
+  return { cuts, owners: [0, ...cuts.map((_, k) => (k + 1) % workers)] };
+}
+
 describe("reading a big log in pieces", () => {
-  const MANY = [0.5, 0.2, 0.1, 0.05];
+  const MANY = [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9];
   const f = hlogFixture(31, { tags: ["", "b"], seconds: 900, rate: 20 });
   const lines = f.text.split("\n");
   lines.splice(500, 0, "1.0,oops,2.0,HISTnotbase64");
   const text = lines.join("\n");
   const file = new Blob([text]);
+  const manyCuts = () =>
+    cutsAt(
+      file,
+      MANY.map((x) => Math.floor(x * file.size)),
+    );
 
   it("equals reading it whole, whoever reads which piece", async () => {
     const whole = await ingest("p.hlog", [text]);
     expect(whole.problems.length).toBeGreaterThan(0);
-    // Many pieces, so that every worker takes several (whatever cuts are given, the result is the log's).
-    const cuts = await cutsAt(file, pieceTargets(file.size, 2, 8 * 1024, MANY));
-    expect(cuts.length).toBeGreaterThan(4);
-    for (const helpers of [new Helpers(1), new Helpers(1, () => 30), new Helpers(3, (h) => h * 10)]) {
-      const r = await readInPieces(file, "p.hlog", cuts, helpers, () => undefined);
+    // Many pieces, every worker several, this one's among them (whatever cuts are given, the result is the log's).
+    const cuts = await manyCuts();
+    expect(cuts.length).toBeGreaterThan(8);
+    for (const [helpers, pieces] of [
+      [new Helpers(1), roundRobin(cuts, 2)],
+      [new Helpers(1, () => 30), roundRobin(cuts, 2)],
+      [new Helpers(3, (h) => h * 10), roundRobin(cuts, 4)],
+      [new Helpers(2), { cuts, owners: [0, ...cuts.map((_, k) => (k < 5 ? 1 : 2))] }],
+      [new Helpers(1), { cuts, owners: cuts.map(() => 0).concat(0) }],
+    ] as const) {
+      const r = await readInPieces(file, "p.hlog", pieces, helpers, () => undefined);
       expectSame(whole, r);
-      // Every piece was read once, by a helper or here.
-      expect(helpers.pieces.flat().length).toBeLessThanOrEqual(cuts.length);
+      // Each helper read its own pieces, once.
+      helpers.pieces.forEach((got, h) => expect(got.length).toBe(pieces.owners.filter((o) => o === h + 1).length));
     }
-    // A slow helper leaves more pieces to this worker.
-    const slow = new Helpers(1, () => 40);
-    await readInPieces(file, "p.hlog", cuts, slow, () => undefined);
-    expect(slow.pieces[0]!.length).toBeLessThan(cuts.length);
+  });
+
+  it("as the plan cuts it: this worker's stretch, then each helper's in two pieces", async () => {
+    const whole = await ingest("p.hlog", [text]);
+    for (const workers of [2, 3]) {
+      const pieces = await piecesAt(file, logPiecePlan(file.size, 8 * 1024, workers));
+      expect(pieces.cuts.length).toBe(2 * (workers - 1));
+      const helpers = new Helpers(workers - 1);
+      expectSame(whole, await readInPieces(file, "p.hlog", pieces, helpers, () => undefined));
+      for (const got of helpers.pieces) expect(got.length).toBe(2);
+    }
   });
 
   it("lays every part's blocks on the log's grid, from the parts read before it or the bytes counted", async () => {
     const clean = hlogFixture(32, { tags: ["", "b"], seconds: 900, rate: 20 }).text;
     const log = new Blob([clean]);
-    const cuts = await cutsAt(log, pieceTargets(log.size, 2, 8 * 1024));
+    const cuts = await cutsAt(
+      log,
+      [0.3, 0.5, 0.8].map((x) => Math.floor(x * log.size)),
+    );
     expect(cuts.length).toBe(3);
-    for (const helpers of [new Helpers(1), new Helpers(1, () => 30)]) {
-      const r = await readInPieces(log, "p.hlog", cuts, helpers, () => undefined);
+    for (const [helpers, pieces] of [
+      [new Helpers(1), { cuts, owners: [0, 1, 1, 0] }],
+      [new Helpers(1, () => 30), { cuts, owners: [0, 1, 0, 1] }],
+    ] as const) {
+      const r = await readInPieces(log, "p.hlog", pieces, helpers, () => undefined);
       for (const s of r.series) {
         const blocks = s.blocks!;
         const starts = (blocks as unknown as { partStarts?: number[] }).partStarts ?? [0];
@@ -161,7 +204,7 @@ describe("reading a big log in pieces", () => {
   });
 
   it("a piece that fails makes the read fail", async () => {
-    const cuts = await cutsAt(file, pieceTargets(file.size, 2, 8 * 1024, MANY));
-    await expect(readInPieces(file, "p.hlog", cuts, new Helpers(1, () => 0, 0), () => undefined)).rejects.toThrow(/helper crashed/);
+    const cuts = await manyCuts();
+    await expect(readInPieces(file, "p.hlog", roundRobin(cuts, 2), new Helpers(1, () => 0, 0), () => undefined)).rejects.toThrow(/helper crashed/);
   });
 });

@@ -3,14 +3,15 @@
 // How a log is cut is a speed setting of the machine (how many workers read it), never part of
 // an answer: a part's pre-merged blocks lie on the log's grid (it is told how many intervals
 // come before it, piece-origins.ts), and every query sums ranges on that grid, so any cut gives
-// what a read in one piece gives. The log is cut into a few large pieces, then smaller ones,
-// that the page's workers take as they free up: cut into one equal part per worker, a log was read as fast as its slowest part,
-// as the engine worker starts its part later (it shares the file out first, and may be
-// finishing a warm-up slice when the file arrives) and reads it more slowly (it keeps its
-// payloads as text, posts the progress), so the helper sat idle while the engine read on
-// (traced in Chromium on the 24-hour log). The engine reads the first piece into the joining
-// reader and any later piece it takes as a part, as a helper does; the parts are joined in
-// file order, which gives what reading the log in one piece gives (tests compare them).
+// what a read in one piece gives. Each worker reads one stretch of the log from its start to
+// its end: the engine worker the first, straight into the joining reader; each helper the next,
+// in two pieces (its first part is joined while it reads the second). A helper counts the lines
+// before its stretch once and then knows where each of its pieces starts; pieces handed out
+// as workers freed up made a worker count the bytes before every piece it took that did not
+// follow its last one (traced in Chromium: on the 24-hour log, both threads counted 40 % of it).
+// A helper's stretch is shorter by what its count costs, so that all end together. The parts
+// are joined in file order, which gives what reading the log in one piece gives (tests compare
+// them).
 import { fileBytes } from "./file-chunks";
 import { HlogIngest, ingestHlogPart, type HlogPart, type ReadOptions } from "./hlog-ingest";
 import { OriginLedger, addCounts, partCounts } from "./piece-origins";
@@ -18,58 +19,119 @@ import type { IngestResult } from "./series-make";
 import type { HelperWorkers } from "./load-files";
 
 /**
- * Shares of the file cut per round: the first round gives each worker one large piece, each
- * later round one smaller piece each (pieces of the minimum size once a share is below it).
+ * What counting a byte's lines costs a helper beside reading it, as a share: a helper's stretch
+ * of the log is shortened by this share of the bytes before it (measured in Chromium on the
+ * 24-hour and the 502 MB logs: docs/PERFORMANCE.md).
  */
-const ROUND_SHARES = [0.8, 0.2];
-/** Pieces a helper is asked for at a time: the one it reads and the next (it reads them in turn). */
-const HELPER_AHEAD = 2;
+const COUNT_COST = 0.15;
+/** A helper's stretch: its first piece's share (the second is joined while the first is). */
+const HELPER_FIRST = 0.8;
 /** How far past a cut point to look for a line break before giving up on that cut. */
 const CUT_SEARCH_BYTES = 256 * 1024;
 
-/**
- * Byte offsets to cut the file at (before line breaks are looked for), strictly increasing, in
- * `rounds` (shares of the file, each cut into one piece per worker); no piece smaller than
- * `minPiece` (below it, a part's own costs, a message and a join, outweigh what sharing it
- * gains).
- */
-export function pieceTargets(size: number, workers: number, minPiece: number, rounds: readonly number[] = ROUND_SHARES): number[] {
-  const targets: number[] = [];
-  const least = Math.max(1, minPiece);
-  let at = 0;
-  for (let round = 0; ; round++) {
-    const share = rounds[Math.min(round, rounds.length - 1)]!;
-    const piece = Math.max(least, Math.floor((size * share) / workers));
-    for (let k = 0; k < workers; k++) {
-      at += piece;
-      // The last piece holds the remainder: no cut that would leave less than half a piece.
-      if (at >= size - least / 2) return targets;
-      targets.push(at);
-    }
-  }
+/** Where a log is cut (before line breaks are looked for) and who reads each piece (0: this worker, h + 1: helper h). */
+export interface PiecePlan {
+  targets: number[];
+  owners: number[];
 }
 
 /**
- * Where a log of `size` bytes is cut (before line breaks are looked for) for `workers` workers:
- * none for one. Two workers get two pieces of 40 %, then two of 10 % (with the next piece asked
- * for ahead, faster than the eight of a 72/16/8/4 % plan: docs/PERFORMANCE.md).
+ * Where each worker's stretch of a log of `size` bytes starts, for `workers` workers (the first
+ * this one): equal times, a helper's counting its stretch's start at COUNT_COST per byte. Null
+ * when a stretch would be shorter than `minPiece`.
  */
-export function logPieceTargets(size: number, minPiece: number, workers: number, rounds: readonly number[] = ROUND_SHARES): number[] {
-  return workers > 1 ? pieceTargets(size, workers, minPiece, rounds) : [];
+export function stretchStarts(size: number, workers: number, minPiece: number, countCost = COUNT_COST): number[] | null {
+  // The time each worker reads for, t (in bytes read), is found by bisection: worker w's
+  // stretch is t - countCost * start_w long, and the stretches must end at the log's end.
+  const ends = (t: number): number[] => {
+    const starts = [0];
+    let at = t;
+    for (let w = 1; w < workers; w++) {
+      starts.push(at);
+      at += t - countCost * at;
+    }
+    starts.push(at);
+    return starts;
+  };
+  let lo = size / workers / 2;
+  let hi = size;
+  for (let k = 0; k < 60; k++) {
+    const t = (lo + hi) / 2;
+    if (ends(t)[workers]! >= size) hi = t;
+    else lo = t;
+  }
+  const starts = ends(hi).slice(0, workers).map(Math.floor);
+  const bounds = [...starts, size];
+  for (let w = 0; w < workers; w++) if (bounds[w + 1]! - bounds[w]! < minPiece) return null;
+  return starts;
+}
+
+/**
+ * The pieces of a log of `size` bytes for `workers` workers: one stretch each (stretchStarts),
+ * a helper's in two pieces when both are at least `minPiece`; none for one worker or a log too
+ * small to share.
+ */
+export function logPiecePlan(size: number, minPiece: number, workers: number, countCost = COUNT_COST): PiecePlan {
+  const starts = workers > 1 ? stretchStarts(size, workers, Math.max(1, minPiece), countCost) : null;
+  if (!starts) return { targets: [], owners: [0] };
+  const targets: number[] = [];
+  const owners = [0];
+  const bounds = [...starts, size];
+  for (let w = 1; w < workers; w++) {
+    targets.push(starts[w]!);
+    owners.push(w);
+    const second = Math.floor(starts[w]! + HELPER_FIRST * (bounds[w + 1]! - starts[w]!));
+    if (second - starts[w]! >= minPiece && bounds[w + 1]! - second >= minPiece) {
+      targets.push(second);
+      owners.push(w);
+    }
+  }
+  return { targets, owners };
+}
+
+/**
+ * Where a log of `size` bytes is cut (before line breaks are looked for) into `workers` equal
+ * pieces, one each: none for one worker, or when a piece would be below `minPiece` (the command
+ * line's logs read on demand, where every worker reads its own piece and counts its start).
+ */
+export function equalPieceTargets(size: number, workers: number, minPiece: number): number[] {
+  if (workers < 2 || size / workers < Math.max(1, minPiece)) return [];
+  return Array.from({ length: workers - 1 }, (_, k) => Math.floor(((k + 1) * size) / workers));
 }
 
 /** Byte offsets just after a line break at or after each target, strictly increasing; fewer when lines are too long. */
 export async function cutsAt(file: Blob, targets: readonly number[]): Promise<number[]> {
+  return (await piecesAt(file, { targets: [...targets], owners: [0, ...targets.map(() => 0)] })).cuts;
+}
+
+/** A log's cuts (byte offsets just after line ends) and who reads each piece (see PiecePlan). */
+export interface Pieces {
+  readonly cuts: readonly number[];
+  readonly owners: readonly number[];
+}
+
+/**
+ * A plan's cuts moved just after a line break at or after each target. A target with no line
+ * break within reach (or not past the last cut) is dropped: its piece joins the one before, and
+ * that piece's reader reads both.
+ */
+export async function piecesAt(file: Blob, plan: PiecePlan): Promise<{ cuts: number[]; owners: number[] }> {
   const found = await Promise.all(
-    targets.map(async (target) => {
+    plan.targets.map(async (target) => {
       const bytes = new Uint8Array(await file.slice(target, Math.min(file.size, target + CUT_SEARCH_BYTES)).arrayBuffer());
       const nl = bytes.indexOf(10);
       return nl < 0 ? -1 : target + nl + 1;
     }),
   );
   const cuts: number[] = [];
-  for (const at of found) if (at > 0 && at < file.size && (cuts.length === 0 || at > cuts[cuts.length - 1]!)) cuts.push(at);
-  return cuts;
+  const owners = [plan.owners[0] ?? 0];
+  found.forEach((at, k) => {
+    if (at > 0 && at < file.size && (cuts.length === 0 || at > cuts[cuts.length - 1]!)) {
+      cuts.push(at);
+      owners.push(plan.owners[k + 1] ?? 0);
+    }
+  });
+  return { cuts, owners };
 }
 
 /** What readInPieces reports as it goes: bytes and intervals read so far, over every piece. */
@@ -93,23 +155,29 @@ export function pieceCounters(size: number, cuts: readonly number[], progress: P
 }
 
 /**
- * Reads an interval log cut at `cuts` (see cutsAt) with this worker and every helper at once.
- * Throws (PartsNotJoinable, a helper's failure, a cancel) when it cannot give the log's exact
- * reading; the caller then reads it in one piece.
+ * Reads an interval log cut into `pieces` with this worker and every helper at once, each piece
+ * by its owner (piece 0 here, into the joining reader; a helper its own pieces in order, asked
+ * for at once). Throws (PartsNotJoinable, a helper's failure, a cancel) when it cannot give the
+ * log's exact reading; the caller then reads it in one piece.
  */
 export async function readInPieces(
   file: Blob,
   name: string,
-  cuts: readonly number[],
+  pieces: Pieces,
   helpers: HelperWorkers,
   progress: PiecesProgress,
   signal?: AbortSignal,
   options: ReadOptions = {},
 ): Promise<IngestResult> {
-  const { bounds, count, bytes, intervals, report } = pieceCounters(file.size, cuts, progress);
+  const { bounds, count, bytes, intervals, report } = pieceCounters(file.size, pieces.cuts, progress);
   const slice = (k: number) => file.slice(bounds[k]!, bounds[k + 1]!);
+  // A piece whose owner is no helper there is (or none) is read here.
+  const ownerOf = (k: number): number => {
+    const o = k === 0 ? 0 : (pieces.owners[k] ?? 0);
+    return o >= 1 && o <= helpers.count ? o : 0;
+  };
 
-  // Pieces 1… in file order, each taken by the first worker to be free; resolved by whoever read it.
+  // Pieces 1… in file order; resolved by whoever read it.
   const parts = Array.from({ length: count - 1 }, () => {
     let resolve!: (p: HlogPart) => void;
     let reject!: (e: unknown) => void;
@@ -122,55 +190,38 @@ export async function readInPieces(
     promise.then((p) => (part.done = p)).catch(() => undefined);
     return part;
   });
-  let next = 1;
   let failed = false;
-  const take = (): number | null => (failed || next >= count ? null : next++);
   const settle = async (k: number, read: () => Promise<HlogPart>) => {
     try {
       parts[k - 1]!.resolve(await read());
     } catch (e) {
-      failed = true; // nobody takes further pieces: the log is read again in one piece
+      failed = true; // the log is read again in one piece
       parts[k - 1]!.reject(e);
       for (let j = k; j < parts.length; j++) parts[j]!.reject(e);
     }
   };
-  // A helper is asked for its next piece while it reads one: it takes it up as soon as it is
-  // done, not after this worker, busy with a chunk of its own piece, has taken its answer and
-  // handed out another (the helper sat idle for that long between pieces, traced in Chromium).
-  // But a piece is asked for ahead only while another is left after it: the last one goes to
-  // whoever is free first (taken ahead by a helper that had just finished a piece while this
-  // worker was finishing its own, it left this worker idle while the helper read 60 % of the
-  // log; traced in Chromium).
-  const nextFor = (asked: number): number | null => (asked === 0 || (asked < HELPER_AHEAD && count - next > 1) ? take() : null);
-  const onHelper = async (helper: number) => {
-    const asked: Promise<void>[] = [];
-    for (;;) {
-      for (let k = nextFor(asked.length); k !== null; k = nextFor(asked.length)) {
-        const piece = k;
-        asked.push(
-          settle(piece, () =>
-            helpers.read(
-              helper,
-              slice(piece),
-              name,
-              (b, n) => {
-                bytes[piece] = b;
-                intervals[piece] = n;
-                report();
-              },
-              signal,
-              file.slice(0, bounds[piece]!),
-            ),
-          ),
-        );
-      }
-      if (asked.length === 0) return;
-      await asked.shift();
-    }
-  };
-  const helping = Array.from({ length: helpers.count }, (_, h) => onHelper(h));
+  // Each helper is asked for all its pieces at once: it reads them in turn, and one that starts
+  // where its last one ended needs no count (helpers/serve.ts).
+  const helping = Array.from({ length: count - 1 }, (_, j) => j + 1)
+    .filter((k) => ownerOf(k) > 0)
+    .map((k) =>
+      settle(k, () =>
+        helpers.read(
+          ownerOf(k) - 1,
+          slice(k),
+          name,
+          (b, n) => {
+            bytes[k] = b;
+            intervals[k] = n;
+            report();
+          },
+          signal,
+          file.slice(0, bounds[k]!),
+        ),
+      ),
+    );
 
-  // This worker: the first piece into the joining reader, then pieces as parts while any are left.
+  // This worker: the first piece into the joining reader, then its other pieces (if any) as parts.
   // Its bytes are kept, where its table finds the payloads of the lines read from them.
   const first = new Uint8Array(bounds[1]! - bounds[0]!);
   const sink = new HlogIngest(name, true, first, options.keepBlocks, undefined, options.context);
@@ -179,8 +230,8 @@ export async function readInPieces(
     intervals[0] = sink.intervalCount;
     report();
   }
-  // The parts already read, in order, are joined between this worker's pieces: the helpers' first
-  // parts are then joined while their last ones are read, not all after them.
+  // The parts already read, in order, are joined between this worker's pieces and while the
+  // helpers read their last ones.
   let joined = 0;
   const joinReady = () => {
     for (; joined < parts.length && parts[joined]!.done !== null && !failed; joined++) sink.absorb(parts[joined]!.done!);
@@ -195,14 +246,15 @@ export async function readInPieces(
       if (!ledger.has(bounds[k + 1]!) && done) ledger.record(bounds[k + 1]!, addCounts(ledger.get(bounds[k]!)!, partCounts(done)));
     }
   };
-  for (let k = take(); k !== null; k = take()) {
+  for (let k = 1; k < count && !failed; k++) {
+    if (ownerOf(k) !== 0) continue;
     joinReady();
     const piece = k;
     await settle(piece, async () => {
       const source = new Uint8Array(bounds[piece + 1]! - bounds[piece]!);
       learn();
       const origins = await ledger.before(bounds[piece]!, (a, b) => file.slice(a, b), signal);
-      return ingestHlogPart(
+      const part = await ingestHlogPart(
         name,
         fileBytes(slice(piece), (b) => (bytes[piece] = b), signal, source),
         (p) => {
@@ -212,10 +264,15 @@ export async function readInPieces(
         source,
         { ...options, origins },
       );
+      ledger.record(bounds[piece + 1]!, addCounts(origins, partCounts(part)));
+      return part;
     });
   }
-  joinReady();
+  // Joined as each arrives, in order, while later ones are still read.
+  for (; joined < parts.length; joined++) {
+    const p = parts[joined]!;
+    sink.absorb(p.done ?? (await p.promise));
+  }
   await Promise.all(helping);
-  for (; joined < parts.length; joined++) sink.absorb(await parts[joined]!.promise);
   return sink.finish();
 }

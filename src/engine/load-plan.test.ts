@@ -31,15 +31,18 @@ describe("planLoad", () => {
 
   it("cuts a big log for the workers there are, just after line ends", async () => {
     const bytes = new Uint8Array(await files()[2]!.arrayBuffer());
-    const cutsWith = async (helpers: number) => (await planLoad(files(), caps({ helpers }))).steps.flatMap((s) => (s.read === "pieces" ? [s.cuts] : []));
+    const piecesWith = async (helpers: number) => (await planLoad(files(), caps({ helpers }))).steps.flatMap((s) => (s.read === "pieces" ? [s] : []));
+    const cutsWith = async (helpers: number) => (await piecesWith(helpers)).map((s) => s.cuts);
     for (const n of [1, 2, 4]) {
       const [cuts] = await cutsWith(n);
       expect(cuts!.length).toBeGreaterThan(n - 1);
       for (const c of cuts!) expect(bytes[c - 1]).toBe(10);
       expect(cuts).toEqual([...cuts!].sort((a, b) => a - b));
     }
-    // Two workers: two large pieces, then two small ones (load-pieces.ts).
-    expect((await cutsWith(1))[0]).toHaveLength(3);
+    // Two workers: this one's stretch, then the helper's in two pieces (load-pieces.ts).
+    const [two] = await piecesWith(1);
+    expect(two!.cuts).toHaveLength(2);
+    expect(two!.owners).toEqual([0, 1, 1]);
   });
 
   it("with helpers, shares runs of small files (logs to whoever is free, other formats here) around a big log", async () => {

@@ -9,7 +9,7 @@
 // line's files on disk) are read as parts that keep no text, a run of them in one queue
 // (load-on-demand.ts). Other formats are read here, in order.
 import { isIntervalLog } from "./ingest";
-import { cutsAt, logPieceTargets } from "./load-pieces";
+import { cutsAt, equalPieceTargets, logPiecePlan, piecesAt } from "./load-pieces";
 
 /** Interval logs at least this big are cut into parts (below it, the copy and join cost more than they save). */
 export const SPLIT_BYTES = 4 * 1024 * 1024;
@@ -19,7 +19,7 @@ export const SPLIT_BYTES = 4 * 1024 * 1024;
  */
 export const MAX_LOG_BYTES = 800_000_000;
 
-/** The smallest piece a big log is cut into is SPLIT_BYTES / this (see logPieceTargets). */
+/** The smallest piece a big log is cut into is SPLIT_BYTES / this (load-pieces.ts). */
 const PIECES_PER_SPLIT = 16;
 const HEAD_BYTES = 16 * 1024;
 
@@ -41,8 +41,11 @@ export type LoadStep =
   | { read: "refused"; file: number; size: number; cap: number }
   /** Read whole on this thread, whatever its format. */
   | { read: "here"; file: number }
-  /** An interval log cut at `cuts` (byte offsets just after line ends), its pieces read here and on every helper at once. */
-  | { read: "pieces"; file: number; cuts: number[] }
+  /**
+   * An interval log cut at `cuts` (byte offsets just after line ends), its pieces read here and
+   * on every helper at once: piece k by `owners[k]` (0 here, h + 1 helper h).
+   */
+  | { read: "pieces"; file: number; cuts: number[]; owners: number[] }
   /** Small files shared out: `logs` to whichever helper (or this thread) is free, `here` on this thread only. */
   | { read: "shared"; here: number[]; logs: number[] }
   /** Interval logs whose payloads are read back when asked, every piece of every one in one queue (no cuts: one piece). */
@@ -54,16 +57,18 @@ export interface LoadPlan {
   steps: LoadStep[];
 }
 
-/** Shares of a log read on demand: one equal piece per worker (each reads its own, in one go). */
-const ONE_PIECE_EACH = [1];
+/** The smallest piece a big log is cut into (below it, a part's own costs outweigh what sharing it gains). */
+function minPieceOf(splitBytes: number): number {
+  return splitBytes / PIECES_PER_SPLIT;
+}
 
 /**
- * Where an interval log is cut into pieces for `workers` workers (none below `splitBytes`, none
- * for one worker; load-pieces.ts logPieceTargets). `onDemand`: one equal piece per worker.
+ * Where an interval log read on demand is cut: one equal piece per worker, each read by its own
+ * (none below `splitBytes`, none for one worker).
  */
-export function cutsOfLog(file: Blob, workers: number, splitBytes = SPLIT_BYTES, onDemand = false): Promise<number[]> {
+export function cutsOfLog(file: Blob, workers: number, splitBytes = SPLIT_BYTES): Promise<number[]> {
   if (file.size < splitBytes || workers < 2) return Promise.resolve([]);
-  return cutsAt(file, logPieceTargets(file.size, splitBytes / PIECES_PER_SPLIT, workers, onDemand ? ONE_PIECE_EACH : undefined));
+  return cutsAt(file, equalPieceTargets(file.size, workers, minPieceOf(splitBytes)));
 }
 
 async function headOf(file: Blob): Promise<string> {
@@ -82,11 +87,12 @@ export async function planLoad(files: readonly File[], caps: LoadCapabilities): 
   const tooBig = (i: number) => logs[i]! && files[i]!.size > maxLogBytes;
   const isBigLog = (i: number) => logs[i]! && files[i]!.size >= splitBytes;
   const onDemand = (i: number) => logs[i]! && caps.payloadsOnDemand;
-  const cutsOf = (i: number): Promise<number[]> => (logs[i] ? cutsOfLog(files[i]!, 1 + caps.helpers, splitBytes, onDemand(i)) : Promise.resolve([]));
-  /** A big log in its pieces; one whose cuts found no line ends, whole. */
+  const cutsOf = (i: number): Promise<number[]> => (logs[i] ? cutsOfLog(files[i]!, 1 + caps.helpers, splitBytes) : Promise.resolve([]));
+  /** A big log in its pieces, one stretch per worker (load-pieces.ts); one whose cuts found no line ends, whole. */
   const inPieces = async (i: number): Promise<LoadStep> => {
-    const cuts = await cutsOf(i);
-    return cuts.length === 0 ? { read: "here", file: i } : { read: "pieces", file: i, cuts };
+    const file = files[i]!;
+    const { cuts, owners } = await piecesAt(file, logPiecePlan(file.size, minPieceOf(splitBytes), 1 + caps.helpers));
+    return cuts.length === 0 ? { read: "here", file: i } : { read: "pieces", file: i, cuts, owners };
   };
 
   const steps: LoadStep[] = [];
