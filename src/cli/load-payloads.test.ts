@@ -10,11 +10,9 @@ import { simulateQueue, type SimConfig } from "../../tests/support/queue-sim";
 import { writeHlog } from "../../tests/support/hlog-fixture";
 import { bucketsOf } from "../core/histogram";
 import { compareQuery } from "../engine/compare-query";
-import { fileChunks } from "../engine/file-chunks";
-import { ingestHlogPart } from "../engine/ingest";
 import { loadFiles, type HelperWorkers } from "../engine/load-files";
 import { Store } from "../engine/store";
-import { intervalsBefore } from "../engine/piece-origins";
+import { readPartHere } from "../../tests/support/part-here";
 import { filePayloads, PathFile } from "./path-file";
 
 const sim = (o: Partial<SimConfig>) =>
@@ -23,16 +21,7 @@ const sim = (o: Partial<SimConfig>) =>
 /** Reads a part in this thread as the command line's helper thread does: without its bytes. */
 const helpers: HelperWorkers = {
   count: 2,
-  read: async (_h, blob, name, _progress, _signal, before) => ({
-    ...(await ingestHlogPart(
-      name,
-      fileChunks(blob, () => undefined),
-      undefined,
-      null,
-      { origins: before ? await intervalsBefore(before) : undefined },
-    )),
-    source: null,
-  }),
+  read: async (_h, blob, name, _progress, _signal, before) => ({ ...(await readPartHere(blob, name, () => undefined, undefined, before, false)), source: null }),
 };
 
 async function fromDisk(paths: string[], withHelpers: boolean): Promise<Store> {
@@ -54,16 +43,7 @@ async function fromDisk(paths: string[], withHelpers: boolean): Promise<Store> {
 /** The page's helper: the part's bytes read, kept and sent with it. */
 const pageHelpers: HelperWorkers = {
   count: 2,
-  read: async (_h, blob, name, _progress, _signal, before) => {
-    const source = new Uint8Array(blob.size);
-    return ingestHlogPart(
-      name,
-      fileChunks(blob, () => undefined, undefined, source),
-      undefined,
-      source,
-      { origins: before ? await intervalsBefore(before) : undefined },
-    );
-  },
+  read: (_h, blob, name, _progress, _signal, before) => readPartHere(blob, name, () => undefined, undefined, before),
 };
 
 /** The page's reading of the same text, in the same parts (a comparison's sub-blocks are aligned to each part's start). */

@@ -4,13 +4,12 @@ import { describe, expect, it } from "vitest";
 import { BLOCK_SIZES, JoinedBlocks } from "../core/blocks";
 import { bucketsOf } from "../core/histogram";
 import { generatedFixture, hlogFixture } from "../../tests/fuzz/generators";
-import { ingestHlogPart, type HlogPart } from "./ingest";
+import type { HlogPart } from "./ingest";
 import { loadFiles, type HelperWorkers } from "./load-files";
-import { fileChunks } from "./file-chunks";
 import { Store } from "./store";
 import { intervalsOf } from "./intervals";
 import type { FileOutcome } from "./protocol";
-import { intervalsBefore } from "./piece-origins";
+import { readPartHere } from "../../tests/support/part-here";
 
 /** Helpers run in this thread; what they return crosses a structuredClone as it would postMessage. */
 class InThreadHelpers implements HelperWorkers {
@@ -28,16 +27,7 @@ class InThreadHelpers implements HelperWorkers {
     try {
       await new Promise((r) => setTimeout(r, 1)); // let the other helpers start
       if (this.fail) throw new Error("helper crashed");
-      let bytes = 0;
-      const source = new Uint8Array(blob.size); // as part-worker.ts: the bytes go with the part
-      const part = await ingestHlogPart(
-        name,
-        fileChunks(blob, (b) => (bytes = b), signal, source),
-        (p) => onProgress(bytes, p.intervals),
-        source,
-        { origins: before ? await intervalsBefore(before) : undefined },
-      );
-      return structuredClone(part);
+      return structuredClone(await readPartHere(blob, name, onProgress, signal, before));
     } finally {
       this.running--;
     }

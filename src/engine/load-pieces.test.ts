@@ -6,11 +6,10 @@ import { bucketsOf } from "../core/histogram";
 import type { Sparse } from "../core/blocks";
 import { decodeHistogramPayload } from "../formats/hlog-encoding";
 import { hlogFixture } from "../../tests/fuzz/generators";
-import { fileChunks } from "./file-chunks";
-import { ingest, ingestHlogPart, type HlogPart, type IngestResult } from "./ingest";
+import { ingest, type HlogPart, type IngestResult } from "./ingest";
 import { cutsAt, equalPieceTargets, logPiecePlan, piecesAt, readInPieces, stretchStarts, type Pieces } from "./load-pieces";
 import type { HelperWorkers } from "./load-files";
-import { intervalsBefore } from "./piece-origins";
+import { readPartHere } from "../../tests/support/part-here";
 
 /** Helpers in this thread; `delay(k)` ms before each of helper k's reads. */
 class Helpers implements HelperWorkers {
@@ -27,16 +26,7 @@ class Helpers implements HelperWorkers {
     this.pieces[helper]!.push(blob.size);
     await new Promise((r) => setTimeout(r, this.delay(helper)));
     if (this.reads++ === this.failOnRead) throw new Error("helper crashed");
-    const source = new Uint8Array(blob.size);
-    let bytes = 0;
-    const part = await ingestHlogPart(
-      name,
-      fileChunks(blob, (b) => (bytes = b), signal, source),
-      (p) => onProgress(bytes, p.intervals),
-      source,
-      { origins: before ? await intervalsBefore(before) : undefined },
-    );
-    return structuredClone(part); // what postMessage would deliver
+    return structuredClone(await readPartHere(blob, name, onProgress, signal, before)); // what postMessage would deliver
   }
 }
 
