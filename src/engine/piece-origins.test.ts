@@ -33,6 +33,36 @@ describe("intervalsBefore", () => {
     }
   });
 
+  it("counts a big log's bytes in slices read at once as it counts them in one stream", async () => {
+    const f = hlogFixture(11, { tags: ["", "b", "a-long-tag"], seconds: 300, rate: 5 });
+    const lines = f.text.split("\n");
+    const header = lines.filter((l) => l.startsWith("#") || l.startsWith('"'));
+    const body = lines.filter((l) => l.length > 0 && !l.startsWith("#") && !l.startsWith('"'));
+    // Over 4 MiB, so that it is read in slices; comments and empty lines among the intervals.
+    const out = [...header];
+    for (let k = 0; out.join("\n").length < 4.5 * 1024 * 1024 && k < 1e6; k++) {
+      out.push(...body);
+      out.push("#[a comment]", "");
+      if (out.length > 200000) break;
+    }
+    const bytes = new TextEncoder().encode(out.join("\n") + "\n");
+    expect(bytes.length).toBeGreaterThan(4 * 1024 * 1024);
+    const lineEnds: number[] = [];
+    bytes.forEach((b, i) => b === 10 && lineEnds.push(i + 1));
+    for (const at of [lineEnds[Math.floor(lineEnds.length * 0.9)]!, bytes.length]) {
+      const serial = await countIntervalLines([bytes.subarray(0, at)]);
+      const sliced = await intervalsBefore(new Blob([bytes.subarray(0, at)]));
+      expect(Object.fromEntries(sliced)).toEqual(Object.fromEntries(serial));
+      expect(sliced.get("a-long-tag")).toBeGreaterThan(0);
+    }
+    // A stretch counted from inside a line: only the lines that start in it.
+    const from = lineEnds[10]! + 3;
+    const until = lineEnds[500]! - 1;
+    const got = await countIntervalLines([bytes.subarray(from - 1, until + 100)], { midLine: true, until: until - (from - 1) });
+    const want = await countIntervalLines([bytes.subarray(lineEnds[11]!, lineEnds[500]!)]);
+    expect(Object.fromEntries(got)).toEqual(Object.fromEntries(want));
+  });
+
   it("counts from the nearest offset known, only the bytes between", async () => {
     const f = hlogFixture(9, { tags: ["", "b"], seconds: 60, rate: 5 });
     const bytes = new TextEncoder().encode(f.text);
