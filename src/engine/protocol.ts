@@ -23,19 +23,7 @@ import type {
 
 // A leaf of types: this module imports no engine code, so the engine's modules can take their
 // wire types from here without an import circle.
-export type {
-  CompareAnswer,
-  CompareRequest,
-  HeatmapQuery,
-  HeatmapResult,
-  OpenedShare,
-  ShareLook,
-  TailQuery,
-  TailSeries,
-  TimeRange,
-  WindowQuery,
-  WindowSeries,
-} from "./query-types";
+export type * from "./query-types";
 import type { CompareResult } from "../core/compare/types";
 
 /** Complete lines of one followed file, in order. */
