@@ -54,7 +54,7 @@ export function startWorker(script: string, name: string): Worker {
 export const startHistoryWorker = (): Worker => startWorker(historyUrl, "history");
 
 /** Requests that read the person's logs, which the helper workers may share. */
-const READS_LOGS = new Set<Request["kind"]>(["load", "loadUrls", "loadText", "loadPrometheus", "openShare", "append"]);
+const READS_LOGS = new Set<Request["kind"]>(["load", "loadUrls", "loadText", "loadPrometheus", "append"]);
 
 export class EngineClient {
   private readonly worker: Worker;
