@@ -52,7 +52,10 @@ function parse(argv: string[]): Args {
     else if (k === "--top") a.top = Number(v());
     else if (k === "--log") a.log = resolve(v());
     else if (k === "--demo") a.demo = true;
-    else throw new Error(`unknown argument ${k}`);
+    else if (k === "--help" || k === "-h") {
+      console.log("usage: tsx scripts/trace-load.ts [--dist DIR]… [--runs N] [--port P] [--query Q] [--settle MS] [--out DIR] [--log FILE] [--demo] [--top N]");
+      process.exit(0);
+    } else throw new Error(`unknown argument ${k}`);
   }
   if (a.dists.length === 0) a.dists.push(resolve(ROOT, "dist"));
   // The demo shows on the page as it opens, with no query.
