@@ -3,9 +3,12 @@
 // thread's busy time and its heaviest functions between the file being chosen and data-busy
 // turning false, and a strip of each thread's activity over that span.
 //
-//   npx tsx scripts/trace-load.ts [--dist DIR]… [--runs N] [--port P] [--query Q] [--settle MS] [--out DIR] [--log FILE]
+//   npx tsx scripts/trace-load.ts [--dist DIR]… [--runs N] [--port P] [--query Q] [--settle MS] [--out DIR] [--log FILE] [--demo]
 //
 // --log: another log than the 24-hour one (say the 500 MB log `npm run bench` writes in .bench/).
+// --demo: the page's first paint with the demo data instead (navigation → painted, a fresh
+// context each run, as the benchmark's row 6 measures it), with the order of the fetches and of
+// each thread's first and last work.
 //
 // Several --dist directories (builds made with `npx vite build --minify false --outDir DIR`, so
 // functions and modules have names) are run in turn, A B A B …, in the same minutes; the
@@ -29,24 +32,34 @@ interface Args {
   out: string | null;
   top: number;
   log: string | null;
+  demo: boolean;
 }
 
 function parse(argv: string[]): Args {
-  const a: Args = { dists: [], runs: 1, port: 5295, query: "demo=0", settle: 0, out: null, top: 14, log: null };
+  const a: Args = { dists: [], runs: 1, port: 5295, query: "demo=0", settle: 0, out: null, top: 14, log: null, demo: false };
+  let queryGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i]!;
     const v = () => argv[++i] ?? "";
     if (k === "--dist") a.dists.push(resolve(v()));
     else if (k === "--runs") a.runs = Number(v());
     else if (k === "--port") a.port = Number(v());
-    else if (k === "--query") a.query = v();
-    else if (k === "--settle") a.settle = Number(v());
+    else if (k === "--query") {
+      a.query = v();
+      queryGiven = true;
+    } else if (k === "--settle") a.settle = Number(v());
     else if (k === "--out") a.out = resolve(v());
     else if (k === "--top") a.top = Number(v());
     else if (k === "--log") a.log = resolve(v());
-    else throw new Error(`unknown argument ${k}`);
+    else if (k === "--demo") a.demo = true;
+    else if (k === "--help" || k === "-h") {
+      console.log("usage: tsx scripts/trace-load.ts [--dist DIR]… [--runs N] [--port P] [--query Q] [--settle MS] [--out DIR] [--log FILE] [--demo] [--top N]");
+      process.exit(0);
+    } else throw new Error(`unknown argument ${k}`);
   }
   if (a.dists.length === 0) a.dists.push(resolve(ROOT, "dist"));
+  // The demo shows on the page as it opens, with no query.
+  if (a.demo && !queryGiven) a.query = "";
   return a;
 }
 
@@ -79,6 +92,7 @@ const PHASES: [string, RegExp][] = [
   ["timeline", /^(timelineQuery)$/],
   ["views", /^(views|rawViews)$/],
   ["part done", /^(toPart|partOf|transferablesOf)$/],
+  ["react", /^(performWorkOnRoot|performSyncWorkOnRoot|performConcurrentWorkOnRoot|commitRoot|renderRootSync|workLoopSync)$/],
   ["read", /^(readInPieces|readInParts|ingestHlogPart|pushAll|push|pushBytes|plainLine|line|fileChunks|fileBytes|loadFiles|runLoad|readHere)$/],
 ];
 
@@ -105,6 +119,8 @@ interface ThreadSummary {
   stripTop: string[];
   /** Sampled time per phase (see PHASES), ms. */
   phases: Map<string, number>;
+  /** Each phase's first and last sample (ms from the span's start). */
+  phaseSpans: Map<string, [number, number]>;
   /**
    * Thread CPU (ms) until this thread's reading ended (its first joining sample in the engine,
    * its last reading sample in a helper), and after it: a measure of balance that holds on a
@@ -112,6 +128,9 @@ interface ThreadSummary {
    */
   cpuReading: number;
   cpuAfter: number;
+  /** The span's first and last task of the thread (ms from the span's start). */
+  first: number;
+  last: number;
 }
 
 const STRIP_MS = 25;
@@ -155,6 +174,14 @@ function analyse(events: TraceEvent[], t0: number, t1: number, pid: number, modO
       p.samples.push({ t: p.last, node: samples[i]! });
     }
   }
+  // A worker's entry script, from the modules it compiled (its own frames may go unsampled).
+  const entries = new Map<string, string>();
+  for (const e of events) {
+    const url = (e.args?.data as { url?: string } | undefined)?.url;
+    if (e.name !== "v8.compileModule" || !url) continue;
+    const m = /\/(worker|part-worker)-[\w-]{8}\.js$/.exec(url.split("?")[0]!);
+    if (m) entries.set(`${e.pid}:${e.tid}`, m[1]!);
+  }
   const bins = Math.ceil((t1 - t0) / 1000 / STRIP_MS);
   const out: ThreadSummary[] = [];
   const keys = new Set([...busy.keys(), ...[...profiles.values()].map((p) => p.key)]);
@@ -186,6 +213,7 @@ function analyse(events: TraceEvent[], t0: number, t1: number, pid: number, modO
     const fns = new Map<string, number>();
     const mods = new Map<string, number>();
     const phases = new Map<string, number>();
+    const phaseSpans = new Map<string, [number, number]>();
     let joinAt = Infinity;
     let lastRead = -Infinity;
     const binMods: Map<string, number>[] = Array.from({ length: bins }, () => new Map());
@@ -203,6 +231,10 @@ function analyse(events: TraceEvent[], t0: number, t1: number, pid: number, modO
         const fk = `${f.functionName || "(anonymous)"}${mod ? `  [${mod}]` : ""}`;
         const ph = phaseOf(p.nodes, s.node);
         phases.set(ph, (phases.get(ph) ?? 0) + dt);
+        const at = (s.t - t0) / 1000;
+        const span = phaseSpans.get(ph);
+        if (span) span[1] = Math.max(span[1], at);
+        else phaseSpans.set(ph, [at, at]);
         if (ph === "join") joinAt = Math.min(joinAt, s.t);
         if (ph === "read" || ph === "part done") lastRead = Math.max(lastRead, s.t);
         fns.set(fk, (fns.get(fk) ?? 0) + dt);
@@ -227,7 +259,13 @@ function analyse(events: TraceEvent[], t0: number, t1: number, pid: number, modO
       }
     }
     // The workers share chunks: a thread is told by its entry's own frames (its message handler).
-    if (label === "worker") label = bundles.has("part-worker") ? "helper" : bundles.has("worker") ? "engine" : `worker(${top(bundles) || urls})`;
+    if (label === "worker")
+      label =
+        bundles.has("part-worker") || entries.get(key) === "part-worker"
+          ? "helper"
+          : bundles.has("worker") || entries.get(key) === "worker"
+            ? "engine"
+            : `worker(${top(bundles) || urls})`;
     const readEnd = Number.isFinite(joinAt) ? joinAt : Number.isFinite(lastRead) ? lastRead : t0;
     let cpuReading = 0;
     let outer = -Infinity;
@@ -238,6 +276,8 @@ function analyse(events: TraceEvent[], t0: number, t1: number, pid: number, modO
       else if (sp.from < readEnd) cpuReading += (sp.cpu * (readEnd - sp.from)) / (sp.to - sp.from);
     }
     out.push({
+      first: spans.length ? (spans[0]!.from - t0) / 1000 : Number.NaN,
+      last: spans.length ? (Math.max(...spans.map((x) => x.to)) - t0) / 1000 : Number.NaN,
       label,
       busy: total / 1000,
       cpu: cpu / 1000,
@@ -246,6 +286,7 @@ function analyse(events: TraceEvent[], t0: number, t1: number, pid: number, modO
       strip,
       stripTop: binMods.map(top),
       phases,
+      phaseSpans,
       cpuReading: cpuReading / 1000,
       cpuAfter: (cpu - cpuReading) / 1000,
     });
@@ -262,15 +303,23 @@ function shortMod(m: string): string {
   return b;
 }
 
-function report(label: string, load: WaitResult, threads: ThreadSummary[], top: number): string[] {
-  const lines = [`${label}: file chosen → busy false ${ms(load.tFalse - load.t0)}, → painted ${ms(load.tPaint - load.t0)}`];
+function report(label: string, load: WaitResult, threads: ThreadSummary[], top: number, start = "file chosen"): string[] {
+  const lines = [`${label}: ${start} → busy false ${ms(load.tFalse - load.t0)}, → painted ${ms(load.tPaint - load.t0)}`];
   for (const t of threads) {
     const sampled = [...t.fns.values()].reduce((a, b) => a + b, 0);
-    lines.push(`  ${t.label}: busy ${ms(t.busy)}, CPU ${ms(t.cpu)} (until its reading ended ${ms(t.cpuReading)}, after ${ms(t.cpuAfter)}; sampled ${ms(sampled)})`);
+    lines.push(
+      `  ${t.label}: busy ${ms(t.busy)} from ${ms(t.first)} to ${ms(t.last)}, CPU ${ms(t.cpu)} (until its reading ended ${ms(t.cpuReading)}, after ${ms(t.cpuAfter)}; sampled ${ms(sampled)})`,
+    );
     lines.push(
       `    phases (sampled): ${[...t.phases.entries()]
         .sort((a, b) => b[1] - a[1])
         .map(([k, v]) => `${k} ${ms(v)}`)
+        .join(", ")}`,
+    );
+    lines.push(
+      `    phases in order (first → last sample): ${[...t.phaseSpans.entries()]
+        .sort((a, b) => a[1][0] - b[1][0])
+        .map(([k, [a, b]]) => `${k} ${a.toFixed(0)}–${b.toFixed(0)}`)
         .join(", ")}`,
     );
     for (const [k, v] of [...t.mods.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10)) lines.push(`      ${ms(v).padStart(9)}  ${k}`);
@@ -290,11 +339,60 @@ function report(label: string, load: WaitResult, threads: ThreadSummary[], top: 
   return lines;
 }
 
+/** The page's fetches in the span: each one's start and end (ms from the span's start) and its file. */
+function fetches(events: TraceEvent[], t0: number, pid: number): string[] {
+  const sent = new Map<string, { url: string; at: number }>();
+  const lines: { at: number; text: string }[] = [];
+  for (const e of events) {
+    if (e.pid !== pid) continue;
+    const d = e.args?.data as { requestId?: string; url?: string; finishTime?: number; encodedDataLength?: number } | undefined;
+    if (!d?.requestId) continue;
+    if (e.name === "ResourceSendRequest" && d.url) sent.set(d.requestId, { url: d.url, at: (e.ts - t0) / 1000 });
+    else if (e.name === "ResourceFinish") {
+      const s = sent.get(d.requestId);
+      if (!s) continue;
+      const name = s.url.startsWith("blob:") ? "blob: (a worker's start)" : basename(s.url.split("?")[0]!) || s.url;
+      lines.push({
+        at: s.at,
+        text: `    ${ms(s.at).padStart(9)} → ${ms((e.ts - t0) / 1000).padStart(9)}  ${name}${d.encodedDataLength ? ` (${(d.encodedDataLength / 1e3).toFixed(1)} kB)` : ""}`,
+      });
+    }
+  }
+  return ["  fetches (start → end):", ...lines.sort((x, y) => x.at - y.at).map((l) => l.text)];
+}
+
+/**
+ * One traced first paint with the demo: a fresh context, the clock from navigation (the
+ * benchmark's row 6), the trace from before the navigation to the paint after data-busy false.
+ */
+async function demoTrace(b: Browser, url: string, query: string): Promise<{ load: WaitResult; events: TraceEvent[]; t0: number; pid: number }> {
+  const { context, page } = await newPage(b);
+  try {
+    await context.addInitScript(() => {
+      window.__bench.arm("nav", { event: null, minSeries: 1, requireTrue: false });
+      performance.mark("trace-nav");
+    });
+    let load!: WaitResult;
+    const events = await traced(b, async () => {
+      await page.goto(`${url}${query ? `?${query}` : ""}`, { waitUntil: "commit" });
+      load = await withTimeout("demo first paint", 60_000, () => page.evaluate(() => window.__bench.wait("nav")));
+      await page.waitForTimeout(50);
+    });
+    const at = await page.evaluate(() => performance.getEntriesByName("trace-nav")[0]?.startTime ?? Number.NaN);
+    const mark = events.find((e) => e.name === "trace-nav" && e.cat.includes("blink.user_timing"));
+    if (!mark || !Number.isFinite(at)) throw new Error("the trace has no trace-nav mark");
+    // The page's clock starts at navigation: the mark's trace time less its page time.
+    return { load, events, t0: mark.ts - at * 1000, pid: mark.pid };
+  } finally {
+    await closeQuietly(context);
+  }
+}
+
 async function main(): Promise<void> {
   const a = parse(process.argv.slice(2));
   mkdirSync(BENCH_DIR, { recursive: true });
   const dayOpts = { intervals: 86_400, seed: 1 };
-  const day = a.log ?? writeDayLog(join(BENCH_DIR, dayLogName(dayOpts)), dayOpts).path;
+  const day = a.demo ? "" : (a.log ?? writeDayLog(join(BENCH_DIR, dayLogName(dayOpts)), dayOpts).path);
   const servers = [];
   for (let i = 0; i < a.dists.length; i++) servers.push(await startPreview(a.port + i, a.dists[i]));
   const b = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
@@ -302,6 +400,18 @@ async function main(): Promise<void> {
   try {
     for (let run = 0; run < a.runs; run++) {
       for (let d = 0; d < a.dists.length; d++) {
+        if (a.demo) {
+          const { load, events, t0, pid } = await demoTrace(b, servers[d]!.url, a.query);
+          const threads = analyse(events, t0, t0 + load.tPaint * 1000, pid, moduleMap(a.dists[d]!));
+          perBuild[d]!.push({ load, threads });
+          const label = `${basename(a.dists[d]!)} run ${run + 1} (load ${os.loadavg()[0]!.toFixed(2)})`;
+          console.log([...report(label, load, threads, a.top, "navigation"), ...fetches(events, t0, pid)].join("\n"));
+          if (a.out) {
+            mkdirSync(a.out, { recursive: true });
+            writeFileSync(join(a.out, `${basename(a.dists[d]!)}-demo-${run + 1}.json`), JSON.stringify({ traceEvents: events }));
+          }
+          continue;
+        }
         const { context, page } = await newPage(b);
         try {
           await page.goto(`${servers[d]!.url}?${a.query}`);

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { PlotSeries } from "./charts/percentile-plot/PercentilePlot";
 import { formatThroughput } from "./core/naming";
 import { thresholdText } from "./core/tail";
-import { EngineClient } from "./engine/client";
+import { engine } from "./ui/state/page-engine";
 import type { SampleOptions } from "./formats/source";
 import type { PrometheusAuth, PrometheusRequest } from "./engine/prometheus-query";
 import { TimelinePanel } from "./ui/panels/TimelinePanel";
@@ -50,8 +50,6 @@ import { spectrumSpanNs, valuesSpanNs, wantsLogAxis } from "./core/log-axis";
 import { NANOS_PER_UNIT } from "./core/types";
 import { useLive, type LiveFollowEnd } from "./ui/hooks/use-live";
 import { LivePanel } from "./ui/panels/LivePanel";
-
-const engine = new EngineClient();
 
 export function App() {
   const vs = useViewState();

@@ -53,6 +53,9 @@ export function startWorker(script: string, name: string): Worker {
 /** The history panel's worker (history-worker.ts). */
 export const startHistoryWorker = (): Worker => startWorker(historyUrl, "history");
 
+/** Requests that read the person's logs, which the helper workers may share. */
+const READS_LOGS = new Set<Request["kind"]>(["load", "loadUrls", "loadText", "loadPrometheus", "append"]);
+
 export class EngineClient {
   private readonly worker: Worker;
   private nextId = 1;
@@ -60,7 +63,15 @@ export class EngineClient {
   private readonly held = new ViewsHeld();
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; progress?: (p: Progress) => void }>();
 
-  constructor() {
+  /** Starts the helper workers and sends the engine their ports; null once done. */
+  private helpers: (() => void) | null;
+
+  /**
+   * `helpersLater`: the helper workers start with the first request that reads logs (or
+   * `startHelpers()`), not now: on a page that opens on the demo, whose small logs they do not
+   * read, their start (a thread and its modules' fetches) would share the demo's fetches and cores.
+   */
+  constructor(options: { helpersLater?: boolean } = {}) {
     // `?helpers=N` in the page's address sets how many helper workers the engine may start
     // (0: everything in the engine worker), for comparing both in the benchmark.
     const param = typeof location !== "undefined" ? new URLSearchParams(location.search).get("helpers") : null;
@@ -68,22 +79,26 @@ export class EngineClient {
     // The helper workers start here, beside the engine worker, not from it: they boot in
     // parallel with it instead of after it (a file dropped as soon as the page showed waited
     // for them). The engine reaches them through ports; their count goes to it as data, with
-    // the ports (it starts any that has no port itself).
+    // the ports (it starts any that has no port itself), before any request that may use them.
     const count = helperCount(override);
     const started = typeof MessageChannel !== "undefined" ? count : 0;
     this.worker = startWorker(engineUrl, "engine");
-    const ports: MessagePort[] = [];
-    for (let k = 0; k < started; k++) {
-      const helper = startWorker(helperUrl, "helper");
-      const channel = new MessageChannel();
-      helper.postMessage({ type: "port", port: channel.port1 } satisfies HelperSetup, [channel.port1]);
-      helper.onerror = (ev) => {
-        ev.preventDefault();
-        this.worker.postMessage({ helperFailed: k, message: ev.message } satisfies HelperFailed);
-      };
-      ports.push(channel.port2);
-    }
-    this.worker.postMessage({ helperPorts: ports, helperCount: count } satisfies HelperPorts, ports);
+    this.helpers = () => {
+      this.helpers = null;
+      const ports: MessagePort[] = [];
+      for (let k = 0; k < started; k++) {
+        const helper = startWorker(helperUrl, "helper");
+        const channel = new MessageChannel();
+        helper.postMessage({ type: "port", port: channel.port1 } satisfies HelperSetup, [channel.port1]);
+        helper.onerror = (ev) => {
+          ev.preventDefault();
+          this.worker.postMessage({ helperFailed: k, message: ev.message } satisfies HelperFailed);
+        };
+        ports.push(channel.port2);
+      }
+      this.worker.postMessage({ helperPorts: ports, helperCount: count } satisfies HelperPorts, ports);
+    };
+    if (!options.helpersLater) this.startHelpers();
     this.worker.onmessage = (ev: MessageEvent<Reply>) => {
       const r = ev.data;
       const p = this.pending.get(r.reqId);
@@ -97,7 +112,13 @@ export class EngineClient {
     };
   }
 
+  /** Starts the helper workers if they have not started (see the constructor's `helpersLater`). */
+  startHelpers(): void {
+    this.helpers?.();
+  }
+
   private call<T>(request: Request, progress?: (p: Progress) => void, transfer: Transferable[] = []): Promise<T> {
+    if (READS_LOGS.has(request.kind) && !(request.kind === "load" && request.demo === true)) this.startHelpers();
     const reqId = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(reqId, { resolve: resolve as (v: unknown) => void, reject, progress });

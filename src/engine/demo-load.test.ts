@@ -75,4 +75,24 @@ describe("the demo's load", () => {
       expect(other.warmedByFiles()).toBe(true);
     }
   });
+
+  it("is not kept waiting by the engine's quick warm-up at start: the warm-up gives way to it while it still makes its synthetic log", async () => {
+    const tick = () => new Promise((r) => setTimeout(r, 0));
+    /** A warm-up whose store records when the synthetic log is read; `request`: a load arrives as the warm-up starts. */
+    const run = async (request: boolean) => {
+      const loads: string[] = [];
+      const store = { series: [], load: async (name: string) => void loads.push(name) } as unknown as WarmableStore;
+      const context = new EngineContext();
+      context.warmUpStarted = true; // the idle warm-up (after its delay) is not this test's
+      const warm = new EngineWarmUps(context, store, () => store);
+      warm.start();
+      await tick(); // the quick warm-up has made its first step
+      if (request) warm.requested("load", true);
+      for (let k = 0; k < 200 && loads.length === 0; k++) await tick();
+      return loads;
+    };
+    // Left alone, it reads its log; with the demo's load come meanwhile, it stops before reading it.
+    expect(await run(false)).toEqual(["warm-up.hlog"]);
+    expect(await run(true)).toEqual([]);
+  });
 });

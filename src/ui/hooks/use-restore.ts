@@ -7,7 +7,8 @@ import { parseRequirement, type Requirement } from "../../core/requirements";
 import type { EngineClient } from "../../engine/client";
 import type { SharedCompare } from "../../share/schema";
 import type { RemoteQuestion } from "../panels/RemoteConsent";
-import { startApp } from "../state/startup";
+import { mayOpenOnDemo, startApp } from "../state/startup";
+import { preloadPanelsWhenIdle, TimeAnalysis } from "../panels/lazy-panels";
 import { srcUrls } from "../../engine/remote";
 import { HISTORY_PREFIX } from "../../share/history-prefix";
 import type { SharedTimeInfo } from "../state/time-state";
@@ -59,25 +60,39 @@ export function useRestore(d: Deps): { current: Requirement | null } {
   useEffect(() => {
     if (started) return;
     started = true;
-    void eng.run(() =>
-      startApp({
-        engine,
-        setProgress: eng.setProgress,
-        applyView,
-        session: sess.session,
-        onSessionReady: () => {
-          sess.ready.current = true;
-        },
-        onDemoRequirement: (text) => {
-          const r = parseRequirement(text);
-          if (r.ok) {
-            vs.setRequirement(r.value);
-            demoRequirement.current = r.value;
-          }
-        },
-        askRemote: (hosts, answer) => d.askRemote({ hosts, answer }),
-      }),
-    );
+    // The demo's logs have intervals: its first screen shows the time analysis, whose chunk is
+    // fetched beside the logs rather than once their spectra are drawn.
+    if (mayOpenOnDemo()) TimeAnalysis.preload();
+    void eng
+      .run(() =>
+        startApp({
+          engine,
+          setProgress: eng.setProgress,
+          applyView,
+          session: sess.session,
+          onSessionReady: () => {
+            sess.ready.current = true;
+          },
+          onDemoRequirement: (text) => {
+            const r = parseRequirement(text);
+            if (r.ok) {
+              vs.setRequirement(r.value);
+              demoRequirement.current = r.value;
+            }
+          },
+          askRemote: (hosts, answer) => d.askRemote({ hosts, answer }),
+        }),
+      )
+      .then(() =>
+        // What the first screen does not need waits for it: the helper workers (a log of the
+        // person's starts them at once) and the idle panels' chunks.
+        requestAnimationFrame(() =>
+          setTimeout(() => {
+            engine.startHelpers();
+            preloadPanelsWhenIdle();
+          }, 0),
+        ),
+      );
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [eng.run]);
   useOpenPastedLinks();

@@ -67,8 +67,11 @@ export function preloadPanels(): void {
   for (const p of [TimeAnalysis, ComparePanel, HistoryPanel, Presentation]) p.preload();
 }
 
-if (typeof window !== "undefined") {
-  const idle = (f: () => void) => (typeof requestIdleCallback === "function" ? requestIdleCallback(f, { timeout: 2000 }) : setTimeout(f, 500));
-  // After the first paint, not during the start.
-  window.addEventListener("load", () => idle(preloadPanels), { once: true });
+/**
+ * Fetches every panel's chunk once the browser is idle: called after the page's start (its
+ * first screen, the demo's on the page as it opens), whose own fetches they would only delay.
+ */
+export function preloadPanelsWhenIdle(): void {
+  if (typeof requestIdleCallback === "function") requestIdleCallback(preloadPanels, { timeout: 2000 });
+  else setTimeout(preloadPanels, 500);
 }

@@ -98,7 +98,8 @@ async function fetchDemo(): Promise<DemoFiles | null> {
  */
 let demoAhead: Promise<DemoFiles | null> | null = typeof window !== "undefined" && typeof fetch === "function" && mayOpenOnDemo() ? fetchDemo().catch(() => null) : null;
 
-function mayOpenOnDemo(): boolean {
+/** Whether the page may open on the demo: no link in its address, no ?demo=0, not served live. */
+export function mayOpenOnDemo(): boolean {
   const hash = window.location.hash;
   return !servedLive() && !/(^#|&)s=/.test(hash) && srcUrls(hash).length === 0 && new URLSearchParams(window.location.search).get("demo") !== "0";
 }
