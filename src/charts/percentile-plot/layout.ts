@@ -185,14 +185,14 @@ export function stepPathParts(c: CurveInput, x: (v: number) => number, y: (v: nu
         const sx = splits[parts.length]!;
         const sy = py + ((sx - px) / (qx - px)) * (qy - py);
         put(false, sx, sy);
-        length += Math.hypot(sx - px, sy - py);
+        length += Math.sqrt((sx - px) ** 2 + (sy - py) ** 2);
         close();
         put(true, sx, sy);
         px = sx;
         py = sy;
       }
       put(false, qx, qy);
-      length += Math.hypot(qx - px, qy - py);
+      length += Math.sqrt((qx - px) ** 2 + (qy - py) ** 2);
     }
     px = qx;
     py = qy;
