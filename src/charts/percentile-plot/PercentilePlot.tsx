@@ -360,26 +360,14 @@ const Curves = memo(function Curves({ series, scales, xEnd, cache }: { series: P
 // React slices (a transition) yields between them instead of running all in one task.
 const Curve = memo(function Curve({ s, part, scales, xEnd, cache }: { s: PlotSeries; part: number; scales: Scales; xEnd: number; cache: WeakMap<object, CachedPath> }) {
   const p = curveParts(cache, s, scales, xEnd)[part]!;
-  const dashed = !!s.dash;
-  if (part > 0)
-    return (
-      <path
-        d={p.d}
-        fill="none"
-        stroke={s.color}
-        strokeWidth={2}
-        strokeDasharray={dashed ? s.dash : undefined}
-        strokeDashoffset={dashed && p.offset > 0 ? round1(p.offset) : undefined}
-      />
-    );
+  // A later part carries the dash pattern on from where the part before it ended.
+  const offset = s.dash && part > 0 && p.offset > 0 ? Math.round(p.offset * 10) / 10 : undefined;
   return (
-    <path d={p.d} fill="none" stroke={s.color} strokeWidth={2} strokeDasharray={dashed ? s.dash : undefined} data-series={s.name}>
-      <title>{s.name}</title>
+    <path d={p.d} fill="none" stroke={s.color} strokeWidth={2} strokeDasharray={s.dash || undefined} strokeDashoffset={offset} data-series={part === 0 ? s.name : undefined}>
+      {part === 0 ? <title>{s.name}</title> : null}
     </path>
   );
 });
-
-const round1 = (v: number) => Math.round(v * 10) / 10;
 
 /** "max 841 ms"; for a histogram of buckets "max within [771.1, 840.9] ms" (or "max ≤ …" when a window's top is another bucket). */
 function maxLabel(s: PlotSeries, unit: Unit): string {
