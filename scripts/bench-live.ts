@@ -49,6 +49,8 @@ const ALLOC = arg("--alloc", "");
 const BROWSER_ARGS = arg("--browser-args", "").split(" ").filter(Boolean);
 /** Writes a screenshot of the page (PNG) once the writers have stopped. */
 const SHOT = arg("--shot", "");
+/** A style sheet added to the page before it follows (e.g. ".plot .curves{display:none}"): what a drawing change would save, without a build. */
+const CSS = arg("--css", "");
 
 function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -354,6 +356,24 @@ function printTrace(t: { traceEvents: TraceEvent[] }): void {
     xs.push(e);
     byThread.set(name, xs);
   }
+  // Raster by layer (the layer ids the --shot listing names): which chart's tiles cost most.
+  const raster = new Map<string, [number, number]>();
+  for (const e of ev)
+    if (e.pid === main.pid && e.ph === "X" && e.name === "RasterTask") {
+      const id = String((e.args as { tileData?: { layerId?: number } } | undefined)?.tileData?.layerId ?? "?");
+      const v = raster.get(id) ?? [0, 0];
+      v[0]++;
+      v[1] += e.dur ?? 0;
+      raster.set(id, v);
+    }
+  if (raster.size)
+    console.log(
+      `     raster by layer: ${[...raster]
+        .sort((a, b) => b[1][1] - a[1][1])
+        .slice(0, 8)
+        .map(([k, [n, us]]) => `${k}: ${n} tiles ${(us / 1000).toFixed(0)} ms`)
+        .join("; ")}`,
+    );
   for (const [thread, all] of byThread) {
     // Per thread id, nested events' time taken out of their parents'.
     const own = new Map<string, number>();
@@ -406,7 +426,7 @@ async function tenSeries(): Promise<void> {
     const server = await startServer({ paths: [dir], host: "127.0.0.1", port: 0, pageDir: path.join(root, "dist") });
     const browser = await chromium.launch({ executablePath: findBrowser() ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", ...BROWSER_ARGS] });
     try {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, bypassCSP: CSS !== "" });
       await page.goto(server.url);
       await page.waitForFunction(
         () => document.querySelectorAll("[data-testid=series]").length === 10 && document.querySelector("[data-testid=app]")?.getAttribute("data-busy") === "false",
@@ -423,6 +443,7 @@ async function tenSeries(): Promise<void> {
         if (states.every((x) => x === "over" || x === "gone") || Date.now() - warm0 > 60_000) break;
         await new Promise((res) => setTimeout(res, 250));
       }
+      if (CSS) await page.addStyleTag({ content: CSS });
       console.log(`     the workers' warm-up over ${((Date.now() - warm0) / 1000).toFixed(1)} s after the page was ready`);
       // Each row's count changes, with the wall-clock time they were seen in the DOM.
       await page.evaluate(() => {
@@ -435,6 +456,21 @@ async function tenSeries(): Promise<void> {
             if (el.getAttribute("data-testid") === "series") seen.push([el.getAttribute("data-source") ?? "", el.getAttribute("data-count") ?? "", now]);
           }
         }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-count"] });
+        // The curves' path data set again, by chart (in document order): how often a curve is
+        // drawn anew, the rest being left alone.
+        const redrawn: Record<string, number> = {};
+        (window as unknown as { __redrawn: typeof redrawn }).__redrawn = redrawn;
+        new MutationObserver((ms) => {
+          const plots = [...document.querySelectorAll("svg[data-testid=percentile-plot]")];
+          for (const m of ms) {
+            const el = m.target as Element;
+            if (el.getAttribute("d") === m.oldValue) continue;
+            const svg = el.closest("svg[data-testid=percentile-plot]");
+            if (!svg || !el.hasAttribute("data-series")) continue;
+            const k = `spectrum ${plots.indexOf(svg)}`;
+            redrawn[k] = (redrawn[k] ?? 0) + 1;
+          }
+        }).observe(document.body, { subtree: true, attributes: true, attributeOldValue: true, attributeFilter: ["d"] });
       });
       const cdp = await page.context().newCDPSession(page);
       await cdp.send("Performance.enable");
@@ -544,6 +580,8 @@ async function tenSeries(): Promise<void> {
         }
       }
       const seen = await page.evaluate(() => (window as unknown as { __seen: [string, string, number][] }).__seen);
+      const redrawn = await page.evaluate(() => (window as unknown as { __redrawn: Record<string, number> }).__redrawn);
+      console.log(`     curves drawn anew (path data changed) while following, by chart: ${JSON.stringify(redrawn)}`);
       const lat: number[] = [];
       let missed = 0;
       for (const w of writes) {

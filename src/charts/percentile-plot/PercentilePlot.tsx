@@ -22,7 +22,9 @@ import {
   readableTicks,
   makeYScale,
   MARGIN,
-  stepPath,
+  stepPathParts,
+  curveSplits,
+  type PathPart,
   type LegendItem,
   xDomainEnd,
   xTicks,
@@ -68,29 +70,30 @@ interface CachedPath {
   x: XScale;
   y: YScale;
   xEnd: number;
-  d: string;
+  parts: PathPart[];
 }
 
-/** The scales and their plain-function equivalents (see fastScale) for the curves' hot loop. */
+/** The scales and their plain-function equivalents (see fastScale) for the curves' hot loop, and where curves are cut into parts. */
 interface Scales {
   x: XScale;
   y: YScale;
   fx: (v: number) => number;
   fy: (v: number) => number;
+  splits: number[];
 }
 
-/** A curve's SVG path in ns space, reused while its data and the scales are the same objects. */
-function curvePath(cache: WeakMap<object, CachedPath>, s: PlotSeries, { x, y, fx, fy }: Scales, xEnd: number): string {
+/** A curve's SVG path in parts (stepPathParts) in ns space, reused while its data and the scales are the same objects. */
+function curveParts(cache: WeakMap<object, CachedPath>, s: PlotSeries, { x, y, fx, fy, splits }: Scales, xEnd: number): PathPart[] {
   const nanos = NANOS_PER_UNIT[s.recordedUnit];
   const key = s.values as unknown as object;
   const c = cache.get(key);
-  if (c && c.cumulative === s.cumulative && c.totalCount === s.totalCount && c.nanos === nanos && c.x === x && c.y === y && c.xEnd === xEnd) return c.d;
+  if (c && c.cumulative === s.cumulative && c.totalCount === s.totalCount && c.nanos === nanos && c.x === x && c.y === y && c.xEnd === xEnd) return c.parts;
   // On a log axis, values below its floor (zeros: jHiccup records 0 µs hiccups) are drawn at
   // the floor, so every curve is drawn whole; the chart says so under it.
   const floor = axisFloor(y);
-  const d = stepPath(s, fx, (v) => fy(Math.max(v * nanos, floor)), xEnd);
-  cache.set(key, { cumulative: s.cumulative, totalCount: s.totalCount, nanos, x, y, xEnd, d });
-  return d;
+  const parts = stepPathParts(s, fx, (v) => fy(Math.max(v * nanos, floor)), xEnd, splits);
+  cache.set(key, { cumulative: s.cumulative, totalCount: s.totalCount, nanos, x, y, xEnd, parts });
+  return parts;
 }
 
 /** The lowest value a y scale can place: its domain's start on a log axis, none on a linear one. */
@@ -166,7 +169,11 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
     const size = { width, height };
     const x = makeXScale(xEnd, size);
     const y = makeYScale(maxV, minNs, yLog, size);
-    return { scales: { x, y, fx: fastScale(x), fy: fastScale(y) }, ticks: xTicks(xEnd), yTicks: readableTicks(y.ticks(yLog ? 6 : 8), yLog) };
+    return {
+      scales: { x, y, fx: fastScale(x), fy: fastScale(y), splits: curveSplits(MARGIN.left, width - MARGIN.right) },
+      ticks: xTicks(xEnd),
+      yTicks: readableTicks(y.ticks(yLog ? 6 : 8), yLog),
+    };
   }, [xEnd, maxV, minNs, yLog, width, height]);
   const { x, y } = scales;
   const floor = axisFloor(y);
@@ -331,23 +338,33 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
 
 // The parts drawn per series are memoised: a hover or a unit change re-renders only what shows
 // numbers (the max labels follow the unit; the curves and legend never do).
+// A wide plot draws its curves in parts side by side, a group (a compositing layer, see
+// styles.css) per part: see stepPathParts. The first part's path is the curve's element
+// (`data-series`, its name as title); the others only draw.
 const Curves = memo(function Curves({ series, scales, xEnd, cache }: { series: PlotSeries[]; scales: Scales; xEnd: number; cache: WeakMap<object, CachedPath> }) {
   return (
-    <g className="curves">
-      {series.map((s) => (
-        <Curve key={s.id} s={s} scales={scales} xEnd={xEnd} cache={cache} />
+    <>
+      {scales.splits.concat(Infinity).map((_, part) => (
+        <g className="curves" key={part}>
+          {series.map((s) => (
+            <Curve key={s.id} s={s} part={part} scales={scales} xEnd={xEnd} cache={cache} />
+          ))}
+        </g>
       ))}
-    </g>
+    </>
   );
 });
 
 // One component per curve, its path computed in its own render: hiding one of fifty renders
 // none of the others, and a hundred new curves are laid out one at a time, so a render that
 // React slices (a transition) yields between them instead of running all in one task.
-const Curve = memo(function Curve({ s, scales, xEnd, cache }: { s: PlotSeries; scales: Scales; xEnd: number; cache: WeakMap<object, CachedPath> }) {
+const Curve = memo(function Curve({ s, part, scales, xEnd, cache }: { s: PlotSeries; part: number; scales: Scales; xEnd: number; cache: WeakMap<object, CachedPath> }) {
+  const p = curveParts(cache, s, scales, xEnd)[part]!;
+  // A later part carries the dash pattern on from where the part before it ended.
+  const offset = s.dash && part > 0 && p.offset > 0 ? Math.round(p.offset * 10) / 10 : undefined;
   return (
-    <path d={curvePath(cache, s, scales, xEnd)} fill="none" stroke={s.color} strokeWidth={2} strokeDasharray={s.dash || undefined} data-series={s.name}>
-      <title>{s.name}</title>
+    <path d={p.d} fill="none" stroke={s.color} strokeWidth={2} strokeDasharray={s.dash || undefined} strokeDashoffset={offset} data-series={part === 0 ? s.name : undefined}>
+      {part === 0 ? <title>{s.name}</title> : null}
     </path>
   );
 });

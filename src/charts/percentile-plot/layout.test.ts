@@ -1,6 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { line, scaleLinear, scaleLog } from "d3";
-import { bucketAt, fastScale, inverseTail, labelledMaxes, makeXScale, makeYScale, percentileLabel, stepPath, stepPoints, xDomainEnd, xTicks } from "./layout";
+import {
+  bucketAt,
+  curveSplits,
+  fastScale,
+  inverseTail,
+  labelledMaxes,
+  makeXScale,
+  makeYScale,
+  perColumn,
+  percentileLabel,
+  stepPath,
+  stepPathParts,
+  stepPoints,
+  xDomainEnd,
+  xTicks,
+} from "./layout";
 
 describe("percentile axis", () => {
   it("labels decades of 1/(1-p) as percentiles", () => {
@@ -60,8 +75,74 @@ describe("step curve", () => {
   });
 });
 
+describe("points per pixel column", () => {
+  /** Per pixel column (x floored): the first point, the last, the lowest y and the highest y. */
+  const columnsOf = (pts: readonly (readonly [number, number])[]) => {
+    const out = new Map<number, { first: [number, number]; last: [number, number]; lo: number; hi: number }>();
+    for (const [x, y] of pts) {
+      const c = Math.floor(x);
+      const k = out.get(c);
+      if (!k) out.set(c, { first: [x, y], last: [x, y], lo: y, hi: y });
+      else {
+        k.last = [x, y];
+        k.lo = Math.min(k.lo, y);
+        k.hi = Math.max(k.hi, y);
+      }
+    }
+    return out;
+  };
+
+  it("keeps each column's first, last, lowest and highest point, in order, and nothing else", () => {
+    // Points whose x never decreases, several to a column, y going up and down.
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pts: [number, number][] = [];
+    let x = 3.2;
+    for (let i = 0; i < 3000; i++) {
+      x += rnd() < 0.05 ? rnd() * 3 : rnd() * 0.05;
+      pts.push([x, Math.round(rnd() * 400) / 4]);
+    }
+    const f = new Float64Array(pts.flat());
+    const n = perColumn(f, pts.length);
+    const kept: [number, number][] = [];
+    for (let k = 0; k < n; k++) kept.push([f[2 * k]!, f[2 * k + 1]!]);
+    expect(n).toBeLessThan(pts.length / 3);
+    expect(n).toBeLessThanOrEqual(4 * columnsOf(pts).size);
+    // Every kept point is one of the originals, in their order.
+    let at = 0;
+    for (const p of kept) {
+      while (at < pts.length && (pts[at]![0] !== p[0] || pts[at]![1] !== p[1])) at++;
+      expect(at).toBeLessThan(pts.length);
+      at++;
+    }
+    expect([...columnsOf(kept)]).toEqual([...columnsOf(pts)]);
+  });
+
+  it("leaves a spectrum's extremes in every column where they were, its max and last point included", () => {
+    // A long log's shape: thousands of buckets, most of them in the first pixels, then a tail with a spike.
+    const n = 9000;
+    const values = Array.from({ length: n }, (_, i) => 1000 + i * 37 + (i % 11) * 3 + (i === n - 2 ? 4e6 : 0));
+    const cumulative = values.map((_, i) => Math.round(((i + 1) / n) ** 0.02 * 5e6));
+    const cv = { values, cumulative, totalCount: cumulative[n - 1]! };
+    for (const log of [false, true]) {
+      const xs = makeXScale(1e7, { width: 992, height: 464 });
+      const ys = makeYScale(Math.max(...values), 900, log, { width: 992, height: 464 });
+      const full = stepPoints(cv, xs, ys, 1e7, false);
+      const drawn = stepPoints(cv, xs, ys, 1e7);
+      expect(drawn.length).toBeLessThan(full.length);
+      expect([...columnsOf(drawn)]).toEqual([...columnsOf(full)]);
+      // The highest point (the max's spike) and the last one, at the domain's end, are the same numbers.
+      const top = (ps: [number, number][]) => ps.reduce((a, p) => (p[1] < a[1] ? p : a));
+      expect(top(drawn)).toEqual(top(full));
+      expect(top(drawn)[1]).toBe(ys(values[n - 2]!));
+      expect(drawn.at(-1)).toEqual(full.at(-1));
+      expect(drawn.at(-1)![0]).toBeCloseTo(xs(1e7), 9);
+    }
+  });
+});
+
 describe("stepPath", () => {
-  it("is the path d3's line() draws through stepPoints, to the character", () => {
+  it("is the path d3's line().digits(1) draws through stepPoints, to the character", () => {
     const xs = makeXScale(1e7, { width: 1100, height: 440 });
     const ys = makeYScale(3e6, 0, false, { width: 1100, height: 440 });
     const curves = [
@@ -78,7 +159,7 @@ describe("stepPath", () => {
     ];
     for (const cv of curves) {
       for (const ys2 of [ys, makeYScale(3e6, 900, true, { width: 1100, height: 440 })]) {
-        const want = line()(stepPoints(cv, xs, ys2, 1e7)) ?? "";
+        const want = line().digits(1)(stepPoints(cv, xs, ys2, 1e7)) ?? "";
         expect(stepPath(cv, xs, ys2, 1e7)).toBe(want);
         expect(stepPath(cv, fastScale(xs), fastScale(ys2), 1e7)).toBe(want);
       }
@@ -93,8 +174,93 @@ describe("stepPath", () => {
     // x: from about -700 to far right, through whole numbers; y: around zero (a -0 among them), then huge.
     const xf = (v: number) => (Math.log(v) - 3) * 250.0005;
     for (const yf of [(v: number) => -v / 7 + 0.0004, (v: number) => Math.round(v * 100) / 4, (v: number) => v * 1e14, (v: number) => (v > 2 ? Infinity : v)]) {
-      expect(stepPath(cv, xf, yf, 1e4)).toBe(line()(stepPoints(cv, xf, yf, 1e4)) ?? "");
+      expect(stepPath(cv, xf, yf, 1e4)).toBe(line().digits(1)(stepPoints(cv, xf, yf, 1e4)) ?? "");
     }
+  });
+});
+
+describe("a curve in parts", () => {
+  const xs = makeXScale(1e7, { width: 1100, height: 440 });
+  const n = 9000;
+  const values = Array.from({ length: n }, (_, i) => 1000 + i * 37 + (i % 11) * 3);
+  const cumulative = values.map((_, i) => Math.round(((i + 1) / n) ** 0.02 * 5e6));
+  const cv = { values, cumulative, totalCount: cumulative[n - 1]! };
+  const pointsOf = (d: string) =>
+    d === ""
+      ? []
+      : d
+          .slice(1)
+          .split(/[ML]/)
+          .map((p) => p.split(",").map(Number) as [number, number]);
+  /** The curve's length from its start to x (the unrounded points, followed to x on the segment crossing it). */
+  const lengthTo = (pts: [number, number][], x: number) => {
+    let len = 0;
+    for (let k = 1; k < pts.length; k++) {
+      const [ax, ay] = pts[k - 1]!;
+      const [bx, by] = pts[k]!;
+      if (bx <= x) len += Math.hypot(bx - ax, by - ay);
+      else {
+        if (ax < x) len += Math.hypot(x - ax, ((x - ax) / (bx - ax)) * (by - ay));
+        break;
+      }
+    }
+    return len;
+  };
+
+  it("cuts at whole pixels into parts at most 480 px wide, none for a narrow plot", () => {
+    expect(curveSplits(72, 882)).toEqual([477]);
+    expect(curveSplits(72, 374)).toEqual([]);
+    expect(curveSplits(72, 1890)).toEqual([527, 981, 1436]);
+  });
+
+  it("is the whole path when nothing cuts it", () => {
+    for (const log of [false, true]) {
+      const ys = makeYScale(3e6, 900, log, { width: 1100, height: 440 });
+      expect(stepPathParts(cv, xs, ys, 1e7, [])).toEqual([{ d: stepPath(cv, xs, ys, 1e7), offset: 0 }]);
+    }
+  });
+
+  it("draws the same points, each part ending where the next starts, at the cut, with the length before it", () => {
+    for (const log of [false, true]) {
+      const ys = makeYScale(3e6, 900, log, { width: 1100, height: 440 });
+      const whole = pointsOf(stepPath(cv, xs, ys, 1e7));
+      const unrounded = stepPoints(cv, xs, ys, 1e7);
+      // Cuts in the steep start (many points a pixel), in the middle and in the flat tail.
+      const splits = [curveSplits(72, 990)[0]!, Math.round(xs(3)), Math.round(xs(1e5))].sort((a, b) => a - b);
+      const parts = stepPathParts(cv, xs, ys, 1e7, splits);
+      expect(parts.length).toBe(splits.length + 1);
+      const joined: [number, number][] = [];
+      parts.forEach((p, k) => {
+        const pts = pointsOf(p.d);
+        expect(pts.length).toBeGreaterThan(1);
+        for (const [x] of pts) {
+          if (k > 0) expect(x).toBeGreaterThanOrEqual(splits[k - 1]!);
+          if (k < splits.length) expect(x).toBeLessThanOrEqual(splits[k]!);
+        }
+        if (k > 0) {
+          expect(pts[0]).toEqual(joined.at(-1));
+          expect(pts[0]![0]).toBe(splits[k - 1]);
+          expect(p.offset).toBeCloseTo(lengthTo(unrounded, splits[k - 1]!), 6);
+        } else expect(p.offset).toBe(0);
+        joined.push(...(k > 0 ? pts.slice(1) : pts));
+      });
+      // Without the points added at the cuts, the whole path's points.
+      const added = new Set(parts.slice(1).map((p) => p.d.slice(1).split("L")[0]));
+      expect(joined.filter(([x, y]) => !(splits.includes(x) && added.has(`${x},${y}`)))).toEqual(whole);
+    }
+  });
+
+  it("leaves parts before the curve's start or after its end empty", () => {
+    const ys = makeYScale(3e6, 900, false, { width: 1100, height: 440 });
+    const unrounded = stepPoints(cv, xs, ys, 1e7);
+    const parts = stepPathParts(cv, xs, ys, 1e7, [10, 2000]);
+    expect(parts.map((p) => p.d === "")).toEqual([true, false, true]);
+    expect(parts[1]!.d).toBe(stepPath(cv, xs, ys, 1e7));
+    expect(parts[2]!.offset).toBeCloseTo(lengthTo(unrounded, Infinity), 6);
+    expect(stepPathParts({ values: [], cumulative: [], totalCount: 0 }, xs, ys, 1e7, [500])).toEqual([
+      { d: "", offset: 0 },
+      { d: "", offset: 0 },
+    ]);
   });
 });
 
