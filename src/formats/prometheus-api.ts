@@ -267,6 +267,60 @@ export class PrometheusResults {
   }
 }
 
+/** Columns of one result's points: typed arrays grown by doubling, the rows in [0, n). */
+class PointColumns {
+  at = new Float64Array(2048);
+  /** Point i's buckets are [first[i], first[i + 1]) of lower, upper and count. */
+  first = new Int32Array(2049);
+  lower = new Float64Array(16384);
+  upper = new Float64Array(16384);
+  count = new Float64Array(16384);
+  points = 0;
+  buckets = 0;
+
+  clear(): void {
+    this.points = 0;
+    this.buckets = 0;
+  }
+
+  push(p: Snapshot): void {
+    if (this.points + 1 >= this.at.length) {
+      this.at = grown(this.at, this.points);
+      this.first = grown(this.first, this.points + 1);
+    }
+    const need = this.buckets + p.buckets.length;
+    if (need > this.lower.length) {
+      this.lower = grown(this.lower, this.buckets, need);
+      this.upper = grown(this.upper, this.buckets, need);
+      this.count = grown(this.count, this.buckets, need);
+    }
+    this.at[this.points] = p.at;
+    this.first[this.points] = this.buckets;
+    for (const b of p.buckets) {
+      this.lower[this.buckets] = b.lower;
+      this.upper[this.buckets] = b.upper;
+      this.count[this.buckets++] = b.count;
+    }
+    this.first[++this.points] = this.buckets;
+  }
+}
+
+/** `a`'s first `used` values in an array at least twice as long (and at least `need`). */
+function grown<T extends Float64Array | Int32Array>(a: T, used: number, need = 0): T {
+  let size = a.length * 2;
+  while (size < need) size *= 2;
+  const b = new (a.constructor as new (n: number) => T)(size);
+  b.set(a.subarray(0, used));
+  return b;
+}
+
+/**
+ * The columns results borrow one after another: a fleet's answer is a thousand results of the
+ * same size, and each one's own arrays (grown point by point, living as long as the result is
+ * read) were promoted and left as old garbage, a heap's worth over a load.
+ */
+let freeColumns: PointColumns | null = null;
+
 /**
  * A native histogram's points, each read as it comes (a fleet's answer is never held whole),
  * kept as flat columns of numbers until the result ends: a day's points as objects would
@@ -274,12 +328,7 @@ export class PrometheusResults {
  * garbage for the old one.
  */
 export class ResultPoints {
-  private readonly at: number[] = [];
-  /** Point i's buckets are [first[i], first[i + 1]) of lower, upper and count. */
-  private readonly first: number[] = [0];
-  private readonly lower: number[] = [];
-  private readonly upper: number[] = [];
-  private readonly count: number[] = [];
+  private columns: PointColumns | null = null;
   fractions = 0;
   bad = false;
 
@@ -290,23 +339,29 @@ export class ResultPoints {
     if (p === "fraction") this.fractions++;
     else if (p === null) this.bad = true;
     else {
-      this.at.push(p.at);
-      for (const b of p.buckets) {
-        this.lower.push(b.lower);
-        this.upper.push(b.upper);
-        this.count.push(b.count);
+      if (this.columns === null) {
+        // Borrowed while free (another result may be read meanwhile: a second query's), else its own.
+        this.columns = freeColumns ?? new PointColumns();
+        freeColumns = null;
+        this.columns.clear();
       }
-      this.first.push(this.lower.length);
+      this.columns.push(p);
     }
   }
 
-  /** The points as snapshots (made once, when the result is read into its series). */
+  /** The points as snapshots (made once, when the result is read into its series); the columns are given back. */
   get points(): Snapshot[] {
-    return this.at.map((at, i) => {
+    const c = this.columns;
+    if (c === null) return [];
+    const out: Snapshot[] = [];
+    for (let i = 0; i < c.points; i++) {
       const buckets: FloatBucket[] = [];
-      for (let k = this.first[i]!; k < this.first[i + 1]!; k++) buckets.push({ lower: this.lower[k]!, upper: this.upper[k]!, count: this.count[k]! });
-      return { at, from: null, buckets, min: null, max: null };
-    });
+      for (let k = c.first[i]!; k < c.first[i + 1]!; k++) buckets.push({ lower: c.lower[k]!, upper: c.upper[k]!, count: c.count[k]! });
+      out.push({ at: c.at[i]!, from: null, buckets, min: null, max: null });
+    }
+    this.columns = null;
+    freeColumns = c;
+    return out;
   }
 }
 

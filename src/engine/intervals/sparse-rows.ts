@@ -93,6 +93,21 @@ function narrowedIndices(indices: Int32Array | Uint16Array, base = 0): { indices
 /** Index scratch of decodedRow (rows of 16-bit indices are widened into it). */
 let scratchIndices = new Int32Array(256);
 
+/**
+ * A column of n zeros, one per length: sparse rows have no max column (an interval log's), and
+ * a fleet's thousand tables of one length share it. Nothing writes into a table's columns in
+ * place (a row added copies them first).
+ */
+const zeroColumns = new Map<number, Float64Array<ArrayBuffer>>();
+function zeros(n: number): Float64Array<ArrayBuffer> {
+  let z = zeroColumns.get(n);
+  if (z === undefined) {
+    if (zeroColumns.size >= 16) zeroColumns.clear();
+    zeroColumns.set(n, (z = new Float64Array(n)));
+  }
+  return z;
+}
+
 export class SparseIntervalTable extends IntervalTable {
   /**
    * `sources`: the rows' columns; a merge's table holds its parts' (row i is row rowOf[i] of
@@ -124,7 +139,7 @@ export class SparseIntervalTable extends IntervalTable {
     t.lengths = sp.lengths;
     t.maxes = new Float64Array(n);
     t.counts = new Float64Array(n);
-    t.maxColumn = new Float64Array(n);
+    t.maxColumn = zeros(n);
     t.p50 = new Float64Array(n);
     t.summarise(rows);
     return t;
