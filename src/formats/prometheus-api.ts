@@ -471,6 +471,12 @@ class PrometheusApiParser implements LineParser {
     };
   }
 
+  /**
+   * An answer is one line (a fleet's, hundreds of MB): taken in pieces as it comes rather than
+   * held to a few MB first, each such stretch outliving the young generation's collections.
+   */
+  readonly pieceFrom = 64 * 1024;
+
   piece(text: string, lineNo: number): void {
     feedPiece(this.stream, this.problems, text, lineNo);
   }
