@@ -487,7 +487,11 @@ export async function pageRuns(
 
         // Every row shown and selected for the merge (before the clock: a person's clicks).
         if (fleet.series > LONG_LIST) {
-          await page.getByTestId("series-more").getByRole("button").click();
+          // Clicked in the page: as the list grows the button moves, and a pointer click waits for it to hold still.
+          await page
+            .getByTestId("series-more")
+            .getByRole("button")
+            .evaluate((b) => (b as HTMLButtonElement).click());
           await page.waitForFunction((n) => document.querySelectorAll("[data-testid=series]").length >= n, fleet.series);
           await page.waitForSelector("[data-testid=app][data-busy=false]");
         }

@@ -227,8 +227,9 @@ export class SparseIntervalTable extends IntervalTable {
     if (top < 0) low = 0;
     const range = Math.max(1, top - low + 1);
     // A chunk of steps at a time, each part's rows of the chunk read in order (its arrays front
-    // to back, not a thousand parts' few counts per step): the chunk's sums by step and index.
-    const chunk = Math.max(1, Math.min(n, Math.floor((1 << 21) / range)));
+    // to back, not a thousand parts' few counts per step): the chunk's sums by step and index,
+    // in at most 2 MB, as the page's worker holds them beside everything else it holds.
+    const chunk = Math.max(1, Math.min(n, Math.floor((1 << 18) / range)));
     const acc = new Float64Array(chunk * range);
     let touched = new Int32Array(1024);
     const rowStart = new Int32Array(n + 1);
