@@ -17,9 +17,11 @@
 // (scripts/bench/prometheus-page.ts: the production build in Chromium, through the real form);
 // --shot FILE also saves screenshots of its first run (FILE, and -loading and -merged beside it:
 // its first run's times then include taking them), --profile prints where the CPU went
-// from the last byte to the paint, --dist DIR serves another build than dist/.
+// from the last byte to the paint, --dist DIR serves another build than dist/, --trace [MS] prints
+// the page's memory over the load and the merge (every 100 ms, a line per MS: by process and kind,
+// and each isolate's JS heap and array buffers).
 //
-//   npx tsx scripts/bench-prometheus.ts [--page [--shot FILE] [--profile] [--dist DIR]] [--runs 1] [--series 1000] [--buckets 8]
+//   npx tsx scripts/bench-prometheus.ts [--page [--shot FILE] [--profile] [--dist DIR] [--trace [MS]]] [--runs 1] [--series 1000] [--buckets 8]
 import { fork } from "node:child_process";
 import { createServer } from "node:http";
 import { loadavg } from "node:os";
@@ -66,6 +68,8 @@ function serve(): void {
     // As Prometheus with --web.cors.origin: the page may read the answer.
     res.writeHead(200, { "content-type": "application/json", "access-control-allow-origin": req.headers.origin ?? "*" });
     bytes = 0;
+    // The bytes written so far, for a trace of the page's memory against them.
+    const told = setInterval(() => process.send?.({ sent: bytes }), 100);
     let i = 0;
     let gen: Generator<string> | null = null;
     let buffer = '{"status":"success","data":{"resultType":"matrix","result":[';
@@ -84,6 +88,7 @@ function serve(): void {
         }
         if (buffer.length === 0) {
           bytes += 3;
+          clearInterval(told);
           // When the last byte was written, on the clock every process here shares (epoch ms).
           res.end("]}}", () => process.send?.({ bytes, at: performance.timeOrigin + performance.now() }));
           return;
@@ -100,16 +105,19 @@ function serve(): void {
 }
 
 /** The endpoint in a child process: its address, the bytes of its last answer, and a way to stop it. */
-function endpoint(): Promise<{ url: string; bytes: () => number; lastByte: () => number; lastByteEpoch: () => number; close: () => void }> {
+function endpoint(): Promise<{ url: string; bytes: () => number; lastByte: () => number; lastByteEpoch: () => number; sent: () => number; close: () => void }> {
   const child = fork(fileURLToPath(import.meta.url), ["--serve", "--series", String(SERIES), "--buckets", String(BUCKETS)], { execArgv: process.execArgv });
   let bytes = 0;
   let lastByte = 0;
   let lastByteEpoch = 0;
+  let sent = 0;
   return new Promise((resolve) =>
-    child.on("message", (m: { url?: string; bytes?: number; at?: number }) => {
-      if (m.url) resolve({ url: m.url, bytes: () => bytes, lastByte: () => lastByte, lastByteEpoch: () => lastByteEpoch, close: () => child.kill() });
+    child.on("message", (m: { url?: string; bytes?: number; at?: number; sent?: number }) => {
+      if (m.url) resolve({ url: m.url, bytes: () => bytes, lastByte: () => lastByte, lastByteEpoch: () => lastByteEpoch, sent: () => sent, close: () => child.kill() });
+      if (m.sent !== undefined) sent = m.sent;
       if (m.bytes !== undefined) {
         bytes = m.bytes;
+        sent = m.bytes;
         lastByte = performance.now();
         lastByteEpoch = m.at ?? 0;
       }
@@ -128,7 +136,7 @@ const collect: () => void =
 const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`;
 
 async function main(): Promise<void> {
-  const { url, bytes, lastByte, lastByteEpoch, close } = await endpoint();
+  const { url, bytes, lastByte, lastByteEpoch, sent, close } = await endpoint();
   console.log(
     `fleet: ${SERIES} series × ${POINTS} points (24 h at 1 min), ${BUCKETS} buckets each, from ${url}; load average ${loadavg()
       .map((x) => x.toFixed(1))
@@ -139,11 +147,15 @@ async function main(): Promise<void> {
     const { pageRuns } = await import("./bench/prometheus-page");
     const shot = process.argv.includes("--shot") ? arg("--shot", "/tmp/prometheus-fleet.png") : null;
     await pageRuns(
-      { url, series: SERIES, start: START, end: START + (POINTS - 1) * STEP, step: STEP, bytes, lastByteEpoch },
+      { url, series: SERIES, start: START, end: START + (POINTS - 1) * STEP, step: STEP, bytes, lastByteEpoch, sent },
       RUNS,
       shot,
       process.argv.includes("--profile"),
       process.argv.includes("--dist") ? resolve(arg("--dist", "dist")) : null,
+      process.argv.includes("--trace") ? Math.max(100, Number(arg("--trace", "1000")) || 1000) : null,
+      process.argv.includes("--dumps"),
+      process.argv.includes("--heap"),
+      process.argv.includes("--helpers") ? Number(arg("--helpers", "0")) : null,
     ).finally(close);
     console.log(
       `load average after: ${loadavg()

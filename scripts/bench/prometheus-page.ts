@@ -17,7 +17,7 @@
 // counted.
 import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type CDPSession, type Page } from "playwright-core";
 import { LONG_LIST, ROWS_SHOWN } from "../../src/ui/hooks/use-in-slices";
 import { CHROMIUM, CHROMIUM_ARGS, ROOT, closeQuietly, cleanup, freePort, newPage, setBrowser, startPreview, withTimeout, WorkerSession } from "./harness";
 
@@ -31,12 +31,19 @@ export interface Fleet {
   bytes: () => number;
   /** When the endpoint wrote its last answer's last byte (epoch ms). */
   lastByteEpoch: () => number;
+  /** Bytes of the answer written so far. */
+  sent: () => number;
 }
 
 const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`;
 
 /** Renderer processes that descend from this process (the browser it launched): their own resident memory and whole VmRSS in bytes. */
-function renderers(): { pid: number; own: number; rss: number }[] {
+function renderers(): { pid: number; own: number; rss: number; anon: number; shmem: number }[] {
+  return processes().filter((p) => p.renderer);
+}
+
+/** The browser's processes (those that descend from this one): renderers and the browser process itself, with their memory by kind. */
+function processes(): { pid: number; renderer: boolean; browser: boolean; own: number; rss: number; anon: number; shmem: number }[] {
   const parent = new Map<number, number>();
   const cmd = new Map<number, string>();
   for (const d of readdirSync("/proc")) {
@@ -55,13 +62,16 @@ function renderers(): { pid: number; own: number; rss: number }[] {
     for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === process.pid) return true;
     return false;
   };
-  const out: { pid: number; own: number; rss: number }[] = [];
+  const out: ReturnType<typeof processes> = [];
   for (const [pid, c] of cmd) {
-    if (!c.includes("--type=renderer") || !ours(pid)) continue;
+    const renderer = c.includes("--type=renderer");
+    // The browser process: launched by this one, with no --type of its own.
+    const browser = parent.get(pid) === process.pid && !c.includes("--type=") && c.includes("chrom");
+    if (!(renderer || browser) || !ours(pid)) continue;
     try {
       const st = readFileSync(`/proc/${pid}/status`, "utf8");
       const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+) kB`).exec(st)?.[1] ?? 0) * 1024;
-      out.push({ pid, own: kb("RssAnon") + kb("RssShmem"), rss: kb("VmRSS") });
+      out.push({ pid, renderer, browser, own: kb("RssAnon") + kb("RssShmem"), rss: kb("VmRSS"), anon: kb("RssAnon"), shmem: kb("RssShmem") });
     } catch {
       // gone meanwhile
     }
@@ -108,6 +118,179 @@ async function collected(b: Browser, page: Page): Promise<{ rss: Rss; heap: numb
 }
 
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+type HeapUsage = { usedSize: number; totalSize: number; backingStorageSize?: number };
+
+interface TraceSample {
+  /** ms since the trace began. */
+  t: number;
+  /** Bytes the endpoint has written. */
+  sent: number;
+  /** Each renderer's RssAnon and RssShmem, and the browser process' RssAnon (where the Blobs' bytes go). */
+  renderers: { pid: number; anon: number; shmem: number }[];
+  browserAnon: number;
+  /** The page's isolate (its main thread and the request frame) and each worker's: JS heap used and reserved, array buffers. */
+  heaps: { name: string; used: number; total: number; buffers: number; at: number }[];
+}
+
+/**
+ * Memory every ~100 ms while the fleet loads and merges (--trace): the renderers' RSS by kind,
+ * the browser process', and each isolate's JS heap and array buffers (Runtime.getHeapUsage on
+ * the page and each worker, asked without waiting on a busy one: its last answer stands).
+ */
+class MemoryTrace {
+  readonly samples: TraceSample[] = [];
+  /** Chromium's own accounts of the renderers' memory by allocator (memory-infra dumps), one per printed line. */
+  readonly dumps: { t: number; byPid: Map<number, Record<string, number>> }[] = [];
+  private tracing: CDPSession | null = null;
+  private readonly dumped: Promise<unknown>[] = [];
+  private nextDump = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly last = new Map<string, { used: number; total: number; buffers: number; at: number }>();
+  private readonly pending = new Set<string>();
+  private targets: { name: string; usage: () => Promise<HeapUsage>; close: () => Promise<void> }[] = [];
+  private t0 = 0;
+
+  constructor(private readonly sent: () => number) {}
+
+  async start(b: Browser, page: Page): Promise<void> {
+    const ps = await page.context().newCDPSession(page);
+    const wss = await WorkerSession.attachAll(b, page);
+    // Workers start from blob: addresses: their names (engine, helper) say which is which.
+    const names = await Promise.all(
+      wss.map((w, i) =>
+        withTimeout("a worker's name", 5000, () => w.send<{ result: { value?: unknown } }>("Runtime.evaluate", { expression: "self.name" })).then(
+          (r) => `${typeof r.result.value === "string" && r.result.value ? r.result.value : "worker"}${i}`,
+          () => `worker${i}`,
+        ),
+      ),
+    );
+    this.targets = [
+      { name: "page", usage: () => ps.send("Runtime.getHeapUsage") as Promise<HeapUsage>, close: () => ps.detach().catch(() => undefined) },
+      ...wss.map((w, i) => ({ name: names[i]!, usage: () => w.send<HeapUsage>("Runtime.getHeapUsage"), close: () => w.close() })),
+    ];
+    this.t0 = performance.now();
+    this.timer = setInterval(() => this.sample(), 100);
+  }
+
+  /** Also asks Chromium for a memory dump every `every` ms (its allocators: V8, Oilpan, PartitionAlloc, malloc …). */
+  async startDumps(b: Browser, every: number): Promise<void> {
+    const bs = await b.newBrowserCDPSession();
+    this.tracing = bs;
+    const events: { ph: string; pid: number; ts: number; args?: { dumps?: { allocators?: Record<string, { attrs?: Record<string, { value: string }> }> } } }[] = [];
+    bs.on("Tracing.dataCollected", (e) => events.push(...(e.value as unknown as typeof events)));
+    this.collectDumps = async () => {
+      const done = new Promise<void>((r) => bs.once("Tracing.tracingComplete", () => r()));
+      await bs.send("Tracing.end");
+      await done;
+      const byTs = new Map<number, Map<number, Record<string, number>>>();
+      for (const e of events) {
+        const al = e.ph === "v" ? e.args?.dumps?.allocators : undefined;
+        if (!al) continue;
+        const out: Record<string, number> = {};
+        for (const [name, d] of Object.entries(al)) {
+          const size = d.attrs?.size?.value;
+          // The allocators' totals and a few of their parts (a path's depth says which).
+          if (size === undefined || name.split("/").length > 3) continue;
+          out[name] = Number.parseInt(size, 16);
+        }
+        let m = byTs.get(e.ts);
+        if (!m) byTs.set(e.ts, (m = new Map()));
+        m.set(e.pid, out);
+      }
+      const ts = [...byTs.keys()].sort((a, b) => a - b);
+      ts.forEach((t, i) => this.dumps.push({ t: this.dumpAt[i] ?? NaN, byPid: byTs.get(t)! }));
+    };
+    await bs.send("Tracing.start", {
+      traceConfig: { includedCategories: ["disabled-by-default-memory-infra"], excludedCategories: ["*"], memoryDumpConfig: { triggers: [] } as unknown as Record<string, never> },
+      transferMode: "ReportEvents",
+    });
+    this.dumpEvery = every;
+  }
+
+  private dumpEvery = 0;
+  private readonly dumpAt: number[] = [];
+  private collectDumps: (() => Promise<void>) | null = null;
+
+  sample(): void {
+    const now = performance.now() - this.t0;
+    if (this.tracing && this.dumpEvery > 0 && now >= this.nextDump) {
+      this.nextDump = now + this.dumpEvery;
+      this.dumpAt.push(now);
+      this.dumped.push(this.tracing.send("Tracing.requestMemoryDump", { deterministic: false, levelOfDetail: "detailed" }).catch(() => undefined));
+    }
+    for (const x of this.targets) {
+      if (this.pending.has(x.name)) continue;
+      this.pending.add(x.name);
+      x.usage().then(
+        (u) => {
+          this.pending.delete(x.name);
+          this.last.set(x.name, { used: u.usedSize, total: u.totalSize, buffers: u.backingStorageSize ?? 0, at: performance.now() - this.t0 });
+        },
+        () => this.pending.delete(x.name),
+      );
+    }
+    const ps = processes();
+    this.samples.push({
+      t: performance.now() - this.t0,
+      sent: this.sent(),
+      renderers: ps.filter((p) => p.renderer).map((p) => ({ pid: p.pid, anon: p.anon, shmem: p.shmem })),
+      browserAnon: ps.find((p) => p.browser)?.anon ?? 0,
+      heaps: this.targets.map((x) => ({ name: x.name, ...(this.last.get(x.name) ?? { used: 0, total: 0, buffers: 0, at: -Infinity }) })),
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    if (this.tracing) {
+      await Promise.all(this.dumped);
+      await this.collectDumps?.();
+      await this.tracing.detach().catch(() => undefined);
+      this.tracing = null;
+    }
+    for (const x of this.targets) await x.close();
+    this.targets = [];
+  }
+
+  /** A line per `every` ms (and the peak's), in MB: time, bytes sent, each renderer's anon+shmem, the browser's anon, each isolate's heap used/reserved and buffers. */
+  print(label: string, every = 1000): string {
+    const m = (b: number) => (b / 1e6).toFixed(0);
+    const own = (x: TraceSample) => x.renderers.reduce((a, r) => a + r.anon + r.shmem, 0);
+    const peak = this.samples.reduce((a, x) => (own(x) > own(a) ? x : a), this.samples[0]!);
+    const rows: string[] = [];
+    let next = 0;
+    for (const x of this.samples) {
+      if (x !== peak && x.t < next) continue;
+      next = x.t + every;
+      rows.push(
+        [
+          `${(x.t / 1000).toFixed(1).padStart(5)} s`,
+          `sent ${m(x.sent).padStart(4)}`,
+          `renderers ${m(own(x)).padStart(4)} = ${x.renderers.map((r) => `${m(r.anon)}+${m(r.shmem)}`).join(" ")}`,
+          `browser ${m(x.browserAnon)}`,
+          // A busy isolate answers late: its figures older than half a second are marked with their age.
+          x.heaps.map((h) => `${h.name} ${m(h.used)}/${m(h.total)} ab ${m(h.buffers)}${x.t - h.at > 500 ? ` (${((x.t - h.at) / 1000).toFixed(1)} s old)` : ""}`).join(", "),
+          x === peak ? "<- peak" : "",
+        ].join(" | "),
+      );
+    }
+    const dumps = this.dumps.map(
+      (d) =>
+        `${(d.t / 1000).toFixed(1).padStart(5)} s | ${[...d.byPid]
+          .map(
+            ([pid, a]) =>
+              `${pid}: ${Object.entries(a)
+                .filter(([, v]) => v >= 5e6)
+                .sort((x, y) => y[1] - x[1])
+                .map(([k, v]) => `${k} ${m(v)}`)
+                .join(", ")}`,
+          )
+          .join(" || ")}`,
+    );
+    return `memory while ${label} (MB; renderers: RssAnon+RssShmem each; heaps: JS used/reserved, ab: array buffers, as last answered):\n    ${rows.join("\n    ")}${dumps.length ? `\n  Chromium's allocators (memory-infra, each process, parts of 5 MB or more):\n    ${dumps.join("\n    ")}` : ""}`;
+  }
+}
 
 export interface PageRun {
   drawn: number;
@@ -160,8 +343,70 @@ async function profileBetween(b: Browser, page: Page, from: () => Promise<void>,
   return out.join("\n    ");
 }
 
-/** RUNS loads of the fleet in the page, each in a fresh context; `shot`: a PNG of the first; `profile`: the tail's CPU profiles. */
-export async function pageRuns(fleet: Fleet, runs: number, shot: string | null, profile = false, build: string | null = null): Promise<PageRun[]> {
+interface SamplingNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: SamplingNode[];
+}
+
+/**
+ * V8's sampling heap profiler on the page and each worker (--heap): started before the query,
+ * read at `read()`: the allocation sites of what is still alive then (sampled), largest first.
+ */
+async function heapSampling(b: Browser, page: Page): Promise<{ read: (label: string) => Promise<string>; stop: () => Promise<void> }> {
+  const ps = await page.context().newCDPSession(page);
+  const wss = await WorkerSession.attachAll(b, page);
+  const targets = [
+    { name: "page", send: <T>(m: string, p?: Record<string, unknown>) => ps.send(m as "HeapProfiler.enable", p) as Promise<T> },
+    ...wss.map((w, i) => ({ name: `worker${i}`, send: <T>(m: string, p?: Record<string, unknown>) => w.send<T>(m, p) })),
+  ];
+  for (const t of targets) {
+    await t.send("HeapProfiler.enable");
+    await t.send("HeapProfiler.startSampling", { samplingInterval: 16384, includeObjectsCollectedByMajorGC: false, includeObjectsCollectedByMinorGC: false });
+  }
+  return {
+    read: async (label) => {
+      const out: string[] = [];
+      for (const t of targets) {
+        const { profile } = await t.send<{ profile: { head: SamplingNode } }>("HeapProfiler.getSamplingProfile");
+        const self = new Map<string, number>();
+        const walk = (n: SamplingNode, stack: string) => {
+          const f = n.callFrame;
+          const here = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber + 1}`;
+          const key = stack ? `${here} < ${stack}` : here;
+          if (n.selfSize > 0) self.set(key, (self.get(key) ?? 0) + n.selfSize);
+          for (const c of n.children) walk(c, here);
+        };
+        walk(profile.head, "");
+        const total = [...self.values()].reduce((a, x) => a + x, 0);
+        const top = [...self]
+          .sort((a, c) => c[1] - a[1])
+          .slice(0, 10)
+          .map(([k, v]) => `${mb(v)} ${k}`);
+        out.push(`${t.name} (${mb(total)} sampled alive):\n      ${top.join("\n      ")}`);
+      }
+      return `  JS allocations alive ${label} (V8's sampling heap profiler, by site and caller):\n    ${out.join("\n    ")}`;
+    },
+    stop: async () => {
+      for (const t of targets) await t.send("HeapProfiler.stopSampling").catch(() => undefined);
+      for (const w of wss) await w.close();
+      await ps.detach().catch(() => undefined);
+    },
+  };
+}
+
+/** RUNS loads of the fleet in the page, each in a fresh context; `shot`: a PNG of the first; `profile`: the tail's CPU profiles; `trace`: memory over time, a line per `trace` ms. */
+export async function pageRuns(
+  fleet: Fleet,
+  runs: number,
+  shot: string | null,
+  profile = false,
+  build: string | null = null,
+  trace: number | null = null,
+  dumps = false,
+  heap = false,
+  helpers: number | null = null,
+): Promise<PageRun[]> {
   const dist = build ?? resolve(ROOT, "dist");
   const { url: app } = await startPreview(Number(process.env.E2E_PORT) || (await freePort()), dist);
   const b = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
@@ -171,7 +416,7 @@ export async function pageRuns(fleet: Fleet, runs: number, shot: string | null, 
     for (let run = 0; run < runs; run++) {
       const { context, page } = await newPage(b);
       try {
-        await page.goto(`${app}?demo=0`);
+        await page.goto(`${app}?demo=0${helpers === null ? "" : `&helpers=${helpers}`}`);
         await page.waitForSelector("[data-testid=app][data-busy=false]");
         await page.getByTestId("prometheus-open").click();
         await page.getByTestId("prometheus-url").fill(fleet.url);
@@ -204,6 +449,10 @@ export async function pageRuns(fleet: Fleet, runs: number, shot: string | null, 
           obs.observe(document.body, { childList: true, subtree: true });
         });
         const sampler = setInterval(sample, 100);
+        const sampling = heap ? await heapSampling(b, page) : null;
+        const loadTrace = trace ? new MemoryTrace(fleet.sent) : null;
+        await loadTrace?.start(b, page);
+        if (loadTrace && dumps) await loadTrace.startDumps(b, trace!);
         const t0 = performance.now();
         const before = fleet.lastByteEpoch();
         await page.getByTestId("prometheus-consent-load").click();
@@ -231,30 +480,46 @@ export async function pageRuns(fleet: Fleet, runs: number, shot: string | null, 
         const wall = performance.now() - t0;
         sample();
         const loadPeak = peak;
+        await loadTrace?.stop();
+        if (sampling) console.log(await sampling.read("once drawn"));
         const loaded = await collected(b, page);
         if (shot && run === 0) await page.screenshot({ path: shot });
 
         // Every row shown and selected for the merge (before the clock: a person's clicks).
         if (fleet.series > LONG_LIST) {
-          await page.getByTestId("series-more").getByRole("button").click();
+          // Clicked in the page: as the list grows the button moves, and a pointer click waits for it to hold still.
+          await page
+            .getByTestId("series-more")
+            .getByRole("button")
+            .evaluate((b) => (b as HTMLButtonElement).click());
           await page.waitForFunction((n) => document.querySelectorAll("[data-testid=series]").length >= n, fleet.series);
           await page.waitForSelector("[data-testid=app][data-busy=false]");
         }
+        const allShown = trace ? rssSum() : null;
 
         await page.evaluate(() => {
           for (const c of document.querySelectorAll<HTMLInputElement>("[data-testid=series-select]")) if (!c.checked) c.click();
         });
+        if (allShown) console.log(`  before the merge: ${mb(allShown.own)} with every row shown [${allShown.each}], ${mb(rssSum().own)} once every row is selected`);
         await page.getByTestId("merge").waitFor();
         await page.evaluate((n) => window.__bench.arm("merge", { event: "click", selector: "[data-testid=merge]", minSeries: n + 1, requireTrue: true }), fleet.series);
         let clicked!: () => void;
         const click = new Promise<void>((r) => (clicked = r));
         const merging = click.then(() => withTimeout("the merge", 10 * 60_000, () => page.evaluate(() => window.__bench.wait("merge"))));
         const mergeProfiled = profile ? profileBetween(b, page, () => click, merging) : null;
+        const mergeTrace = trace ? new MemoryTrace(fleet.sent) : null;
+        await mergeTrace?.start(b, page);
+        if (mergeTrace && dumps) await mergeTrace.startDumps(b, 200);
         // The profiler attaches before the click.
         if (profile) await new Promise((r) => setTimeout(r, 500));
         await page.getByTestId("merge").click();
         clicked();
         const merge = await merging;
+        await mergeTrace?.stop();
+        if (sampling) {
+          console.log(await sampling.read("once merged"));
+          await sampling.stop();
+        }
         if (mergeProfiled) console.log(`  CPU from the click on Merge to the paint (self time):\n    ${await mergeProfiled}`);
         clearInterval(sampler);
         sample();
@@ -263,6 +528,8 @@ export async function pageRuns(fleet: Fleet, runs: number, shot: string | null, 
         const r: PageRun = { drawn, merged: merge.tPaint - merge.t0, peak: peak.own, loadedKept: loaded.rss.own, mergedKept: merged.rss.own };
         out.push(r);
         if (profiled) console.log(`  CPU from the last byte to the paint (self time):\n    ${await profiled}`);
+        if (loadTrace) console.log(`  ${loadTrace.print("the answer is asked, read and drawn", trace!)}`);
+        if (mergeTrace) console.log(`  ${mergeTrace.print("the fleet is merged", Math.min(trace!, 200))}`);
         console.log(
           [
             `page run ${run + 1}: answer ${mb(fleet.bytes())} asked and drawn (${listed} series listed, ${load.series} rows drawn, plot ${load.plotDrawn ? "drawn" : "EMPTY"}) in ${s(wall)}${errors.length ? `; load errors: ${errors.join(" | ")}` : ""}`,

@@ -99,7 +99,8 @@ const boundOf = new WeakMap<Histogram, Map<PropertyKey, unknown>>();
  * `h` kept as its non-zero counts, or `h` itself when one made from them would differ in
  * anything (a layout the counts cannot say, a count array of another length) or when it has
  * more non-zero counts than `maxCounts` (then the counts array is not mostly zeros).
- * `startFrom` "made": reads never see the original, as once it is collected (tests).
+ * `startFrom` "made": reads never see the original, as once it is collected (tests, and a
+ * reader that drops the original at once: held weakly, it would wait for a full collection).
  */
 export function compactHistogram(h: Histogram, maxCounts = 4096, startFrom: "original" | "made" = "original"): Histogram {
   if (solidOf.has(h)) return h;

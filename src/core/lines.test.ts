@@ -117,4 +117,30 @@ describe("LineSplitter", () => {
       expect(events.filter((e) => e[0] === "piece").every((e) => e[1] === 2 || e[1] === 4)).toBe(true);
     }
   });
+
+  it("hands a line on in pieces past the length its sink asks, holding no more than that and a chunk; shorter lines whole", () => {
+    const long = Array.from({ length: 30_000 }, (_, i) => `${i}`.padStart(6, "0")).join(",");
+    const text = `short one\n${long}\nshort two\n${long}`;
+    for (const step of [1000, 4096, 70_000]) {
+      const events: [string, number, string][] = [];
+      const s = new LineSplitter(
+        {
+          line: (t, n) => events.push(["line", n, t]),
+          overlong: (n) => events.push(["overlong", n, ""]),
+          piece: (t, n) => events.push(["piece", n, t]),
+        },
+        10_000,
+      );
+      for (let i = 0; i < text.length; i += step) s.push(text.slice(i, i + step));
+      s.end();
+      const lines = new Map<number, string>();
+      for (const [, n, t] of events) lines.set(n, (lines.get(n) ?? "") + t);
+      expect([...lines.values()]).toEqual(["short one", long, "short two", long]);
+      // The short lines whole; the long ones in pieces, none longer than the length asked and a chunk.
+      expect(events.filter((e) => e[1] === 1 || e[1] === 3).map((e) => e[0])).toEqual(["line", "line"]);
+      const pieces = events.filter((e) => e[0] === "piece");
+      expect(pieces.length).toBeGreaterThan(2 * Math.floor(long.length / (10_000 + step)));
+      expect(Math.max(...pieces.map((e) => e[2].length))).toBeLessThanOrEqual(10_000 + step);
+    }
+  });
 });

@@ -29,7 +29,15 @@ export class LineSplitter {
   /** Where the carried-over tail (the start of an unfinished line) began. */
   private tailAt = 0;
 
-  constructor(private readonly sink: LineSink) {}
+  /**
+   * `pieceFrom`: with a sink that takes pieces, the length past which a line goes to it in
+   * pieces rather than held whole (a reader of one endless line hands it on as it comes: held
+   * up to MAX_LINE_CHARS, every few MB of it outlived the young generation's collections).
+   */
+  constructor(
+    private readonly sink: LineSink,
+    private readonly pieceFrom = MAX_LINE_CHARS,
+  ) {}
 
   push(chunk: string): void {
     if (chunk === "") return; // an empty chunk must not forget a pending \r
@@ -98,7 +106,7 @@ export class LineSplitter {
 
   private append(piece: string, from: number): void {
     if (this.tail === "" && this.tailOverflow === 0) this.tailAt = this.consumed + from;
-    if (this.tailOverflow > 0 || this.tail.length + piece.length > MAX_LINE_CHARS) {
+    if (this.tailOverflow > 0 || this.tail.length + piece.length > (this.sink.piece ? Math.min(this.pieceFrom, MAX_LINE_CHARS) : MAX_LINE_CHARS)) {
       if (this.sink.piece) {
         this.sink.piece(this.tail + piece, this.lineNo + 1);
         this.tail = "";
@@ -116,7 +124,7 @@ export class LineSplitter {
     this.lineNo++;
     const carried = this.tail !== "" || this.tailOverflow > 0 || this.streamed;
     const at = carried ? this.tailAt : this.consumed + from;
-    if (this.sink.piece && (this.streamed || this.tail.length + lastPiece.length > MAX_LINE_CHARS)) {
+    if (this.sink.piece && (this.streamed || this.tail.length + lastPiece.length > Math.min(this.pieceFrom, MAX_LINE_CHARS))) {
       // The line's end is already held (a slice of the chunk): only the carried part is a piece.
       this.streamed = false;
       if (this.tail !== "") this.sink.piece(this.tail, this.lineNo);

@@ -159,15 +159,18 @@ export class ReaderIngest implements Sink {
     options?: SampleOptions,
   ) {
     this.parser = reader.create(file, options);
-    this.splitter = new LineSplitter({
-      line: (t, n) => {
-        this.parser.line(t, n);
+    this.splitter = new LineSplitter(
+      {
+        line: (t, n) => {
+          this.parser.line(t, n);
+        },
+        overlong: (n, len) => {
+          if (this.overlong.length < 5) this.overlong.push({ file, line: n, reason: `line is ${len} characters long (limit ${MAX_LINE_CHARS}): skipped` });
+        },
+        piece: this.parser.piece ? (t, n) => this.parser.piece!(t, n) : undefined,
       },
-      overlong: (n, len) => {
-        if (this.overlong.length < 5) this.overlong.push({ file, line: n, reason: `line is ${len} characters long (limit ${MAX_LINE_CHARS}): skipped` });
-      },
-      piece: this.parser.piece ? (t, n) => this.parser.piece!(t, n) : undefined,
-    });
+      this.parser.pieceFrom,
+    );
   }
 
   push(chunk: string): void {

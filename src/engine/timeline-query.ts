@@ -92,6 +92,16 @@ export function timelineQuery(series: readonly SeriesModel[], q: TimelineQuery):
   const t0 = q.t0 ?? first;
   const t1 = Math.max(q.t1 ?? last, t0 + 1e-3);
   const out: TimelineSeries[] = [];
+  // Series whose columns span the same times (a fleet asked over one range) share one array of
+  // each: the page receives it once, not a copy per series.
+  const times: Float64Array[] = [];
+  const shared = (a: Float64Array): Float64Array => {
+    const same = times.find((b) => b.length === a.length && b.every((x, i) => x === a[i]));
+    if (same) return same;
+    times.unshift(a);
+    if (times.length > 8) times.pop();
+    return a;
+  };
   for (const s of series) {
     const t = s.intervals;
     if (!t && s.coarseTimeline) {
@@ -99,7 +109,10 @@ export function timelineQuery(series: readonly SeriesModel[], q: TimelineQuery):
       continue;
     }
     if (!t || t.n === 0) continue;
-    out.push(seriesTimeline(s, t, t0, t1, q));
+    const r = seriesTimeline(s, t, t0, t1, q);
+    r.t0 = shared(r.t0);
+    r.t1 = shared(r.t1);
+    out.push(r);
   }
   return { extent: [first, last], domain: [t0, t1], series: out };
 }

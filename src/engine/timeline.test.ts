@@ -99,6 +99,30 @@ describe("timeline downsampling is honest", () => {
   });
 });
 
+describe("series over the same times share their columns' times", () => {
+  it("two logs of the same intervals get one array of column starts and one of ends, each series its own values", async () => {
+    const store = new Store();
+    await store.load("a.hlog", [log]);
+    await store.load("b.hlog", [log]);
+    const tl = store.timeline({ t0: null, t1: null, columns: 300, percentiles: [99] });
+    const [a, b] = tl.series;
+    expect(b!.t0).toBe(a!.t0);
+    expect(b!.t1).toBe(a!.t1);
+    expect(b!.max).not.toBe(a!.max);
+    // The times are each column's own: as one log alone draws them.
+    const one = (await loaded()).timeline({ t0: null, t1: null, columns: 300, percentiles: [99] }).series[0]!;
+    expect([...a!.t0]).toEqual([...one.t0]);
+    expect([...a!.t1]).toEqual([...one.t1]);
+    expect([...b!.max]).toEqual([...one.max]);
+    // Over a window that only one of them reaches, nothing is shared.
+    const shifted = new Store();
+    await shifted.load("a.hlog", [log]);
+    await shifted.load("c.hlog", [log.replace(/^(\d+\.\d+),/gm, (_, t: string) => `${(Number(t) + 0.5).toFixed(3)},`)]);
+    const [x, y] = shifted.timeline({ t0: null, t1: null, columns: 300, percentiles: [] }).series;
+    expect(y!.t0).not.toBe(x!.t0);
+  });
+});
+
 describe("intervals inflated once are read again from the store's cache", () => {
   it("queries that reuse them (other columns, the same again, a window) still equal the library's merge", async () => {
     const store = await loaded(v1Log);

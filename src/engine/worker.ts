@@ -2,7 +2,7 @@
 // dispatcher that queues requests for handle.ts; the warm-ups are in warm-up.ts. It makes the
 // thread's engine context (context.ts) and passes it down.
 import { handle } from "./handle";
-import type { Envelope, Reply, SeriesView } from "./protocol";
+import type { Envelope, Reply, SeriesView, TimelineResult } from "./protocol";
 import { ViewsSent } from "./views-reuse";
 import { Store } from "./store";
 import { helperPoolOf, type HelperPool } from "./part-pool";
@@ -29,7 +29,7 @@ function serve(context: EngineContext): void {
   // takes tens of milliseconds).
   let helpers: HelperPool | null = null;
   const sent = new ViewsSent();
-  const post = (r: Reply) => (self as unknown as Worker).postMessage(r);
+  const post = (r: Reply, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(r, transfer);
 
   // Requests run one at a time, in order, so a query never sees a half-loaded file.
   let queue: Promise<void> = Promise.resolve();
@@ -72,7 +72,12 @@ function serve(context: EngineContext): void {
       try {
         const result = await handle(store, request, (progress) => post({ reqId, type: "progress", progress }), signal, helpers);
         // Views unchanged since the last answer for their window go as marks (views-reuse.ts).
-        post({ reqId, type: "done", result: request.kind === "views" ? (sent.pack(request.range, result as SeriesView[]) as unknown as SeriesView[]) : result });
+        // A timeline's columns are made for the answer and kept by nothing here: handed over, not
+        // copied (a fleet's are tens of MB, held twice until this thread collected them).
+        post(
+          { reqId, type: "done", result: request.kind === "views" ? (sent.pack(request.range, result as SeriesView[]) as unknown as SeriesView[]) : result },
+          request.kind === "timeline" ? timelineBuffers(result as TimelineResult) : [],
+        );
       } catch (e) {
         post({ reqId, type: "error", message: e instanceof Error ? e.message : String(e) });
       }
@@ -82,6 +87,13 @@ function serve(context: EngineContext): void {
   };
 
   warm.start();
+}
+
+/** The buffers of a timeline's columns, each once. */
+function timelineBuffers(r: TimelineResult): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  for (const s of r.series) for (const a of [s.t0, s.t1, s.max, s.count, ...Object.values(s.percentiles)]) out.add(a.buffer as ArrayBuffer);
+  return [...out];
 }
 
 // Intervals' counts are kept from the load for time windows (intervals/kept.ts), within a bound.

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Histogram } from "../core/histogram";
-import { valueAtPercentile } from "../core/histogram";
+import { sparseOf, valueAtPercentile } from "../core/histogram";
 import { producerFixture } from "../../tests/support/producer-outputs";
 import { parseByLines } from "../../tests/support/loadgen-fixtures";
 import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
@@ -212,6 +212,49 @@ describe("Prometheus answers built by hand: resets, rates, the live form", () =>
     const at = Number(/character (\d+)/.exec(long[0]!.reason)![1]);
     expect(text.split("\n")[3]!.slice(at - 1, at + 1)).toBe("[[");
     expect(p.series.map((s) => s.tag)).toEqual(["x_seconds"]);
+  });
+
+  // A fleet's results are read one after another through columns they borrow in turn, and hold
+  // their steps' times once when they share them: each series' own counts, whatever was read before it.
+  it("reads results of different lengths one after another, each step its own, the shared times held once", () => {
+    // Series 0: 3,000 steps of 20 buckets (past the columns' first size); 1: 5 steps of 2; 2: as 0 but 1 + k per step.
+    const bucket = (k: number) => [0, String(2 ** ((k - 60) / 8)), String(2 ** ((k - 59) / 8))];
+    const series = (steps: number, buckets: number, per: (k: number) => number) =>
+      Array.from({ length: steps + 1 }, (_, p) => [
+        1000 + 60 * p,
+        { count: "0", sum: "1", buckets: Array.from({ length: buckets }, (_, k) => [...bucket(k), String(p * per(k))]) },
+      ]);
+    const result = [
+      { metric: { __name__: "x_seconds", i: "0" }, histograms: series(3000, 20, () => 1) },
+      { metric: { __name__: "x_seconds", i: "1" }, histograms: series(5, 2, () => 7) },
+      { metric: { __name__: "x_seconds", i: "2" }, histograms: series(3000, 20, (k) => 1 + k) },
+    ];
+    const text = JSON.stringify({ status: "success", data: { resultType: "matrix", result } });
+    const reader = prometheusAnswerReader({ source: "prometheus:x_seconds", firstPoint: "baseline", baselineAt: 1000, step: 60 });
+    const parser = reader.create("prometheus:x_seconds");
+    parser.line(text, 1);
+    const p = parser.finish();
+    expect(p.problems.filter((x) => !x.note)).toEqual([]);
+    const [a, b, c] = p.series;
+    // Each step holds what its point added: 20 values a step, 2 × 7, and 1 + 2 + … + 20 = 210.
+    expect(a!.histogram.totalCount).toBe(20 * 3000);
+    expect(b!.histogram.totalCount).toBe(14 * 5);
+    expect(c!.histogram.totalCount).toBe(210 * 3000);
+    expect(a!.intervals!.map((i) => i.histogram.totalCount)).toEqual(new Array(3000).fill(20));
+    expect(b!.intervals!.map((i) => i.histogram.totalCount)).toEqual(new Array(5).fill(14));
+    expect(c!.intervals!.map((i) => i.histogram.totalCount)).toEqual(new Array(3000).fill(210));
+    // Bucket k of series 2 holds 1 + k values a step, each at its own upper bound.
+    expect([...sparseOf(c!.intervals![2999]!.histogram).counts]).toEqual(Array.from({ length: 20 }, (_, k) => 1 + k));
+    // Its top at the top bucket's upper bound, 2^-5 s, within HdrHistogram's resolution.
+    const top = valueAtPercentile(c!.intervals![2999]!.histogram, 100);
+    expect(top).toBeGreaterThanOrEqual(31_250_000);
+    expect(top).toBeLessThanOrEqual(31_250_000 * HDR);
+    // Steps at the same times: one column of starts and lengths for series 0 and 2, series 1's its own.
+    expect(c!.sparse!.starts).toBe(a!.sparse!.starts);
+    expect(c!.sparse!.lengths).toBe(a!.sparse!.lengths);
+    expect(b!.sparse!.starts).not.toBe(a!.sparse!.starts);
+    expect([...a!.sparse!.starts.subarray(0, 3)]).toEqual([0, 60, 120]);
+    expect([...b!.sparse!.lengths]).toEqual([60, 60, 60, 60, 60]);
   });
 
   itReadsTheSameInChunks(prometheusApiReader, "prom-classic-range.json", CLASSIC, 1500, 20);

@@ -20,12 +20,12 @@
 //
 // readPrometheusData reads a parsed answer's "data": the live query form reads the same way.
 import type { FormatReader, LineParser, ParsedSeries, ParsedSource, SampleOptions } from "./source";
-import { MAX_BUCKET_COUNT } from "./support/buckets";
 import { clip } from "./support/decimals";
 import { feedLine, feedPiece, JsonStream, parseJsonLine, type TooLongValue } from "./support/json-stream";
 import { Problems } from "./support/problems";
 import type { FloatBucket, Snapshot } from "./support/snapshots";
 import { readSeries, seriesOf, type ReadSeries } from "./prometheus-series";
+import { ResultPoints, wholeCount } from "./prometheus-points";
 
 export { resolutionOf, sparseRowHistogram } from "./prometheus-series";
 
@@ -79,14 +79,6 @@ function labelsText(metric: Obj, drop: readonly string[]): string {
     .sort()
     .map((k) => `${k}="${String(metric[k])}"`);
   return `${name}${rest.length > 0 ? `{${rest.join(",")}}` : ""}`;
-}
-
-/** A sample value: a whole count as Prometheus writes it ("900"), or null. */
-function wholeCount(v: unknown, fractional = false): number | null | "fraction" {
-  if (typeof v !== "string" && typeof v !== "number") return null;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0 || n > MAX_BUCKET_COUNT) return null;
-  return Number.isInteger(n) || fractional ? n : "fraction";
 }
 
 interface Collected {
@@ -267,49 +259,6 @@ export class PrometheusResults {
   }
 }
 
-/**
- * A native histogram's points, each read as it comes (a fleet's answer is never held whole),
- * kept as flat columns of numbers until the result ends: a day's points as objects would
- * outlive many collections of the young generation and be promoted, a series after series of
- * garbage for the old one.
- */
-export class ResultPoints {
-  private readonly at: number[] = [];
-  /** Point i's buckets are [first[i], first[i + 1]) of lower, upper and count. */
-  private readonly first: number[] = [0];
-  private readonly lower: number[] = [];
-  private readonly upper: number[] = [];
-  private readonly count: number[] = [];
-  fractions = 0;
-  bad = false;
-
-  constructor(private readonly fractional: boolean) {}
-
-  add(pair: unknown): void {
-    const p = nativePoint(pair, this.fractional);
-    if (p === "fraction") this.fractions++;
-    else if (p === null) this.bad = true;
-    else {
-      this.at.push(p.at);
-      for (const b of p.buckets) {
-        this.lower.push(b.lower);
-        this.upper.push(b.upper);
-        this.count.push(b.count);
-      }
-      this.first.push(this.lower.length);
-    }
-  }
-
-  /** The points as snapshots (made once, when the result is read into its series). */
-  get points(): Snapshot[] {
-    return this.at.map((at, i) => {
-      const buckets: FloatBucket[] = [];
-      for (let k = this.first[i]!; k < this.first[i + 1]!; k++) buckets.push({ lower: this.lower[k]!, upper: this.upper[k]!, count: this.count[k]! });
-      return { at, from: null, buckets, min: null, max: null };
-    });
-  }
-}
-
 function collectedOf(metric: Obj, drop: readonly string[], name: string, kind: "native" | "classic", points: Snapshot[], options: PrometheusReadOptions): Collected {
   const named = name || nameInQuery(options.query);
   const notDuration = NOT_DURATION.test(named);
@@ -336,25 +285,6 @@ function nameInQuery(query: string | undefined): string {
 function sharedLabels(metrics: readonly Obj[]): string[] {
   if (metrics.length === 0) return [];
   return Object.keys(metrics[0]!).filter((k) => k !== "__name__" && k !== "le" && metrics.every((m) => m[k] === metrics[0]![k]));
-}
-
-function nativePoint(pair: unknown, fractional: boolean): Snapshot | "fraction" | null {
-  if (!Array.isArray(pair) || typeof pair[0] !== "number" || !isObj(pair[1])) return null;
-  const h = pair[1];
-  const buckets: FloatBucket[] = [];
-  let fraction = false;
-  for (const b of Array.isArray(h.buckets) ? h.buckets : []) {
-    if (!Array.isArray(b) || b.length < 4) return null;
-    const lower = Number(b[1]);
-    const upper = Number(b[2]);
-    const n = wholeCount(b[3], fractional);
-    if (n === "fraction") fraction = true;
-    else if (n === null || Number.isNaN(lower) || Number.isNaN(upper) || upper < lower) return null;
-    else buckets.push({ lower, upper, count: n });
-  }
-  if (fraction) return "fraction";
-  buckets.sort((a, b) => a.upper - b.upper || a.lower - b.lower);
-  return { at: pair[0], from: null, buckets, min: null, max: null };
 }
 
 /** Longest part of a result read whole (a classic bucket's values; a native histogram's points come one at a time): a string JavaScript holds. */
@@ -415,6 +345,12 @@ class PrometheusApiParser implements LineParser {
       }
     };
   }
+
+  /**
+   * An answer is one line (a fleet's, hundreds of MB): taken in pieces as it comes rather than
+   * held to a few MB first, each such stretch outliving the young generation's collections.
+   */
+  readonly pieceFrom = 64 * 1024;
 
   piece(text: string, lineNo: number): void {
     feedPiece(this.stream, this.problems, text, lineNo);

@@ -63,6 +63,27 @@ function narrowIndices(indices: Int32Array, m: number): { indices: Int32Array | 
 let scratchIndices = new Int32Array(1024);
 let scratchCounts = new Float64Array(1024);
 
+/**
+ * The last few series' step starts and lengths: a fleet asked over one range at one step has
+ * the same in every series, held once rather than a copy each. Nothing writes into a table's
+ * columns in place (a row added to a table copies them first), so sharing them is safe.
+ */
+const recentColumns: Float64Array<ArrayBuffer>[] = [];
+const RECENT_COLUMNS = 8;
+/** Where a series' starts and lengths are written first (copied out only when no recent column holds the same). */
+let scratchStarts = new Float64Array(2048);
+let scratchLengths = new Float64Array(2048);
+
+/** A recent column that holds what `a` (scratch) holds, else a copy of `a` (then one of the recent ones). */
+function sharedColumn(a: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {
+  const same = recentColumns.find((c) => c.length === a.length && c.every((x, i) => x === a[i]));
+  if (same) return same;
+  const own = a.slice();
+  recentColumns.unshift(own);
+  if (recentColumns.length > RECENT_COLUMNS) recentColumns.pop();
+  return own;
+}
+
 export function readSeries(points: Snapshot[], kind: "native" | "classic", perUnit: number, options: PrometheusReadOptions): ReadSeries | null {
   points.sort((a, b) => a.at - b.at);
   if (points.length === 0) return null;
@@ -112,8 +133,12 @@ export function readSeries(points: Snapshot[], kind: "native" | "classic", perUn
   const unitMagnitude = unitMagnitudeOf(1);
   const halfMagnitude = subBucketCountMagnitude(3) - 1;
   const n = incs.length;
-  const starts = new Float64Array(n);
-  const lengths = new Float64Array(n);
+  if (n > scratchStarts.length) {
+    scratchStarts = new Float64Array(n);
+    scratchLengths = new Float64Array(n);
+  }
+  const starts = scratchStarts.subarray(0, n);
+  const lengths = scratchLengths.subarray(0, n);
   const rowStart = new Int32Array(n + 1);
   let room = 0;
   for (const inc of incs) room += inc.buckets.length;
@@ -155,6 +180,8 @@ export function readSeries(points: Snapshot[], kind: "native" | "classic", perUn
     }
   });
   rowStart[n] = m;
+  const sharedStarts = sharedColumn(starts);
+  const sharedLengths = sharedColumn(lengths);
   const total = newHistogram();
   for (const at of [...whole.keys()].sort((a, b) => a - b)) total.recordValueWithCount(at, whole.get(at)!);
   // No max is kept: the top bucket that holds a value is all that is known of it.
@@ -162,11 +189,13 @@ export function readSeries(points: Snapshot[], kind: "native" | "classic", perUn
   for (const inc of incs) for (const b of inc.buckets) if (b.count > 0 && (top === null || b.upper > top.upper)) top = b;
   const last = points[points.length - 1]!;
   return {
-    sparse: { n, starts, lengths, rowStart, ...narrowIndices(indices, m), counts: narrowCounts(counts, m), digits: 3, lowest: 1, highest },
+    sparse: { n, starts: sharedStarts, lengths: sharedLengths, rowStart, ...narrowIndices(indices, m), counts: narrowCounts(counts, m), digits: 3, lowest: 1, highest },
     instant: points.length <= 1,
     // A range's whole is kept as its few counts from here (as the store keeps it): a fleet's
-    // thousand wholes were each a counts array until the whole answer was read.
-    total: points.length <= 1 ? total : compactHistogram(total),
+    // thousand wholes were each a counts array until the whole answer was read. Made again from
+    // the counts when read, not the original held weakly: a weakly held one outlives the young
+    // generation's collections, and a load's thousand counts arrays waited for a full one.
+    total: points.length <= 1 ? total : compactHistogram(total, undefined, "made"),
     perUnit,
     t0,
     negatives,

@@ -137,6 +137,41 @@ describe("a Prometheus answer read as it streams in", () => {
       }
     });
 
+  it("through the engine's fetch, an answer of many results on one line, read in pieces as it comes", async () => {
+    // Twelve answers' results in one (each instance its own): half a megabyte on one line.
+    const result = Array.from({ length: 12 }, (_, k) =>
+      (answer(20 + k) as { data: { result: { metric: Record<string, string> }[] } }).data.result.map((x) => ({
+        ...x,
+        metric: { ...x.metric, instance: `${x.metric.instance ?? ""}-${k}` },
+      })),
+    ).flat();
+    const text = JSON.stringify({ status: "success", data: { resultType: "matrix", result } });
+    expect(text.length).toBeGreaterThan(8 * 64 * 1024);
+    const bytes = new TextEncoder().encode(text);
+    const r = rng(78);
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let at = 0; at < bytes.length;) {
+          const end = Math.min(bytes.length, at + 1 + Math.floor(r() * 40_000));
+          c.enqueue(bytes.slice(at, end));
+          at = end;
+        }
+        c.close();
+      },
+    });
+    const got = await queryPrometheus(
+      { url: "http://127.0.0.1:9090", query: "q", start: T0, end: T0 + 30 * STEP, step: STEP },
+      { fetch: (async () => new Response(body, { headers: { "content-type": "application/json" } })) as typeof fetch },
+    );
+    const problems = new Problems("x");
+    const whole = readPrometheusData({ result }, { ...OPTIONS, name: (tag) => `q [${tag}]` }, problems);
+    expect(whole.series.length).toBe(60);
+    expect(got.series.map((s) => s.name)).toEqual(whole.series.map((s) => s.name));
+    expect(got.series.map((s) => s.histogram.totalCount)).toEqual(whole.series.map((s) => s.histogram.totalCount));
+    for (const [i, s] of got.series.entries())
+      expect(PERCENTILES.map((p) => valueAtPercentile(s.histogram, p))).toEqual(PERCENTILES.map((p) => valueAtPercentile(whole.series[i]!.histogram, p)));
+  });
+
   it("through the engine's fetch, the body's bytes cut anywhere (inside multi-byte characters too)", async () => {
     const text = JSON.stringify(answer(7));
     const bytes = new TextEncoder().encode(text);

@@ -74,6 +74,8 @@ export interface LineParser {
   line(text: string, lineNo: number): void;
   /** A reader that can take a line longer than the app holds in pieces (see LineSink.piece). */
   piece?(text: string, lineNo: number): void;
+  /** With `piece`: the length past which a line comes in pieces (default: only past what the app holds). */
+  readonly pieceFrom?: number;
   finish(): ParsedSource;
 }
 

@@ -165,6 +165,33 @@ describe("a Prometheus range kept as sparse counts", () => {
     expect(Array.from(narrow.p50)).toEqual(Array.from(wide.p50));
   });
 
+  it("tables of one length share one column of zeros as their max column (steps have none), and a row added to one leaves the others' as they were", () => {
+    const rows = (starts: number[]) => ({
+      n: starts.length,
+      starts: Float64Array.from(starts),
+      lengths: Float64Array.from(starts, () => 10),
+      rowStart: Int32Array.from([0, ...starts.map((_, i) => i + 1)]),
+      indices: Int32Array.from(starts, (_, i) => 20_000 + i),
+      counts: Float64Array.from(starts, () => 2),
+      digits: 3,
+      lowest: 1,
+      highest: 1e9,
+    });
+    const times = (n: number, from: number) => Array.from({ length: n }, (_, i) => from + 10 * i);
+    const [a, b, c] = [SparseIntervalTable.of(rows(times(100, 0))), SparseIntervalTable.of(rows(times(100, 5))), SparseIntervalTable.of(rows(times(101, 0)))];
+    expect(b.maxColumn).toBe(a.maxColumn);
+    expect(c.maxColumn).not.toBe(a.maxColumn);
+    expect([...a.maxColumn, ...c.maxColumn].every((x) => x === 0)).toBe(true);
+    a.push(1000, 10, 5000, 1, 7, "", 5000);
+    expect(a.n).toBe(101);
+    expect(a.maxColumn[100]).toBe(7);
+    expect(b.n).toBe(100);
+    expect(b.maxColumn).toHaveLength(100);
+    expect(b.maxColumn.every((x) => x === 0)).toBe(true);
+    expect([...b.offsets]).toEqual(times(100, 5));
+    expect(SparseIntervalTable.of(rows(times(100, 0))).maxColumn.every((x) => x === 0)).toBe(true);
+  });
+
   it.each([
     ["small counts, near indices", [3, 200, 255], [20_000, 20_400, 21_000]],
     ["counts past 8 bits", [1, 300, 65_535], [20_000, 20_001, 20_002]],

@@ -93,6 +93,21 @@ function narrowedIndices(indices: Int32Array | Uint16Array, base = 0): { indices
 /** Index scratch of decodedRow (rows of 16-bit indices are widened into it). */
 let scratchIndices = new Int32Array(256);
 
+/**
+ * A column of n zeros, one per length: sparse rows have no max column (an interval log's), and
+ * a fleet's thousand tables of one length share it. Nothing writes into a table's columns in
+ * place (a row added copies them first).
+ */
+const zeroColumns = new Map<number, Float64Array<ArrayBuffer>>();
+function zeros(n: number): Float64Array<ArrayBuffer> {
+  let z = zeroColumns.get(n);
+  if (z === undefined) {
+    if (zeroColumns.size >= 16) zeroColumns.clear();
+    zeroColumns.set(n, (z = new Float64Array(n)));
+  }
+  return z;
+}
+
 export class SparseIntervalTable extends IntervalTable {
   /**
    * `sources`: the rows' columns; a merge's table holds its parts' (row i is row rowOf[i] of
@@ -124,7 +139,7 @@ export class SparseIntervalTable extends IntervalTable {
     t.lengths = sp.lengths;
     t.maxes = new Float64Array(n);
     t.counts = new Float64Array(n);
-    t.maxColumn = new Float64Array(n);
+    t.maxColumn = zeros(n);
     t.p50 = new Float64Array(n);
     t.summarise(rows);
     return t;
@@ -212,8 +227,9 @@ export class SparseIntervalTable extends IntervalTable {
     if (top < 0) low = 0;
     const range = Math.max(1, top - low + 1);
     // A chunk of steps at a time, each part's rows of the chunk read in order (its arrays front
-    // to back, not a thousand parts' few counts per step): the chunk's sums by step and index.
-    const chunk = Math.max(1, Math.min(n, Math.floor((1 << 21) / range)));
+    // to back, not a thousand parts' few counts per step): the chunk's sums by step and index,
+    // in at most 2 MB, as the page's worker holds them beside everything else it holds.
+    const chunk = Math.max(1, Math.min(n, Math.floor((1 << 18) / range)));
     const acc = new Float64Array(chunk * range);
     let touched = new Int32Array(1024);
     const rowStart = new Int32Array(n + 1);

@@ -1,7 +1,8 @@
 // The page's port for the engine's requests to other hosts: a host not agreed to is refused
-// without a request made, and a saved answer is replayed whole through the engine's fetch.
+// without a request made, a saved answer is replayed whole through the engine's fetch, and an
+// answer kept as it passes is kept byte for byte up to its cap.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { netFetch, netPort } from "./net-frames";
+import { AnswerRecorder, netFetch, netPort } from "./net-frames";
 import { portFetch } from "../../engine/net-port";
 
 const g = globalThis as { location?: unknown };
@@ -102,5 +103,42 @@ describe("netPort", () => {
     }
     expect(text).toBe(chunks.map((c) => new TextDecoder().decode(c)).join(""));
     channel.port1.close();
+  });
+});
+
+describe("AnswerRecorder", () => {
+  const bytes = (n: number, from: number) => Uint8Array.from({ length: n }, (_, i) => (from + i) % 251).buffer;
+
+  it("keeps an answer's chunks byte for byte in order, across its part size and past it", async () => {
+    // Parts of 1,000 bytes: chunks that fill one exactly, cross its edge, and one larger than a part.
+    const r = new AnswerRecorder(1 << 20, 1000);
+    const sizes = [10, 990, 7, 1500, 3, 999, 1, 0, 2500, 40];
+    let at = 0;
+    for (const n of sizes) {
+      r.chunk(bytes(n, at));
+      at += n;
+    }
+    const blob = r.end("application/json")!;
+    expect(blob.type).toBe("application/json");
+    expect(blob.size).toBe(at);
+    expect([...new Uint8Array(await blob.arrayBuffer())]).toEqual(Array.from({ length: at }, (_, i) => i % 251));
+  });
+
+  it("keeps nothing past its cap, nor once dropped", () => {
+    const r = new AnswerRecorder(100, 64);
+    r.chunk(bytes(60, 0));
+    r.chunk(bytes(41, 60));
+    expect(r.end("application/json")).toBeNull();
+    const d = new AnswerRecorder(100, 64);
+    d.chunk(bytes(10, 0));
+    d.drop();
+    d.chunk(bytes(10, 10));
+    expect(d.end("application/json")).toBeNull();
+  });
+
+  it("an answer of exactly its cap is kept", async () => {
+    const r = new AnswerRecorder(100, 64);
+    r.chunk(bytes(100, 0));
+    expect((await r.end("text/plain")!.arrayBuffer()).byteLength).toBe(100);
   });
 });

@@ -59,6 +59,66 @@ export interface NetOptions {
   replay?: Blob;
 }
 
+/** Bytes gathered before they go into a Blob of their own. */
+const KEPT_PART = 4 * 1024 * 1024;
+
+/**
+ * A whole answer kept as it passes (up to `max` bytes, else nothing): its chunks are copied into
+ * a buffer, and each full buffer into a Blob, whose bytes the browser keeps, not this page. A
+ * Blob per chunk (a network chunk is a few kB) held the page's own memory on each Blob's
+ * bookkeeping, tens of MB over a large answer.
+ */
+export class AnswerRecorder {
+  private readonly parts: Blob[] = [];
+  private buffer: Uint8Array<ArrayBuffer> | null = null;
+  private fill = 0;
+  private size = 0;
+  private over = false;
+
+  constructor(
+    private readonly max: number,
+    private readonly part = KEPT_PART,
+  ) {}
+
+  /** Copies `bytes` (before they are handed on). */
+  chunk(bytes: ArrayBuffer): void {
+    if (this.over) return;
+    this.size += bytes.byteLength;
+    if (this.size > this.max) return this.drop();
+    const b = new Uint8Array(bytes);
+    if (this.fill + b.length > this.part) this.flush();
+    if (b.length >= this.part) {
+      this.parts.push(new Blob([b]));
+      return;
+    }
+    this.buffer ??= new Uint8Array(this.part);
+    this.buffer.set(b, this.fill);
+    this.fill += b.length;
+  }
+
+  /** The answer's bytes as one Blob, or null when they went past the cap. */
+  end(type: string): Blob | null {
+    if (this.over) return null;
+    this.flush();
+    this.buffer = null;
+    return new Blob(this.parts, { type });
+  }
+
+  /** Nothing kept (past the cap, or not an answer worth keeping). */
+  drop(): void {
+    this.over = true;
+    this.parts.length = 0;
+    this.buffer = null;
+  }
+
+  private flush(): void {
+    if (this.fill === 0 || this.buffer === null) return;
+    // A Blob copies its bytes when made: the buffer is used again.
+    this.parts.push(new Blob([this.buffer.subarray(0, this.fill)]));
+    this.fill = 0;
+  }
+}
+
 /** Answers `reply` with `blob` as a 200 JSON answer, chunk by chunk as pulled. */
 function replayTo(reply: MessagePort, blob: Blob): void {
   const reader = blob.stream().getReader();
@@ -103,27 +163,25 @@ export function netPort(opts: NetOptions = {}): { port: MessagePort; done: () =>
       return;
     }
     // Passed through here, not handed over, when the answer is to be kept: each chunk is copied
-    // on its way (up to MAX_KEPT_ANSWER) into a Blob of its own at once, whose bytes the browser
-    // keeps, not this page's memory while the answer is read (most answers that big go past it).
+    // on its way (up to MAX_KEPT_ANSWER) toward Blobs, whose bytes the browser keeps, not this
+    // page's memory while the answer is read (most answers that big go past it).
     let reply = m.reply;
     if (opts.record) {
       const relay = new MessageChannel();
       const toWorker = m.reply;
-      const parts: Blob[] = [];
-      let size = 0;
+      const recorder = new AnswerRecorder(MAX_KEPT_ANSWER);
       let ok = false;
       toWorker.onmessage = (e: MessageEvent<NetPull>) => relay.port1.postMessage(e.data);
       relay.port1.onmessage = (e: MessageEvent<NetAnswer>) => {
         const a = e.data;
-        if (a.type === "head") ok = a.status === 200;
-        else if (a.type === "chunk" && ok) {
-          size += a.bytes.byteLength;
-          if (size > MAX_KEPT_ANSWER) ok = false;
-          else parts.push(new Blob([a.bytes]));
-        } else if (a.type === "end" && ok) kept = new Blob(parts, { type: "application/json" });
+        if (a.type === "head") {
+          ok = a.status === 200;
+          if (!ok) recorder.drop();
+        } else if (a.type === "chunk") recorder.chunk(a.bytes);
+        else if (a.type === "end" && ok) kept = recorder.end("application/json");
+        else recorder.drop();
         if (a.type === "chunk") toWorker.postMessage(a, [a.bytes]);
         else toWorker.postMessage(a);
-        if (!ok) parts.length = 0;
       };
       reply = relay.port2;
     }
