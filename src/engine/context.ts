@@ -10,7 +10,7 @@
 // budget when it is made. The reader (hlog/) takes the kernel and the decoder from the context
 // in its read options; the interval sources still decode through the thread's decoder.
 import { threadDecoder, type PayloadDecoder } from "./intervals/decode";
-import { threadKept, type KeptRegistry } from "./intervals/kept";
+import { KeptRegistry, threadKept } from "./intervals/kept";
 
 export { HELPER_KEPT_BUDGET, WORKER_KEPT_BUDGET } from "./intervals/kept";
 
@@ -23,6 +23,8 @@ export interface EngineContextOptions {
   keptBudget?: number;
   /** A payload decoder of its own (tests read without the kernel so); default the thread's. */
   decoder?: PayloadDecoder;
+  /** Kept counts of its own, apart from the thread's (a warm-up's throw-away reads); default the thread's. */
+  kept?: KeptRegistry;
 }
 
 /** The command line keeps none: it asks for one time window at most, and reads its edges back from the file. */
@@ -34,7 +36,7 @@ export class EngineContext {
   /** This thread's WebAssembly kernel (null where WebAssembly is missing or refused). */
   readonly kernel: PayloadDecoder["kernel"];
   /** This thread's kept counts: their budget and what is held. */
-  readonly kept: KeptRegistry = threadKept;
+  readonly kept: KeptRegistry;
   /** Whether the idle warm-up on a synthetic log has started (it runs once: warm-up.ts warmUp). */
   warmUpStarted = false;
   /** Merged series made so far, for their ids (m1, m2, …), unique across the stores of this context. */
@@ -43,6 +45,7 @@ export class EngineContext {
   constructor(options: EngineContextOptions = {}) {
     this.decoder = options.decoder ?? threadDecoder;
     this.kernel = this.decoder.kernel;
+    this.kept = options.kept ?? threadKept;
     if (options.keptBudget !== undefined) this.kept.setBudget(options.keptBudget);
   }
 
@@ -50,6 +53,16 @@ export class EngineContext {
   nextMergedId(): string {
     return `m${++this.merged}`;
   }
+}
+
+/**
+ * What a warm-up reads its synthetic logs with: the thread's decoder and kernel, so that it warms
+ * the real path, but kept counts of its own within `keptBudget`. The thread's budget let each of
+ * its reads keep ~10 MB of counts that no one reads, garbage an idle worker held on to until it
+ * next collected (a helper held ~100 MB while the page read a Prometheus fleet).
+ */
+export function warmUpContext(context: EngineContext, keptBudget: number): EngineContext {
+  return new EngineContext({ decoder: context.decoder, kept: new KeptRegistry(), keptBudget });
 }
 
 /** The context of a thread's engine, made by the thread's main. */

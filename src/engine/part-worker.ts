@@ -23,7 +23,7 @@ const reads = { running: 0, done: 0 };
 void warmUp(
   context,
   () => reads.running > 0,
-  (name, chunks) => ingestHlogPart(name, chunks, undefined, null, { context }),
+  (name, chunks, _whole, reading) => ingestHlogPart(name, chunks, undefined, null, { context: reading }),
   () => reads.done + reads.running > 0,
 );
 

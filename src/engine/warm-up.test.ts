@@ -57,6 +57,35 @@ describe("warm-up", () => {
     threadBlockWorkspace().chunks.drop();
   });
 
+  it("reads with kept counts of its own, within a few MB, none of them against the thread's budget", async () => {
+    const context = new EngineContext({ keptBudget: 96 * 1024 * 1024 });
+    const heldBefore = context.kept.held();
+    const seen: { held: number; budget: number; own: boolean; n: number }[] = [];
+    await warmUp(
+      context,
+      () => false,
+      async (name, chunks, whole, reading) => {
+        const sink = new HlogIngest(name, true, whole, true, undefined, reading);
+        for await (const chunk of chunks) sink.pushBytes(chunk);
+        const r = sink.finish();
+        seen.push({ held: reading.kept.held(), budget: reading.kept.bytes, own: reading.kept !== context.kept, n: r.series.reduce((a, x) => a + (x.intervals?.n ?? 0), 0) });
+      },
+      () => false,
+      0,
+    );
+    threadBlockWorkspace().chunks.drop();
+    expect(seen.length).toBeGreaterThan(0);
+    for (const s of seen) {
+      expect(s.own).toBe(true);
+      // Kept up to its bound, far below what the log's intervals would take (~500 bytes each).
+      expect(s.budget).toBeLessThanOrEqual(4 * 1024 * 1024);
+      expect(s.held).toBeLessThanOrEqual(s.budget);
+      expect(s.n * 300).toBeGreaterThan(s.budget);
+    }
+    expect(context.kept.held()).toBe(heldBefore);
+    expect(context.kept.bytes).toBe(96 * 1024 * 1024);
+  });
+
   it("makes its synthetic log in small steps (each payload, each thousand lines), the same log as in one piece", () => {
     const steps = syntheticSteps(5000);
     let n = 0;

@@ -16,7 +16,7 @@ import { threadBlockWorkspace } from "./block-workspace";
 import type { Histogram } from "../core/histogram";
 import type { SeriesModel } from "../core/series";
 import { spectrumOf } from "../core/spectrum";
-import type { EngineContext } from "./context";
+import { warmUpContext, type EngineContext } from "./context";
 import { HlogIngest } from "./hlog-ingest";
 import type { IngestResult } from "./series-make";
 
@@ -46,6 +46,11 @@ const BUSY_POLL_MS = 50;
  * once, the warm-up made a 24-hour log chosen at once ~10 % slower.
  */
 const START_DELAY_MS = 1500;
+/**
+ * Bytes of counts a warm-up read keeps: enough intervals for V8 to optimise the keeping, no
+ * more (what it keeps is thrown away with its store).
+ */
+const WARM_UP_KEPT_BYTES = 4 * 1024 * 1024;
 /**
  * Block chunks written ahead after the synthetic log (core/blocks.ts): 3 MB each, about what
  * a worker's share of a 24-hour log's blocks takes of the largest size. Held until the next
@@ -150,7 +155,7 @@ function signal(state: "running" | "over"): void {
 export async function warmUp(
   context: EngineContext,
   busy: () => boolean,
-  read: (name: string, chunks: AsyncIterable<Uint8Array>, whole: Uint8Array) => Promise<unknown>,
+  read: (name: string, chunks: AsyncIterable<Uint8Array>, whole: Uint8Array, context: EngineContext) => Promise<unknown>,
   done: () => boolean = () => false,
   startDelayMs = START_DELAY_MS,
 ): Promise<void> {
@@ -201,7 +206,8 @@ export async function warmUp(
         yield bytes.subarray(i, i + SLICE_CHARS);
       }
     }
-    for (let round = 0; round < ROUNDS && !done(); round++) await read("warm-up.hlog", slices(), bytes);
+    const reading = warmUpContext(context, WARM_UP_KEPT_BYTES);
+    for (let round = 0; round < ROUNDS && !done(); round++) await read("warm-up.hlog", slices(), bytes, reading);
     // Then the memory a big log's blocks write first (core/blocks.ts), a chunk per look at the
     // event loop, while no file has come.
     for (let k = 0; k < READY_BLOCK_CHUNKS; k++) {
@@ -288,6 +294,8 @@ export class EngineWarmUps {
   requested(kind: string, demo = false): number {
     this.inFlight++;
     if (READS_LOGS.has(kind) && !demo) this.filesLoaded = true;
+    // A server's series keep no blocks: the chunks written ahead for a big log's would only be held through the load.
+    if (kind === "loadPrometheus") threadBlockWorkspace().chunks.drop();
     return ++this.received;
   }
 
@@ -317,10 +325,10 @@ export class EngineWarmUps {
     void warmUp(
       this.context,
       () => this.inFlight > 0,
-      async (name, chunks, whole) => {
+      async (name, chunks, whole, reading) => {
         const scratch = this.scratch();
         // Read as a big log's first piece is (load-pieces.ts): from its bytes, kept whole.
-        const sink = new HlogIngest(name, true, whole, true, undefined, this.context);
+        const sink = new HlogIngest(name, true, whole, true, undefined, reading);
         for await (const chunk of chunks) sink.pushBytes(chunk);
         scratch.add(sink.finish());
         if (this.inFlight > 0 || scratch.series.length === 0) return;
