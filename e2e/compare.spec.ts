@@ -77,6 +77,30 @@ test("requirement text: applies on Enter, verdict at the boundary, clear errors,
   await expect(page.getByTestId("sustainable")).toHaveCount(0);
 });
 
+test("select all, then merge: one series holding every series' counts; the selection cleared", async ({ page }) => {
+  await page.goto("./");
+  await idle(page);
+  const rows = page.getByTestId("series");
+  const n = await rows.count();
+  expect(n).toBeGreaterThanOrEqual(2);
+  let total = 0;
+  for (let k = 0; k < n; k++) total += Number(await rows.nth(k).getAttribute("data-count"));
+  await page.getByTestId("series-select-all").click();
+  for (let k = 0; k < n; k++) await expect(rows.nth(k).getByTestId("series-select")).toBeChecked();
+  await expect(page.getByTestId("series-select-all")).toHaveText("Clear the selection");
+  await expect(page.getByTestId("merge")).toHaveText(`Merge ${n} selected into one series`);
+  await page.getByTestId("merge").click();
+  const merged = page.locator("[data-testid=series][data-name^='merged:']");
+  await expect(merged).toHaveCount(1);
+  await expect(merged).toHaveAttribute("data-count", String(total));
+  await expect(page.getByTestId("merge")).toHaveCount(0);
+  // Clicked again with everything selected, it clears the selection.
+  await page.getByTestId("series-select-all").click();
+  await page.getByTestId("series-select-all").click();
+  await expect(page.getByTestId("merge")).toHaveCount(0);
+  for (let k = 0; k <= n; k++) await expect(rows.nth(k).getByTestId("series-select")).not.toBeChecked();
+});
+
 test("merge several series into one: counts add up, sources listed", async ({ page }) => {
   await page.goto("./");
   await idle(page);

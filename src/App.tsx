@@ -334,6 +334,17 @@ export function App() {
         </section>
         <aside className="side-panel">
           <h2>Series</h2>
+          {views.length >= 2 ? (
+            // A fleet is merged whole: its rows need not all be shown and ticked one by one.
+            <button
+              type="button"
+              data-testid="series-select-all"
+              className="select-all"
+              onClick={() => setSelected(selected.size === views.length ? new Set() : new Set(views.map((v) => v.id)))}
+            >
+              {selected.size === views.length ? "Clear the selection" : `Select all ${views.length} to merge`}
+            </button>
+          ) : null}
           {selected.size >= 2 ? (
             <button
               type="button"

@@ -485,22 +485,11 @@ export async function pageRuns(
         const loaded = await collected(b, page);
         if (shot && run === 0) await page.screenshot({ path: shot });
 
-        // Every row shown and selected for the merge (before the clock: a person's clicks).
-        if (fleet.series > LONG_LIST) {
-          // Clicked in the page: as the list grows the button moves, and a pointer click waits for it to hold still.
-          await page
-            .getByTestId("series-more")
-            .getByRole("button")
-            .evaluate((b) => (b as HTMLButtonElement).click());
-          await page.waitForFunction((n) => document.querySelectorAll("[data-testid=series]").length >= n, fleet.series);
-          await page.waitForSelector("[data-testid=app][data-busy=false]");
-        }
+        // Every series selected for the merge (before the clock: a person's click on "Select all").
         const allShown = trace ? rssSum() : null;
-
-        await page.evaluate(() => {
-          for (const c of document.querySelectorAll<HTMLInputElement>("[data-testid=series-select]")) if (!c.checked) c.click();
-        });
-        if (allShown) console.log(`  before the merge: ${mb(allShown.own)} with every row shown [${allShown.each}], ${mb(rssSum().own)} once every row is selected`);
+        await page.getByTestId("series-select-all").click();
+        await page.waitForFunction((n) => document.querySelector("[data-testid=merge]")?.textContent?.includes(`Merge ${n} `) ?? false, fleet.series);
+        if (allShown) console.log(`  before the merge: ${mb(allShown.own)} [${allShown.each}], ${mb(rssSum().own)} once every series is selected`);
         await page.getByTestId("merge").waitFor();
         await page.evaluate((n) => window.__bench.arm("merge", { event: "click", selector: "[data-testid=merge]", minSeries: n + 1, requireTrue: true }), fleet.series);
         let clicked!: () => void;
