@@ -3,7 +3,7 @@
 // as a sharp image), the method in the speaker notes. The same code runs in the page (loaded
 // only when a deck is asked for) and in the command line.
 import PptxGenJS from "pptxgenjs";
-import type { DeckChart, DeckModel } from "./deck-model";
+import type { DeckChart, DeckLine, DeckModel } from "./deck-model";
 
 /** 13.33 × 7.5 inches: PowerPoint's widescreen slide. */
 const W = 13.333;
@@ -41,39 +41,45 @@ function chartSlide(pptx: PptxGenJS, c: DeckChart): void {
   const area = { x: 0.5, y: 1.55, w: W - 1, h: H - 1.85 };
   const axisText = { fontFace: FONT, fontSize: 12, color: MUTED } as const;
   if (c.kind === "line") {
-    slide.addChart(
-      pptx.ChartType.line,
-      c.lines.map((l) => ({ name: l.name, labels: c.categories, values: l.values as number[] })),
-      {
-        ...area,
-        chartColors: c.lines.map((l, i) => hex(l.color, i)),
-        lineSize: 2,
-        lineDataSymbol: "none",
-        displayBlanksAs: "gap",
-        showLegend: true,
-        legendPos: "b",
-        legendFontSize: 12,
-        legendFontFace: FONT,
-        catAxisLabelFrequency: String(c.labelEvery),
-        catAxisLabelFontSize: 12,
-        catAxisLabelColor: MUTED,
-        catAxisLabelFontFace: FONT,
-        catAxisTitle: c.xTitle,
-        showCatAxisTitle: true,
-        catAxisTitleFontSize: 12,
-        catAxisTitleColor: MUTED,
-        catAxisMajorTickMark: "none",
-        valAxisLogScaleBase: c.yLog ? 10 : undefined,
-        valAxisLabelFontSize: 12,
-        valAxisLabelColor: MUTED,
-        valAxisLabelFontFace: FONT,
-        valAxisTitle: c.yTitle,
-        showValAxisTitle: true,
-        valAxisTitleFontSize: 12,
-        valAxisTitleColor: MUTED,
-        valGridLine: { color: "E3E6EA", size: 0.75 },
-      },
-    );
+    const data = (l: DeckLine) => ({ name: l.name, labels: c.categories, values: l.values as number[] });
+    const solid = c.lines.every((l) => (l.dash ?? "solid") === "solid");
+    // A chart's dash is one for all its lines, so dashed lines go in as one line chart each, on
+    // the same axes (the legend still lists every line in order).
+    const lines = solid
+      ? { type: "line" as const, data: c.lines.map(data) }
+      : c.lines.map((l, i) => ({ type: "line" as const, data: [data(l)], options: { chartColors: [hex(l.color, i)], lineDash: l.dash ?? "solid" } }));
+    const options: PptxGenJS.IChartOpts = {
+      ...area,
+      chartColors: c.lines.map((l, i) => hex(l.color, i)),
+      lineSize: 2,
+      lineDataSymbol: "none",
+      displayBlanksAs: "gap",
+      showLegend: true,
+      legendPos: "b",
+      legendFontSize: 12,
+      legendFontFace: FONT,
+      catAxisLabelFrequency: String(c.labelEvery),
+      catAxisLabelFontSize: 12,
+      catAxisLabelColor: MUTED,
+      catAxisLabelFontFace: FONT,
+      catAxisTitle: c.xTitle,
+      showCatAxisTitle: true,
+      catAxisTitleFontSize: 12,
+      catAxisTitleColor: MUTED,
+      catAxisMajorTickMark: "none",
+      valAxisLogScaleBase: c.yLog ? 10 : undefined,
+      valAxisLabelFontSize: 12,
+      valAxisLabelColor: MUTED,
+      valAxisLabelFontFace: FONT,
+      valAxisTitle: c.yTitle,
+      showValAxisTitle: true,
+      valAxisTitleFontSize: 12,
+      valAxisTitleColor: MUTED,
+      valGridLine: { color: "E3E6EA", size: 0.75 },
+    };
+    // pptxgenjs reads a combination's options from the second argument (its typings say data).
+    if (Array.isArray(lines)) slide.addChart(lines, options as unknown as unknown[]);
+    else slide.addChart(lines.type, lines.data, options);
   } else if (c.kind === "bar") {
     slide.addChart(pptx.ChartType.bar, [{ name: c.yTitle, labels: c.categories, values: c.values }], {
       ...area,

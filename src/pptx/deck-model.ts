@@ -20,6 +20,8 @@ export interface DeckRow {
   view: { id: string; name: string; throughput: number | null; recordedUnit: Unit; spectrum: BucketView; wholeCount?: number; failures?: number };
   verdict: Verdict | null;
   color: string;
+  /** The line's dash as the page draws it (an SVG dash array; "" solid). */
+  dash?: string;
 }
 
 export interface DeckSource {
@@ -47,7 +49,32 @@ export interface DeckLine {
   /** "#rrggbb". */
   color: string;
   values: (number | null)[];
-  dashed?: boolean;
+  /** PowerPoint's preset dash of the line ("solid" when absent). */
+  dash?: PptxDash;
+}
+
+export type PptxDash = "solid" | "dash" | "dashDot" | "lgDash" | "lgDashDot" | "lgDashDotDot" | "sysDash" | "sysDot";
+
+// The page's dash arrays (core/palette/colors.ts) as PowerPoint's presets: two throughputs of one
+// configuration differ by dash more than by shade, so a deck without them could not tell them apart.
+const PPTX_DASH: Record<string, PptxDash> = {
+  "": "solid",
+  "6 3": "dash",
+  "2 3": "sysDash",
+  "8 3 2 3": "lgDashDot",
+  "12 4": "lgDash",
+  "4 2 1 2": "dashDot",
+  "1 3": "sysDot",
+  "10 3": "lgDash",
+  "3 2": "sysDash",
+  "10 2 2 2": "lgDashDotDot",
+  "1 2": "sysDot",
+};
+
+/** The preset nearest the page's dash array; an unknown pattern is still dashed, never solid. */
+export function pptxDash(svg: string | undefined): PptxDash {
+  const key = (svg ?? "").trim().replace(/[\s,]+/g, " ");
+  return PPTX_DASH[key] ?? "dash";
 }
 
 export type DeckChart =
@@ -160,6 +187,7 @@ function spectraChart(s: DeckSource): DeckChart {
     return {
       name: empty ? noLineLegend(r.view.name, empty) : r.view.name,
       color: r.color,
+      dash: pptxDash(r.dash),
       values: grid.map((p, k) => (sp.totalCount > 0 ? positive(valueAtFromBuckets(sp, k === 0 ? 1e-9 : k === grid.length - 1 ? 100 : p) * f) : null)),
     };
   });
@@ -169,7 +197,7 @@ function spectraChart(s: DeckSource): DeckChart {
     lines.push({
       name: `requirement: ${requirementPhrase(s.requirement)}`,
       color: "#c62828",
-      dashed: true,
+      dash: "lgDash",
       values: grid.map((p) => {
         const e = entries.find((x) => x.percentile >= p) ?? (last.percentile >= 100 ? last : null);
         return e ? e.limitNs / NANOS_PER_UNIT[s.unit] : null;
@@ -223,7 +251,7 @@ function timelineChart(s: DeckSource, tl: TimelineResult): DeckChart | null {
       const k1 = Math.min(columns - 1, Math.max(k0, Math.ceil(((d.t1[i]! - d0) / span) * columns) - 1));
       for (let k = k0; k <= k1; k++) if (col[k] === null || v > col[k]!) col[k] = v;
     }
-    return { name: r.view.name, color: r.color, values: col };
+    return { name: r.view.name, color: r.color, dash: pptxDash(r.dash), values: col };
   });
   // Labels at eight places only (some renderers label every category they can fit).
   const every = Math.max(1, Math.round(columns / 8));

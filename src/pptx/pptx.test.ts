@@ -12,7 +12,8 @@ import { main } from "../cli/main";
 import { valueRow } from "../charts/heatmap/layout";
 import { NANOS_PER_UNIT, type Unit } from "../core/types";
 import type { HeatmapSeries } from "../engine/query-types";
-import { sharedAxisNs } from "./deck-model";
+import { pptxDash, sharedAxisNs } from "./deck-model";
+import { dashOf } from "../core/palette/colors";
 import { encodePng } from "./heatmap-png";
 import { onAxis } from "../charts/heatmap/layout";
 
@@ -99,6 +100,43 @@ describe("report --out DIR writes DIR/deck.pptx", () => {
     },
     150_000,
   );
+});
+
+describe("two throughputs of one configuration in the deck", () => {
+  /** Each line of a chart: its name, colour and PowerPoint dash, read from the chart's XML. */
+  const linesOf = (xml: string) =>
+    [...xml.matchAll(/<c:ser>([\s\S]*?)<\/c:ser>/g)].map((m) => ({
+      name: /<c:tx>[\s\S]*?<c:v>([^<]+)<\/c:v>/.exec(m[1]!)![1]!,
+      color: /<c:spPr>[\s\S]*?<a:srgbClr val="([0-9A-F]{6})"/i.exec(m[1]!)![1]!,
+      dash: /<a:prstDash val="([a-zA-Z]+)"/.exec(m[1]!)![1]!,
+    }));
+
+  it("differ by dash as on the page (the higher throughput solid), on both charts; the requirement is dashed", async () => {
+    const out = mkdtempSync(path.join(tmpdir(), "hdr-deck-dash-"));
+    const A4 = path.join(demo, "sysA_4k.response.hlog");
+    const r = await run(["report", A, A4, B, "--require", "p99<=20ms", "--out", out]);
+    expect(r.code).toBe(0);
+    const deck = await readPptx(readFileSync(path.join(out, "deck.pptx")));
+    for (const slide of deck.slides.slice(1, 3)) {
+      const lines = linesOf(deck.chartXml[slide.charts[0]!]!);
+      const by = new Map(lines.map((l) => [l.name, l]));
+      expect(by.get("sysA_4k.response")!.dash).toBe("solid");
+      expect(by.get("sysA_2k.response")!.dash).not.toBe("solid");
+      expect(by.get("sysB_2k.response")!.dash).toBe("solid");
+      // No two lines look alike.
+      expect(new Set(lines.map((l) => `${l.color}|${l.dash}`)).size).toBe(lines.length);
+    }
+    const spectra = linesOf(deck.chartXml[deck.slides[1]!.charts[0]!]!);
+    expect(spectra.find((l) => l.name.startsWith("requirement"))!.dash).not.toBe("solid");
+  });
+
+  it("each of the page's first six dashes has a preset of its own; the corrected view's dash is not solid", () => {
+    const presets = [0, 1, 2, 3, 4, 5].map((i) => pptxDash(dashOf(i)));
+    expect(presets[0]).toBe("solid");
+    expect(new Set(presets).size).toBe(6);
+    expect(pptxDash("1 3")).not.toBe("solid");
+    expect(pptxDash("5 5")).toBe("dash");
+  });
 });
 
 describe("the heatmap slide: lanes whose ranges overlap share one latency axis", () => {
