@@ -89,6 +89,19 @@ describe("cutting a big log into pieces", () => {
     // The 24-hour log on two workers: this one reads a little more than half, the helper the rest.
     const day = stretchStarts(42_600_000, 2, 256 * 1024, 0.15)!;
     expect(day[1]! / 42_600_000).toBeCloseTo(1 / 1.85, 3);
+    // A helper's start costs it as much as reading `startCost` bytes: its stretch is that much
+    // shorter again, and the times still match, for every helper.
+    const start = 4 * 1024 * 1024;
+    for (const workers of [2, 3, 5]) {
+      const s = stretchStarts(502_000_000, workers, 256 * 1024, 0.15, start)!;
+      const b = [...s, 502_000_000];
+      const t = s.map((x, w) => b[w + 1]! - x + 0.15 * x + (w > 0 ? start : 0));
+      for (const x of t) expect(Math.abs(x - t[0]!)).toBeLessThan(2);
+      expect(s[1]!).toBeGreaterThan(stretchStarts(502_000_000, workers, 256 * 1024, 0.15)![1]!);
+    }
+    expect((stretchStarts(42_600_000, 2, 256 * 1024, 0.15, start)![1]! - day[1]!) / start).toBeCloseTo(1 / 1.85, 3);
+    // A log whose helper would be left less than the minimum piece is read whole.
+    expect(stretchStarts(4_500_000, 2, 256 * 1024, 0.075, start)).toBeNull();
     // None for one worker, or when a stretch would be below the minimum piece.
     expect(logPiecePlan(42_600_000, 256 * 1024, 1)).toEqual({ targets: [], owners: [0] });
     expect(logPiecePlan(500_000, 256 * 1024, 2)).toEqual({ targets: [], owners: [0] });

@@ -22,9 +22,8 @@ import type { HelperWorkers } from "./load-files";
  * What counting a byte's lines costs a helper beside reading it, as a share: a helper's stretch
  * of the log is shortened by this share of the bytes before it. Traced in Chromium, the count
  * costs ~0.11 of a read, but the engine reads a byte more slowly than a warm helper (it keeps
- * the bytes for its table and answers the page) and a cold helper more slowly than the engine:
- * the 24-hour log chosen at once ended on the helper, the 502 MB log on the engine. This share
- * splits the difference (docs/PERFORMANCE.md).
+ * the bytes for its table and answers the page). A helper's start, which does not grow with the
+ * log, is counted apart (`startCost`, load-plan.ts).
  */
 const COUNT_COST = 0.075;
 /** A helper's stretch: its first piece's share (the second is joined while the first is). */
@@ -40,18 +39,18 @@ export interface PiecePlan {
 
 /**
  * Where each worker's stretch of a log of `size` bytes starts, for `workers` workers (the first
- * this one): equal times, a helper's counting its stretch's start at COUNT_COST per byte. Null
- * when a stretch would be shorter than `minPiece`.
+ * this one): equal times, a helper's counting its stretch's start at COUNT_COST per byte and its
+ * start at `startCost` bytes. Null when a stretch would be shorter than `minPiece`.
  */
-export function stretchStarts(size: number, workers: number, minPiece: number, countCost = COUNT_COST): number[] | null {
+export function stretchStarts(size: number, workers: number, minPiece: number, countCost = COUNT_COST, startCost = 0): number[] | null {
   // The time each worker reads for, t (in bytes read), is found by bisection: worker w's
-  // stretch is t - countCost * start_w long, and the stretches must end at the log's end.
+  // stretch is t - countCost * start_w - startCost long, and the stretches must end at the log's end.
   const ends = (t: number): number[] => {
     const starts = [0];
     let at = t;
     for (let w = 1; w < workers; w++) {
       starts.push(at);
-      at += t - countCost * at;
+      at += Math.max(0, t - countCost * at - startCost);
     }
     starts.push(at);
     return starts;
@@ -74,8 +73,8 @@ export function stretchStarts(size: number, workers: number, minPiece: number, c
  * a helper's in two pieces when both are at least `minPiece`; none for one worker or a log too
  * small to share.
  */
-export function logPiecePlan(size: number, minPiece: number, workers: number, countCost = COUNT_COST): PiecePlan {
-  const starts = workers > 1 ? stretchStarts(size, workers, Math.max(1, minPiece), countCost) : null;
+export function logPiecePlan(size: number, minPiece: number, workers: number, countCost = COUNT_COST, startCost = 0): PiecePlan {
+  const starts = workers > 1 ? stretchStarts(size, workers, Math.max(1, minPiece), countCost, startCost) : null;
   if (!starts) return { targets: [], owners: [0] };
   const targets: number[] = [];
   const owners = [0];

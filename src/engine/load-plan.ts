@@ -63,6 +63,15 @@ function minPieceOf(splitBytes: number): number {
 }
 
 /**
+ * What a helper's start costs, in bytes read, beside its count: its first bytes of a file come
+ * from the browser in round trips, so on a log of tens of MB a helper given an equal time ended
+ * last and the engine waited for it. About the smallest log worth cutting.
+ */
+function helperStartOf(splitBytes: number): number {
+  return splitBytes;
+}
+
+/**
  * Where an interval log read on demand is cut: one equal piece per worker, each read by its own
  * (none below `splitBytes`, none for one worker).
  */
@@ -91,7 +100,7 @@ export async function planLoad(files: readonly File[], caps: LoadCapabilities): 
   /** A big log in its pieces, one stretch per worker (load-pieces.ts); one whose cuts found no line ends, whole. */
   const inPieces = async (i: number): Promise<LoadStep> => {
     const file = files[i]!;
-    const { cuts, owners } = await piecesAt(file, logPiecePlan(file.size, minPieceOf(splitBytes), 1 + caps.helpers));
+    const { cuts, owners } = await piecesAt(file, logPiecePlan(file.size, minPieceOf(splitBytes), 1 + caps.helpers, undefined, helperStartOf(splitBytes)));
     return cuts.length === 0 ? { read: "here", file: i } : { read: "pieces", file: i, cuts, owners };
   };
 
