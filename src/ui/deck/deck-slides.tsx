@@ -10,9 +10,8 @@ import type { Headline } from "../../core/compare/headline";
 import { headlineLine, valueText } from "../../core/compare/headline";
 import { neededText } from "../../core/compare/details";
 import type { CompareResult } from "../../core/compare/types";
-import { formatCount } from "../../core/format";
 import { noValuesText } from "../../core/judge";
-import { formatThroughput } from "../../core/naming";
+import { contextLine } from "../../core/deck-context";
 import { requirementPhrase, type Requirement, type Verdict } from "../../core/requirements";
 import { heatmapLanes, worstOf, type MaxRow } from "../../core/worst-of";
 import { NANOS_PER_UNIT, type Unit } from "../../core/types";
@@ -57,17 +56,9 @@ export function slideKinds(d: DeckData): SlideKind[] {
   ];
 }
 
-/** "60 s", "15 min", "2.5 h". */
 /** How long the headline's one line is, which sets its type size on the slide. */
 function headlineLength(h: Headline | null | undefined): number {
   return h ? headlineLine(h).length : 0;
-}
-
-function durationText(s: number): string {
-  if (!(s > 0)) return "";
-  if (s < 120) return `${Math.round(s)} s`;
-  if (s < 7200) return `${Math.round(s / 60)} min`;
-  return `${Number((s / 3600).toPrecision(2))} h`;
 }
 
 /** A side's verdict against the requirement, in words; `noValues` says why a side without values has none. */
@@ -95,25 +86,6 @@ function Side({ row, unit }: { row: SeriesRow | undefined; unit: Unit }) {
   );
 }
 
-/** One line of context: throughput, how long, how many values. */
-function contextLine(rows: (SeriesRow | undefined)[], timeline: TimelineResult | null): string {
-  const rs = rows.filter((r): r is SeriesRow => r !== undefined);
-  const tps = [...new Set(rs.map((r) => r.view.throughput))];
-  const parts: string[] = [];
-  if (tps.length === 1 && tps[0] !== null) parts.push(`at ${formatThroughput(tps[0]!)}`);
-  else if (tps.some((t) => t !== null))
-    parts.push(rs.map((r) => `${r.view.name} at ${r.view.throughput === null ? "unknown throughput" : formatThroughput(r.view.throughput)}`).join(", "));
-  const durations = rs.map((r) => {
-    const d = timeline?.series.find((s) => s.id === r.view.id);
-    return d && d.t0.length ? d.t1[d.t1.length - 1]! - d.t0[0]! : 0;
-  });
-  const ds = [...new Set(durations.map(durationText).filter((x) => x))];
-  if (ds.length === 1) parts.push(`${ds[0]} each`);
-  else if (ds.length > 1) parts.push(`runs of ${ds.join(" and ")}`);
-  parts.push(`${rs.map((r) => formatCount(r.view.spectrum.totalCount)).join(" and ")} values counted`);
-  return parts.join(" · ");
-}
-
 export function HeadlineSlide({ d }: { d: DeckData }) {
   const byName = (n: string) => d.rows.find((r) => r.view.name === n);
   if (d.pair) {
@@ -138,7 +110,10 @@ export function HeadlineSlide({ d }: { d: DeckData }) {
           </>
         ) : null}
         <p className="deck-context" data-testid="deck-context">
-          {contextLine(sides, d.timeline)}
+          {contextLine(
+            sides.filter((r): r is SeriesRow => r !== undefined),
+            d.timeline,
+          )}
         </p>
       </>
     );
