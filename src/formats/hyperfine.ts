@@ -11,7 +11,7 @@ import { fileBaseName } from "../core/naming";
 import type { LoadProblem } from "../core/types";
 import type { FormatReader, LineParser, ParsedSeries, ParsedSource, SampleOptions } from "./source";
 import { maxLatencyIn, parseLatency } from "./support/decimals";
-import { feedLine, feedPiece, JsonStream, parseJsonLine, tooLongReason } from "./support/json-stream";
+import { elementStream, feedLine, feedPiece, JsonStream, parseJsonLine } from "./support/json-stream";
 import { Problems } from "./support/problems";
 
 const NS = maxLatencyIn("ns");
@@ -31,11 +31,13 @@ class HyperfineParser implements LineParser {
 
   constructor(private readonly file: string) {
     this.problems = new Problems(file);
-    this.stream = new JsonStream(
-      [["results", "*"]],
-      (_path, text, lineNo) => this.result(text, lineNo),
+    this.stream = elementStream(
+      this.problems,
+      ["results", "*"],
+      (text, lineNo) => this.result(text, lineNo),
       MAX_RESULT_CHARS,
-      (v) => this.problems.line(v.line, tooLongReason("a result", v, "its times and exit codes would be those of several million runs")),
+      "a result",
+      "its times and exit codes would be those of several million runs",
     );
   }
 
