@@ -21,6 +21,7 @@ const NS = maxLatencyIn("ns");
  * hyperfine pretty-prints them, so a million runs (--runs 1000000) is some 40 MB.
  */
 const MAX_RESULT_CHARS = 128 * 1024 * 1024;
+const RESULT_TOO_LONG = "its times and exit codes would be those of several million runs";
 
 class HyperfineParser implements LineParser {
   private readonly problems: Problems;
@@ -31,14 +32,7 @@ class HyperfineParser implements LineParser {
 
   constructor(private readonly file: string) {
     this.problems = new Problems(file);
-    this.stream = elementStream(
-      this.problems,
-      ["results", "*"],
-      (text, lineNo) => this.result(text, lineNo),
-      MAX_RESULT_CHARS,
-      "a result",
-      "its times and exit codes would be those of several million runs",
-    );
+    this.stream = elementStream(this.problems, ["results", "*"], (text, lineNo) => this.result(text, lineNo), MAX_RESULT_CHARS, "a result", RESULT_TOO_LONG);
   }
 
   piece(text: string, lineNo: number): void {

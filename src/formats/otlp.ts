@@ -40,6 +40,7 @@ type Kind = "explicit" | "exponential";
  * far more without a batch size), so the limit is that of the Prometheus reader's results.
  */
 const MAX_RESOURCE_CHARS = 256 * 1024 * 1024;
+const RESOURCE_TOO_LONG = "an export that large is best split: the Collector's batch processor, send_batch_max_size";
 
 interface Point extends Snapshot {
   line: number;
@@ -106,14 +107,7 @@ class OtlpParser implements LineParser {
   }
 
   private restart(): JsonStream {
-    return elementStream(
-      this.problems,
-      ["resourceMetrics", "*"],
-      (text, lineNo) => this.resource(text, lineNo),
-      MAX_RESOURCE_CHARS,
-      "a resourceMetrics entry",
-      "an export that large is best split: the Collector's batch processor, send_batch_max_size",
-    );
+    return elementStream(this.problems, ["resourceMetrics", "*"], (text, lineNo) => this.resource(text, lineNo), MAX_RESOURCE_CHARS, "a resourceMetrics entry", RESOURCE_TOO_LONG);
   }
 
   piece(text: string, lineNo: number): void {
