@@ -12,10 +12,8 @@ const ms = (s: (typeof samples)[number]) => Math.floor(s.startUs / 1000);
 
 describe("Gatling text simulation.log", () => {
   it("reads 3.4–3.12 REQUEST records: end − start in ms, one series per request, KO as failures", () => {
-    const p = parseByLines(gatlingReader, "simulation.log", gatlingLog(written));
-    expect(p.problems).toEqual([]);
+    const p = expectReadExactly(gatlingReader, "simulation.log", gatlingLog(written), written, msValue, ms, 1000);
     expect(p.format).toBe("gatling");
-    expectSamplesRead(p, written, msValue, ms, 1000);
     for (const s of p.series) {
       expect(s.unit).toBe("ms");
       expect(s.name).toBe(`simulation [${s.tag}]`);
