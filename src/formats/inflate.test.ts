@@ -6,6 +6,7 @@ import pako from "pako";
 import { describe, expect, it } from "vitest";
 import { decodeBase64 } from "./hlog-encoding-base64";
 import { inflateBounded } from "../../tests/support/pako-inflate";
+import { histogramLike, repetitive } from "../../tests/support/inflate-inputs";
 import { inflateZlib, lastStreamEnd } from "./inflate";
 
 // inflateZlib must give the verdicts of inflateBounded (pako's zlib port): the same bytes,
@@ -34,38 +35,6 @@ const deflateOptions = fc.record({
   windowBits: fc.integer({ min: 8, max: 15 }),
   memLevel: fc.integer({ min: 1, max: 9 }),
 });
-
-/** Like a histogram's counts: runs of zero bytes and small LEB128-ish varints. */
-const histogramLike = fc
-  .array(
-    fc.oneof(
-      fc.integer({ min: 1, max: 300 }).map((n) => new Array<number>(n).fill(0)),
-      fc.array(fc.integer({ min: 0, max: 0x7f }), { minLength: 1, maxLength: 8 }),
-      fc.integer({ min: 128, max: 1 << 20 }).map((v) => {
-        const out: number[] = [];
-        while (v >= 0x80) {
-          out.push((v & 0x7f) | 0x80);
-          v >>>= 7;
-        }
-        out.push(v);
-        return out;
-      }),
-    ),
-    { maxLength: 400 },
-  )
-  .map((parts) => Uint8Array.from(parts.flat()));
-
-/** Few distinct bytes, with repeats near and far (matches of all lengths and distances). */
-const repetitive = fc
-  .tuple(fc.uint8Array({ minLength: 1, maxLength: 64 }), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 600 })), { maxLength: 60 }))
-  .map(([seed, copies]) => {
-    const out = Array.from(seed, (b) => b & 7);
-    for (const [from, n] of copies) {
-      const start = from % out.length;
-      for (let i = 0; i < n; i++) out.push(out[start + i]);
-    }
-    return Uint8Array.from(out);
-  });
 
 /**
  * pako.deflate, or null where pako 1.0.11's deflate itself throws (a RangeError from its
