@@ -199,6 +199,9 @@ function More({ names, what }: { names: string[]; what: string }) {
   );
 }
 
+/** A chart on a slide stands still: the whole run, no brushing or zooming. */
+const STILL = { range: { start: null, end: null }, onBrush: () => undefined, onZoom: () => undefined };
+
 function maxOfValues(a: ArrayLike<number>): number {
   let m = 0;
   for (let i = 0; i < a.length; i++) if (a[i]! > m) m = a[i]!;
@@ -254,11 +257,9 @@ export function TimelineSlide({ d }: { d: DeckData }) {
                 wallClock={false}
                 yLog={d.timelineLog}
                 domain={d.timeline!.domain}
-                range={{ start: null, end: null }}
                 width={s.w}
                 height={h}
-                onBrush={() => undefined}
-                onZoom={() => undefined}
+                {...STILL}
               />
               <More names={more} what="series" />
             </>
@@ -289,16 +290,7 @@ export function HeatmapSlide({ d }: { d: DeckData }) {
           const laneHeight = Math.max(30, Math.floor((room + 8) / shown.length) - header - 8);
           return (
             <>
-              <Heatmap
-                lanes={shown}
-                unit={d.unit}
-                domain={hm.domain}
-                range={{ start: null, end: null }}
-                width={s.w}
-                laneHeight={laneHeight}
-                onBrush={() => undefined}
-                onZoom={() => undefined}
-              />
+              <Heatmap lanes={shown} unit={d.unit} domain={hm.domain} width={s.w} laneHeight={laneHeight} {...STILL} />
               <More names={more} what="series" />
             </>
           );
