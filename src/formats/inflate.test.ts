@@ -6,7 +6,7 @@ import pako from "pako";
 import { describe, expect, it } from "vitest";
 import { decodeBase64 } from "./hlog-encoding-base64";
 import { inflateBounded } from "../../tests/support/pako-inflate";
-import { histogramLike, repetitive } from "../../tests/support/inflate-inputs";
+import { BitWriter, histogramLike, repetitive } from "../../tests/support/inflate-inputs";
 import { inflateZlib, lastStreamEnd } from "./inflate";
 
 // inflateZlib must give the verdicts of inflateBounded (pako's zlib port): the same bytes,
@@ -139,33 +139,6 @@ describe("inflateZlib against pako", () => {
 
 // ---------------------------------------------------------------------------------------------
 // Hand-made streams, for what pako.deflate never writes
-
-/** Deflate's bit order: values LSB first, Huffman codes MSB first. */
-class BitWriter {
-  bytes: number[] = [];
-  private acc = 0;
-  private n = 0;
-  bits(value: number, count: number): this {
-    for (let i = 0; i < count; i++) {
-      this.acc |= ((value >>> i) & 1) << this.n;
-      if (++this.n === 8) this.flush();
-    }
-    return this;
-  }
-  code(code: number, length: number): this {
-    for (let i = length - 1; i >= 0; i--) this.bits((code >>> i) & 1, 1);
-    return this;
-  }
-  align(): this {
-    if (this.n > 0) this.flush();
-    return this;
-  }
-  private flush(): void {
-    this.bytes.push(this.acc);
-    this.acc = 0;
-    this.n = 0;
-  }
-}
 
 function adler32(b: ArrayLike<number>): number {
   let a = 1;

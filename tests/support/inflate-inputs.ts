@@ -1,4 +1,5 @@
-// Bytes to deflate and inflate again in the inflaters' property tests (fast-check: test code only).
+// Bytes to deflate and inflate again in the inflaters' property tests (fast-check: test code
+// only), and a writer of deflate's bits for streams made by hand.
 import fc from "fast-check";
 
 /** Like a histogram's counts: runs of zero bytes and small LEB128-ish varints. */
@@ -32,3 +33,30 @@ export const repetitive = fc
     }
     return Uint8Array.from(out);
   });
+
+/** Deflate's bit order: values LSB first, Huffman codes MSB first. */
+export class BitWriter {
+  bytes: number[] = [];
+  private acc = 0;
+  private n = 0;
+  bits(value: number, count: number): this {
+    for (let i = 0; i < count; i++) {
+      this.acc |= ((value >>> i) & 1) << this.n;
+      if (++this.n === 8) this.flush();
+    }
+    return this;
+  }
+  code(code: number, length: number): this {
+    for (let i = length - 1; i >= 0; i--) this.bits((code >>> i) & 1, 1);
+    return this;
+  }
+  align(): this {
+    if (this.n > 0) this.flush();
+    return this;
+  }
+  private flush(): void {
+    this.bytes.push(this.acc);
+    this.acc = 0;
+    this.n = 0;
+  }
+}
