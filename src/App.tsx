@@ -363,8 +363,8 @@ export function App() {
             onUnit={setSeriesUnit}
             onBusy={holdBusy}
           />
-          {live.canFollowLink ? <FollowButton what="link" onClick={() => void live.followLink()} /> : null}
-          {live.canFollowFiles ? <FollowButton what="files" onClick={() => void live.followFiles()} /> : null}
+          {live.canFollowLink ? <FollowButton testId="follow-src" onClick={() => void live.followLink()} /> : null}
+          {live.canFollowFiles ? <FollowButton testId="follow-file" onClick={() => void live.followFiles()} /> : null}
           <SharePanel makeMarkdown={makeMarkdown} makeLink={makeLink} />
           <SampleOptionsPanel options={sampleOpts} onChange={setSampleOpts} />
           <PastePanel onLoad={loadText} />
