@@ -582,7 +582,8 @@ export function readLines(p: LineParser, lines: readonly string[]): ParsedSource
 
 /**
  * The lines of an indented template literal, as a producer printed them: the literal's first
- * (empty) line and last (indentation only) dropped, and the indentation the lines share.
+ * (empty) line and last (indentation only) dropped, and the indentation the lines share. The
+ * text is taken raw: a backslash stays a backslash.
  */
 export function linesOf(strings: TemplateStringsArray): string[] {
   const lines = strings.raw.join("").split("\n").slice(1, -1);
