@@ -7,6 +7,7 @@ import type { SampleOptions } from "./formats/source";
 import type { PrometheusAuth, PrometheusRequest } from "./engine/prometheus-query";
 import { TimelinePanel } from "./ui/panels/TimelinePanel";
 import { Warnings } from "./ui/panels/Warnings";
+import { FollowButton } from "./ui/panels/FollowButton";
 import { RequirementEditor } from "./ui/panels/RequirementEditor";
 import { Judgement, judgeRows } from "./ui/panels/Judgement";
 import { SampleOptionsPanel } from "./ui/panels/SampleOptionsPanel";
@@ -142,6 +143,8 @@ export function App() {
     [plotSeries],
   );
   const yLog = vs.yChoice ?? autoLog;
+  // The spectrum as the page's plot and the presentation's draw it.
+  const plot = { plotSeries, steps: plotSteps, unit, yLog };
   const flip = (s: Set<string>, id: string, on: boolean) => {
     const n = new Set(s);
     if (on) n.add(id);
@@ -295,16 +298,7 @@ export function App() {
           ) : null}
           <LinkBasis views={views} requirement={requirement} />
           <Judgement part="summary" rows={visibleRows} requirement={requirement} unit={unit} width={width} time={timeInfo} />
-          <SpectrumPanel
-            rows={visibleRows}
-            plotSeries={plotSeries}
-            steps={plotSteps}
-            unit={unit}
-            yLog={yLog}
-            sideBySide={vs.sideBySide}
-            width={plotWidth}
-            onPick={hasIntervals ? pickThreshold : undefined}
-          />
+          <SpectrumPanel {...plot} rows={visibleRows} sideBySide={vs.sideBySide} width={plotWidth} onPick={hasIntervals ? pickThreshold : undefined} />
           {timeline && timelineLines.length > 0 ? (
             <TimelinePanel {...timeProps} timeline={timeline} lines={timelineLines} settings={tlShown} onSettings={vs.setTl} bands={timeBands} onBusy={holdBusy} />
           ) : null}
@@ -369,28 +363,8 @@ export function App() {
             onUnit={setSeriesUnit}
             onBusy={holdBusy}
           />
-          {live.canFollowLink ? (
-            <button
-              type="button"
-              data-testid="follow-src"
-              className="follow-file"
-              onClick={() => void live.followLink()}
-              title="Follow the link's logs as they are written: asked for again each second, from where the page stopped"
-            >
-              Follow the link's logs
-            </button>
-          ) : null}
-          {live.canFollowFiles ? (
-            <button
-              type="button"
-              data-testid="follow-file"
-              className="follow-file"
-              onClick={() => void live.followFiles()}
-              title="Choose a log that is being written: it is read again each second"
-            >
-              Follow a file…
-            </button>
-          ) : null}
+          {live.canFollowLink ? <FollowButton testId="follow-src" onClick={() => void live.followLink()} /> : null}
+          {live.canFollowFiles ? <FollowButton testId="follow-file" onClick={() => void live.followFiles()} /> : null}
           <SharePanel makeMarkdown={makeMarkdown} makeLink={makeLink} />
           <SampleOptionsPanel options={sampleOpts} onChange={setSampleOpts} />
           <PastePanel onLoad={loadText} />
@@ -419,10 +393,7 @@ export function App() {
             config: x.config,
             text: x.maxThroughput === null ? (x.points.length ? "fails at every tested throughput" : "no throughput known") : `sustains ${formatThroughput(x.maxThroughput)}`,
           }))}
-          plotSeries={plotSeries}
-          steps={plotSteps}
-          unit={unit}
-          yLog={yLog}
+          {...plot}
           timelineLog={tlLog}
           timeline={timeline}
           timelineLines={timelineLines}

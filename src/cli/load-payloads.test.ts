@@ -24,7 +24,7 @@ const helpers: HelperWorkers = {
   read: async (_h, blob, name, _progress, _signal, before) => ({ ...(await readPartHere(blob, name, () => undefined, undefined, before, false)), source: null }),
 };
 
-async function fromDisk(paths: string[], withHelpers: boolean): Promise<Store> {
+async function fromDisk(paths: string[], withHelpers: HelperWorkers | null): Promise<Store> {
   const store = new Store();
   // Cut into parts from 64 kB, so that these logs are read in three.
   const out = await loadFiles(
@@ -33,7 +33,7 @@ async function fromDisk(paths: string[], withHelpers: boolean): Promise<Store> {
     () => undefined,
     undefined,
     undefined,
-    withHelpers ? helpers : null,
+    withHelpers,
     { splitBytes: 64 * 1024, payloads: filePayloads },
   );
   expect(out.flatMap((o) => o.problems)).toEqual([]);
@@ -72,7 +72,7 @@ describe("logs read from disk", () => {
   ])("give every payload, window and comparison the page's reading gives (helpers on disk: %s, in the page: %s)", async (diskHelpers, pageHelpers) => {
     const paths = write();
     expect(logs[0]!.text.length).toBeGreaterThan(3 * 64 * 1024);
-    const disk = await fromDisk(paths, diskHelpers);
+    const disk = await fromDisk(paths, diskHelpers ? helpers : null);
     const page = await inPage(logs, pageHelpers);
     expect(disk.series.map((s) => s.name)).toEqual(page.series.map((s) => s.name));
     for (const [k, s] of disk.series.entries()) {
@@ -106,17 +106,7 @@ describe("logs read from disk", () => {
       count: 2,
       read: (h, blob, name) => (name.startsWith("sysA") ? Promise.reject(new Error("helper thread failed")) : helpers.read(h, blob, name, () => undefined)),
     };
-    const store = new Store();
-    const out = await loadFiles(
-      store,
-      paths.map((p) => new PathFile(p).asFile()),
-      () => undefined,
-      undefined,
-      undefined,
-      failing,
-      { splitBytes: 64 * 1024, payloads: filePayloads },
-    );
-    expect(out.flatMap((o) => o.problems)).toEqual([]);
+    const store = await fromDisk(paths, failing);
     const page = await inPage(logs, false);
     // The log a helper failed on, read again here in one piece (a part after an empty one); the
     // other joined from its parts.
@@ -133,7 +123,7 @@ describe("logs read from disk", () => {
 
   it("hold no payload text: they read it from the file when asked", async () => {
     const paths = write();
-    const disk = await fromDisk(paths, true);
+    const disk = await fromDisk(paths, helpers);
     truncateSync(paths[0]!, 0);
     expect(() => disk.series[0]!.intervals!.allPayloads()).toThrow(/became shorter/);
   });

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { build } from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
 import { simulateClosedLoop } from "../../tests/support/loadgen-fixtures";
-import { mulberry32, simulateQueue, simulateSyncClient, type SimInterval, type Stall } from "../../tests/support/queue-sim";
+import { mulberry32, simulateQueue, simulateSyncClient, stallsAt, type SimInterval, type Stall } from "../../tests/support/queue-sim";
 import { parsePercentileFile } from "../formats/hgrm";
 import { MAX_GAP_SHARE, MAX_TAIL_FRACTION, MIN_CONTRAST, MIN_JUMP, MIN_TAIL_COUNT, TAIL_WINDOW, searchCliffs, strongestCliff, type Bin, type Candidate } from "./co-cliff";
 import { coMessage, detectCoordinatedOmission, percentilePair } from "./co-detect";
@@ -84,11 +84,7 @@ describe("a synchronous client against a stalling server", () => {
       medianServiceSec: 0.001,
       sigma: 0.6,
       seed: 4,
-      stalls: [
-        { at: 8, duration: 0.2 },
-        { at: 20, duration: 0.45 },
-        { at: 41, duration: 0.3 },
-      ],
+      stalls: stallsAt([8, 0.2], [20, 0.45], [41, 0.3]),
     });
     expect(detectCoordinatedOmission(r.measured).suspicious).toBe(true);
     expect(detectCoordinatedOmission(r.corrected)).toEqual({ suspicious: false });
@@ -129,18 +125,7 @@ describe("healthy measurements", () => {
   };
 
   it("an open-loop run with stalls (queue-sim) is not flagged", () => {
-    const q = simulateQueue({
-      rate: 1000,
-      seconds: 60,
-      medianServiceSec: 0.0004,
-      sigma: 0.5,
-      stalls: [
-        { at: 10, duration: 0.3 },
-        { at: 30, duration: 0.05 },
-        { at: 50, duration: 0.6 },
-      ],
-      seed: 2,
-    });
+    const q = simulateQueue({ rate: 1000, seconds: 60, medianServiceSec: 0.0004, sigma: 0.5, stalls: stallsAt([10, 0.3], [30, 0.05], [50, 0.6]), seed: 2 });
     expect(detectCoordinatedOmission(merged(q.map((iv) => iv.histogram)))).toEqual({ suspicious: false });
   });
 
@@ -418,18 +403,7 @@ describe("the warning's text", () => {
   });
 
   it("the rate test's finding is in the message", () => {
-    const run = simulateSyncClient({
-      connections: 2,
-      rate: 20000,
-      seconds: 30,
-      medianServiceSec: 30e-6,
-      sigma: 0.3,
-      stalls: [
-        { at: 10, duration: 0.5 },
-        { at: 20, duration: 1.1 },
-      ],
-      seed: 5,
-    });
+    const run = simulateSyncClient({ connections: 2, rate: 20000, seconds: 30, medianServiceSec: 30e-6, sigma: 0.3, stalls: stallsAt([10, 0.5], [20, 1.1]), seed: 5 });
     const co = detectCoordinatedOmission(mergedOf(run.measured), { ...NS, intervals: columns(run.measured) });
     const m = coMessage("sync", co, (v) => `${Number((v / 1e6).toPrecision(4))} ms`);
     expect(m).toMatch(

@@ -107,35 +107,36 @@ describe("a histogram kept as its non-zero counts", () => {
     for (const p of PERCENTILES) expect(valueAtPercentile(store.get(m).histogram, p), `p${p}`).toBe(valueAtPercentile(ref, p));
   });
 
-  it("gives its spectrum from its counts, as spectrumOf the histogram, in every layout, until it changes", () => {
-    for (const [digits, lowest, scale] of [
-      [3, 1, 1],
-      [2, 1, 1],
-      [3, 1000, 1000],
-      [1, 7, 3],
-    ] as const) {
-      const h = newHistogram(digits, lowest, 1e12);
-      [
-        [9, 1],
-        [1234, 40],
-        [99_999, 3],
-        [5_000_000, 2],
-        [7_777_777_777, 1],
-      ].forEach(([v, c]) => h.recordValueWithCount(v! * scale, c!));
-      const c = compactHistogram(h, 4096, "made");
-      expect(isCompact(c)).toBe(true);
-      const sp = compactSpectrum(c)!;
-      expect(sp, `${digits} digits from ${lowest}`).toEqual(spectrumOf(h));
-      expect(sp.max).toBe(maxOf(h));
-      // Kept: the same answer, not made again.
-      expect(compactSpectrum(c)).toBe(sp);
-      expect(c.totalCount).toBe(h.totalCount);
-      c.recordValue(9e11);
-      h.recordValue(9e11);
-      expect(compactSpectrum(c)).toBeNull();
-      expect(compactCounts(c)).toBeNull();
-      expect(spectrumOf(c)).toEqual(spectrumOf(h));
-    }
+  it.each([
+    [3, 1, 1],
+    [2, 1, 1],
+    [3, 1000, 1000],
+    [1, 7, 3],
+  ])("gives its spectrum from its counts, as spectrumOf the histogram, in every layout, until it changes (%i digits, lowest %i, values ×%i)", (digits, lowest, scale) => {
+    const h = newHistogram(digits, lowest, 1e12);
+    [
+      [9, 1],
+      [1234, 40],
+      [99_999, 3],
+      [5_000_000, 2],
+      [7_777_777_777, 1],
+    ].forEach(([v, c]) => h.recordValueWithCount(v! * scale, c!));
+    const c = compactHistogram(h, 4096, "made");
+    expect(isCompact(c)).toBe(true);
+    const sp = compactSpectrum(c)!;
+    expect(sp, `${digits} digits from ${lowest}`).toEqual(spectrumOf(h));
+    expect(sp.max).toBe(maxOf(h));
+    // Kept: the same answer, not made again.
+    expect(compactSpectrum(c)).toBe(sp);
+    expect(c.totalCount).toBe(h.totalCount);
+    c.recordValue(9e11);
+    h.recordValue(9e11);
+    expect(compactSpectrum(c)).toBeNull();
+    expect(compactCounts(c)).toBeNull();
+    expect(spectrumOf(c)).toEqual(spectrumOf(h));
+  });
+
+  it("a histogram not made compact gives no compact spectrum", () => {
     expect(compactSpectrum(newHistogram())).toBeNull();
   });
 

@@ -344,30 +344,14 @@ describe("requirementSteps", () => {
 
 let n = 0;
 const run = (config: string, throughput: number | null, pass: boolean): Run => ({ id: `r${n++}`, config, throughput, pass });
+const point = (throughput: number, pass: boolean) => ({ throughput, pass });
 
 describe("sustainableThroughput", () => {
   it("per configuration in first-seen order, the highest passing throughput", () => {
     const s = sustainableThroughput([run("sysB", 40000, true), run("sysA", 10000, true), run("sysA", 20000, false), run("sysB", 50000, false), run("sysB", 20000, true)]);
     expect(s).toEqual([
-      {
-        config: "sysB",
-        maxThroughput: 40000,
-        nonMonotonic: false,
-        points: [
-          { throughput: 20000, pass: true },
-          { throughput: 40000, pass: true },
-          { throughput: 50000, pass: false },
-        ],
-      },
-      {
-        config: "sysA",
-        maxThroughput: 10000,
-        nonMonotonic: false,
-        points: [
-          { throughput: 10000, pass: true },
-          { throughput: 20000, pass: false },
-        ],
-      },
+      { config: "sysB", maxThroughput: 40000, nonMonotonic: false, points: [point(20000, true), point(40000, true), point(50000, false)] },
+      { config: "sysA", maxThroughput: 10000, nonMonotonic: false, points: [point(10000, true), point(20000, false)] },
     ]);
   });
 
@@ -388,10 +372,7 @@ describe("sustainableThroughput", () => {
 
   it("several runs at one throughput pass only if all pass", () => {
     const [s] = sustainableThroughput([run("a", 10000, true), run("a", 20000, true), run("a", 20000, false), run("a", 20000, true)]);
-    expect(s!.points).toEqual([
-      { throughput: 10000, pass: true },
-      { throughput: 20000, pass: false },
-    ]);
+    expect(s!.points).toEqual([point(10000, true), point(20000, false)]);
     expect(s!.maxThroughput).toBe(10000);
   });
 

@@ -10,6 +10,7 @@ import type { IntervalTable, SeriesModel } from "../core/series";
 import { bucketIntervals } from "../core/timeline-buckets";
 import { valueFromIndex } from "../formats/hlog-encoding";
 import { intervalsOf, type IntervalSource } from "./intervals";
+import { originOf, zeroColumns } from "./answer-columns";
 import type { HeatmapQuery, HeatmapResult, HeatmapSeries } from "./query-types";
 
 export type { HeatmapQuery, HeatmapResult, HeatmapSeries };
@@ -448,19 +449,7 @@ export function heatmapQuery(all: readonly SeriesModel[], q: HeatmapQuery): Heat
       buckets = grouped.buckets;
     }
     const n = buckets.length;
-    const r: HeatmapSeries = {
-      id: s.id,
-      recordedUnit: s.recordedUnit,
-      startTime: s.startTime,
-      lo: axis.lo,
-      hi: axis.hi,
-      rows,
-      t0: new Float64Array(n),
-      t1: new Float64Array(n),
-      max: new Float64Array(n),
-      cells: new Float64Array(n * rows),
-      maxCell: 0,
-    };
+    const r: HeatmapSeries = { ...originOf(s), lo: axis.lo, hi: axis.hi, rows, ...zeroColumns(n, ["t0", "t1", "max"]), cells: new Float64Array(n * rows), maxCell: 0 };
     const addRows = (e: RowEntries, base: number) => {
       for (let k = 0; k < e.rows.length; k++) r.cells[base + e.rows[k]!]! += e.counts[k]!;
     };

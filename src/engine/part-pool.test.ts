@@ -28,6 +28,15 @@ const part: HlogPart = {
   chars: 0,
 };
 
+/** A pool of one helper with one read sent to it (the helper has its request). */
+async function oneRead(signal?: AbortSignal) {
+  const a = fakeHelper();
+  const pool = new HelperPool(1, pageHost([a.port]));
+  const read = pool.read(0, new Blob(["x"]), "log.hlog", () => undefined, signal);
+  await until(() => a.requests.length === 1);
+  return { a, pool, read };
+}
+
 describe("HelperPool over ports from the page", () => {
   it("sends reads through the helper's port and resolves with the helper's part, passing progress on", async () => {
     const a = fakeHelper();
@@ -50,20 +59,14 @@ describe("HelperPool over ports from the page", () => {
   });
 
   it("a helper's error message fails the read with it", async () => {
-    const a = fakeHelper();
-    const pool = new HelperPool(1, pageHost([a.port]));
-    const read = pool.read(0, new Blob(["x"]), "log.hlog", () => undefined);
-    await until(() => a.requests.length === 1);
+    const { a, read } = await oneRead();
     a.reply({ id: a.requests[0]!.id, type: "error", message: "line 7: bad" });
     await expect(read).rejects.toThrow("line 7: bad");
     a.close();
   });
 
   it("a helper reported dead fails what it was doing; the next read on that slot needs a new worker", async () => {
-    const a = fakeHelper();
-    const pool = new HelperPool(1, pageHost([a.port]));
-    const read = pool.read(0, new Blob(["x"]), "log.hlog", () => undefined);
-    await until(() => a.requests.length === 1);
+    const { a, pool, read } = await oneRead();
     pool.failed(0, "out of memory");
     await expect(read).rejects.toThrow("helper worker failed: out of memory");
     // No Worker in this process: the pool cannot start a replacement, and says so (the caller then reads the file itself).
@@ -72,11 +75,8 @@ describe("HelperPool over ports from the page", () => {
   });
 
   it("cancelling sends the helper a cancel for that read", async () => {
-    const a = fakeHelper();
-    const pool = new HelperPool(1, pageHost([a.port]));
     const control = new AbortController();
-    const read = pool.read(0, new Blob(["x"]), "log.hlog", () => undefined, control.signal);
-    await until(() => a.requests.length === 1);
+    const { a, read } = await oneRead(control.signal);
     control.abort();
     await until(() => a.requests.length === 2);
     expect(a.requests[1]).toEqual({ type: "cancel", id: a.requests[0]!.id });

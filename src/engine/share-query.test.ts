@@ -9,7 +9,7 @@ import { valueAtFromBuckets } from "../core/bucket-lookup";
 import { verdictFor } from "../core/judge";
 import { parseRequirement } from "../core/requirements";
 import { spectrumOf } from "../core/spectrum";
-import type { ShareView } from "../share";
+import { viewMeta } from "../../tests/support/share-meta";
 import { compareQuery, type CompareAnswer } from "./compare-query";
 import { OPEN_RANGE, Store, type SeriesView } from "./store";
 import { openShareIn, shareOf } from "./share-query";
@@ -26,15 +26,7 @@ async function author(): Promise<Store> {
   return store;
 }
 
-const view: ShareView = {
-  displayUnit: "us",
-  yLog: false,
-  sideBySide: false,
-  requirement: REQUIREMENT,
-  range: { start: null, end: null },
-  timeline: { percentiles: [], perLane: false, wallClock: false, log: false },
-  compare: { baseline: "base_3k", candidate: "cand_3k", margin: 0.1, repeats: true },
-};
+const view = viewMeta({ displayUnit: "us", requirement: REQUIREMENT, compare: { baseline: "base_3k", candidate: "cand_3k", margin: 0.1, repeats: true } });
 
 /** What a page shows of a view: its numbers and its verdict. */
 function shown(v: SeriesView) {

@@ -7,11 +7,11 @@ import { subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "../core/
 
 /** A series' layout: what turns a counts-array index into a value. */
 export interface Layout {
-  lowest: number;
-  digits: number;
-  histogram: Histogram;
-  unit: number;
-  half: number;
+  readonly lowest: number;
+  readonly digits: number;
+  readonly histogram: Histogram;
+  readonly unit: number;
+  readonly half: number;
 }
 
 export function layoutOf(h: Histogram): Layout {

@@ -7,7 +7,7 @@ import { build, decodeFromCompressedBase64 } from "hdr-histogram-js";
 import { simulateQueue } from "../../tests/support/queue-sim";
 import { writeHlog } from "../../tests/support/hlog-fixture";
 import { valueAtPercentile } from "../core/histogram";
-import type { ShareView } from "../share";
+import { viewMeta } from "../../tests/support/share-meta";
 import { OPEN_RANGE, Store } from "./store";
 import { warningText } from "../core/warnings";
 import { spectrumOf } from "../core/spectrum";
@@ -94,14 +94,7 @@ describe.skipIf(!existsSync(HDR))("HdrHistogram's own test logs, read at their o
     const store = new Store();
     await loadSample(store, HDR, "jHiccup-2.0.7S.logV2.hlog");
     const before = store.views()[0]!.spectrum.percentiles;
-    const view: ShareView = {
-      displayUnit: "ms",
-      yLog: false,
-      sideBySide: false,
-      requirement: null,
-      range: { start: null, end: null },
-      timeline: { percentiles: [], perLane: false, wallClock: false, log: false },
-    };
+    const view = viewMeta();
     const looks = [{ id: store.series[0]!.id, color: "#000", visible: true }];
     for (const full of [true, false]) {
       const link = shareOf(store, view, looks, OPEN_RANGE, full);

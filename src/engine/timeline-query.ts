@@ -7,6 +7,7 @@ import type { IntervalTable, SeriesModel } from "../core/series";
 import { bucketIntervals, snapToBlocks } from "../core/timeline-buckets";
 import { addDecodedInto } from "../formats/hlog-encoding";
 import { intervalsOf } from "./intervals";
+import { originOf, zeroColumns } from "./answer-columns";
 import { sameShape } from "./window-query";
 import type { TimelineQuery, TimelineResult, TimelineSeries } from "./protocol";
 import type { Sparse } from "../core/blocks";
@@ -18,9 +19,7 @@ function coarseSeries(s: SeriesModel, c: { t0: number; t1: number; max: number[]
   const w = (c.t1 - c.t0) / Math.max(1, c.max.length);
   const keep = c.max.map((m, k) => ({ m, a: c.t0 + k * w })).filter((b) => Number.isFinite(b.m) && b.a + w >= t0 && b.a <= t1);
   const r: TimelineSeries = {
-    id: s.id,
-    recordedUnit: s.recordedUnit,
-    startTime: s.startTime,
+    ...originOf(s),
     t0: Float64Array.from(keep, (b) => b.a),
     t1: Float64Array.from(keep, (b) => b.a + w),
     max: Float64Array.from(keep, (b) => b.m),
@@ -130,16 +129,7 @@ function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number
     buckets = snapToBlocks(t, buckets, BLOCK_SIZES[0]);
   }
   const n = buckets.length;
-  const r: TimelineSeries = {
-    id: s.id,
-    recordedUnit: s.recordedUnit,
-    startTime: s.startTime,
-    t0: new Float64Array(n),
-    t1: new Float64Array(n),
-    max: new Float64Array(n),
-    count: new Float64Array(n),
-    percentiles: {},
-  };
+  const r: TimelineSeries = { ...originOf(s), ...zeroColumns(n, ["t0", "t1", "max", "count"]), percentiles: {} };
   for (const p of q.percentiles) r.percentiles[String(p)] = new Float64Array(n);
   const layout = layoutOf(s.histogram);
   // percentileOfSparse reads 0 < p ≤ 100 (p0 is the bucket's low end, as the histogram reads it).

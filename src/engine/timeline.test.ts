@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { build, decodeFromCompressedBase64 } from "hdr-histogram-js";
-import { simulateQueue } from "../../tests/support/queue-sim";
+import { simulateQueue, stallsAt } from "../../tests/support/queue-sim";
 import { writeHlog } from "../../tests/support/hlog-fixture";
 import { countsLengthOf, maxOf, valueAtPercentile } from "../core/histogram";
 import { encodeHistogram } from "../../tests/support/hlog-encoders";
@@ -11,17 +11,7 @@ import { warmWindow } from "./warm-up";
 import { inflatedCache as inflatedCacheForTests } from "./intervals";
 import { warningText } from "../core/warnings";
 
-const sim = simulateQueue({
-  rate: 3000,
-  seconds: 40,
-  medianServiceSec: 80e-6,
-  sigma: 0.6,
-  stalls: [
-    { at: 11.2, duration: 0.2 },
-    { at: 29.5, duration: 0.05 },
-  ],
-  seed: 42,
-});
+const sim = simulateQueue({ rate: 3000, seconds: 40, medianServiceSec: 80e-6, sigma: 0.6, stalls: stallsAt([11.2, 0.2], [29.5, 0.05]), seed: 42 });
 const log = writeHlog(sim);
 
 /** Independent reference: the library's own decode of each line. */

@@ -10,6 +10,7 @@ import type { IntervalTable, SeriesModel } from "../core/series";
 import { cutWindows, windowOrigin } from "../core/windows";
 import { addDecodedInto } from "../formats/hlog-encoding";
 import { intervalsOf, type IntervalSource } from "./intervals";
+import { originOf, zeroColumns } from "./answer-columns";
 import { CHUNK_BITS, OFFSET_MASK, readVarint, type KeptCounts } from "./intervals/kept";
 import type { WindowQuery, WindowSeries } from "./query-types";
 
@@ -239,16 +240,7 @@ export function windowQuery(series: readonly SeriesModel[], q: WindowQuery): Win
       runEnd = Math.max(runEnd, t.offsets[i]! + t.lengths[i]!);
     }
     const n = spans.length;
-    const r: WindowSeries = {
-      id: s.id,
-      recordedUnit: s.recordedUnit,
-      startTime: s.startTime,
-      start: new Float64Array(n),
-      end: new Float64Array(n),
-      count: new Float64Array(n),
-      covered: new Float64Array(n),
-      values: {},
-    };
+    const r: WindowSeries = { ...originOf(s), ...zeroColumns(n, ["start", "end", "count", "covered"]), values: {} };
     for (const p of q.percentiles) r.values[String(p)] = new Float64Array(n);
     const layout = layoutOf(s.histogram);
     // The intervals' counts kept from the load, when they are in the series' layout.

@@ -6,7 +6,7 @@ import { factsOf, producerText, readProducer } from "../../tests/support/real-pr
 import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { cyclictestReader } from "./cyclictest";
 import { pickFormat } from "./detect";
-import { readLines } from "../../tests/support/loadgen-fixtures";
+import { linesOf, readLines } from "../../tests/support/loadgen-fixtures";
 
 const text = producerText("cyclictest", "cyclictest-h.txt");
 const stat = (name: string): number[] =>
@@ -41,16 +41,17 @@ describe("cyclictest -h", () => {
   });
 
   it("overflows are placed at the thread's max, never below", () => {
-    const out = readLines(cyclictestReader.create("c.txt"), [
-      "# Histogram",
-      "000000 000000",
-      "000001 000003",
-      "000002 000001",
-      "# Total: 000000004",
-      "# Min Latencies: 00001",
-      "# Max Latencies: 00950",
-      "# Histogram Overflows: 00002",
-    ]);
+    const printed = linesOf`
+      # Histogram
+      000000 000000
+      000001 000003
+      000002 000001
+      # Total: 000000004
+      # Min Latencies: 00001
+      # Max Latencies: 00950
+      # Histogram Overflows: 00002
+    `;
+    const out = readLines(cyclictestReader.create("c.txt"), printed);
     const h = out.series[0]!.histogram;
     expect(h.totalCount).toBe(6);
     expect(h.maxValue).toBe(950);

@@ -118,16 +118,9 @@ describe("Gatling binary simulation.log, a real run (Gatling 3.13.5)", () => {
 });
 
 describe("Gatling binary simulation.log, written after Gatling's source", () => {
-  const samples = generateSamples({
-    seed: 31,
-    seconds: 12,
-    rate: 200,
-    labels: ["Home", "Search", "Add to cart"],
-    medianMs: 9,
-    sigma: 0.6,
-    failureRate: 0.05,
-    stalls: [{ at: 5, duration: 1.2 }],
-  });
+  /** Request names with spaces, as a Gatling simulation names them. */
+  const labels = ["Home", "Search", "Add to cart"];
+  const samples = generateSamples({ seed: 31, seconds: 12, rate: 200, labels, medianMs: 9, sigma: 0.6, failureRate: 0.05, stalls: [{ at: 5, duration: 1.2 }] });
   const ms = (s: (typeof samples)[number]) => Math.floor(s.startUs / 1000);
 
   it("every request at end − start ms in its interval, KO counted as failures, groups in the name", () => {

@@ -1,28 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems } from "../../tests/support/reader-tests";
+import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems, expectReadExactly } from "../../tests/support/reader-tests";
 import { byCompletion, factsOfParsed, factsOfSamples, gatlingLog, type GatlingLayout, generateSamples, msValue, parseByLines } from "../../tests/support/loadgen-fixtures";
 import { GATLING_BINARY_PROBLEM, gatlingReader } from "./gatling";
 
-const samples = generateSamples({
-  seed: 23,
-  seconds: 15,
-  rate: 250,
-  labels: ["Home", "Search", "Add to cart"],
-  medianMs: 9,
-  sigma: 0.5,
-  failureRate: 0.04,
-  stalls: [{ at: 6, duration: 1.5 }],
-});
+/** Request names with spaces, as a Gatling simulation names them. */
+const labels = ["Home", "Search", "Add to cart"];
+const samples = generateSamples({ seed: 23, seconds: 15, rate: 250, labels, medianMs: 9, sigma: 0.5, failureRate: 0.04, stalls: [{ at: 6, duration: 1.5 }] });
 const written = byCompletion(samples); // Gatling logs a request when its response arrives
 const ms = (s: (typeof samples)[number]) => Math.floor(s.startUs / 1000);
 
 describe("Gatling text simulation.log", () => {
   it("reads 3.4–3.12 REQUEST records: end − start in ms, one series per request, KO as failures", () => {
-    const p = parseByLines(gatlingReader, "simulation.log", gatlingLog(written));
-    expect(p.problems).toEqual([]);
+    const p = expectReadExactly(gatlingReader, "simulation.log", gatlingLog(written), written, msValue, ms, 1000);
     expect(p.format).toBe("gatling");
-    expectSamplesRead(p, written, msValue, ms, 1000);
     for (const s of p.series) {
       expect(s.unit).toBe("ms");
       expect(s.name).toBe(`simulation [${s.tag}]`);
@@ -51,9 +42,7 @@ describe("Gatling text simulation.log", () => {
   for (const { layout, version, what } of layouts) {
     for (const okMessage of [true, false]) {
       it(`reads Gatling ${what} REQUEST lines ${okMessage ? "with" : "without"} the message of OK requests`, () => {
-        const p = parseByLines(gatlingReader, "simulation.log", gatlingLog(written, { layout, version, okMessage }));
-        expect(p.problems).toEqual([]);
-        expectSamplesRead(p, written, msValue, ms, 1000);
+        expectReadExactly(gatlingReader, "simulation.log", gatlingLog(written, { layout, version, okMessage }), written, msValue, ms, 1000);
       });
     }
   }

@@ -11,7 +11,7 @@ import { fileBaseName } from "../core/naming";
 import type { LoadProblem } from "../core/types";
 import type { FormatReader, LineParser, ParsedSeries, ParsedSource, SampleOptions } from "./source";
 import { maxLatencyIn, parseLatency } from "./support/decimals";
-import { feedLine, feedPiece, JsonStream, parseJsonLine, tooLongReason } from "./support/json-stream";
+import { elementStream, feedLine, feedPiece, JsonStream, parseJsonLine } from "./support/json-stream";
 import { Problems } from "./support/problems";
 
 const NS = maxLatencyIn("ns");
@@ -21,6 +21,7 @@ const NS = maxLatencyIn("ns");
  * hyperfine pretty-prints them, so a million runs (--runs 1000000) is some 40 MB.
  */
 const MAX_RESULT_CHARS = 128 * 1024 * 1024;
+const RESULT_TOO_LONG = "its times and exit codes would be those of several million runs";
 
 class HyperfineParser implements LineParser {
   private readonly problems: Problems;
@@ -31,12 +32,7 @@ class HyperfineParser implements LineParser {
 
   constructor(private readonly file: string) {
     this.problems = new Problems(file);
-    this.stream = new JsonStream(
-      [["results", "*"]],
-      (_path, text, lineNo) => this.result(text, lineNo),
-      MAX_RESULT_CHARS,
-      (v) => this.problems.line(v.line, tooLongReason("a result", v, "its times and exit codes would be those of several million runs")),
-    );
+    this.stream = elementStream(this.problems, ["results", "*"], (text, lineNo) => this.result(text, lineNo), MAX_RESULT_CHARS, "a result", RESULT_TOO_LONG);
   }
 
   piece(text: string, lineNo: number): void {

@@ -6,7 +6,7 @@ import { factsOf, numberAfter, producerText, readProducer } from "../../tests/su
 import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { pickFormat } from "./detect";
 import { iopingReader } from "./ioping";
-import { readLines } from "../../tests/support/loadgen-fixtures";
+import { linesOf, readLines } from "../../tests/support/loadgen-fixtures";
 
 const text = producerText("ioping", "ioping.txt");
 /** ioping's "min/avg/max/mdev = 96.0 us / 119.2 us / …" in ns. */
@@ -32,12 +32,13 @@ describe("ioping", () => {
   });
 
   it("reads the unit on each line: us, ms, s and min", () => {
-    const h = readLines(iopingReader.create("i.txt"), [
-      "4 KiB <<< . (ext4 /dev/vda 1 GiB): request=2 time=156.9 us",
-      "4 KiB <<< . (ext4 /dev/vda 1 GiB): request=3 time=1.52 ms (slow)",
-      "4 KiB <<< . (ext4 /dev/vda 1 GiB): request=4 time=2.1 s",
-      "4 KiB <<< . (ext4 /dev/vda 1 GiB): request=5 time=1.5 min",
-    ]).series[0]!.histogram;
+    const printed = linesOf`
+      4 KiB <<< . (ext4 /dev/vda 1 GiB): request=2 time=156.9 us
+      4 KiB <<< . (ext4 /dev/vda 1 GiB): request=3 time=1.52 ms (slow)
+      4 KiB <<< . (ext4 /dev/vda 1 GiB): request=4 time=2.1 s
+      4 KiB <<< . (ext4 /dev/vda 1 GiB): request=5 time=1.5 min
+    `;
+    const h = readLines(iopingReader.create("i.txt"), printed).series[0]!.histogram;
     expect(h.totalCount).toBe(4);
     expect(h.minNonZeroValue).toBe(156_900);
     expect(h.maxValue).toBe(90e9);

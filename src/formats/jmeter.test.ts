@@ -1,7 +1,18 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems } from "../../tests/support/reader-tests";
-import { JMETER_HEADER, byCompletion, factsOfParsed, factsOfSamples, generateSamples, jmeterCsv, jmeterXml, msValue, parseByLines } from "../../tests/support/loadgen-fixtures";
+import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems, expectReadExactly } from "../../tests/support/reader-tests";
+import {
+  JMETER_HEADER,
+  byCompletion,
+  factsOfParsed,
+  factsOfSamples,
+  generateSamples,
+  jmeterCsv,
+  jmeterXml,
+  linesOf,
+  msValue,
+  parseByLines,
+} from "../../tests/support/loadgen-fixtures";
 import { jmeterReader, xmlSampleTags } from "./jmeter";
 import { budgetMs } from "../../tests/support/budget";
 
@@ -69,9 +80,7 @@ describe("JMeter CSV", () => {
     const quote = (f: string, d: string) => (f.includes(d) || f.includes('"') ? `"${f.replace(/"/g, '""')}"` : f);
     for (const d of ["\t", ";"]) {
       const permuted = csv.map((l) => order.map((k) => quote(parse(l)[k]!, d)).join(d)).join("\n");
-      const p = parseByLines(jmeterReader, "perm.csv", permuted);
-      expect(p.problems).toEqual([]);
-      expectSamplesRead(p, written, msValue, ms, 1000);
+      expectReadExactly(jmeterReader, "perm.csv", permuted, written, msValue, ms, 1000);
     }
   });
 
@@ -99,9 +108,7 @@ describe("JMeter CSV", () => {
 
 describe("JMeter XML", () => {
   it("reads httpSample elements", () => {
-    const p = parseByLines(jmeterReader, "run.jtl", jmeterXml(written));
-    expect(p.problems).toEqual([]);
-    expectSamplesRead(p, written, msValue, ms, 1000);
+    expectReadExactly(jmeterReader, "run.jtl", jmeterXml(written), written, msValue, ms, 1000);
   });
 });
 
@@ -194,20 +201,21 @@ describe("JMeter XML tag scanning", () => {
 
 describe("JMeter bad input", () => {
   it("reports bad lines with their numbers, keeps the good ones, never throws", () => {
-    const lines = [
-      "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success",
-      "1767323045250,12,a,200,OK,t,text,true",
-      "1767323045300,12,a,200", // truncated
-      "1767323045300,abc,a,200,OK,t,text,true",
-      "1767323045300,-5,a,200,OK,t,text,true",
-      "1767323045300,NaN,a,200,OK,t,text,true",
-      "1767323045300,Infinity,a,200,OK,t,text,true",
-      "1767323045300,99999999999999999999,a,200,OK,t,text,true",
-      "1767323045300,12,a,200,OK,t,text,maybe",
-      "yesterday,12,a,200,OK,t,text,true",
-      "1767323046300,14,a,500,Err,t,text,false",
-      "1767323046300,15,a,200,OK,t,text,true",
-    ];
+    // Line 3 is cut short.
+    const lines = linesOf`
+      timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success
+      1767323045250,12,a,200,OK,t,text,true
+      1767323045300,12,a,200
+      1767323045300,abc,a,200,OK,t,text,true
+      1767323045300,-5,a,200,OK,t,text,true
+      1767323045300,NaN,a,200,OK,t,text,true
+      1767323045300,Infinity,a,200,OK,t,text,true
+      1767323045300,99999999999999999999,a,200,OK,t,text,true
+      1767323045300,12,a,200,OK,t,text,maybe
+      yesterday,12,a,200,OK,t,text,true
+      1767323046300,14,a,500,Err,t,text,false
+      1767323046300,15,a,200,OK,t,text,true
+    `;
     const p = parseByLines(jmeterReader, "bad.jtl", lines.join("\n"));
     expectProblems(p, [
       [3, /expected at least 8 columns, found 4/],

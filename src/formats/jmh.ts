@@ -16,10 +16,10 @@
 import { newHistogram } from "../core/histogram";
 import type { Histogram } from "../core/histogram";
 import { fileBaseName } from "../core/naming";
-import type { FormatReader, LineParser, ParsedSeries, ParsedSource, SampleOptions } from "./source";
+import type { FormatReader, LineParser, ParsedSource, SampleOptions } from "./source";
 import { MAX_BUCKET_COUNT } from "./support/buckets";
 import { clip, MAX_LATENCY_NS } from "./support/decimals";
-import { feedLine, feedPiece, JsonStream, parseJsonLine, tooLongReason } from "./support/json-stream";
+import { feedLine, feedPiece, finishDocument, JsonStream, parseJsonLine, tooLongReason } from "./support/json-stream";
 import { Problems } from "./support/problems";
 import { statisticsReason } from "./statistics";
 
@@ -153,10 +153,7 @@ class JmhParser implements LineParser {
   }
 
   finish(): ParsedSource {
-    const series: ParsedSeries[] = [];
-    const notes: string[] = [];
-    try {
-      if (this.stream.unfinished) this.problems.once("unfinished", null, "the JMH results end before their closing bracket: the file may be truncated");
+    return finishDocument("jmh", this.file, this.stream, this.problems, "the JMH results end before their closing bracket", (series, notes) => {
       const base = fileBaseName(this.file);
       for (const b of this.benches) {
         if (b.mode !== "sample") {
@@ -183,10 +180,7 @@ class JmhParser implements LineParser {
         );
       else if (this.otherModes.size > 0) notes.push(`benchmarks in ${[...this.otherModes].join(", ")} mode hold one score per iteration, not samples: left out`);
       else if (series.length === 0 && this.problems.skipped === 0) this.problems.once("empty", null, "no SampleTime samples in the JMH results");
-    } catch (e) {
-      this.problems.once("internal", null, `internal error: ${String(e)}`);
-    }
-    return { format: "jmh", series, problems: [...this.problems.list(), ...notes.map((reason) => ({ file: this.file, line: null, reason, note: true as const }))] };
+    });
   }
 }
 

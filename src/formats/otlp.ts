@@ -22,10 +22,10 @@
 import type { Histogram } from "../core/histogram";
 import { newHistogram } from "../core/histogram";
 import { fileBaseName } from "../core/naming";
-import type { FormatReader, LineParser, ParsedInterval, ParsedSeries, ParsedSource, SampleOptions } from "./source";
+import type { FormatReader, LineParser, ParsedInterval, ParsedSource, SampleOptions } from "./source";
 import { MAX_BUCKET_COUNT, percentText } from "./support/buckets";
 import { clip, MAX_LATENCY_NS } from "./support/decimals";
-import { feedPiece, JsonStream, parseJsonLine, tooLongReason } from "./support/json-stream";
+import { elementStream, feedPiece, finishDocument, JsonStream, parseJsonLine } from "./support/json-stream";
 import { Problems } from "./support/problems";
 import { increases, recordIncrease, type FloatBucket, type Snapshot } from "./support/snapshots";
 
@@ -40,6 +40,7 @@ type Kind = "explicit" | "exponential";
  * far more without a batch size), so the limit is that of the Prometheus reader's results.
  */
 const MAX_RESOURCE_CHARS = 256 * 1024 * 1024;
+const RESOURCE_TOO_LONG = "an export that large is best split: the Collector's batch processor, send_batch_max_size";
 
 interface Point extends Snapshot {
   line: number;
@@ -106,12 +107,7 @@ class OtlpParser implements LineParser {
   }
 
   private restart(): JsonStream {
-    return new JsonStream(
-      [["resourceMetrics", "*"]],
-      (_path, text, lineNo) => this.resource(text, lineNo),
-      MAX_RESOURCE_CHARS,
-      (v) => this.problems.line(v.line, tooLongReason("a resourceMetrics entry", v, "an export that large is best split: the Collector's batch processor, send_batch_max_size")),
-    );
+    return elementStream(this.problems, ["resourceMetrics", "*"], (text, lineNo) => this.resource(text, lineNo), MAX_RESOURCE_CHARS, "a resourceMetrics entry", RESOURCE_TOO_LONG);
   }
 
   piece(text: string, lineNo: number): void {
@@ -245,10 +241,7 @@ class OtlpParser implements LineParser {
   }
 
   finish(): ParsedSource {
-    const series: ParsedSeries[] = [];
-    const notes: string[] = [];
-    try {
-      if (this.stream.unfinished) this.problems.once("unfinished", null, "the OTLP JSON document ends before its closing brace: the file may be truncated");
+    return finishDocument("otlp", this.file, this.stream, this.problems, "the OTLP JSON document ends before its closing brace", (series, notes) => {
       const base = fileBaseName(this.file);
       let t0 = Infinity;
       const built: { st: Stream; intervals: { start: number; end: number; h: Histogram }[]; total: Histogram }[] = [];
@@ -304,10 +297,7 @@ class OtlpParser implements LineParser {
       } else if (this.passedOver.size > 0) {
         notes.push(`${this.passedOver.size} metrics that are not histograms of durations were passed over: ${clip([...this.passedOver.keys()].join(", "), 200)}`);
       }
-    } catch (e) {
-      this.problems.once("internal", null, `internal error: ${String(e)}`);
-    }
-    return { format: "otlp", series, problems: [...this.problems.list(), ...notes.map((reason) => ({ file: this.file, line: null, reason, note: true as const }))] };
+    });
   }
 }
 

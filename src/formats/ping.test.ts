@@ -6,7 +6,7 @@ import { factsOf, numberAfter, producerText, readProducer } from "../../tests/su
 import { itReadsTheSameInChunks, itSurvivesGarbage } from "../../tests/support/reader-tests";
 import { pickFormat } from "./detect";
 import { pingReader } from "./ping";
-import { readLines } from "../../tests/support/loadgen-fixtures";
+import { linesOf, readLines } from "../../tests/support/loadgen-fixtures";
 
 describe("ping", () => {
   it.each(["ping.txt", "ping-D.txt"])("%s: every reply in ns; count, min and max are ping's own", async (file) => {
@@ -28,15 +28,16 @@ describe("ping", () => {
   });
 
   it("reads the unit on each line and counts lost replies as failed", () => {
-    const out = readLines(pingReader.create("p.txt"), [
-      "PING 10.0.0.1 (10.0.0.1) 56(84) bytes of data.",
-      "64 bytes from 10.0.0.1: icmp_seq=1 ttl=64 time=0.255 ms",
-      "64 bytes from 10.0.0.1: icmp_seq=2 ttl=64 time=1034 ms",
-      "no answer yet for icmp_seq=3",
-      "From 10.0.0.2 icmp_seq=4 Destination Host Unreachable",
-      "64 bytes from 10.0.0.1: icmp_seq=5 ttl=64 time=1.2 s",
-      "64 bytes from 10.0.0.1: icmp_seq=6 ttl=64 time=abc ms",
-    ]);
+    const printed = linesOf`
+      PING 10.0.0.1 (10.0.0.1) 56(84) bytes of data.
+      64 bytes from 10.0.0.1: icmp_seq=1 ttl=64 time=0.255 ms
+      64 bytes from 10.0.0.1: icmp_seq=2 ttl=64 time=1034 ms
+      no answer yet for icmp_seq=3
+      From 10.0.0.2 icmp_seq=4 Destination Host Unreachable
+      64 bytes from 10.0.0.1: icmp_seq=5 ttl=64 time=1.2 s
+      64 bytes from 10.0.0.1: icmp_seq=6 ttl=64 time=abc ms
+    `;
+    const out = readLines(pingReader.create("p.txt"), printed);
     const h = out.series[0]!.histogram;
     expect([h.totalCount, h.minNonZeroValue, h.maxValue, out.series[0]!.failures]).toEqual([3, 255_000, 1.2e9, 2]);
     expect(out.problems.map((x) => x.line)).toEqual([7]);

@@ -5,22 +5,14 @@
 // pretty-printed, its keys in Prometheus' order or sorted (points before the labels).
 import { describe, expect, it } from "vitest";
 import { sparseOf, valueAtPercentile } from "../core/histogram";
+import { seeded } from "../core/history/stats";
 import { queryPrometheus } from "../engine/prometheus-query";
 import { prometheusAnswerReader, readPrometheusData, type PrometheusReadOptions } from "./prometheus-api";
 import type { ParsedSeries, ParsedSource } from "./source";
 import { Problems } from "./support/problems";
 
 /** A small seeded generator (the cuts and the answer are the same on every run). */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seeded;
 
 const STEP = 60;
 const T0 = 1_767_225_600;
@@ -102,6 +94,33 @@ function facts(s: ParsedSeries) {
   };
 }
 
+/** `text` as the engine's query fetches it, its bytes arriving in pieces of 1 to `maxCut` (seeded). */
+async function fetchedInCuts(text: string, seed: number, maxCut: number) {
+  const bytes = new TextEncoder().encode(text);
+  const r = rng(seed);
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      for (let at = 0; at < bytes.length;) {
+        const end = Math.min(bytes.length, at + 1 + Math.floor(r() * maxCut));
+        c.enqueue(bytes.slice(at, end));
+        at = end;
+      }
+      c.close();
+    },
+  });
+  return queryPrometheus(
+    { url: "http://127.0.0.1:9090", query: "q", start: T0, end: T0 + 30 * STEP, step: STEP },
+    { fetch: (async () => new Response(body, { headers: { "content-type": "application/json" } })) as typeof fetch },
+  );
+}
+
+/** The fetched series have the whole answer's names, counts and percentiles. */
+function expectSameSeries(got: { name: string; histogram: ParsedSeries["histogram"] }[], whole: ParsedSeries[]): void {
+  expect(got.map((s) => s.name)).toEqual(whole.map((s) => s.name));
+  expect(got.map((s) => s.histogram.totalCount)).toEqual(whole.map((s) => s.histogram.totalCount));
+  for (const [i, s] of got.entries()) expect(PERCENTILES.map((p) => valueAtPercentile(s.histogram, p))).toEqual(PERCENTILES.map((p) => valueAtPercentile(whole[i]!.histogram, p)));
+}
+
 describe("a Prometheus answer read as it streams in", () => {
   for (const [what, make] of [
     ["compact", (a: unknown) => JSON.stringify(a)],
@@ -147,55 +166,19 @@ describe("a Prometheus answer read as it streams in", () => {
     ).flat();
     const text = JSON.stringify({ status: "success", data: { resultType: "matrix", result } });
     expect(text.length).toBeGreaterThan(8 * 64 * 1024);
-    const bytes = new TextEncoder().encode(text);
-    const r = rng(78);
-    const body = new ReadableStream<Uint8Array>({
-      start(c) {
-        for (let at = 0; at < bytes.length;) {
-          const end = Math.min(bytes.length, at + 1 + Math.floor(r() * 40_000));
-          c.enqueue(bytes.slice(at, end));
-          at = end;
-        }
-        c.close();
-      },
-    });
-    const got = await queryPrometheus(
-      { url: "http://127.0.0.1:9090", query: "q", start: T0, end: T0 + 30 * STEP, step: STEP },
-      { fetch: (async () => new Response(body, { headers: { "content-type": "application/json" } })) as typeof fetch },
-    );
+    const got = await fetchedInCuts(text, 78, 40_000);
     const problems = new Problems("x");
     const whole = readPrometheusData({ result }, { ...OPTIONS, name: (tag) => `q [${tag}]` }, problems);
     expect(whole.series.length).toBe(60);
-    expect(got.series.map((s) => s.name)).toEqual(whole.series.map((s) => s.name));
-    expect(got.series.map((s) => s.histogram.totalCount)).toEqual(whole.series.map((s) => s.histogram.totalCount));
-    for (const [i, s] of got.series.entries())
-      expect(PERCENTILES.map((p) => valueAtPercentile(s.histogram, p))).toEqual(PERCENTILES.map((p) => valueAtPercentile(whole.series[i]!.histogram, p)));
+    expectSameSeries(got.series, whole.series);
   });
 
   it("through the engine's fetch, the body's bytes cut anywhere (inside multi-byte characters too)", async () => {
     const text = JSON.stringify(answer(7));
-    const bytes = new TextEncoder().encode(text);
-    const r = rng(77);
-    const body = new ReadableStream<Uint8Array>({
-      start(c) {
-        for (let at = 0; at < bytes.length;) {
-          const end = Math.min(bytes.length, at + 1 + Math.floor(r() * 300));
-          c.enqueue(bytes.slice(at, end));
-          at = end;
-        }
-        c.close();
-      },
-    });
-    const got = await queryPrometheus(
-      { url: "http://127.0.0.1:9090", query: "q", start: T0, end: T0 + 30 * STEP, step: STEP },
-      { fetch: (async () => new Response(body, { headers: { "content-type": "application/json" } })) as typeof fetch },
-    );
+    const got = await fetchedInCuts(text, 77, 300);
     const problems = new Problems("x");
     const whole = readPrometheusData((JSON.parse(text) as { data: unknown }).data, { ...OPTIONS, name: (tag) => `q [${tag}]` }, problems);
-    expect(got.series.map((s) => s.name)).toEqual(whole.series.map((s) => s.name));
-    expect(got.series.map((s) => s.histogram.totalCount)).toEqual(whole.series.map((s) => s.histogram.totalCount));
-    for (const [i, s] of got.series.entries())
-      expect(PERCENTILES.map((p) => valueAtPercentile(s.histogram, p))).toEqual(PERCENTILES.map((p) => valueAtPercentile(whole.series[i]!.histogram, p)));
+    expectSameSeries(got.series, whole.series);
     expect(got.series.map((s) => s.intervals?.n)).toEqual(whole.series.map((s) => s.sparse?.n));
   });
 });

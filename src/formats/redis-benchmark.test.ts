@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { factsOf, producerText, readProducer } from "../../tests/support/real-producers";
 import { itSurvivesGarbage } from "../../tests/support/reader-tests";
-import { parseByChunks, parseByLines, factsOfParsed, readLines } from "../../tests/support/loadgen-fixtures";
+import { parseByChunks, parseByLines, factsOfParsed, linesOf, readLines } from "../../tests/support/loadgen-fixtures";
 import { pickFormat } from "./detect";
 import { redisBenchmarkReader } from "./redis-benchmark";
 
@@ -56,12 +56,13 @@ describe("redis-benchmark default output", () => {
   });
 
   it("names a row whose cumulative count goes down", () => {
-    const out = readLines(redisBenchmarkReader.create("r.txt"), [
-      "====== SET ======",
-      "Latency by percentile distribution:",
-      "0.000% <= 0.023 milliseconds (cumulative count 13)",
-      "50.000% <= 0.047 milliseconds (cumulative count 10)",
-    ]);
+    const printed = linesOf`
+      ====== SET ======
+      Latency by percentile distribution:
+      0.000% <= 0.023 milliseconds (cumulative count 13)
+      50.000% <= 0.047 milliseconds (cumulative count 10)
+    `;
+    const out = readLines(redisBenchmarkReader.create("r.txt"), printed);
     expect(out.series[0]!.histogram.totalCount).toBe(13);
     expect(out.problems[0]).toEqual({ file: "r.txt", line: 4, reason: expect.stringMatching(/below the previous row/) });
   });

@@ -26,16 +26,9 @@ import { unitFromHeader } from "./samples-columns";
 import type { ParsedSeries, ParsedSource } from "./source";
 import { budgetMs } from "../../tests/support/budget";
 
-const samples = generateSamples({
-  seed: 7,
-  seconds: 12,
-  rate: 300,
-  labels: ["login", "search, paged", "checkout"],
-  medianMs: 4,
-  sigma: 0.6,
-  failureRate: 0,
-  stalls: [{ at: 5, duration: 1.2 }],
-});
+/** Labels, one with a comma (quoted in CSV). */
+const labels = ["login", "search, paged", "checkout"];
+const samples = generateSamples({ seed: 7, seconds: 12, rate: 300, labels, medianMs: 4, sigma: 0.6, failureRate: 0, stalls: [{ at: 5, duration: 1.2 }] });
 
 function series(p: ParsedSource, tag = ""): ParsedSeries {
   const s = p.series.find((x) => x.tag === tag);

@@ -212,27 +212,21 @@ class SamplesParser implements LineParser {
       if (refusal) return problem(refusal.reason, refusal.line);
     }
 
+    // A column the options name (null: none, -1), else -1 until guessed (undefined).
+    const asked = (spec: string | number | null | undefined, what: string): number | null => (spec === undefined || spec === null ? -1 : resolve(spec, what));
     // Timestamp column.
-    let timeCol = -1;
-    if (o.timestampColumn !== undefined && o.timestampColumn !== null) {
-      const c = resolve(o.timestampColumn, "timestamp");
-      if (c === null) return null;
-      timeCol = c;
-    } else if (o.timestampColumn === undefined && ab) {
+    let timeCol = asked(o.timestampColumn, "timestamp");
+    if (timeCol === null) return null;
+    if (o.timestampColumn === undefined && ab) {
       timeCol = ab.seconds;
     } else if (o.timestampColumn === undefined && nCols > 1) {
       if (header) timeCol = guessNames.findIndex((n) => TIME_NAMES.test(words(n).replace(/ /g, "_")) || TIME_NAMES.test(bareName(n)));
       else timeCol = this.guessTimeColumn(bodyRows, sniffCols, decimalComma);
     }
     // Label column.
-    let labelCol = -1;
-    if (o.labelColumn !== undefined && o.labelColumn !== null) {
-      const c = resolve(o.labelColumn, "label");
-      if (c === null) return null;
-      labelCol = c;
-    } else if (o.labelColumn === undefined && header) {
-      labelCol = guessNames.findIndex((n, c) => c !== timeCol && LABEL_NAMES.test(words(n)));
-    }
+    let labelCol = asked(o.labelColumn, "label");
+    if (labelCol === null) return null;
+    if (o.labelColumn === undefined && header) labelCol = guessNames.findIndex((n, c) => c !== timeCol && LABEL_NAMES.test(words(n)));
     // Value column.
     let valueCol = -1;
     /** Numeric columns the value column was picked from without a name (a note says which). */

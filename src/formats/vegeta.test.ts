@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { itReadsTheSameInChunks, itSurvivesGarbage, expectSamplesRead, expectProblems } from "../../tests/support/reader-tests";
+import { itReadsTheSameInChunks, itSurvivesGarbage, expectProblems, expectReadExactly } from "../../tests/support/reader-tests";
 import { byCompletion, factsOfParsed, factsOfSamples, generateSamples, nsValue, parseByLines, vegetaCsv, vegetaJson } from "../../tests/support/loadgen-fixtures";
 import { vegetaReader } from "./vegeta";
 
@@ -23,9 +23,7 @@ describe("Vegeta CSV", () => {
 
   it("reads the 9-column CSV of Vegeta before 12.8, and one series per attack name", () => {
     const named = written.map((s, i) => ({ ...s, label: i % 3 === 0 ? "warmup" : "main" }));
-    const p = parseByLines(vegetaReader, "r.csv", vegetaCsv(named, { columns: 9 }));
-    expect(p.problems).toEqual([]);
-    expectSamplesRead(p, named, nsValue, us, 1e6);
+    expectReadExactly(vegetaReader, "r.csv", vegetaCsv(named, { columns: 9 }), named, nsValue, us, 1e6);
   });
 
   itReadsTheSameInChunks(vegetaReader, "r.csv", vegetaCsv(written.slice(0, 400)), 500, 40);
@@ -33,9 +31,7 @@ describe("Vegeta CSV", () => {
 
 describe("Vegeta JSON", () => {
   it("reads `vegeta encode -to json`", () => {
-    const p = parseByLines(vegetaReader, "results.json", vegetaJson(written));
-    expect(p.problems).toEqual([]);
-    expectSamplesRead(p, written, nsValue, us, 1e6);
+    expectReadExactly(vegetaReader, "results.json", vegetaJson(written), written, nsValue, us, 1e6);
   });
 });
 

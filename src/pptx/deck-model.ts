@@ -4,9 +4,9 @@
 // pptxgenjs (build.ts turns the model into a file).
 import { valueAtFromBuckets, type BucketView } from "../core/bucket-lookup";
 import { headlineLine, type Headline } from "../core/compare/headline";
-import { formatCount, formatValue } from "../core/format";
+import { formatValue } from "../core/format";
 import { noLineLegend, noValuesText } from "../core/judge";
-import { formatThroughput } from "../core/naming";
+import { contextLine, durationText } from "../core/deck-context";
 import { percentileLabel, requirementPhrase, type Requirement, type Sustainable, type Verdict } from "../core/requirements";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../core/types";
 import { heatmapLanes, worstOf } from "../core/worst-of";
@@ -112,14 +112,6 @@ const MAX_LINES = 12;
 /** Lanes of the heatmap slide (each an image that needs its height to be read). */
 const HEATMAP_LANES = 4;
 
-/** "60 s", "15 min", "2.5 h". */
-export function durationText(s: number): string {
-  if (!(s > 0)) return "";
-  if (s < 120) return `${Math.round(s)} s`;
-  if (s < 7200) return `${Math.round(s / 60)} min`;
-  return `${Number((s / 3600).toPrecision(2))} h`;
-}
-
 function timeLabel(s: number, span: number): string {
   if (span < 120) return `${Math.round(s)} s`;
   if (span < 7200) return `${Number((s / 60).toFixed(1))} min`;
@@ -137,23 +129,6 @@ export function sideText(v: Verdict | null, unit: Unit, noValues: string | null 
   const f = NANOS_PER_UNIT[unit];
   const at = first ? `${percentileLabel(first.percentile)} is ${formatValue(first.valueNs / f, unit)}, limit ${formatValue(first.limitNs / f, unit)}` : "";
   return { pass: false, text: `misses it${at ? `: ${at}` : ""}` };
-}
-
-function contextLine(rows: DeckRow[], timeline: TimelineResult | null): string {
-  const tps = [...new Set(rows.map((r) => r.view.throughput))];
-  const parts: string[] = [];
-  if (tps.length === 1 && tps[0] !== null) parts.push(`at ${formatThroughput(tps[0]!)}`);
-  else if (tps.some((t) => t !== null))
-    parts.push(rows.map((r) => `${r.view.name} at ${r.view.throughput === null ? "unknown throughput" : formatThroughput(r.view.throughput)}`).join(", "));
-  const durations = rows.map((r) => {
-    const d = timeline?.series.find((s) => s.id === r.view.id);
-    return d && d.t0.length ? d.t1[d.t1.length - 1]! - d.t0[0]! : 0;
-  });
-  const ds = [...new Set(durations.map(durationText).filter((x) => x))];
-  if (ds.length === 1) parts.push(`${ds[0]} each`);
-  else if (ds.length > 1) parts.push(`runs of ${ds.join(" and ")}`);
-  parts.push(`${rows.map((r) => formatCount(r.view.spectrum.totalCount)).join(" and ")} values counted`);
-  return parts.join(" · ");
 }
 
 /** What a chart says of the series it leaves out (worstOf's `more`, worst first), as the page's presentation says it. */

@@ -5,6 +5,7 @@
 // @ts-expect-error -- pako 1.x ships no type declarations
 import * as pakoDeflate from "pako/lib/deflate.js";
 import { logTicks, onAxis, paintColumns, valueRow } from "../charts/heatmap/layout";
+import { concatArrays } from "../core/concat";
 import { formatValue } from "../core/format";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../core/types";
 import type { HeatmapSeries } from "../engine/query-types";
@@ -66,13 +67,7 @@ export function encodePng(rgba: Uint8Array, width: number, height: number): Uint
   hv.setUint32(4, height);
   head.set([8, 6, 0, 0, 0], 8); // 8 bits per channel, RGBA, deflate, no filter method, no interlace
   const parts = [new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", head), chunk("IDAT", deflate(raw)), chunk("IEND", new Uint8Array(0))];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatArrays(parts, (n) => new Uint8Array(n));
 }
 
 /** Pixel rows (top row first) as RGBA bytes, each of `rows` rows repeated `repeat` times. */

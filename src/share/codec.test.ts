@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { Histogram } from "hdr-histogram-js";
+import { bisectLeft } from "d3";
 import { bucketsOf, lowestDiscernibleValueOf, maxOf, newHistogram, valueAtPercentile } from "../core/histogram";
 import { UNITS } from "../core/types";
 import { decodeShare, encodeShare, SHARE_VERSION, type ShareState, type SharedSeries, type ShareView } from "./index";
@@ -15,14 +16,7 @@ function relErr(got: number, want: number): number {
 
 /** Value at a count rank (1-based) as getValueAtPercentile finds it: the first bucket reaching it. */
 function valueAtRank(values: Float64Array, cumulative: Float64Array, rank: number): number {
-  let lo = 0;
-  let hi = values.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (cumulative[mid]! >= rank) hi = mid;
-    else lo = mid + 1;
-  }
-  return values[lo]!;
+  return values[Math.min(bisectLeft(cumulative, rank), values.length - 1)]!;
 }
 
 /**

@@ -580,6 +580,17 @@ export function readLines(p: LineParser, lines: readonly string[]): ParsedSource
   return p.finish();
 }
 
+/**
+ * The lines of an indented template literal, as a producer printed them: the literal's first
+ * (empty) line and last (indentation only) dropped, and the indentation the lines share. The
+ * text is taken raw: a backslash stays a backslash.
+ */
+export function linesOf(strings: TemplateStringsArray): string[] {
+  const lines = strings.raw.join("").split("\n").slice(1, -1);
+  const indent = Math.min(...lines.filter((l) => l.trim() !== "").map((l) => l.length - l.trimStart().length));
+  return lines.map((l) => l.slice(indent));
+}
+
 /** Parses `text` streamed in chunks of the given sizes (cycled) through the project's line splitter. */
 export function parseByChunks(reader: FormatReader, name: string, text: string, sizes: readonly number[], options?: SampleOptions): ParsedSource {
   const p = reader.create(name, options);

@@ -14,6 +14,11 @@ export interface Stall {
   duration: number; // seconds
 }
 
+/** Stalls from [start s, length s] pairs: `stallsAt([8, 0.2], [20, 0.45])`. */
+export function stallsAt(...pairs: [at: number, duration: number][]): Stall[] {
+  return pairs.map(([at, duration]) => ({ at, duration }));
+}
+
 export interface SimConfig {
   rate: number; // requests per second
   seconds: number; // run length

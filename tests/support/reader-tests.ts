@@ -40,6 +40,14 @@ export function expectSamplesRead(p: ParsedSource, ...written: Parameters<typeof
   expect(factsOfParsed(p, exp.minIndex, written[4] ?? 1)).toEqual(exp.facts);
 }
 
+/** `text` fed to the reader line by line reads without a problem and holds exactly the samples written (as `expectSamplesRead`). */
+export function expectReadExactly(reader: FormatReader, name: string, text: string, ...written: Parameters<typeof factsOfSamples>): ParsedSource {
+  const p = parseByLines(reader, name, text);
+  expect(p.problems).toEqual([]);
+  expectSamplesRead(p, ...written);
+  return p;
+}
+
 /** The problems name exactly these lines, in order; each pattern given (null: any reason) matches its line's reason. */
 export function expectProblems(p: ParsedSource, expected: [line: number, reason: RegExp | null][]): void {
   expect(p.problems.map((x) => x.line)).toEqual(expected.map(([line]) => line));

@@ -35,15 +35,13 @@ describe("the event rule: Rosenbaum's exceedance count on stretch maxima", () =>
     expect(exceedanceTail(3, 5, 4)).toBe(0);
   });
 
-  it("equals the null distribution enumerated over every assignment of stretches to sides", () => {
-    for (const [n, m] of [
-      [4, 4],
-      [5, 3],
-      [3, 6],
-      [7, 7],
-    ] as const) {
-      for (let t = 1; t <= n; t++) expect(exceedanceTail(n, m, t), `${n}, ${m}, ${t}`).toBeCloseTo(enumerated(n, m, t), 12);
-    }
+  it.each([
+    [4, 4],
+    [5, 3],
+    [3, 6],
+    [7, 7],
+  ])("equals the null distribution enumerated over every assignment of stretches to sides (%i stretches against %i)", (n, m) => {
+    for (let t = 1; t <= n; t++) expect(exceedanceTail(n, m, t), `${n}, ${m}, ${t}`).toBeCloseTo(enumerated(n, m, t), 12);
   });
 
   it("tends to the conditional binomial with exposure = each side's duration on long runs", () => {

@@ -100,13 +100,7 @@ export class IndexBins {
       const c = s.counts[k]!;
       if (!(c > 0)) continue;
       const i = s.indices[k]!;
-      if (i >= this.memo.length) {
-        let size = Math.max(1024, this.memo.length);
-        while (size <= i) size *= 2;
-        const g = new Int32Array(size).fill(-1);
-        g.set(this.memo);
-        this.memo = g;
-      }
+      if (i >= this.memo.length) this.grow(i);
       let b = this.memo[i]!;
       if (b < 0) {
         b = binOf(this.bv.rep(i) * this.unitNs, this.bpo) - this.kMin;
@@ -125,16 +119,19 @@ export class IndexBins {
     return { bins: bins.slice(0, m + 1), counts: counts.slice(0, m + 1) };
   }
 
+  /** Room in the memo for index `i` (doubling, the new entries not yet binned). */
+  private grow(i: number): void {
+    let size = Math.max(1024, this.memo.length);
+    while (size <= i) size *= 2;
+    const g = new Int32Array(size).fill(-1);
+    g.set(this.memo);
+    this.memo = g;
+  }
+
   /** Every index's bin up to `top` (the memo filled at once: the loop below then reads it unchecked). */
   private cover(top: number): void {
     if (top < this.filled) return;
-    if (top >= this.memo.length) {
-      let size = Math.max(1024, this.memo.length);
-      while (size <= top) size *= 2;
-      const g = new Int32Array(size).fill(-1);
-      g.set(this.memo);
-      this.memo = g;
-    }
+    if (top >= this.memo.length) this.grow(top);
     for (let i = this.filled; i <= top; i++) if (this.memo[i]! < 0) this.memo[i] = binOf(this.bv.rep(i) * this.unitNs, this.bpo) - this.kMin;
     this.filled = top + 1;
   }

@@ -18,6 +18,7 @@ import { IntervalTable, type PayloadBytes, type SeriesModel } from "../../core/s
 import { HlogReader, type HlogInterval } from "../../formats/hlog";
 import { addDecodedInto, growToCover, valueFromIndex, type DecodedHistogram } from "../../formats/hlog-encoding";
 import { fileBaseName } from "../../core/naming";
+import { concatArrays } from "../../core/concat";
 import { kernelAccumulators } from "../kernel-accumulators";
 import type { EngineContext } from "../context";
 import type { PayloadDecoder } from "../intervals/decode";
@@ -335,14 +336,7 @@ export class HlogSink {
 
   /** A tag's raw starts in order, in one array. */
   rawStartsOf(t: TagSeries): Float64Array {
-    const segments = [...t.before, t.starts];
-    const out = new Float64Array(segments.reduce((a, r) => a + r.length, 0));
-    let at = 0;
-    for (const r of segments) {
-      out.set(r, at);
-      at += r.length;
-    }
-    return out;
+    return concatArrays([...t.before, t.starts], (n) => new Float64Array(n));
   }
 
   /** The series read (call once, after seal()); `lines`: the lines read. */

@@ -101,6 +101,14 @@ const noIds = <T>(x: T): T => JSON.parse(JSON.stringify(x, (k, v: unknown) => (k
  * merged at the same times): every answer over time is the same, but its intervals are the
  * steps (their count, the tail's intervals, the table's rows are compared apart).
  */
+/** Every series of the store merged into one, "fleet"; its id. */
+function mergeAll(s: Store): string {
+  return s.merge(
+    s.series.map((x) => x.id),
+    "fleet",
+  );
+}
+
 function expectSameQueries(a: Store, b: Store, ids: (s: Store) => string[], summed = false): void {
   const ia = ids(a);
   const ib = ids(b);
@@ -242,14 +250,8 @@ describe("a Prometheus range kept as sparse counts", () => {
     const shifts = [0, 5, -30, 1234.5];
     const { sparse, ref } = await stores(4);
     for (const st of [sparse, ref]) st.series.forEach((s, k) => (s.startTime! += shifts[k]!));
-    const m = sparse.merge(
-      sparse.series.map((s) => s.id),
-      "fleet",
-    );
-    const rm = ref.merge(
-      ref.series.map((s) => s.id),
-      "fleet",
-    );
+    const m = mergeAll(sparse);
+    const rm = mergeAll(ref);
     expect(sparse.get(m).intervals).toBeInstanceOf(SparseIntervalTable);
     expect(ref.get(rm).intervals).not.toBeInstanceOf(SparseIntervalTable);
     expect(sparse.get(m).intervals!.n).toBe(4 * (STEPS + 1));
@@ -263,14 +265,8 @@ describe("a Prometheus range kept as sparse counts", () => {
 
   it("merges a fleet whose steps are at the same times into one row per step, the parts' counts summed: every answer as the merge of the payloads", async () => {
     const { sparse, ref } = await stores(4);
-    const m = sparse.merge(
-      sparse.series.map((s) => s.id),
-      "fleet",
-    );
-    const rm = ref.merge(
-      ref.series.map((s) => s.id),
-      "fleet",
-    );
+    const m = mergeAll(sparse);
+    const rm = mergeAll(ref);
     const t = sparse.get(m).intervals!;
     expect(t).toBeInstanceOf(SparseIntervalTable);
     expect(ref.get(rm).intervals!.n).toBe(4 * (STEPS + 1));
@@ -308,10 +304,7 @@ describe("a Prometheus range kept as sparse counts", () => {
 
   it("draws each timeline column's percentiles as the histogram of its intervals reads them", async () => {
     const { sparse, ref } = await stores(3);
-    const m = sparse.merge(
-      sparse.series.map((s) => s.id),
-      "fleet",
-    );
+    const m = mergeAll(sparse);
     // The reference: the column's intervals' payloads (kept by the reference) decoded into one histogram.
     const refRows = ref.series.flatMap((s) => Array.from({ length: s.intervals!.n }, (_, i) => ({ at: s.intervals!.offsets[i]!, payload: s.intervals!.payload(i) })));
     for (const columns of [1000, 37]) {
@@ -332,17 +325,15 @@ describe("a Prometheus range kept as sparse counts", () => {
     }
   });
 
-  it("places a value where recordValue counts it, at every digits and unit", () => {
-    for (const [digits, lowest] of [
-      [3, 1],
-      [2, 1],
-      [3, 1000],
-      [5, 1],
-      [1, 16],
-    ] as const) {
-      const h = newHistogram(digits, lowest, 2 ** 50) as unknown as { countsArrayIndex(v: number): number; unitMagnitude: number; subBucketHalfCountMagnitude: number };
-      for (const v of [0, 1, 2, 1023, 1024, 2047, 2048, 2049, 4095, 4096, 1e6, 5e6 + 1, 2 ** 40 - 1, 2 ** 40, 3600e9, 2 ** 50 - 3])
-        expect(indexAtValue(v, h.unitMagnitude, h.subBucketHalfCountMagnitude), `${v} at ${digits} digits, lowest ${lowest}`).toBe(h.countsArrayIndex(v));
-    }
+  it.each([
+    [3, 1],
+    [2, 1],
+    [3, 1000],
+    [5, 1],
+    [1, 16],
+  ])("places a value where recordValue counts it, at every digits and unit (%i digits, lowest %i)", (digits, lowest) => {
+    const h = newHistogram(digits, lowest, 2 ** 50) as unknown as { countsArrayIndex(v: number): number; unitMagnitude: number; subBucketHalfCountMagnitude: number };
+    for (const v of [0, 1, 2, 1023, 1024, 2047, 2048, 2049, 4095, 4096, 1e6, 5e6 + 1, 2 ** 40 - 1, 2 ** 40, 3600e9, 2 ** 50 - 3])
+      expect(indexAtValue(v, h.unitMagnitude, h.subBucketHalfCountMagnitude), `${v} at ${digits} digits, lowest ${lowest}`).toBe(h.countsArrayIndex(v));
   });
 });

@@ -72,20 +72,18 @@ describe("SeriesCollector", () => {
     expect(problems.list().map((p) => p.reason)).toContainEqual(expect.stringMatching(/intervals widened to \d+ s/));
   });
 
-  it("corrects for coordinated omission like recordValueWithExpectedInterval, also for huge back-fills", () => {
-    for (const [value, expected] of [
-      [250, 10],
-      [123_456_789, 1000],
-      [3_600_000_000_000, 1_000_000],
-      [999, 1000],
-    ] as const) {
-      const c = new SeriesCollector({ file: "f", unit: "ns", expectedInterval: expected }, new Problems("f"));
-      c.record("", value, null, 1);
-      const mine = c.finish()[0]!.histogram;
-      const ref = build({ bitBucketSize: 64 });
-      ref.recordValueWithExpectedInterval(value, expected); // up to 3.6 million back-filled values
-      expect(spectrumSummary(mine)).toEqual(spectrumSummary(ref));
-    }
+  it.each([
+    { value: 250, expected: 10 },
+    { value: 123_456_789, expected: 1000 },
+    { value: 3_600_000_000_000, expected: 1_000_000 },
+    { value: 999, expected: 1000 },
+  ])("corrects for coordinated omission like recordValueWithExpectedInterval, also for huge back-fills ($value every $expected)", ({ value, expected }) => {
+    const c = new SeriesCollector({ file: "f", unit: "ns", expectedInterval: expected }, new Problems("f"));
+    c.record("", value, null, 1);
+    const mine = c.finish()[0]!.histogram;
+    const ref = build({ bitBucketSize: 64 });
+    ref.recordValueWithExpectedInterval(value, expected); // up to 3.6 million back-filled values
+    expect(spectrumSummary(mine)).toEqual(spectrumSummary(ref));
   });
 });
 

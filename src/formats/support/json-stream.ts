@@ -7,6 +7,7 @@
 // each element of the top-level "details" array. The scanner follows strings (with escapes),
 // objects and arrays; it does not validate: each captured value is parsed by the reader, and a
 // document that does not end is reported by `unfinished`.
+import type { ParsedSeries, ParsedSource } from "../source";
 import type { Problems } from "./problems";
 
 /** A captured value: its path (keys and "*"), its text, the line it starts on. */
@@ -311,6 +312,49 @@ function mib(chars: number): string {
 export function tooLongReason(what: string, v: TooLongValue, why: string): string {
   const at = v.column > 1 ? ` starting at character ${v.column.toLocaleString("en-US")}` : "";
   return `${what}${at} is longer than ${mib(v.limit)} (${why}): not read, so the results lack it`;
+}
+
+/**
+ * A reader's stream of the elements of one array (`path` ends in "*"), each handed to `element`;
+ * one longer than `maxChars` is a problem on its line, naming `what` it is and `why` none should be that long.
+ */
+export function elementStream(
+  problems: Problems,
+  path: readonly string[],
+  element: (text: string, lineNo: number) => void,
+  maxChars: number,
+  what: string,
+  why: string,
+): JsonStream {
+  return new JsonStream(
+    [path],
+    (_path, text, lineNo) => element(text, lineNo),
+    maxChars,
+    (v) => problems.line(v.line, tooLongReason(what, v, why)),
+  );
+}
+
+/**
+ * A reader's end of one JSON document: `build` fills the series and the notes; a document cut
+ * short (`cutShort` says before what) is said first, and an error in `build` is an internal one.
+ */
+export function finishDocument(
+  format: string,
+  file: string,
+  stream: JsonStream,
+  problems: Problems,
+  cutShort: string,
+  build: (series: ParsedSeries[], notes: string[]) => void,
+): ParsedSource {
+  const series: ParsedSeries[] = [];
+  const notes: string[] = [];
+  try {
+    if (stream.unfinished) problems.once("unfinished", null, `${cutShort}: the file may be truncated`);
+    build(series, notes);
+  } catch (e) {
+    problems.once("internal", null, `internal error: ${String(e)}`);
+  }
+  return { format, series, problems: [...problems.list(), ...notes.map((reason) => ({ file, line: null, reason, note: true as const }))] };
 }
 
 /**

@@ -10,9 +10,8 @@ import type { Headline } from "../../core/compare/headline";
 import { headlineLine, valueText } from "../../core/compare/headline";
 import { neededText } from "../../core/compare/details";
 import type { CompareResult } from "../../core/compare/types";
-import { formatCount } from "../../core/format";
 import { noValuesText } from "../../core/judge";
-import { formatThroughput } from "../../core/naming";
+import { contextLine } from "../../core/deck-context";
 import { requirementPhrase, type Requirement, type Verdict } from "../../core/requirements";
 import { heatmapLanes, worstOf, type MaxRow } from "../../core/worst-of";
 import { NANOS_PER_UNIT, type Unit } from "../../core/types";
@@ -57,17 +56,9 @@ export function slideKinds(d: DeckData): SlideKind[] {
   ];
 }
 
-/** "60 s", "15 min", "2.5 h". */
 /** How long the headline's one line is, which sets its type size on the slide. */
 function headlineLength(h: Headline | null | undefined): number {
   return h ? headlineLine(h).length : 0;
-}
-
-function durationText(s: number): string {
-  if (!(s > 0)) return "";
-  if (s < 120) return `${Math.round(s)} s`;
-  if (s < 7200) return `${Math.round(s / 60)} min`;
-  return `${Number((s / 3600).toPrecision(2))} h`;
 }
 
 /** A side's verdict against the requirement, in words; `noValues` says why a side without values has none. */
@@ -95,25 +86,6 @@ function Side({ row, unit }: { row: SeriesRow | undefined; unit: Unit }) {
   );
 }
 
-/** One line of context: throughput, how long, how many values. */
-function contextLine(rows: (SeriesRow | undefined)[], timeline: TimelineResult | null): string {
-  const rs = rows.filter((r): r is SeriesRow => r !== undefined);
-  const tps = [...new Set(rs.map((r) => r.view.throughput))];
-  const parts: string[] = [];
-  if (tps.length === 1 && tps[0] !== null) parts.push(`at ${formatThroughput(tps[0]!)}`);
-  else if (tps.some((t) => t !== null))
-    parts.push(rs.map((r) => `${r.view.name} at ${r.view.throughput === null ? "unknown throughput" : formatThroughput(r.view.throughput)}`).join(", "));
-  const durations = rs.map((r) => {
-    const d = timeline?.series.find((s) => s.id === r.view.id);
-    return d && d.t0.length ? d.t1[d.t1.length - 1]! - d.t0[0]! : 0;
-  });
-  const ds = [...new Set(durations.map(durationText).filter((x) => x))];
-  if (ds.length === 1) parts.push(`${ds[0]} each`);
-  else if (ds.length > 1) parts.push(`runs of ${ds.join(" and ")}`);
-  parts.push(`${rs.map((r) => formatCount(r.view.spectrum.totalCount)).join(" and ")} values counted`);
-  return parts.join(" · ");
-}
-
 export function HeadlineSlide({ d }: { d: DeckData }) {
   const byName = (n: string) => d.rows.find((r) => r.view.name === n);
   if (d.pair) {
@@ -138,7 +110,10 @@ export function HeadlineSlide({ d }: { d: DeckData }) {
           </>
         ) : null}
         <p className="deck-context" data-testid="deck-context">
-          {contextLine(sides, d.timeline)}
+          {contextLine(
+            sides.filter((r): r is SeriesRow => r !== undefined),
+            d.timeline,
+          )}
         </p>
       </>
     );
@@ -224,6 +199,9 @@ function More({ names, what }: { names: string[]; what: string }) {
   );
 }
 
+/** A chart on a slide stands still: the whole run, no brushing or zooming. */
+const STILL = { range: { start: null, end: null }, onBrush: () => undefined, onZoom: () => undefined };
+
 function maxOfValues(a: ArrayLike<number>): number {
   let m = 0;
   for (let i = 0; i < a.length; i++) if (a[i]! > m) m = a[i]!;
@@ -279,11 +257,9 @@ export function TimelineSlide({ d }: { d: DeckData }) {
                 wallClock={false}
                 yLog={d.timelineLog}
                 domain={d.timeline!.domain}
-                range={{ start: null, end: null }}
                 width={s.w}
                 height={h}
-                onBrush={() => undefined}
-                onZoom={() => undefined}
+                {...STILL}
               />
               <More names={more} what="series" />
             </>
@@ -314,16 +290,7 @@ export function HeatmapSlide({ d }: { d: DeckData }) {
           const laneHeight = Math.max(30, Math.floor((room + 8) / shown.length) - header - 8);
           return (
             <>
-              <Heatmap
-                lanes={shown}
-                unit={d.unit}
-                domain={hm.domain}
-                range={{ start: null, end: null }}
-                width={s.w}
-                laneHeight={laneHeight}
-                onBrush={() => undefined}
-                onZoom={() => undefined}
-              />
+              <Heatmap lanes={shown} unit={d.unit} domain={hm.domain} width={s.w} laneHeight={laneHeight} {...STILL} />
               <More names={more} what="series" />
             </>
           );

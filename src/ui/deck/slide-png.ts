@@ -1,6 +1,6 @@
 // A slide as a PNG, as it stands on screen: its HTML (text, SVG charts, canvases turned into
 // images) with the page's style sheets, drawn through an SVG foreignObject onto a canvas at 2×.
-import { downloadBlob } from "../export/download";
+import { downloadPng, pageCanvas } from "../export/download";
 
 function pageCss(): string {
   const out: string[] = [];
@@ -51,14 +51,7 @@ export async function saveSlidePng(el: HTMLElement, name: string, scale = 2): Pr
     img.onerror = () => reject(new Error("the slide could not be rendered"));
     img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
   });
-  const canvas = document.createElement("canvas");
-  canvas.width = Math.round(width * scale);
-  canvas.height = Math.round(height * scale);
-  const ctx = canvas.getContext("2d")!;
-  ctx.fillStyle = getComputedStyle(document.documentElement).getPropertyValue("--bg").trim() || "#fff";
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  const { canvas, ctx } = pageCanvas(width, height, scale);
   ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
-  const blob = await new Promise<Blob | null>((r) => canvas.toBlob(r, "image/png"));
-  if (!blob) throw new Error("the slide could not be rendered");
-  downloadBlob(`${name}.png`, blob);
+  if (!(await downloadPng(name, canvas))) throw new Error("the slide could not be rendered");
 }

@@ -1,6 +1,6 @@
 // Exports a chart exactly as drawn: the SVG with the page's chart styles inlined (so it looks
 // the same in a slide or another browser), or a PNG rendered from it at 2× for slides.
-import { downloadBlob } from "./download";
+import { downloadBlob, downloadPng, pageCanvas } from "./download";
 
 /** The chart rules of the page's style sheets, so the exported SVG carries its own look. */
 function chartCss(): string {
@@ -45,12 +45,7 @@ export function exportSvg(svg: SVGSVGElement, name: string): void {
 export async function exportPng(svg: SVGSVGElement, name: string, under?: HTMLCanvasElement | null, scale = 2): Promise<void> {
   const w = Number(svg.getAttribute("width"));
   const h = Number(svg.getAttribute("height"));
-  const canvas = document.createElement("canvas");
-  canvas.width = Math.round(w * scale);
-  canvas.height = Math.round(h * scale);
-  const ctx = canvas.getContext("2d")!;
-  ctx.fillStyle = getComputedStyle(document.documentElement).getPropertyValue("--bg").trim() || "#fff";
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  const { canvas, ctx } = pageCanvas(w, h, scale);
   if (under) ctx.drawImage(under, 0, 0, canvas.width, canvas.height);
   const text = svgText(svg).replace(/<rect width="100%" height="100%"[^>]*\/>/, under ? "" : "$&");
   const url = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
@@ -66,8 +61,7 @@ export async function exportPng(svg: SVGSVGElement, name: string, under?: HTMLCa
   } finally {
     URL.revokeObjectURL(url);
   }
-  const blob = await new Promise<Blob | null>((r) => canvas.toBlob(r, "image/png"));
-  if (blob) downloadBlob(`${name}.png`, blob);
+  await downloadPng(name, canvas);
 }
 
 /**

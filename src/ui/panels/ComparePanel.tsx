@@ -3,7 +3,7 @@
 // two configurations share throughputs, B vs A at each of them in one step.
 import { memo } from "react";
 import { RatioChart } from "../../charts/ratio/RatioChart";
-import { formatNumber, plainNumber, UNIT_LABEL } from "../../core/format";
+import { formatNumber, UNIT_LABEL } from "../../core/format";
 import { NANOS_PER_UNIT, type Unit } from "../../core/types";
 import { pLabel, ratioText } from "../../core/compare/format";
 import { formatThroughput } from "../../core/naming";
@@ -13,7 +13,7 @@ import type { RatioPoint } from "../../core/compare/types";
 import { changeWords, rangeWords, ruleText, type Headline } from "../../core/compare/headline";
 import { methodText, reasonLines } from "../../core/compare/details";
 import type { CompareResult as CompareAnswerLike } from "../../core/compare/types";
-import { HeadlineView } from "./Headline";
+import { attr, HeadlineView, ratioAttrs } from "./Headline";
 import { HeadlineSelect } from "./HeadlineSelect";
 import { CompareBasis, SweepBasis } from "./LinkBasis";
 
@@ -28,10 +28,6 @@ interface Props {
 }
 
 const VERDICT_TEXT = { better: "better", worse: "worse", same: "same", unknown: "unknown" } as const;
-
-function attr(x: number | null): string {
-  return x === null || !Number.isFinite(x) ? "" : plainNumber(x);
-}
 
 function SweepSummary({ row }: { row: SweepRow }) {
   if (row.error) return <span className="muted">{row.error}</span>;
@@ -191,17 +187,7 @@ export const ComparePanel = memo(function ComparePanel({ c, views, unit, width, 
               </thead>
               <tbody>
                 {r.points.map((p: RatioPoint) => (
-                  <tr
-                    key={p.percentile}
-                    data-testid="ratio-point"
-                    data-percentile={String(p.percentile)}
-                    data-ratio={attr(p.ratio)}
-                    data-low={attr(p.low)}
-                    data-high={attr(p.high)}
-                    data-verdict={p.verdict}
-                    data-basis={p.basis ?? ""}
-                    className={p.supported ? p.verdict : "unsupported"}
-                  >
+                  <tr key={p.percentile} data-testid="ratio-point" {...ratioAttrs(p)} className={p.supported ? p.verdict : "unsupported"}>
                     <th scope="row">{pLabel(p.percentile)}</th>
                     <td>{f(p.base)}</td>
                     <td>{f(p.cand)}</td>

@@ -10,8 +10,21 @@ import type { Unit } from "../../core/types";
 import type { SeriesView } from "../../engine/store";
 import "./headline.css";
 
-function attr(x: number | null): string {
+/** A number as a data attribute: plain digits, empty when there is none. */
+export function attr(x: number | null): string {
   return x === null || !Number.isFinite(x) ? "" : plainNumber(x);
+}
+
+/** A percentile's B ÷ A as data attributes: where, the ratio and its range, the verdict and what it rests on. */
+export function ratioAttrs(p: { percentile: number; ratio: number | null; low: number | null; high: number | null; verdict: string; basis?: string | null }) {
+  return {
+    "data-percentile": String(p.percentile),
+    "data-ratio": attr(p.ratio),
+    "data-low": attr(p.low),
+    "data-high": attr(p.high),
+    "data-verdict": p.verdict,
+    "data-basis": p.basis ?? "",
+  };
 }
 
 /** The requirement's percentiles (below the max) and those the comparison must add for the headline. */
@@ -60,14 +73,9 @@ export function HeadlineView({ h, className }: { h: Headline; className?: string
     <div
       className={`headline ${cls}${className ? ` ${className}` : ""}`}
       data-testid="headline"
-      data-percentile={String(h.percentile)}
+      {...ratioAttrs(h)}
       data-baseline={attr(h.baseline)}
       data-candidate={attr(h.candidate)}
-      data-ratio={attr(h.ratio)}
-      data-low={attr(h.low)}
-      data-high={attr(h.high)}
-      data-verdict={h.verdict}
-      data-basis={h.basis ?? ""}
       data-text={h.text}
     >
       <p className="headline-text">{h.text}</p>

@@ -1,12 +1,12 @@
 // The judgment the app exists for: which throughput each configuration sustains under the
 // requirement, said in one sentence generated from the numbers, with the chart that shows
 // where each configuration crosses its limits.
-import { memo } from "react";
+import { memo, type ReactNode } from "react";
 import { ThroughputChart } from "../../charts/throughput/ThroughputChart";
 import type { TpLine } from "../../charts/throughput/layout";
 import { formatNumber, UNIT_LABEL } from "../../core/format";
 import { formatThroughput } from "../../core/naming";
-import type { Requirement } from "../../core/requirements";
+import type { Requirement, Sustainable } from "../../core/requirements";
 import { judgeRows } from "../../core/judge";
 import { valueAtFromBuckets } from "../../core/bucket-lookup";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
@@ -87,55 +87,61 @@ export const Judgement = memo(function Judgement({ rows, requirement, unit, widt
           {sentence}
         </p>
       ) : null}
-      {sustainable.length > 0 ? (
-        <ul className="sustainable-list">
-          {sustainable.map((s) => (
-            <li
-              key={s.config}
-              data-testid="sustainable"
-              data-config={s.config}
-              data-max-throughput={s.maxThroughput === null ? "" : String(s.maxThroughput)}
-              data-non-monotonic={s.nonMonotonic ? "true" : "false"}
-            >
-              <strong>{s.config || "(no configuration)"}</strong>:{" "}
-              {s.points.length === 0
-                ? "no throughput known (name files like sysA_40k.hlog, or edit the series)"
-                : s.maxThroughput === null
-                  ? "fails at every tested throughput"
-                  : `sustains ${formatThroughput(s.maxThroughput)}`}
-              {s.points.length > 0 ? <span className="points"> ({s.points.map((p) => `${formatThroughput(p.throughput)} ${p.pass ? "✓" : "✗"}`).join(", ")})</span> : null}
-              {s.nonMonotonic ? <span className="warn-inline"> — a lower throughput fails while a higher one passes: suspicious data, check those runs</span> : null}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      {gaps.length > 0 ? (
-        <ul className="kind-pairs">
-          {gaps.map((g) => (
-            <KindGapLine key={g.config} g={g} unit={unit} />
-          ))}
-        </ul>
-      ) : null}
-      {windowRows.length > 0 ? (
-        <ul className="window-verdicts">
-          {windowRows.map((w) => (
-            <li
-              key={w.id}
-              data-testid="window-verdict"
-              data-series={w.name}
-              data-windows={String(w.judgement!.windows)}
-              data-passing={String(w.judgement!.passing)}
-              data-worst-start={w.judgement!.worst ? String(w.judgement!.worst.start) : ""}
-              className={w.judgement!.passing < w.judgement!.windows ? "fail" : "pass"}
-            >
-              <strong>{w.name}</strong>: {windowText(w, time!.windowLength!, unit)}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <ListOf className="sustainable-list" items={sustainable}>
+        {(s) => <SustainableLine key={s.config} s={s} />}
+      </ListOf>
+      <ListOf className="kind-pairs" items={gaps}>
+        {(g) => <KindGapLine key={g.config} g={g} unit={unit} />}
+      </ListOf>
+      <ListOf className="window-verdicts" items={windowRows}>
+        {(w) => <WindowLine key={w.id} w={w} length={time!.windowLength!} unit={unit} />}
+      </ListOf>
     </section>
   );
 });
+
+/** A list of `items`, each drawn by `children`; nothing when there are none. */
+function ListOf<T>({ className, items, children }: { className: string; items: readonly T[]; children: (item: T) => ReactNode }) {
+  return items.length > 0 ? <ul className={className}>{items.map(children)}</ul> : null;
+}
+
+/** The throughput one configuration sustains, with the throughputs tried. */
+function SustainableLine({ s }: { s: Sustainable }) {
+  return (
+    <li
+      data-testid="sustainable"
+      data-config={s.config}
+      data-max-throughput={s.maxThroughput === null ? "" : String(s.maxThroughput)}
+      data-non-monotonic={s.nonMonotonic ? "true" : "false"}
+    >
+      <strong>{s.config || "(no configuration)"}</strong>:{" "}
+      {s.points.length === 0
+        ? "no throughput known (name files like sysA_40k.hlog, or edit the series)"
+        : s.maxThroughput === null
+          ? "fails at every tested throughput"
+          : `sustains ${formatThroughput(s.maxThroughput)}`}
+      {s.points.length > 0 ? <span className="points"> ({s.points.map((p) => `${formatThroughput(p.throughput)} ${p.pass ? "✓" : "✗"}`).join(", ")})</span> : null}
+      {s.nonMonotonic ? <span className="warn-inline"> — a lower throughput fails while a higher one passes: suspicious data, check those runs</span> : null}
+    </li>
+  );
+}
+
+/** One series' requirement in every window of `length` seconds: how many pass, and the worst. */
+function WindowLine({ w, length, unit }: { w: TimeInfo["windows"][number]; length: number; unit: Unit }) {
+  const j = w.judgement!;
+  return (
+    <li
+      data-testid="window-verdict"
+      data-series={w.name}
+      data-windows={String(j.windows)}
+      data-passing={String(j.passing)}
+      data-worst-start={j.worst ? String(j.worst.start) : ""}
+      className={j.passing < j.windows ? "fail" : "pass"}
+    >
+      <strong>{w.name}</strong>: {windowText(w, length, unit)}
+    </li>
+  );
+}
 
 /** One configuration's response time against its service time: the widest gap, and where. */
 function KindGapLine({ g, unit }: { g: ConfigGap; unit: Unit }) {
