@@ -7,7 +7,7 @@ import { ViewsSent } from "./views-reuse";
 import { Store } from "./store";
 import { helperPoolOf, type HelperPool } from "./part-pool";
 import type { HelperFailed, HelperPorts } from "./helpers/messages";
-import { EngineWarmUps, type WarmableStore } from "./warm-up";
+import { EngineWarmUps, READS_NO_LOGS, type WarmableStore } from "./warm-up";
 import { heatmapQuery } from "./time-queries";
 import { HeatmapPrefetch } from "./heatmap-prefetch";
 import { createEngineContext, WORKER_KEPT_BUDGET, type EngineContext } from "./context";
@@ -65,6 +65,7 @@ function serve(context: EngineContext): void {
     const compareSignal = compareCancel.signal;
     const demo = request.kind === "load" && request.demo === true;
     const seq = warm.requested(request.kind, demo);
+    if (READS_NO_LOGS.has(request.kind)) helpers?.release();
     prefetch.requested(request.kind, request.kind === "heatmap" ? request.query.rows : undefined);
     waiting++;
     queue = queue.then(async () => {

@@ -140,6 +140,20 @@ export class HelperPool implements HelperWorkers, MergeHelpers {
     return this.ask<MergedShare>(helper, (id) => ({ type: "merge", id, paths, range }));
   }
 
+  /**
+   * Tells every started helper that a load reading no log has begun (messages.ts `release`);
+   * none is started for it.
+   */
+  release(): void {
+    for (const p of this.ports) {
+      try {
+        p?.post({ type: "release", id: this.nextId++ });
+      } catch {
+        // Only memory: a helper that cannot be told keeps what it holds.
+      }
+    }
+  }
+
   /** Ends the helpers that need ending. */
   async close(): Promise<void> {
     await Promise.all(this.ports.map((p) => p?.end?.()));
