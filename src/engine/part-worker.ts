@@ -15,8 +15,8 @@ import { createEngineContext, HELPER_KEPT_BUDGET } from "./context";
 // (intervals/kept.ts), within a bound; the engine takes them with the part.
 const context = createEngineContext({ keptBudget: HELPER_KEPT_BUDGET });
 
-// Its idle warm-up starts here (helpers/page-side.ts).
-const { side } = pageHelperSide(context);
+// Its idle warm-up starts here (helpers/page-side.ts); a release ends the worker.
+const { side } = pageHelperSide(context, () => self.close());
 
 type Endpoint = { postMessage(message: HelperReply, transfer: Transferable[]): void };
 const serve = (endpoint: Endpoint) => serveHelper((r, transfer = []) => endpoint.postMessage(r, transfer), side);

@@ -259,8 +259,8 @@ const QUICK_WARM_QUERIES = 12;
  */
 const READS_LOGS = new Set<string>(["load", "loadUrls", "loadText", "loadPrometheus", "append"]);
 /**
- * Loads that read no log (a server's series): the helpers take no part in them, and are told to
- * stop their warm-ups and let go of what those hold (helpers/messages.ts `release`).
+ * Loads that read no log (a server's series): the helpers take no part in them, and are ended,
+ * with what their warm-ups hold (helpers/messages.ts `release`).
  */
 export const READS_NO_LOGS = new Set<string>(["loadPrometheus"]);
 /** Requests after which the engine warms the time-window path once it is idle. */

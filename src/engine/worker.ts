@@ -65,11 +65,12 @@ function serve(context: EngineContext): void {
     const compareSignal = compareCancel.signal;
     const demo = request.kind === "load" && request.demo === true;
     const seq = warm.requested(request.kind, demo);
-    if (READS_NO_LOGS.has(request.kind)) helpers?.release();
     prefetch.requested(request.kind, request.kind === "heatmap" ? request.query.rows : undefined);
     waiting++;
     queue = queue.then(async () => {
       const signal = request.kind === "compare" ? compareSignal : cancel.signal;
+      // Here, not on arrival: a log's load before it has had its helpers' parts.
+      if (READS_NO_LOGS.has(request.kind)) helpers?.release();
       try {
         const result = await handle(store, request, (progress) => post({ reqId, type: "progress", progress }), signal, helpers);
         // Views unchanged since the last answer for their window go as marks (views-reuse.ts).

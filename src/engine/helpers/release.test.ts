@@ -1,6 +1,7 @@
 // A load that reads no log (a server's series) tells the helpers so (`release`): each stops its
-// idle warm-up and lets go of the block chunks the warm-up wrote ahead for a log's read. Checked
-// on what is held (the thread's chunk pool, the warm-up's reads), never on timings.
+// idle warm-up, lets go of the block chunks the warm-up wrote ahead for a log's read, and ends;
+// the pool starts helpers anew for the next log. Checked on what is held and asked (the thread's
+// chunk pool, the warm-up's reads, the helpers started), never on timings.
 import { afterEach, describe, expect, it } from "vitest";
 import { threadBlockWorkspace } from "../block-workspace";
 import { EngineContext } from "../context";
@@ -16,12 +17,15 @@ const warmState = () => (globalThis as unknown as { hdrWarmUp?: string }).hdrWar
 afterEach(() => chunks().drop());
 
 /** A helper of the page as its worker runs it, its warm-up started at once; `read` stands for the warm-up's reads (counted). */
-function helper(read: Parameters<typeof pageHelperSide>[2]) {
+function helper(read: Parameters<typeof pageHelperSide>[3]) {
   const replies: HelperReply[] = [];
-  const { side, warming } = pageHelperSide(new EngineContext(), 0, read);
+  const ended = { count: 0 };
+  const { side, warming } = pageHelperSide(new EngineContext(), () => ended.count++, 0, read);
   const onRequest = serveHelper((r) => replies.push(r), side);
-  return { replies, warming, send: (m: HelperRequest) => onRequest(m) };
+  return { replies, warming, ended, send: (m: HelperRequest) => onRequest(m) };
 }
+
+const settled = () => new Promise((r) => setTimeout(r, 0));
 
 describe("release: the helpers' warm-up ends when a load reads no log", () => {
   it("the loads that read no log are a server's series, and only those", () => {
@@ -39,6 +43,8 @@ describe("release: the helpers' warm-up ends when a load reads no log", () => {
     expect(rounds).toBeGreaterThan(1);
     expect(chunks().ready).toBe(READY_BLOCK_CHUNKS);
     expect(h.replies).toEqual([]);
+    await settled();
+    expect(h.ended.count).toBe(0);
   });
 
   it("told while it reads, it stops within that read and writes no chunk", async () => {
@@ -66,8 +72,10 @@ describe("release: the helpers' warm-up ends when a load reads no log", () => {
     expect(slices).toBeLessThan(new TextEncoder().encode(syntheticLog(Math.ceil(WARM_UP_LINES / 3))).length / (16 * 1024) / 4);
     expect(chunks().ready).toBe(0);
     expect(warmState()).toBe("over");
-    // Nothing answers a release.
+    // Nothing answers a release; the helper ends.
     expect(h.replies).toEqual([]);
+    await settled();
+    expect(h.ended.count).toBe(1);
   });
 
   it("told after it wrote its chunks, it lets them go at once", async () => {
@@ -92,6 +100,21 @@ describe("release: the helpers' warm-up ends when a load reads no log", () => {
     expect(chunks().ready).toBe(0);
   });
 
+  it("a helper told while it reads a part ends once the part is answered", async () => {
+    const events: string[] = [];
+    const { side } = pageHelperSide(
+      new EngineContext(),
+      () => events.push("end"),
+      0,
+      async () => undefined,
+    );
+    const onRequest = serveHelper((r) => events.push(`${r.type} ${r.id}`), side);
+    onRequest({ type: "read", id: 7, piece: new Blob([syntheticLog(50)]), name: "x.hlog", before: null, blocks: true });
+    onRequest({ type: "release", id: 8 });
+    for (let k = 0; k < 200 && !events.includes("end"); k++) await new Promise((r) => setTimeout(r, 10));
+    expect(events.filter((e) => !e.startsWith("progress"))).toEqual(["done 7", "end"]);
+  });
+
   it("the pool tells every helper it started, and starts none for it", () => {
     const posted: { helper: number; m: HelperRequest }[] = [];
     const started: number[] = [];
@@ -109,12 +132,30 @@ describe("release: the helpers' warm-up ends when a load reads no log", () => {
     expect(posted).toEqual([]);
     const pool = new HelperPool(3, host);
     pool.start();
-    pool.release();
+    expect(pool.release()).toBe(true);
     expect(posted.map((p) => [p.helper, p.m.type])).toEqual([
       [0, "release"],
       [1, "release"],
       [2, "release"],
     ]);
     expect(started).toEqual([0, 1, 2]);
+    // Ended: the next log's read starts its helper anew, and a second release tells no one.
+    posted.length = 0;
+    void pool.read(1, new Blob(["x"]), "x.hlog");
+    expect(started).toEqual([0, 1, 2, 1]);
+    expect(posted.map((p) => [p.helper, p.m.type])).toEqual([[1, "read"]]);
+  });
+
+  it("the pool ends no helper while a request is pending (a log's parts still being read)", () => {
+    const posted: HelperRequest[] = [];
+    const host: HelperHost = {
+      noun: "worker",
+      start: () => ({ post: (m) => void posted.push(m) }),
+      refs: (blob) => ({ piece: blob, before: null, blocks: true }),
+    };
+    const pool = new HelperPool(1, host);
+    void pool.read(0, new Blob(["x"]), "x.hlog");
+    expect(pool.release()).toBe(false);
+    expect(posted.map((m) => m.type)).toEqual(["read"]);
   });
 });

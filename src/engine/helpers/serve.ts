@@ -26,6 +26,8 @@ export interface HelperSide {
   context?: EngineContext;
   /** A load that reads no log has begun: stop the idle warm-up and let go of what it holds. */
   release?(): void;
+  /** Ends this helper, once the requests before a `release` are done (the pool sends it nothing more). */
+  end?(): void;
   /** Runs as a read starts, and after it ends. */
   started?(): void;
   finished?(): void;
@@ -48,6 +50,7 @@ export function serveHelper(post: (r: HelperReply, transfer?: Transferable[]) =>
   return (m) => {
     if (m.type === "release") {
       side.release?.();
+      queue = queue.then(() => side.end?.());
       return;
     }
     if (m.type === "cancel") {
