@@ -29,8 +29,8 @@ async function workers(page: Page): Promise<string[]> {
   return names.filter((n): n is string => n !== null).sort();
 }
 
-test("a server's series end the helper workers; a log loaded next is read by new ones, to the same numbers", async ({ browser }) => {
-  test.setTimeout(120_000);
+/** A fake Prometheus on loopback answering every range query with 300 s of one native histogram. */
+async function fakePrometheus(): Promise<{ url: string; close: () => void }> {
   const samples: LoadSample[] = [];
   for (let i = 0; i < 300; i++) samples.push({ startUs: (T0 + i) * 1e6, latencyNs: 1_000_000 + (i % 17) * 250_000, label: "", success: true });
   const answer = prometheusRange(samples).text;
@@ -39,7 +39,26 @@ test("a server's series end the helper workers; a log loaded next is read by new
     res.end(req.url?.startsWith("/api/v1/query_range") ? answer : "{}");
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const fake = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => server.close() };
+}
+
+/** Asks the fake server's query through the form, agreeing to the host. */
+async function askPrometheus(page: Page, url: string): Promise<void> {
+  await page.getByTestId("prometheus-open").click();
+  await page.getByTestId("prometheus-url").fill(url);
+  await page.getByTestId("prometheus-query").fill("rpc_duration_seconds");
+  await page.getByTestId("prometheus-start").fill(String(T0 + 1));
+  await page.getByTestId("prometheus-end").fill(String(T0 + 299));
+  await page.getByTestId("prometheus-step").fill("1s");
+  await page.getByTestId("prometheus-load").click();
+  await page.getByTestId("prometheus-consent-load").click();
+  await page.waitForTimeout(50);
+  await idle(page);
+}
+
+test("a server's series end the helper workers; a log loaded next is read by new ones, to the same numbers", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const fake = await fakePrometheus();
   // Past the size the page splits among its helpers.
   const dir = mkdtempSync(path.join(tmpdir(), "hdr-prom-helpers-"));
   const log = path.join(dir, "big.hlog");
@@ -61,16 +80,7 @@ test("a server's series end the helper workers; a log loaded next is read by new
     await page.goto("./?demo=0");
     await idle(page);
     await expect.poll(() => workers(page)).toContain("helper");
-    await page.getByTestId("prometheus-open").click();
-    await page.getByTestId("prometheus-url").fill(fake);
-    await page.getByTestId("prometheus-query").fill("rpc_duration_seconds");
-    await page.getByTestId("prometheus-start").fill(String(T0 + 1));
-    await page.getByTestId("prometheus-end").fill(String(T0 + 299));
-    await page.getByTestId("prometheus-step").fill("1s");
-    await page.getByTestId("prometheus-load").click();
-    await page.getByTestId("prometheus-consent-load").click();
-    await page.waitForTimeout(50);
-    await idle(page);
+    await askPrometheus(page, fake.url);
     await expect(page.getByTestId("series")).toHaveCount(1);
     // The helper ended itself; only the engine is left.
     await expect.poll(() => workers(page)).toEqual(["engine"]);
@@ -83,7 +93,24 @@ test("a server's series end the helper workers; a log loaded next is read by new
     expect(await workers(page)).toContain("helper");
   } finally {
     for (const c of contexts) await c.close();
-    server.close();
+    fake.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("on the page that opens on the demo, a server's series start no helper worker", async ({ page }) => {
+  const fake = await fakePrometheus();
+  try {
+    await page.goto("./");
+    await idle(page);
+    // The demo's small logs start none; nor does a load that reads no log.
+    let started = 0;
+    page.on("worker", () => started++);
+    await askPrometheus(page, fake.url);
+    await expect(page.getByTestId("series").filter({ hasText: "rpc_duration_seconds" })).toHaveCount(1);
+    expect(started).toBe(0);
+    expect(await workers(page)).toEqual(["engine"]);
+  } finally {
+    fake.close();
   }
 });
