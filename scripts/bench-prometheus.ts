@@ -17,11 +17,13 @@
 // (scripts/bench/prometheus-page.ts: the production build in Chromium, through the real form);
 // --shot FILE also saves screenshots of its first run (FILE, and -loading and -merged beside it:
 // its first run's times then include taking them), --profile prints where the CPU went
-// from the last byte to the paint, --dist DIR serves another build than dist/, --trace [MS] prints
+// from the last byte to the paint, --dist DIR serves another build than dist/, --idle MS waits
+// that long on the ready page before asking (a person filling the form in, while the workers'
+// idle warm-ups run), --trace [MS] prints
 // the page's memory over the load and the merge (every 100 ms, a line per MS: by process and kind,
 // and each isolate's JS heap and array buffers).
 //
-//   npx tsx scripts/bench-prometheus.ts [--page [--shot FILE] [--profile] [--dist DIR] [--trace [MS]]] [--runs 1] [--series 1000] [--buckets 8]
+//   npx tsx scripts/bench-prometheus.ts [--page [--shot FILE] [--profile] [--dist DIR] [--idle MS] [--trace [MS]]] [--runs 1] [--series 1000] [--buckets 8]
 import { fork } from "node:child_process";
 import { createServer } from "node:http";
 import { loadavg } from "node:os";
@@ -156,6 +158,7 @@ async function main(): Promise<void> {
       process.argv.includes("--dumps"),
       process.argv.includes("--heap"),
       process.argv.includes("--helpers") ? Number(arg("--helpers", "0")) : null,
+      Number(arg("--idle", "0")) || 0,
     ).finally(close);
     console.log(
       `load average after: ${loadavg()

@@ -357,7 +357,7 @@ describe("docs/ARCHITECTURE.md's messages and request kinds", () => {
     expect(untyped.map((u) => `${path.relative(repoRoot, u.file)}:${u.line}: ${u.what}`)).toEqual([]);
     // Independent of the doc: messages that exist today and the parser must see, with their variants.
     expect(messages.get("Reply")?.variants.sort()).toEqual(["done", "error", "progress"]);
-    expect(messages.get("HelperRequest")).toEqual({ name: "HelperRequest", file: "src/engine/helpers/messages.ts", variants: ["read", "merge", "cancel"] });
+    expect(messages.get("HelperRequest")).toEqual({ name: "HelperRequest", file: "src/engine/helpers/messages.ts", variants: ["read", "merge", "cancel", "release"] });
     expect(messages.get("Envelope")?.variants).toEqual([]);
     expect(messages.get("{ cancel: true }")?.file).toBe("src/engine/worker.ts");
     expect(kinds.get("load")).toBe("FileOutcome[]");
@@ -380,7 +380,7 @@ describe("docs/ARCHITECTURE.md's messages and request kinds", () => {
     // A message dropped, a variant made up, a message the code does not have, a wrong answer type.
     const noHistory = doc.replace(/^\| `HistoryReply` \|.*\n/m, "");
     expect(disagreements(noHistory, code)).toEqual([expect.stringMatching(/^message HistoryReply .* not listed/)]);
-    const extraVariant = doc.replace("| `HelperRequest` | `read`, `merge`, `cancel` |", "| `HelperRequest` | `read`, `merge`, `cancel`, `stop` |");
+    const extraVariant = doc.replace("| `HelperRequest` | `read`, `merge`, `cancel`, `release` |", "| `HelperRequest` | `read`, `merge`, `cancel`, `release`, `stop` |");
     expect(disagreements(extraVariant, code)).toEqual([expect.stringMatching(/^message HelperRequest: variant stop is in the doc/)]);
     const extraMessage = doc.replace(/^(\| `HelperFailed` \|.*\n)/m, "$1| `HelperReady` | | helper → page | made up |\n");
     expect(disagreements(extraMessage, code)).toEqual([expect.stringMatching(/^message HelperReady is listed/)]);

@@ -14,7 +14,9 @@
 // 100 ms for the peak, and again after HeapProfiler.collectGarbage on the page and each worker.
 // Their file-backed pages (Chromium's code and fonts, mapped by every process of it) are left
 // out and their whole VmRSS is said beside. The browser, GPU and network processes are not
-// counted.
+// counted. The page's own renderer (the one that runs its workers: it has DedicatedWorker
+// threads) is also said apart: the others host Chromium's own pages (its address bar's popups,
+// chrome://omnibox-popup), started with the browser whatever page it shows.
 import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { chromium, type Browser, type CDPSession, type Page } from "playwright-core";
@@ -40,6 +42,24 @@ const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`;
 /** Renderer processes that descend from this process (the browser it launched): their own resident memory and whole VmRSS in bytes. */
 function renderers(): { pid: number; own: number; rss: number; anon: number; shmem: number }[] {
   return processes().filter((p) => p.renderer);
+}
+
+/** Renderers seen running a dedicated worker: the page's (the engine worker and its helpers run there). */
+const pageRenderers = new Set<number>();
+
+/** Whether renderer `pid` is the page's: it runs, or ran, a worker (a thread named DedicatedWorker…). */
+function isPage(pid: number): boolean {
+  if (pageRenderers.has(pid)) return true;
+  try {
+    for (const t of readdirSync(`/proc/${pid}/task`))
+      if (readFileSync(`/proc/${pid}/task/${t}/comm`, "utf8").startsWith("DedicatedWorker")) {
+        pageRenderers.add(pid);
+        return true;
+      }
+  } catch {
+    // gone meanwhile
+  }
+  return false;
 }
 
 /** The browser's processes (those that descend from this one): renderers and the browser process itself, with their memory by kind. */
@@ -81,6 +101,8 @@ function processes(): { pid: number; renderer: boolean; browser: boolean; own: n
 
 interface Rss {
   own: number;
+  /** The page's renderer's own memory (isPage). */
+  page: number;
   rss: number;
   /** Each renderer's own memory, "pid: MB". */
   each: string;
@@ -90,6 +112,7 @@ function rssSum(): Rss {
   const rs = renderers();
   return {
     own: rs.reduce((a, r) => a + r.own, 0),
+    page: rs.reduce((a, r) => a + (isPage(r.pid) ? r.own : 0), 0),
     rss: rs.reduce((a, r) => a + r.rss, 0),
     each: rs.map((r) => `${r.pid}: ${mb(r.own)}`).join(", "),
   };
@@ -296,6 +319,8 @@ export interface PageRun {
   drawn: number;
   merged: number;
   peak: number;
+  /** The page's renderer's peak (isPage). */
+  pagePeak: number;
   loadedKept: number;
   mergedKept: number;
 }
@@ -406,6 +431,7 @@ export async function pageRuns(
   dumps = false,
   heap = false,
   helpers: number | null = null,
+  idle = 0,
 ): Promise<PageRun[]> {
   const dist = build ?? resolve(ROOT, "dist");
   const { url: app } = await startPreview(Number(process.env.E2E_PORT) || (await freePort()), dist);
@@ -418,6 +444,8 @@ export async function pageRuns(
       try {
         await page.goto(`${app}?demo=0${helpers === null ? "" : `&helpers=${helpers}`}`);
         await page.waitForSelector("[data-testid=app][data-busy=false]");
+        // A person takes seconds to fill the form in: the workers' idle warm-ups run meanwhile.
+        if (idle > 0) await new Promise((r) => setTimeout(r, idle));
         await page.getByTestId("prometheus-open").click();
         await page.getByTestId("prometheus-url").fill(fleet.url);
         await page.getByTestId("prometheus-query").fill("fleet_request_duration_seconds");
@@ -433,9 +461,11 @@ export async function pageRuns(
         );
         const base = rssSum();
         let peak = base;
+        let pagePeak = base.page;
         const sample = () => {
           const r = rssSum();
           if (r.own > peak.own) peak = r;
+          pagePeak = Math.max(pagePeak, r.page);
         };
         // When the first series row is in the page: what comes before it is the engine's, what after the page's drawing.
         await page.evaluate(() => {
@@ -456,7 +486,18 @@ export async function pageRuns(
         const t0 = performance.now();
         const before = fleet.lastByteEpoch();
         await page.getByTestId("prometheus-consent-load").click();
-        const loading = withTimeout("the fleet's load", 30 * 60_000, () => page.evaluate(() => window.__bench.wait("load")));
+        // A load that fails (the request's own timeout on a busy machine, say) shows its error and
+        // never reaches the series awaited: the run stops with the error rather than wait on.
+        const failed = page
+          .locator("[data-testid=load-error]")
+          .filter({ hasText: /prometheus:.*(no answer|no complete answer|could not be reached|the server answered|cancelled)/ })
+          .first()
+          .waitFor({ timeout: 30 * 60_000 })
+          .then(async () => {
+            throw new Error(`the fleet's load failed: ${await page.locator("[data-testid=load-error]").allTextContents()}`);
+          });
+        failed.catch(() => undefined);
+        const loading = Promise.race([withTimeout("the fleet's load", 30 * 60_000, () => page.evaluate(() => window.__bench.wait("load"))), failed as Promise<never>]);
         const lastByte = async () => {
           while (fleet.lastByteEpoch() === before) await new Promise((r) => setTimeout(r, 20));
         };
@@ -480,6 +521,7 @@ export async function pageRuns(
         const wall = performance.now() - t0;
         sample();
         const loadPeak = peak;
+        const pageLoadPeak = pagePeak;
         await loadTrace?.stop();
         if (sampling) console.log(await sampling.read("once drawn"));
         const loaded = await collected(b, page);
@@ -522,7 +564,7 @@ export async function pageRuns(
         sample();
         const merged = await collected(b, page);
         if (shot && run === 0) await page.screenshot({ path: shot.replace(/\.png$/, "-merged.png") });
-        const r: PageRun = { drawn, merged: merge.tPaint - merge.t0, peak: peak.own, loadedKept: loaded.rss.own, mergedKept: merged.rss.own };
+        const r: PageRun = { drawn, merged: merge.tPaint - merge.t0, peak: peak.own, pagePeak, loadedKept: loaded.rss.own, mergedKept: merged.rss.own };
         out.push(r);
         if (profiled) console.log(`  CPU from the last byte to the paint (self time):\n    ${await profiled}`);
         if (loadTrace) console.log(`  ${loadTrace.print("the answer is asked, read and drawn", trace!)}`);
@@ -532,8 +574,8 @@ export async function pageRuns(
             `page run ${run + 1}: answer ${mb(fleet.bytes())} asked and drawn (${listed} series listed, ${load.series} rows drawn, plot ${load.plotDrawn ? "drawn" : "EMPTY"}) in ${s(wall)}${errors.length ? `; load errors: ${errors.join(" | ")}` : ""}`,
             `last byte to the spectra painted ${s(drawn)} (goal ≤ 3 s; the main thread's long tasks in it ${s(busy)}, longest ${s(Math.max(0, ...tasks.map((t) => t.duration)))}; data-busy false ${s(origin + load.tFalse - fleet.lastByteEpoch())} after the last byte; the first series row shown ${s(firstRow)} after it)`,
             `merged (click to painted) ${s(r.merged)} (the engine's goal ≤ 0.5 s)`,
-            `renderers' own memory (RssAnon + RssShmem): ${mb(base.own)} before the query [${base.each}], peak ${mb(peak.own)} [${peak.each}] (goal ≤ 500 MB; VmRSS ${mb(peak.rss)}; the load's peak ${mb(loadPeak.own)})`,
-            `after a collection: loaded ${mb(loaded.rss.own)} [${loaded.rss.each}] (JS heaps ${mb(loaded.heap)} + array buffers ${mb(loaded.buffers)}, page and ${loaded.workers} workers); merged ${mb(merged.rss.own)} (heaps ${mb(merged.heap)} + buffers ${mb(merged.buffers)})`,
+            `renderers' own memory (RssAnon + RssShmem): ${mb(base.own)} before the query [${base.each}], peak ${mb(peak.own)} [${peak.each}] (goal ≤ 500 MB; VmRSS ${mb(peak.rss)}; the load's peak ${mb(loadPeak.own)}); the page's renderer alone: peak ${mb(pagePeak)}, the load's ${mb(pageLoadPeak)}`,
+            `after a collection: loaded ${mb(loaded.rss.own)} (the page's renderer ${mb(loaded.rss.page)}) [${loaded.rss.each}] (JS heaps ${mb(loaded.heap)} + array buffers ${mb(loaded.buffers)}, page and ${loaded.workers} workers); merged ${mb(merged.rss.own)} (the page's renderer ${mb(merged.rss.page)}; heaps ${mb(merged.heap)} + buffers ${mb(merged.buffers)})`,
           ].join("\n  "),
         );
       } finally {

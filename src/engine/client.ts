@@ -53,8 +53,12 @@ export function startWorker(script: string, name: string): Worker {
 /** The history panel's worker (history-worker.ts). */
 export const startHistoryWorker = (): Worker => startWorker(historyUrl, "history");
 
-/** Requests that read the person's logs, which the helper workers may share. */
-const READS_LOGS = new Set<Request["kind"]>(["load", "loadUrls", "loadText", "loadPrometheus", "append"]);
+/**
+ * Requests that read the person's logs, which the helper workers may share. Not a server's series
+ * (`loadPrometheus`): the helpers take no part in it, and the engine ends any started (warm-up.ts
+ * READS_NO_LOGS).
+ */
+const READS_LOGS = new Set<Request["kind"]>(["load", "loadUrls", "loadText", "append"]);
 
 export class EngineClient {
   private readonly worker: Worker;

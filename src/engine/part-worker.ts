@@ -6,41 +6,17 @@
 // helper started by the engine would only boot once the engine has, and a file dropped at
 // once waited for it). Started by the engine itself (the fallback), it talks
 // to the engine through its own worker messages.
-import { threadBlockWorkspace } from "./block-workspace";
-import { ingestHlogPart } from "./hlog-ingest";
-import type { HelperReply, HelperRequest, HelperSetup, PieceRef } from "./helpers/messages";
-import { serveHelper, type HelperSide } from "./helpers/serve";
-import { warmUp } from "./warm-up";
+import type { HelperReply, HelperRequest, HelperSetup } from "./helpers/messages";
+import { pageHelperSide } from "./helpers/page-side";
+import { serveHelper } from "./helpers/serve";
 import { createEngineContext, HELPER_KEPT_BUDGET } from "./context";
 
 // This thread's engine context. Intervals' counts are kept from the load for time windows
 // (intervals/kept.ts), within a bound; the engine takes them with the part.
 const context = createEngineContext({ keptBudget: HELPER_KEPT_BUDGET });
 
-const reads = { running: 0, done: 0 };
-// While no part is asked for, read a synthetic log through the same path (see warm-up.ts); a
-// real part read makes it needless.
-void warmUp(
-  context,
-  () => reads.running > 0,
-  (name, chunks, _whole, reading) => ingestHlogPart(name, chunks, undefined, null, { context: reading }),
-  () => reads.done + reads.running > 0,
-);
-
-const side: HelperSide = {
-  blobOf: (ref: PieceRef) => ref as Blob,
-  // The part's bytes go to the engine with it (transferred): its payloads are cut out of them.
-  keepsBytes: true,
-  progress: true,
-  context,
-  started: () => reads.running++,
-  finished: () => {
-    reads.running--;
-    reads.done++;
-    // What the warm-up wrote ahead served this part; the rest is not held on for nothing.
-    threadBlockWorkspace().chunks.drop();
-  },
-};
+// Its idle warm-up starts here (helpers/page-side.ts); a release ends the worker.
+const { side } = pageHelperSide(context, () => self.close());
 
 type Endpoint = { postMessage(message: HelperReply, transfer: Transferable[]): void };
 const serve = (endpoint: Endpoint) => serveHelper((r, transfer = []) => endpoint.postMessage(r, transfer), side);

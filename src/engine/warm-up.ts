@@ -258,6 +258,11 @@ const QUICK_WARM_QUERIES = 12;
  * (`append`) reads its lines through the same reader, a few times a second.
  */
 const READS_LOGS = new Set<string>(["load", "loadUrls", "loadText", "loadPrometheus", "append"]);
+/**
+ * Loads that read no log (a server's series): the helpers take no part in them, and are ended,
+ * with what their warm-ups hold (helpers/messages.ts `release`).
+ */
+export const READS_NO_LOGS = new Set<string>(["loadPrometheus"]);
 /** Requests after which the engine warms the time-window path once it is idle. */
 const LOADS = new Set<string>(["load", "loadUrls", "loadText", "openShare"]);
 const WARM_AFTER_MS = 100;

@@ -7,7 +7,7 @@ import { ViewsSent } from "./views-reuse";
 import { Store } from "./store";
 import { helperPoolOf, type HelperPool } from "./part-pool";
 import type { HelperFailed, HelperPorts } from "./helpers/messages";
-import { EngineWarmUps, type WarmableStore } from "./warm-up";
+import { EngineWarmUps, READS_NO_LOGS, type WarmableStore } from "./warm-up";
 import { heatmapQuery } from "./time-queries";
 import { HeatmapPrefetch } from "./heatmap-prefetch";
 import { createEngineContext, WORKER_KEPT_BUDGET, type EngineContext } from "./context";
@@ -69,6 +69,8 @@ function serve(context: EngineContext): void {
     waiting++;
     queue = queue.then(async () => {
       const signal = request.kind === "compare" ? compareSignal : cancel.signal;
+      // Here, not on arrival: a log's load before it has had its helpers' parts.
+      if (READS_NO_LOGS.has(request.kind)) helpers?.release();
       try {
         const result = await handle(store, request, (progress) => post({ reqId, type: "progress", progress }), signal, helpers);
         // Views unchanged since the last answer for their window go as marks (views-reuse.ts).

@@ -21,12 +21,16 @@ export type PieceRef = Blob | FileRange;
  * `read`: read `piece` as a part of the log `name`, after counting the intervals in `before` (the
  * log's bytes ahead of it, piece-origins.ts; null: the log's start); `blocks`: whether the part
  * keeps its blocks (hlog-ingest.ts ReadOptions). `merge`: merge a share of files over a time
- * range (the command line's `--merge`, merge.ts). `cancel`: stop that request.
+ * range (the command line's `--merge`, merge.ts). `cancel`: stop that request. `release`: a load
+ * that reads no log has begun (a server's series): stop the idle warm-up, let go of the block
+ * chunks it wrote ahead, and end once idle (the pool sends nothing more; it starts helpers anew
+ * for the next log). Nothing answers it (its id is a fresh one, as every request's).
  */
 export type HelperRequest =
   | { type: "read"; id: number; piece: PieceRef; name: string; before: PieceRef | null; blocks: boolean }
   | { type: "merge"; id: number; paths: readonly string[]; range: TimeRange }
-  | { type: "cancel"; id: number };
+  | { type: "cancel"; id: number }
+  | { type: "release"; id: number };
 
 export type HelperReply =
   | { id: number; type: "progress"; bytes: number; intervals: number }

@@ -140,6 +140,28 @@ export class HelperPool implements HelperWorkers, MergeHelpers {
     return this.ask<MergedShare>(helper, (id) => ({ type: "merge", id, paths, range }));
   }
 
+  /**
+   * Ends every started helper (messages.ts `release`): a load that reads no log has begun. An
+   * idle helper's isolate held what its warm-up left, garbage it had no cause to collect, through
+   * such a load; helpers are started anew when a log is next read (`port`). Returns false, and
+   * does nothing, while any request is pending: those helpers are still at work.
+   */
+  release(): boolean {
+    if (this.pending.size > 0) return false;
+    for (let helper = 0; helper < this.count; helper++) {
+      const p = this.ports[helper];
+      if (!p) continue;
+      this.ports[helper] = null;
+      try {
+        p.post({ type: "release", id: this.nextId++ });
+      } catch {
+        // Only memory: a helper that cannot be told keeps what it holds.
+      }
+      void p.end?.();
+    }
+    return true;
+  }
+
   /** Ends the helpers that need ending. */
   async close(): Promise<void> {
     await Promise.all(this.ports.map((p) => p?.end?.()));

@@ -24,6 +24,10 @@ export interface HelperSide {
   merge?(paths: readonly string[], range: TimeRange): Promise<{ share: MergedShare; transfer: ArrayBuffer[] }>;
   /** The helper thread's engine context, which the reader runs in (default: the thread's). */
   context?: EngineContext;
+  /** A load that reads no log has begun: stop the idle warm-up and let go of what it holds. */
+  release?(): void;
+  /** Ends this helper, once the requests before a `release` are done (the pool sends it nothing more). */
+  end?(): void;
   /** Runs as a read starts, and after it ends. */
   started?(): void;
   finished?(): void;
@@ -44,6 +48,11 @@ export function serveHelper(post: (r: HelperReply, transfer?: Transferable[]) =>
   // suffer: sums are exact whatever a part's origin (core/blocks.ts).
   let lastPiece: { name: string; end: number; counts: Map<string, number> } | null = null;
   return (m) => {
+    if (m.type === "release") {
+      side.release?.();
+      queue = queue.then(() => side.end?.());
+      return;
+    }
     if (m.type === "cancel") {
       const control = running.get(m.id);
       if (control) control.abort();
@@ -53,7 +62,7 @@ export function serveHelper(post: (r: HelperReply, transfer?: Transferable[]) =>
     queue = queue.then(() => run(m));
   };
 
-  async function run(m: Exclude<HelperRequest, { type: "cancel" }>): Promise<void> {
+  async function run(m: Exclude<HelperRequest, { type: "cancel" | "release" }>): Promise<void> {
     if (cancelled.delete(m.id)) {
       post({ id: m.id, type: "error", message: "cancelled" });
       return;
