@@ -88,10 +88,11 @@ export function makeYScale(maxValue: number, minValue: number, log: boolean, siz
  * reaches 100%, which is at infinity on this axis: it is drawn to the domain's end.
  * Runs narrower than a pixel are merged keeping their highest value (the envelope), so a
  * curve with many buckets stays light without hiding a spike; then, unless `columns` is false,
- * each pixel column keeps only its first, last, highest and lowest points (perColumn).
+ * each pixel column keeps only its first, last, highest and lowest points (perColumn), and of
+ * those, the ones a line needs to pass within half a pixel of all (simplify).
  */
-export function stepPoints(c: CurveInput, x: (v: number) => number, y: (v: number) => number, xEnd: number, columns = true): [number, number][] {
-  const n = stepPointsFlat(c, x, y, xEnd, columns);
+export function stepPoints(c: CurveInput, x: Mapping, y: Mapping, xEnd: number, columns = true): [number, number][] {
+  const n = stepPointsFlat(c, pixelMapOf(x), pixelMapOf(y), xEnd, columns);
   const pts: [number, number][] = [];
   for (let k = 0; k < n; k++) pts.push([flat[2 * k]!, flat[2 * k + 1]!]);
   return pts;
@@ -105,8 +106,8 @@ export function stepPoints(c: CurveInput, x: (v: number) => number, y: (v: numbe
  * it. Rounded so, a curve that moved by less than a pixel shows is the same string, and React
  * leaves its element (and its raster) alone.
  */
-export function stepPath(c: CurveInput, x: (v: number) => number, y: (v: number) => number, xEnd: number): string {
-  const n = stepPointsFlat(c, x, y, xEnd);
+export function stepPath(c: CurveInput, x: Mapping, y: Mapping, xEnd: number): string {
+  const n = stepPointsFlat(c, pixelMapOf(x), pixelMapOf(y), xEnd);
   // Written as characters into a buffer kept between calls and read as one string: a run
   // followed live draws its changed curves twice a second, and a string per coordinate joined
   // into the path was most of the page's garbage.
@@ -151,25 +152,16 @@ export interface PathPart {
  * a layer a few hundred pixels wide is rasterised as one tile, and each part is stroked once
  * instead of once for every tile the whole curve crosses.
  */
-export function stepPathParts(c: CurveInput, x: (v: number) => number, y: (v: number) => number, xEnd: number, splits: readonly number[]): PathPart[] {
-  const n = stepPointsFlat(c, x, y, xEnd);
+export function stepPathParts(c: CurveInput, x: Mapping, y: Mapping, xEnd: number, splits: readonly number[], tol = SIMPLIFY_PX): PathPart[] {
+  const n = stepPointsFlat(c, pixelMapOf(x), pixelMapOf(y), xEnd, true, tol);
   const parts: PathPart[] = [];
   const most = (n + 2 * splits.length) * MAX_POINT_CHARS;
   if (chars.length < most) chars = new Uint8Array(Math.max(most, 2 * chars.length));
+  // No closure over the running length or the position in `chars`: a number a closure writes
+  // lives in its context as an object of its own, one per segment.
   let at = 0;
   let length = 0;
   let offset = 0;
-  const put = (move: boolean, px: number, py: number) => {
-    chars[at++] = move ? 77 : 76; // M, L
-    at = putRounded(at, px);
-    chars[at++] = 44; // ,
-    at = putRounded(at, py);
-  };
-  const close = () => {
-    parts.push({ d: ascii.decode(chars.subarray(0, at)), offset });
-    at = 0;
-    offset = length;
-  };
   let px = NaN;
   let py = NaN;
   for (let k = 0; k < n; k++) {
@@ -177,29 +169,41 @@ export function stepPathParts(c: CurveInput, x: (v: number) => number, y: (v: nu
     const qy = flat[2 * k + 1]!;
     if (k === 0) {
       // Parts wholly left of the curve's start are empty.
-      while (parts.length < splits.length && qx >= splits[parts.length]!) close();
-      put(true, qx, qy);
+      while (parts.length < splits.length && qx >= splits[parts.length]!) {
+        parts.push({ d: "", offset: length });
+        offset = length;
+      }
+      at = putPoint(at, true, qx, qy);
     } else {
       // Each cut this segment crosses ends a part there and starts the next at the same point.
       while (parts.length < splits.length && px <= splits[parts.length]! && qx > splits[parts.length]!) {
         const sx = splits[parts.length]!;
         const sy = py + ((sx - px) / (qx - px)) * (qy - py);
-        put(false, sx, sy);
+        at = putPoint(at, false, sx, sy);
         length += Math.sqrt((sx - px) ** 2 + (sy - py) ** 2);
-        close();
-        put(true, sx, sy);
+        parts.push({ d: ascii.decode(chars.subarray(0, at)), offset });
+        offset = length;
+        at = putPoint(0, true, sx, sy);
         px = sx;
         py = sy;
       }
-      put(false, qx, qy);
+      at = putPoint(at, false, qx, qy);
       length += Math.sqrt((qx - px) ** 2 + (qy - py) ** 2);
     }
     px = qx;
     py = qy;
   }
-  close();
+  parts.push({ d: ascii.decode(chars.subarray(0, at)), offset });
   while (parts.length < splits.length + 1) parts.push({ d: "", offset: length });
   return parts;
+}
+
+/** Writes a point (M or L, x, a comma, y) at `at` in `chars`; returns where it ends. */
+function putPoint(at: number, move: boolean, px: number, py: number): number {
+  chars[at++] = move ? 77 : 76; // M, L
+  at = putRounded(at, px);
+  chars[at++] = 44; // ,
+  return putRounded(at, py);
 }
 
 /** A point's characters at most: a letter, a comma and two numbers, each as long as String writes one at most. */
@@ -248,7 +252,7 @@ function putRounded(at: number, v: number): number {
 let flat = new Float64Array(4096);
 
 /** stepPoints into `flat`, the points of a pixel column but its extremes left out unless `columns` is false; returns the number of points. */
-function stepPointsFlat(c: CurveInput, x: (v: number) => number, y: (v: number) => number, xEnd: number, columns = true): number {
+function stepPointsFlat(c: CurveInput, x: PixelMap, y: PixelMap, xEnd: number, columns = true, tol = SIMPLIFY_PX): number {
   const n = c.values.length;
   const total = c.totalCount;
   if (n === 0 || total <= 0) return 0;
@@ -256,15 +260,16 @@ function stepPointsFlat(c: CurveInput, x: (v: number) => number, y: (v: number) 
   if (flat.length < 4 * n) flat = new Float64Array(Math.max(4 * n, 2 * flat.length));
   const f = flat;
   let m = 0; // points written
-  let prevX = x(1);
+  let prevX = pixelAt(x, 1);
   let lastPx = -Infinity;
+  const endOfAxis = pixelAt(x, xEnd);
   // Whether the last run written is half a pixel wide or more: narrow runs after it start a
   // column of their own instead of raising it (a wide run of zeros followed by a narrow run
   // of 20 µs was drawn at 20 µs over its whole width).
   let lastWide = false;
   for (let i = 0; i < n; i++) {
-    const py = y(c.values[i]!);
-    const endX = i === n - 1 ? x(xEnd) : x(inverseTail(c.cumulative[i]! / total, xEnd));
+    const py = pixelAt(y, c.values[i]!);
+    const endX = i === n - 1 ? endOfAxis : pixelAt(x, inverseTail(c.cumulative[i]! / total, xEnd));
     if (m > 0 && !lastWide && endX - lastPx < 0.5 && i !== n - 1) {
       // Same pixel column: keep the highest value (smallest py) of the merged runs.
       const top = Math.min(f[2 * m - 1]!, py);
@@ -285,7 +290,113 @@ function stepPointsFlat(c: CurveInput, x: (v: number) => number, y: (v: number) 
     prevX = endX;
     lastPx = endX;
   }
-  return columns ? perColumn(f, m) : m;
+  return columns ? simplify(f, perColumn(f, m), tol) : m;
+}
+
+/**
+ * How far (px) a drawn curve may pass from a point of its pixel columns' outline (perColumn):
+ * half a pixel, less than the 2 px stroke shows (the plot gives half a pixel of the screen:
+ * simplifyPx). The steps of a dense spectrum are finer than that, and stroking each of them
+ * was most of the cost of rasterising the charts a run followed live redraws twice a second.
+ */
+export const SIMPLIFY_PX = 0.5;
+
+/** Half a pixel of a screen of `devicePixelRatio` device pixels per CSS pixel (at most SIMPLIFY_PX). */
+export function simplifyPx(devicePixelRatio: number): number {
+  return devicePixelRatio > 1 ? SIMPLIFY_PX / devicePixelRatio : SIMPLIFY_PX;
+}
+
+/** Scratch for simplify: which points stay, and the ranges still to look at. */
+let kept = new Uint8Array(1024);
+let ranges: Int32Array = new Int32Array(2048);
+
+/**
+ * Keeps, of the `n` points `f` holds (x, y in turn), those the polyline through them needs to
+ * pass within `tol` px of every point (Douglas–Peucker: the point farthest from the chord of a
+ * range stays when it is farther than `tol`, and splits the range), in their order; returns how
+ * many are left. The first and last points, the highest (the max) and any point not finite
+ * always stay, exactly where they were: nothing is moved or averaged, only points the line
+ * through the others passes within `tol` of are left out.
+ */
+export function simplify(f: Float64Array, n: number, tol: number): number {
+  if (n <= 2) return n;
+  if (kept.length < n) kept = new Uint8Array(Math.max(n, 2 * kept.length));
+  kept.fill(0, 0, n);
+  let top = 0;
+  for (let i = 0; i < n; i++) {
+    if (f[2 * i + 1]! < f[2 * top + 1]!) top = i;
+    if (!Number.isFinite(f[2 * i]!) || !Number.isFinite(f[2 * i + 1]!)) kept[i] = 1;
+  }
+  kept[0] = 1;
+  kept[top] = 1;
+  kept[n - 1] = 1;
+  // The ranges between points that stay whatever, each looked at in turn.
+  let sp = 0;
+  let from = 0;
+  for (let i = 1; i < n; i++) {
+    if (!kept[i]) continue;
+    if (i - from > 1) {
+      if (ranges.length < sp + 2) ranges = grown(ranges, sp + 2);
+      ranges[sp++] = from;
+      ranges[sp++] = i;
+    }
+    from = i;
+  }
+  const tol2 = tol * tol;
+  while (sp > 0) {
+    const b = ranges[--sp]!;
+    const a = ranges[--sp]!;
+    const ax = f[2 * a]!;
+    const ay = f[2 * a + 1]!;
+    const dx = f[2 * b]! - ax;
+    const dy = f[2 * b + 1]! - ay;
+    const len2 = dx * dx + dy * dy;
+    if (!Number.isFinite(len2)) {
+      // No chord to measure from (an end not finite): every point between stays.
+      kept.fill(1, a + 1, b);
+      continue;
+    }
+    let far = -1;
+    let farthest = tol2;
+    for (let i = a + 1; i < b; i++) {
+      const px = f[2 * i]! - ax;
+      const py = f[2 * i + 1]! - ay;
+      // The squared distance to the segment from a to b (to a itself when they coincide).
+      const t = len2 > 0 ? Math.max(0, Math.min(1, (px * dx + py * dy) / len2)) : 0;
+      const ex = px - t * dx;
+      const ey = py - t * dy;
+      const d2 = ex * ex + ey * ey;
+      if (d2 > farthest) {
+        farthest = d2;
+        far = i;
+      }
+    }
+    if (far < 0) continue;
+    kept[far] = 1;
+    if (ranges.length < sp + 4) ranges = grown(ranges, sp + 4);
+    if (far - a > 1) {
+      ranges[sp++] = a;
+      ranges[sp++] = far;
+    }
+    if (b - far > 1) {
+      ranges[sp++] = far;
+      ranges[sp++] = b;
+    }
+  }
+  let out = 0;
+  for (let i = 0; i < n; i++) {
+    if (!kept[i]) continue;
+    f[2 * out] = f[2 * i]!;
+    f[2 * out + 1] = f[2 * i + 1]!;
+    out++;
+  }
+  return out;
+}
+
+function grown(a: Int32Array, least: number): Int32Array {
+  const b = new Int32Array(Math.max(least, 2 * a.length));
+  b.set(a);
+  return b;
 }
 
 /**
@@ -326,12 +437,59 @@ export function perColumn(f: Float64Array, n: number): number {
   return out;
 }
 
+/** A value-to-pixel mapping: a function, or a PixelMap (fastScale's, or pixelMapOf's). */
+export type Mapping = ((v: number) => number) | PixelMap;
+
+/**
+ * A value-to-pixel mapping the curves' hot loop computes inline (pixelAt): a d3 linear or log
+ * scale's arithmetic as plain numbers (fastScale), applied to max(v × mul, floor), or else a
+ * function. Called through a closure, each pixel came back as a number object of its own:
+ * while a run is followed live that was most of what the page allocated.
+ */
+export interface PixelMap {
+  fn: ((v: number) => number) | null;
+  log: boolean;
+  a: number;
+  span: number;
+  r0: number;
+  r1: number;
+  mul: number;
+  floor: number;
+}
+
+function pixelMap(fn: ((v: number) => number) | null, log: boolean, a: number, span: number, r0: number, r1: number, mul: number, floor: number): PixelMap {
+  return { fn, log, a, span, r0, r1, mul, floor };
+}
+
+const MAPS = new WeakMap<(v: number) => number, PixelMap>();
+
+/** The PixelMap of a mapping: the numbers of a function fastScale made, else one that calls the function. */
+export function pixelMapOf(m: Mapping): PixelMap {
+  if (typeof m !== "function") return m;
+  return MAPS.get(m) ?? pixelMap(m, false, 0, 1, 0, 1, 1, -Infinity);
+}
+
+/** The mapping of max(v × mul, floor) through `m` (the curves' values are in their recorded unit, the scale in ns). */
+export function scaledInput(m: Mapping, mul: number, floor: number): PixelMap {
+  const p = pixelMapOf(m);
+  return pixelMap(p.fn, p.log, p.a, p.span, p.r0, p.r1, p.mul * mul, Math.max(p.floor, floor));
+}
+
+/** The pixel of v: the same arithmetic as fastScale's function (and d3's), inline. */
+function pixelAt(m: PixelMap, v: number): number {
+  const w = Math.max(v * m.mul, m.floor);
+  if (m.fn !== null) return m.fn(w);
+  const t = ((m.log ? Math.log(w) : w) - m.a) / m.span;
+  return m.r0 * (1 - t) + m.r1 * t;
+}
+
 /**
  * The same mapping as a d3 linear or log scale (unclamped, two-value domain and range), as one
  * plain function: d3's own call goes through several closures and checks per value, and the
  * step curve of a long log maps ~10,000 buckets per series on every new time window. Same
  * arithmetic as d3 (normalise the transformed value, then interpolate the range), so the
- * same numbers. Any other scale is returned as it is.
+ * same numbers. Any other scale is returned as it is. Its numbers are kept (pixelMapOf) for
+ * the curves' loop to compute inline.
  */
 export function fastScale(s: ScaleContinuousNumeric<number, number>): (v: number) => number {
   const domain = s.domain();
@@ -348,15 +506,17 @@ export function fastScale(s: ScaleContinuousNumeric<number, number>): (v: number
   }
   const span = b - a;
   if (!span || !Number.isFinite(span)) return s;
-  return isLog
-    ? (v) => {
+  const fn = isLog
+    ? (v: number) => {
         const t = (Math.log(v) - a) / span;
         return r0 * (1 - t) + r1 * t;
       }
-    : (v) => {
+    : (v: number) => {
         const t = (v - a) / span;
         return r0 * (1 - t) + r1 * t;
       };
+  MAPS.set(fn, pixelMap(null, isLog, a, span, r0, r1, 1, -Infinity));
+  return fn;
 }
 
 /** What the hover shows at a given 1/(1-p): the bucket holding that percentile. */
