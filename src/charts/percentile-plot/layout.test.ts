@@ -307,6 +307,51 @@ describe("a curve mapped by numbers (fastScale's, inline)", () => {
   });
 });
 
+describe("a dense spectrum's columns", () => {
+  it("are merged as they are bucket by bucket, without the end of every bucket computed", () => {
+    let seed = 5;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (const n of [2, 50, 4000, 20000]) {
+      // Counts of every size, dense buckets first, a long tail, values ascending.
+      const values: number[] = [];
+      const cumulative: number[] = [];
+      let v = 100;
+      let c = 0;
+      for (let i = 0; i < n; i++) {
+        v += rnd() < 0.9 ? 1 + Math.floor(rnd() * 3) : Math.floor(rnd() * 5000);
+        c += i < n * 0.8 ? 1 + Math.floor(rnd() * 400) : 1 + Math.floor(rnd() * 3);
+        values.push(v);
+        cumulative.push(c);
+      }
+      const cv = { values, cumulative, totalCount: c };
+      const xEnd = xDomainEnd([cv]);
+      for (const width of [300, 992, 1890]) {
+        const xs = fastScale(makeXScale(xEnd, { width, height: 440 }));
+        for (const log of [false, true]) {
+          const ys = fastScale(makeYScale(v, 100, log, { width, height: 440 }));
+          // The same arithmetic through plain functions: every bucket's end computed.
+          const each = stepPoints(
+            cv,
+            (q) => xs(q),
+            (q) => ys(q),
+            xEnd,
+            false,
+          );
+          expect(stepPoints(cv, xs, ys, xEnd, false)).toEqual(each);
+          expect(stepPath(cv, xs, ys, xEnd)).toBe(
+            stepPath(
+              cv,
+              (q) => xs(q),
+              (q) => ys(q),
+              xEnd,
+            ),
+          );
+        }
+      }
+    }
+  });
+});
+
 describe("a curve in parts", () => {
   const xs = makeXScale(1e7, { width: 1100, height: 440 });
   const n = 9000;

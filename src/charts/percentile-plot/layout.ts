@@ -259,6 +259,7 @@ function stepPointsFlat(c: CurveInput, x: PixelMap, y: PixelMap, xEnd: number, c
   // At most two points per bucket.
   if (flat.length < 4 * n) flat = new Float64Array(Math.max(4 * n, 2 * flat.length));
   const f = flat;
+  const cum = c.cumulative;
   let m = 0; // points written
   let prevX = pixelAt(x, 1);
   let lastPx = -Infinity;
@@ -267,9 +268,26 @@ function stepPointsFlat(c: CurveInput, x: PixelMap, y: PixelMap, xEnd: number, c
   // column of their own instead of raising it (a wide run of zeros followed by a narrow run
   // of 20 µs was drawn at 20 µs over its whole width).
   let lastWide = false;
+  // Below this cumulative count a run surely ends within the column being merged (see
+  // mergedBelow): its end is only computed for the last run merged, when the column ends.
+  let below = -Infinity;
+  let unplaced = -1;
   for (let i = 0; i < n; i++) {
     const py = pixelAt(y, c.values[i]!);
-    const endX = i === n - 1 ? endOfAxis : pixelAt(x, inverseTail(c.cumulative[i]! / total, xEnd));
+    if (cum[i]! < below && i !== n - 1 && m > 0 && !lastWide) {
+      const top = Math.min(f[2 * m - 1]!, py);
+      f[2 * m - 1] = top;
+      if (m > 1) f[2 * m - 3] = top;
+      unplaced = i;
+      continue;
+    }
+    if (unplaced >= 0) {
+      const ex = pixelAt(x, inverseTail(cum[unplaced]! / total, xEnd));
+      f[2 * m - 2] = ex;
+      prevX = ex;
+      unplaced = -1;
+    }
+    const endX = i === n - 1 ? endOfAxis : pixelAt(x, inverseTail(cum[i]! / total, xEnd));
     if (m > 0 && !lastWide && endX - lastPx < 0.5 && i !== n - 1) {
       // Same pixel column: keep the highest value (smallest py) of the merged runs.
       const top = Math.min(f[2 * m - 1]!, py);
@@ -289,8 +307,24 @@ function stepPointsFlat(c: CurveInput, x: PixelMap, y: PixelMap, xEnd: number, c
     lastWide = endX - prevX >= 0.5;
     prevX = endX;
     lastPx = endX;
+    below = lastWide ? -Infinity : mergedBelow(x, lastPx + 0.5, total);
   }
   return columns ? simplify(f, perColumn(f, m), tol) : m;
+}
+
+/**
+ * A cumulative count below which a run's end (at 1/(1-count/total) on a log x scale) surely
+ * lies left of `px`, by a millionth of a pixel, far more than the rounding of either way of
+ * computing it: the runs of a column being merged are told apart from the next column's without
+ * a logarithm each (a dense spectrum has dozens of buckets a pixel). -Infinity when the scale
+ * is not one whose arithmetic this inverts (a function, a linear or decreasing scale).
+ */
+function mergedBelow(x: PixelMap, px: number, total: number): number {
+  if (x.fn !== null || !x.log || x.mul !== 1 || x.floor !== -Infinity || !(x.r1 > x.r0)) return -Infinity;
+  const t = (px - 1e-6 - x.r0) / (x.r1 - x.r0);
+  const atOrAbove = Math.exp(x.a + t * x.span);
+  if (!(atOrAbove > 1) || !Number.isFinite(atOrAbove)) return -Infinity;
+  return total * (1 - 1 / atOrAbove);
 }
 
 /**
