@@ -100,6 +100,9 @@ function curveParts(cache: WeakMap<object, CachedPath>, s: PlotSeries, { x, y, f
   return parts;
 }
 
+/** The screen's device pixels per CSS pixel (1 where there is no window: the server's markup). */
+const screenDensity = () => (typeof window === "undefined" ? 1 : window.devicePixelRatio);
+
 /** The lowest value a y scale can place: its domain's start on a log axis, none on a linear one. */
 function axisFloor(y: YScale): number {
   return typeof (y as unknown as { base?: unknown }).base === "function" ? y.domain()[0]! : -Infinity;
@@ -174,14 +177,7 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
     const x = makeXScale(xEnd, size);
     const y = makeYScale(maxV, minNs, yLog, size);
     return {
-      scales: {
-        x,
-        y,
-        fx: fastScale(x),
-        fy: fastScale(y),
-        splits: curveSplits(MARGIN.left, width - MARGIN.right),
-        tol: simplifyPx(typeof window === "undefined" ? 1 : window.devicePixelRatio),
-      },
+      scales: { x, y, fx: fastScale(x), fy: fastScale(y), splits: curveSplits(MARGIN.left, width - MARGIN.right), tol: simplifyPx(screenDensity()) },
       ticks: xTicks(xEnd),
       yTicks: readableTicks(y.ticks(yLog ? 6 : 8), yLog),
     };
