@@ -1,6 +1,6 @@
 // Runs followed live, beside a plain load of the same logs.
 //
-//   npx tsx scripts/bench-live.ts [--runs 1] [--seconds 60] [--only 1,2] [--profile F] [--trace F]
+//   npx tsx scripts/bench-live.ts [--runs 1] [--seconds 60] [--only 1,2] [--dist DIR] [--profile F] [--trace F]
 //
 // 1. The 24-hour log (86,400 one-second intervals, tests/support/day-log.ts) appended at speed
 //    through the engine's `append` request, a minute of lines a piece, beside a load of the
@@ -18,7 +18,8 @@
 //    threads, the compositor). --profile-worker F writes the engine worker's CPU profile (F.<n>
 //    per worker) and prints its heaviest functions; --alloc F samples what the main thread and
 //    the workers allocate (collected objects included) and prints the bytes a second by function:
-//    V8's helper threads mostly collect that garbage.
+//    V8's helper threads mostly collect that garbage. --dist DIR serves another build (another
+//    checkout's dist/), measured by this same script.
 import { spawnSync } from "node:child_process";
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -47,6 +48,8 @@ const PROFILE_WORKER = arg("--profile-worker", "");
 const ALLOC = arg("--alloc", "");
 /** More arguments for the browser, space-separated (e.g. --js-flags=--trace-deopt, its output seen with DEBUG=pw:browser). */
 const BROWSER_ARGS = arg("--browser-args", "").split(" ").filter(Boolean);
+/** The built page to serve (another build's dist/ to measure it with this script). */
+const DIST = path.resolve(arg("--dist", path.join(root, "dist")));
 /** Writes a screenshot of the page (PNG) once the writers have stopped. */
 const SHOT = arg("--shot", "");
 /** A style sheet added to the page before it follows (e.g. ".plot .curves{display:none}"): what a drawing change would save, without a build. */
@@ -423,7 +426,7 @@ async function tenSeries(): Promise<void> {
     const dir = mkdtempSync(path.join(tmpdir(), "bench-live-"));
     const logs = Array.from({ length: 10 }, (_, k) => ({ file: path.join(dir, `s${k}.hlog`), ...seriesLines(k + 1, SECONDS + 5) }));
     for (const l of logs) writeFileSync(l.file, l.header + l.lines.slice(0, 5).join(""));
-    const server = await startServer({ paths: [dir], host: "127.0.0.1", port: 0, pageDir: path.join(root, "dist") });
+    const server = await startServer({ paths: [dir], host: "127.0.0.1", port: 0, pageDir: DIST });
     const browser = await chromium.launch({ executablePath: findBrowser() ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", ...BROWSER_ARGS] });
     try {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, bypassCSP: CSS !== "" });
@@ -460,14 +463,17 @@ async function tenSeries(): Promise<void> {
         // drawn anew, the rest being left alone.
         const redrawn: Record<string, number> = {};
         (window as unknown as { __redrawn: typeof redrawn }).__redrawn = redrawn;
+        // Each chart's place in the document, looked up again only for a chart not seen before:
+        // the count is the bench's own work on the page's main thread, kept small.
+        let order = new Map<Element, number>();
         new MutationObserver((ms) => {
-          const plots = [...document.querySelectorAll("svg[data-testid=percentile-plot]")];
           for (const m of ms) {
             const el = m.target as Element;
-            if (el.getAttribute("d") === m.oldValue) continue;
+            if (!el.hasAttribute("data-series") || el.getAttribute("d") === m.oldValue) continue;
             const svg = el.closest("svg[data-testid=percentile-plot]");
-            if (!svg || !el.hasAttribute("data-series")) continue;
-            const k = `spectrum ${plots.indexOf(svg)}`;
+            if (!svg) continue;
+            if (!order.has(svg)) order = new Map([...document.querySelectorAll("svg[data-testid=percentile-plot]")].map((x, i) => [x, i]));
+            const k = `spectrum ${order.get(svg)}`;
             redrawn[k] = (redrawn[k] ?? 0) + 1;
           }
         }).observe(document.body, { subtree: true, attributes: true, attributeOldValue: true, attributeFilter: ["d"] });

@@ -23,6 +23,8 @@ import {
   makeYScale,
   MARGIN,
   stepPathParts,
+  scaledInput,
+  simplifyPx,
   curveSplits,
   type PathPart,
   type LegendItem,
@@ -80,10 +82,12 @@ interface Scales {
   fx: (v: number) => number;
   fy: (v: number) => number;
   splits: number[];
+  /** How far a curve may pass from its pixel columns' points (simplify): half a pixel of this screen. */
+  tol: number;
 }
 
 /** A curve's SVG path in parts (stepPathParts) in ns space, reused while its data and the scales are the same objects. */
-function curveParts(cache: WeakMap<object, CachedPath>, s: PlotSeries, { x, y, fx, fy, splits }: Scales, xEnd: number): PathPart[] {
+function curveParts(cache: WeakMap<object, CachedPath>, s: PlotSeries, { x, y, fx, fy, splits, tol }: Scales, xEnd: number): PathPart[] {
   const nanos = NANOS_PER_UNIT[s.recordedUnit];
   const key = s.values as unknown as object;
   const c = cache.get(key);
@@ -91,10 +95,13 @@ function curveParts(cache: WeakMap<object, CachedPath>, s: PlotSeries, { x, y, f
   // On a log axis, values below its floor (zeros: jHiccup records 0 µs hiccups) are drawn at
   // the floor, so every curve is drawn whole; the chart says so under it.
   const floor = axisFloor(y);
-  const parts = stepPathParts(s, fx, (v) => fy(Math.max(v * nanos, floor)), xEnd, splits);
+  const parts = stepPathParts(s, fx, scaledInput(fy, nanos, floor), xEnd, splits, tol);
   cache.set(key, { cumulative: s.cumulative, totalCount: s.totalCount, nanos, x, y, xEnd, parts });
   return parts;
 }
+
+/** The screen's device pixels per CSS pixel (1 where there is no window: the server's markup). */
+const screenDensity = () => (typeof window === "undefined" ? 1 : window.devicePixelRatio);
 
 /** The lowest value a y scale can place: its domain's start on a log axis, none on a linear one. */
 function axisFloor(y: YScale): number {
@@ -170,7 +177,7 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
     const x = makeXScale(xEnd, size);
     const y = makeYScale(maxV, minNs, yLog, size);
     return {
-      scales: { x, y, fx: fastScale(x), fy: fastScale(y), splits: curveSplits(MARGIN.left, width - MARGIN.right) },
+      scales: { x, y, fx: fastScale(x), fy: fastScale(y), splits: curveSplits(MARGIN.left, width - MARGIN.right), tol: simplifyPx(screenDensity()) },
       ticks: xTicks(xEnd),
       yTicks: readableTicks(y.ticks(yLog ? 6 : 8), yLog),
     };

@@ -10,12 +10,35 @@ import {
   makeYScale,
   perColumn,
   percentileLabel,
+  scaledInput,
+  simplify,
+  simplifyPx,
+  SIMPLIFY_PX,
   stepPath,
   stepPathParts,
   stepPoints,
   xDomainEnd,
   xTicks,
 } from "./layout";
+
+/** The farthest a point of `pts` lies from the polyline through `line`. */
+const farthestFrom = (pts: readonly (readonly [number, number])[], line: readonly (readonly [number, number])[]) => {
+  let worst = 0;
+  for (const [px, py] of pts) {
+    let best = Infinity;
+    for (let k = 1; k < line.length; k++) {
+      const [ax, ay] = line[k - 1]!;
+      const [bx, by] = line[k]!;
+      const dx = bx - ax;
+      const dy = by - ay;
+      const len2 = dx * dx + dy * dy;
+      const t = len2 > 0 ? Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len2)) : 0;
+      best = Math.min(best, Math.hypot(px - ax - t * dx, py - ay - t * dy));
+    }
+    worst = Math.max(worst, best);
+  }
+  return worst;
+};
 
 describe("percentile axis", () => {
   it("labels decades of 1/(1-p) as percentiles", () => {
@@ -118,7 +141,7 @@ describe("points per pixel column", () => {
     expect([...columnsOf(kept)]).toEqual([...columnsOf(pts)]);
   });
 
-  it("leaves a spectrum's extremes in every column where they were, its max and last point included", () => {
+  it("passes within half a pixel of every extreme of every column, its max and last point exactly where they were", () => {
     // A long log's shape: thousands of buckets, most of them in the first pixels, then a tail with a spike.
     const n = 9000;
     const values = Array.from({ length: n }, (_, i) => 1000 + i * 37 + (i % 11) * 3 + (i === n - 2 ? 4e6 : 0));
@@ -128,9 +151,20 @@ describe("points per pixel column", () => {
       const xs = makeXScale(1e7, { width: 992, height: 464 });
       const ys = makeYScale(Math.max(...values), 900, log, { width: 992, height: 464 });
       const full = stepPoints(cv, xs, ys, 1e7, false);
+      // Each column's first, last, highest and lowest point (perColumn, tested above).
+      const f = new Float64Array(full.flat());
+      const outline: [number, number][] = [];
+      for (let k = 0, m = perColumn(f, full.length); k < m; k++) outline.push([f[2 * k]!, f[2 * k + 1]!]);
       const drawn = stepPoints(cv, xs, ys, 1e7);
-      expect(drawn.length).toBeLessThan(full.length);
-      expect([...columnsOf(drawn)]).toEqual([...columnsOf(full)]);
+      expect(drawn.length).toBeLessThan(outline.length);
+      // Drawn points are points of the outline, in its order: none moved, none made up.
+      let at = 0;
+      for (const p of drawn) {
+        while (at < outline.length && (outline[at]![0] !== p[0] || outline[at]![1] !== p[1])) at++;
+        expect(at).toBeLessThan(outline.length);
+        at++;
+      }
+      expect(farthestFrom(outline, drawn)).toBeLessThanOrEqual(SIMPLIFY_PX + 1e-9);
       // The highest point (the max's spike) and the last one, at the domain's end, are the same numbers.
       const top = (ps: [number, number][]) => ps.reduce((a, p) => (p[1] < a[1] ? p : a));
       expect(top(drawn)).toEqual(top(full));
@@ -138,6 +172,59 @@ describe("points per pixel column", () => {
       expect(drawn.at(-1)).toEqual(full.at(-1));
       expect(drawn.at(-1)![0]).toBeCloseTo(xs(1e7), 9);
     }
+  });
+});
+
+describe("simplify", () => {
+  it("keeps the points a line needs to pass within the tolerance of every point, first, last and highest included", () => {
+    let seed = 11;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    // A staircase of sub-pixel steps, then a spike, then a flat run, with noise.
+    const pts: [number, number][] = [];
+    let y = 400;
+    for (let x = 0; x < 600; x += 0.5) {
+      y -= rnd() * 0.3;
+      pts.push([x, x > 450 && x < 452 ? 20 : x > 500 ? 150 + rnd() * 0.2 : y]);
+    }
+    for (const tol of [0.1, 0.5, 2]) {
+      const f = new Float64Array(pts.flat());
+      const n = simplify(f, pts.length, tol);
+      const kept: [number, number][] = [];
+      for (let k = 0; k < n; k++) kept.push([f[2 * k]!, f[2 * k + 1]!]);
+      expect(n).toBeLessThan(pts.length);
+      expect(farthestFrom(pts, kept)).toBeLessThanOrEqual(tol + 1e-9);
+      expect(kept[0]).toEqual(pts[0]);
+      expect(kept.at(-1)).toEqual(pts.at(-1));
+      expect(Math.min(...kept.map((p) => p[1]))).toBe(20);
+      // In order, each one of the originals.
+      const xsKept = kept.map((p) => p[0]);
+      expect(xsKept).toEqual([...xsKept].sort((a, b) => a - b));
+      for (const p of kept) expect(pts.some((q) => q[0] === p[0] && q[1] === p[1])).toBe(true);
+    }
+    // Fewer points at a wider tolerance, and two points stay two.
+    const count = (tol: number) => simplify(new Float64Array(pts.flat()), pts.length, tol);
+    expect(count(2)).toBeLessThan(count(0.5));
+    expect(count(0.5)).toBeLessThan(count(0.1));
+    expect(simplify(new Float64Array([0, 0, 5, 5]), 2, 1)).toBe(2);
+  });
+
+  it("gives half a pixel of the screen: finer on a screen of more device pixels", () => {
+    expect(simplifyPx(1)).toBe(0.5);
+    expect(simplifyPx(2)).toBe(0.25);
+    expect(simplifyPx(3)).toBeCloseTo(1 / 6, 12);
+    expect(simplifyPx(0.5)).toBe(0.5);
+  });
+
+  it("keeps points that are not finite", () => {
+    // Between points not finite there is no line to measure from: everything stays.
+    const pts = [0, 0, 1, Infinity, 2, 0, 3, NaN, 4, 0, 5, 0, 6, 0];
+    const f = new Float64Array(pts);
+    expect(simplify(f, 7, 1)).toBe(7);
+    expect(Array.from(f)).toEqual(pts);
+    // From the highest point after them on, points on the line between their neighbours go.
+    const g = new Float64Array([0, 0, 1, Infinity, 2, 0, 3, NaN, 4, 0, 5, -5, 6, -5, 7, -5, 8, -5]);
+    expect(simplify(g, 9, 1)).toBe(7);
+    expect(Array.from(g.subarray(0, 14))).toEqual([0, 0, 1, Infinity, 2, 0, 3, NaN, 4, 0, 5, -5, 8, -5]);
   });
 });
 
@@ -175,6 +262,92 @@ describe("stepPath", () => {
     const xf = (v: number) => (Math.log(v) - 3) * 250.0005;
     for (const yf of [(v: number) => -v / 7 + 0.0004, (v: number) => Math.round(v * 100) / 4, (v: number) => v * 1e14, (v: number) => (v > 2 ? Infinity : v)]) {
       expect(stepPath(cv, xf, yf, 1e4)).toBe(line().digits(1)(stepPoints(cv, xf, yf, 1e4)) ?? "");
+    }
+  });
+});
+
+describe("a curve mapped by numbers (fastScale's, inline)", () => {
+  it("draws the same path as d3's scales through a function, unit factor and log floor included", () => {
+    const n = 9000;
+    // In µs, drawn on a scale in ns, with zeros below a log axis' floor.
+    const values = Array.from({ length: n }, (_, i) => (i < 40 ? 0 : 1 + i * 0.037 + (i % 11) * 0.003 + (i === n - 2 ? 4e3 : 0)));
+    const cumulative = values.map((_, i) => Math.round(((i + 1) / n) ** 0.02 * 5e6));
+    const cv = { values, cumulative, totalCount: cumulative[n - 1]! };
+    const xs = makeXScale(1e7, { width: 992, height: 464 });
+    for (const log of [false, true]) {
+      const ys = makeYScale(5e6, 900, log, { width: 992, height: 464 });
+      const floor = log ? ys.domain()[0]! : -Infinity;
+      const viaD3 = (v: number) => ys(Math.max(v * 1000, floor));
+      const splits = curveSplits(72, 882);
+      const want = stepPathParts(cv, xs, viaD3, 1e7, splits);
+      expect(stepPathParts(cv, fastScale(xs), scaledInput(fastScale(ys), 1000, floor), 1e7, splits)).toEqual(want);
+      // A function fastScale did not make is called as it is.
+      expect(
+        stepPathParts(
+          cv,
+          (v) => xs(v),
+          scaledInput((v) => ys(v), 1000, floor),
+          1e7,
+          splits,
+        ),
+      ).toEqual(want);
+      // The max's spike is the highest point drawn, at its own pixel.
+      const top = Math.min(
+        ...want.flatMap((p) =>
+          p.d === ""
+            ? []
+            : p.d
+                .slice(1)
+                .split(/[ML]/)
+                .map((q) => Number(q.split(",")[1])),
+        ),
+      );
+      expect(top).toBe(Math.round(ys(values[n - 2]! * 1000) * 10) / 10);
+    }
+  });
+});
+
+describe("a dense spectrum's columns", () => {
+  it("are merged as they are bucket by bucket, without the end of every bucket computed", () => {
+    let seed = 5;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (const n of [2, 50, 4000, 20000]) {
+      // Counts of every size, dense buckets first, a long tail, values ascending.
+      const values: number[] = [];
+      const cumulative: number[] = [];
+      let v = 100;
+      let c = 0;
+      for (let i = 0; i < n; i++) {
+        v += rnd() < 0.9 ? 1 + Math.floor(rnd() * 3) : Math.floor(rnd() * 5000);
+        c += i < n * 0.8 ? 1 + Math.floor(rnd() * 400) : 1 + Math.floor(rnd() * 3);
+        values.push(v);
+        cumulative.push(c);
+      }
+      const cv = { values, cumulative, totalCount: c };
+      const xEnd = xDomainEnd([cv]);
+      for (const width of [300, 992, 1890]) {
+        const xs = fastScale(makeXScale(xEnd, { width, height: 440 }));
+        for (const log of [false, true]) {
+          const ys = fastScale(makeYScale(v, 100, log, { width, height: 440 }));
+          // The same arithmetic through plain functions: every bucket's end computed.
+          const each = stepPoints(
+            cv,
+            (q) => xs(q),
+            (q) => ys(q),
+            xEnd,
+            false,
+          );
+          expect(stepPoints(cv, xs, ys, xEnd, false)).toEqual(each);
+          expect(stepPath(cv, xs, ys, xEnd)).toBe(
+            stepPath(
+              cv,
+              (q) => xs(q),
+              (q) => ys(q),
+              xEnd,
+            ),
+          );
+        }
+      }
     }
   });
 });

@@ -1,15 +1,30 @@
-// Pure layout of the percentile-distribution plot: scales, ticks and step paths.
+// Pure layout of the percentile-distribution plot: scales, ticks, legend and labels (the step
+// paths are curve.ts').
 // x is 1/(1-p) on a log scale, so 90%, 99%, 99.9% … are evenly spaced and the tail gets the
 // room it deserves; y is latency. Nothing here touches the DOM.
 import { scaleLinear, scaleLog, type ScaleContinuousNumeric } from "d3";
+import type { CurveInput } from "./curve";
 
-export interface CurveInput {
-  /** Highest equivalent value of each non-empty bucket, ascending (in the unit the y scale is given in). */
-  values: ArrayLike<number>;
-  /** Cumulative count up to and including each bucket. */
-  cumulative: ArrayLike<number>;
-  totalCount: number;
-}
+// The curves' path data (curve.ts), here with the rest of the plot's layout.
+export {
+  curveSplits,
+  CURVE_PART_PX,
+  fastScale,
+  inverseTail,
+  perColumn,
+  pixelMapOf,
+  scaledInput,
+  simplify,
+  simplifyPx,
+  SIMPLIFY_PX,
+  stepPath,
+  stepPathParts,
+  stepPoints,
+  type CurveInput,
+  type Mapping,
+  type PathPart,
+  type PixelMap,
+} from "./curve";
 
 export interface Size {
   width: number;
@@ -17,11 +32,6 @@ export interface Size {
 }
 
 export const MARGIN = { top: 16, right: 110, bottom: 44, left: 72 };
-
-/** 1/(1-p) for a fraction p; capped where p reaches 1. */
-export function inverseTail(p: number, cap: number): number {
-  return p >= 1 ? cap : Math.min(cap, 1 / (1 - p));
-}
 
 /** Label of an x tick at 1/(1-p) = 10^k: 0%, 90%, 99%, 99.9% … */
 export function percentileLabel(decade: number): string {
@@ -80,283 +90,6 @@ export function makeYScale(maxValue: number, minValue: number, log: boolean, siz
     .domain([0, maxValue > 0 ? maxValue * 1.05 : 1])
     .range(range)
     .nice();
-}
-
-/**
- * Points of the step curve: bucket i holds the percentiles in (cum[i-1]/N, cum[i]/N] and its
- * value is v[i]: a horizontal run at v[i], then a vertical rise to v[i+1]. The last bucket
- * reaches 100%, which is at infinity on this axis: it is drawn to the domain's end.
- * Runs narrower than a pixel are merged keeping their highest value (the envelope), so a
- * curve with many buckets stays light without hiding a spike; then, unless `columns` is false,
- * each pixel column keeps only its first, last, highest and lowest points (perColumn).
- */
-export function stepPoints(c: CurveInput, x: (v: number) => number, y: (v: number) => number, xEnd: number, columns = true): [number, number][] {
-  const n = stepPointsFlat(c, x, y, xEnd, columns);
-  const pts: [number, number][] = [];
-  for (let k = 0; k < n; k++) pts.push([flat[2 * k]!, flat[2 * k + 1]!]);
-  return pts;
-}
-
-/**
- * The step curve as SVG path data: exactly the string d3's `line().digits(1)` makes of
- * stepPoints (each coordinate rounded to a tenth of a pixel, finer than a pixel shows), without
- * an array per point. A new time window on a long log redraws a curve of thousands of points;
- * the arrays and d3's path builder were most of that render, and of the garbage collected after
- * it. Rounded so, a curve that moved by less than a pixel shows is the same string, and React
- * leaves its element (and its raster) alone.
- */
-export function stepPath(c: CurveInput, x: (v: number) => number, y: (v: number) => number, xEnd: number): string {
-  const n = stepPointsFlat(c, x, y, xEnd);
-  // Written as characters into a buffer kept between calls and read as one string: a run
-  // followed live draws its changed curves twice a second, and a string per coordinate joined
-  // into the path was most of the page's garbage.
-  if (chars.length < n * MAX_POINT_CHARS) chars = new Uint8Array(Math.max(n * MAX_POINT_CHARS, 2 * chars.length));
-  let at = 0;
-  for (let k = 0; k < n; k++) {
-    chars[at++] = k === 0 ? 77 : 76; // M, L
-    at = putRounded(at, flat[2 * k]!);
-    chars[at++] = 44; // ,
-    at = putRounded(at, flat[2 * k + 1]!);
-  }
-  return ascii.decode(chars.subarray(0, at));
-}
-
-/**
- * The widest part of a curve drawn in parts (px): with the stroke's width its layer stays within
- * the 512 px square Chromium rasterises as one tile (stepPathParts).
- */
-export const CURVE_PART_PX = 480;
-
-/** Where to cut curves spanning `left` to `right` (px) into parts at most `most` wide: whole pixels, ascending; none for a narrow plot. */
-export function curveSplits(left: number, right: number, most = CURVE_PART_PX): number[] {
-  const k = Math.max(1, Math.ceil((right - left) / most));
-  const out: number[] = [];
-  for (let i = 1; i < k; i++) out.push(Math.round(left + ((right - left) * i) / k));
-  return out;
-}
-
-/** A part of a curve drawn in parts (stepPathParts): its path data, and its length along the curve before it starts. */
-export interface PathPart {
-  d: string;
-  offset: number;
-}
-
-/**
- * The step curve as stepPath writes it, cut at each x of `splits` (ascending) into
- * `splits.length + 1` parts side by side: part k holds the points between splits[k - 1] and
- * splits[k], and a cut falls inside a segment, at a point both parts end and start at (so the
- * two butt ends meet on one straight line, and at a whole pixel no pixel is shared). A part with
- * no point is "". Each part's `offset` is the curve's length before it, for a dash pattern to
- * carry on across the cut. A wide plot draws its curves in parts of its own compositing layers:
- * a layer a few hundred pixels wide is rasterised as one tile, and each part is stroked once
- * instead of once for every tile the whole curve crosses.
- */
-export function stepPathParts(c: CurveInput, x: (v: number) => number, y: (v: number) => number, xEnd: number, splits: readonly number[]): PathPart[] {
-  const n = stepPointsFlat(c, x, y, xEnd);
-  const parts: PathPart[] = [];
-  const most = (n + 2 * splits.length) * MAX_POINT_CHARS;
-  if (chars.length < most) chars = new Uint8Array(Math.max(most, 2 * chars.length));
-  let at = 0;
-  let length = 0;
-  let offset = 0;
-  const put = (move: boolean, px: number, py: number) => {
-    chars[at++] = move ? 77 : 76; // M, L
-    at = putRounded(at, px);
-    chars[at++] = 44; // ,
-    at = putRounded(at, py);
-  };
-  const close = () => {
-    parts.push({ d: ascii.decode(chars.subarray(0, at)), offset });
-    at = 0;
-    offset = length;
-  };
-  let px = NaN;
-  let py = NaN;
-  for (let k = 0; k < n; k++) {
-    const qx = flat[2 * k]!;
-    const qy = flat[2 * k + 1]!;
-    if (k === 0) {
-      // Parts wholly left of the curve's start are empty.
-      while (parts.length < splits.length && qx >= splits[parts.length]!) close();
-      put(true, qx, qy);
-    } else {
-      // Each cut this segment crosses ends a part there and starts the next at the same point.
-      while (parts.length < splits.length && px <= splits[parts.length]! && qx > splits[parts.length]!) {
-        const sx = splits[parts.length]!;
-        const sy = py + ((sx - px) / (qx - px)) * (qy - py);
-        put(false, sx, sy);
-        length += Math.sqrt((sx - px) ** 2 + (sy - py) ** 2);
-        close();
-        put(true, sx, sy);
-        px = sx;
-        py = sy;
-      }
-      put(false, qx, qy);
-      length += Math.sqrt((qx - px) ** 2 + (qy - py) ** 2);
-    }
-    px = qx;
-    py = qy;
-  }
-  close();
-  while (parts.length < splits.length + 1) parts.push({ d: "", offset: length });
-  return parts;
-}
-
-/** A point's characters at most: a letter, a comma and two numbers, each as long as String writes one at most. */
-const MAX_POINT_CHARS = 56;
-let chars = new Uint8Array(1 << 15);
-const ascii = new TextDecoder();
-
-/**
- * Writes v rounded to 1 decimal as `String(Math.round(v * 10) / 10)` prints it (what d3-path
- * writes with digits(1)): the integer part, then the tenth unless it is 0. A number of up to 15
- * digits prints as that decimal exactly; anything else (not finite, huge) as String does.
- */
-function putRounded(at: number, v: number): number {
-  const r = Math.round(v * 10);
-  if (!(Math.abs(r) < 1e15)) {
-    const s = String(r / 10);
-    for (let i = 0; i < s.length; i++) chars[at++] = s.charCodeAt(i);
-    return at;
-  }
-  let a = r;
-  if (a < 0) {
-    chars[at++] = 45; // -
-    a = -a;
-  }
-  const whole = Math.floor(a / 10);
-  const frac = a - whole * 10;
-  const first = at;
-  let w = whole;
-  do {
-    chars[at++] = 48 + (w % 10);
-    w = Math.floor(w / 10);
-  } while (w > 0);
-  for (let i = first, j = at - 1; i < j; i++, j--) {
-    const t = chars[i]!;
-    chars[i] = chars[j]!;
-    chars[j] = t;
-  }
-  if (frac > 0) {
-    chars[at++] = 46; // .
-    chars[at++] = 48 + frac;
-  }
-  return at;
-}
-
-/** Scratch for stepPointsFlat: x, y of each point in turn (grown as needed, never shrunk). */
-let flat = new Float64Array(4096);
-
-/** stepPoints into `flat`, the points of a pixel column but its extremes left out unless `columns` is false; returns the number of points. */
-function stepPointsFlat(c: CurveInput, x: (v: number) => number, y: (v: number) => number, xEnd: number, columns = true): number {
-  const n = c.values.length;
-  const total = c.totalCount;
-  if (n === 0 || total <= 0) return 0;
-  // At most two points per bucket.
-  if (flat.length < 4 * n) flat = new Float64Array(Math.max(4 * n, 2 * flat.length));
-  const f = flat;
-  let m = 0; // points written
-  let prevX = x(1);
-  let lastPx = -Infinity;
-  // Whether the last run written is half a pixel wide or more: narrow runs after it start a
-  // column of their own instead of raising it (a wide run of zeros followed by a narrow run
-  // of 20 µs was drawn at 20 µs over its whole width).
-  let lastWide = false;
-  for (let i = 0; i < n; i++) {
-    const py = y(c.values[i]!);
-    const endX = i === n - 1 ? x(xEnd) : x(inverseTail(c.cumulative[i]! / total, xEnd));
-    if (m > 0 && !lastWide && endX - lastPx < 0.5 && i !== n - 1) {
-      // Same pixel column: keep the highest value (smallest py) of the merged runs.
-      const top = Math.min(f[2 * m - 1]!, py);
-      f[2 * m - 2] = endX;
-      f[2 * m - 1] = top;
-      if (m > 1) f[2 * m - 3] = top;
-      // The next run starts where the merged one now ends (it started at the end of the
-      // first run of the column: the path stepped back by up to half a pixel).
-      prevX = endX;
-      continue;
-    }
-    f[2 * m] = prevX;
-    f[2 * m + 1] = py;
-    f[2 * m + 2] = endX;
-    f[2 * m + 3] = py;
-    m += 2;
-    lastWide = endX - prevX >= 0.5;
-    prevX = endX;
-    lastPx = endX;
-  }
-  return columns ? perColumn(f, m) : m;
-}
-
-/**
- * Keeps, of the points `f` holds (x, y in turn, x never decreasing) that fall in one pixel
- * column, the first, the last, the highest and the lowest, in their order; returns how many are
- * left. Every extreme stays exactly where it was (the max and the last point among them), only
- * points a pixel cannot tell apart from the line through the others go: a curve redrawn twice
- * a second while a run is followed is stroked, recorded and rasterised once per vertex.
- */
-export function perColumn(f: Float64Array, n: number): number {
-  let out = 0;
-  // The index of the last point kept: each is kept once, in order (out never passes it).
-  let last = -1;
-  const keep = (k: number) => {
-    if (k <= last) return;
-    last = k;
-    f[2 * out] = f[2 * k]!;
-    f[2 * out + 1] = f[2 * k + 1]!;
-    out++;
-  };
-  let i = 0;
-  while (i < n) {
-    const col = Math.floor(f[2 * i]!);
-    let lo = i;
-    let hi = i;
-    let j = i + 1;
-    for (; j < n && Math.floor(f[2 * j]!) === col; j++) {
-      const v = f[2 * j + 1]!;
-      if (v < f[2 * lo + 1]!) lo = j;
-      if (v > f[2 * hi + 1]!) hi = j;
-    }
-    keep(i);
-    keep(Math.min(lo, hi));
-    keep(Math.max(lo, hi));
-    keep(j - 1);
-    i = j;
-  }
-  return out;
-}
-
-/**
- * The same mapping as a d3 linear or log scale (unclamped, two-value domain and range), as one
- * plain function: d3's own call goes through several closures and checks per value, and the
- * step curve of a long log maps ~10,000 buckets per series on every new time window. Same
- * arithmetic as d3 (normalise the transformed value, then interpolate the range), so the
- * same numbers. Any other scale is returned as it is.
- */
-export function fastScale(s: ScaleContinuousNumeric<number, number>): (v: number) => number {
-  const domain = s.domain();
-  const range = s.range();
-  const isLog = typeof (s as unknown as { base?: unknown }).base === "function";
-  if (domain.length !== 2 || range.length !== 2 || s.clamp() || (isLog && !(domain[0]! > 0 && domain[1]! > 0))) return s;
-  let a = isLog ? Math.log(domain[0]!) : +domain[0]!;
-  let b = isLog ? Math.log(domain[1]!) : +domain[1]!;
-  let r0 = +range[0]!;
-  let r1 = +range[1]!;
-  if (b < a) {
-    [a, b] = [b, a];
-    [r0, r1] = [r1, r0];
-  }
-  const span = b - a;
-  if (!span || !Number.isFinite(span)) return s;
-  return isLog
-    ? (v) => {
-        const t = (Math.log(v) - a) / span;
-        return r0 * (1 - t) + r1 * t;
-      }
-    : (v) => {
-        const t = (v - a) / span;
-        return r0 * (1 - t) + r1 * t;
-      };
 }
 
 /** What the hover shows at a given 1/(1-p): the bucket holding that percentile. */

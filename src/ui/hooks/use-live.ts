@@ -30,9 +30,10 @@ export type LiveFollowEnd = "whole" | number;
 /**
  * The least time between two redraws of appended lines: many writers each writing an interval
  * a second are drawn together, a few times a second, not once each (every redraw asks the
- * engine again and draws the spectra, the table and the timeline).
+ * engine again and draws the spectra, the table and the timeline). A line waits at most this
+ * long plus one redraw, well within the second an appended interval has to be on screen.
  */
-const FLUSH_MS = 500;
+const FLUSH_MS = 600;
 const MAX_NOTES = 6;
 
 /** Pieces of one file and run that follow each other, joined (fewer reads for a burst). */
