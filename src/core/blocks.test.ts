@@ -85,6 +85,30 @@ describe.each([
     }
   });
 
+  it("totals asked in turn of series that share a thread's workspace are each series' own sum", () => {
+    const workspace = new BlockWorkspace();
+    const a = new IntervalBlocks(undefined, false, { workspace });
+    const b = new IntervalBlocks(undefined, false, { workspace });
+    const bParts: Sparse[] = [];
+    const asMap = (t: Sparse) => new Map(Array.from(t.indices, (ix, j) => [ix, t.counts[j]!]));
+    for (let i = 0; i < 200; i++) {
+      a.add(parts[i]!);
+      if (i % 2 === 0) {
+        b.add(parts[n - 1 - i]!);
+        bParts.push(parts[n - 1 - i]!);
+      }
+      if (i % 37 === 0 || i === 199) {
+        expect(asMap(a.total())).toEqual(direct(parts, 0, i));
+        const tb = b.total();
+        expect(asMap(tb)).toEqual(direct(bParts, 0, bParts.length - 1));
+        // What a total returns is its own: the next total does not change it.
+        const copy = Array.from(tb.counts);
+        a.total();
+        expect(Array.from(tb.counts)).toEqual(copy);
+      }
+    }
+  });
+
   it("a part that knows where it starts in the log lays its blocks on the log's grid, and sums every range the same", () => {
     for (const origin of [1, 64, 100, BLOCK_SIZES[1] + 5]) {
       const b = new IntervalBlocks(undefined, false, { origin });

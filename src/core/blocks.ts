@@ -71,6 +71,8 @@ export class BlockWorkspace {
   readonly range = new Scratch();
   /** Where JoinedBlocks adds its parts' sums (they use `range` meanwhile). */
   readonly joined = new Scratch();
+  /** Where IntervalBlocks.total() adds up (a run followed live asks it at every append). */
+  readonly total = new Scratch();
 }
 
 /**
@@ -271,7 +273,8 @@ export class IntervalBlocks implements RangeSums {
    * towards its next block. Call before seal().
    */
   total(): Sparse {
-    const acc = new Scratch();
+    // take() leaves the accumulator empty for the next total.
+    const acc = this.workspace.total;
     const top = this.levels[BLOCK_SIZES.length - 1]!;
     for (let b = 0; b < top.blocks; b++) top.addTo(acc, b);
     for (const s of this.scratch) s.addTo(acc);
