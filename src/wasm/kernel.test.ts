@@ -7,6 +7,7 @@ import pako from "pako";
 import { describe, expect, it } from "vitest";
 import { decodeHistogramPayload, inflateHistogramPayload, type DecodedHistogram } from "../formats/hlog-encoding";
 import { encodeHistogramBytes, putZigZagLong, toBase64, Writer, wrapCompressed } from "../../tests/support/hlog-encoders";
+import { BitWriter, histogramLike, repetitive } from "../../tests/support/inflate-inputs";
 import { countsArrayLengthFor, subBucketCountMagnitude, unitMagnitudeOf } from "../core/counts-layout";
 import { inflateZlib } from "../formats/inflate";
 import { decodePayloadCode, decodePayloadFast, inflateFast, kernelAvailable, kernelStats, kernelUnavailableReason, allowNativeBase64, medianIndexOf } from "./kernel";
@@ -561,34 +562,6 @@ describe("kernel against the JS reader: damaged payloads", () => {
 // ---------------------------------------------------------------------------------------------
 // The inflater alone: the kernel's inflate succeeds exactly where inflateZlib ends the stream.
 
-const histogramLike = fc
-  .array(
-    fc.oneof(
-      fc.integer({ min: 1, max: 300 }).map((n) => new Array<number>(n).fill(0)),
-      fc.array(fc.integer({ min: 0, max: 0x7f }), { minLength: 1, maxLength: 8 }),
-      fc.integer({ min: 128, max: 1 << 20 }).map((v) => {
-        const out: number[] = [];
-        while (v >= 0x80) {
-          out.push((v & 0x7f) | 0x80);
-          v >>>= 7;
-        }
-        out.push(v);
-        return out;
-      }),
-    ),
-    { maxLength: 400 },
-  )
-  .map((parts) => Uint8Array.from(parts.flat()));
-const repetitive = fc
-  .tuple(fc.uint8Array({ minLength: 1, maxLength: 64 }), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 600 })), { maxLength: 60 }))
-  .map(([seed, copies]) => {
-    const out = Array.from(seed, (b) => b & 7);
-    for (const [from, n] of copies) {
-      const start = from % out.length;
-      for (let i = 0; i < n; i++) out.push(out[start + i]!);
-    }
-    return Uint8Array.from(out);
-  });
 const data = fc.oneof(fc.uint8Array({ maxLength: 3000 }), repetitive, histogramLike);
 
 function expectSameInflate(input: Uint8Array, offset: number, length: number, limit: number): boolean {
@@ -755,32 +728,6 @@ describe("kernel inflate: declared windows", () => {
 // Hand-made dynamic blocks: what zlib's deflate never writes (unused symbols 286-287 and
 // distance codes 30-31 with codes, too many symbols, incomplete and over-full codes, a single
 // distance code, none at all), where the inflaters' verdicts must still agree.
-
-class BitWriter {
-  bytes: number[] = [];
-  private acc = 0;
-  private n = 0;
-  bits(value: number, count: number): this {
-    for (let i = 0; i < count; i++) {
-      this.acc |= ((value >>> i) & 1) << this.n;
-      if (++this.n === 8) {
-        this.bytes.push(this.acc);
-        this.acc = 0;
-        this.n = 0;
-      }
-    }
-    return this;
-  }
-  /** Huffman codes go most significant bit first. */
-  code(code: number, length: number): this {
-    for (let i = length - 1; i >= 0; i--) this.bits((code >>> i) & 1, 1);
-    return this;
-  }
-  align(): this {
-    if (this.n > 0) this.bits(0, 8 - this.n);
-    return this;
-  }
-}
 
 function canonicalCodes(lengths: number[]): number[] {
   const count = new Array<number>(17).fill(0);
