@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { simulateQueue } from "../tests/support/queue-sim";
 import { writeHlog } from "../tests/support/hlog-fixture";
-import { idle, loadFiles, openEmpty } from "./helpers";
+import { idle, loadFiles, openEmpty, slideTo } from "./helpers";
 
 const PS = ["50", "90", "99", "99.9", "99.99", "99.999"];
 
@@ -119,7 +119,7 @@ test("B vs A: doubled values read 2.0 with an interval holding it, worse; the ta
   await page.getByTestId("present").click();
   await expect(page.getByTestId("slide").getByTestId("headline")).toContainText(/slower|not judged|no clear difference/);
   await expect(page.getByTestId("slide").getByTestId("headline")).toHaveAttribute("data-text", (await h.getAttribute("data-text"))!);
-  for (let k = 0; k < 6; k++) await page.keyboard.press("ArrowRight");
+  await slideTo(page, "present-compare");
   await expect(page.getByTestId("present-compare")).toContainText("slower");
   await page.keyboard.press("Escape");
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { simulateQueue } from "../tests/support/queue-sim";
 import { writeHlog } from "../tests/support/hlog-fixture";
-import { cell, idle, loadFiles, openEmpty } from "./helpers";
+import { cell, idle, loadFiles, openEmpty, slideTo } from "./helpers";
 
 const dir = mkdtempSync(join(tmpdir(), "answer-page-"));
 
@@ -71,7 +71,7 @@ test("log axis by default where the values span more than two decades, on the pa
   await expect(page.getByTestId("timeline-log")).toBeChecked();
   // The deck draws it the same way.
   await page.getByTestId("present").click();
-  await page.keyboard.press("ArrowRight");
+  await slideTo(page, 1);
   await expect(page.getByTestId("slide").getByTestId("percentile-plot")).toHaveAttribute("data-y-scale", "log");
   await page.keyboard.press("Escape");
 
@@ -143,7 +143,7 @@ test("heatmap slide: its words say what its colours say; in the dark theme one v
   for (const theme of ["light", "dark"]) {
     if (theme === "dark") await page.getByTestId("theme").check();
     await page.getByTestId("present").click();
-    for (let k = 0; k < 3; k++) await page.keyboard.press("ArrowRight");
+    await slideTo(page, "present-heatmap");
     const slide = page.getByTestId("present-heatmap");
     await expect(slide).toBeVisible();
     await expect(slide.locator(".deck-sub")).toContainText("towards yellow, is more");
@@ -191,8 +191,7 @@ test("Present with many series asks which pair; lanes past a readable number sho
   await expect(slide.getByTestId("headline")).toContainText("svc-03");
 
   // The max over time: the worst lanes, the pair among them, "and K more" for the rest.
-  await page.keyboard.press("ArrowRight");
-  await page.keyboard.press("ArrowRight");
+  await slideTo(page, 2);
   await idle(page);
   const lanes = slide.locator("[data-testid=timeline] .y-axis");
   const shown = await lanes.count();

@@ -2,7 +2,7 @@
 // for a manager (slides, PDF, PNG).
 import { copyFileSync, readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { cell, idle } from "./helpers";
+import { cell, idle, slideTo } from "./helpers";
 
 const A = "sysA_8k.response";
 const B = "sysB_8k.response";
@@ -149,8 +149,7 @@ test("the deck: headline slide first with pass/fail and context, then spectra, m
   await page.getByTestId("theme").uncheck();
   await page.getByTestId("present").click();
   await idle(page);
-  await page.keyboard.press("ArrowRight");
-  await page.keyboard.press("ArrowRight");
+  await slideTo(page, 2);
   const axes = slide.locator("[data-testid=timeline] .y-axis");
   const n = await axes.count();
   expect(n).toBe(6);

@@ -4,7 +4,7 @@
 // beside it.
 import { join, resolve } from "node:path";
 import { expect, test } from "@playwright/test";
-import { idle, loadFiles, openEmpty } from "./helpers";
+import { idle, loadFiles, openEmpty, slideTo } from "./helpers";
 
 const demo = resolve(import.meta.dirname, "..", "public", "demo");
 
@@ -51,6 +51,6 @@ test("two series' lanes on one latency axis: the same labels at the same heights
   // The presentation's heatmap slide draws the same lanes on the same axis.
   await page.getByTestId("present").click();
   const deck = page.getByTestId("presentation");
-  for (let k = 0; k < 8 && !(await deck.getByTestId("present-heatmap").isVisible()); k++) await page.keyboard.press("ArrowRight");
+  await slideTo(page, "present-heatmap");
   await expect(deck.getByTestId("heatmap")).toHaveAttribute("data-shared-axis", "true");
 });

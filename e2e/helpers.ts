@@ -30,6 +30,27 @@ export async function loadFiles(page: Page, paths: string[]): Promise<void> {
   await idle(page);
 }
 
+/**
+ * Steps the open deck to a slide: its index from 0, or the first slide holding the given test id.
+ * Each key waits for its step to land, and one pressed before the deck listens (or before the
+ * slide exists) is pressed again, so a fast test never runs past or falls short of the slide.
+ */
+export async function slideTo(page: Page, target: number | string): Promise<void> {
+  const deck = page.getByTestId("presentation");
+  await expect(deck).toHaveAttribute("data-slide", /^\d+$/);
+  for (let tries = 0; tries < 40; tries++) {
+    const at = Number(await deck.getAttribute("data-slide"));
+    const there = typeof target === "number" ? at === target : await deck.getByTestId(target).isVisible();
+    if (there) return;
+    await page.keyboard.press(typeof target === "number" && at > target ? "ArrowLeft" : "ArrowRight");
+    await expect
+      .poll(() => deck.getAttribute("data-slide"), { timeout: 1000 })
+      .not.toBe(String(at))
+      .catch(() => undefined);
+  }
+  throw new Error(`the presentation never reached the slide ${typeof target === "number" ? target : `with ${target}`}`);
+}
+
 export function cell(page: Page, series: string, p: string) {
   return page.locator(`[data-testid=percentile-table] [data-series="${series}"][data-percentile="${p}"]`);
 }

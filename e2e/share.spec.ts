@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { simulateQueue } from "../tests/support/queue-sim";
 import { writeHlog } from "../tests/support/hlog-fixture";
-import { cell, idle, loadFiles, openEmpty } from "./helpers";
+import { cell, idle, loadFiles, openEmpty, slideTo } from "./helpers";
 
 test("Copy Markdown: a paste-ready table with the requirement and verdicts, on the clipboard", async ({ page, context }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
@@ -63,11 +63,11 @@ test("presentation mode: headline, spectra, max over time; arrows step, Escape l
   await expect(p).toBeVisible();
   await expect(page.getByTestId("slide").getByTestId("headline")).toContainText(/^sysB_8k\.response .+ sysA_8k\.response at p/);
   await page.screenshot({ path: "screens/present-1.png" });
-  await page.keyboard.press("ArrowRight");
+  await slideTo(page, 1);
   await expect(p).toHaveAttribute("data-slide", "1");
   await expect(p.locator("[data-testid=percentile-plot]")).toBeVisible();
   await page.screenshot({ path: "screens/present-2.png" });
-  await page.keyboard.press("ArrowRight");
+  await slideTo(page, 2);
   await expect(p).toHaveAttribute("data-slide", "2");
   await expect(p.locator("[data-testid=timeline]")).toBeVisible();
   await page.screenshot({ path: "screens/present-3.png" });
@@ -76,7 +76,7 @@ test("presentation mode: headline, spectra, max over time; arrows step, Escape l
   await expect(p).toHaveCount(0);
   await page.getByTestId("theme").check();
   await page.getByTestId("present").click();
-  await page.keyboard.press("ArrowRight");
+  await slideTo(page, 1);
   await page.screenshot({ path: "screens/present-dark.png" });
   await page.keyboard.press("Escape");
   await expect(p).toHaveCount(0);

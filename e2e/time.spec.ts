@@ -8,7 +8,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { build, type Histogram } from "hdr-histogram-js";
 import { simulateQueue } from "../tests/support/queue-sim";
 import { writeHlog } from "../tests/support/hlog-fixture";
-import { cell, idle, loadFiles, openEmpty } from "./helpers";
+import { cell, idle, loadFiles, openEmpty, slideTo } from "./helpers";
 
 // 2000 requests/s for 120 s, one 1.5 s stall at 63.3 s; intervals of 1 s from StartTime.
 const sim = simulateQueue({ rate: 2000, seconds: 120, medianServiceSec: 200e-6, sigma: 0.5, stalls: [{ at: 63.3, duration: 1.5 }], seed: 7 });
@@ -224,7 +224,7 @@ test("heatmap: failing windows and tail marks are drawn on it; the presentation 
   const per = sim.map((iv) => countAbove(iv.histogram, 100e6));
   await expect(hm).toHaveAttribute("data-tail-marks", String(per.filter((x) => x > 0).length));
   await page.getByTestId("present").click();
-  for (let k = 0; k < 3; k++) await page.keyboard.press("ArrowRight");
+  await slideTo(page, "present-heatmap");
   await expect(page.getByTestId("present-heatmap")).toBeVisible();
   await expect(page.getByTestId("presentation").getByTestId("heatmap")).toHaveAttribute("data-failing-windows", "1");
   await page.getByTestId("present-exit").click();
@@ -244,7 +244,7 @@ test("screenshots of the heatmap with window bands and tail marks, light and dar
   await idle(page);
   await panel.screenshot({ path: "screens/bands-dark.png" });
   await page.getByTestId("present").click();
-  for (let k = 0; k < 3; k++) await page.keyboard.press("ArrowRight");
+  await slideTo(page, "present-heatmap");
   await expect(page.getByTestId("present-heatmap")).toBeVisible();
   await page.screenshot({ path: "screens/present-heatmap-dark.png" });
   await page.getByTestId("present-exit").click();
