@@ -19,7 +19,8 @@
 //    per worker) and prints its heaviest functions; --alloc F samples what the main thread and
 //    the workers allocate (collected objects included) and prints the bytes a second by function:
 //    V8's helper threads mostly collect that garbage. --dist DIR serves another build (another
-//    checkout's dist/), measured by this same script.
+//    checkout's dist/), measured by this same script. --slice S prints the page's CPU for each
+//    S seconds while it follows (does it settle once the JIT has warmed?).
 import { spawnSync } from "node:child_process";
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -54,6 +55,8 @@ const DIST = path.resolve(arg("--dist", path.join(root, "dist")));
 const SHOT = arg("--shot", "");
 /** A style sheet added to the page before it follows (e.g. ".plot .curves{display:none}"): what a drawing change would save, without a build. */
 const CSS = arg("--css", "");
+/** Prints the page's CPU (every thread) for each slice of this many seconds while it follows: whether it settles as the JIT warms. */
+const SLICE = Math.max(0, Number(arg("--slice", "0")) || 0);
 
 function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -515,8 +518,17 @@ async function tenSeries(): Promise<void> {
       const wall0 = Date.now();
       const writes: { source: string; count: number; at: number }[] = [];
       const perInterval = 500;
+      let slice0 = { at: wall0, cpu: own0 };
       for (let s = 0; s < SECONDS; s++) {
         const tick = wall0 + s * 1000;
+        if (SLICE > 0 && s > 0 && s % SLICE === 0) {
+          const now = { at: Date.now(), cpu: rendererCpu() };
+          if (now.cpu && slice0.cpu)
+            console.log(
+              `     seconds ${s - SLICE}–${s}: the page's every thread ${(((now.cpu.all - slice0.cpu.all) / ((now.at - slice0.at) / 1000)) * 100).toFixed(1)} % of one core`,
+            );
+          slice0 = now;
+        }
         for (let k = 0; k < logs.length; k++) {
           // The ten writers each write at their own moment in the second.
           const at = tick + k * 100;
