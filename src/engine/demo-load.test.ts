@@ -78,17 +78,38 @@ describe("the demo's load", () => {
 
   it("is not kept waiting by the engine's quick warm-up at start: the warm-up gives way to it while it still makes its synthetic log", async () => {
     const tick = () => new Promise((r) => setTimeout(r, 0));
-    /** A warm-up whose store records when the synthetic log is read; `request`: a load arrives as the warm-up starts. */
+    /**
+     * A warm-up whose store records when the synthetic log is read; `request`: a load arrives
+     * when the quick warm-up first gives way (a message to itself), after its first step. Timed
+     * by a timer instead, warm code could make the whole log before the timer fired.
+     */
     const run = async (request: boolean) => {
       const loads: string[] = [];
       const store = { series: [], load: async (name: string) => void loads.push(name) } as unknown as WarmableStore;
       const context = new EngineContext();
       context.warmUpStarted = true; // the idle warm-up (after its delay) is not this test's
       const warm = new EngineWarmUps(context, store, () => store);
-      warm.start();
-      await tick(); // the quick warm-up has made its first step
-      if (request) warm.requested("load", true);
-      for (let k = 0; k < 200 && loads.length === 0; k++) await tick();
+      let gaveWay = false;
+      const Real = globalThis.MessageChannel;
+      // Channels made from here on: the quick warm-up's, made when it starts.
+      globalThis.MessageChannel = class extends Real {
+        constructor() {
+          super();
+          const post = this.port2.postMessage.bind(this.port2);
+          this.port2.postMessage = (m: unknown) => {
+            if (!gaveWay && request) warm.requested("load", true);
+            gaveWay = true;
+            post(m);
+          };
+        }
+      };
+      try {
+        warm.start();
+        for (let k = 0; k < 200 && loads.length === 0; k++) await tick();
+      } finally {
+        globalThis.MessageChannel = Real;
+      }
+      expect(gaveWay).toBe(true);
       return loads;
     };
     // Left alone, it reads its log; with the demo's load come meanwhile, it stops before reading it.
