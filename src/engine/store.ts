@@ -218,9 +218,8 @@ export class Store {
 
   get(id: string): SeriesModel {
     const base = id.endsWith(CO_SUFFIX) ? id.slice(0, -CO_SUFFIX.length) : id;
-    const s = this.series.find((x) => x.id === base);
-    if (!s) throw new Error(`no series ${id}`);
-    return s;
+    for (const s of this.series) if (s.id === base) return s;
+    throw new Error(`no series ${id}`);
   }
 
   /**
@@ -268,27 +267,30 @@ export class Store {
   }
 
   private rawViews(range: TimeRange): SeriesView[] {
-    return this.series.map((s) => ({
-      id: s.id,
-      name: s.name,
-      source: s.source,
-      tag: s.tag,
-      format: s.format,
-      recordedUnit: s.recordedUnit,
-      unitSource: s.unitSource,
-      intervalCount: s.intervals?.n ?? 0,
-      startTime: s.startTime,
-      config: s.config,
-      throughput: s.throughput,
-      kind: s.kind,
-      mergedFrom: s.mergedFrom,
-      failures: s.failures,
-      wholeCount: this.wholeCountOf(s.id),
-      correctedFrom: null,
-      ...this.spectrumAndWarnings(s, range),
-      beforeStart: beforeStartOf(s.intervals),
-      ...(s.origin !== undefined ? { origin: s.origin } : {}),
-    }));
+    const out: SeriesView[] = [];
+    for (const s of this.series)
+      out.push({
+        id: s.id,
+        name: s.name,
+        source: s.source,
+        tag: s.tag,
+        format: s.format,
+        recordedUnit: s.recordedUnit,
+        unitSource: s.unitSource,
+        intervalCount: s.intervals?.n ?? 0,
+        startTime: s.startTime,
+        config: s.config,
+        throughput: s.throughput,
+        kind: s.kind,
+        mergedFrom: s.mergedFrom,
+        failures: s.failures,
+        wholeCount: this.wholeCountOf(s.id),
+        correctedFrom: null,
+        ...this.spectrumAndWarnings(s, range),
+        beforeStart: beforeStartOf(s.intervals),
+        ...(s.origin !== undefined ? { origin: s.origin } : {}),
+      });
+    return out;
   }
 
   /**
@@ -300,14 +302,13 @@ export class Store {
     // Otherwise a spectrum already made of the same data is answered again (view-cache.ts).
     const kept = isOpen(range) ? compactSpectrum(s.histogram) : null;
     let b: Buckets | undefined = kept ?? undefined;
-    const sp =
-      kept ??
-      this.spectra.spectrum(s, range, () => {
-        const h = this.histogramFor(s.id, range);
-        const buckets = bucketsOf(h);
-        if (h === s.histogram) b = buckets;
-        return spectrumOf(h, buckets);
-      });
+    let sp = kept ?? this.spectra.get(s, range);
+    if (sp === undefined) {
+      const h = this.histogramFor(s.id, range);
+      const buckets = bucketsOf(h);
+      if (h === s.histogram) b = buckets;
+      sp = this.spectra.set(s, range, spectrumOf(h, buckets));
+    }
     const shown = this.shown.get(s.id);
     return { spectrum: shown ? pinSpectrum(sp, shown) : sp, warnings: this.warningsOf(s.id, b) };
   }

@@ -64,23 +64,31 @@ export class SpectraKept {
 
   /** The spectrum of `s` over `range`: the one kept when nothing it was made of has changed, else `make()`'s, kept. */
   spectrum(s: SeriesModel, range: TimeRange, make: () => Spectrum): Spectrum {
+    return this.get(s, range) ?? this.set(s, range, make());
+  }
+
+  /** The spectrum kept of `s` over `range` when nothing it was made of has changed (it becomes the last forgotten). */
+  get(s: SeriesModel, range: TimeRange): Spectrum | undefined {
     const key = windowKeyOf(s, range);
-    const version = versionOf(s);
-    let m = this.kept.get(s);
+    const m = this.kept.get(s);
     const k = m?.get(key);
-    if (k && k.histogram === s.histogram && k.version === version) {
-      // The most recently used window is forgotten last.
-      m!.delete(key);
-      m!.set(key, k);
-      return k.spectrum;
-    }
-    const spectrum = make();
+    if (!k || k.histogram !== s.histogram || k.version !== versionOf(s)) return undefined;
+    // The most recently used window is forgotten last.
+    m!.delete(key);
+    m!.set(key, k);
+    return k.spectrum;
+  }
+
+  /** Keeps `spectrum` as the one of `s` over `range` (its data as it is now); returns it. */
+  set(s: SeriesModel, range: TimeRange, spectrum: Spectrum): Spectrum {
+    const key = windowKeyOf(s, range);
+    let m = this.kept.get(s);
     if (!m) {
       m = new Map();
       this.kept.set(s, m);
     }
     m.delete(key);
-    m.set(key, { histogram: s.histogram, version, spectrum });
+    m.set(key, { histogram: s.histogram, version: versionOf(s), spectrum });
     if (m.size > WINDOWS) m.delete(m.keys().next().value!);
     return spectrum;
   }

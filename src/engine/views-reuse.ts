@@ -48,7 +48,9 @@ class Remembered {
   protected remember(range: TimeRange, views: readonly SeriesView[]): void {
     const key = keyOf(range);
     this.last.delete(key);
-    this.last.set(key, new Map(views.map((v) => [v.id, v])));
+    const byId = new Map<string, SeriesView>();
+    for (const v of views) byId.set(v.id, v);
+    this.last.set(key, byId);
     if (this.last.size > WINDOWS) this.last.delete(this.last.keys().next().value!);
   }
 }
@@ -59,10 +61,12 @@ export class ViewsSent extends Remembered {
     const before = this.before(range);
     this.remember(range, views);
     if (!before) return views;
-    return views.map((v) => {
+    const out: PackedView[] = [];
+    for (const v of views) {
       const b = before.get(v.id);
-      return b && sameData(b, v) ? { same: v.id } : v;
-    });
+      out.push(b && sameData(b, v) ? { same: v.id } : v);
+    }
+    return out;
   }
 }
 
