@@ -181,13 +181,26 @@ export interface BlocksPlace {
   workspace?: BlockWorkspace;
 }
 
+// Module-level functions and a method here, not closures made per call: V8 drops the optimised
+// code of short-lived closures at every major collection.
+const newLevel = (): Level => new Level();
+const newScratch = (): Scratch => new Scratch();
+
+/** What one range sum decoded and added (sumRange's counts). */
+interface Covered {
+  acc: Scratch;
+  decodeAt: (i: number) => Sparse | null;
+  decoded: number;
+  blocks: number;
+}
+
 export class IntervalBlocks implements RangeSums {
   /**
    * levels[l]'s stored block s = merged counts of the log's intervals [(base + s)·size,
    * (base + s + 1)·size), base = floor(origin / size); the first one starts at the origin
    * instead when the origin is not on the grid (a partial block, summed for total() only).
    */
-  private readonly levels: Level[] = BLOCK_SIZES.map(() => new Level());
+  private readonly levels: Level[] = BLOCK_SIZES.map(newLevel);
   private scratch: Accumulator[];
   private n = 0;
   readonly origin: number;
@@ -204,7 +217,7 @@ export class IntervalBlocks implements RangeSums {
     readonly totalOnly = false,
     place: BlocksPlace = {},
   ) {
-    this.scratch = accumulators ? accumulators() : BLOCK_SIZES.map(() => new Scratch());
+    this.scratch = accumulators ? accumulators() : BLOCK_SIZES.map(newScratch);
     this.origin = Math.max(0, Math.floor(place.origin ?? 0));
     this.workspace = place.workspace ?? new BlockWorkspace();
   }
@@ -287,7 +300,7 @@ export class IntervalBlocks implements RangeSums {
    */
   seal(): void {
     for (const s of this.scratch) s.release();
-    this.scratch = BLOCK_SIZES.map(() => new Scratch());
+    this.scratch = BLOCK_SIZES.map(newScratch);
   }
 
   /**
@@ -316,40 +329,40 @@ export class IntervalBlocks implements RangeSums {
   sumRange(i0: number, i1: number, decodeAt: (i: number) => Sparse | null, transient = false): { sum: Sparse; decoded: number; blocks: number } {
     const acc = this.workspace.range;
     if (!acc.empty) acc.take(); // left over by a query that did not finish
-    let decoded = 0;
-    let blocks = 0;
+    const c: Covered = { acc, decodeAt, decoded: 0, blocks: 0 };
     const origin = this.origin;
-    // lo and hi count from the log's first interval here, on the blocks' grid.
-    const cover = (lo: number, hi: number, level: number): void => {
-      if (lo > hi) return;
-      if (level < 0) {
-        for (let i = lo; i <= hi; i++) {
-          const s = decodeAt(i - origin);
-          if (s) acc.add(s);
-          decoded++;
-        }
-        return;
+    this.cover(c, origin + Math.max(0, i0), origin + Math.min(i1, this.n - 1), BLOCK_SIZES.length - 1);
+    return { sum: acc.take(transient), decoded: c.decoded, blocks: c.blocks };
+  }
+
+  /** sumRange's intervals [lo, hi] (counting from the log's first interval here, on the blocks' grid) added to c.acc. */
+  private cover(c: Covered, lo: number, hi: number, level: number): void {
+    if (lo > hi) return;
+    if (level < 0) {
+      for (let i = lo; i <= hi; i++) {
+        const s = c.decodeAt(i - this.origin);
+        if (s) c.acc.add(s);
+        c.decoded++;
       }
-      const size = BLOCK_SIZES[level]!;
-      const { whole, base } = this.grid(level);
-      const lv = this.levels[level]!;
-      // Grid blocks; stored block s is grid block base + s, whole from `whole` on.
-      const first = Math.max(Math.ceil(lo / size), base + whole);
-      const last = Math.floor((hi + 1) / size) - 1; // last block that ends within hi
-      const end = Math.min(last, base + lv.blocks - 1);
-      if (first > end) {
-        cover(lo, hi, level - 1);
-        return;
-      }
-      cover(lo, first * size - 1, level - 1);
-      for (let b = first; b <= end; b++) {
-        lv.addTo(acc, b - base);
-        blocks++;
-      }
-      cover((end + 1) * size, hi, level - 1);
-    };
-    cover(origin + Math.max(0, i0), origin + Math.min(i1, this.n - 1), BLOCK_SIZES.length - 1);
-    return { sum: acc.take(transient), decoded, blocks };
+      return;
+    }
+    const size = BLOCK_SIZES[level]!;
+    const { whole, base } = this.grid(level);
+    const lv = this.levels[level]!;
+    // Grid blocks; stored block s is grid block base + s, whole from `whole` on.
+    const first = Math.max(Math.ceil(lo / size), base + whole);
+    const last = Math.floor((hi + 1) / size) - 1; // last block that ends within hi
+    const end = Math.min(last, base + lv.blocks - 1);
+    if (first > end) {
+      this.cover(c, lo, hi, level - 1);
+      return;
+    }
+    this.cover(c, lo, first * size - 1, level - 1);
+    for (let b = first; b <= end; b++) {
+      lv.addTo(c.acc, b - base);
+      c.blocks++;
+    }
+    this.cover(c, (end + 1) * size, hi, level - 1);
   }
 }
 

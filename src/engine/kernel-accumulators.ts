@@ -11,6 +11,11 @@ import type { EngineContext } from "./context";
 const pools = new WeakMap<KernelSlots, Map<number, number[]>>();
 const MIN_CAPACITY = 4096;
 
+// Module-level functions and loops here, not closures made per call: V8 drops the optimised code
+// of short-lived closures at every major collection.
+const newScratch = (): Scratch => new Scratch();
+const noSlot = (): number => -1;
+
 function poolOf(k: KernelSlots): Map<number, number[]> {
   let pool = pools.get(k);
   if (!pool) pools.set(k, (pool = new Map()));
@@ -41,9 +46,11 @@ export function kernelAccumulators(kernel: EngineContext["kernel"]): Accumulator
 
 /** kernelAccumulators over these slots (tests give slots that fail). */
 export function accumulatorsIn(k: KernelSlots | null) {
-  if (k === null) return BLOCK_SIZES.map(() => new Scratch());
+  if (k === null) return BLOCK_SIZES.map(newScratch);
   const group = new SlotGroup(k);
-  return BLOCK_SIZES.map((_, l) => new SlotAccumulator(group, l));
+  const out: SlotAccumulator[] = [];
+  for (let l = 0; l < BLOCK_SIZES.length; l++) out.push(new SlotAccumulator(group, l));
+  return out;
 }
 
 /**
@@ -52,7 +59,7 @@ export function accumulatorsIn(k: KernelSlots | null) {
  */
 class SlotGroup {
   capacity = 0;
-  slots: number[] = BLOCK_SIZES.map(() => -1);
+  slots: number[] = BLOCK_SIZES.map(noSlot);
   /** Set when the kernel's memory could not hold the levels: Scratches from then on. */
   fallback: Scratch[] | null = null;
 
@@ -64,9 +71,15 @@ class SlotGroup {
     if (top < this.capacity) return true;
     let capacity = Math.max(MIN_CAPACITY, this.capacity);
     while (capacity <= top) capacity *= 2;
-    const fresh = this.slots.map(() => allocSlot(this.k, capacity));
-    if (fresh.some((s) => s < 0)) {
-      fresh.forEach((s) => s >= 0 && freeSlot(this.k, capacity, s));
+    const fresh: number[] = [];
+    let failed = false;
+    for (let l = 0; l < this.slots.length; l++) {
+      const s = allocSlot(this.k, capacity);
+      fresh.push(s);
+      if (s < 0) failed = true;
+    }
+    if (failed) {
+      for (const s of fresh) if (s >= 0) freeSlot(this.k, capacity, s);
       this.toScratches();
       return false;
     }
@@ -98,7 +111,7 @@ class SlotGroup {
       }
       return s;
     });
-    this.slots = this.slots.map(() => -1);
+    this.slots = this.slots.map(noSlot);
   }
 
   release(): void {
@@ -108,8 +121,8 @@ class SlotGroup {
       this.drain(slot, () => undefined);
       freeSlot(this.k, this.capacity, slot);
     }
-    this.slots = this.slots.map(() => -1);
-    this.fallback = BLOCK_SIZES.map(() => new Scratch());
+    this.slots = this.slots.map(noSlot);
+    this.fallback = BLOCK_SIZES.map(newScratch);
   }
 }
 

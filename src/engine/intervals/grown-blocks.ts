@@ -42,17 +42,32 @@ export class GrownBlocks implements RangeSums {
     return start + BLOCK_SIZES[0] <= this.from ? this.base.storedBlock(start) : null;
   }
 
+  // One function shifting decodeAt's indices to the tail's, kept while the same decodeAt comes (the
+  // source's own), not a closure made per call: V8 drops the optimised code of short-lived closures
+  // at every major collection.
+  private shiftedFor: ((i: number) => Sparse | null) | null = null;
+  private shifted: (i: number) => Sparse | null = () => null;
+
+  private shiftedOf(decodeAt: (i: number) => Sparse | null): (i: number) => Sparse | null {
+    if (this.shiftedFor !== decodeAt) {
+      const at = this.from;
+      this.shiftedFor = decodeAt;
+      this.shifted = (i) => decodeAt(i + at);
+    }
+    return this.shifted;
+  }
+
   sumRange(i0: number, i1: number, decodeAt: (i: number) => Sparse | null, transient = false): { sum: Sparse; decoded: number; blocks: number } {
     const at = this.from;
     if (i1 < at) return this.base.sumRange(i0, i1, decodeAt, transient);
-    const tail = (lo: number, t: boolean) => this.tail.sumRange(lo - at, i1 - at, (i) => decodeAt(i + at), t);
-    if (i0 >= at) return tail(i0, transient);
+    const shifted = this.shiftedOf(decodeAt);
+    if (i0 >= at) return this.tail.sumRange(i0 - at, i1 - at, shifted, transient);
     // Both: each side's transient sum is added here before the next sum reuses its buffers.
     const acc = this.acc;
     if (!acc.empty) acc.take();
     const a = this.base.sumRange(i0, at - 1, decodeAt, true);
     acc.add(a.sum);
-    const b = tail(at, true);
+    const b = this.tail.sumRange(0, i1 - at, shifted, true);
     acc.add(b.sum);
     return { sum: acc.take(transient), decoded: a.decoded + b.decoded, blocks: a.blocks + b.blocks };
   }
