@@ -94,13 +94,6 @@ export function timelineQuery(series: readonly SeriesModel[], q: TimelineQuery):
   // Series whose columns span the same times (a fleet asked over one range) share one array of
   // each: the page receives it once, not a copy per series.
   const times: Float64Array[] = [];
-  const shared = (a: Float64Array): Float64Array => {
-    const same = times.find((b) => b.length === a.length && b.every((x, i) => x === a[i]));
-    if (same) return same;
-    times.unshift(a);
-    if (times.length > 8) times.pop();
-    return a;
-  };
   for (const s of series) {
     const t = s.intervals;
     if (!t && s.coarseTimeline) {
@@ -109,11 +102,27 @@ export function timelineQuery(series: readonly SeriesModel[], q: TimelineQuery):
     }
     if (!t || t.n === 0) continue;
     const r = seriesTimeline(s, t, t0, t1, q);
-    r.t0 = shared(r.t0);
-    r.t1 = shared(r.t1);
+    r.t0 = shared(times, r.t0);
+    r.t1 = shared(times, r.t1);
     out.push(r);
   }
   return { extent: [first, last], domain: [t0, t1], series: out };
+}
+
+// Module-level functions and loops here, not closures made per query: V8 drops the optimised code
+// of short-lived closures at every major collection.
+function sameValues(a: Float64Array, b: Float64Array): boolean {
+  if (b.length !== a.length) return false;
+  for (let i = 0; i < a.length; i++) if (b[i] !== a[i]) return false;
+  return true;
+}
+
+/** `a`, or an array of the same values among `times` (the 8 last different ones kept, the newest first). */
+function shared(times: Float64Array[], a: Float64Array): Float64Array {
+  for (const b of times) if (sameValues(a, b)) return b;
+  times.unshift(a);
+  if (times.length > 8) times.pop();
+  return a;
 }
 
 function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number, q: TimelineQuery): TimelineSeries {
@@ -136,28 +145,28 @@ function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number
   const sparsePercentiles = q.percentiles.every((p) => p > 0);
   const known = keptColumns(s, t, order, layout, q.percentiles);
   const kept = new Map<string, number[]>();
-  buckets.forEach((b, k) => {
+  for (let k = 0; k < buckets.length; k++) {
+    const b = buckets[k]!;
     r.t0[k] = b.t0;
     r.t1[k] = b.t1;
     r.max[k] = b.max;
     let count = 0;
     for (let j = b.first; j < b.first + b.count; j++) count += t.counts[order[j]!]!;
     r.count[k] = count;
-    if (q.percentiles.length === 0) return;
+    if (q.percentiles.length === 0) continue;
     const key = `${b.first}:${b.count}`;
     const was = known?.get(key);
     if (was) {
-      q.percentiles.forEach((p, i) => (r.percentiles[String(p)]![k] = was[i]!));
+      for (let i = 0; i < q.percentiles.length; i++) r.percentiles[String(q.percentiles[i]!)]![k] = was[i]!;
       kept.set(key, was);
-      return;
+      continue;
     }
     column(b, k);
-    if (known)
-      kept.set(
-        key,
-        q.percentiles.map((p) => r.percentiles[String(p)]![k]!),
-      );
-  });
+    if (!known) continue;
+    const values: number[] = [];
+    for (const p of q.percentiles) values.push(r.percentiles[String(p)]![k]!);
+    kept.set(key, values);
+  }
   if (known) columnsKept.set(s, { table: t, n: t.n, layout: layoutKey(layout), percentiles: q.percentiles.join(","), columns: kept });
   return r;
 
