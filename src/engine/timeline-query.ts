@@ -4,7 +4,7 @@ import { valueAtPercentile } from "../core/histogram";
 import { BLOCK_SIZES } from "../core/blocks";
 import { layoutOf, percentileOfSparse, totalOf } from "./sparse-percentile";
 import type { IntervalTable, SeriesModel } from "../core/series";
-import { bucketIntervals, snapToBlocks } from "../core/timeline-buckets";
+import { bucketIntervals, snapToBlocks, type Bucket } from "../core/timeline-buckets";
 import { addDecodedInto } from "../formats/hlog-encoding";
 import { intervalsOf } from "./intervals";
 import { originOf, zeroColumns } from "./answer-columns";
@@ -125,6 +125,19 @@ function shared(times: Float64Array[], a: Float64Array): Float64Array {
   return a;
 }
 
+const positive = (p: number): boolean => p > 0;
+
+/** What a column's percentiles are read from and written to (seriesTimeline's). */
+interface ColumnOf {
+  s: SeriesModel;
+  src: IntervalSource;
+  order: Int32Array;
+  q: TimelineQuery;
+  r: TimelineSeries;
+  layout: Layout;
+  sparsePercentiles: boolean;
+}
+
 function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number, q: TimelineQuery): TimelineSeries {
   const src = intervalsOf(s);
   // A bucket holds the intervals that start in it; include the one straddling t0.
@@ -142,9 +155,10 @@ function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number
   for (const p of q.percentiles) r.percentiles[String(p)] = new Float64Array(n);
   const layout = layoutOf(s.histogram);
   // percentileOfSparse reads 0 < p ≤ 100 (p0 is the bucket's low end, as the histogram reads it).
-  const sparsePercentiles = q.percentiles.every((p) => p > 0);
+  const sparsePercentiles = q.percentiles.every(positive);
   const known = keptColumns(s, t, order, layout, q.percentiles);
   const kept = new Map<string, number[]>();
+  const c: ColumnOf = { s, src, order, q, r, layout, sparsePercentiles };
   for (let k = 0; k < buckets.length; k++) {
     const b = buckets[k]!;
     r.t0[k] = b.t0;
@@ -161,7 +175,7 @@ function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number
       kept.set(key, was);
       continue;
     }
-    column(b, k);
+    column(c, b, k);
     if (!known) continue;
     const values: number[] = [];
     for (const p of q.percentiles) values.push(r.percentiles[String(p)]![k]!);
@@ -169,32 +183,32 @@ function seriesTimeline(s: SeriesModel, t: IntervalTable, t0: number, t1: number
   }
   if (known) columnsKept.set(s, { table: t, n: t.n, layout: layoutKey(layout), percentiles: q.percentiles.join(","), columns: kept });
   return r;
+}
 
-  function column(b: (typeof buckets)[number], k: number): void {
-    if (src.hasBlocks) {
-      // Sorted table: order is the identity and a bucket is a contiguous index range.
-      // Percentiles straight off the block sum, valuing only the bucket each one lands in
-      // (a histogram per column, allocated and walked from index 0, cost more than the sum).
-      const sum = src.sum(b.first, b.first + b.count - 1);
-      const total = totalOf(sum);
-      for (const p of q.percentiles) r.percentiles[String(p)]![k] = percentileOfSparse(sum, p, layout, total);
-      return;
-    }
-    // The column's intervals added as sparse counts (a fleet's merge has millions of rows and
-    // a column of one or two: a histogram of the series' width per column cost seconds).
-    const sum = sparsePercentiles ? columnSum(src, order, b.first, b.count, layout) : null;
-    if (sum !== null) {
-      const total = totalOf(sum);
-      for (const p of q.percentiles) r.percentiles[String(p)]![k] = percentileOfSparse(sum, p, layout, total);
-      return;
-    }
-    const h = sameShape(s.histogram);
-    for (let j = b.first; j < b.first + b.count; j++) {
-      const d = src.decoded(order[j]!);
-      if (d) addDecodedInto(h, d);
-    }
-    for (const p of q.percentiles) r.percentiles[String(p)]![k] = valueAtPercentile(h, p);
+function column({ s, src, order, q, r, layout, sparsePercentiles }: ColumnOf, b: Bucket, k: number): void {
+  if (src.hasBlocks) {
+    // Sorted table: order is the identity and a bucket is a contiguous index range.
+    // Percentiles straight off the block sum, valuing only the bucket each one lands in
+    // (a histogram per column, allocated and walked from index 0, cost more than the sum).
+    const sum = src.sum(b.first, b.first + b.count - 1);
+    const total = totalOf(sum);
+    for (const p of q.percentiles) r.percentiles[String(p)]![k] = percentileOfSparse(sum, p, layout, total);
+    return;
   }
+  // The column's intervals added as sparse counts (a fleet's merge has millions of rows and
+  // a column of one or two: a histogram of the series' width per column cost seconds).
+  const sum = sparsePercentiles ? columnSum(src, order, b.first, b.count, layout) : null;
+  if (sum !== null) {
+    const total = totalOf(sum);
+    for (const p of q.percentiles) r.percentiles[String(p)]![k] = percentileOfSparse(sum, p, layout, total);
+    return;
+  }
+  const h = sameShape(s.histogram);
+  for (let j = b.first; j < b.first + b.count; j++) {
+    const d = src.decoded(order[j]!);
+    if (d) addDecodedInto(h, d);
+  }
+  for (const p of q.percentiles) r.percentiles[String(p)]![k] = valueAtPercentile(h, p);
 }
 
 /**
