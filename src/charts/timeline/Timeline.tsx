@@ -3,7 +3,7 @@
 // Drag to select a time window; wheel to zoom; double-click to zoom out.
 // Values are placed in ns whatever the display unit, so a unit change relabels the y axis and
 // leaves the canvas as drawn.
-import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, type ReactElement } from "react";
 import { formatCountOf, formatValue, middleEllipsis, shortNames, UNIT_LABEL } from "../../core/format";
 import { formatMoment, timeTicks, wallTickLabels } from "../../core/time-format";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
@@ -65,6 +65,18 @@ function lineExtent(d: TimelineSeries, percentiles: readonly number[]): [number,
   }
   extents.set(d, { key, hi, lo });
   return [hi, lo];
+}
+
+// Module-level functions and loops on the redraw path, not closures made per render: V8 drops the
+// optimised code of short-lived closures at every major collection.
+const nameOf = (l: TimelineLine) => l.name;
+
+/** Saves the context and clips it to the plot's columns; the caller restores it. */
+function clipToPlot(ctx: CanvasRenderingContext2D, width: number, height: number) {
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(TL_MARGIN.left, 0, width - TL_MARGIN.left - TL_MARGIN.right, height);
+  ctx.clip();
 }
 
 function dashArray(d: string): number[] {
@@ -135,7 +147,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     if (!perLane) {
       const [hi, lo] = extent(lines);
       const s = yScaleFor(hi, lo, yLog, laneList[0]!);
-      return lines.map(() => s);
+      return new Array<typeof s>(lines.length).fill(s);
     }
     const all = sharedScale ? extent(lines) : null;
     return lines.map((l, i) => {
@@ -276,22 +288,18 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     cancelSlices();
     const ctx = clearedContext(canvas, width, height);
     if (!ctx) return release();
-    const clipped = (f: () => void) => {
-      ctx.save();
-      ctx.beginPath();
-      ctx.rect(TL_MARGIN.left, 0, width - TL_MARGIN.left - TL_MARGIN.right, height);
-      ctx.clip();
-      f();
+    if (bands && bands.size > 0) {
+      clipToPlot(ctx, width, height);
+      drawBands(ctx);
       ctx.restore();
-    };
-    if (bands && bands.size > 0) clipped(() => drawBands(ctx));
+    }
     const todo = [...slices];
     const step = () => {
       nextSlice.current = null;
       const [a, b] = todo.shift()!;
-      clipped(() => {
-        for (let li = a; li < b; li++) drawLine(ctx, li);
-      });
+      clipToPlot(ctx, width, height);
+      for (let li = a; li < b; li++) drawLine(ctx, li);
+      ctx.restore();
       if (todo.length > 0) nextSlice.current = window.setTimeout(step, 0);
       else release();
     };
@@ -374,11 +382,22 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
           wallBase + view0,
           wallBase + view1,
         );
-  const tickLabel = (v: number | Date, i: number) => (v instanceof Date ? wallLabels[i]! : formatSeconds(v));
-  const labels = shortNames(
-    lines.map((l) => l.name),
-    40,
-  );
+  const tickTexts: ReactElement[] = [];
+  for (let i = 0; i < xTicks.length; i++) {
+    const t = xTicks[i]!;
+    const xv = (x as (v: number | Date) => number)(t);
+    const label = t instanceof Date ? wallLabels[i]! : formatSeconds(t);
+    // A label centred on a tick near an edge would run past the drawing and be cut
+    // ("1d 0:00:0"): it ends (or starts) at its tick there instead.
+    const half = (label.length * TICK_CHAR_PX) / 2;
+    const anchor = xv + half > width ? "end" : xv - half < 0 ? "start" : "middle";
+    tickTexts.push(
+      <text key={String(+t)} x={xv} y={height - TL_MARGIN.bottom + 16} textAnchor={anchor}>
+        {label}
+      </text>,
+    );
+  }
+  const labels = shortNames(lines.map(nameOf), 40);
 
   // Hover: the interval (or bucket) under the pointer, per series.
   const hoverRows =
@@ -437,19 +456,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
         })}
         <g className="axis x-axis">
           <line x1={TL_MARGIN.left} x2={width - TL_MARGIN.right} y1={height - TL_MARGIN.bottom} y2={height - TL_MARGIN.bottom} />
-          {xTicks.map((t, i) => {
-            const xv = (x as (v: number | Date) => number)(t);
-            const label = tickLabel(t, i);
-            // A label centred on a tick near an edge would run past the drawing and be cut
-            // ("1d 0:00:0"): it ends (or starts) at its tick there instead.
-            const half = (label.length * TICK_CHAR_PX) / 2;
-            const anchor = xv + half > width ? "end" : xv - half < 0 ? "start" : "middle";
-            return (
-              <text key={String(+t)} x={xv} y={height - TL_MARGIN.bottom + 16} textAnchor={anchor}>
-                {label}
-              </text>
-            );
-          })}
+          {tickTexts}
           <text x={(TL_MARGIN.left + width - TL_MARGIN.right) / 2} y={height - 3} textAnchor="middle" className="axis-label">
             {wallBase === null ? "Time since StartTime" : "Wall-clock time (UTC)"}
             {yLog && hasZero ? " · values of 0 drawn at the log axis' floor" : ""}
