@@ -79,6 +79,17 @@ function clipToPlot(ctx: CanvasRenderingContext2D, width: number, height: number
   ctx.clip();
 }
 
+/** The points each line strokes: its intervals times its strokes (its max, and each percentile it has). */
+function strokedPoints(lines: readonly TimelineLine[], percentiles: readonly number[]): number[] {
+  const out: number[] = [];
+  for (const l of lines) {
+    let strokes = 1;
+    for (const p of percentiles) if (l.data.percentiles[String(p)]) strokes++;
+    out.push(l.data.max.length * strokes);
+  }
+  return out;
+}
+
 function dashArray(d: string): number[] {
   return d ? d.split(/\s+/).map(Number) : [];
 }
@@ -178,14 +189,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     return () => io.disconnect();
   }, []);
 
-  const slices = useMemo(
-    () =>
-      drawSlices(
-        lines.map((l) => l.data.max.length * (1 + percentiles.filter((p) => l.data.percentiles[String(p)]).length)),
-        SLICE_POINTS,
-      ),
-    [lines, percentiles],
-  );
+  const slices = useMemo(() => drawSlices(strokedPoints(lines, percentiles), SLICE_POINTS), [lines, percentiles]);
   // Lines drawn over several tasks keep the page busy until the last is on the canvas. Held in
   // a layout effect: the flag is raised before the browser (or a test) sees the commit.
   const busyHeld = useRef(false);
