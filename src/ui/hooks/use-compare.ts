@@ -47,6 +47,7 @@ const usable = (v: SeriesView) => v.spectrum.totalCount > 0;
 const isComparable = (v: SeriesView) => usable(v) && !v.correctedFrom;
 const descending = (a: number, b: number) => b - a;
 const ascending = (a: number, b: number) => a - b;
+const nameEntry = (v: SeriesView): [string, SeriesView] => [v.name, v];
 const dataKeyOf = (v: SeriesView) => `${v.id}:${v.name}:${v.config}:${v.throughput}:${v.kind}:${v.recordedUnit}:${v.spectrum.totalCount}`;
 
 /** The first of `here` in configuration `config` (and of `kind`, when given). */
@@ -116,7 +117,7 @@ export function useCompare(engine: EngineClient, views: SeriesView[], range: Tim
   const seq = useRef(0);
 
   // Names that are not loaded (any more) fall back to the default pair.
-  const byName = useMemo(() => new Map(views.map((v) => [v.name, v])), [views]);
+  const byName = useMemo(() => new Map(views.map(nameEntry)), [views]);
   let baseline = names.baseline;
   let candidate = names.candidate;
   if (!byName.has(baseline) || !byName.has(candidate)) {
