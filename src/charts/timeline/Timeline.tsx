@@ -317,10 +317,14 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     const y = yScales[li]!;
     const f = NANOS_PER_UNIT[l.data.recordedUnit];
     const d = l.data;
-    const stroke = (values: Float64Array, alpha: number, w: number, dash: number[]) => {
-      ctx.globalAlpha = alpha;
-      ctx.lineWidth = w;
-      ctx.setLineDash(dash);
+    // k === percentiles.length is the max.
+    for (let k = 0; k <= percentiles.length; k++) {
+      const isMax = k === percentiles.length;
+      const values = isMax ? d.max : d.percentiles[String(percentiles[k])];
+      if (!values) continue;
+      ctx.globalAlpha = isMax ? 1 : 0.35 + 0.1 * k;
+      ctx.lineWidth = isMax ? 1.6 : 1;
+      ctx.setLineDash(isMax ? dashArray(l.dash) : [3, 2]);
       ctx.strokeStyle = l.color;
       ctx.beginPath();
       for (let i = 0; i < values.length; i++) {
@@ -332,12 +336,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
         ctx.lineTo(Math.max(x1, x0 + 0.5), py);
       }
       ctx.stroke();
-    };
-    percentiles.forEach((p, k) => {
-      const arr = d.percentiles[String(p)];
-      if (arr) stroke(arr, 0.35 + 0.1 * k, 1, [3, 2]);
-    });
-    stroke(d.max, 1, 1.6, dashArray(l.dash));
+    }
   }
 
   /**
