@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { PlotSeries } from "./charts/percentile-plot/PercentilePlot";
+import type { TimelineLine } from "./charts/timeline/Timeline";
 import { formatThroughput } from "./core/naming";
 import { thresholdText } from "./core/tail";
 import { engine } from "./ui/state/page-engine";
@@ -51,6 +52,12 @@ import { spectrumSpanNs, valuesSpanNs, wantsLogAxis } from "./core/log-axis";
 import { NANOS_PER_UNIT } from "./core/types";
 import { useLive, type LiveFollowEnd } from "./ui/hooks/use-live";
 import { LivePanel } from "./ui/panels/LivePanel";
+
+// Module-level, not closures made per render: V8 drops the optimised code of short-lived
+// closures at every major collection, and the app renders a few times a second while following.
+const isVisible = (r: SeriesRow) => r.visible;
+const spanOfPlot = (p: PlotSeries) => ({ values: p.values, max: p.max, nanos: NANOS_PER_UNIT[p.recordedUnit] });
+const spanOfLine = (l: TimelineLine) => ({ values: l.data.max, nanos: NANOS_PER_UNIT[l.data.recordedUnit] });
 
 export function App() {
   const vs = useViewState();
@@ -133,15 +140,12 @@ export function App() {
 
   // Rows and plot series keep their objects while unchanged (memoised children skip).
   const rows: SeriesRow[] = useSeriesRows(views, hidden, requirement, vs.theme);
-  const visibleRows = useMemo(() => rows.filter((r) => r.visible), [rows]);
+  const visibleRows = useMemo(() => rows.filter(isVisible), [rows]);
   const plotSeries: PlotSeries[] = usePlotSeries(visibleRows);
   const plotSteps = usePlotSteps(requirement, unit);
   /** The latency axis as drawn: the user's choice, else the data's span decides (the command line's `--log-axis auto`). */
   const yAuto = vs.yChoice === null;
-  const autoLog = useMemo(
-    () => wantsLogAxis("auto", ...spectrumSpanNs(plotSeries.map((p) => ({ values: p.values, max: p.max, nanos: NANOS_PER_UNIT[p.recordedUnit] })))),
-    [plotSeries],
-  );
+  const autoLog = useMemo(() => wantsLogAxis("auto", ...spectrumSpanNs(plotSeries.map(spanOfPlot))), [plotSeries]);
   const yLog = vs.yChoice ?? autoLog;
   // The spectrum as the page's plot and the presentation's draw it.
   const plot = { plotSeries, steps: plotSteps, unit, yLog };
@@ -163,10 +167,7 @@ export function App() {
   const setSeriesUnit = useStableCallback((id: string, u: typeof unit) => edits.setUnit(views, id, u));
 
   const timelineLines = useTimelineLines(timeline, visibleRows);
-  const tlAutoLog = useMemo(
-    () => wantsLogAxis("auto", ...valuesSpanNs(timelineLines.map((l) => ({ values: l.data.max, nanos: NANOS_PER_UNIT[l.data.recordedUnit] })))),
-    [timelineLines],
-  );
+  const tlAutoLog = useMemo(() => wantsLogAxis("auto", ...valuesSpanNs(timelineLines.map(spanOfLine))), [timelineLines]);
   const tlLog = tl.logAuto ? tlAutoLog : tl.log;
   const tlShown = useMemo(() => ({ ...tl, log: tlLog }), [tl, tlLog]);
 

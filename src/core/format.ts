@@ -91,27 +91,47 @@ function words(name: string): string[] {
  * name goes in a title (hover).
  */
 export function shortNames(names: readonly string[], max: number): string[] {
-  if (names.length < 2) return names.map((n) => middleEllipsis(n, max));
+  const out: string[] = [];
+  if (names.length < 2) {
+    for (const n of names) out.push(middleEllipsis(n, max));
+    return out;
+  }
   const ws = names.map(words);
-  const minLen = Math.min(...ws.map((w) => w.length));
+  let minLen = Infinity;
+  for (const w of ws) minLen = Math.min(minLen, w.length);
   // Keep at least one word of every name.
   let pre = 0;
-  while (pre < minLen - 1 && ws.every((w) => w[pre] === ws[0]![pre])) pre++;
+  while (pre < minLen - 1 && allSameAt(ws, pre, false)) pre++;
   let suf = 0;
-  const tail = (w: string[], k: number) => w[w.length - 1 - k];
-  while (suf < minLen - 1 - pre && ws.every((w) => tail(w, suf) === tail(ws[0]!, suf))) suf++;
-  return ws.map((w) => {
-    let kept = w.slice(pre, w.length - suf).join("");
-    if (pre > 0) kept = kept.replace(/^[\s_\-./\\]+/, "");
-    if (suf > 0) kept = kept.replace(/[\s_\-./\\]+$/, "");
-    // A bracket whose partner was dropped with the common words goes too.
-    if (!kept.includes("[")) kept = kept.replace(/\]\s*$/, "");
-    if (!kept.includes("(")) kept = kept.replace(/\)\s*$/, "");
-    if (!kept.includes("]")) kept = kept.replace(/\s*\[\s*$/, "").replace(/^\[\s*/, "");
-    if (!kept.includes(")")) kept = kept.replace(/\s*\(\s*$/, "").replace(/^\(\s*/, "");
-    const core = kept.trim() || w.join("");
-    return middleEllipsis(core, max);
-  });
+  while (suf < minLen - 1 - pre && allSameAt(ws, suf, true)) suf++;
+  for (const w of ws) out.push(shortened(w, pre, suf, max));
+  return out;
+}
+
+// Loops and module-level functions, not closures made per call: V8 drops the optimised code of
+// short-lived closures at every major collection, and legends are laid out on every redraw.
+function wordAt(w: readonly string[], k: number, fromEnd: boolean): string | undefined {
+  return fromEnd ? w[w.length - 1 - k] : w[k];
+}
+
+/** Whether every name has the same word at `k` (counted from the end when `fromEnd`). */
+function allSameAt(ws: readonly (readonly string[])[], k: number, fromEnd: boolean): boolean {
+  for (const w of ws) if (wordAt(w, k, fromEnd) !== wordAt(ws[0]!, k, fromEnd)) return false;
+  return true;
+}
+
+/** A name's words without the `pre` first and `suf` last, tidied and cut to `max` characters. */
+function shortened(w: string[], pre: number, suf: number, max: number): string {
+  let kept = w.slice(pre, w.length - suf).join("");
+  if (pre > 0) kept = kept.replace(/^[\s_\-./\\]+/, "");
+  if (suf > 0) kept = kept.replace(/[\s_\-./\\]+$/, "");
+  // A bracket whose partner was dropped with the common words goes too.
+  if (!kept.includes("[")) kept = kept.replace(/\]\s*$/, "");
+  if (!kept.includes("(")) kept = kept.replace(/\)\s*$/, "");
+  if (!kept.includes("]")) kept = kept.replace(/\s*\[\s*$/, "").replace(/^\[\s*/, "");
+  if (!kept.includes(")")) kept = kept.replace(/\s*\(\s*$/, "").replace(/^\(\s*/, "");
+  const core = kept.trim() || w.join("");
+  return middleEllipsis(core, max);
 }
 
 export function formatBytes(n: number): string {

@@ -57,12 +57,20 @@ export function verdictFor(view: JudgedView, requirement: Requirement | null): V
  * the queueing), the sustainable throughput per configuration, and the sentence.
  */
 export function judgeRows<R extends JudgedRow>(rows: R[], requirement: Requirement | null) {
-  const hasResponse = new Set(rows.filter((r) => r.view.kind === "response").map((r) => r.view.config));
-  const judged = rows.filter((r) => r.verdict && !(r.view.kind === "service" && hasResponse.has(r.view.config)));
-  const runs = judged.map((r) => ({ id: r.view.id, config: r.view.config, throughput: r.view.throughput, pass: r.verdict!.pass }));
+  // Loops, not closures made per call: V8 drops the optimised code of short-lived closures at
+  // every major collection, and this runs on every render of a followed run.
+  const hasResponse = new Set<R["view"]["config"]>();
+  for (const r of rows) if (r.view.kind === "response") hasResponse.add(r.view.config);
+  const judged: R[] = [];
+  for (const r of rows) if (r.verdict && !(r.view.kind === "service" && hasResponse.has(r.view.config))) judged.push(r);
+  const runs = judged.map(runOf);
   const sustainable = requirement ? sustainableThroughput(runs) : [];
   const sentence = verdictSentence(requirement, sustainable) ?? (requirement ? passFailSentence(requirement, judged) : null);
   return { judged, sustainable, sentence };
+}
+
+function runOf(r: JudgedRow) {
+  return { id: r.view.id, config: r.view.config, throughput: r.view.throughput, pass: r.verdict!.pass };
 }
 
 /** Failing runs named in the sentence; past that, "and K more". */

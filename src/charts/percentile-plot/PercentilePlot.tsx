@@ -5,7 +5,7 @@
 // relabels the axes (its scales and every curve's path stay the same objects, so nothing is
 // recomputed or re-rendered but text). Each curve's path is cached per plot on its data and
 // the scales, so hiding one series of fifty, or hovering, does not rebuild the other paths.
-import { memo, useMemo, useRef, useState } from "react";
+import { memo, useMemo, useRef, useState, type ReactElement } from "react";
 import { line, type ScaleContinuousNumeric, type ScaleLogarithmic } from "d3";
 import { formatCount, formatNumber, formatValue, middleEllipsis, shortNames, UNIT_LABEL } from "../../core/format";
 import { noLineLegend } from "../../core/judge";
@@ -27,11 +27,11 @@ import {
   simplifyPx,
   curveSplits,
   type PathPart,
-  type LegendItem,
   xDomainEnd,
   xTicks,
   type CurveInput,
 } from "./layout";
+import { Legend, seriesKeys } from "./Legend";
 
 export interface PlotSeries extends CurveInput {
   id: string;
@@ -135,8 +135,7 @@ interface Props {
 export const PercentilePlot = memo(function PercentilePlot({ series, requirement = [], unit, yLog, width, height: outer, title, yExtent, onPick, fixedHeight = false }: Props) {
   // The legend goes under the chart (never over the curves), with names told apart by what
   // differs between them; the svg grows by its rows (or, fixedHeight, the plot shrinks).
-  const namesKey = series.map((s) => s.name).join("\u0000");
-  const noValuesKey = series.map((s) => s.noValues ?? "").join("\u0000");
+  const { namesKey, noValuesKey } = seriesKeys(series);
   const labels = useMemo(() => {
     const short = shortNames(namesKey === "" ? [] : namesKey.split("\u0000"), Math.min(48, Math.max(16, Math.floor((width - MARGIN.left) / 6.6) - 8)));
     // A series without a line says why in its entry, in full: a swatch alone would promise one.
@@ -206,10 +205,9 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
 
   const plotLeft = MARGIN.left;
   const plotRight = width - MARGIN.right;
-  const tickLabelled = labelledTicks(
-    ticks.map((t) => t.label),
-    ticks.length > 1 ? x(ticks[1]!.value) - x(ticks[0]!.value) : plotRight - plotLeft,
-  );
+  const tickLabels: string[] = [];
+  for (const t of ticks) tickLabels.push(t.label);
+  const tickLabelled = labelledTicks(tickLabels, ticks.length > 1 ? x(ticks[1]!.value) - x(ticks[0]!.value) : plotRight - plotLeft);
   const plotTop = MARGIN.top;
   const plotBottom = height - MARGIN.bottom;
 
@@ -218,7 +216,32 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
 
   // Ticks are in ns; their labels in the display unit.
   const perUnit = NANOS_PER_UNIT[unit];
-  const yFormat = (v: number) => formatNumber(v / perUnit);
+  // Children built with loops, not closures made per render: V8 drops the optimised code of
+  // short-lived closures at every major collection, and this redraws while a run is followed.
+  const gridX: ReactElement[] = [];
+  const tickX: (ReactElement | null)[] = [];
+  for (let i = 0; i < ticks.length; i++) {
+    const t = ticks[i]!;
+    gridX.push(<line key={`gx${i}`} x1={x(t.value)} x2={x(t.value)} y1={plotTop} y2={plotBottom} />);
+    tickX.push(
+      tickLabelled[i] ? (
+        <text key={`tx${i}`} x={x(t.value)} y={plotBottom + 16} textAnchor="middle">
+          {t.label}
+        </text>
+      ) : null,
+    );
+  }
+  const gridY: ReactElement[] = [];
+  const tickY: ReactElement[] = [];
+  for (let i = 0; i < yTicks.length; i++) {
+    const t = yTicks[i]!;
+    gridY.push(<line key={`gy${i}`} x1={plotLeft} x2={plotRight} y1={y(t)} y2={y(t)} />);
+    tickY.push(
+      <text key={`ty${i}`} x={plotLeft - 6} y={y(t)} dy="0.32em" textAnchor="end">
+        {formatNumber(t / perUnit)}
+      </text>,
+    );
+  }
 
   return (
     <svg
@@ -270,33 +293,19 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
           the y ticks to new values, and keyed by value each one was a node removed and another
           created (about 40 per window); by position they are updated in place. */}
       <g className="grid">
-        {ticks.map((t, i) => (
-          <line key={`gx${i}`} x1={x(t.value)} x2={x(t.value)} y1={plotTop} y2={plotBottom} />
-        ))}
-        {yTicks.map((t, i) => (
-          <line key={`gy${i}`} x1={plotLeft} x2={plotRight} y1={y(t)} y2={y(t)} />
-        ))}
+        {gridX}
+        {gridY}
       </g>
       <g className="axis x-axis">
         <line x1={plotLeft} x2={plotRight} y1={plotBottom} y2={plotBottom} />
-        {ticks.map((t, i) =>
-          tickLabelled[i] ? (
-            <text key={`tx${i}`} x={x(t.value)} y={plotBottom + 16} textAnchor="middle">
-              {t.label}
-            </text>
-          ) : null,
-        )}
+        {tickX}
         <text x={(plotLeft + plotRight) / 2} y={height - 6} textAnchor="middle" className="axis-label">
           Percentile (log scale of 1/(1−p))
         </text>
       </g>
       <g className="axis y-axis">
         <line x1={plotLeft} x2={plotLeft} y1={plotTop} y2={plotBottom} />
-        {yTicks.map((t, i) => (
-          <text key={`ty${i}`} x={plotLeft - 6} y={y(t)} dy="0.32em" textAnchor="end">
-            {yFormat(t)}
-          </text>
-        ))}
+        {tickY}
         <text transform={`translate(14 ${(plotTop + plotBottom) / 2}) rotate(-90)`} textAnchor="middle" className="axis-label">
           Latency ({UNIT_LABEL[unit]}){yLog ? ", log" : ""}
         </text>
@@ -349,17 +358,17 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
 // styles.css) per part: see stepPathParts. The first part's path is the curve's element
 // (`data-series`, its name as title); the others only draw.
 const Curves = memo(function Curves({ series, scales, xEnd, cache }: { series: PlotSeries[]; scales: Scales; xEnd: number; cache: WeakMap<object, CachedPath> }) {
-  return (
-    <>
-      {scales.splits.concat(Infinity).map((_, part) => (
-        <g className="curves" key={part}>
-          {series.map((s) => (
-            <Curve key={s.id} s={s} part={part} scales={scales} xEnd={xEnd} cache={cache} />
-          ))}
-        </g>
-      ))}
-    </>
-  );
+  const groups: ReactElement[] = [];
+  for (let part = 0; part <= scales.splits.length; part++) {
+    const curves: ReactElement[] = [];
+    for (const s of series) curves.push(<Curve key={s.id} s={s} part={part} scales={scales} xEnd={xEnd} cache={cache} />);
+    groups.push(
+      <g className="curves" key={part}>
+        {curves}
+      </g>,
+    );
+  }
+  return <>{groups}</>;
 });
 
 // One component per curve, its path computed in its own render: hiding one of fifty renders
@@ -390,64 +399,39 @@ function maxLabel(s: PlotSeries, unit: Unit): string {
 
 const MaxMarkers = memo(function MaxMarkers({ series, x, y, xEnd, unit }: { series: PlotSeries[]; x: XScale; y: YScale; xEnd: number; unit: Unit }) {
   const floor = axisFloor(y);
-  const cy = series.map((s) => y(Math.max(s.max * NANOS_PER_UNIT[s.recordedUnit], floor)));
-  const showLabel = labelledMaxes(
-    cy,
-    13,
-    series.map((s) => !(s.totalCount > 0)),
-  );
+  const cy: number[] = [];
+  const empty: boolean[] = [];
+  for (const s of series) {
+    cy.push(y(Math.max(s.max * NANOS_PER_UNIT[s.recordedUnit], floor)));
+    empty.push(!(s.totalCount > 0));
+  }
+  const showLabel = labelledMaxes(cy, 13, empty);
   const cx = x(xEnd);
-  return (
-    <g className="max-markers">
-      {series.map((s, i) =>
-        s.totalCount > 0 ? (
-          <g key={s.id} data-testid="max-marker" data-series={s.name}>
-            <circle cx={cx} cy={cy[i]} r={4} fill={s.color} />
-            {showLabel[i] ? (
-              // "max within [a, b] ms" is too long for the room right of the plot: above the marker, ending at it.
-              <text
-                x={s.maxWithin ? cx - 4 : cx + 7}
-                y={s.maxWithin ? cy[i]! - 10 : cy[i]}
-                dy="0.32em"
-                textAnchor={s.maxWithin ? "end" : undefined}
-                className="max-label"
-                fill={s.color}
-              >
-                {maxLabel(s, unit)}
-              </text>
-            ) : null}
-          </g>
-        ) : null,
-      )}
-    </g>
-  );
-});
-
-const Legend = memo(function Legend({ series, labels, items }: { series: PlotSeries[]; labels: string[]; items: LegendItem[] }) {
-  return (
-    <g className="legend" data-testid="plot-legend">
-      {series.map((s, i) => {
-        const it = items[i];
-        if (!it) return null;
-        return (
-          <g
-            key={s.id}
-            transform={`translate(${it.x} ${it.y})`}
-            data-testid="legend-item"
-            data-series={s.name}
-            data-novalues={s.noValues || undefined}
-            className={s.noValues ? "no-line" : undefined}
-          >
-            <title>{s.noValues ? noLineLegend(s.name, s.noValues) : s.name}</title>
-            <line x1={0} x2={22} y1={0} y2={0} stroke={s.color} strokeWidth={2.5} strokeDasharray={s.dash || undefined} opacity={s.noValues ? 0.3 : undefined} />
-            <text x={28} y={0} dy="0.32em">
-              {labels[i]}
+  const markers: (ReactElement | null)[] = [];
+  for (let i = 0; i < series.length; i++) {
+    const s = series[i]!;
+    markers.push(
+      s.totalCount > 0 ? (
+        <g key={s.id} data-testid="max-marker" data-series={s.name}>
+          <circle cx={cx} cy={cy[i]} r={4} fill={s.color} />
+          {showLabel[i] ? (
+            // "max within [a, b] ms" is too long for the room right of the plot: above the marker, ending at it.
+            <text
+              x={s.maxWithin ? cx - 4 : cx + 7}
+              y={s.maxWithin ? cy[i]! - 10 : cy[i]}
+              dy="0.32em"
+              textAnchor={s.maxWithin ? "end" : undefined}
+              className="max-label"
+              fill={s.color}
+            >
+              {maxLabel(s, unit)}
             </text>
-          </g>
-        );
-      })}
-    </g>
-  );
+          ) : null}
+        </g>
+      ) : null,
+    );
+  }
+  return <g className="max-markers">{markers}</g>;
 });
 
 function HoverBox({

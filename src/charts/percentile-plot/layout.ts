@@ -5,6 +5,9 @@
 import { scaleLinear, scaleLog, type ScaleContinuousNumeric } from "d3";
 import type { CurveInput } from "./curve";
 
+// Loops and module-level functions here, not closures made per call: V8 drops the optimised code
+// of short-lived closures at every major collection, and these run on every redraw.
+
 // The curves' path data (curve.ts), here with the rest of the plot's layout.
 export {
   curveSplits,
@@ -57,10 +60,18 @@ export function xDomainEnd(curves: readonly CurveInput[]): number {
  */
 export function labelledTicks(labels: readonly string[], spacingPx: number, charPx = 6.8): boolean[] {
   const n = labels.length;
-  const longest = labels.reduce((m, l) => Math.max(m, l.length), 0);
-  const needed = longest * charPx + 10;
+  const needed = longestLength(labels) * charPx + 10;
   const step = Math.max(1, Math.ceil(needed / Math.max(1, spacingPx)));
-  return labels.map((_, i) => (n - 1 - i) % step === 0);
+  const out: boolean[] = [];
+  for (let i = 0; i < n; i++) out.push((n - 1 - i) % step === 0);
+  return out;
+}
+
+/** The length of the longest label (0 when there is none). */
+function longestLength(labels: readonly string[]): number {
+  let m = 0;
+  for (const l of labels) m = Math.max(m, l.length);
+  return m;
 }
 
 export function xTicks(end: number): { value: number; label: string }[] {
@@ -114,17 +125,27 @@ export function bucketAt(c: CurveInput, inv: number): { percentile: number; valu
  * positions (smaller is higher); `skip[i]` leaves marker i out (an empty series).
  */
 export function labelledMaxes(ys: readonly number[], gap = 13, skip: readonly boolean[] = []): boolean[] {
-  const order = ys.map((_, i) => i).filter((i) => !skip[i]);
+  const order: number[] = [];
+  const out: boolean[] = [];
+  for (let i = 0; i < ys.length; i++) {
+    if (!skip[i]) order.push(i);
+    out.push(false);
+  }
   order.sort((a, b) => ys[a]! - ys[b]! || a - b);
   const placed: number[] = [];
-  const out = ys.map(() => false);
   for (const i of order) {
     const y = ys[i]!;
-    if (placed.some((p) => Math.abs(p - y) < gap)) continue;
+    if (near(placed, y, gap)) continue;
     placed.push(y);
     out[i] = true;
   }
   return out;
+}
+
+/** Whether any of `placed` lies closer than `gap` to `y`. */
+function near(placed: readonly number[], y: number, gap: number): boolean {
+  for (const p of placed) if (Math.abs(p - y) < gap) return true;
+  return false;
 }
 
 /** Y ticks that stay readable: on a log axis with many ticks keep 1, 2 and 5 × 10^k. */
@@ -159,10 +180,11 @@ export function legendLayout(labels: readonly string[], width: number, top: numb
   if (labels.length === 0) return { items: [], height: 0 };
   const left = MARGIN.left;
   const room = Math.max(60, width - left - 8);
-  const longest = labels.reduce((m, l) => Math.max(m, l.length), 0);
+  const longest = longestLength(labels);
   const itemW = Math.min(room, LEGEND_SWATCH + 6 + longest * charPx + 18);
   const cols = Math.max(1, Math.floor(room / itemW));
   const colW = room / cols;
-  const items = labels.map((_, i) => ({ x: left + (i % cols) * colW, y: top + 8 + Math.floor(i / cols) * LEGEND_ROW, width: colW - 8 }));
+  const items: LegendItem[] = [];
+  for (let i = 0; i < labels.length; i++) items.push({ x: left + (i % cols) * colW, y: top + 8 + Math.floor(i / cols) * LEGEND_ROW, width: colW - 8 });
   return { items, height: Math.ceil(labels.length / cols) * LEGEND_ROW + 8 };
 }

@@ -3,7 +3,7 @@
 // Drag to select a time window; wheel to zoom; double-click to zoom out.
 // Values are placed in ns whatever the display unit, so a unit change relabels the y axis and
 // leaves the canvas as drawn.
-import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, type ReactElement } from "react";
 import { formatCountOf, formatValue, middleEllipsis, shortNames, UNIT_LABEL } from "../../core/format";
 import { formatMoment, timeTicks, wallTickLabels } from "../../core/time-format";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
@@ -65,6 +65,29 @@ function lineExtent(d: TimelineSeries, percentiles: readonly number[]): [number,
   }
   extents.set(d, { key, hi, lo });
   return [hi, lo];
+}
+
+// Module-level functions and loops on the redraw path, not closures made per render: V8 drops the
+// optimised code of short-lived closures at every major collection.
+const nameOf = (l: TimelineLine) => l.name;
+
+/** Saves the context and clips it to the plot's columns; the caller restores it. */
+function clipToPlot(ctx: CanvasRenderingContext2D, width: number, height: number) {
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(TL_MARGIN.left, 0, width - TL_MARGIN.left - TL_MARGIN.right, height);
+  ctx.clip();
+}
+
+/** The points each line strokes: its intervals times its strokes (its max, and each percentile it has). */
+function strokedPoints(lines: readonly TimelineLine[], percentiles: readonly number[]): number[] {
+  const out: number[] = [];
+  for (const l of lines) {
+    let strokes = 1;
+    for (const p of percentiles) if (l.data.percentiles[String(p)]) strokes++;
+    out.push(l.data.max.length * strokes);
+  }
+  return out;
 }
 
 function dashArray(d: string): number[] {
@@ -135,7 +158,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     if (!perLane) {
       const [hi, lo] = extent(lines);
       const s = yScaleFor(hi, lo, yLog, laneList[0]!);
-      return lines.map(() => s);
+      return new Array<typeof s>(lines.length).fill(s);
     }
     const all = sharedScale ? extent(lines) : null;
     return lines.map((l, i) => {
@@ -166,14 +189,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     return () => io.disconnect();
   }, []);
 
-  const slices = useMemo(
-    () =>
-      drawSlices(
-        lines.map((l) => l.data.max.length * (1 + percentiles.filter((p) => l.data.percentiles[String(p)]).length)),
-        SLICE_POINTS,
-      ),
-    [lines, percentiles],
-  );
+  const slices = useMemo(() => drawSlices(strokedPoints(lines, percentiles), SLICE_POINTS), [lines, percentiles]);
   // Lines drawn over several tasks keep the page busy until the last is on the canvas. Held in
   // a layout effect: the flag is raised before the browser (or a test) sees the commit.
   const busyHeld = useRef(false);
@@ -276,22 +292,18 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     cancelSlices();
     const ctx = clearedContext(canvas, width, height);
     if (!ctx) return release();
-    const clipped = (f: () => void) => {
-      ctx.save();
-      ctx.beginPath();
-      ctx.rect(TL_MARGIN.left, 0, width - TL_MARGIN.left - TL_MARGIN.right, height);
-      ctx.clip();
-      f();
+    if (bands && bands.size > 0) {
+      clipToPlot(ctx, width, height);
+      drawBands(ctx);
       ctx.restore();
-    };
-    if (bands && bands.size > 0) clipped(() => drawBands(ctx));
+    }
     const todo = [...slices];
     const step = () => {
       nextSlice.current = null;
       const [a, b] = todo.shift()!;
-      clipped(() => {
-        for (let li = a; li < b; li++) drawLine(ctx, li);
-      });
+      clipToPlot(ctx, width, height);
+      for (let li = a; li < b; li++) drawLine(ctx, li);
+      ctx.restore();
       if (todo.length > 0) nextSlice.current = window.setTimeout(step, 0);
       else release();
     };
@@ -305,10 +317,14 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
     const y = yScales[li]!;
     const f = NANOS_PER_UNIT[l.data.recordedUnit];
     const d = l.data;
-    const stroke = (values: Float64Array, alpha: number, w: number, dash: number[]) => {
-      ctx.globalAlpha = alpha;
-      ctx.lineWidth = w;
-      ctx.setLineDash(dash);
+    // k === percentiles.length is the max.
+    for (let k = 0; k <= percentiles.length; k++) {
+      const isMax = k === percentiles.length;
+      const values = isMax ? d.max : d.percentiles[String(percentiles[k])];
+      if (!values) continue;
+      ctx.globalAlpha = isMax ? 1 : 0.35 + 0.1 * k;
+      ctx.lineWidth = isMax ? 1.6 : 1;
+      ctx.setLineDash(isMax ? dashArray(l.dash) : [3, 2]);
       ctx.strokeStyle = l.color;
       ctx.beginPath();
       for (let i = 0; i < values.length; i++) {
@@ -320,12 +336,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
         ctx.lineTo(Math.max(x1, x0 + 0.5), py);
       }
       ctx.stroke();
-    };
-    percentiles.forEach((p, k) => {
-      const arr = d.percentiles[String(p)];
-      if (arr) stroke(arr, 0.35 + 0.1 * k, 1, [3, 2]);
-    });
-    stroke(d.max, 1, 1.6, dashArray(l.dash));
+    }
   }
 
   /**
@@ -374,11 +385,22 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
           wallBase + view0,
           wallBase + view1,
         );
-  const tickLabel = (v: number | Date, i: number) => (v instanceof Date ? wallLabels[i]! : formatSeconds(v));
-  const labels = shortNames(
-    lines.map((l) => l.name),
-    40,
-  );
+  const tickTexts: ReactElement[] = [];
+  for (let i = 0; i < xTicks.length; i++) {
+    const t = xTicks[i]!;
+    const xv = (x as (v: number | Date) => number)(t);
+    const label = t instanceof Date ? wallLabels[i]! : formatSeconds(t);
+    // A label centred on a tick near an edge would run past the drawing and be cut
+    // ("1d 0:00:0"): it ends (or starts) at its tick there instead.
+    const half = (label.length * TICK_CHAR_PX) / 2;
+    const anchor = xv + half > width ? "end" : xv - half < 0 ? "start" : "middle";
+    tickTexts.push(
+      <text key={String(+t)} x={xv} y={height - TL_MARGIN.bottom + 16} textAnchor={anchor}>
+        {label}
+      </text>,
+    );
+  }
+  const labels = shortNames(lines.map(nameOf), 40);
 
   // Hover: the interval (or bucket) under the pointer, per series.
   const hoverRows =
@@ -437,19 +459,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
         })}
         <g className="axis x-axis">
           <line x1={TL_MARGIN.left} x2={width - TL_MARGIN.right} y1={height - TL_MARGIN.bottom} y2={height - TL_MARGIN.bottom} />
-          {xTicks.map((t, i) => {
-            const xv = (x as (v: number | Date) => number)(t);
-            const label = tickLabel(t, i);
-            // A label centred on a tick near an edge would run past the drawing and be cut
-            // ("1d 0:00:0"): it ends (or starts) at its tick there instead.
-            const half = (label.length * TICK_CHAR_PX) / 2;
-            const anchor = xv + half > width ? "end" : xv - half < 0 ? "start" : "middle";
-            return (
-              <text key={String(+t)} x={xv} y={height - TL_MARGIN.bottom + 16} textAnchor={anchor}>
-                {label}
-              </text>
-            );
-          })}
+          {tickTexts}
           <text x={(TL_MARGIN.left + width - TL_MARGIN.right) / 2} y={height - 3} textAnchor="middle" className="axis-label">
             {wallBase === null ? "Time since StartTime" : "Wall-clock time (UTC)"}
             {yLog && hasZero ? " · values of 0 drawn at the log axis' floor" : ""}

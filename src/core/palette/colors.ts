@@ -121,19 +121,32 @@ export class ColorSlots {
   }
 }
 
+// Loops and module-level functions, not closures made per call: V8 drops the optimised code of
+// short-lived closures at every major collection, and styles are worked out on every update.
+const keyIndex = (k: string, i: number): [string, number] => [k, i];
+const descending = (a: number, b: number) => b - a;
+
 /**
  * Colour by configuration (slot from `slots`, else order of first appearance), shade and dash
  * by throughput rank within it (highest = strongest and solid; lower ones fade toward the
  * page's background, so the ordering reads the same in the dark theme).
  */
 export function stylesFor(series: readonly StyleInput[], theme: Theme = "light", slots?: ColorSlots): Map<string, SeriesStyle> {
-  const keys = [...new Set(series.filter((s) => !s.correctedFrom).map(colorKey))];
-  const slotOf = slots ? slots.assign(keys) : new Map(keys.map((k, i) => [k, i]));
+  const keySet = new Set<string>();
+  for (const s of series) if (!s.correctedFrom) keySet.add(colorKey(s));
+  const keys = [...keySet];
+  const slotOf = slots ? slots.assign(keys) : new Map(keys.map(keyIndex));
   const out = new Map<string, SeriesStyle>();
   for (const key of keys) {
     const ci = slotOf.get(key)!;
-    const members = series.filter((s) => !s.correctedFrom && colorKey(s) === key);
-    const rates = [...new Set(members.map((s) => s.throughput ?? -1))].sort((a, b) => b - a);
+    const members: StyleInput[] = [];
+    const rateSet = new Set<number>();
+    for (const s of series) {
+      if (s.correctedFrom || colorKey(s) !== key) continue;
+      members.push(s);
+      rateSet.add(s.throughput ?? -1);
+    }
+    const rates = [...rateSet].sort(descending);
     const base = colorOf(ci, theme);
     for (const [k, s] of members.entries()) {
       const rank = rates.length > 1 ? rates.indexOf(s.throughput ?? -1) : k;

@@ -42,25 +42,40 @@ export interface CompareState {
 }
 
 const usable = (v: SeriesView) => v.spectrum.totalCount > 0;
+// Module-level functions and loops, not closures made per call: V8 drops the optimised code of
+// short-lived closures at every major collection, and these run on every render.
+const isComparable = (v: SeriesView) => usable(v) && !v.correctedFrom;
+const descending = (a: number, b: number) => b - a;
+const ascending = (a: number, b: number) => a - b;
+const nameEntry = (v: SeriesView): [string, SeriesView] => [v.name, v];
+const dataKeyOf = (v: SeriesView) => `${v.id}:${v.name}:${v.config}:${v.throughput}:${v.kind}:${v.recordedUnit}:${v.spectrum.totalCount}`;
+
+/** The first of `here` in configuration `config` (and of `kind`, when given). */
+function firstIn(here: readonly SeriesView[], config: string | undefined, kind?: SeriesView["kind"]): SeriesView | undefined {
+  for (const v of here) if (v.config === config && (kind === undefined || v.kind === kind)) return v;
+  return undefined;
+}
 
 /** Two configurations at their highest common throughput, else the first two series. */
 export function defaultPair(views: SeriesView[]): [string, string] | null {
-  const vs = views.filter((v) => usable(v) && !v.correctedFrom);
+  const vs = views.filter(isComparable);
   return configPair(views) ?? (vs.length >= 2 ? [vs[0]!.name, vs[1]!.name] : null);
 }
 
 /** Two configurations at their highest common throughput: the pair the series name by themselves, or null. */
 export function configPair(views: SeriesView[]): [string, string] | null {
-  const vs = views.filter((v) => usable(v) && !v.correctedFrom);
+  const vs = views.filter(isComparable);
   const byT = new Map<number, SeriesView[]>();
   for (const v of vs) if (v.throughput !== null) byT.set(v.throughput, [...(byT.get(v.throughput) ?? []), v]);
-  const ts = [...byT.keys()].sort((a, b) => b - a);
+  const ts = [...byT.keys()].sort(descending);
   for (const t of ts) {
     const here = byT.get(t)!;
-    const configs = [...new Set(here.map((v) => v.config))].sort();
+    const configSet = new Set<string>();
+    for (const v of here) configSet.add(v.config);
+    const configs = [...configSet].sort();
     if (configs.length >= 2) {
-      const a = here.find((v) => v.config === configs[0])!;
-      const b = here.find((v) => v.config === configs[1] && v.kind === a.kind) ?? here.find((v) => v.config === configs[1])!;
+      const a = firstIn(here, configs[0])!;
+      const b = firstIn(here, configs[1], a.kind) ?? firstIn(here, configs[1])!;
       return [a.name, b.name];
     }
   }
@@ -69,15 +84,23 @@ export function configPair(views: SeriesView[]): [string, string] | null {
 
 /** Series a comparison can take (counts, not a coordinated-omission corrected copy). */
 export function comparable(views: SeriesView[]): SeriesView[] {
-  return views.filter((v) => usable(v) && !v.correctedFrom);
+  return views.filter(isComparable);
 }
 
 /** Throughputs where both configurations have a series of the same kind. */
 export function commonThroughputs(views: SeriesView[], a: SeriesView | undefined, b: SeriesView | undefined): number[] {
   if (!a || !b || a.config === b.config) return [];
-  const at = (c: string) => new Set(views.filter((v) => v.config === c && v.kind === a.kind && v.throughput !== null && !v.correctedFrom && usable(v)).map((v) => v.throughput!));
-  const tb = at(b.config);
-  return [...at(a.config)].filter((t) => tb.has(t)).sort((x, y) => x - y);
+  const tb = throughputsAt(views, b.config, a.kind);
+  const out: number[] = [];
+  for (const t of throughputsAt(views, a.config, a.kind)) if (tb.has(t)) out.push(t);
+  return out.sort(ascending);
+}
+
+/** The throughputs of configuration `c`'s usable series of `kind`. */
+function throughputsAt(views: readonly SeriesView[], c: string, kind: SeriesView["kind"]): Set<number> {
+  const out = new Set<number>();
+  for (const v of views) if (v.config === c && v.kind === kind && v.throughput !== null && !v.correctedFrom && usable(v)) out.add(v.throughput);
+  return out;
 }
 
 /** `extraPercentiles`: reported beyond the table's (the requirement's, so the headline can be stated there). */
@@ -94,7 +117,7 @@ export function useCompare(engine: EngineClient, views: SeriesView[], range: Tim
   const seq = useRef(0);
 
   // Names that are not loaded (any more) fall back to the default pair.
-  const byName = useMemo(() => new Map(views.map((v) => [v.name, v])), [views]);
+  const byName = useMemo(() => new Map(views.map(nameEntry)), [views]);
   let baseline = names.baseline;
   let candidate = names.candidate;
   if (!byName.has(baseline) || !byName.has(candidate)) {
@@ -104,7 +127,7 @@ export function useCompare(engine: EngineClient, views: SeriesView[], range: Tim
   }
   const base = byName.get(baseline);
   const cand = byName.get(candidate);
-  const dataKey = views.map((v) => `${v.id}:${v.name}:${v.config}:${v.throughput}:${v.kind}:${v.recordedUnit}:${v.spectrum.totalCount}`).join("|");
+  const dataKey = views.map(dataKeyOf).join("|");
   const extras = extraPercentiles.join(",");
   const key = open && base && cand ? `${base.id}|${cand.id}|${margin}|${repeats}|${range.start}|${range.end}|${extras}|${dataKey}` : "";
 

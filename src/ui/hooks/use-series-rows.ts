@@ -11,6 +11,8 @@ import type { TimelineLine } from "../../charts/timeline/Timeline";
 import { ColorSlots, stylesFor, type Theme } from "../../core/palette/colors";
 import type { SeriesRow } from "../panels/SeriesList";
 
+// Loops and module-level functions, not closures made per update: V8 drops the optimised code of
+// short-lived closures at every major collection, and these run on every update of a followed run.
 export function useSeriesRows(views: SeriesView[], hidden: Set<string>, requirement: Requirement | null, theme: Theme = "light"): SeriesRow[] {
   const rowCache = useRef(new Map<string, SeriesRow>());
   // Colours stay with their configuration while it is loaded: adding files never recolours,
@@ -26,7 +28,8 @@ export function useSeriesRows(views: SeriesView[], hidden: Set<string>, requirem
   }, [views, theme]);
   return useMemo(() => {
     const next = new Map<string, SeriesRow>();
-    const out = views.map((v) => {
+    const out: SeriesRow[] = [];
+    for (const v of views) {
       const st = styles.get(v.id)!;
       const visible = !hidden.has(v.id);
       // Judge on the current window's spectrum, in ns like the requirement.
@@ -37,8 +40,8 @@ export function useSeriesRows(views: SeriesView[], hidden: Set<string>, requirem
           ? prev
           : { view: v, color: st.color, dash: st.dash, visible, verdict };
       next.set(v.id, row);
-      return row;
-    });
+      out.push(row);
+    }
     rowCache.current = next;
     return out;
   }, [views, hidden, requirement, styles]);
@@ -75,52 +78,58 @@ function saveSlots(entries: Iterable<[string, number]>): void {
  */
 export function usePlotSeries(visibleRows: SeriesRow[]): PlotSeries[] {
   const plotCache = useRef(new WeakMap<SeriesRow, PlotSeries>());
-  return useMemo(
-    () =>
-      visibleRows.map((r) => {
-        const known = plotCache.current.get(r);
-        if (known) return known;
-        const sp = r.view.spectrum;
-        const p: PlotSeries = {
-          id: r.view.id,
-          name: r.view.name,
-          color: r.color,
-          dash: r.dash,
-          recordedUnit: r.view.recordedUnit,
-          values: sp.values,
-          cumulative: sp.cumulative,
-          totalCount: sp.totalCount,
-          max: sp.max,
-          min: sp.min,
-        };
-        const bucketed = r.view.warnings.find((w) => w.kind === "bucketed");
-        if (bucketed) p.maxWithin = { lowNs: bucketed.lowNs, highNs: bucketed.highNs };
-        const empty = noValuesText(r.view);
-        if (empty) p.noValues = empty;
-        plotCache.current.set(r, p);
-        return p;
-      }),
-    [visibleRows],
-  );
+  return useMemo(() => {
+    const out: PlotSeries[] = [];
+    for (const r of visibleRows) {
+      const known = plotCache.current.get(r);
+      if (known) {
+        out.push(known);
+        continue;
+      }
+      const sp = r.view.spectrum;
+      const p: PlotSeries = {
+        id: r.view.id,
+        name: r.view.name,
+        color: r.color,
+        dash: r.dash,
+        recordedUnit: r.view.recordedUnit,
+        values: sp.values,
+        cumulative: sp.cumulative,
+        totalCount: sp.totalCount,
+        max: sp.max,
+        min: sp.min,
+      };
+      for (const w of r.view.warnings) {
+        if (w.kind !== "bucketed") continue;
+        p.maxWithin = { lowNs: w.lowNs, highNs: w.highNs };
+        break;
+      }
+      const empty = noValuesText(r.view);
+      if (empty) p.noValues = empty;
+      plotCache.current.set(r, p);
+      out.push(p);
+    }
+    return out;
+  }, [visibleRows]);
 }
 
 /** Two verdicts that read the same (a verdict is recomputed whenever the rows are). */
 export function sameVerdict(a: Verdict | null, b: Verdict | null): boolean {
   if (a === null || b === null) return a === b;
-  return (
-    a.pass === b.pass &&
-    a.firstViolation === b.firstViolation &&
-    a.violations.length === b.violations.length &&
-    a.violations.every(
-      (v, i) =>
-        // Object.is: a verdict without values (NaN, core/judge.ts) reads the same as itself.
-        v.percentile === b.violations[i]!.percentile &&
-        Object.is(v.ratio, b.violations[i]!.ratio) &&
-        v.limitNs === b.violations[i]!.limitNs &&
-        Object.is(v.valueNs, b.violations[i]!.valueNs),
-    )
-  );
+  return a.pass === b.pass && a.firstViolation === b.firstViolation && a.violations.length === b.violations.length && sameViolations(a.violations, b.violations);
 }
+
+function sameViolations(as: Verdict["violations"], bs: Verdict["violations"]): boolean {
+  for (let i = 0; i < as.length; i++) {
+    const v = as[i]!;
+    const w = bs[i]!;
+    // Object.is: a verdict without values (NaN, core/judge.ts) reads the same as itself.
+    if (!(v.percentile === w.percentile && Object.is(v.ratio, w.ratio) && v.limitNs === w.limitNs && Object.is(v.valueNs, w.valueNs))) return false;
+  }
+  return true;
+}
+
+const looksOf = (r: SeriesRow) => `${r.view.id}\u0000${r.view.name}\u0000${r.color}\u0000${r.dash}`;
 
 /**
  * The timeline's lines. They depend on which series are shown and how they look, not on their
@@ -128,14 +137,17 @@ export function sameVerdict(a: Verdict | null, b: Verdict | null): boolean {
  * canvas (resizing and repainting it was a large part of every window change).
  */
 export function useTimelineLines(timeline: TimelineResult | null, visibleRows: SeriesRow[]): TimelineLine[] {
-  const lineLooks = visibleRows.map((r) => `${r.view.id}\u0000${r.view.name}\u0000${r.color}\u0000${r.dash}`).join("\u0001");
+  const lineLooks = visibleRows.map(looksOf).join("\u0001");
   return useMemo(() => {
     if (!timeline) return [];
-    const byId = new Map(timeline.series.map((t) => [t.id, t]));
-    return visibleRows.flatMap((r) => {
+    const byId = new Map<string, TimelineResult["series"][number]>();
+    for (const t of timeline.series) byId.set(t.id, t);
+    const out: TimelineLine[] = [];
+    for (const r of visibleRows) {
       const data = byId.get(r.view.id);
-      return data ? [{ id: r.view.id, name: r.view.name, color: r.color, dash: r.dash, data }] : [];
-    });
+      if (data) out.push({ id: r.view.id, name: r.view.name, color: r.color, dash: r.dash, data });
+    }
+    return out;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [timeline, lineLooks]);
 }

@@ -56,10 +56,11 @@ interface Plotted {
 function plotOf(views: SeriesView[], rows: SeriesRow[], kept: Map<string, Plotted>): PlotSeries[] {
   const out: PlotSeries[] = [];
   // Series gone (removed, or an ended run's) are forgotten.
-  const ids = new Set(views.map((v) => v.id));
+  const ids = new Set<string>();
+  for (const v of views) ids.add(v.id);
   for (const id of [...kept.keys()]) if (!ids.has(id)) kept.delete(id);
   for (const v of views) {
-    const r = rows.find((x) => x.view.id === v.id);
+    const r = rowOf(rows, v.id);
     if (!r || v.spectrum.totalCount <= 0) continue;
     const k = kept.get(v.id);
     if (k && k.view === v && k.row.color === r.color && k.row.dash === r.dash && k.row.view.name === r.view.name) {
@@ -82,6 +83,22 @@ function plotOf(views: SeriesView[], rows: SeriesRow[], kept: Map<string, Plotte
     kept.set(v.id, { view: v, row: r, plot });
     out.push(plot);
   }
+  return out;
+}
+
+// Loops and module-level functions, not closures made per update: V8 drops the optimised code of
+// short-lived closures at every major collection.
+function rowOf(rows: readonly SeriesRow[], id: string): SeriesRow | undefined {
+  for (const x of rows) if (x.view.id === id) return x;
+  return undefined;
+}
+
+const viewOf = (r: SeriesRow) => r.view;
+
+/** The views of the followed run's series. */
+function liveOnly(vs: readonly SeriesView[], ids: ReadonlySet<string>): SeriesView[] {
+  const out: SeriesView[] = [];
+  for (const v of vs) if (ids.has(v.id)) out.push(v);
   return out;
 }
 
@@ -195,10 +212,9 @@ export function LivePanel({ live, engine, rows, timeline, requirement, unit, yLo
   const keptLast = useRef(new Map<string, Plotted>());
   const plotted = useMemo(() => {
     if (!spectra) return null;
-    const mine = (vs: SeriesView[]) => vs.filter((v) => live.ids.has(v.id));
     return {
-      whole: plotOf(mine(spectra.whole ?? rows.map((r) => r.view)), rows, keptWhole.current),
-      last: plotOf(mine(spectra.last), rows, keptLast.current),
+      whole: plotOf(liveOnly(spectra.whole ?? rows.map(viewOf), live.ids), rows, keptWhole.current),
+      last: plotOf(liveOnly(spectra.last, live.ids), rows, keptLast.current),
       window: spectra.window,
     };
   }, [spectra, rows, live.ids]);

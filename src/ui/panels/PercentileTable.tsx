@@ -1,7 +1,7 @@
 // The numbers people quote. Also the plot's text alternative. Values shown in the display unit;
 // data-raw keeps the exact value in the series' recorded unit for tests and tools.
 // Rows are memoised on their series and the unit: hiding one series of fifty touches one row.
-import { memo, useState } from "react";
+import { memo, useState, type ReactElement } from "react";
 import { formatCount, formatNumber, formatPercentile, UNIT_LABEL } from "../../core/format";
 import { noValuesText } from "../../core/judge";
 import { TABLE_PERCENTILES, unitFactor, type Unit } from "../../core/types";
@@ -13,6 +13,14 @@ import { MoreRows } from "./MoreRows";
 /** Rows added per frame when many series arrive at once (see use-in-slices.ts). */
 const ROWS_PER_SLICE = 25;
 
+// Loops and elements made once, not closures made per render: V8 drops the optimised code of
+// short-lived closures at every major collection, and the table renders on every update.
+const PERCENTILE_HEADS = TABLE_PERCENTILES.map((p) => (
+  <th scope="col" key={p}>
+    {formatPercentile(p)}
+  </th>
+));
+
 export const PercentileTable = memo(function PercentileTable({ rows: all, unit, onBusy }: { rows: SeriesRow[]; unit: Unit; onBusy?: (d: 1 | -1) => void }) {
   // A long table shows its first rows, the rest as it is scrolled (MoreRows).
   const { shown, more, all: showAll } = useRowsShown(all.length);
@@ -22,6 +30,8 @@ export const PercentileTable = memo(function PercentileTable({ rows: all, unit, 
   // series their 150 cells were a fifth of the DOM updates of a unit change.
   const [detailsOpen, setDetailsOpen] = useState(false);
   if (rows.length === 0) return null;
+  const valueRows: ReactElement[] = [];
+  for (const { view: v, color } of rows) valueRows.push(<ValueRow key={v.id} view={v} color={color} unit={unit} />);
   return (
     <div className="table-wrap">
       <table data-testid="percentile-table" className="percentile-table">
@@ -29,19 +39,11 @@ export const PercentileTable = memo(function PercentileTable({ rows: all, unit, 
         <thead>
           <tr>
             <th scope="col">Series</th>
-            {TABLE_PERCENTILES.map((p) => (
-              <th scope="col" key={p}>
-                {formatPercentile(p)}
-              </th>
-            ))}
+            {PERCENTILE_HEADS}
             <th scope="col">Count</th>
           </tr>
         </thead>
-        <tbody>
-          {rows.map(({ view: v, color }) => (
-            <ValueRow key={v.id} view={v} color={color} unit={unit} />
-          ))}
-        </tbody>
+        <tbody>{valueRows}</tbody>
       </table>
       {count >= shown ? <MoreRows shown={shown} total={all.length} moreHook="table-more" onMore={more} onAll={showAll} /> : null}
       <details className="details" onToggle={(e) => setDetailsOpen(e.currentTarget.open)}>
@@ -70,6 +72,17 @@ const ValueRow = memo(function ValueRow({ view: v, color, unit }: { view: Series
   // Without values the row says why in words ("no successful requests: 6 failed"): its dashes
   // alone would not tell a run whose every request failed from an empty time window.
   const empty = noValuesText(v);
+  const cells: ReactElement[] = [];
+  for (const p of TABLE_PERCENTILES) {
+    const raw = v.spectrum.percentiles[String(p)] ?? 0;
+    // Without values, data-raw is empty and data-novalues says why, as report --json's null
+    // and noValues: a "0" would read as 0 ms to whatever reads the page.
+    cells.push(
+      <td key={p} data-series={v.name} data-percentile={String(p)} data-raw={empty ? "" : String(raw)} data-novalues={empty ?? undefined} className={p === 100 ? "max" : undefined}>
+        {empty ? "–" : formatNumber(raw * f)}
+      </td>,
+    );
+  }
   return (
     <tr>
       <th scope="row">
@@ -81,23 +94,7 @@ const ValueRow = memo(function ValueRow({ view: v, color, unit }: { view: Series
           </span>
         ) : null}
       </th>
-      {TABLE_PERCENTILES.map((p) => {
-        const raw = v.spectrum.percentiles[String(p)] ?? 0;
-        // Without values, data-raw is empty and data-novalues says why, as report --json's null
-        // and noValues: a "0" would read as 0 ms to whatever reads the page.
-        return (
-          <td
-            key={p}
-            data-series={v.name}
-            data-percentile={String(p)}
-            data-raw={empty ? "" : String(raw)}
-            data-novalues={empty ?? undefined}
-            className={p === 100 ? "max" : undefined}
-          >
-            {empty ? "–" : formatNumber(raw * f)}
-          </td>
-        );
-      })}
+      {cells}
       <CountCell name={v.name} count={v.spectrum.totalCount} />
     </tr>
   );

@@ -2,7 +2,7 @@
 // (configuration, throughput, kind), verdict; click toggles visibility.
 // The list and each item are memoised (nothing here depends on the display unit): with stable
 // callbacks from the parent, a unit change skips it and hiding one series re-renders one item.
-import { memo, useState } from "react";
+import { memo, useState, type ReactElement } from "react";
 import { formatCount, formatCountOf, UNIT_LABEL } from "../../core/format";
 import { formatThroughput, parseThroughput } from "../../core/naming";
 import type { Verdict } from "../../core/requirements";
@@ -76,25 +76,44 @@ export const SeriesList = memo(function SeriesList(props: Props) {
   const count = useInSlices(shown, ROWS_PER_SLICE, onBusy);
   const rows = count < all.length ? all.slice(0, count) : all;
   if (rows.length === 0) return <p className="empty">No series loaded. Drop .hlog, .hgrm, wrk2 or load-generator output anywhere on the page.</p>;
-  const configs = [...new Set(rows.map((r) => r.view.config))];
+  // Loops, not closures made per render: V8 drops the optimised code of short-lived closures at
+  // every major collection, and the list renders on every update of a followed run.
+  const byConfig = new Map<string, ReactElement[]>();
+  for (const r of rows) {
+    let items = byConfig.get(r.view.config);
+    if (!items) byConfig.set(r.view.config, (items = []));
+    items.push(<SeriesItem key={r.view.id} row={r} isSelected={selected.has(r.view.id)} {...handlers} />);
+  }
+  const groups: ReactElement[] = [];
+  for (const [config, items] of byConfig) {
+    groups.push(
+      <section key={config} className="series-group" aria-label={`Configuration ${config}`}>
+        <h3 className="config-heading">{config || "(no configuration)"}</h3>
+        <ul className="series-list" aria-label={`Series of ${config} (click to show or hide)`}>
+          {items}
+        </ul>
+      </section>,
+    );
+  }
   return (
     <div className="series-groups">
-      {configs.map((config) => (
-        <section key={config} className="series-group" aria-label={`Configuration ${config}`}>
-          <h3 className="config-heading">{config || "(no configuration)"}</h3>
-          <ul className="series-list" aria-label={`Series of ${config} (click to show or hide)`}>
-            {rows
-              .filter((r) => r.view.config === config)
-              .map((r) => (
-                <SeriesItem key={r.view.id} row={r} isSelected={selected.has(r.view.id)} {...handlers} />
-              ))}
-          </ul>
-        </section>
-      ))}
+      {groups}
       {count >= shown ? <MoreRows shown={shown} total={all.length} moreHook="series-more" onMore={more} onAll={showAll} /> : null}
     </div>
   );
 });
+
+/** The options of a guessed unit's menu: the guess says it is one. */
+function assumedUnitOptions(v: SeriesView): ReactElement[] {
+  const out: ReactElement[] = [];
+  for (const u of UNITS)
+    out.push(
+      <option key={u} value={u}>
+        {u === v.recordedUnit ? `${UNIT_LABEL[u]}? — ${v.unitSource === "interval-max" ? "from Interval_Max" : "assumed"}` : UNIT_LABEL[u]}
+      </option>,
+    );
+  return out;
+}
 
 type ItemProps = Omit<Props, "rows" | "selected" | "onBusy"> & { row: SeriesRow; isSelected: boolean };
 
@@ -184,11 +203,7 @@ const SeriesItem = memo(function SeriesItem({ row, isSelected, onSelect, onToggl
           onKeyDown={stop}
           onChange={(e) => onUnit(v.id, e.target.value as Unit)}
         >
-          {UNITS.map((u) => (
-            <option key={u} value={u}>
-              {u === v.recordedUnit ? `${UNIT_LABEL[u]}? — ${v.unitSource === "interval-max" ? "from Interval_Max" : "assumed"}` : UNIT_LABEL[u]}
-            </option>
-          ))}
+          {assumedUnitOptions(v)}
         </select>
       ) : null}
       {verdict ? (

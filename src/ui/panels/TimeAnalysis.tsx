@@ -54,11 +54,23 @@ const MULTI_LANE = 110;
 /** Lanes of many series: lower, so 24 of them stay one scroll. */
 const MANY_LANE = 64;
 
+// Module-level functions and loops, not closures made per render: V8 drops the optimised code of
+// short-lived closures at every major collection, and this renders on every update.
+const hasIntervals = (r: SeriesRow) => r.view.intervalCount > 0 && !r.view.correctedFrom;
+const seriesKeyOf = (r: SeriesRow) => `${r.view.id}:${r.view.recordedUnit}:${r.view.intervalCount}`;
+const nameKeyOf = (r: SeriesRow) => `${r.view.id}:${r.view.name}`;
+const idOf = (r: SeriesRow) => r.view.id;
+
+function rowWithId(rows: readonly SeriesRow[], id: string): SeriesRow | undefined {
+  for (const r of rows) if (r.view.id === id) return r;
+  return undefined;
+}
+
 export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
   const { engine, rows, requirement, unit, options, onOptions, holdBusy } = p;
-  const withIntervals = useMemo(() => rows.filter((r) => r.view.intervalCount > 0 && !r.view.correctedFrom), [rows]);
+  const withIntervals = useMemo(() => rows.filter(hasIntervals), [rows]);
   // What the engine's answers depend on: which series, their units and sizes (not the window's spectra).
-  const seriesKey = withIntervals.map((r) => `${r.view.id}:${r.view.recordedUnit}:${r.view.intervalCount}`).join(",");
+  const seriesKey = withIntervals.map(seriesKeyOf).join(",");
   const windowLength = parseWindowLength(options.window);
   const length = windowLength !== null && !Number.isNaN(windowLength) ? windowLength : null;
   const threshold = parseThreshold(options.tail);
@@ -67,8 +79,9 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
   // By default the heatmap shows the series that matters: the one with the worst tail (the
   // highest max). Chosen again only when the series change, not with every time window.
   const worstId = useMemo(() => worstTail(withIntervals), [seriesKey]); // eslint-disable-line react-hooks/exhaustive-deps
-  const chosen = withIntervals.find((r) => r.view.id === options.heatmap)?.view.id;
-  const heatIds = options.heatmap === "*" ? withIntervals.map((r) => r.view.id) : [chosen ?? worstId ?? withIntervals[0]?.view.id].filter((x): x is string => !!x);
+  const chosen = rowWithId(withIntervals, options.heatmap)?.view.id;
+  const first = chosen ?? worstId ?? withIntervals[0]?.view.id;
+  const heatIds = options.heatmap === "*" ? withIntervals.map(idOf) : first ? [first] : [];
   const laneHeight = heatIds.length > 6 ? MANY_LANE : heatIds.length > 1 ? MULTI_LANE : SINGLE_LANE;
   const plotW = Math.max(10, p.width - HM_MARGIN.left - HM_MARGIN.right);
 
@@ -79,10 +92,9 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
   // Queries are asked in layout effects: the busy flag is raised before the page is painted,
   // so data-busy never reads false between a load and these answers.
   // The answer depends on the heatmap's own series only: hiding another one asks nothing again.
-  const heatSeriesKey = withIntervals
-    .filter((r) => heatIds.includes(r.view.id))
-    .map((r) => `${r.view.id}:${r.view.recordedUnit}:${r.view.intervalCount}`)
-    .join(",");
+  const heatSeries: string[] = [];
+  for (const r of withIntervals) if (heatIds.includes(r.view.id)) heatSeries.push(seriesKeyOf(r));
+  const heatSeriesKey = heatSeries.join(",");
   const heatKey = `${heatSeriesKey}|${heatIds.join(",")}|${p.domain?.[0] ?? ""}|${p.domain?.[1] ?? ""}|${plotW}|${laneHeight}`;
   const latestHeat = useRef("");
   const section = useRef<HTMLElement>(null);
@@ -141,14 +153,14 @@ export const TimeAnalysis = memo(function TimeAnalysis(p: Props) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [tailKey]);
 
-  const choicesKey = withIntervals.map((r) => `${r.view.id}:${r.view.name}`).join("\n");
+  const choicesKey = withIntervals.map(nameKeyOf).join("\n");
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const choices = useMemo(() => withIntervals.map((r) => ({ id: r.view.id, name: r.view.name })), [choicesKey]);
-  const shownIds = new Set(withIntervals.map((r) => r.view.id));
-  const nameOf = (id: string) => withIntervals.find((r) => r.view.id === id)?.view.name ?? id;
+  const shownIds = new Set(withIntervals.map(idOf));
+  const nameOf = (id: string) => rowWithId(withIntervals, id)?.view.name ?? id;
   // A link's summaries, while no series here has intervals (the link carried none).
   const fromLink = withIntervals.length === 0 && p.shared ? p.shared : null;
-  const namesKey = rows.map((r) => `${r.view.id}:${r.view.name}`).join(",");
+  const namesKey = rows.map(nameKeyOf).join(",");
   // One judgement per window answer and requirement, so an unchanged row keeps its objects.
   const judged = useRef(new WeakMap<WindowSeries, { requirement: Requirement; judgement: WindowJudgement }>());
   const judge = (d: WindowSeries, req: Requirement): WindowJudgement => {

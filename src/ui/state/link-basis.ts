@@ -9,9 +9,13 @@ import type { SeriesView } from "../../engine/store";
 /** How a link's histograms were kept, for the sentence (a page does not know which a link used). */
 const HISTOGRAMS = "the link's histograms (rounded upward, at most 1 % high, unless it was made at full precision)";
 
+// Module-level, not a closure made per call: V8 drops the optimised code of short-lived closures
+// at every major collection, and this runs on every render.
+const isShared = (v: SeriesView) => v.format === "shared" && !v.correctedFrom;
+
 /** Null when nothing on screen is recomputed from a link (or no link was opened). */
 export function linkBasisLine(views: readonly SeriesView[], requirement: Requirement | null): string | null {
-  const shared = views.filter((v) => v.format === "shared" && !v.correctedFrom);
+  const shared = views.filter(isShared);
   if (shared.length === 0) return null;
   const sharedIds = new Set(shared.map((v) => v.id));
   const sharedNames = new Set(shared.map((v) => v.name));
