@@ -17,7 +17,7 @@ import {
   labelledMaxes,
   labelledTicks,
   legendLayout,
-  lowestPositive,
+  dataExtentNs,
   makeXScale,
   readableTicks,
   makeYScale,
@@ -151,13 +151,7 @@ export const PercentilePlot = memo(function PercentilePlot({ series, requirement
   // The value range in ns: plain numbers, so the scales below keep their identity while the
   // data's extent does not change (a unit change, hiding a series below the max).
   const xEnd = useMemo(() => xDomainEnd(series), [series]);
-  let maxV = 0;
-  let minV = Infinity;
-  for (const s of series) {
-    const k = NANOS_PER_UNIT[s.recordedUnit];
-    maxV = Math.max(maxV, s.max * k);
-    minV = Math.min(minV, lowestPositive(s.values) * k);
-  }
+  let { max: maxV, min: minV } = dataExtentNs(series);
   if (yExtent) {
     maxV = Math.max(maxV, yExtent.max);
     if (yExtent.min > 0) minV = Math.min(minV, yExtent.min);

@@ -4,6 +4,7 @@
 // room it deserves; y is latency. Nothing here touches the DOM.
 import { scaleLinear, scaleLog, type ScaleContinuousNumeric } from "d3";
 import type { CurveInput } from "./curve";
+import { NANOS_PER_UNIT, type Unit } from "../../core/types";
 
 // Loops and module-level functions here, not closures made per call: V8 drops the optimised code
 // of short-lived closures at every major collection, and these run on every redraw.
@@ -159,6 +160,21 @@ export function readableTicks(ticks: number[], log: boolean): number[] {
 export function lowestPositive(values: ArrayLike<number>): number {
   for (let i = 0; i < values.length; i++) if (values[i]! > 0) return values[i]!;
   return Infinity;
+}
+
+/**
+ * The series' highest max and lowest value above zero, in ns (0 and Infinity when there are
+ * none): the extent the plot's y scale starts from, and the one side-by-side plots share.
+ */
+export function dataExtentNs(series: readonly { recordedUnit: Unit; max: number; values: ArrayLike<number> }[]): { max: number; min: number } {
+  let max = 0;
+  let min = Infinity;
+  for (const s of series) {
+    const k = NANOS_PER_UNIT[s.recordedUnit];
+    max = Math.max(max, s.max * k);
+    min = Math.min(min, lowestPositive(s.values) * k);
+  }
+  return { max, min };
 }
 
 /** Where a legend entry goes: its swatch starts at (x, y); `width` is the room it has. */

@@ -2,7 +2,7 @@
 // actions; a hint to drop files while nothing is shown.
 import { useMemo, useRef } from "react";
 import { PercentilePlot, type PlotSeries, type PlotStep } from "../../charts/percentile-plot/PercentilePlot";
-import { lowestPositive } from "../../charts/percentile-plot/layout";
+import { dataExtentNs } from "../../charts/percentile-plot/layout";
 import { UNIT_LABEL } from "../../core/format";
 import { spectrumCsv } from "../../core/markdown";
 import { requirementSteps, type Requirement } from "../../core/requirements";
@@ -45,16 +45,7 @@ export function SpectrumPanel({ rows, plotSeries, steps, unit, yLog, sideBySide,
   for (const r of rows) shown.add(r.view.config);
   const configsShown = [...shown];
   // In ns, like the plot's layout.
-  const sharedExtent = useMemo(() => {
-    let max = 0;
-    let min = Infinity;
-    for (const p of plotSeries) {
-      const k = NANOS_PER_UNIT[p.recordedUnit];
-      max = Math.max(max, p.max * k);
-      min = Math.min(min, lowestPositive(p.values) * k);
-    }
-    return { max, min };
-  }, [plotSeries]);
+  const sharedExtent = useMemo(() => dataExtentNs(plotSeries), [plotSeries]);
   return (
     <>
       <div ref={plotRef}>
