@@ -62,11 +62,6 @@ function inOrder(t: NonNullable<SeriesModel["intervals"]>): boolean {
 export class SpectraKept {
   private readonly kept = new WeakMap<SeriesModel, Map<string, Kept>>();
 
-  /** The spectrum of `s` over `range`: the one kept when nothing it was made of has changed, else `make()`'s, kept. */
-  spectrum(s: SeriesModel, range: TimeRange, make: () => Spectrum): Spectrum {
-    return this.get(s, range) ?? this.set(s, range, make());
-  }
-
   /** The spectrum kept of `s` over `range` when nothing it was made of has changed (it becomes the last forgotten). */
   get(s: SeriesModel, range: TimeRange): Spectrum | undefined {
     const key = windowKeyOf(s, range);
