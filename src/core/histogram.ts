@@ -117,6 +117,15 @@ export function bucketsOf(h: Histogram): Buckets {
 }
 
 /**
+ * bucketsOf a histogram of this layout whose counts array is `counts` (dense, index → count, with
+ * `total` their sum): a window's counts kept as they are (engine/intervals/source.ts windowCounts).
+ */
+export function bucketsOfDense(counts: Float64Array, total: number, lowest: number, digits: number): Buckets {
+  if (total === 0) return { values: new Float64Array(0), cumulative: new Float64Array(0), totalCount: 0, mean: 0, stdDeviation: 0 };
+  return bucketsFromWalk(bucketWalkFast(counts, counts.length - 1, unitMagnitudeOf(lowest), subBucketCountMagnitude(digits) - 1), total);
+}
+
+/**
  * bucketsOf a histogram of this layout holding only these counts (indices ascending, each
  * count above 0): what a histogram kept as its non-zero counts reads without making one.
  */

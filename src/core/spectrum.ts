@@ -1,6 +1,7 @@
 // What the charts and the table need from one histogram: plot-ready arrays and the headline
 // percentiles. Computed from the (merged) histogram only: nothing here averages percentiles.
-import { bucketsOf, maxOf, type Buckets, type Histogram } from "./histogram";
+import { bucketsOf, bucketsOfDense, maxOf, type Buckets, type Histogram } from "./histogram";
+import { pow2, subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "./counts-layout";
 
 import { TABLE_PERCENTILES } from "./types";
 import { valueAtFromBuckets } from "./bucket-lookup";
@@ -44,3 +45,26 @@ export function spectrumOf(h: Histogram, buckets: Buckets = bucketsOf(h), max = 
 }
 
 export { valueAtFromBuckets };
+
+/**
+ * spectrumOf a histogram of this layout whose counts array is `counts` (dense, `total` their sum),
+ * without making one: a window's counts as the engine keeps them. Null when a histogram's least
+ * value would come from elsewhere than its counts (only zeros recorded): spectrumOf answers that.
+ */
+export function spectrumOfDense(counts: Float64Array, total: number, lowest: number, digits: number): Spectrum | null {
+  let first = 0;
+  for (let i = 1; i < counts.length; i++)
+    if (counts[i]! > 0) {
+      first = i;
+      break;
+    }
+  if (total > 0 && first === 0) return null;
+  const b = bucketsOfDense(counts, total, lowest, digits);
+  const max = total > 0 ? b.values[b.values.length - 1]! : 0;
+  const percentiles: Record<string, number> = {};
+  for (const p of TABLE_PERCENTILES) percentiles[String(p)] = valueAtFromBuckets({ values: b.values, cumulative: b.cumulative, totalCount: b.totalCount, max }, p);
+  // The least value as the library keeps it: the first non-zero index's value, in whole units.
+  const unit = pow2(unitMagnitudeOf(lowest));
+  const min = total > 0 ? Math.floor(valueAtIndex(first, unitMagnitudeOf(lowest), subBucketCountMagnitude(digits) - 1) / unit) * unit : 0;
+  return { totalCount: total, max, min, percentiles, values: b.values, cumulative: b.cumulative, mean: b.mean, stdDeviation: b.stdDeviation };
+}

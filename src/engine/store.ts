@@ -23,7 +23,7 @@ import type { OpenedShare, ShareLook } from "./query-types";
 import { OPEN_RANGE, type LoadOutcome, type SeriesView, type SeriesWarning, type TimelineQuery, type TimelineResult, type TimeRange } from "./protocol";
 import { disposeIntervals, intervalsOf, mergedSparse, type AppendedRow } from "./intervals";
 import { beforeStartOf, saturationOf } from "./table-facts";
-import { windowHistogram } from "./window-query";
+import { windowHistogram, windowSpectrum } from "./window-query";
 import { SpectraKept } from "./view-cache";
 import { timelineQuery } from "./timeline-query";
 import { sharedContext, type EngineContext } from "./context";
@@ -303,12 +303,9 @@ export class Store {
     const kept = isOpen(range) ? compactSpectrum(s.histogram) : null;
     let b: Buckets | undefined = kept ?? undefined;
     let sp = kept ?? this.spectra.get(s, range);
-    if (sp === undefined) {
-      const h = this.histogramFor(s.id, range);
-      const buckets = bucketsOf(h);
-      if (h === s.histogram) b = buckets;
-      sp = this.spectra.set(s, range, spectrumOf(h, buckets));
-    }
+    if (sp === undefined && (isOpen(range) || !s.intervals)) sp = this.spectra.set(s, range, spectrumOf(s.histogram, (b = bucketsOf(s.histogram))));
+    // A window's from its counts, moved with the window when it moved a little (window-query.ts).
+    else if (sp === undefined) sp = this.spectra.set(s, range, windowSpectrum(s, range));
     const shown = this.shown.get(s.id);
     return { spectrum: shown ? pinSpectrum(sp, shown) : sp, warnings: this.warningsOf(s.id, b) };
   }

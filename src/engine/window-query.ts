@@ -6,6 +6,7 @@ import type { SeriesModel } from "../core/series";
 import { addDecodedInto } from "../formats/hlog-encoding";
 import { intervalsOf } from "./intervals";
 import type { TimeRange } from "./protocol";
+import { spectrumOf, spectrumOfDense, type Spectrum } from "../core/spectrum";
 
 /** An empty histogram with the layout of `h`, so intervals add by index. */
 export function sameShape(h: Histogram): Histogram {
@@ -51,4 +52,22 @@ export function windowHistogram(s: SeriesModel, range: TimeRange): Histogram {
     if (d) addDecodedInto(out, d);
   }
   return out;
+}
+
+/**
+ * spectrumOf(windowHistogram(s, range)) for a window of a series with blocks, made from the
+ * window's counts as the interval source keeps them (moved, not summed again, when the window
+ * moved a little: a run followed live), without a histogram made. Open ranges, and series
+ * without blocks, are windowHistogram's.
+ */
+export function windowSpectrum(s: SeriesModel, range: TimeRange): Spectrum {
+  const t = s.intervals;
+  if (!t || (range.start === null && range.end === null)) return spectrumOf(windowHistogram(s, range));
+  const src = intervalsOf(s);
+  if (!src.hasBlocks) return spectrumOf(windowHistogram(s, range));
+  const [i0, i1] = indexRange(t.offsets, t.n, range.start ?? -Infinity, range.end ?? Infinity);
+  if (i0 > i1) return spectrumOf(sameShape(s.histogram));
+  const w = src.windowCounts(i0, i1);
+  const h = s.histogram;
+  return spectrumOfDense(w.counts, w.total, lowestDiscernibleValueOf(h), h.numberOfSignificantValueDigits) ?? spectrumOf(windowHistogram(s, range));
 }

@@ -6,12 +6,13 @@
 // they go when the table grows or its series goes.
 import type { IntervalTable, SeriesModel, TableColumns } from "../../core/series";
 import type { Sparse } from "../../core/blocks";
-import { addInto, coarsestLayout, highestEquivalent, lowestDiscernibleValueOf, newHistogram, sparseOf, type Histogram } from "../../core/histogram";
+import { addInto, coarsestLayout, countsLengthOf, highestEquivalent, lowestDiscernibleValueOf, newHistogram, sparseOf, type Histogram } from "../../core/histogram";
 import { addDecodedInto, valueFromIndex, type DecodedHistogram } from "../../formats/hlog-encoding";
 import { decodePayload, inflatedCache, medianOf } from "./decode";
 import { keptFits, keptSparse, type KeptCounts } from "./kept";
 import { GrownBlocks } from "./grown-blocks";
 import { SparseIntervalTable } from "./sparse-rows";
+import { SlidingWindows, type WindowCounts } from "./window-counts";
 
 /** A row appended to a loaded table: a log line a run followed live wrote after the load. */
 export interface AppendedRow {
@@ -132,6 +133,21 @@ export class IntervalSource {
     return { indices: sp.indices, counts: sp.counts };
   }
 
+  private readonly windows = new SlidingWindows(
+    (i0, i1) => this.sum(i0, i1, true),
+    (i) => this.counts(i),
+  );
+
+  /**
+   * The counts of intervals [i0, i1] (rows that exist, i0 <= i1), dense in the series' layout:
+   * a window a little later than one asked before (a run's last minute, followed live) is that
+   * one moved, not summed again (window-counts.ts). Valid until the next call.
+   */
+  windowCounts(i0: number, i1: number): WindowCounts {
+    const h = this.owner.histogram;
+    return this.windows.window(i0, i1, h.numberOfSignificantValueDigits, lowestDiscernibleValueOf(h), countsLengthOf(h));
+  }
+
   /** The stored first-level block of intervals [start, start + BLOCK_SIZES[0]) as kept (views), or null when none is exactly that range. */
   storedBlock(start: number): Sparse | null {
     return this.owner.blocks?.storedBlock(start) ?? null;
@@ -232,5 +248,6 @@ export class IntervalSource {
     this.keptNow = null;
     this.converter = null;
     this.memo.clear();
+    this.windows.clear();
   }
 }
