@@ -195,9 +195,12 @@ function stepPointsFlat(c: CurveInput, x: PixelMap, y: PixelMap, xEnd: number, c
   const f = flat;
   const cum = c.cumulative;
   let m = 0; // points written
+  // The axis' end as a value the optimiser knows is a number: with the argument itself, Node's
+  // V8 boxed every inverseTail in the loop (a heap number per bucket).
+  const cap = xEnd * 1;
   let prevX = pixelAt(x, 1);
   let lastPx = -Infinity;
-  const endOfAxis = pixelAt(x, xEnd);
+  const endOfAxis = pixelAt(x, cap);
   // Whether the last run written is half a pixel wide or more: narrow runs after it start a
   // column of their own instead of raising it (a wide run of zeros followed by a narrow run
   // of 20 µs was drawn at 20 µs over its whole width).
@@ -216,12 +219,12 @@ function stepPointsFlat(c: CurveInput, x: PixelMap, y: PixelMap, xEnd: number, c
       continue;
     }
     if (unplaced >= 0) {
-      const ex = pixelAt(x, inverseTail(cum[unplaced]! / total, xEnd));
+      const ex = pixelAt(x, inverseTail(cum[unplaced]! / total, cap));
       f[2 * m - 2] = ex;
       prevX = ex;
       unplaced = -1;
     }
-    const endX = i === n - 1 ? endOfAxis : pixelAt(x, inverseTail(cum[i]! / total, xEnd));
+    const endX = i === n - 1 ? endOfAxis : pixelAt(x, inverseTail(cum[i]! / total, cap));
     if (m > 0 && !lastWide && endX - lastPx < 0.5 && i !== n - 1) {
       // Same pixel column: keep the highest value (smallest py) of the merged runs.
       const top = Math.min(f[2 * m - 1]!, py);
@@ -443,10 +446,14 @@ export function scaledInput(m: Mapping, mul: number, floor: number): PixelMap {
   return pixelMap(p.fn, p.log, p.a, p.span, p.r0, p.r1, p.mul * mul, Math.max(p.floor, floor));
 }
 
-/** The pixel of v: the same arithmetic as fastScale's function (and d3's), inline. */
+/**
+ * The pixel of v: the same arithmetic as fastScale's function (and d3's), inline. A kept
+ * function's result is made a number: merged as it was (of any type) with the arithmetic's,
+ * it made the optimised curve loop box every pixel it computed (a heap number each).
+ */
 function pixelAt(m: PixelMap, v: number): number {
   const w = Math.max(v * m.mul, m.floor);
-  if (m.fn !== null) return m.fn(w);
+  if (m.fn !== null) return +m.fn(w);
   const t = ((m.log ? Math.log(w) : w) - m.a) / m.span;
   return m.r0 * (1 - t) + m.r1 * t;
 }
