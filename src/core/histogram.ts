@@ -119,10 +119,11 @@ export function bucketsOf(h: Histogram): Buckets {
 /**
  * bucketsOf a histogram of this layout whose counts array is `counts` (dense, index → count, with
  * `total` their sum): a window's counts kept as they are (engine/intervals/source.ts windowCounts).
+ * Only indices [first, last] are read: every count outside them is 0.
  */
-export function bucketsOfDense(counts: Float64Array, total: number, lowest: number, digits: number): Buckets {
+export function bucketsOfDense(counts: Float64Array, total: number, lowest: number, digits: number, first = 0, last = counts.length - 1): Buckets {
   if (total === 0) return { values: new Float64Array(0), cumulative: new Float64Array(0), totalCount: 0, mean: 0, stdDeviation: 0 };
-  return bucketsFromWalk(bucketWalkFast(counts, counts.length - 1, unitMagnitudeOf(lowest), subBucketCountMagnitude(digits) - 1), total);
+  return bucketsFromWalk(bucketWalkFast(counts, last, unitMagnitudeOf(lowest), subBucketCountMagnitude(digits) - 1, first), total);
 }
 
 /**
@@ -176,13 +177,13 @@ interface BucketWalk {
 // arrays of that size: a run followed live asks for spectra a few times a second, and growing
 // arrays to copy them made most of the engine's garbage.
 
-function bucketWalkFast(counts: Float64Array, last: number, unit: number, subHalf: number): BucketWalk {
+function bucketWalkFast(counts: Float64Array, last: number, unit: number, subHalf: number, first = 0): BucketWalk {
   let m = 0;
-  for (let i = 0; i <= last; i++) if (counts[i]! > 0) m++;
+  for (let i = first; i <= last; i++) if (counts[i]! > 0) m++;
   const w: BucketWalk = { values: new Float64Array(m), cumulative: new Float64Array(m), medians: new Float64Array(m), sum: 0 };
   let k = 0;
   let running = 0;
-  for (let i = 0; i <= last; i++) {
+  for (let i = first; i <= last; i++) {
     const c = counts[i]!;
     if (c > 0) {
       const low = valueAtIndex(i, unit, subHalf);

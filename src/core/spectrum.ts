@@ -48,18 +48,18 @@ export { valueAtFromBuckets };
 
 /**
  * spectrumOf a histogram of this layout whose counts array is `counts` (dense, `total` their sum),
- * without making one: a window's counts as the engine keeps them. Null when a histogram's least
+ * without making one: a window's counts as the engine keeps them, non-zero only within [lo, hi]. Null when a histogram's least
  * value would come from elsewhere than its counts (only zeros recorded): spectrumOf answers that.
  */
-export function spectrumOfDense(counts: Float64Array, total: number, lowest: number, digits: number): Spectrum | null {
+export function spectrumOfDense(counts: Float64Array, total: number, lowest: number, digits: number, lo = 0, hi = counts.length - 1): Spectrum | null {
   let first = 0;
-  for (let i = 1; i < counts.length; i++)
+  for (let i = Math.max(1, lo); i <= hi; i++)
     if (counts[i]! > 0) {
       first = i;
       break;
     }
   if (total > 0 && first === 0) return null;
-  const b = bucketsOfDense(counts, total, lowest, digits);
+  const b = bucketsOfDense(counts, total, lowest, digits, lo, hi);
   const max = total > 0 ? b.values[b.values.length - 1]! : 0;
   const percentiles: Record<string, number> = {};
   for (const p of TABLE_PERCENTILES) percentiles[String(p)] = valueAtFromBuckets({ values: b.values, cumulative: b.cumulative, totalCount: b.totalCount, max }, p);

@@ -8,7 +8,9 @@ import { writeHlog } from "../../tests/support/hlog-fixture";
 import { mulberry32 } from "../../tests/support/queue-sim";
 import { Store } from "./store";
 import { windowHistogram, windowSpectrum } from "./window-query";
-import { spectrumOf } from "../core/spectrum";
+import { spectrumOf, spectrumOfDense } from "../core/spectrum";
+import { indexRange } from "../core/blocks";
+import { intervalsOf } from "./intervals";
 import { maxOf, newHistogram } from "../core/histogram";
 import type { TimeRange } from "./protocol";
 
@@ -61,6 +63,13 @@ describe("a window's spectrum from its counts kept and moved", () => {
       const fresh = spectrumOf(windowHistogram(s, range));
       const kept = windowSpectrum(s, range);
       expect(kept).toEqual(fresh);
+      // The window's kept counts themselves, not a fallback to a histogram summed afresh.
+      const t = s.intervals!;
+      const [i0, i1] = indexRange(t.offsets, t.n, range.start ?? -Infinity, range.end ?? Infinity);
+      if (i0 <= i1) {
+        const w = intervalsOf(s).windowCounts(i0, i1);
+        expect(spectrumOfDense(w.counts, w.total, 1, 3, Math.min(w.lo, w.counts.length), w.hi)).toEqual(fresh);
+      }
       if (handToo) {
         const h = byHand(range);
         expect(kept.totalCount).toBe(h.totalCount);

@@ -12,6 +12,9 @@ interface Slide {
   lowest: number;
   counts: Float64Array;
   total: number;
+  /** Every index ever counted since the window was made lies in [lo, hi]: the rest of `counts` is 0, and not read. */
+  lo: number;
+  hi: number;
   used: number;
 }
 
@@ -22,6 +25,9 @@ const SLIDES = 2;
 export interface WindowCounts {
   counts: Float64Array;
   total: number;
+  /** Counts outside [lo, hi] are 0 (hi < lo: none counted). */
+  lo: number;
+  hi: number;
 }
 
 export class SlidingWindows {
@@ -71,13 +77,15 @@ export class SlidingWindows {
   private anew(i0: number, i1: number, digits: number, lowest: number, length: number): Slide {
     let s: Slide;
     if (this.slides.length < SLIDES) {
-      s = { i0, i1, digits, lowest, counts: new Float64Array(length), total: 0, used: 0 };
+      s = { i0, i1, digits, lowest, counts: new Float64Array(length), total: 0, lo: Infinity, hi: -1, used: 0 };
       this.slides.push(s);
     } else {
       s = this.slides[0]!;
       for (const x of this.slides) if (x.used < s.used) s = x;
-      s.counts.fill(0);
+      if (s.hi >= s.lo) s.counts.fill(0, s.lo, s.hi + 1);
       s.total = 0;
+      s.lo = Infinity;
+      s.hi = -1;
       s.i0 = i0;
       s.i1 = i1;
       s.digits = digits;
@@ -98,11 +106,18 @@ export class SlidingWindows {
     }
     const arr = s.counts;
     let t = 0;
+    let lo = s.lo;
+    let hi = s.hi;
     for (let k = 0; k < n; k++) {
+      const i = indices[k]!;
       const v = sign * counts[k]!;
-      arr[indices[k]!]! += v;
+      arr[i]! += v;
       t += v;
+      if (i < lo) lo = i;
+      if (i > hi) hi = i;
     }
     s.total += t;
+    s.lo = lo;
+    s.hi = hi;
   }
 }
