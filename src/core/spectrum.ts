@@ -1,7 +1,7 @@
 // What the charts and the table need from one histogram: plot-ready arrays and the headline
 // percentiles. Computed from the (merged) histogram only: nothing here averages percentiles.
 import { bucketsOf, bucketsOfDense, maxOf, type Buckets, type Histogram } from "./histogram";
-import { pow2, subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "./counts-layout";
+import { subBucketCountMagnitude, unitMagnitudeOf, valueAtIndex } from "./counts-layout";
 
 import { TABLE_PERCENTILES } from "./types";
 import { valueAtFromBuckets } from "./bucket-lookup";
@@ -26,30 +26,24 @@ export interface Spectrum {
 
 /** `buckets`: bucketsOf(h), and `max`: maxOf(h), when the caller has them already. */
 export function spectrumOf(h: Histogram, buckets: Buckets = bucketsOf(h), max = maxOf(h)): Spectrum {
-  const b = buckets;
+  return spectrumOfBuckets(buckets, h.totalCount, max, h.totalCount === 0 ? 0 : h.minNonZeroValue);
+}
+
+function spectrumOfBuckets(b: Buckets, totalCount: number, max: number, min: number): Spectrum {
   const percentiles: Record<string, number> = {};
   // From the buckets: the same rule as the library's getValueAtPercentile (property-tested in
   // bucket-lookup's tests) without a scan of the whole counts array per percentile.
   for (const p of TABLE_PERCENTILES) percentiles[String(p)] = valueAtFromBuckets({ values: b.values, cumulative: b.cumulative, totalCount: b.totalCount, max }, p);
-  const empty = h.totalCount === 0;
-  return {
-    totalCount: h.totalCount,
-    max,
-    min: empty ? 0 : h.minNonZeroValue,
-    percentiles,
-    values: b.values,
-    cumulative: b.cumulative,
-    mean: b.mean,
-    stdDeviation: b.stdDeviation,
-  };
+  return { totalCount, max, min, percentiles, values: b.values, cumulative: b.cumulative, mean: b.mean, stdDeviation: b.stdDeviation };
 }
 
 export { valueAtFromBuckets };
 
 /**
  * spectrumOf a histogram of this layout whose counts array is `counts` (dense, `total` their sum),
- * without making one: a window's counts as the engine keeps them, non-zero only within [lo, hi]. Null when a histogram's least
- * value would come from elsewhere than its counts (only zeros recorded): spectrumOf answers that.
+ * without making one: a window's counts as the engine keeps them, non-zero only within [lo, hi]
+ * (none counted: hi < lo). Null when a histogram's least value would come from elsewhere than its
+ * counts (only zeros recorded): spectrumOf answers that.
  */
 export function spectrumOfDense(counts: Float64Array, total: number, lowest: number, digits: number, lo = 0, hi = counts.length - 1): Spectrum | null {
   let first = 0;
@@ -60,11 +54,7 @@ export function spectrumOfDense(counts: Float64Array, total: number, lowest: num
     }
   if (total > 0 && first === 0) return null;
   const b = bucketsOfDense(counts, total, lowest, digits, lo, hi);
-  const max = total > 0 ? b.values[b.values.length - 1]! : 0;
-  const percentiles: Record<string, number> = {};
-  for (const p of TABLE_PERCENTILES) percentiles[String(p)] = valueAtFromBuckets({ values: b.values, cumulative: b.cumulative, totalCount: b.totalCount, max }, p);
-  // The least value as the library keeps it: the first non-zero index's value, in whole units.
-  const unit = pow2(unitMagnitudeOf(lowest));
-  const min = total > 0 ? Math.floor(valueAtIndex(first, unitMagnitudeOf(lowest), subBucketCountMagnitude(digits) - 1) / unit) * unit : 0;
-  return { totalCount: total, max, min, percentiles, values: b.values, cumulative: b.cumulative, mean: b.mean, stdDeviation: b.stdDeviation };
+  // The least value as the library keeps it: the first non-zero index's (a multiple of its unit).
+  const min = total > 0 ? valueAtIndex(first, unitMagnitudeOf(lowest), subBucketCountMagnitude(digits) - 1) : 0;
+  return spectrumOfBuckets(b, total, total > 0 ? b.values[b.values.length - 1]! : 0, min);
 }

@@ -69,8 +69,5 @@ export function windowSpectrum(s: SeriesModel, range: TimeRange): Spectrum {
   if (i0 > i1) return spectrumOf(sameShape(s.histogram));
   const w = src.windowCounts(i0, i1);
   const h = s.histogram;
-  return (
-    spectrumOfDense(w.counts, w.total, lowestDiscernibleValueOf(h), h.numberOfSignificantValueDigits, Math.min(w.lo, w.counts.length), w.hi) ??
-    spectrumOf(windowHistogram(s, range))
-  );
+  return spectrumOfDense(w.counts, w.total, lowestDiscernibleValueOf(h), h.numberOfSignificantValueDigits, w.lo, w.hi) ?? spectrumOf(windowHistogram(s, range));
 }
