@@ -21,6 +21,8 @@
 //    V8's helper threads mostly collect that garbage. --dist DIR serves another build (another
 //    checkout's dist/), measured by this same script. --slice S prints the page's CPU for each
 //    S seconds while it follows (does it settle once the JIT has warmed?).
+//    --idle writes nothing while measuring (a followed page that only waits); --mutations counts the
+//    nodes and texts the page changes a second; --trace-categories adds trace categories to --trace.
 import { spawnSync } from "node:child_process";
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -43,6 +45,8 @@ const ONLY = new Set(arg("--only", "1,2").split(",").map(Number));
 const PROFILE = arg("--profile", "");
 /** Writes a Chromium trace of the page while it follows and prints where its main thread's time went (style, layout, paint, script). */
 const TRACE = arg("--trace", "");
+/** More trace categories for --trace, comma-separated (e.g. toplevel,ipc,mojom: what the main thread's bare tasks are). */
+const TRACE_MORE = arg("--trace-categories", "").split(",").filter(Boolean);
 /** Writes the workers' CPU profiles (the engine's and its helpers') and prints their heaviest functions. */
 const PROFILE_WORKER = arg("--profile-worker", "");
 /** Samples the allocations of the main thread and the workers while the page follows, and prints the bytes a second by function. */
@@ -62,6 +66,10 @@ const SLICE = Math.max(0, Number(arg("--slice", "0")) || 0);
  * last window (the live panel's) moves with every interval, as it does for most of a run.
  */
 const HISTORY = Math.max(1, Number(arg("--history", "90")) || 90);
+/** Counts the nodes the page adds and removes while it follows, by parent: what a redraw rebuilds instead of updating. */
+const MUTATIONS = process.argv.includes("--mutations");
+/** Writes nothing while measuring: the CPU of a followed page that only waits (what every second costs without a redraw). */
+const IDLE = process.argv.includes("--idle");
 
 function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -502,6 +510,24 @@ async function tenSeries(): Promise<void> {
           }
         }).observe(document.body, { subtree: true, attributes: true, attributeOldValue: true, attributeFilter: ["d"] });
       });
+      if (MUTATIONS)
+        // A string, not a function: the script runner's helper for function names is not in the page.
+        await page.evaluate(`(() => {
+          const by = {};
+          window.__nodes = by;
+          const label = (el) => {
+            const parts = [];
+            for (let e = el; e && parts.length < 3; e = e.parentElement)
+              parts.push(e.tagName.toLowerCase() + (e.getAttribute("data-testid") ? "[" + e.getAttribute("data-testid") + "]" : e.getAttribute("class") ? "." + e.getAttribute("class").split(" ")[0] : ""));
+            return parts.join(" < ");
+          };
+          new MutationObserver((ms) => {
+            for (const m of ms) {
+              const k = m.type === "characterData" ? "text in " + label(m.target.parentElement) : label(m.target);
+              by[k] = (by[k] ?? 0) + (m.type === "characterData" ? 1 : m.addedNodes.length + m.removedNodes.length);
+            }
+          }).observe(document.body, { subtree: true, childList: true, characterData: true });
+        })()`);
       const cdp = await page.context().newCDPSession(page);
       await cdp.send("Performance.enable");
       const task = async () => ((await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "TaskDuration")?.value ?? 0) as number;
@@ -531,7 +557,7 @@ async function tenSeries(): Promise<void> {
       }
       if (TRACE)
         await browser.startTracing(page, {
-          categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "disabled-by-default-v8.gc", "disabled-by-default-v8.compile"],
+          categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "disabled-by-default-v8.gc", "disabled-by-default-v8.compile", ...TRACE_MORE],
         });
       const cpu0 = await task();
       const own0 = rendererCpu();
@@ -555,6 +581,7 @@ async function tenSeries(): Promise<void> {
           const at = tick + k * 100;
           const wait = at - Date.now();
           if (wait > 0) await new Promise((res) => setTimeout(res, wait));
+          if (IDLE) continue;
           appendFileSync(logs[k]!.file, logs[k]!.lines[HISTORY + s]!);
           writes.push({ source: `s${k}.hlog`, count: (HISTORY + 1 + s) * perInterval, at: Date.now() });
         }
@@ -620,6 +647,14 @@ async function tenSeries(): Promise<void> {
       }
       const seen = await page.evaluate(() => (window as unknown as { __seen: [string, string, number][] }).__seen);
       const redrawn = await page.evaluate(() => (window as unknown as { __redrawn: Record<string, number> }).__redrawn);
+      if (MUTATIONS) {
+        const nodes = await page.evaluate(() => (window as unknown as { __nodes: Record<string, number> }).__nodes);
+        console.log(`     nodes added or removed, and texts changed, a second, by where (while following):`);
+        for (const [k, n] of Object.entries(nodes)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 25))
+          console.log(`     ${(n / secs).toFixed(1).padStart(7)}  ${k}`);
+      }
       console.log(`     curves drawn anew (path data changed) while following, by chart: ${JSON.stringify(redrawn)}`);
       const lat: number[] = [];
       let missed = 0;
