@@ -29,11 +29,13 @@ export type LiveFollowEnd = "whole" | number;
 
 /**
  * The least time between two redraws of appended lines: many writers each writing an interval
- * a second are drawn together, a few times a second, not once each (every redraw asks the
- * engine again and draws the spectra, the table and the timeline). A line waits at most this
- * long plus one redraw, well within the second an appended interval has to be on screen.
+ * a second are drawn together, not once each (every redraw asks the engine again and draws the
+ * spectra, the table and the timeline). Most of the page's CPU while it follows is paid per
+ * redraw, not per line, so this is as long as the second an appended interval has to be on
+ * screen allows: a line waits at most this long plus one redraw (under 100 ms here), with room
+ * left for a slower machine. A line after a quiet spell is drawn at once.
  */
-const FLUSH_MS = 600;
+const FLUSH_MS = 800;
 const MAX_NOTES = 6;
 
 /** Pieces of one file and run that follow each other, joined (fewer reads for a burst). */
