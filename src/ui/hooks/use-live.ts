@@ -32,8 +32,8 @@ export type LiveFollowEnd = "whole" | number;
  * a second are drawn together, not once each (every redraw asks the engine again and draws the
  * spectra, the table and the timeline). Most of the page's CPU while it follows is paid per
  * redraw, not per line, so this is as long as the second an appended interval has to be on
- * screen allows: a line waits at most this long plus one redraw (under 100 ms here), with room
- * left for a slower machine. A line after a quiet spell is drawn at once.
+ * screen allows: a line waits at most this long plus one redraw, and a slower machine's redraw
+ * still fits in what is left. A line after a quiet spell is drawn at once.
  */
 const FLUSH_MS = 800;
 const MAX_NOTES = 6;
