@@ -103,7 +103,9 @@ test("on the page that opens on the demo, a server's series start no helper work
   try {
     await page.goto("./");
     await idle(page);
-    // The demo's small logs start none; nor does a load that reads no log.
+    // The helpers the page starts once its first screen is drawn are up first (else they could
+    // start inside the count below); then a load that reads no log starts none, and ends them.
+    await expect.poll(() => workers(page)).toContain("helper");
     let started = 0;
     page.on("worker", () => started++);
     await askPrometheus(page, fake.url);
