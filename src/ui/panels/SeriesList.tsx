@@ -59,12 +59,12 @@ function verdictText(v: Verdict | null): string {
  * first, then the file in muted text, so the end of a long name that the row cuts off is the
  * part all rows share, not the part that tells them apart. data-name keeps the full name.
  */
-function labelFirst(v: SeriesView): React.ReactNode {
-  const suffix = v.tag ? ` [${v.tag}]` : "";
-  if (!suffix || !v.name.endsWith(suffix) || v.name.length === suffix.length) return v.name;
+function labelFirst(name: string, tag: string): React.ReactNode {
+  const suffix = tag ? ` [${tag}]` : "";
+  if (!suffix || !name.endsWith(suffix) || name.length === suffix.length) return name;
   return (
     <>
-      {v.tag} <span className="series-file">{v.name.slice(0, -suffix.length)}</span>
+      {tag} <span className="series-file">{name.slice(0, -suffix.length)}</span>
     </>
   );
 }
@@ -103,24 +103,118 @@ export const SeriesList = memo(function SeriesList(props: Props) {
   );
 });
 
-/** The options of a guessed unit's menu: the guess says it is one. */
-function assumedUnitOptions(v: SeriesView): ReactElement[] {
-  const out: ReactElement[] = [];
+type ItemProps = Omit<Props, "rows" | "selected" | "onBusy"> & { row: SeriesRow; isSelected: boolean };
+
+const stop = (e: React.SyntheticEvent) => e.stopPropagation();
+
+// A followed run changes every row's counts a few times a second: the row's parts that do not
+// change with them (the controls, the unit's menu) are memoised on what they show, so that a
+// redraw updates the counts' text and leaves the rest alone.
+
+/** The checkbox, the swatch and the name's button. */
+const ItemHead = memo(function ItemHead(p: {
+  id: string;
+  name: string;
+  source: string;
+  tag: string;
+  merged: string;
+  color: string;
+  dash: string;
+  visible: boolean;
+  isSelected: boolean;
+  onSelect: (id: string, on: boolean) => void;
+  onToggle: (id: string) => void;
+}) {
+  const { id, name, visible } = p;
+  return (
+    <>
+      <input
+        type="checkbox"
+        className="select"
+        data-testid="series-select"
+        aria-label={`Select ${name} for merging`}
+        checked={p.isSelected}
+        onClick={stop}
+        onChange={(e) => p.onSelect(id, e.target.checked)}
+      />
+      <svg width="28" height="10" aria-hidden="true" className="swatch">
+        <line x1="0" x2="28" y1="5" y2="5" stroke={p.color} strokeWidth="3" strokeDasharray={p.dash || undefined} />
+      </svg>
+      <button
+        type="button"
+        className="series-name"
+        data-testid="series-toggle"
+        aria-pressed={visible}
+        aria-label={`${name}: ${visible ? "shown" : "hidden"} (press to ${visible ? "hide" : "show"})`}
+        title={`${p.source}${p.tag ? ` (tag ${p.tag})` : ""}${p.merged ? `\nmerged from: ${p.merged}` : ""}`}
+        onClick={(e) => {
+          e.stopPropagation();
+          p.onToggle(id);
+        }}
+      >
+        {labelFirst(name, p.tag)}
+      </button>
+    </>
+  );
+});
+
+/** The menu of a guessed unit: the guess says it is one, and changes it in one go. */
+const UnitGuess = memo(function UnitGuess(p: { id: string; name: string; unit: Unit; unitSource: SeriesView["unitSource"]; onUnit: (id: string, unit: Unit) => void }) {
+  const options: ReactElement[] = [];
   for (const u of UNITS)
-    out.push(
+    options.push(
       <option key={u} value={u}>
-        {u === v.recordedUnit ? `${UNIT_LABEL[u]}? — ${v.unitSource === "interval-max" ? "from Interval_Max" : "assumed"}` : UNIT_LABEL[u]}
+        {u === p.unit ? `${UNIT_LABEL[u]}? — ${p.unitSource === "interval-max" ? "from Interval_Max" : "assumed"}` : UNIT_LABEL[u]}
       </option>,
     );
-  return out;
-}
+  return (
+    <select
+      className="unit-assumed"
+      data-testid="unit-assumed"
+      value={p.unit}
+      title={`Recorded unit ${UNIT_SOURCE_TEXT[p.unitSource]}`}
+      aria-label={`Recorded unit of ${p.name}, assumed: change it`}
+      onClick={stop}
+      onKeyDown={stop}
+      onChange={(e) => p.onUnit(p.id, e.target.value as Unit)}
+    >
+      {options}
+    </select>
+  );
+});
 
-type ItemProps = Omit<Props, "rows" | "selected" | "onBusy"> & { row: SeriesRow; isSelected: boolean };
+/** Edit, .hgrm and remove. */
+const ItemActions = memo(function ItemActions(p: {
+  id: string;
+  name: string;
+  corrected: boolean;
+  editing: boolean;
+  onEdit: (f: (e: boolean) => boolean) => void;
+  onExport: (id: string) => void;
+  onRemove: (id: string) => void;
+}) {
+  return (
+    <span className="series-actions" onClick={stop}>
+      {p.corrected ? null : (
+        <button type="button" data-testid="edit-identity" aria-expanded={p.editing} onClick={() => p.onEdit((e) => !e)} title="Edit configuration, throughput and kind">
+          edit
+        </button>
+      )}
+      <button type="button" data-testid="export-hgrm" onClick={() => p.onExport(p.id)} title="Download this series' percentile distribution (.hgrm, HdrHistogram's format)">
+        .hgrm
+      </button>
+      {p.corrected ? null : (
+        <button type="button" data-testid="remove-series" aria-label={`Remove ${p.name}`} onClick={() => p.onRemove(p.id)}>
+          ×
+        </button>
+      )}
+    </span>
+  );
+});
 
 const SeriesItem = memo(function SeriesItem({ row, isSelected, onSelect, onToggle, onExport, onRemove, onUnit, onIdentity }: ItemProps) {
   const { view: v, color, dash, visible, verdict } = row;
   const [editing, setEditing] = useState(false);
-  const stop = (e: React.SyntheticEvent) => e.stopPropagation();
   return (
     <li
       data-testid="series"
@@ -141,32 +235,19 @@ const SeriesItem = memo(function SeriesItem({ row, isSelected, onSelect, onToggl
       // A click anywhere on the row toggles it (mouse); the keyboard uses the name's button.
       onClick={() => onToggle(v.id)}
     >
-      <input
-        type="checkbox"
-        className="select"
-        data-testid="series-select"
-        aria-label={`Select ${v.name} for merging`}
-        checked={isSelected}
-        onClick={stop}
-        onChange={(e) => onSelect(v.id, e.target.checked)}
+      <ItemHead
+        id={v.id}
+        name={v.name}
+        source={v.source}
+        tag={v.tag}
+        merged={v.mergedFrom.join(", ")}
+        color={color}
+        dash={dash}
+        visible={visible}
+        isSelected={isSelected}
+        onSelect={onSelect}
+        onToggle={onToggle}
       />
-      <svg width="28" height="10" aria-hidden="true" className="swatch">
-        <line x1="0" x2="28" y1="5" y2="5" stroke={color} strokeWidth="3" strokeDasharray={dash || undefined} />
-      </svg>
-      <button
-        type="button"
-        className="series-name"
-        data-testid="series-toggle"
-        aria-pressed={visible}
-        aria-label={`${v.name}: ${visible ? "shown" : "hidden"} (press to ${visible ? "hide" : "show"})`}
-        title={`${v.source}${v.tag ? ` (tag ${v.tag})` : ""}${v.mergedFrom.length ? `\nmerged from: ${v.mergedFrom.join(", ")}` : ""}`}
-        onClick={(e) => {
-          e.stopPropagation();
-          onToggle(v.id);
-        }}
-      >
-        {labelFirst(v)}
-      </button>
       <span className="series-meta">
         {v.throughput !== null ? `${formatThroughput(v.throughput)} · ` : ""}
         {v.kind ? `${v.kind} time · ` : ""}
@@ -191,42 +272,14 @@ const SeriesItem = memo(function SeriesItem({ row, isSelected, onSelect, onToggl
           {`${formatCountOf(v.beforeStart.intervals, "interval")} (${formatCountOf(v.beforeStart.count, "value")}) ${v.beforeStart.intervals === 1 ? "starts" : "start"} before StartTime: counted here, left out by HistogramLogProcessor without -start`}
         </span>
       ) : null}
-      {v.unitSource === "interval-max" || v.unitSource === "default" ? (
-        // The unit is only a guess: say so where it is seen, and change it in one go.
-        <select
-          className="unit-assumed"
-          data-testid="unit-assumed"
-          value={v.recordedUnit}
-          title={`Recorded unit ${UNIT_SOURCE_TEXT[v.unitSource]}`}
-          aria-label={`Recorded unit of ${v.name}, assumed: change it`}
-          onClick={stop}
-          onKeyDown={stop}
-          onChange={(e) => onUnit(v.id, e.target.value as Unit)}
-        >
-          {assumedUnitOptions(v)}
-        </select>
-      ) : null}
+      {v.unitSource === "interval-max" || v.unitSource === "default" ? <UnitGuess id={v.id} name={v.name} unit={v.recordedUnit} unitSource={v.unitSource} onUnit={onUnit} /> : null}
       {verdict ? (
         <span className={verdict.pass ? "verdict pass" : "verdict fail"} data-testid="series-verdict">
           {verdict.pass ? "✓ " : "✗ "}
           {verdictText(verdict)}
         </span>
       ) : null}
-      <span className="series-actions" onClick={stop}>
-        {v.correctedFrom ? null : (
-          <button type="button" data-testid="edit-identity" aria-expanded={editing} onClick={() => setEditing((e) => !e)} title="Edit configuration, throughput and kind">
-            edit
-          </button>
-        )}
-        <button type="button" data-testid="export-hgrm" onClick={() => onExport(v.id)} title="Download this series' percentile distribution (.hgrm, HdrHistogram's format)">
-          .hgrm
-        </button>
-        {v.correctedFrom ? null : (
-          <button type="button" data-testid="remove-series" aria-label={`Remove ${v.name}`} onClick={() => onRemove(v.id)}>
-            ×
-          </button>
-        )}
-      </span>
+      <ItemActions id={v.id} name={v.name} corrected={Boolean(v.correctedFrom)} editing={editing} onEdit={setEditing} onExport={onExport} onRemove={onRemove} />
       {editing ? (
         <div className="identity-editor" onClick={stop} onKeyDown={stop}>
           <label>
