@@ -2,7 +2,7 @@
 // drawn), pause and resume, how the time axis follows the run, what happened to the files
 // (a new run, a deleted file, a file that stopped growing), the moment each series' run so far
 // first failed the requirement, and the spectrum of the run so far beside that of the last window.
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { PercentilePlot, type PlotSeries, type PlotStep } from "../../charts/percentile-plot/PercentilePlot";
 import { formatNumber } from "../../core/format";
 import { percentileLabel, type Requirement } from "../../core/requirements";
@@ -222,42 +222,7 @@ export function LivePanel({ live, engine, rows, timeline, requirement, unit, yLo
   const half = Math.max(260, Math.floor((width - 24) / 2));
   return (
     <section className="live-panel">
-      <div className="live-bar">
-        <span
-          data-testid="live"
-          data-live={live.paused ? "false" : "true"}
-          data-updated={String(live.updated)}
-          data-connected={live.connected ? "true" : "false"}
-          className={live.paused ? "live-badge paused" : "live-badge"}
-          title={live.updated ? `latest lines drawn at ${new Date(live.updated).toLocaleTimeString()}` : "waiting for the first lines"}
-        >
-          {live.paused ? "Paused" : live.connected ? "● Live" : "● Live (reconnecting…)"}
-        </span>
-        {live.paused ? (
-          <button type="button" data-testid="live-resume" onClick={live.resume}>
-            Resume
-          </button>
-        ) : (
-          <button type="button" data-testid="live-pause" onClick={live.pause}>
-            Pause
-          </button>
-        )}
-        <label>
-          Time axis{" "}
-          <select data-testid="live-follow" value={String(follow)} onChange={(e) => onFollow(e.target.value === "whole" ? "whole" : Number(e.target.value))}>
-            <option value="whole">the whole run</option>
-            <option value="1">the last minute</option>
-            <option value="5">the last 5 minutes</option>
-            <option value="15">the last 15 minutes</option>
-            <option value="60">the last hour</option>
-          </select>
-        </label>
-        {live.updated ? (
-          <span className="live-updated">updated {new Date(live.updated).toLocaleTimeString()}</span>
-        ) : (
-          <span className="live-updated">waiting for the first lines…</span>
-        )}
-      </div>
+      <LiveBar paused={live.paused} connected={live.connected} updated={live.updated} pause={live.pause} resume={live.resume} follow={follow} onFollow={onFollow} />
       {failures.length > 0 ? (
         <ul className="live-failures">
           {failures.map((f) => (
@@ -295,3 +260,53 @@ export function LivePanel({ live, engine, rows, timeline, requirement, unit, yLo
     </section>
   );
 }
+
+/**
+ * The badge, pause and resume, the time axis' choice and when the latest lines were drawn:
+ * memoised on what they show, as the panel renders with every update of the page.
+ */
+const LiveBar = memo(function LiveBar(p: {
+  paused: boolean;
+  connected: boolean;
+  updated: number;
+  pause: () => void;
+  resume: () => void;
+  follow: LiveFollowEnd;
+  onFollow: (f: LiveFollowEnd) => void;
+}) {
+  const { paused, connected, updated, pause, resume, follow, onFollow } = p;
+  return (
+    <div className="live-bar">
+      <span
+        data-testid="live"
+        data-live={paused ? "false" : "true"}
+        data-updated={String(updated)}
+        data-connected={connected ? "true" : "false"}
+        className={paused ? "live-badge paused" : "live-badge"}
+        title={updated ? `latest lines drawn at ${new Date(updated).toLocaleTimeString()}` : "waiting for the first lines"}
+      >
+        {paused ? "Paused" : connected ? "● Live" : "● Live (reconnecting…)"}
+      </span>
+      {paused ? (
+        <button type="button" data-testid="live-resume" onClick={resume}>
+          Resume
+        </button>
+      ) : (
+        <button type="button" data-testid="live-pause" onClick={pause}>
+          Pause
+        </button>
+      )}
+      <label>
+        Time axis{" "}
+        <select data-testid="live-follow" value={String(follow)} onChange={(e) => onFollow(e.target.value === "whole" ? "whole" : Number(e.target.value))}>
+          <option value="whole">the whole run</option>
+          <option value="1">the last minute</option>
+          <option value="5">the last 5 minutes</option>
+          <option value="15">the last 15 minutes</option>
+          <option value="60">the last hour</option>
+        </select>
+      </label>
+      {updated ? <span className="live-updated">updated {new Date(updated).toLocaleTimeString()}</span> : <span className="live-updated">waiting for the first lines…</span>}
+    </div>
+  );
+});
