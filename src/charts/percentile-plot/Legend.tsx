@@ -18,7 +18,23 @@ export function seriesKeys(series: readonly PlotSeries[]): { namesKey: string; n
   return { namesKey: names.join("\u0000"), noValuesKey: why.join("\u0000") };
 }
 
-export const Legend = memo(function Legend({ series, labels, items }: { series: PlotSeries[]; labels: string[]; items: LegendItem[] }) {
+type LegendProps = { series: PlotSeries[]; labels: string[]; items: LegendItem[] };
+
+/**
+ * The same entries: what each shows (its name, colour, dash and why it has no line), not the
+ * series' values, which change with every redraw of a followed run while the legend does not.
+ */
+export function sameLegend(a: LegendProps, b: LegendProps): boolean {
+  if (a.labels !== b.labels || a.items !== b.items || a.series.length !== b.series.length) return false;
+  for (let i = 0; i < a.series.length; i++) {
+    const x = a.series[i]!;
+    const y = b.series[i]!;
+    if (x !== y && (x.id !== y.id || x.name !== y.name || x.color !== y.color || x.dash !== y.dash || x.noValues !== y.noValues)) return false;
+  }
+  return true;
+}
+
+export const Legend = memo(function Legend({ series, labels, items }: LegendProps) {
   const entries: (ReactElement | null)[] = [];
   for (let i = 0; i < series.length; i++) {
     const s = series[i]!;
@@ -47,4 +63,4 @@ export const Legend = memo(function Legend({ series, labels, items }: { series: 
       {entries}
     </g>
   );
-});
+}, sameLegend);
