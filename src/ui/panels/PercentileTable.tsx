@@ -73,30 +73,40 @@ const ValueRow = memo(function ValueRow({ view: v, color, unit }: { view: Series
   // alone would not tell a run whose every request failed from an empty time window.
   const empty = noValuesText(v);
   const cells: ReactElement[] = [];
-  for (const p of TABLE_PERCENTILES) {
-    const raw = v.spectrum.percentiles[String(p)] ?? 0;
-    // Without values, data-raw is empty and data-novalues says why, as report --json's null
-    // and noValues: a "0" would read as 0 ms to whatever reads the page.
-    cells.push(
-      <td key={p} data-series={v.name} data-percentile={String(p)} data-raw={empty ? "" : String(raw)} data-novalues={empty ?? undefined} className={p === 100 ? "max" : undefined}>
-        {empty ? "–" : formatNumber(raw * f)}
-      </td>,
-    );
-  }
+  for (const p of TABLE_PERCENTILES) cells.push(<ValueCell key={p} name={v.name} percentile={p} raw={v.spectrum.percentiles[String(p)] ?? 0} factor={f} empty={empty} />);
   return (
     <tr>
-      <th scope="row">
-        <span className="dot" style={{ background: color }} aria-hidden="true" />
-        {v.name}
-        {empty ? (
-          <span className="series-note" data-testid="table-no-values" data-series={v.name}>
-            {empty}
-          </span>
-        ) : null}
-      </th>
+      <RowHead name={v.name} color={color} empty={empty} />
       {cells}
       <CountCell name={v.name} count={v.spectrum.totalCount} />
     </tr>
+  );
+});
+
+// The row's parts are memoised on what they show: a followed run's redraw gives every row a
+// new view, and most of its cells read the same as before (the counts change, the whole run's
+// percentiles seldom do).
+const RowHead = memo(function RowHead({ name, color, empty }: { name: string; color: string; empty: string | null }) {
+  return (
+    <th scope="row">
+      <span className="dot" style={{ background: color }} aria-hidden="true" />
+      {name}
+      {empty ? (
+        <span className="series-note" data-testid="table-no-values" data-series={name}>
+          {empty}
+        </span>
+      ) : null}
+    </th>
+  );
+});
+
+const ValueCell = memo(function ValueCell({ name, percentile: p, raw, factor, empty }: { name: string; percentile: number; raw: number; factor: number; empty: string | null }) {
+  // Without values, data-raw is empty and data-novalues says why, as report --json's null
+  // and noValues: a "0" would read as 0 ms to whatever reads the page.
+  return (
+    <td data-series={name} data-percentile={String(p)} data-raw={empty ? "" : String(raw)} data-novalues={empty ?? undefined} className={p === 100 ? "max" : undefined}>
+      {empty ? "–" : formatNumber(raw * factor)}
+    </td>
   );
 });
 
