@@ -107,8 +107,16 @@ function setup(): { dir: string; page: string; logs: string; outside: string } {
   return { dir, page, logs, outside };
 }
 
-async function start(paths: string[], page: string, extra: { host?: string; port?: number; quietMs?: number } = {}): Promise<Serving> {
-  const s = await startServer({ paths, host: extra.host ?? "127.0.0.1", port: extra.port ?? 0, pageDir: page, pollMs: 30, quietMs: extra.quietMs ?? 60_000 });
+async function start(paths: string[], page: string, extra: { host?: string; port?: number; quietMs?: number; gatherMs?: number } = {}): Promise<Serving> {
+  const s = await startServer({
+    paths,
+    host: extra.host ?? "127.0.0.1",
+    port: extra.port ?? 0,
+    pageDir: page,
+    pollMs: 30,
+    quietMs: extra.quietMs ?? 60_000,
+    ...(extra.gatherMs !== undefined ? { gatherMs: extra.gatherMs } : {}),
+  });
   servers.push(s);
   return s;
 }
@@ -196,7 +204,59 @@ describe("serve: what it hands out", () => {
   });
 });
 
+/** The stream's pieces as they arrive (ms since the request), until `n` lines events came. */
+function pieces(url: string, n: number, ms = 8000): Promise<{ at: number; lines: number }[]> {
+  const u = new URL(url);
+  const t0 = Date.now();
+  return new Promise((resolve, reject) => {
+    const got: { at: number; lines: number }[] = [];
+    let seen = 0;
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`timed out; got ${JSON.stringify(got)}`));
+    }, ms);
+    const req = request({ host: u.hostname, port: u.port, path: "/live/events" }, (res) => {
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => {
+        const lines = d.split("event: lines\n").length - 1;
+        if (lines === 0) return;
+        got.push({ at: Date.now() - t0, lines });
+        if ((seen += lines) >= n) {
+          clearTimeout(timer);
+          req.destroy();
+          resolve(got);
+        }
+      });
+    });
+    req.on("error", (e) => {
+      if (!req.destroyed) reject(e);
+    });
+    req.end();
+  });
+}
+
 describe("serve: following", () => {
+  it("lines found soon after a send wait and go together, in one piece; a line after a quiet spell goes at once", async () => {
+    const { page, logs } = setup();
+    writeFileSync(path.join(logs, "a.txt"), "");
+    writeFileSync(path.join(logs, "b.txt"), "");
+    const s = await start([logs], page, { gatherMs: 1000 });
+    const got = pieces(s.url, 3);
+    await new Promise((r) => setTimeout(r, 200));
+    appendFileSync(path.join(logs, "a.txt"), "1\n");
+    // Two more lines, in two files, written while the first has just been sent.
+    await new Promise((r) => setTimeout(r, 250));
+    appendFileSync(path.join(logs, "b.txt"), "2\n");
+    await new Promise((r) => setTimeout(r, 150));
+    appendFileSync(path.join(logs, "a.txt"), "3\n");
+    const p = await got;
+    expect(p.map((x) => x.lines)).toEqual([1, 2]);
+    // The first at once (a poll after it was written), the others together a second after it.
+    expect(p[0]!.at).toBeLessThan(200 + 400);
+    expect(p[1]!.at - p[0]!.at).toBeGreaterThanOrEqual(1000);
+    expect(p[1]!.at - p[0]!.at).toBeLessThan(1000 + 500);
+  });
+
   it("sends complete lines only, each once, with the byte offset they end at", async () => {
     const { page, logs } = setup();
     const f = path.join(logs, "a.txt");

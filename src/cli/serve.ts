@@ -22,6 +22,8 @@ export interface ServeOptions {
   pollMs?: number;
   /** How long a file must stay unchanged to be said quiet (ms). */
   quietMs?: number;
+  /** The least time between two sends of lines to a page (ms); see `events`. */
+  gatherMs?: number;
   /** Stops the command (tests); otherwise Ctrl-C or SIGTERM does. */
   stop?: Promise<void>;
 }
@@ -74,6 +76,10 @@ export async function startServer(o: ServeOptions): Promise<Serving> {
   // short, so that the page can gather lines for longer and redraw less often.
   const pollMs = o.pollMs ?? 100;
   const quietMs = o.quietMs ?? 30_000;
+  // The page redraws appended lines at most every 800 ms (use-live.ts): lines found sooner after
+  // a send wait here and go together, so that many writers wake the page once a redraw, not once
+  // a line. A line after a quiet spell goes at once; notes (a new run, a deleted file) too.
+  const gatherMs = o.gatherMs ?? 750;
   const loopback = isLoopback(o.host);
   const streams = new Set<ServerResponse>();
 
@@ -94,9 +100,13 @@ export async function startServer(o: ServeOptions): Promise<Serving> {
     res.write("retry: 1000\n\n");
     streams.add(res);
     let idle = 0;
-    const send = (e: LiveEvent) => {
+    /** Events found and not yet sent, in order, and when lines were last sent. */
+    let held = "";
+    let holdsNote = false;
+    let sentAt = -Infinity;
+    const text = (e: LiveEvent) => {
       const { id, type, ...body } = e;
-      res.write(`event: ${type}\nid: ${id}\ndata: ${JSON.stringify(body)}\n\n`);
+      return `event: ${type}\nid: ${id}\ndata: ${JSON.stringify(body)}\n\n`;
     };
     const tick = () => {
       if (res.destroyed) return;
@@ -104,10 +114,22 @@ export async function startServer(o: ServeOptions): Promise<Serving> {
       try {
         list = follow.poll();
       } catch (err) {
-        res.write(`event: problem\ndata: ${JSON.stringify({ reason: (err as Error).message })}\n\n`);
+        held += `event: problem\ndata: ${JSON.stringify({ reason: (err as Error).message })}\n\n`;
+        holdsNote = true;
         list = [];
       }
-      for (const e of list) send(e);
+      for (const e of list) {
+        held += text(e);
+        if (e.type !== "lines") holdsNote = true;
+      }
+      const now = Date.now();
+      // One write: the page's EventSource reads it as one piece and takes its events together.
+      if (held && (holdsNote || now - sentAt >= gatherMs)) {
+        res.write(held);
+        held = "";
+        holdsNote = false;
+        sentAt = now;
+      }
       // A comment now and then keeps proxies from closing a quiet stream.
       if (list.length === 0 && (idle += pollMs) >= 15_000) {
         idle = 0;
