@@ -201,6 +201,36 @@ test("plain samples alone (no times): the live panel's run so far and last windo
   }
 });
 
+test("lines appended to a series on screen leave data-busy alone; a new file's first lines raise it until drawn", async ({ page }) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "live-e2e-"));
+  const file = path.join(dir, "run.hlog");
+  const { header, lines } = intervals(0, 30);
+  writeFileSync(file, header + lines.slice(0, 10).join(""));
+  const s = await serve([dir]);
+  await page.goto(s.url);
+  await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String(10 * PER), { timeout: 15_000 });
+  await idle(page);
+  // Every value data-busy takes from here on.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __busy: string[] }).__busy = seen;
+    const app = document.querySelector("[data-testid=app]")!;
+    new MutationObserver(() => seen.push(app.getAttribute("data-busy") ?? "")).observe(app, { attributes: true, attributeFilter: ["data-busy"] });
+  });
+  const busy = () => page.evaluate(() => (window as unknown as { __busy: string[] }).__busy);
+  for (let k = 10; k < 20; k += 2) {
+    appendFileSync(file, lines.slice(k, k + 2).join(""));
+    await expect(row(page, "run.hlog")).toHaveAttribute("data-count", String((k + 2) * PER), { timeout: 15_000 });
+  }
+  expect(await busy()).toEqual([]);
+  // A new file in the followed folder: busy while its series is made and drawn, then idle.
+  writeFileSync(path.join(dir, "second.hlog"), header + lines.slice(0, 5).join(""));
+  await expect(row(page, "second.hlog")).toHaveAttribute("data-count", String(5 * PER), { timeout: 15_000 });
+  await idle(page);
+  expect(await busy()).toContain("true");
+  expect((await busy()).at(-1)).toBe("false");
+});
+
 test("a followed JMeter CSV keeps the configuration set in the page as lines are appended", async ({ page }) => {
   const dir = mkdtempSync(path.join(tmpdir(), "live-e2e-"));
   const file = path.join(dir, "results.jtl");

@@ -30,6 +30,12 @@ export interface Refresh {
   timeline?: boolean;
   together?: boolean;
   more?: () => Promise<(() => void) | null>;
+  /**
+   * False: the run leaves data-busy alone. A followed run's lines appended to series on screen:
+   * lines keep arriving, so the flag would never mean "idle", and raising it rendered the whole
+   * page once more a redraw.
+   */
+  busy?: boolean;
 }
 
 export function useEngine(engine: EngineClient, tlQuery: TimelineQuery) {
@@ -57,7 +63,8 @@ export function useEngine(engine: EngineClient, tlQuery: TimelineQuery) {
    */
   const run = useCallback(
     async (task: EngineTask, refresh: Refresh = {}) => {
-      setPending((n) => n + 1);
+      const flag = refresh.busy !== false;
+      if (flag) setPending((n) => n + 1);
       // Many series are rendered as a transition: React renders them in slices and the page
       // stays responsive (100 logs dropped at once made one 100+ ms task of it). Few are
       // rendered at once, which is quicker. Everything the answer changes, the busy flag's
@@ -109,7 +116,7 @@ export function useEngine(engine: EngineClient, tlQuery: TimelineQuery) {
       } finally {
         apply(() => {
           setProgress(null);
-          setPending((n) => n - 1);
+          if (flag) setPending((n) => n - 1);
         });
       }
     },

@@ -141,7 +141,8 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
             });
           return [{ file: "(live)", added: a.added, problems: a.problems }];
         },
-        { together: true, more },
+        // A file's first lines (the page opening on a run, a new run) keep the page busy until drawn.
+        { together: true, more, busy: pieces.some((p) => p.start) },
       );
       // Set at once, so that React renders it with the data (one render, not one more after
       // the next frame); the page is painted with both in the next frame.
