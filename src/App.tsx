@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { PlotSeries } from "./charts/percentile-plot/PercentilePlot";
+import type { SeriesView } from "./engine/protocol";
 import type { TimelineLine } from "./charts/timeline/Timeline";
 import { formatThroughput } from "./core/naming";
 import { thresholdText } from "./core/tail";
@@ -58,6 +59,8 @@ import { LivePanel } from "./ui/panels/LivePanel";
 const isVisible = (r: SeriesRow) => r.visible;
 const spanOfPlot = (p: PlotSeries) => ({ values: p.values, max: p.max, nanos: NANOS_PER_UNIT[p.recordedUnit] });
 const spanOfLine = (l: TimelineLine) => ({ values: l.data.max, nanos: NANOS_PER_UNIT[l.data.recordedUnit] });
+const hasIntervalsIn = (v: SeriesView) => v.intervalCount > 0;
+const isDemo = (v: SeriesView) => demoSources.has(v.source);
 
 export function App() {
   const vs = useViewState();
@@ -220,9 +223,9 @@ export function App() {
   const tableUnit = useAfterNextPaint(unit, () => !tableOnScreen());
   const chunksLoading = useChunksLoading();
   const busy = eng.pending > 0 || tableUnit.stale || chunksLoading;
-  const hasIntervals = views.some((v) => v.intervalCount > 0);
+  const hasIntervals = views.some(hasIntervalsIn);
   /** Only the demo's series are on screen (nothing of the user's loaded yet). */
-  const demoShown = views.length > 0 && sess.session.current.files.length === 0 && views.every((v) => demoSources.has(v.source));
+  const demoShown = views.length > 0 && sess.session.current.files.length === 0 && views.every(isDemo);
   const width = Math.max(320, plotWidth);
   /** The time panels' shared inputs: they show the window of the spectra on screen. */
   const timeProps = { unit, range: shownRange, width, onRange: changeRange };

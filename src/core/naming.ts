@@ -308,6 +308,9 @@ export function fileBaseName(file: string): string {
   return base || file;
 }
 
+// Module-level, not a closure made per call: a followed run names its pieces a few times a second.
+const nonEmpty = (p: string) => p !== "";
+
 /**
  * fileName is the file's name (may include a path and extension); tag is the log's Tag= value
  * or a label ("" if none). `tagIsLabel`: the tag is a load generator's request label (JMeter,
@@ -315,7 +318,7 @@ export function fileBaseName(file: string): string {
  * label gives a throughput or kind at most, never a configuration of its own.
  */
 export function identityFromName(fileName: string, tag: string, tagIsLabel = false): SeriesIdentity {
-  const parts = fileName.split(/[/\\]/).filter((p) => p !== "");
+  const parts = fileName.split(/[/\\]/).filter(nonEmpty);
   const base = stripExtensions(parts[parts.length - 1] ?? "");
   const dir = parts.length > 1 ? parts[parts.length - 2]! : "";
 
@@ -438,7 +441,7 @@ export function uniqueName(name: string, source: string, tag: string, taken: Rea
   if (!taken.has(name)) return name;
   const suffix = tag && name.endsWith(` [${tag}]`) ? ` [${tag}]` : "";
   const stem = name.slice(0, name.length - suffix.length);
-  const parts = source.split(/[/\\]/).filter((p) => p !== "");
+  const parts = source.split(/[/\\]/).filter(nonEmpty);
   const dir = parts.length > 1 ? parts[parts.length - 2]! : "";
   if (dir) {
     const byDir = `${stem} (${dir})${suffix}`;

@@ -95,7 +95,13 @@ export function timeTicks(t0: number, t1: number, maxTicks: number): number[] {
   const span = t1 - t0;
   if (!(span > 0) || !Number.isFinite(span)) return [t0];
   const n = Math.max(1, maxTicks);
-  let step = STEPS.find((s) => span / s <= n);
+  // A loop, not a callback: a closure made per call loses its optimised code at every major collection.
+  let step: number | undefined;
+  for (const s of STEPS)
+    if (span / s <= n) {
+      step = s;
+      break;
+    }
   if (step === undefined) step = Math.ceil(span / n / (30 * DAY)) * 30 * DAY;
   if (span < n) {
     // Under a second per tick: 0.5, 0.2, 0.1 … s.

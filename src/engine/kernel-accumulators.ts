@@ -84,11 +84,16 @@ class SlotGroup {
       return false;
     }
     // What the old slots hold moves over (each level on its own: nothing feeds while moving).
-    this.slots.forEach((old, l) => {
-      if (old < 0) return;
-      this.drain(old, (i, c, n) => this.k.addArrays(fresh[l]!, i, c, 0, n));
+    for (let l = 0; l < this.slots.length; l++) {
+      const old = this.slots[l]!;
+      if (old < 0) continue;
+      const to = fresh[l]!;
+      while (!this.k.empty(old)) {
+        const n = this.k.take(old, 0);
+        this.k.addArrays(to, this.k.takeIndices(), this.k.takeCounts(), 0, n);
+      }
       freeSlot(this.k, this.capacity, old);
-    });
+    }
     this.slots = fresh;
     this.capacity = capacity;
     return true;
@@ -118,7 +123,7 @@ class SlotGroup {
     if (this.fallback) return;
     for (const slot of this.slots) {
       if (slot < 0) continue;
-      this.drain(slot, () => undefined);
+      while (!this.k.empty(slot)) this.k.take(slot, 0);
       freeSlot(this.k, this.capacity, slot);
     }
     this.slots = this.slots.map(noSlot);

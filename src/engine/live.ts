@@ -50,6 +50,30 @@ function identityOf(s: SeriesModel): Identity {
   return { name: s.name, config: s.config, throughput: s.throughput, kind: s.kind, recordedUnit: s.recordedUnit };
 }
 
+/**
+ * A piece's problems (its notes left out) put in the answer, their lines counted from the file's
+ * start (`base` lines before the piece): whether there were any. Module-level functions and loops
+ * here, not closures made per piece: those lose their optimised code at every major collection.
+ */
+function badLines(r: { problems: LoadProblem[] }, base: number, out: LiveAnswer): boolean {
+  let found = false;
+  for (const x of r.problems) {
+    if (x.note) continue;
+    out.problems.push({ ...x, line: x.line === null ? null : x.line + base });
+    found = true;
+  }
+  return found;
+}
+
+/** The first of `ids`' series with this tag. */
+function withTag(store: Store, ids: readonly string[], tag: string): SeriesModel | undefined {
+  for (const id of ids) {
+    const m = store.get(id);
+    if (m.tag === tag) return m;
+  }
+  return undefined;
+}
+
 function lineCount(text: string): number {
   let n = 0;
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
@@ -136,11 +160,6 @@ export class LiveRuns {
     }
     const lineBase = f.lines;
     f.lines += lineCount(p.text);
-    const bad = (r: { problems: LoadProblem[] }, base: number) => {
-      const found = r.problems.filter((x) => !x.note).map((x) => ({ ...x, line: x.line === null ? null : x.line + base }));
-      out.problems.push(...found);
-      return found.length > 0;
-    };
 
     if (f.samples) {
       f.samples.push(p.text);
@@ -156,7 +175,7 @@ export class LiveRuns {
       // Read apart first: a bad line leaves the rows shown as they were.
       const again = new Store();
       const r = await again.load(f.name, [f.whole]);
-      if (bad(r, 0)) {
+      if (badLines(r, 0, out)) {
         again.clear();
         return;
       }
@@ -171,7 +190,7 @@ export class LiveRuns {
         for (const id of r.added) store.remove(id);
         // A header alone is not a log yet: wait for its first interval.
         if (r.added.length === 0 && !/^[0-9T]/m.test(f.head)) return;
-        bad(r, 0);
+        badLines(r, 0, out);
         f.head = "";
         return;
       }
@@ -201,9 +220,9 @@ export class LiveRuns {
     const piece = new Store();
     try {
       const r = await piece.load(f.name, [f.header + p.text]);
-      if (bad(r, lineBase - lineCount(f.header))) return;
+      if (badLines(r, lineBase - lineCount(f.header), out)) return;
       for (const s of piece.series) {
-        const main = f.ids.map((id) => store.get(id)).find((m) => m.tag === s.tag);
+        const main = withTag(store, f.ids, s.tag);
         if (!main) {
           // Intervals of a tag first written now: a series of their own from here on.
           const made = await store.load(f.name, [

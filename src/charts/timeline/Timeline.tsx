@@ -8,7 +8,8 @@ import { formatCountOf, formatValue, middleEllipsis, shortNames, UNIT_LABEL } fr
 import { formatMoment, timeTicks, wallTickLabels } from "../../core/time-format";
 import { NANOS_PER_UNIT, unitFactor, type Unit } from "../../core/types";
 import type { TimelineSeries } from "../../engine/store";
-import { bucketAtTime, drawSlices, formatSeconds, lanes, spacedTicks, TL_MARGIN, xScaleFor, yScaleFor } from "./layout";
+import { bucketAtTime, drawSlices, formatSeconds, lanes, spacedTicks, TL_MARGIN, xScaleFor, type Lane } from "./layout";
+import { yScalesOf } from "./y-scales";
 import { useTimeBrush, type TimeChartProps } from "../time-brush";
 import { clearedContext } from "../canvas";
 import { SpanRect } from "../span-rect";
@@ -45,28 +46,6 @@ interface Props extends TimeChartProps {
 const SLICE_POINTS = 3200;
 
 /** Per line and chosen percentiles: its highest value and lowest positive one, in ns (Infinity: none). */
-const extents = new WeakMap<TimelineSeries, { key: string; hi: number; lo: number }>();
-
-/** A line's extent, kept with its data: hiding one series of fifty rescans none of the others. */
-function lineExtent(d: TimelineSeries, percentiles: readonly number[]): [number, number] {
-  const key = percentiles.join(",");
-  const known = extents.get(d);
-  if (known && known.key === key) return [known.hi, known.lo];
-  const f = NANOS_PER_UNIT[d.recordedUnit];
-  let hi = 0;
-  let lo = Infinity;
-  for (let i = 0; i < d.max.length; i++) {
-    hi = Math.max(hi, d.max[i]! * f);
-    if (d.max[i]! > 0) lo = Math.min(lo, d.max[i]! * f);
-  }
-  for (const p of percentiles) {
-    const arr = d.percentiles[String(p)];
-    if (arr) for (let i = 0; i < arr.length; i++) if (arr[i]! > 0) lo = Math.min(lo, arr[i]! * f);
-  }
-  extents.set(d, { key, hi, lo });
-  return [hi, lo];
-}
-
 // Module-level functions and loops on the redraw path, not closures made per render: V8 drops the
 // optimised code of short-lived closures at every major collection.
 const nameOf = (l: TimelineLine) => l.name;
@@ -144,28 +123,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
   }, [lines, percentiles, yLog]);
 
   const laneList = useMemo(() => lanes(lines.length, height, perLane), [lines.length, height, perLane]);
-  const yScales = useMemo(() => {
-    const extent = (ls: TimelineLine[]) => {
-      let hi = 0;
-      let lo = Infinity;
-      for (const l of ls) {
-        const [h, o] = lineExtent(l.data, percentiles);
-        hi = Math.max(hi, h);
-        lo = Math.min(lo, o);
-      }
-      return [hi, Number.isFinite(lo) ? lo : 0] as const;
-    };
-    if (!perLane) {
-      const [hi, lo] = extent(lines);
-      const s = yScaleFor(hi, lo, yLog, laneList[0]!);
-      return new Array<typeof s>(lines.length).fill(s);
-    }
-    const all = sharedScale ? extent(lines) : null;
-    return lines.map((l, i) => {
-      const [hi, lo] = all ?? extent([l]);
-      return yScaleFor(hi, lo, yLog, laneList[i]!);
-    });
-  }, [lines, percentiles, perLane, yLog, laneList, sharedScale]);
+  const yScales = useMemo(() => yScalesOf(lines, percentiles, perLane, yLog, laneList, sharedScale), [lines, percentiles, perLane, yLog, laneList, sharedScale]);
 
   // Whether the canvas is on screen, or near it (null until the observer first reports).
   const onScreen = useRef<boolean | null>(null);
@@ -443,11 +401,7 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
           return (
             <g key={i} className="axis y-axis">
               <line x1={TL_MARGIN.left} x2={TL_MARGIN.left} y1={lane.top} y2={lane.bottom} />
-              {spacedTicks(y.ticks(Math.max(2, Math.floor((lane.bottom - lane.top) / 36))), y).map((t) => (
-                <text key={t} x={TL_MARGIN.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
-                  {Number((t / NANOS_PER_UNIT[unit]).toPrecision(4))}
-                </text>
-              ))}
+              {yTickTexts(y, lane, unit)}
               {perLane && lines[i] ? (
                 <text x={TL_MARGIN.left + 6} y={lane.top + 12} className="lane-label" fill={lines[i]!.color}>
                   <title>{lines[i]!.name}</title>
@@ -492,4 +446,16 @@ export function Timeline({ lines, unit, percentiles, perLane, wallClock, yLog, d
       </svg>
     </div>
   );
+}
+
+/** A lane's y-axis labels. A loop in a module-level function, not a callback made per render: that loses its optimised code at every major collection. */
+function yTickTexts(y: ReturnType<typeof yScalesOf>[number], lane: Lane, unit: Unit): ReactElement[] {
+  const out: ReactElement[] = [];
+  for (const t of spacedTicks(y.ticks(Math.max(2, Math.floor((lane.bottom - lane.top) / 36))), y))
+    out.push(
+      <text key={t} x={TL_MARGIN.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
+        {Number((t / NANOS_PER_UNIT[unit]).toPrecision(4))}
+      </text>,
+    );
+  return out;
 }

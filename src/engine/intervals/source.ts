@@ -174,15 +174,10 @@ export class IntervalSource {
     if (rows.length === 0) return;
     const s = this.owner;
     const t = this.table;
-    const decoded = rows.map((r, k) => {
-      const d = decodePayload(r.payload);
-      if (!d.ok) throw new Error(`appended row ${k + 1}: histogram payload: ${d.reason}`);
-      const v = d.value;
-      const n = v.indices.length;
-      if (n > 0 && !(valueFromIndex(v.indices[n - 1]! + 1, v.lowestDiscernibleValue, v.numberOfSignificantValueDigits) - 1 <= Number.MAX_SAFE_INTEGER))
-        throw new Error(`appended row ${k + 1}: histogram holds values above 2^53, which cannot be counted exactly`);
-      return { ...v, indices: v.indices.slice(), counts: v.counts.slice() };
-    });
+    // Loops, not callbacks: a closure made per append loses its optimised code at every major
+    // collection, and a followed run appends a few times a second.
+    const decoded: DecodedHistogram[] = [];
+    for (let k = 0; k < rows.length; k++) decoded.push(appendedRow(rows[k]!, k));
     const n0 = t.n;
     // The loaded blocks grow (see grown-blocks.ts); a row in another layout, or out of time
     // order, leaves the series without blocks, as a load of the whole log would.
@@ -201,7 +196,9 @@ export class IntervalSource {
     };
     let prev = n0 > 0 ? t.offsets[n0 - 1]! : -Infinity;
     let at = 0;
-    rows.forEach((r, k) => {
+    const payloads: string[] = [];
+    for (let k = 0; k < m; k++) {
+      const r = rows[k]!;
       const d = decoded[k]!;
       let h = s.histogram;
       if (d.numberOfSignificantValueDigits !== h.numberOfSignificantValueDigits || d.lowestDiscernibleValue !== lowestDiscernibleValueOf(h)) {
@@ -227,9 +224,10 @@ export class IntervalSource {
       c.payloadAt[k] = at;
       c.payloadLength[k] = r.payload.length;
       at += r.payload.length;
+      payloads.push(r.payload);
       blocks?.add(d.indices.length > 0 ? d : EMPTY);
-    });
-    t.appendColumns(c, rows.map((r) => r.payload).join(""));
+    }
+    t.appendColumns(c, payloads.join(""));
     s.blocks = blocks;
     this.keptCounts?.append(null, m);
     this.keptNow = this.keptServing();
@@ -250,4 +248,15 @@ export class IntervalSource {
     this.memo.clear();
     this.windows.clear();
   }
+}
+
+/** An appended row's histogram, read and checked (its arrays its own). */
+function appendedRow(r: AppendedRow, k: number): DecodedHistogram {
+  const d = decodePayload(r.payload);
+  if (!d.ok) throw new Error(`appended row ${k + 1}: histogram payload: ${d.reason}`);
+  const v = d.value;
+  const n = v.indices.length;
+  if (n > 0 && !(valueFromIndex(v.indices[n - 1]! + 1, v.lowestDiscernibleValue, v.numberOfSignificantValueDigits) - 1 <= Number.MAX_SAFE_INTEGER))
+    throw new Error(`appended row ${k + 1}: histogram holds values above 2^53, which cannot be counted exactly`);
+  return { ...v, indices: v.indices.slice(), counts: v.counts.slice() };
 }

@@ -39,6 +39,9 @@ export type LiveFollowEnd = "whole" | number;
 const FLUSH_MS = 800;
 const MAX_NOTES = 6;
 
+// Module-level, not a closure made per redraw: such a closure loses its optimised code at every major collection.
+const startsRun = (p: LivePiece) => p.start;
+
 /** Pieces of one file and run that follow each other, joined (fewer reads for a burst). */
 function joined(pieces: LivePiece[]): LivePiece[] {
   const out: LivePiece[] = [];
@@ -142,7 +145,7 @@ export function useLive(engine: EngineClient, eng: Pick<EngineState, "run">) {
           return [{ file: "(live)", added: a.added, problems: a.problems }];
         },
         // A file's first lines (the page opening on a run, a new run) keep the page busy until drawn.
-        { together: true, more, busy: pieces.some((p) => p.start) },
+        { together: true, more, busy: pieces.some(startsRun) },
       );
       // Set at once, so that React renders it with the data (one render, not one more after
       // the next frame); the page is painted with both in the next frame.

@@ -21,30 +21,42 @@ export function useSeriesRows(views: SeriesView[], hidden: Set<string>, requirem
   slots.current ??= new ColorSlots(readSlots());
   // Styles depend on the series and the theme, not on which are hidden: hiding one neither
   // recolours nor writes the slots to storage again.
-  const styles = useMemo(() => {
-    const st = stylesFor(views, theme, slots.current!);
-    if (views.length > 0) saveSlots(slots.current!.entries());
-    return st;
-  }, [views, theme]);
-  return useMemo(() => {
-    const next = new Map<string, SeriesRow>();
-    const out: SeriesRow[] = [];
-    for (const v of views) {
-      const st = styles.get(v.id)!;
-      const visible = !hidden.has(v.id);
-      // Judge on the current window's spectrum, in ns like the requirement.
-      const verdict = visible ? verdictFor(v, requirement) : null;
-      const prev = rowCache.current.get(v.id);
-      const row =
-        prev && prev.view === v && prev.color === st.color && prev.dash === st.dash && prev.visible === visible && sameVerdict(prev.verdict, verdict)
-          ? prev
-          : { view: v, color: st.color, dash: st.dash, visible, verdict };
-      next.set(v.id, row);
-      out.push(row);
-    }
-    rowCache.current = next;
-    return out;
-  }, [views, hidden, requirement, styles]);
+  // The factories only call module-level functions: a factory is a new closure each render, and
+  // what it holds loses its optimised code at every major collection.
+  const styles = useMemo(() => stylesSaved(views, theme, slots.current!), [views, theme]);
+  return useMemo(() => rowsOf(views, hidden, requirement, styles, rowCache), [views, hidden, requirement, styles]);
+}
+
+function stylesSaved(views: SeriesView[], theme: Theme, slots: ColorSlots): ReturnType<typeof stylesFor> {
+  const st = stylesFor(views, theme, slots);
+  if (views.length > 0) saveSlots(slots.entries());
+  return st;
+}
+
+function rowsOf(
+  views: SeriesView[],
+  hidden: Set<string>,
+  requirement: Requirement | null,
+  styles: ReturnType<typeof stylesFor>,
+  rowCache: { current: Map<string, SeriesRow> },
+): SeriesRow[] {
+  const next = new Map<string, SeriesRow>();
+  const out: SeriesRow[] = [];
+  for (const v of views) {
+    const st = styles.get(v.id)!;
+    const visible = !hidden.has(v.id);
+    // Judge on the current window's spectrum, in ns like the requirement.
+    const verdict = visible ? verdictFor(v, requirement) : null;
+    const prev = rowCache.current.get(v.id);
+    const row =
+      prev && prev.view === v && prev.color === st.color && prev.dash === st.dash && prev.visible === visible && sameVerdict(prev.verdict, verdict)
+        ? prev
+        : { view: v, color: st.color, dash: st.dash, visible, verdict };
+    next.set(v.id, row);
+    out.push(row);
+  }
+  rowCache.current = next;
+  return out;
 }
 
 const SLOTS_KEY = "hdr-spectrum.colour-slots";
@@ -78,39 +90,41 @@ function saveSlots(entries: Iterable<[string, number]>): void {
  */
 export function usePlotSeries(visibleRows: SeriesRow[]): PlotSeries[] {
   const plotCache = useRef(new WeakMap<SeriesRow, PlotSeries>());
-  return useMemo(() => {
-    const out: PlotSeries[] = [];
-    for (const r of visibleRows) {
-      const known = plotCache.current.get(r);
-      if (known) {
-        out.push(known);
-        continue;
-      }
-      const sp = r.view.spectrum;
-      const p: PlotSeries = {
-        id: r.view.id,
-        name: r.view.name,
-        color: r.color,
-        dash: r.dash,
-        recordedUnit: r.view.recordedUnit,
-        values: sp.values,
-        cumulative: sp.cumulative,
-        totalCount: sp.totalCount,
-        max: sp.max,
-        min: sp.min,
-      };
-      for (const w of r.view.warnings) {
-        if (w.kind !== "bucketed") continue;
-        p.maxWithin = { lowNs: w.lowNs, highNs: w.highNs };
-        break;
-      }
-      const empty = noValuesText(r.view);
-      if (empty) p.noValues = empty;
-      plotCache.current.set(r, p);
-      out.push(p);
+  return useMemo(() => plotSeriesOf(visibleRows, plotCache.current), [visibleRows]);
+}
+
+function plotSeriesOf(visibleRows: SeriesRow[], plotCache: WeakMap<SeriesRow, PlotSeries>): PlotSeries[] {
+  const out: PlotSeries[] = [];
+  for (const r of visibleRows) {
+    const known = plotCache.get(r);
+    if (known) {
+      out.push(known);
+      continue;
     }
-    return out;
-  }, [visibleRows]);
+    const sp = r.view.spectrum;
+    const p: PlotSeries = {
+      id: r.view.id,
+      name: r.view.name,
+      color: r.color,
+      dash: r.dash,
+      recordedUnit: r.view.recordedUnit,
+      values: sp.values,
+      cumulative: sp.cumulative,
+      totalCount: sp.totalCount,
+      max: sp.max,
+      min: sp.min,
+    };
+    for (const w of r.view.warnings) {
+      if (w.kind !== "bucketed") continue;
+      p.maxWithin = { lowNs: w.lowNs, highNs: w.highNs };
+      break;
+    }
+    const empty = noValuesText(r.view);
+    if (empty) p.noValues = empty;
+    plotCache.set(r, p);
+    out.push(p);
+  }
+  return out;
 }
 
 /** Two verdicts that read the same (a verdict is recomputed whenever the rows are). */
@@ -138,16 +152,18 @@ const looksOf = (r: SeriesRow) => `${r.view.id}\u0000${r.view.name}\u0000${r.col
  */
 export function useTimelineLines(timeline: TimelineResult | null, visibleRows: SeriesRow[]): TimelineLine[] {
   const lineLooks = visibleRows.map(looksOf).join("\u0001");
-  return useMemo(() => {
-    if (!timeline) return [];
-    const byId = new Map<string, TimelineResult["series"][number]>();
-    for (const t of timeline.series) byId.set(t.id, t);
-    const out: TimelineLine[] = [];
-    for (const r of visibleRows) {
-      const data = byId.get(r.view.id);
-      if (data) out.push({ id: r.view.id, name: r.view.name, color: r.color, dash: r.dash, data });
-    }
-    return out;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [timeline, lineLooks]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  return useMemo(() => timelineLinesOf(timeline, visibleRows), [timeline, lineLooks]);
+}
+
+function timelineLinesOf(timeline: TimelineResult | null, visibleRows: SeriesRow[]): TimelineLine[] {
+  if (!timeline) return [];
+  const byId = new Map<string, TimelineResult["series"][number]>();
+  for (const t of timeline.series) byId.set(t.id, t);
+  const out: TimelineLine[] = [];
+  for (const r of visibleRows) {
+    const data = byId.get(r.view.id);
+    if (data) out.push({ id: r.view.id, name: r.view.name, color: r.color, dash: r.dash, data });
+  }
+  return out;
 }
