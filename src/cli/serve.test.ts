@@ -107,13 +107,13 @@ function setup(): { dir: string; page: string; logs: string; outside: string } {
   return { dir, page, logs, outside };
 }
 
-async function start(paths: string[], page: string, extra: { host?: string; port?: number; quietMs?: number; gatherMs?: number } = {}): Promise<Serving> {
+async function start(paths: string[], page: string, extra: { host?: string; port?: number; quietMs?: number; gatherMs?: number; pollMs?: number } = {}): Promise<Serving> {
   const s = await startServer({
     paths,
     host: extra.host ?? "127.0.0.1",
     port: extra.port ?? 0,
     pageDir: page,
-    pollMs: 30,
+    pollMs: extra.pollMs ?? 30,
     quietMs: extra.quietMs ?? 60_000,
     ...(extra.gatherMs !== undefined ? { gatherMs: extra.gatherMs } : {}),
   });
@@ -255,6 +255,22 @@ describe("serve: following", () => {
     expect(p[0]!.at).toBeLessThan(200 + 400);
     expect(p[1]!.at - p[0]!.at).toBeGreaterThanOrEqual(1000);
     expect(p[1]!.at - p[0]!.at).toBeLessThan(1000 + 500);
+  });
+
+  it("sends held lines when their gathering ends, not at the first look after it", async () => {
+    const { page, logs } = setup();
+    writeFileSync(path.join(logs, "a.txt"), "");
+    // Looks 400 ms apart: a send at the first look after the gathering would come 1,200 ms after the first.
+    const s = await start([logs], page, { gatherMs: 1000, pollMs: 400 });
+    const got = pieces(s.url, 2);
+    await new Promise((r) => setTimeout(r, 100));
+    appendFileSync(path.join(logs, "a.txt"), "1\n");
+    await new Promise((r) => setTimeout(r, 800));
+    appendFileSync(path.join(logs, "a.txt"), "2\n");
+    const p = await got;
+    expect(p.map((x) => x.lines)).toEqual([1, 1]);
+    expect(p[1]!.at - p[0]!.at).toBeGreaterThanOrEqual(1000);
+    expect(p[1]!.at - p[0]!.at).toBeLessThan(1000 + 150);
   });
 
   it("sends complete lines only, each once, with the byte offset they end at", async () => {

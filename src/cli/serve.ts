@@ -72,14 +72,17 @@ export async function startServer(o: ServeOptions): Promise<Serving> {
   const served = new ServedPaths(o.paths);
   const pageDir = realpathSync(o.pageDir ?? defaultPageDir());
   const indexPath = join(pageDir, "index.html");
-  // A look at ten files is a few stat calls: looking often keeps the page's wait for a line
-  // short, so that the page can gather lines for longer and redraw less often.
-  const pollMs = o.pollMs ?? 100;
+  // A look at ten files is a few stat calls: looking often keeps a line's wait to be found
+  // short, so that lines can be gathered for longer and the page redraw less often.
+  const pollMs = o.pollMs ?? 50;
   const quietMs = o.quietMs ?? 30_000;
-  // The page redraws appended lines at most every 800 ms (use-live.ts): lines found sooner after
-  // a send wait here and go together, so that many writers wake the page once a redraw, not once
-  // a line. A line after a quiet spell goes at once; notes (a new run, a deleted file) too.
-  const gatherMs = o.gatherMs ?? 750;
+  // Every redraw of the page costs about the same, however many lines it draws: lines found
+  // within this of a send wait here and go together when it ends, so that many writers wake the
+  // page once a redraw, not once a line. A line waits at most this long plus a look, and is drawn
+  // within a second at p95. A line after a quiet spell goes at once; notes (a new run, a deleted
+  // file) too. More than the page's least time between redraws (use-live.ts), so that the page
+  // draws each send as it arrives.
+  const gatherMs = o.gatherMs ?? 900;
   const loopback = isLoopback(o.host);
   const streams = new Set<ServerResponse>();
 
@@ -135,7 +138,8 @@ export async function startServer(o: ServeOptions): Promise<Serving> {
         idle = 0;
         res.write(": still following\n\n");
       } else if (list.length) idle = 0;
-      timer = setTimeout(tick, pollMs);
+      // Lines held go when their gathering ends, not at the first look after it.
+      timer = setTimeout(tick, held && !holdsNote ? Math.max(0, Math.min(pollMs, sentAt + gatherMs - Date.now())) : pollMs);
     };
     let timer = setTimeout(tick, 0);
     res.on("close", () => {

@@ -34,7 +34,8 @@ export type LiveFollowEnd = "whole" | number;
  * redraw, not per line, so this is as long as the second an appended interval has to be on
  * screen allows: a line waits at most this long plus one redraw, and a slower machine's redraw
  * still fits in what is left. A line after a quiet spell is drawn at once. `serve` gathers lines
- * for a little less than this before it sends them (serve.ts), so the page wakes about once a redraw.
+ * for a little longer than this before it sends them (serve.ts), so the page draws each send as
+ * it arrives and wakes about once a redraw.
  */
 const FLUSH_MS = 800;
 const MAX_NOTES = 6;
