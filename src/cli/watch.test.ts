@@ -215,6 +215,20 @@ describe("watch", () => {
     expect(r.stderr).toContain(`${path.basename(file)}:${headerLines + 4}:`);
   });
 
+  it("stops at an appended interval whose histogram cannot be read, naming its line and the reason a load gives", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "hdr-watch-"));
+    const file = path.join(dir, "run.hlog");
+    const text = log(7, 3);
+    writeFileSync(file, text);
+    const headerLines = split(text).header.split("\n").length - 1;
+    const good = split(log(7, 4)).lines[3]!;
+    const r = await run(["watch", "--require", "max<=10ms", "--until", "end", file], [() => appendFileSync(file, `${good}4.000,1.000,0.9,HISTFAAAAB!!\n`)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^hdr-spectrum: ${path.basename(file)}:${headerLines + 5}: histogram payload: `, "m"));
+    // The good interval before it was not judged: the piece is refused whole.
+    expect(intervalLines(r.stdout)).toHaveLength(3);
+  });
+
   it("refuses a file that is not an interval log", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "hdr-watch-"));
     const file = path.join(dir, "samples.txt");

@@ -1,16 +1,16 @@
 // `watch`: follows interval logs while they are written and prints the running verdict. The
 // first complete lines are loaded as any log is; later complete lines are read by the same
-// reader (a log of the header and the new lines) and reach the series through Store.append, so
-// every answer equals a load of what was written so far. A file that shrinks or is replaced
-// starts a new run, never mixed with the old.
+// reader, given the log's header first (engine/live.ts readLaterLines), and reach the series
+// through Store.append, so every answer equals a load of what was written so far. A file that
+// shrinks or is replaced starts a new run, never mixed with the old.
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { formatNumber, UNIT_LABEL } from "../core/format";
 import { percentileLabel, type Requirement, type Verdict } from "../core/requirements";
 import type { LoadProblem } from "../core/types";
 import { NANOS_PER_UNIT, type Unit } from "../core/types";
-import type { AppendedRow } from "../engine/intervals";
-import { headerOf } from "../engine/live";
+import { AppendedRowError } from "../engine/intervals";
+import { headerOf, readLaterLines } from "../engine/live";
 import { Store } from "../engine/store";
 import { CliError } from "./errors";
 import { checkText, rowsOf } from "./report";
@@ -186,22 +186,23 @@ export async function watch(a: WatchArgs, s: WatchSettings = {}): Promise<number
         f.head = "";
         return true;
       }
-      const piece = new Store();
-      const r = await piece.load(f.name, [f.header + text]);
-      if (r.problems.some((x) => !x.note)) fatal(r.problems, f, lineBase - lineCount(f.header));
-      for (const s of piece.series) {
-        const main = f.ids.map((id) => store.get(id)).find((m) => m.tag === s.tag);
+      const later = readLaterLines(f.name, f.header, text);
+      if (later.problems.length > 0) fatal(later.problems, f, lineBase);
+      for (const [tag, { rows, lines }] of later.tags) {
+        const main = f.ids.map((id) => store.get(id)).find((m) => m.tag === tag);
         if (!main) {
-          a.stderr(`${f.path}: intervals tagged ${JSON.stringify(s.tag)} appeared after the start; not followed\n`);
+          a.stderr(`${f.path}: intervals tagged ${JSON.stringify(tag)} appeared after the start; not followed\n`);
           continue;
         }
-        const t = s.intervals!;
-        const shift = (s.startTime ?? 0) - (main.startTime ?? 0);
-        const rows: AppendedRow[] = [];
-        for (let i = 0; i < t.n; i++) rows.push({ offset: t.offsets[i]! + shift, length: t.lengths[i]!, maxColumn: t.maxColumn[i]!, payload: t.payload(i) });
-        store.append(main.id, rows);
+        const shift = later.start - (main.startTime ?? 0);
+        for (const r of rows) r.offset += shift;
+        try {
+          store.append(main.id, rows);
+        } catch (e) {
+          if (!(e instanceof AppendedRowError)) throw e;
+          fatal([{ file: f.name, line: lines[e.row]!, reason: e.reason }], f, lineBase);
+        }
       }
-      piece.clear();
       return true;
     } finally {
       closeSync(fd);

@@ -267,6 +267,28 @@ describe("live runs (append)", () => {
     expect(await table(store)).toBe(before);
   });
 
+  it("an appended interval whose histogram cannot be read is a problem naming its line, worded as a load words it; nothing of it is shown", async () => {
+    const text = log(3, 10);
+    const store = await followed(text, 5);
+    const before = await table(store);
+    const good = text
+      .trimEnd()
+      .split("\n")
+      .at(-1)!
+      .replace(/^[^,]+/, "10.000");
+    const bad = "11.000,1.000,2.000,HISTFAAAAB!!\n";
+    const a = (await handle(store, { kind: "append", pieces: [{ file: "logs/run.hlog", run: 1, start: false, text: `${good}\n${bad}` }] }, () => undefined)) as {
+      problems: { file: string; line: number | null; reason: string }[];
+    };
+    const lines = text.split("\n").length;
+    expect(a.problems).toEqual([{ file: "run.hlog", line: lines + 1, reason: expect.stringMatching(/^histogram payload: /) }]);
+    // The same lines loaded whole: the load names the same line and reason.
+    const whole = new Store();
+    const r = await whole.load("run.hlog", [`${text}${good}\n${bad}`]);
+    expect(r.problems.find((x) => x.line !== null)).toEqual(a.problems[0]);
+    expect(await table(store)).toBe(before);
+  });
+
   it("a followed sample file the person renamed keeps the new name, configuration and recorded unit as lines are appended", async () => {
     const rows = ["timeStamp,elapsed,label,success"];
     for (let i = 0; i < 40; i++) rows.push(`${1_700_000_000_000 + i * 100},${10 + i},${i % 2 ? "login" : "search"},true`);

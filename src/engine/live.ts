@@ -10,7 +10,8 @@
 // renamed, never mixed with the new.
 import type { LoadProblem } from "../core/types";
 import type { SeriesModel } from "../core/series";
-import type { AppendedRow } from "./intervals";
+import { AppendedRowError, type AppendedRow } from "./intervals";
+import { HlogReader, type HlogInterval } from "../formats/hlog";
 import type { LiveAnswer, LivePiece } from "./protocol";
 import { GrowingSamples } from "./growing-samples";
 import { nameOfUrl } from "./remote";
@@ -88,6 +89,46 @@ export function headerOf(text: string): string {
     out.push(line);
   }
   return out.length ? `${out.join("\n")}\n` : "";
+}
+
+/** A followed log's later lines, as its reader reads them (see readLaterLines). */
+export interface LaterLines {
+  /** Each tag's intervals: their rows (seconds since the piece's StartTime) and their lines in the piece. */
+  tags: Map<string, { rows: AppendedRow[]; lines: number[] }>;
+  /** The piece's StartTime (seconds since epoch), what its rows are placed from. */
+  start: number;
+  /** The lines that could not be read, counted in the piece (its header not counted). */
+  problems: LoadProblem[];
+}
+
+/**
+ * Later lines of an interval log, read by the log's own reader given the log's header first, as a
+ * load of header and lines would read them. Each interval's payload is left to Store.append,
+ * which decodes it once: nothing of the piece is made into a series.
+ */
+export function readLaterLines(name: string, header: string, text: string): LaterLines {
+  const reader = new HlogReader(name);
+  const headerLines = header.split("\n");
+  let lineNo = 0;
+  for (let k = 0; k < headerLines.length - 1; k++) reader.readLine(headerLines[k]!, ++lineNo);
+  const skip = lineNo;
+  const read: HlogInterval[] = [];
+  const lines = text.split("\n");
+  for (let k = 0; k < lines.length; k++) {
+    const iv = reader.readLine(lines[k]!, ++lineNo);
+    if (iv) read.push(iv);
+  }
+  const tags = new Map<string, { rows: AppendedRow[]; lines: number[] }>();
+  for (const iv of read) {
+    let t = tags.get(iv.tag);
+    if (!t) tags.set(iv.tag, (t = { rows: [], lines: [] }));
+    t.rows.push({ offset: reader.offsetOf(iv.rawStart), length: iv.length, maxColumn: iv.maxColumn, payload: iv.payload });
+    t.lines.push(iv.line - skip);
+  }
+  // The header's own problems were said when the log was loaded.
+  const problems: LoadProblem[] = [];
+  for (const x of reader.problems) if (x.line !== null && x.line > skip) problems.push({ ...x, line: x.line - skip });
+  return { tags, start: reader.startTime() ?? 0, problems };
 }
 
 /** The file's name as its series' source: the last part of the served id (a URL's named as its load names it). */
@@ -217,43 +258,38 @@ export class LiveRuns {
       return;
     }
 
-    const piece = new Store();
-    try {
-      const r = await piece.load(f.name, [f.header + p.text]);
-      if (badLines(r, lineBase - lineCount(f.header), out)) return;
-      for (const s of piece.series) {
-        const main = withTag(store, f.ids, s.tag);
-        if (!main) {
-          // Intervals of a tag first written now: a series of their own from here on.
-          const made = await store.load(f.name, [
-            f.header +
-              p.text
-                .split("\n")
-                .filter((l) => l.startsWith(`Tag=${s.tag},`))
-                .join("\n") +
-              "\n",
-          ]);
-          const id = made.added.find((x) => store.get(x).tag === s.tag);
-          for (const x of made.added) if (x !== id) store.remove(x);
-          if (id) {
-            f.ids.push(id);
-            out.added.push(id);
-          }
-          continue;
+    const later = readLaterLines(f.name, f.header, p.text);
+    if (badLines(later, lineBase, out)) return;
+    for (const [tag, { rows, lines }] of later.tags) {
+      const main = withTag(store, f.ids, tag);
+      if (!main) {
+        // Intervals of a tag first written now: a series of their own from here on.
+        const made = await store.load(f.name, [
+          f.header +
+            p.text
+              .split("\n")
+              .filter((l) => l.startsWith(`Tag=${tag},`))
+              .join("\n") +
+            "\n",
+        ]);
+        const id = made.added.find((x) => store.get(x).tag === tag);
+        for (const x of made.added) if (x !== id) store.remove(x);
+        if (id) {
+          f.ids.push(id);
+          out.added.push(id);
         }
-        const t = s.intervals!;
-        const shift = (s.startTime ?? 0) - (main.startTime ?? 0);
-        const rows: AppendedRow[] = [];
-        for (let i = 0; i < t.n; i++) rows.push({ offset: t.offsets[i]! + shift, length: t.lengths[i]!, maxColumn: t.maxColumn[i]!, payload: t.payload(i) });
-        try {
-          store.append(main.id, rows);
-          out.appended += rows.length;
-        } catch (e) {
-          out.problems.push({ file: f.name, line: null, reason: `lines ${lineBase + 1}–${f.lines}: ${(e as Error).message}` });
-        }
+        continue;
       }
-    } finally {
-      piece.clear();
+      // From the piece's StartTime to the series' (the same, but for a log without one).
+      const shift = later.start - (main.startTime ?? 0);
+      for (const r of rows) r.offset += shift;
+      try {
+        store.append(main.id, rows);
+        out.appended += rows.length;
+      } catch (e) {
+        if (e instanceof AppendedRowError) out.problems.push({ file: f.name, line: lines[e.row]! + lineBase, reason: e.reason });
+        else out.problems.push({ file: f.name, line: null, reason: `lines ${lineBase + 1}–${f.lines}: ${(e as Error).message}` });
+      }
     }
   }
 

@@ -5,7 +5,7 @@ import type { IntervalTable, SeriesModel } from "../../core/series";
 import { keptFits, mayAttach, type KeptCounts } from "./kept";
 import { IntervalSource } from "./source";
 
-export { IntervalSource, type AppendedRow } from "./source";
+export { AppendedRowError, IntervalSource, type AppendedRow } from "./source";
 export { decodePayload, inflatedCache, medianOf } from "./decode";
 export { mergedSparse, SparseIntervalTable } from "./sparse-rows";
 

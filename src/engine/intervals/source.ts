@@ -26,6 +26,16 @@ export interface AppendedRow {
   payload: string;
 }
 
+/** An appended row that cannot be read: which row (0-based) and why, for its caller to name its line. */
+export class AppendedRowError extends Error {
+  constructor(
+    readonly row: number,
+    readonly reason: string,
+  ) {
+    super(`appended row ${row + 1}: ${reason}`);
+  }
+}
+
 const EMPTY: Sparse = { indices: new Int32Array(0), counts: new Float64Array(0) };
 
 export class IntervalSource {
@@ -253,10 +263,10 @@ export class IntervalSource {
 /** An appended row's histogram, read and checked (its arrays its own). */
 function appendedRow(r: AppendedRow, k: number): DecodedHistogram {
   const d = decodePayload(r.payload);
-  if (!d.ok) throw new Error(`appended row ${k + 1}: histogram payload: ${d.reason}`);
+  if (!d.ok) throw new AppendedRowError(k, `histogram payload: ${d.reason}`);
   const v = d.value;
   const n = v.indices.length;
   if (n > 0 && !(valueFromIndex(v.indices[n - 1]! + 1, v.lowestDiscernibleValue, v.numberOfSignificantValueDigits) - 1 <= Number.MAX_SAFE_INTEGER))
-    throw new Error(`appended row ${k + 1}: histogram holds values above 2^53, which cannot be counted exactly`);
+    throw new AppendedRowError(k, "histogram holds values above 2^53, which cannot be counted exactly");
   return { ...v, indices: v.indices.slice(), counts: v.counts.slice() };
 }
