@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { bucketsOf, maxOf, mergeAll, newHistogram, sparseOf, valueAtPercentile } from "./histogram";
+import { spectrumOf } from "./spectrum";
 
 /** The exact percentile of known samples: the smallest value with at least p% of samples at or below it. */
 function exactPercentile(sorted: number[], p: number): number {
@@ -228,6 +229,8 @@ describe("bucketsOf reads buckets as the library's own methods do", () => {
           const b = bucketsOf(h);
           expect(Array.from(b.values)).toEqual(values);
           expect(Array.from(b.cumulative)).toEqual(cumulative);
+          // The spectrum's max is its last bucket's: what maxOf finds walking down every slot.
+          expect(spectrumOf(h).max).toBe(maxOf(h));
         },
       ),
       { numRuns: 300 },

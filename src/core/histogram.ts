@@ -112,8 +112,15 @@ export function bucketsOf(h: Histogram): Buckets {
   // layout arithmetic (a bucket's highest equivalent value is the next index's value minus
   // one), instead of four library calls per index (which made views of 100 series slow).
   const fast = js._counts instanceof Float64Array && Number.isInteger(js.unitMagnitude) && Number.isInteger(js.subBucketHalfCountMagnitude);
-  const b = fast ? bucketWalkFast(js._counts as Float64Array, last, js.unitMagnitude, js.subBucketHalfCountMagnitude) : bucketWalk(js, last);
-  return bucketsFromWalk(b, total);
+  if (!fast) return bucketsFromWalk(bucketWalk(js, last), total);
+  // Only the counted indices are walked: a histogram sized for hours of latency counts a few
+  // thousand of its tens of thousands of slots, and a followed run asks for its spectrum every second.
+  const counts = js._counts as Float64Array;
+  let lo = 0;
+  let hi = last;
+  while (lo < hi && !(counts[lo]! > 0)) lo++;
+  while (hi > lo && !(counts[hi]! > 0)) hi--;
+  return bucketsFromWalk(bucketWalkFast(counts, hi, js.unitMagnitude, js.subBucketHalfCountMagnitude, lo), total);
 }
 
 /**
