@@ -184,10 +184,17 @@ interface BucketWalk {
 // arrays of that size: a run followed live asks for spectra a few times a second, and growing
 // arrays to copy them made most of the engine's garbage.
 
+/**
+ * bucketWalkFast's medians, read only by bucketsFromWalk right after the walk (for the mean and
+ * standard deviation): one array serves every walk, instead of an array made and dropped per spectrum.
+ */
+let medianScratch = new Float64Array(4096);
+
 function bucketWalkFast(counts: Float64Array, last: number, unit: number, subHalf: number, first = 0): BucketWalk {
   let m = 0;
   for (let i = first; i <= last; i++) if (counts[i]! > 0) m++;
-  const w: BucketWalk = { values: new Float64Array(m), cumulative: new Float64Array(m), medians: new Float64Array(m), sum: 0 };
+  if (medianScratch.length < m) medianScratch = new Float64Array(Math.max(m, 2 * medianScratch.length));
+  const w: BucketWalk = { values: new Float64Array(m), cumulative: new Float64Array(m), medians: medianScratch.subarray(0, m), sum: 0 };
   let k = 0;
   let running = 0;
   for (let i = first; i <= last; i++) {
