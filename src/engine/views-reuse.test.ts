@@ -1,8 +1,12 @@
 // Views sent again as marks must come back as the very views the page holds, equal to what the
 // engine computed, for every window and however many windows were asked in between.
 import { describe, expect, it } from "vitest";
+import { build } from "hdr-histogram-js";
+import { writeHlog } from "../../tests/support/hlog-fixture";
+import { mulberry32 } from "../../tests/support/queue-sim";
 import type { SeriesView, TimeRange } from "./protocol";
-import { sameData, ViewsHeld, ViewsSent } from "./views-reuse";
+import { Store } from "./store";
+import { handedOver, sameData, ViewsHeld, ViewsSent, type PackedView } from "./views-reuse";
 
 function view(id: string, count: number): SeriesView {
   return {
@@ -47,5 +51,42 @@ describe("views sent as marks", () => {
     expect(sameData({ b: new Float64Array([1, 2]) }, { b: [1, 2] })).toBe(false);
     expect(sameData({ a: 1 }, { a: 1, b: undefined })).toBe(false);
     expect(sameData([0], [-0])).toBe(true);
+  });
+
+  it("spectra handed over to the page leave the engine's own whole: windows it kept answer again in full", async () => {
+    const rnd = mulberry32(7);
+    const ivs = [];
+    for (let i = 0; i < 30; i++)
+      for (const tag of ["a", "b"]) {
+        const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });
+        for (let k = 0; k < 100; k++) h.recordValue(Math.round((100 + rnd() * 900) * 1000));
+        h.tag = tag;
+        ivs.push({ start: i, length: 1, histogram: h });
+      }
+    const store = new Store();
+    await store.load("run.hlog", [writeHlog(ivs)]);
+    const sent = new ViewsSent();
+    const held = new ViewsHeld();
+    // As the worker posts an answer and the page receives it: the buffers moved, not copied.
+    const ask = (r: TimeRange) => {
+      const out = handedOver(sent.pack(r, store.views(r)));
+      const arrived = structuredClone(out.views, { transfer: out.buffers }) as PackedView[];
+      for (const b of out.buffers) expect(b.byteLength).toBe(0);
+      return held.unpack(r, arrived);
+    };
+    const whole: TimeRange = { start: null, end: null };
+    const first = ask(whole);
+    expect(first.every((v) => v.spectrum.values.length > 0)).toBe(true);
+    expect(ask(whole)).toEqual(first);
+    // Two windows the engine keeps as one (the same intervals): the second is sent whole, from what it kept.
+    const w1 = ask({ start: 10.2, end: 20.5 });
+    const w2 = ask({ start: 10.4, end: 20.6 });
+    expect(w2.every((v) => v.spectrum.values.length > 0)).toBe(true);
+    expect(w2.map((v) => v.spectrum)).toEqual(w1.map((v) => v.spectrum));
+    // And what the engine holds is still what it answered.
+    expect(store.views(whole)).toEqual(first);
+    const fresh = new Store();
+    await fresh.load("run.hlog", [writeHlog(ivs)]);
+    expect(fresh.views(whole).map((v) => v.spectrum)).toEqual(first.map((v) => v.spectrum));
   });
 });

@@ -91,3 +91,25 @@ export class ViewsHeld extends Remembered {
     return views;
   }
 }
+
+/**
+ * The views to post and the buffers to hand over with them: each view sent whole carries copies
+ * of its spectrum's arrays, moved to the page rather than copied again on arrival. The worker's
+ * own spectra stay whole: they are kept for answers to come (view-cache.ts) and compared with the
+ * next views above.
+ */
+export function handedOver(packed: readonly PackedView[]): { views: PackedView[]; buffers: ArrayBuffer[] } {
+  const views: PackedView[] = [];
+  const buffers: ArrayBuffer[] = [];
+  for (const p of packed) {
+    if ("same" in p) {
+      views.push(p);
+      continue;
+    }
+    const values = p.spectrum.values.slice();
+    const cumulative = p.spectrum.cumulative.slice();
+    buffers.push(values.buffer, cumulative.buffer);
+    views.push({ ...p, spectrum: { ...p.spectrum, values, cumulative } });
+  }
+  return { views, buffers };
+}

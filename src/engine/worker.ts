@@ -3,7 +3,7 @@
 // thread's engine context (context.ts) and passes it down.
 import { handle } from "./handle";
 import type { Envelope, Reply, SeriesView, TimelineResult } from "./protocol";
-import { ViewsSent } from "./views-reuse";
+import { handedOver, ViewsSent } from "./views-reuse";
 import { Store } from "./store";
 import { helperPoolOf, type HelperPool } from "./part-pool";
 import type { HelperFailed, HelperPorts } from "./helpers/messages";
@@ -73,13 +73,14 @@ function serve(context: EngineContext): void {
       if (READS_NO_LOGS.has(request.kind)) helpers?.release();
       try {
         const result = await handle(store, request, (progress) => post({ reqId, type: "progress", progress }), signal, helpers);
-        // Views unchanged since the last answer for their window go as marks (views-reuse.ts).
-        // A timeline's columns are made for the answer and kept by nothing here: handed over, not
-        // copied (a fleet's are tens of MB, held twice until this thread collected them).
-        post(
-          { reqId, type: "done", result: request.kind === "views" ? (sent.pack(request.range, result as SeriesView[]) as unknown as SeriesView[]) : result },
-          request.kind === "timeline" ? timelineBuffers(result as TimelineResult) : [],
-        );
+        // Views unchanged since the last answer for their window go as marks, the others with
+        // their spectra handed over (views-reuse.ts). A timeline's columns are made for the answer
+        // and kept by nothing here: handed over, not copied (a fleet's are tens of MB, held twice
+        // until this thread collected them).
+        if (request.kind === "views") {
+          const out = handedOver(sent.pack(request.range, result as SeriesView[]));
+          post({ reqId, type: "done", result: out.views as unknown as SeriesView[] }, out.buffers);
+        } else post({ reqId, type: "done", result }, request.kind === "timeline" ? timelineBuffers(result as TimelineResult) : []);
       } catch (e) {
         post({ reqId, type: "error", message: e instanceof Error ? e.message : String(e) });
       }
