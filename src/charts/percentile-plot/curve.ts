@@ -209,9 +209,20 @@ function stepPointsFlat(c: CurveInput, x: PixelMap, y: PixelMap, xEnd: number, c
   // mergedBelow): its end is only computed for the last run merged, when the column ends.
   let below = -Infinity;
   let unplaced = -1;
+  // A mapping of plain arithmetic is monotone: the highest point of the runs merged into a
+  // column is at one of their ends, so only those are mapped (a dense spectrum merges most of
+  // its buckets, and drawing a followed run maps every bucket of every curve each redraw).
+  const monotone = y.fn === null;
+  let firstUnplaced = -1;
   for (let i = 0; i < n; i++) {
+    const merged = cum[i]! < below && i !== n - 1 && m > 0 && !lastWide;
+    if (merged && monotone) {
+      if (unplaced < 0) firstUnplaced = i;
+      unplaced = i;
+      continue;
+    }
     const py = pixelAt(y, c.values[i]!);
-    if (cum[i]! < below && i !== n - 1 && m > 0 && !lastWide) {
+    if (merged) {
       const top = Math.min(f[2 * m - 1]!, py);
       f[2 * m - 1] = top;
       if (m > 1) f[2 * m - 3] = top;
@@ -219,6 +230,11 @@ function stepPointsFlat(c: CurveInput, x: PixelMap, y: PixelMap, xEnd: number, c
       continue;
     }
     if (unplaced >= 0) {
+      if (monotone) {
+        const top = Math.min(f[2 * m - 1]!, pixelAt(y, c.values[firstUnplaced]!), pixelAt(y, c.values[unplaced]!));
+        f[2 * m - 1] = top;
+        if (m > 1) f[2 * m - 3] = top;
+      }
       const ex = pixelAt(x, inverseTail(cum[unplaced]! / total, cap));
       f[2 * m - 2] = ex;
       prevX = ex;

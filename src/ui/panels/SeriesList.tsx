@@ -248,14 +248,7 @@ const SeriesItem = memo(function SeriesItem({ row, isSelected, onSelect, onToggl
         onSelect={onSelect}
         onToggle={onToggle}
       />
-      <span className="series-meta">
-        {v.throughput !== null ? `${formatThroughput(v.throughput)} · ` : ""}
-        {v.kind ? `${v.kind} time · ` : ""}
-        {formatCountOf(v.wholeCount, "value")}
-        {v.intervalCount > 0 ? `, ${formatCountOf(v.intervalCount, "interval")}` : ""}
-        {v.failures > 0 ? `, ${formatCount(v.failures)} failed` : ""}
-        {v.mergedFrom.length ? ` · merged from ${v.mergedFrom.length}` : ""}
-      </span>
+      <span className="series-meta">{metaOf(v)}</span>
       {v.origin ? (
         <span className="series-note" data-testid="series-origin">
           {`from ${v.origin}`}
@@ -328,3 +321,19 @@ const SeriesItem = memo(function SeriesItem({ row, isSelected, onSelect, onToggl
     </li>
   );
 });
+
+/**
+ * A row's counts as one string: a followed run changes them every redraw, and written as
+ * separate parts they were a text node each to update.
+ */
+function metaOf(v: SeriesView): string {
+  const parts = [
+    v.throughput !== null ? `${formatThroughput(v.throughput)} · ` : "",
+    v.kind ? `${v.kind} time · ` : "",
+    formatCountOf(v.wholeCount, "value"),
+    v.intervalCount > 0 ? `, ${formatCountOf(v.intervalCount, "interval")}` : "",
+    v.failures > 0 ? `, ${formatCount(v.failures)} failed` : "",
+    v.mergedFrom.length ? ` · merged from ${v.mergedFrom.length}` : "",
+  ];
+  return parts.join("");
+}
