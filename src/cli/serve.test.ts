@@ -253,7 +253,8 @@ describe("serve: following", () => {
     expect(p.map((x) => x.lines)).toEqual([1, 2]);
     // The first at once (a poll after it was written), the others together a second after it.
     expect(p[0]!.at).toBeLessThan(200 + 400);
-    expect(p[1]!.at - p[0]!.at).toBeGreaterThanOrEqual(1000);
+    // Measured where they arrive: the first piece's own way there can take a few ms of the second.
+    expect(p[1]!.at - p[0]!.at).toBeGreaterThanOrEqual(1000 - 20);
     expect(p[1]!.at - p[0]!.at).toBeLessThan(1000 + 500);
   });
 
@@ -269,7 +270,8 @@ describe("serve: following", () => {
     appendFileSync(path.join(logs, "a.txt"), "2\n");
     const p = await got;
     expect(p.map((x) => x.lines)).toEqual([1, 1]);
-    expect(p[1]!.at - p[0]!.at).toBeGreaterThanOrEqual(1000);
+    // Measured where they arrive: the first piece's own way there can take a few ms of the second.
+    expect(p[1]!.at - p[0]!.at).toBeGreaterThanOrEqual(1000 - 20);
     expect(p[1]!.at - p[0]!.at).toBeLessThan(1000 + 150);
   });
 
