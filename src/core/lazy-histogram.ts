@@ -14,7 +14,7 @@
 import { addDecodedInto } from "./counts-add";
 import { valueAtIndex, subBucketCountMagnitude, unitMagnitudeOf } from "./counts-layout";
 import { bucketsOfCounts, lowestDiscernibleValueOf, newHistogram, sparseOf, type Histogram, type SparseHistogram } from "./histogram";
-import { spectrumOf, type Spectrum } from "./spectrum";
+import { handedAway, spectrumOf, type Spectrum } from "./spectrum";
 
 /** Methods of hdr-histogram-js's JsHistogram that only read it (the rest keep the histogram made). */
 const READS = new Set<PropertyKey>([
@@ -91,7 +91,7 @@ function layoutKept(k: Kept): boolean {
 const solidOf = new WeakMap<object, () => Histogram>();
 /** A compact histogram's kept counts and fields, while nothing has changed it (null once pinned). */
 const keptOf = new WeakMap<object, () => Kept | null>();
-/** A compact histogram's spectrum, made from its counts once (it holds while keptOf does). */
+/** A compact histogram's spectrum, made from its counts once (it holds while keptOf does, and until its arrays are handed away). */
 const spectrumKept = new WeakMap<object, Spectrum>();
 const boundOf = new WeakMap<Histogram, Map<PropertyKey, unknown>>();
 
@@ -205,7 +205,7 @@ export function compactSpectrum(h: Histogram): Spectrum | null {
   const sparse = compactCounts(h);
   if (sparse === null) return null;
   let sp = spectrumKept.get(h);
-  if (sp === undefined) {
+  if (sp === undefined || handedAway(sp)) {
     const { indices, counts, lowestDiscernibleValue: lowest, numberOfSignificantValueDigits: digits } = sparse;
     const n = indices.length;
     // maxOf: the highest value equivalent to the top count's index.

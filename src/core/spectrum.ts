@@ -25,6 +25,20 @@ export interface Spectrum {
 }
 
 /**
+ * Whether a spectrum's arrays have gone to another thread (the engine hands a view's arrays to
+ * the page): a kept spectrum is then made anew rather than answered with empty arrays. Where
+ * ArrayBuffer.prototype.detached is missing, an empty buffer counts as gone (made anew: cheap).
+ */
+export function handedAway(sp: Spectrum): boolean {
+  return isDetached(sp.values.buffer) || isDetached(sp.cumulative.buffer);
+}
+
+function isDetached(b: ArrayBufferLike): boolean {
+  const d = (b as { detached?: boolean }).detached;
+  return d ?? b.byteLength === 0;
+}
+
+/**
  * `buckets`: bucketsOf(h), and `max`: maxOf(h), when the caller has them already. The max is the
  * last bucket's highest value, which is what maxOf finds, without its second walk down every slot.
  */

@@ -2,11 +2,11 @@
 // takes in have changed. A run followed live asks for every series' views a few times a second
 // while most series have not appended since: those answer with the spectrum they already have
 // (the same object, which views-reuse.ts then sends as a mark) instead of summing the window and
-// walking its buckets again.
+// walking its buckets again. A spectrum sent whole has handed its arrays to the page: made anew.
 import { indexRange } from "../core/blocks";
 import type { Histogram } from "../core/histogram";
 import type { SeriesModel } from "../core/series";
-import type { Spectrum } from "../core/spectrum";
+import { handedAway, type Spectrum } from "../core/spectrum";
 import type { TimeRange } from "./protocol";
 
 /** Windows kept per series: the page asks for a few at once (the window on screen, the whole run, a live panel's last window). */
@@ -67,7 +67,8 @@ export class SpectraKept {
     const key = windowKeyOf(s, range);
     const m = this.kept.get(s);
     const k = m?.get(key);
-    if (!k || k.histogram !== s.histogram || k.version !== versionOf(s)) return undefined;
+    // Made anew once its arrays went to the page with a view (views-reuse.ts handedOver).
+    if (!k || k.histogram !== s.histogram || k.version !== versionOf(s) || handedAway(k.spectrum)) return undefined;
     // The most recently used window is forgotten last.
     m!.delete(key);
     m!.set(key, k);
